@@ -1,0 +1,71 @@
+/* cli.c: the options every ovb-* tool shares, as one argp child, and the
+ * strict parsing of option values. */
+#include <argp.h>
+#include <stdlib.h>
+
+#include "ovb.h"
+
+const char *argp_program_version = "overbook " OVB_VERSION;
+const char *ovb_opt_output;
+int ovb_verbose;
+bool ovb_quiet;
+
+static const struct argp_option common_options[] = {
+	{ NULL, 0, NULL, 0, "Common options:", 100 },
+	{ "output", 'o', "FILE", 0,
+	  "Write to FILE (created whole or not at all) instead of stdout", 0 },
+	{ "quiet", 'q', NULL, 0, "No warnings or progress on stderr", 0 },
+	{ "verbose", 'v', NULL, 0, "Say more on stderr (repeatable)", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_common(int key, char *arg, struct argp_state *st)
+{
+	(void)st;
+	switch (key) {
+	case 'o':
+		ovb_opt_output = arg;
+		return 0;
+	case 'q':
+		ovb_quiet = true;
+		return 0;
+	case 'v':
+		ovb_verbose++;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp common_argp = { common_options, parse_common,
+	NULL, NULL, NULL, NULL, NULL };
+
+const struct argp_child ovb_cli_child[] = {
+	{ &common_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+double
+ovb_arg_real(struct argp_state *st, const char *opt, const char *s, double lo,
+	double hi)
+{
+	double v = 0;
+	if (!ovb_parse_real(s, &v))
+		argp_error(st, "%s: '%s' is not a decimal number", opt, s);
+	else if (v < lo || v > hi)
+		argp_error(st, "%s: %s is outside [%g, %g]", opt, s, lo, hi);
+	return v;
+}
+
+uint64_t
+ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
+	uint64_t lo, uint64_t hi)
+{
+	uint64_t v = 0;
+	if (!ovb_parse_u64(s, &v))
+		argp_error(st, "%s: '%s' is not an unsigned integer", opt, s);
+	else if (v < lo || v > hi)
+		argp_error(st, "%s: %s is outside [%llu, %llu]", opt, s,
+			(unsigned long long)lo, (unsigned long long)hi);
+	return v;
+}

@@ -1,0 +1,111 @@
+/* cluster.c: format ovb-cluster, the nodes of a cluster and their
+ * capacities (spec: cluster.md).
+ *
+ *	node NAME CPU cpu NET B/s [KEY=VALUE...]
+ *
+ * Invariants after a successful read: at least one node, names unique,
+ * capacities finite and > 0, label keys unique per node. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+static int
+read_labels(struct ovb_lex *lx, struct ovb_node *nd)
+{
+	nd->nlabel = (size_t)lx->ntok - 6;
+	nd->label = ovb_xcalloc(nd->nlabel, sizeof *nd->label);
+	for (size_t i = 0; i < nd->nlabel; i++) {
+		char *tok = lx->tok[6 + i], *key, *val;
+		char *copy = ovb_xstrdup(tok);
+		if (!ovb_kv(copy, &key, &val) || !ovb_valid_name(key) ||
+		    !ovb_valid_name(val)) {
+			free(copy);
+			return ovb_err(lx, "node: label '%s' is not KEY=VALUE "
+				"with names on both sides", tok);
+		}
+		size_t keylen = strlen(key) + 1; /* with the '=' */
+		free(copy);
+		for (size_t j = 0; j < i; j++)
+			if (strncmp(nd->label[j], tok, keylen) == 0)
+				return ovb_err(lx, "node: label '%.*s' given twice",
+					(int)keylen - 1, tok);
+		nd->label[i] = ovb_xstrdup(tok);
+	}
+	return 0;
+}
+
+static int
+read_node(struct ovb_lex *lx, struct ovb_cluster *c)
+{
+	int st = ovb_arity(lx, 6, -1, "node NAME CPU cpu NET B/s [KEY=VALUE...]");
+	if (st || (st = ovb_tok_name(lx, 1, "node name")))
+		return st;
+	size_t dup = ovb_names_get(&c->byname, lx->tok[1]);
+	if (dup != OVB_NONE)
+		return ovb_err(lx, "node '%s' is defined twice (first at line %lu)",
+			lx->tok[1], c->node[dup].line);
+	double cap[OVB_NCAP];
+	if ((st = ovb_tok_pos(lx, 2, "node CPU capacity", &cap[OVB_CPU])) ||
+	    (st = ovb_tok_unit(lx, 3, "cpu")) ||
+	    (st = ovb_tok_pos(lx, 4, "node network capacity", &cap[OVB_NET])) ||
+	    (st = ovb_tok_unit(lx, 5, "B/s")))
+		return st;
+	struct ovb_node *nd = OVB_PUSH(c->node, c->n, c->cap);
+	memset(nd, 0, sizeof *nd);
+	nd->name = ovb_xstrdup(lx->tok[1]);
+	nd->line = lx->line;
+	memcpy(nd->cap, cap, sizeof cap);
+	ovb_names_add(&c->byname, nd->name, c->n - 1);
+	return read_labels(lx, nd);
+}
+
+int
+ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c)
+{
+	memset(c, 0, sizeof *c);
+	int st = ovb_magic(lx, "cluster");
+	while (!st && (st = ovb_lex_next(lx)) == 1) {
+		if (strcmp(lx->tok[0], "node") == 0)
+			st = read_node(lx, c);
+		else
+			st = ovb_err(lx, "unknown record '%s' in an ovb-cluster "
+				"file (expected node)", lx->tok[0]);
+	}
+	if (!st && c->n == 0)
+		st = ovb_err(lx, "no nodes");
+	return st;
+}
+
+int
+ovb_cluster_write(FILE *f, const struct ovb_cluster *c)
+{
+	ovb_put_magic(f, "cluster");
+	fputs("# node NAME CPU cpu NET B/s [KEY=VALUE...]\n", f);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct ovb_node *nd = &c->node[i];
+		fprintf(f, "node %s", nd->name);
+		ovb_put_real(f, nd->cap[OVB_CPU]);
+		fputs(" cpu", f);
+		ovb_put_real(f, nd->cap[OVB_NET]);
+		fputs(" B/s", f);
+		for (size_t j = 0; j < nd->nlabel; j++)
+			fprintf(f, " %s", nd->label[j]);
+		fputc('\n', f);
+	}
+	return ferror(f) ? OVB_EIO : 0;
+}
+
+void
+ovb_cluster_free(struct ovb_cluster *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		for (size_t j = 0; j < c->node[i].nlabel; j++)
+			free(c->node[i].label[j]);
+		free(c->node[i].label);
+		free(c->node[i].name);
+	}
+	free(c->node);
+	ovb_names_free(&c->byname);
+	memset(c, 0, sizeof *c);
+}

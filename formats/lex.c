@@ -1,0 +1,347 @@
+/* lex.c: records and tokens, strict numbers and names, error messages.
+ *
+ * Every format is read through ovb_lex: one record per line, tokens split
+ * on blanks, '#' at the start of a token comments out the rest of the line,
+ * blank and comment-only lines are skipped.  A line with a NUL byte or
+ * longer than OVB_MAXLINE is an error, never truncated silently. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+static const char *const res_names[OVB_NRES] = { "cpu", "net", "net-rx" };
+static const char *const rate_units[OVB_NRES] = { "cpu", "B/s", "B/s" };
+static const char *const amount_units[OVB_NRES] = { "cpu-s", "B", "B" };
+
+const char *ovb_res_name(enum ovb_res r) { return res_names[r]; }
+const char *ovb_res_rate_unit(enum ovb_res r) { return rate_units[r]; }
+const char *ovb_res_amount_unit(enum ovb_res r) { return amount_units[r]; }
+
+int
+ovb_res_parse(const char *s)
+{
+	for (int r = 0; r < OVB_NRES; r++)
+		if (strcmp(s, res_names[r]) == 0)
+			return r;
+	return -1;
+}
+
+void
+ovb_lex_init(struct ovb_lex *lx, FILE *f, const char *name)
+{
+	memset(lx, 0, sizeof *lx);
+	lx->f = f;
+	lx->name = name;
+}
+
+void
+ovb_lex_free(struct ovb_lex *lx)
+{
+	free(lx->buf);
+	lx->buf = NULL;
+	lx->cap = 0;
+}
+
+void
+ovb_lex_unread(struct ovb_lex *lx)
+{
+	lx->again = true;
+}
+
+static int
+split(struct ovb_lex *lx, size_t len)
+{
+	char *p = lx->buf, *end = lx->buf + len;
+	lx->ntok = 0;
+	while (p < end) {
+		while (p < end && strchr(" \t\r\n\v\f", *p))
+			*p++ = '\0';
+		if (p == end || *p == '#')
+			break;
+		if (lx->ntok == OVB_MAXTOK)
+			return ovb_err(lx, "more than %d fields", OVB_MAXTOK);
+		lx->tok[lx->ntok++] = p;
+		while (p < end && !strchr(" \t\r\n\v\f", *p))
+			p++;
+	}
+	*p = '\0';
+	return 0;
+}
+
+int
+ovb_lex_next(struct ovb_lex *lx)
+{
+	if (lx->again) {
+		lx->again = false;
+		return lx->ntok ? 1 : 0;
+	}
+	lx->ntok = 0;
+	while (!lx->eof) {
+		errno = 0;
+		ssize_t n = getline(&lx->buf, &lx->cap, lx->f);
+		if (n < 0) {
+			lx->eof = true;
+			if (ferror(lx->f)) {
+				ovb_warn("%s: read error: %s", lx->name,
+					strerror(errno ? errno : EIO));
+				return OVB_EIO;
+			}
+			break;
+		}
+		lx->line++;
+		if (memchr(lx->buf, '\0', (size_t)n))
+			return ovb_err(lx, "NUL byte in line: not a text file");
+		if ((size_t)n > OVB_MAXLINE)
+			return ovb_err(lx, "line longer than %d bytes", OVB_MAXLINE);
+		int st = split(lx, (size_t)n);
+		if (st)
+			return st;
+		if (lx->ntok)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+vreport(const char *file, unsigned long line, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	if (file && line)
+		fprintf(stderr, "%s:%lu: ", file, line);
+	else if (file)
+		fprintf(stderr, "%s: ", file);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int
+ovb_err(const struct ovb_lex *lx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(lx->name, lx->line, fmt, ap);
+	va_end(ap);
+	return OVB_EDATA;
+}
+
+int
+ovb_err_at(const char *file, unsigned long line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(file, line, fmt, ap);
+	va_end(ap);
+	return OVB_EDATA;
+}
+
+void
+ovb_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+static const char *
+digits(const char *p)
+{
+	const char *q = p;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	return q == p ? NULL : q;
+}
+
+bool
+ovb_parse_real(const char *s, double *v)
+{
+	const char *p = s;
+	if (*p == '-')
+		p++;
+	if (!(p = digits(p)))
+		return false;
+	if (*p == '.' && !(p = digits(p + 1)))
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!(p = digits(p)))
+			return false;
+	}
+	if (*p)
+		return false;
+	errno = 0;
+	double x = strtod(s, NULL);
+	if (!isfinite(x))
+		return false;
+	if (x == 0 && errno == ERANGE)
+		return false; /* a non-zero value too small to represent */
+	*v = x == 0 ? 0 : x; /* no negative zero */
+	return true;
+}
+
+bool
+ovb_parse_u64(const char *s, uint64_t *v)
+{
+	if (!digits(s) || *digits(s))
+		return false;
+	errno = 0;
+	unsigned long long x = strtoull(s, NULL, 10);
+	if (errno == ERANGE)
+		return false;
+	*v = x;
+	return true;
+}
+
+bool
+ovb_valid_name(const char *s)
+{
+	static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789_";
+	size_t n = strlen(s);
+	if (n == 0 || n > OVB_MAXNAME || !strchr(alnum, s[0]))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!strchr(alnum, *p) && !strchr(".:+@/-", *p))
+			return false;
+	return true;
+}
+
+int
+ovb_arity(const struct ovb_lex *lx, int min, int max, const char *syntax)
+{
+	if (lx->ntok < min || (max >= 0 && lx->ntok > max))
+		return ovb_err(lx, "%s: expected '%s'", lx->tok[0], syntax);
+	return 0;
+}
+
+int
+ovb_tok_real(const struct ovb_lex *lx, int i, const char *what, double *v)
+{
+	if (!ovb_parse_real(lx->tok[i], v))
+		return ovb_err(lx, "%s: '%s' is not a finite decimal number",
+			what, lx->tok[i]);
+	return 0;
+}
+
+int
+ovb_tok_nonneg(const struct ovb_lex *lx, int i, const char *what, double *v)
+{
+	int st = ovb_tok_real(lx, i, what, v);
+	if (!st && *v < 0)
+		return ovb_err(lx, "%s: %s is negative", what, lx->tok[i]);
+	return st;
+}
+
+int
+ovb_tok_pos(const struct ovb_lex *lx, int i, const char *what, double *v)
+{
+	int st = ovb_tok_real(lx, i, what, v);
+	if (!st && *v <= 0)
+		return ovb_err(lx, "%s: %s must be greater than 0", what,
+			lx->tok[i]);
+	return st;
+}
+
+int
+ovb_tok_prob(const struct ovb_lex *lx, int i, const char *what, double *v)
+{
+	int st = ovb_tok_real(lx, i, what, v);
+	if (!st && (*v < 0 || *v > 1))
+		return ovb_err(lx, "%s: %s is not a probability in [0,1]",
+			what, lx->tok[i]);
+	return st;
+}
+
+int
+ovb_tok_u64(const struct ovb_lex *lx, int i, const char *what, uint64_t *v)
+{
+	if (!ovb_parse_u64(lx->tok[i], v))
+		return ovb_err(lx, "%s: '%s' is not an unsigned integer", what,
+			lx->tok[i]);
+	return 0;
+}
+
+int
+ovb_tok_name(const struct ovb_lex *lx, int i, const char *what)
+{
+	if (!ovb_valid_name(lx->tok[i]))
+		return ovb_err(lx, "%s: '%s' is not a valid name "
+			"([A-Za-z0-9_][A-Za-z0-9_.:+@/-]*, at most %d bytes)",
+			what, lx->tok[i], OVB_MAXNAME);
+	return 0;
+}
+
+int
+ovb_tok_unit(const struct ovb_lex *lx, int i, const char *unit)
+{
+	if (i >= lx->ntok)
+		return ovb_err(lx, "%s: missing unit '%s'", lx->tok[0], unit);
+	if (strcmp(lx->tok[i], unit) != 0)
+		return ovb_err(lx, "%s: unit '%s', expected '%s'", lx->tok[0],
+			lx->tok[i], unit);
+	return 0;
+}
+
+int
+ovb_quantity(const struct ovb_lex *lx, enum ovb_range range, const char *what,
+	double *v, const char *unit)
+{
+	char syntax[96];
+	snprintf(syntax, sizeof syntax, "%s VALUE%s%s", lx->tok[0],
+		unit ? " " : "", unit ? unit : "");
+	int n = unit ? 3 : 2, st = ovb_arity(lx, n, n, syntax);
+	if (st)
+		return st;
+	switch (range) {
+	case OVB_ANY: st = ovb_tok_real(lx, 1, what, v); break;
+	case OVB_NONNEG: st = ovb_tok_nonneg(lx, 1, what, v); break;
+	case OVB_POS: st = ovb_tok_pos(lx, 1, what, v); break;
+	case OVB_PROB: st = ovb_tok_prob(lx, 1, what, v); break;
+	}
+	return st ? st : unit ? ovb_tok_unit(lx, 2, unit) : 0;
+}
+
+bool
+ovb_kv(char *tok, char **key, char **val)
+{
+	char *eq = strchr(tok, '=');
+	if (!eq || eq == tok)
+		return false;
+	*eq = '\0';
+	*key = tok;
+	*val = eq + 1;
+	return true;
+}
+
+char *
+ovb_fmt_real(char *buf, double v)
+{
+	if (v == 0) {
+		strcpy(buf, "0");
+		return buf;
+	}
+	if (fabs(v) < 9007199254740992.0 && v == trunc(v)) {
+		snprintf(buf, 32, "%.0f", v);
+		return buf;
+	}
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, 32, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+void
+ovb_put_real(FILE *f, double v)
+{
+	char buf[32];
+	fputc(' ', f);
+	fputs(ovb_fmt_real(buf, v), f);
+}

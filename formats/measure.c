@@ -1,0 +1,184 @@
+/* measure.c: usage distributions U from an On-Off trace (section 2.3 of
+ * the overbooking paper).
+ *
+ * The span [t0, t1) is cut into measurement intervals [t0 + kI,
+ * t0 + (k+1)I); a final partial interval is dropped, and so is every
+ * interval that overlaps a gap [START, END] (events were lost there).  The
+ * usage in an interval is exact integer arithmetic until the one division
+ * that makes it a rate: CPU-ns / I for cpu, bytes * 1e9 / I for net and
+ * net-rx.  One sweep over the intervals, the busy periods (or transfers)
+ * and the gaps, all in time order: O(intervals + records). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+typedef unsigned __int128 u128;
+
+#define EXACT53 ((u128)1 << 53)
+
+struct sweep {
+	const struct ovb_onoff *o;
+	const struct ovb_busy *busy;
+	const struct ovb_xfer *xfer;
+	size_t nbusy, nxfer, ib, ix, ig;
+	uint64_t mul, div;      /* rate = amount * mul / div */
+};
+
+static uint64_t
+gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static u128
+busy_in(struct sweep *w, uint64_t a, uint64_t b)
+{
+	u128 sum = 0;
+	while (w->ib < w->nbusy && w->busy[w->ib].end <= a)
+		w->ib++;
+	for (size_t i = w->ib; i < w->nbusy && w->busy[i].start < b; i++) {
+		uint64_t lo = w->busy[i].start > a ? w->busy[i].start : a;
+		uint64_t hi = w->busy[i].end < b ? w->busy[i].end : b;
+		sum += (u128)(hi - lo) * w->busy[i].ncpu;
+	}
+	return sum;
+}
+
+static u128
+bytes_in(struct sweep *w, uint64_t b)
+{
+	u128 sum = 0;
+	for (; w->ix < w->nxfer && w->xfer[w->ix].t < b; w->ix++)
+		sum += w->xfer[w->ix].bytes;
+	return sum;
+}
+
+/* Does [a, b) meet a gap [START, END]? */
+static bool
+gap_in(struct sweep *w, uint64_t a, uint64_t b)
+{
+	const struct ovb_onoff *o = w->o;
+	while (w->ig < o->ngap && o->gap[w->ig].end < a)
+		w->ig++;
+	return w->ig < o->ngap && o->gap[w->ig].start < b;
+}
+
+static double
+ratio(u128 num, u128 den)
+{
+	if (num < EXACT53 && den < EXACT53)
+		return (double)num / (double)den;
+	return (double)((long double)num / (long double)den);
+}
+
+static void
+sweep_init(struct sweep *w, const struct ovb_onoff *o,
+	const struct ovb_oncap *c, enum ovb_res res, uint64_t len)
+{
+	memset(w, 0, sizeof *w);
+	w->o = o;
+	w->busy = c->busy;
+	w->nbusy = c->nbusy;
+	w->xfer = res == OVB_NET ? c->send : c->recv;
+	w->nxfer = res == OVB_NET ? c->nsend : c->nrecv;
+	uint64_t g = res == OVB_CPU ? 1 : gcd(1000000000, len);
+	w->mul = res == OVB_CPU ? 1 : 1000000000 / g;
+	w->div = len / g;
+}
+
+void
+ovb_measure(const struct ovb_onoff *o, const struct ovb_oncap *c,
+	enum ovb_res res, uint64_t len, struct ovb_samples *s)
+{
+	memset(s, 0, sizeof *s);
+	struct sweep w;
+	sweep_init(&w, o, c, res, len);
+	uint64_t total = (o->t1 - o->t0) / len;
+	s->v = ovb_xcalloc(total ? total : 1, sizeof *s->v);
+	u128 sum = 0;
+	for (uint64_t k = 0; k < total; k++) {
+		uint64_t a = o->t0 + k * len, b = a + len;
+		u128 x = res == OVB_CPU ? busy_in(&w, a, b) : bytes_in(&w, b);
+		if (gap_in(&w, a, b)) {
+			s->ngap++;
+			continue;
+		}
+		sum += x;
+		double v = ratio(x * w.mul, w.div);
+		s->v[s->n++] = v;
+		if (v > s->peak)
+			s->peak = v;
+	}
+	if (s->n)
+		s->mean = (double)((long double)sum * w.mul / w.div / s->n);
+}
+
+void
+ovb_samples_free(struct ovb_samples *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
+double
+ovb_auto_width(enum ovb_res r, double peak)
+{
+	static const double m[] = { 1, 2, 5 };
+	if (r == OVB_CPU)
+		return 0.01;
+	if (!(peak > 0))
+		return 1;
+	double raw = peak / 100;
+	for (int e = (int)floor(log10(raw)) - 1; ; e++) {
+		double p = 1;
+		for (int i = 0; i < abs(e) && i < 400; i++)
+			p *= 10;
+		for (int i = 0; i < 3; i++) {
+			double w = e < 0 ? m[i] / p : m[i] * p;
+			if (w >= raw)
+				return w;
+		}
+	}
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+bool
+ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
+	const double *pct, int npct)
+{
+	if (!s->n)
+		return false;
+	qsort(s->v, s->n, sizeof *s->v, cmp_double);
+	size_t nbins = ovb_hist_bin(s->v[s->n - 1], width) + 1;
+	if (nbins > OVB_MAXBINS)
+		return false;
+	struct ovb_hist *h = &d->h;
+	free(h->count);
+	h->count = ovb_xcalloc(nbins, sizeof *h->count);
+	h->nbins = nbins;
+	h->width = width;
+	h->n = s->n;
+	for (size_t i = 0; i < s->n; i++)
+		h->count[ovb_hist_bin(s->v[i], width)]++;
+	d->has_mean = true;
+	d->mean = s->mean;
+	d->npct = 0;
+	for (int i = 0; i < npct && i < OVB_MAXPCT; i++) {
+		d->pct_p[d->npct] = pct[i];
+		d->pct_v[d->npct++] = s->v[ovb_pct_rank(pct[i], s->n) - 1];
+	}
+	return true;
+}

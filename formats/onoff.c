@@ -1,0 +1,313 @@
+/* onoff.c: busy periods and transfers per capsule (format ovb-onoff, spec:
+ * onoff.md), read whole or written as a stream.
+ *
+ *	cpus N / span T0 T1 / capsule NAME SELECTOR /
+ *	busy NAME START END CPUS / send NAME T BYTES / recv NAME T BYTES /
+ *	gap START END LOST
+ *
+ * Invariants of a read trace: T0 < T1 and every time lies in [T0, T1];
+ * per capsule, busy periods are non-empty, ordered and disjoint with
+ * 1 <= CPUS <= cpus, transfers are in time order; gaps are ordered and
+ * disjoint. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+struct reader {
+	struct ovb_onoff *o;
+	struct ovb_names byname;
+	bool seen_cpus, seen_span;
+	unsigned long span_line;
+	uint64_t tmin, tmax;       /* earliest and latest time in records */
+	unsigned long tmin_line, tmax_line;
+	uint64_t gap_end;
+};
+
+static void
+saw_time(struct reader *r, const struct ovb_lex *lx, uint64_t t)
+{
+	if (!r->tmin_line || t < r->tmin)
+		r->tmin = t, r->tmin_line = lx->line;
+	if (!r->tmax_line || t > r->tmax)
+		r->tmax = t, r->tmax_line = lx->line;
+}
+
+static int
+capsule_of(struct reader *r, const struct ovb_lex *lx, struct ovb_oncap **c)
+{
+	size_t i = ovb_names_get(&r->byname, lx->tok[1]);
+	if (i == OVB_NONE)
+		return ovb_err(lx, "%s: capsule '%s' is not declared (capsule "
+			"NAME SELECTOR)", lx->tok[0], lx->tok[1]);
+	*c = &r->o->cap[i];
+	return 0;
+}
+
+static int
+read_header(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_onoff *o = r->o;
+	uint64_t v;
+	int st;
+	if (strcmp(lx->tok[0], "cpus") == 0) {
+		if (r->seen_cpus)
+			return ovb_err(lx, "cpus is given twice");
+		r->seen_cpus = true;
+		if ((st = ovb_arity(lx, 2, 2, "cpus N")) ||
+		    (st = ovb_tok_u64(lx, 1, "cpus", &v)))
+			return st;
+		if (v < 1 || v > 65536)
+			return ovb_err(lx, "cpus: %s is not in 1..65536", lx->tok[1]);
+		o->ncpus = (uint32_t)v;
+		return 0;
+	}
+	if (strcmp(lx->tok[0], "span") == 0) {
+		if (r->seen_span)
+			return ovb_err(lx, "span is given twice (first at line %lu)",
+				r->span_line);
+		r->seen_span = true;
+		r->span_line = lx->line;
+		if ((st = ovb_arity(lx, 3, 3, "span T0 T1")) ||
+		    (st = ovb_tok_u64(lx, 1, "span start", &o->t0)) ||
+		    (st = ovb_tok_u64(lx, 2, "span end", &o->t1)))
+			return st;
+		if (o->t0 >= o->t1)
+			return ovb_err(lx, "span: start %s is not before end %s",
+				lx->tok[1], lx->tok[2]);
+		return 0;
+	}
+	/* capsule NAME SELECTOR */
+	if ((st = ovb_arity(lx, 3, 3, "capsule NAME SELECTOR")) ||
+	    (st = ovb_tok_name(lx, 1, "capsule name")))
+		return st;
+	if (ovb_names_get(&r->byname, lx->tok[1]) != OVB_NONE)
+		return ovb_err(lx, "capsule '%s' is declared twice", lx->tok[1]);
+	const char *sel = lx->tok[2];
+	uint64_t pid;
+	bool ok = !strncmp(sel, "pid:", 4) ?
+		ovb_parse_u64(sel + 4, &pid) && pid >= 1 :
+		!strncmp(sel, "comm:", 5) ? sel[5] != '\0' :
+		!strncmp(sel, "cgroup:", 7) && sel[7] != '\0';
+	if (!ok)
+		return ovb_err(lx, "capsule: selector '%s' is not pid:N, "
+			"comm:REGEX or cgroup:PATH", sel);
+	struct ovb_oncap *c = OVB_PUSH(o->cap, o->ncap, o->capcap);
+	memset(c, 0, sizeof *c);
+	c->name = ovb_xstrdup(lx->tok[1]);
+	c->select = ovb_xstrdup(sel);
+	ovb_names_add(&r->byname, c->name, o->ncap - 1);
+	return 0;
+}
+
+static int
+read_busy(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_oncap *c = NULL;
+	struct ovb_busy b;
+	uint64_t n;
+	int st;
+	if ((st = ovb_arity(lx, 5, 5, "busy NAME START END CPUS")) ||
+	    (st = capsule_of(r, lx, &c)) ||
+	    (st = ovb_tok_u64(lx, 2, "busy start", &b.start)) ||
+	    (st = ovb_tok_u64(lx, 3, "busy end", &b.end)) ||
+	    (st = ovb_tok_u64(lx, 4, "busy CPUs", &n)))
+		return st;
+	if (b.start >= b.end)
+		return ovb_err(lx, "busy: start %s is not before end %s",
+			lx->tok[2], lx->tok[3]);
+	if (!r->seen_cpus)
+		return ovb_err(lx, "busy: 'cpus N' must come before busy records");
+	if (n < 1 || n > r->o->ncpus)
+		return ovb_err(lx, "busy: %s CPUs is not in 1..%u", lx->tok[4],
+			r->o->ncpus);
+	if (c->nbusy && b.start < c->busy[c->nbusy - 1].end)
+		return ovb_err(lx, "busy: period of %s starts before the end of "
+			"its previous one (periods must be ordered and disjoint)",
+			c->name);
+	b.ncpu = (uint32_t)n;
+	*OVB_PUSH(c->busy, c->nbusy, c->capbusy) = b;
+	saw_time(r, lx, b.start);
+	saw_time(r, lx, b.end);
+	return 0;
+}
+
+static int
+read_xfer(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_oncap *c = NULL;
+	struct ovb_xfer x;
+	char syntax[32];
+	snprintf(syntax, sizeof syntax, "%s NAME T BYTES", lx->tok[0]);
+	int st;
+	if ((st = ovb_arity(lx, 4, 4, syntax)) || (st = capsule_of(r, lx, &c)) ||
+	    (st = ovb_tok_u64(lx, 2, "time", &x.t)) ||
+	    (st = ovb_tok_u64(lx, 3, "bytes", &x.bytes)))
+		return st;
+	bool send = lx->tok[0][0] == 's';
+	struct ovb_xfer **v = send ? &c->send : &c->recv;
+	size_t *n = send ? &c->nsend : &c->nrecv;
+	size_t *cap = send ? &c->capsend : &c->caprecv;
+	if (*n && x.t < (*v)[*n - 1].t)
+		return ovb_err(lx, "%s: time %s is before the previous %s of %s",
+			lx->tok[0], lx->tok[2], lx->tok[0], c->name);
+	*OVB_PUSH(*v, *n, *cap) = x;
+	saw_time(r, lx, x.t);
+	return 0;
+}
+
+static int
+read_gap(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_onoff *o = r->o;
+	struct ovb_gap g;
+	int st;
+	if ((st = ovb_arity(lx, 4, 4, "gap START END LOST")) ||
+	    (st = ovb_tok_u64(lx, 1, "gap start", &g.start)) ||
+	    (st = ovb_tok_u64(lx, 2, "gap end", &g.end)) ||
+	    (st = ovb_tok_u64(lx, 3, "lost events", &g.lost)))
+		return st;
+	if (g.start > g.end)
+		return ovb_err(lx, "gap: start %s is after end %s", lx->tok[1],
+			lx->tok[2]);
+	if (g.lost == 0)
+		return ovb_err(lx, "gap: lost events must be at least 1");
+	if (o->ngap && g.start <= r->gap_end)
+		return ovb_err(lx, "gap: starts at or before the end of the "
+			"previous gap (gaps are closed intervals, ordered and "
+			"disjoint)");
+	r->gap_end = g.end;
+	*OVB_PUSH(o->gap, o->ngap, o->capgap) = g;
+	saw_time(r, lx, g.start);
+	saw_time(r, lx, g.end);
+	return 0;
+}
+
+static int
+check_end(struct reader *r, struct ovb_lex *lx)
+{
+	const struct ovb_onoff *o = r->o;
+	if (!r->seen_cpus)
+		return ovb_err(lx, "missing 'cpus N' record");
+	if (!r->seen_span)
+		return ovb_err(lx, "missing 'span T0 T1' record");
+	if (r->tmin_line && r->tmin < o->t0)
+		return ovb_err_at(lx->name, r->tmin_line, "time %llu is before "
+			"the span's start %llu (span at line %lu)",
+			(unsigned long long)r->tmin, (unsigned long long)o->t0,
+			r->span_line);
+	if (r->tmax_line && r->tmax > o->t1)
+		return ovb_err_at(lx->name, r->tmax_line, "time %llu is after "
+			"the span's end %llu (span at line %lu)",
+			(unsigned long long)r->tmax, (unsigned long long)o->t1,
+			r->span_line);
+	return 0;
+}
+
+int
+ovb_onoff_read(struct ovb_lex *lx, struct ovb_onoff *o)
+{
+	memset(o, 0, sizeof *o);
+	struct reader r = { .o = o };
+	int st = ovb_magic(lx, "onoff");
+	while (!st && (st = ovb_lex_next(lx)) == 1) {
+		const char *kw = lx->tok[0];
+		if (!strcmp(kw, "busy"))
+			st = read_busy(&r, lx);
+		else if (!strcmp(kw, "send") || !strcmp(kw, "recv"))
+			st = read_xfer(&r, lx);
+		else if (!strcmp(kw, "gap"))
+			st = read_gap(&r, lx);
+		else if (!strcmp(kw, "cpus") || !strcmp(kw, "span") ||
+		    !strcmp(kw, "capsule"))
+			st = read_header(&r, lx);
+		else
+			st = ovb_err(lx, "unknown record '%s' in an ovb-onoff "
+				"file", kw);
+	}
+	if (!st)
+		st = check_end(&r, lx);
+	ovb_names_free(&r.byname);
+	return st;
+}
+
+void
+ovb_onoff_put_header(FILE *f, uint32_t ncpus)
+{
+	ovb_put_magic(f, "onoff");
+	fputs("# busy NAME START[ns] END[ns] CPUS; send|recv NAME T[ns] "
+	      "BYTES[B];\n# gap START[ns] END[ns] LOST[events]; "
+	      "span T0[ns] T1[ns]\n", f);
+	fprintf(f, "cpus %u\n", ncpus);
+}
+
+void
+ovb_onoff_put_capsule(FILE *f, const char *name, const char *select)
+{
+	fprintf(f, "capsule %s %s\n", name, select);
+}
+
+void
+ovb_onoff_put_busy(FILE *f, const char *cap, const struct ovb_busy *b)
+{
+	fprintf(f, "busy %s %llu %llu %u\n", cap, (unsigned long long)b->start,
+		(unsigned long long)b->end, b->ncpu);
+}
+
+void
+ovb_onoff_put_xfer(FILE *f, const char *kw, const char *cap,
+	const struct ovb_xfer *x)
+{
+	fprintf(f, "%s %s %llu %llu\n", kw, cap, (unsigned long long)x->t,
+		(unsigned long long)x->bytes);
+}
+
+void
+ovb_onoff_put_gap(FILE *f, const struct ovb_gap *g)
+{
+	fprintf(f, "gap %llu %llu %llu\n", (unsigned long long)g->start,
+		(unsigned long long)g->end, (unsigned long long)g->lost);
+}
+
+void
+ovb_onoff_put_span(FILE *f, uint64_t t0, uint64_t t1)
+{
+	fprintf(f, "span %llu %llu\n", (unsigned long long)t0,
+		(unsigned long long)t1);
+}
+
+int
+ovb_onoff_write(FILE *f, const struct ovb_onoff *o)
+{
+	ovb_onoff_put_header(f, o->ncpus);
+	ovb_onoff_put_span(f, o->t0, o->t1);
+	for (size_t i = 0; i < o->ncap; i++)
+		ovb_onoff_put_capsule(f, o->cap[i].name, o->cap[i].select);
+	for (size_t i = 0; i < o->ncap; i++) {
+		const struct ovb_oncap *c = &o->cap[i];
+		for (size_t j = 0; j < c->nbusy; j++)
+			ovb_onoff_put_busy(f, c->name, &c->busy[j]);
+		for (size_t j = 0; j < c->nsend; j++)
+			ovb_onoff_put_xfer(f, "send", c->name, &c->send[j]);
+		for (size_t j = 0; j < c->nrecv; j++)
+			ovb_onoff_put_xfer(f, "recv", c->name, &c->recv[j]);
+	}
+	for (size_t i = 0; i < o->ngap; i++)
+		ovb_onoff_put_gap(f, &o->gap[i]);
+	return ferror(f) ? OVB_EIO : 0;
+}
+
+void
+ovb_onoff_free(struct ovb_onoff *o)
+{
+	for (size_t i = 0; i < o->ncap; i++) {
+		free(o->cap[i].name);
+		free(o->cap[i].select);
+		free(o->cap[i].busy);
+		free(o->cap[i].send);
+		free(o->cap[i].recv);
+	}
+	free(o->cap);
+	free(o->gap);
+	memset(o, 0, sizeof *o);
+}

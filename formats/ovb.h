@@ -1,0 +1,531 @@
+/* ovb.h: the overbook library, linked by every ovb-* tool.
+ *
+ * One header, prefixed names, sectioned by the source file in formats/ that
+ * implements each part.  Every format reader is strict: it reports
+ * "PROG: FILE:LINE: what is wrong" on stderr and returns OVB_EDATA; it never
+ * aborts on bad input.  Writers produce the canonical form: reading it back
+ * and writing it again gives the same bytes.
+ */
+#ifndef OVB_H
+#define OVB_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define OVB_VERSION "0.1.0"
+
+/* Exit statuses (the values of sysexits.h), documented in README.md. */
+enum {
+	OVB_OK = 0,        /* success */
+	OVB_FAIL = 1,      /* a check failed (ovb-check, ovb-fmt --check) */
+	OVB_EUSAGE = 64,   /* bad command line */
+	OVB_EDATA = 65,    /* bad input data */
+	OVB_ENOINPUT = 66, /* cannot open an input */
+	OVB_ESOFT = 70,    /* internal error, out of memory */
+	OVB_EIO = 74,      /* read or write error */
+};
+
+/* Resources.  Rates are in "cpu" (CPU-seconds per second, 1 = one CPU busy)
+ * and "B/s"; amounts in "cpu-s" and "B". */
+enum ovb_res { OVB_CPU, OVB_NET, OVB_NETRX, OVB_NRES };
+/* Node capacities cover OVB_CPU and OVB_NET (an interface's bandwidth; the
+ * receive direction uses the same figure). */
+#define OVB_NCAP 2
+
+const char *ovb_res_name(enum ovb_res r);       /* "cpu", "net", "net-rx" */
+const char *ovb_res_rate_unit(enum ovb_res r);  /* "cpu", "B/s", "B/s" */
+const char *ovb_res_amount_unit(enum ovb_res r);/* "cpu-s", "B", "B" */
+int ovb_res_parse(const char *s);               /* enum value, or -1 */
+
+/* ---- util.c: memory, growable arrays, name tables ---- */
+
+void *ovb_xmalloc(size_t n);
+void *ovb_xcalloc(size_t n, size_t size);
+void *ovb_xrealloc(void *p, size_t n, size_t size);
+char *ovb_xstrdup(const char *s);
+/* Make room for one more element in *p (n in use, *cap allocated). */
+void ovb_grow(void *pp, size_t *cap, size_t n, size_t size);
+#define OVB_PUSH(arr, n, cap) \
+	(ovb_grow(&(arr), &(cap), (n), sizeof *(arr)), &(arr)[(n)++])
+
+/* String -> index map; keys are borrowed, not copied. */
+struct ovb_names {
+	size_t cap, n;
+	const char **key;
+	size_t *val;
+};
+#define OVB_NONE ((size_t)-1)
+size_t ovb_names_get(const struct ovb_names *t, const char *key);
+/* Adds key; returns false (and changes nothing) if it is already there. */
+bool ovb_names_add(struct ovb_names *t, const char *key, size_t val);
+void ovb_names_free(struct ovb_names *t);
+
+/* ---- lex.c: records, tokens, numbers, error messages ---- */
+
+#define OVB_MAXTOK 64
+
+/* Reads one record (non-blank, non-comment line) at a time and splits it
+ * into whitespace-separated tokens; '#' at the start of a token begins a
+ * comment.  Lines longer than OVB_MAXLINE are rejected. */
+#define OVB_MAXLINE 65536
+struct ovb_lex {
+	FILE *f;
+	const char *name;       /* file name for messages; "<stdin>" for stdin */
+	unsigned long line;     /* line number of the current record */
+	char *buf;
+	size_t cap;
+	int ntok;
+	char *tok[OVB_MAXTOK];
+	bool again;             /* ovb_lex_unread: return this record again */
+	bool eof;
+};
+void ovb_lex_init(struct ovb_lex *lx, FILE *f, const char *name);
+void ovb_lex_free(struct ovb_lex *lx);
+/* 1: a record is in tok[0..ntok-1]; 0: end of input; OVB_EDATA/OVB_EIO:
+ * error, already reported. */
+int ovb_lex_next(struct ovb_lex *lx);
+void ovb_lex_unread(struct ovb_lex *lx);
+
+/* "PROG: FILE:LINE: MESSAGE" on stderr; returns OVB_EDATA. */
+int ovb_err(const struct ovb_lex *lx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Same at an explicit line (0: no line). */
+int ovb_err_at(const char *file, unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "PROG: MESSAGE" on stderr (no location). */
+void ovb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Strict numbers: a decimal real is -?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?,
+ * finite; an unsigned integer is [0-9]+ within range.  Return true when s
+ * is entirely such a number. */
+bool ovb_parse_real(const char *s, double *v);
+bool ovb_parse_u64(const char *s, uint64_t *v);
+/* A name: [A-Za-z0-9_][A-Za-z0-9_.:+@/-]*, at most OVB_MAXNAME bytes. */
+#define OVB_MAXNAME 128
+bool ovb_valid_name(const char *s);
+
+/* Token checks used by every reader: each reports "WHAT: ..." at the
+ * current line and returns OVB_EDATA on failure, 0 on success. */
+int ovb_arity(const struct ovb_lex *lx, int min, int max, const char *syntax);
+int ovb_tok_real(const struct ovb_lex *lx, int i, const char *what, double *v);
+int ovb_tok_nonneg(const struct ovb_lex *lx, int i, const char *what, double *v);
+int ovb_tok_pos(const struct ovb_lex *lx, int i, const char *what, double *v);
+int ovb_tok_prob(const struct ovb_lex *lx, int i, const char *what, double *v);
+int ovb_tok_u64(const struct ovb_lex *lx, int i, const char *what, uint64_t *v);
+int ovb_tok_name(const struct ovb_lex *lx, int i, const char *what);
+int ovb_tok_unit(const struct ovb_lex *lx, int i, const char *unit);
+/* A quantity record "KEYWORD VALUE UNIT" (or "KEYWORD VALUE" when unit is
+ * NULL) with VALUE in range; what names it in messages. */
+enum ovb_range { OVB_ANY, OVB_NONNEG, OVB_POS, OVB_PROB };
+int ovb_quantity(const struct ovb_lex *lx, enum ovb_range range,
+	const char *what, double *v, const char *unit);
+/* Splits "key=value" in place; false when there is no '='. */
+bool ovb_kv(char *tok, char **key, char **val);
+
+/* Canonical number text: integers below 2^53 plainly, others in the
+ * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
+char *ovb_fmt_real(char *buf, double v);
+/* Convenience: writes " " and the canonical number to f. */
+void ovb_put_real(FILE *f, double v);
+
+/* ---- io.c: inputs and atomic outputs ---- */
+
+/* Opens path for reading; NULL or "-" is stdin, named "<stdin>".  On
+ * failure reports "PROG: PATH: cannot open: REASON" and returns
+ * OVB_ENOINPUT. */
+int ovb_open_in(const char *path, FILE **f, const char **name);
+void ovb_close_in(FILE *f);
+
+/* An output that appears whole or not at all: a named file is written to a
+ * temporary beside it and renamed by ovb_out_commit. */
+struct ovb_out {
+	FILE *f;
+	char *path;     /* NULL: stdout */
+	char *tmp;
+};
+int ovb_out_open(struct ovb_out *o, const char *path);
+/* ok: flush, check, rename into place (0 or OVB_EIO, reported).
+ * !ok: discard the temporary; returns 0. */
+int ovb_out_close(struct ovb_out *o, bool ok);
+/* Checks stdout for write errors at exit (sbase fshut); 0 or OVB_EIO. */
+int ovb_fshut_stdout(void);
+
+/* Progress on stderr, only when stderr is a terminal and not quiet. */
+bool ovb_progress_wanted(void);
+void ovb_progress(const char *what, double done, double total);
+void ovb_progress_end(void);
+
+/* ---- cli.c: the options every tool shares, as one argp child ---- */
+
+extern const struct argp_child ovb_cli_child[]; /* -o, -q, -v */
+extern const char *ovb_opt_output;             /* -o FILE, or NULL */
+extern int ovb_verbose;                        /* -v count */
+extern bool ovb_quiet;                         /* -q */
+/* The exit-status table, for every tool's --help epilogue. */
+#define OVB_EXIT_DOC \
+	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \
+	"input data; 66 cannot open an input; 70 internal error; 74 I/O error.\n"
+/* Strict option values; bad ones go through argp_error (exit 64). */
+double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
+	double lo, double hi);
+uint64_t ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
+	uint64_t lo, uint64_t hi);
+
+/* ---- histogram (usage.c): a usage distribution on a grid ----
+ *
+ * Bin 0 counts intervals whose usage was exactly 0; bin k >= 1 counts
+ * usages in ((k-1)w, kw].  A bin's value is taken as its upper edge kw, so
+ * any sum computed from bins is an upper bound of the true sum
+ * (conservative for overflow probabilities). */
+#define OVB_MAXBINS 1000000
+struct ovb_hist {
+	double width;        /* bin width w, in the resource's rate unit */
+	uint64_t n;          /* number of measurement intervals = sum of counts */
+	size_t nbins;        /* bins 0..nbins-1; the last one is non-zero */
+	uint64_t *count;
+};
+
+/* Percentiles are nearest-rank: the smallest observed x such that at least
+ * p% of the intervals used at most x (p = 0: the minimum). */
+#define OVB_MAXPCT 16
+struct ovb_dist {        /* U of one capsule and resource */
+	char *capsule;
+	enum ovb_res res;
+	double interval;     /* measurement interval I [s] */
+	struct ovb_hist h;
+	bool has_mean;
+	double mean;         /* [rate unit] */
+	int npct;
+	double pct_p[OVB_MAXPCT], pct_v[OVB_MAXPCT];
+};
+void ovb_dist_free(struct ovb_dist *d);
+/* Value range of bin k: bin 0 is [0,0]; bin k is ((k-1)w, kw]. */
+double ovb_hist_lo(const struct ovb_hist *h, size_t k);
+double ovb_hist_hi(const struct ovb_hist *h, size_t k);
+/* The bin of usage x >= 0: the least k with x <= kw (0 for x == 0). */
+size_t ovb_hist_bin(double x, double width);
+/* Nearest rank (1..n) of percentile p in [0,100] among n values:
+ * max(1, ceil(p n / 100)), with p n / 100 taken as an integer when it is
+ * within 1e-9 of one (decimal p is not exact in binary). */
+uint64_t ovb_pct_rank(double p, uint64_t n);
+
+/* ---- onoff.c: busy periods and transfers (format ovb-onoff) ---- */
+
+struct ovb_busy { uint64_t start, end; uint32_t ncpu; }; /* [ns), CPUs */
+struct ovb_xfer { uint64_t t, bytes; };                  /* ns, B */
+struct ovb_gap { uint64_t start, end, lost; };           /* ns, events */
+struct ovb_oncap {
+	char *name, *select;
+	size_t nbusy, nsend, nrecv, capbusy, capsend, caprecv;
+	struct ovb_busy *busy;
+	struct ovb_xfer *send, *recv;
+};
+struct ovb_onoff {
+	uint64_t t0, t1;     /* trace span [ns] */
+	uint32_t ncpus;
+	size_t ncap, capcap, ngap, capgap;
+	struct ovb_oncap *cap;
+	struct ovb_gap *gap;
+};
+int ovb_onoff_read(struct ovb_lex *lx, struct ovb_onoff *o);
+int ovb_onoff_write(FILE *f, const struct ovb_onoff *o);
+void ovb_onoff_free(struct ovb_onoff *o);
+/* Streaming writer (for ovb-onoff): header, then records in any order
+ * between capsules but in time order within each, span last. */
+void ovb_onoff_put_header(FILE *f, uint32_t ncpus);
+void ovb_onoff_put_capsule(FILE *f, const char *name, const char *select);
+void ovb_onoff_put_busy(FILE *f, const char *cap, const struct ovb_busy *b);
+void ovb_onoff_put_xfer(FILE *f, const char *kw, const char *cap,
+	const struct ovb_xfer *x);
+void ovb_onoff_put_gap(FILE *f, const struct ovb_gap *g);
+void ovb_onoff_put_span(FILE *f, uint64_t t0, uint64_t t1);
+
+/* ---- usage.c: usage distributions (format ovb-usage) ---- */
+
+struct ovb_usage {
+	size_t n, cap;
+	struct ovb_dist *d;
+};
+int ovb_usage_read(struct ovb_lex *lx, struct ovb_usage *u);
+int ovb_usage_write(FILE *f, const struct ovb_usage *u);
+void ovb_usage_free(struct ovb_usage *u);
+/* Shared with profile.c: reading the records of one distribution block. */
+struct ovb_dist_reader {
+	struct ovb_dist *d;
+	unsigned long line;      /* of the block's opening record */
+	unsigned seen;           /* which required records were given */
+	size_t capcount;
+	unsigned char *binseen;  /* bins given, to reject duplicates */
+};
+void ovb_dist_begin(struct ovb_dist_reader *r, struct ovb_dist *d,
+	unsigned long line);
+/* 1: the record belonged to U and was read; 0: not a U record; or
+ * OVB_EDATA (reported). */
+int ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx);
+/* Checks the finished block (counts, mean, percentiles); 0 or OVB_EDATA. */
+int ovb_dist_end(struct ovb_dist_reader *r, struct ovb_lex *lx);
+void ovb_dist_put(FILE *f, const struct ovb_dist *d);
+/* A block's opening record "KEYWORD CAPSULE RES", unique in its file;
+ * fills d->capsule and d->res.  keys holds the strings seen indexes. */
+int ovb_block_open(struct ovb_lex *lx, struct ovb_names *seen, char ***keys,
+	size_t *nkeys, struct ovb_dist *d);
+void ovb_block_keys_free(struct ovb_names *seen, char **keys, size_t nkeys);
+
+/* ---- profile.c: QoS (sigma, rho, tau, U, O) per capsule and resource ---- */
+
+struct ovb_pt { double sigma, rho; };   /* a (rate, burst) point */
+struct ovb_qos {
+	double sigma;        /* rate [cpu | B/s] */
+	double rho;          /* burst [cpu-s | B] */
+	double tau;          /* period [s] */
+	double O;            /* overbooking tolerance, probability in [0,1) */
+	struct ovb_dist U;   /* U.capsule and U.res name this block */
+	size_t ncurve, capcurve;
+	struct ovb_pt *curve;/* breakpoints of rho(sigma), sigma increasing */
+};
+struct ovb_profiles {
+	size_t n, cap;
+	struct ovb_qos *q;
+};
+int ovb_profile_read(struct ovb_lex *lx, struct ovb_profiles *p);
+int ovb_profile_write(FILE *f, const struct ovb_profiles *p);
+void ovb_profile_free(struct ovb_profiles *p);
+/* The QoS block of capsule and resource, or NULL. */
+const struct ovb_qos *ovb_profile_find(const struct ovb_profiles *p,
+	const char *capsule, enum ovb_res res);
+
+/* ---- cluster.c: nodes and capacities (format ovb-cluster) ---- */
+
+struct ovb_node {
+	char *name;
+	double cap[OVB_NCAP];  /* cpu [cpu], net [B/s] */
+	size_t nlabel;
+	char **label;          /* "key=value" */
+	unsigned long line;
+};
+struct ovb_cluster {
+	size_t n, cap;
+	struct ovb_node *node;
+	struct ovb_names byname;
+};
+int ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c);
+int ovb_cluster_write(FILE *f, const struct ovb_cluster *c);
+void ovb_cluster_free(struct ovb_cluster *c);
+
+/* ---- apps.c: arriving applications (ovb-apps, or Sharc RSL) ---- */
+
+enum ovb_op { OVB_OP_NEW, OVB_OP_MODIFY, OVB_OP_TERMINATE };
+struct ovb_capsule {
+	char *name;
+	char *profile;          /* profile capsule name, or NULL: plain */
+	double resv[OVB_NCAP];  /* plain reservation: cpu [cpu], net [B/s] */
+	char *node;             /* pinned node, or NULL */
+	double lb[OVB_NCAP];    /* lower bounds [cpu], [B/s]; 0 = none */
+	double O, tau;          /* overrides; NAN = inherit */
+	double epsilon;         /* Sharc trading epsilon; NAN = unset */
+};
+struct ovb_trust { char *app; double v; };
+struct ovb_app {
+	char *name;
+	enum ovb_op op;
+	double O, tau;          /* defaults for the capsules; NAN = unset */
+	double aggregate;       /* aggregate cpu reservation [cpu]; NAN */
+	bool trade;             /* resource trading permitted */
+	size_t ncap, capcap, ntrust, captrust;
+	struct ovb_capsule *cap;
+	struct ovb_trust *trust;/* this application's trust of others */
+	unsigned long line;
+};
+struct ovb_apps {
+	size_t n, cap;
+	struct ovb_app *app;
+};
+/* Reads ovb-apps, or the Sharc RSL when the first record is "Application". */
+int ovb_apps_read(struct ovb_lex *lx, struct ovb_apps *a);
+int ovb_apps_write(FILE *f, const struct ovb_apps *a);
+void ovb_apps_free(struct ovb_apps *a);
+
+/* ---- plan.c: placement plans (format ovb-plan) ---- */
+
+struct ovb_placed {
+	char *app, *capsule, *node;
+	char *profile;                  /* NULL: plain reservation */
+	bool has_qos[OVB_NCAP];
+	double sigma[OVB_NCAP], rho[OVB_NCAP], tau[OVB_NCAP], O[OVB_NCAP];
+	bool has_cpu_resv, has_tbucket;
+	double x, y, weight;            /* CPU reservation x cpu-s every y s */
+	double tb_sigma, tb_rho;        /* net token bucket: B/s, B */
+	unsigned long line;
+};
+struct ovb_noderisk {
+	char *node;
+	enum ovb_res res;
+	double risk, omin, load, capacity;
+	unsigned long line;
+};
+struct ovb_reject { char *app, *reason; };
+struct ovb_plan {
+	size_t n, cap, nrisk, caprisk, nrej, caprej;
+	struct ovb_placed *p;
+	struct ovb_noderisk *risk;
+	struct ovb_reject *rej;
+};
+int ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p);
+int ovb_plan_write(FILE *f, const struct ovb_plan *p);
+void ovb_plan_free(struct ovb_plan *p);
+
+/* ---- reserves.c: Cluster Reserves matrices (format ovb-reserves) ---- */
+
+struct ovb_round {
+	double *u, *r, *R;      /* nnode x nclass, row-major, or NULL */
+	unsigned long line;
+};
+struct ovb_reserves {
+	size_t nclass, capclass, nnode, capnode, nround, capround;
+	char **class;
+	double *share;          /* D[j], percent of the cluster */
+	char **node;
+	struct ovb_round *round;
+	struct ovb_names classes, nodes;
+};
+int ovb_reserves_read(struct ovb_lex *lx, struct ovb_reserves *r);
+int ovb_reserves_write(FILE *f, const struct ovb_reserves *r);
+void ovb_reserves_free(struct ovb_reserves *r);
+
+/* ---- curve.c: token-bucket curves rho(sigma) (format ovb-curve) ---- */
+
+struct ovb_curve {
+	char *capsule;
+	enum ovb_res res;
+	double mean;            /* long-run mean rate over the gap-free span */
+	double peak;            /* the least rate with the least burst */
+	size_t n, cap;
+	struct ovb_pt *pt;      /* breakpoints, sigma increasing */
+};
+struct ovb_curves {
+	size_t n, cap;
+	struct ovb_curve *c;
+};
+int ovb_curve_read(struct ovb_lex *lx, struct ovb_curves *c);
+/* Reads "KEYWORD SIGMA RHO" as the next breakpoint of pt[0..*n): sigma
+ * increasing, rho non-increasing and convex; 0 or OVB_EDATA. */
+int ovb_curve_point(const struct ovb_lex *lx, struct ovb_pt **pt, size_t *n,
+	size_t *cap);
+/* rho(sigma) of a piecewise-linear curve: linear between breakpoints,
+ * the first point's rho below it, the last point's beyond it. */
+double ovb_curve_at(const struct ovb_pt *pt, size_t n, double sigma);
+int ovb_curve_write(FILE *f, const struct ovb_curves *c);
+void ovb_curve_free(struct ovb_curves *c);
+
+/* ---- perfdata.c: kernel traces recorded by perf (perf.data) ----
+ *
+ * Reads perf.data in file mode (seekable, "PERFILE2") or pipe mode
+ * (perf record -o -), decodes tracepoint payloads with libtraceevent from
+ * the trace's own format descriptions, and returns events in time order
+ * (FINISHED_ROUND semantics: memory holds about two rounds of events, not
+ * the trace).  Refuses compressed, directory and foreign-endian traces. */
+enum ovb_pev_kind {
+	OVB_PEV_SWITCH,  /* sched:sched_switch: prev -> next on cpu */
+	OVB_PEV_SEND,    /* bytes sent by the sampled task */
+	OVB_PEV_RECV,    /* bytes received by the sampled task */
+	OVB_PEV_COMM,    /* task tid of process pid is now named comm */
+	OVB_PEV_FORK,    /* task tid of process pid created by ptid of ppid */
+	OVB_PEV_EXIT,    /* task tid of process pid exited */
+	OVB_PEV_LOST,    /* n events lost on cpu, noticed at time */
+};
+struct ovb_pev {
+	enum ovb_pev_kind kind;
+	uint32_t cpu;
+	uint64_t time;            /* ns, the trace's clock */
+	uint64_t seq;             /* position in the file, breaks ties */
+	int32_t pid, tid;         /* process and task; for samples, the task
+	                             the sample was taken in */
+	int32_t ppid, ptid;       /* fork: the parent */
+	int32_t prev, next;       /* switch: task ids */
+	uint64_t n;               /* send/recv: bytes; lost: events */
+	bool sample;              /* a tracepoint sample (defines the span) */
+	bool irq;                 /* raised in hard/soft irq or NMI context */
+	bool exec;                /* comm: set by exec */
+	char comm[16];
+};
+struct ovb_perf;
+/* 0, or OVB_EDATA/OVB_EIO (reported, naming name). */
+int ovb_perf_open(FILE *f, const char *name, struct ovb_perf **p);
+/* 1: an event in *ev; 0: the end; or OVB_EDATA/OVB_EIO (reported). */
+int ovb_perf_next(struct ovb_perf *p, struct ovb_pev *ev);
+uint32_t ovb_perf_ncpus(const struct ovb_perf *p);
+/* Was tracepoint "system:event" recorded? */
+bool ovb_perf_has(const struct ovb_perf *p, const char *sysname);
+/* Events that arrived after later ones had been delivered. */
+uint64_t ovb_perf_reordered(const struct ovb_perf *p);
+/* How far through the input, for progress (bytes; total 0 in pipe mode). */
+void ovb_perf_progress(const struct ovb_perf *p, double *done, double *total);
+void ovb_perf_close(struct ovb_perf *p);
+
+/* ---- format.c: every format by name and magic ---- */
+
+struct ovb_format {
+	const char *name;       /* "cluster"; the magic is "ovb-cluster" */
+	size_t size;            /* sizeof the in-memory type */
+	int (*read)(struct ovb_lex *, void *);
+	int (*write)(FILE *, const void *);
+	void (*free)(void *);
+};
+extern const struct ovb_format ovb_formats[];
+extern const size_t ovb_nformats;
+const struct ovb_format *ovb_format_by_name(const char *name);
+/* Peeks at the first record: the format it names (Sharc RSL: apps), or NULL
+ * after reporting why not.  The record is left to be read again. */
+const struct ovb_format *ovb_format_sniff(struct ovb_lex *lx, int *status);
+/* Reads and checks the magic record "ovb-NAME VERSION"; 0 or OVB_EDATA. */
+int ovb_magic(struct ovb_lex *lx, const char *name);
+/* Writes the magic record and the format's self-description comment. */
+void ovb_put_magic(FILE *f, const char *name);
+
+/* ---- measure.c, tbucket.c: U and rho(sigma) from an ovb-onoff trace ---- */
+
+/* The usage of one capsule and resource in each measurement interval
+ * [t0 + kI, t0 + (k+1)I) that lies wholly in the span and overlaps no gap,
+ * in time order, in the rate unit: the CPU-ns of the busy periods in it, or
+ * the bytes sent (net) or received (net-rx) at times in it, over I.  Each
+ * v[k] is the double nearest the exact ratio when its reduced numerator and
+ * denominator are below 2^53 (else within an ulp of it); mean is that of
+ * the exact values, rounded once at the end. */
+struct ovb_samples {
+	size_t n;            /* intervals kept */
+	size_t ngap;         /* complete intervals left out: they overlap a gap */
+	double *v;
+	double mean, peak;   /* [rate unit]; 0 when n == 0 */
+};
+void ovb_measure(const struct ovb_onoff *o, const struct ovb_oncap *c,
+	enum ovb_res res, uint64_t interval_ns, struct ovb_samples *s);
+void ovb_samples_free(struct ovb_samples *s);
+/* The default bin width: 0.01 cpu; for net and net-rx the least 1, 2 or 5
+ * times a power of ten that is at least peak/100 (1 B/s when peak is 0). */
+double ovb_auto_width(enum ovb_res r, double peak);
+/* Fills d's width, histogram (bins by ovb_hist_bin), mean and percentiles
+ * pct[0..npct) (nearest rank, exact values) from s, sorting s->v; leaves
+ * d's capsule, res and interval alone.  false, with d unchanged, when
+ * s->n is 0 or the histogram would need more than OVB_MAXBINS bins. */
+bool ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
+	const double *pct, int npct);
+
+/* The exact token-bucket curve of one capsule and resource: rho(sigma) is
+ * the max over intervals [s, t] within one gap-free part of the span of
+ * A(t) - A(s) - sigma (t - s), A the cumulative usage (cpu: continuous,
+ * slope CPUS in busy periods; net, net-rx: steps, so an instant's bytes
+ * count in every interval containing it and rho is never below the most
+ * bytes of one instant).  Fills cv: capsule, res, mean (usage over the
+ * gap-free time), peak (the least sigma beyond which rho stays constant)
+ * and the breakpoints over [mean, peak], computed as exact rationals and
+ * rounded to doubles (a breakpoint is dropped only when rounding would make
+ * the doubles non-convex; the chord is then an upper bound).  0, or
+ * OVB_EDATA with *why set, not reported: no gap-free time, or a trace too
+ * long or too large for exact 128-bit arithmetic. */
+int ovb_tbucket(const struct ovb_onoff *o, const struct ovb_oncap *c,
+	enum ovb_res res, struct ovb_curve *cv, const char **why);
+
+#endif

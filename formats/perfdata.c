@@ -1,0 +1,887 @@
+/* perfdata.c: reading perf.data, the kernel traces perf record writes.
+ *
+ * The layout is the one in the Linux tree (tools/perf/util/header.h,
+ * include/uapi/linux/perf_event.h): a file header with the event
+ * attributes, a data section of records, and feature sections, among them
+ * the tracing data that holds each tracepoint's format description; or, in
+ * pipe mode, a short header and a stream of records carrying the same.
+ *
+ * Invariants: every length read from the input is checked against what
+ * remains before it is used; no record is trusted to be well formed.
+ * Events are delivered in time order: records between two FINISHED_ROUND
+ * records may be out of order across CPUs, so an event is held until a
+ * round has ended in which every buffer was read past its time (events up
+ * to the largest time of the round before the last one are safe). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "ovb.h"
+
+#define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" */
+
+enum {
+	REC_LOST = 2, REC_COMM = 3, REC_EXIT = 4, REC_FORK = 7, REC_SAMPLE = 9,
+	REC_LOST_SAMPLES = 13, REC_USER = 64, REC_HEADER_ATTR = 64,
+	REC_HEADER_TRACING_DATA = 66, REC_FINISHED_ROUND = 68,
+	REC_HEADER_FEATURE = 80, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
+};
+enum {
+	S_IP = 1 << 0, S_TID = 1 << 1, S_TIME = 1 << 2, S_ADDR = 1 << 3,
+	S_READ = 1 << 4, S_CALLCHAIN = 1 << 5, S_ID = 1 << 6, S_CPU = 1 << 7,
+	S_PERIOD = 1 << 8, S_STREAM_ID = 1 << 9, S_RAW = 1 << 10,
+	S_IDENTIFIER = 1 << 16,
+};
+enum { R_ENABLED = 1, R_RUNNING = 2, R_ID = 4, R_GROUP = 8, R_LOST = 16 };
+enum { FEAT_TRACING_DATA = 1, FEAT_NRCPUS = 7, FEAT_DIR_FORMAT = 24,
+	FEAT_COMPRESSED = 27 };
+#define MISC_COMM_EXEC (1 << 13)
+#define TRACE_FLAG_IRQS (0x08 | 0x10 | 0x40) /* hardirq, softirq, nmi */
+#define MAXATTR 4096
+
+enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ };
+
+struct attr {
+	uint32_t type;
+	uint64_t config, sample_type, read_format;
+	bool sample_id_all;
+	enum handler h;
+	struct tep_format_field *f1, *f2, *f3, *flags;
+};
+
+struct idmap { uint64_t id; uint32_t attr; };
+
+struct ovb_perf {
+	FILE *f;
+	const char *name;
+	bool pipe;
+	uint64_t pos, end;         /* read position; end of data (file) */
+	uint64_t data_start;
+	struct attr *attr;
+	size_t nattr;
+	struct idmap *ids;
+	size_t nids, capids;
+	bool ids_sorted;
+	struct tep_handle *tep;
+	bool tracing_parsed;
+	uint32_t ncpus;
+	unsigned char *buf;        /* one record */
+	size_t bufcap;
+	/* ordering */
+	struct ovb_pev *heap;
+	size_t nheap, capheap;
+	uint64_t seq, round_max, prev_round_max, flush_limit, last_out;
+	uint64_t reordered;
+	bool eof;
+};
+
+static int
+bad(const struct ovb_perf *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+bad(const struct ovb_perf *p, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	ovb_warn("%s: %s", p->name, msg);
+	return OVB_EDATA;
+}
+
+/* ---- raw input ---- */
+
+static int
+read_exact(struct ovb_perf *p, void *dst, size_t n)
+{
+	if (n && fread(dst, 1, n, p->f) != n) {
+		if (ferror(p->f)) {
+			ovb_warn("%s: read error: %s", p->name, strerror(errno));
+			return OVB_EIO;
+		}
+		return bad(p, "truncated at byte %llu: wanted %zu more bytes",
+			(unsigned long long)p->pos, n);
+	}
+	p->pos += n;
+	return 0;
+}
+
+static int
+read_at(struct ovb_perf *p, uint64_t off, void *dst, size_t n)
+{
+	if (fseeko(p->f, (off_t)off, SEEK_SET) != 0)
+		return bad(p, "cannot seek to byte %llu", (unsigned long long)off);
+	p->pos = off;
+	return read_exact(p, dst, n);
+}
+
+static uint64_t
+get64(const unsigned char *b)
+{
+	uint64_t v;
+	memcpy(&v, b, 8);
+	return v;
+}
+
+static uint32_t
+get32(const unsigned char *b)
+{
+	uint32_t v;
+	memcpy(&v, b, 4);
+	return v;
+}
+
+/* ---- event attributes ---- */
+
+static void bind_attr(struct ovb_perf *p, struct attr *at);
+
+static int
+add_attr(struct ovb_perf *p, const unsigned char *a, size_t size)
+{
+	if (size < 64)
+		return bad(p, "event attribute of %zu bytes is too short", size);
+	if (p->nattr == MAXATTR)
+		return bad(p, "more than %d event attributes", MAXATTR);
+	p->attr = ovb_xrealloc(p->attr, p->nattr + 1, sizeof *p->attr);
+	struct attr *at = &p->attr[p->nattr++];
+	memset(at, 0, sizeof *at);
+	at->type = get32(a);
+	at->config = get64(a + 8);
+	at->sample_type = get64(a + 24);
+	at->read_format = get64(a + 32);
+	at->sample_id_all = get64(a + 40) >> 18 & 1;
+	bind_attr(p, at);
+	return 0;
+}
+
+static void
+add_id(struct ovb_perf *p, uint64_t id)
+{
+	struct idmap *m = OVB_PUSH(p->ids, p->nids, p->capids);
+	m->id = id;
+	m->attr = (uint32_t)(p->nattr - 1);
+	p->ids_sorted = false;
+}
+
+static int
+cmp_id(const void *a, const void *b)
+{
+	uint64_t x = ((const struct idmap *)a)->id;
+	uint64_t y = ((const struct idmap *)b)->id;
+	return (x > y) - (x < y);
+}
+
+static struct attr *
+attr_of(struct ovb_perf *p, uint64_t id)
+{
+	if (p->nattr == 1)
+		return &p->attr[0];
+	if (!p->ids_sorted) {
+		qsort(p->ids, p->nids, sizeof *p->ids, cmp_id);
+		p->ids_sorted = true;
+	}
+	size_t lo = 0, hi = p->nids;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (p->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nids && p->ids[lo].id == id ?
+		&p->attr[p->ids[lo].attr] : NULL;
+}
+
+static int
+file_attrs(struct ovb_perf *p, const unsigned char *hdr)
+{
+	uint64_t attr_size = get64(hdr + 16), off = get64(hdr + 24),
+		size = get64(hdr + 32);
+	if (attr_size < 64 + 16 || attr_size > 4096 || size % attr_size ||
+	    size / attr_size > MAXATTR)
+		return bad(p, "corrupt header: attribute section of %llu bytes "
+			"in entries of %llu", (unsigned long long)size,
+			(unsigned long long)attr_size);
+	unsigned char *a = ovb_xmalloc(attr_size);
+	int st = 0;
+	for (uint64_t i = 0; !st && i < size / attr_size; i++) {
+		if ((st = read_at(p, off + i * attr_size, a, attr_size)) ||
+		    (st = add_attr(p, a, attr_size - 16)))
+			break;
+		uint64_t ioff = get64(a + attr_size - 16);
+		uint64_t isize = get64(a + attr_size - 8);
+		if (isize % 8 || isize / 8 > 1 << 20) {
+			st = bad(p, "corrupt header: id list of %llu bytes",
+				(unsigned long long)isize);
+			break;
+		}
+		for (uint64_t j = 0; !st && j < isize / 8; j++) {
+			unsigned char id[8];
+			if (!(st = read_at(p, ioff + 8 * j, id, 8)))
+				add_id(p, get64(id));
+		}
+	}
+	free(a);
+	return st;
+}
+
+/* ---- tracing data: the tracepoints' format descriptions ---- */
+
+struct cursor { const unsigned char *b; size_t n, i; };
+
+static bool
+take(struct cursor *c, size_t n, const unsigned char **out)
+{
+	if (n > c->n - c->i)
+		return false;
+	*out = c->b + c->i;
+	c->i += n;
+	return true;
+}
+
+static const char *
+take_str(struct cursor *c)
+{
+	const unsigned char *s = c->b + c->i;
+	const void *nul = memchr(s, '\0', c->n - c->i);
+	if (!nul)
+		return NULL;
+	c->i += (size_t)((const unsigned char *)nul - s) + 1;
+	return (const char *)s;
+}
+
+static bool
+take_u32(struct cursor *c, uint32_t *v)
+{
+	const unsigned char *b;
+	if (!take(c, 4, &b))
+		return false;
+	*v = get32(b);
+	return true;
+}
+
+static bool
+take_u64(struct cursor *c, uint64_t *v)
+{
+	const unsigned char *b;
+	if (!take(c, 8, &b))
+		return false;
+	*v = get64(b);
+	return true;
+}
+
+static int
+parse_events(struct ovb_perf *p, struct cursor *c, const char *sys)
+{
+	uint32_t count;
+	if (!take_u32(c, &count))
+		return bad(p, "tracing data: truncated event list");
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t size;
+		const unsigned char *fmt;
+		if (!take_u64(c, &size) || size > c->n || !take(c, (size_t)size, &fmt))
+			return bad(p, "tracing data: truncated format of %s", sys);
+		if (strcmp(sys, "ftrace") != 0)
+			tep_parse_event(p->tep, (const char *)fmt, (size_t)size, sys);
+	}
+	return 0;
+}
+
+static int
+parse_tracing(struct ovb_perf *p, const unsigned char *b, size_t n)
+{
+	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a',
+		'c', 'i', 'n', 'g' };
+	struct cursor c = { b, n, 0 };
+	const unsigned char *m;
+	const char *s;
+	uint32_t page_size;
+	uint64_t size;
+	if (p->tracing_parsed)
+		return bad(p, "tracing data given twice");
+	if (!take(&c, sizeof magic, &m) || memcmp(m, magic, sizeof magic))
+		return bad(p, "tracing data: bad magic");
+	if (!(s = take_str(&c)) || !take(&c, 2, &m) || !take_u32(&c, &page_size))
+		return bad(p, "tracing data: truncated header");
+	if (m[0] != 0)
+		return bad(p, "tracing data is big-endian; this reader takes "
+			"little-endian traces only");
+	if (m[1] != 8 && m[1] != 4)
+		return bad(p, "tracing data: long size %u", m[1]);
+	tep_set_file_bigendian(p->tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(p->tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(p->tep, m[1]);
+	tep_set_page_size(p->tep, (int)page_size);
+	if (!(s = take_str(&c)) || strcmp(s, "header_page") ||
+	    !take_u64(&c, &size) || size > n || !take(&c, (size_t)size, &m))
+		return bad(p, "tracing data: missing header_page");
+	tep_parse_header_page(p->tep, (char *)m, (unsigned long)size,
+		tep_get_long_size(p->tep));
+	if (!(s = take_str(&c)) || strcmp(s, "header_event") ||
+	    !take_u64(&c, &size) || size > n || !take(&c, (size_t)size, &m))
+		return bad(p, "tracing data: missing header_event");
+	int st = parse_events(p, &c, "ftrace");
+	uint32_t nsys;
+	if (st || !take_u32(&c, &nsys))
+		return st ? st : bad(p, "tracing data: truncated system list");
+	for (uint32_t i = 0; i < nsys && !st; i++) {
+		if (!(s = take_str(&c)))
+			return bad(p, "tracing data: truncated system name");
+		st = parse_events(p, &c, s);
+	}
+	p->tracing_parsed = true;
+	return st;
+}
+
+static int
+read_tracing(struct ovb_perf *p, uint64_t size)
+{
+	if (size > (256u << 20))
+		return bad(p, "tracing data of %llu bytes is implausible",
+			(unsigned long long)size);
+	unsigned char *b = ovb_xmalloc((size_t)size);
+	int st = read_exact(p, b, (size_t)size);
+	if (!st)
+		st = parse_tracing(p, b, (size_t)size);
+	free(b);
+	return st;
+}
+
+/* Field handles, looked up once per attribute. */
+static void
+bind_attr(struct ovb_perf *p, struct attr *at)
+{
+	if (at->type != 2 /* PERF_TYPE_TRACEPOINT */ || !p->tracing_parsed)
+		return;
+	struct tep_event *ev = tep_find_event(p->tep, (int)at->config);
+	if (!ev)
+		return;
+	at->flags = tep_find_common_field(ev, "common_flags");
+	if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_switch")) {
+		at->f1 = tep_find_field(ev, "prev_pid");
+		at->f2 = tep_find_field(ev, "next_pid");
+		at->h = at->f1 && at->f2 ? H_SWITCH : H_NONE;
+	} else if (!strcmp(ev->system, "sock") &&
+	    (!strcmp(ev->name, "sock_send_length") ||
+	     !strcmp(ev->name, "sock_recv_length"))) {
+		at->f1 = tep_find_field(ev, "ret");
+		at->f2 = tep_find_field(ev, "flags");
+		at->h = !at->f1 ? H_NONE : ev->name[5] == 's' ? H_SEND : H_RECV;
+	} else if (!strcmp(ev->system, "net") &&
+	    !strcmp(ev->name, "net_dev_queue")) {
+		at->f1 = tep_find_field(ev, "len");
+		at->h = at->f1 ? H_DEVQ : H_NONE;
+	}
+}
+
+/* ---- opening ---- */
+
+static int
+open_file(struct ovb_perf *p, const unsigned char *first)
+{
+	unsigned char hdr[104];
+	memcpy(hdr, first, 16);
+	int st = read_exact(p, hdr + 16, sizeof hdr - 16);
+	if (st)
+		return st;
+	if (get64(hdr + 8) < sizeof hdr)
+		return bad(p, "header of %llu bytes is too short for a perf.data "
+			"file", (unsigned long long)get64(hdr + 8));
+	const unsigned char *feat = hdr + 72;
+	if (feat[FEAT_COMPRESSED / 8] >> (FEAT_COMPRESSED % 8) & 1)
+		return bad(p, "recorded with compression (perf record -z), which "
+			"this reader does not decode; record without -z");
+	if (feat[FEAT_DIR_FORMAT / 8] >> (FEAT_DIR_FORMAT % 8) & 1)
+		return bad(p, "directory-format trace (perf record --dir); record "
+			"without --dir");
+	p->data_start = get64(hdr + 40);
+	p->end = p->data_start + get64(hdr + 48);
+	if (p->end < p->data_start)
+		return bad(p, "corrupt header: data section overflows");
+	if ((st = file_attrs(p, hdr)))
+		return st;
+	/* feature sections: one (offset, size) per set bit, after the data */
+	uint64_t fsec = p->end;
+	for (int bit = 0; bit < 256 && !st; bit++) {
+		if (!(feat[bit / 8] >> (bit % 8) & 1))
+			continue;
+		unsigned char sec[16];
+		if ((st = read_at(p, fsec, sec, 16)))
+			return st;
+		fsec += 16;
+		uint64_t off = get64(sec), size = get64(sec + 8);
+		if (bit == FEAT_TRACING_DATA) {
+			if (!(st = read_at(p, off, sec, 0)))
+				st = read_tracing(p, size);
+		} else if (bit == FEAT_NRCPUS && size >= 8) {
+			if (!(st = read_at(p, off, sec, 8)))
+				p->ncpus = get32(sec + 4);
+		}
+	}
+	for (size_t i = 0; !st && i < p->nattr; i++)
+		bind_attr(p, &p->attr[i]);
+	if (!st)
+		st = read_at(p, p->data_start, hdr, 0);
+	return st;
+}
+
+int
+ovb_perf_open(FILE *f, const char *name, struct ovb_perf **pp)
+{
+	struct ovb_perf *p = ovb_xcalloc(1, sizeof *p);
+	p->f = f;
+	p->name = name;
+	p->tep = tep_alloc();
+	*pp = p;
+	unsigned char first[16];
+	int st = read_exact(p, first, 16);
+	if (st == OVB_EDATA)
+		return bad(p, p->pos ? "truncated perf.data header" :
+			"empty file: no perf.data header");
+	if (st)
+		return st;
+	uint64_t magic = get64(first);
+	if (magic == __builtin_bswap64(PERF_MAGIC2))
+		return bad(p, "big-endian perf.data (recorded on a machine of "
+			"the other byte order); convert it with perf there first");
+	if (magic != PERF_MAGIC2)
+		return bad(p, "not a perf.data file (magic %016llx)",
+			(unsigned long long)magic);
+	uint64_t hsize = get64(first + 8);
+	if (hsize == 16) {
+		p->pipe = true;
+		p->end = UINT64_MAX;
+		return 0;
+	}
+	return open_file(p, first);
+}
+
+/* ---- records ---- */
+
+static int
+read_record(struct ovb_perf *p, uint32_t *type, uint16_t *misc, size_t *size)
+{
+	unsigned char h[8];
+	if (p->pos >= p->end || (p->pipe && p->eof))
+		return 0;
+	if (p->pipe) {
+		size_t got = fread(h, 1, 8, p->f);
+		if (got == 0 && feof(p->f))
+			return 0;
+		if (got != 8)
+			return ferror(p->f) ? (ovb_warn("%s: read error: %s",
+				p->name, strerror(errno)), OVB_EIO) :
+				bad(p, "truncated record header at byte %llu",
+				(unsigned long long)p->pos);
+		p->pos += 8;
+	} else {
+		if (p->end - p->pos < 8)
+			return bad(p, "truncated record at byte %llu",
+				(unsigned long long)p->pos);
+		int st = read_exact(p, h, 8);
+		if (st)
+			return st;
+	}
+	*type = get32(h);
+	*misc = (uint16_t)(h[4] | h[5] << 8);
+	*size = (size_t)(h[6] | h[7] << 8);
+	if (*size < 8)
+		return bad(p, "corrupt record at byte %llu: size %zu",
+			(unsigned long long)(p->pos - 8), *size);
+	if (!p->pipe && p->end - (p->pos - 8) < *size)
+		return bad(p, "record at byte %llu runs past the data section",
+			(unsigned long long)(p->pos - 8));
+	*size -= 8;
+	if (*size > p->bufcap) {
+		p->bufcap = 65536;
+		p->buf = ovb_xrealloc(p->buf, p->bufcap, 1);
+	}
+	int st = read_exact(p, p->buf, *size);
+	return st ? st : 1;
+}
+
+/* Reads a sample's fields up to RAW; false when the record is too short. */
+struct sample {
+	uint64_t id, time;
+	uint32_t pid, tid, cpu;
+	const unsigned char *raw;
+	uint32_t rawsize;
+};
+
+static bool
+skip_read(struct cursor *c, uint64_t rf)
+{
+	uint64_t n = 1;
+	if (rf & R_GROUP && !take_u64(c, &n))
+		return false;
+	size_t per = 8 * (1 + !!(rf & R_ID) + !!(rf & R_LOST));
+	size_t fixed = 8 * (!!(rf & R_ENABLED) + !!(rf & R_RUNNING));
+	const unsigned char *b;
+	if (n > c->n / per)
+		return false;
+	return take(c, fixed + (rf & R_GROUP ? n * per : per), &b);
+}
+
+static bool
+parse_sample(struct ovb_perf *p, struct attr **atp, const unsigned char *b,
+	size_t n, struct sample *s)
+{
+	struct cursor c = { b, n, 0 };
+	const unsigned char *x;
+	memset(s, 0, sizeof *s);
+	struct attr *at = &p->attr[0];
+	if (p->nattr > 1) {
+		/* every attribute of a multi-event trace carries IDENTIFIER */
+		if (!take_u64(&c, &s->id) || !(at = attr_of(p, s->id)))
+			return false;
+	} else if (at->sample_type & S_IDENTIFIER && !take_u64(&c, &s->id))
+		return false;
+	uint64_t t = at->sample_type;
+	if ((t & S_IP && !take(&c, 8, &x)) ||
+	    (t & S_TID && (!take_u32(&c, &s->pid) || !take_u32(&c, &s->tid))) ||
+	    (t & S_TIME && !take_u64(&c, &s->time)) ||
+	    (t & S_ADDR && !take(&c, 8, &x)) ||
+	    (t & S_ID && !take(&c, 8, &x)) ||
+	    (t & S_STREAM_ID && !take(&c, 8, &x)) ||
+	    (t & S_CPU && (!take_u32(&c, &s->cpu) || !take(&c, 4, &x))) ||
+	    (t & S_PERIOD && !take(&c, 8, &x)) ||
+	    (t & S_READ && !skip_read(&c, at->read_format)))
+		return false;
+	if (t & S_CALLCHAIN) {
+		uint64_t nr;
+		if (!take_u64(&c, &nr) || nr > n / 8 || !take(&c, 8 * nr, &x))
+			return false;
+	}
+	if (t & S_RAW) {
+		if (!take_u32(&c, &s->rawsize) || !take(&c, s->rawsize, &s->raw))
+			return false;
+	}
+	*atp = at;
+	return true;
+}
+
+/* The sample_id trailer of a non-sample record. */
+static bool
+parse_trailer(struct ovb_perf *p, const unsigned char *b, size_t n,
+	size_t body, struct sample *s)
+{
+	memset(s, 0, sizeof *s);
+	struct attr *at = &p->attr[0];
+	/* synthesized records carry a zero id: perf reads them with the
+	 * first attribute */
+	if (p->nattr > 1 && n >= body + 8 && !(at = attr_of(p, get64(b + n - 8))))
+		at = &p->attr[0];
+	uint64_t t = at->sample_type;
+	if (!at->sample_id_all)
+		return true;
+	size_t len = 8 * (!!(t & S_TID) + !!(t & S_TIME) + !!(t & S_ID) +
+		!!(t & S_STREAM_ID) + !!(t & S_CPU) + !!(t & S_IDENTIFIER));
+	if (n < body + len)
+		return false;
+	struct cursor c = { b + n - len, len, 0 };
+	const unsigned char *x;
+	if (t & S_TID) {
+		take_u32(&c, &s->pid);
+		take_u32(&c, &s->tid);
+	}
+	if (t & S_TIME)
+		take_u64(&c, &s->time);
+	if (t & S_ID)
+		take(&c, 8, &x);
+	if (t & S_STREAM_ID)
+		take(&c, 8, &x);
+	if (t & S_CPU)
+		take_u32(&c, &s->cpu);
+	return true;
+}
+
+static uint64_t
+field(struct tep_format_field *f, const struct sample *s)
+{
+	unsigned long long v = 0;
+	if (!f || f->offset + f->size > (int)s->rawsize)
+		return 0;
+	tep_read_number_field(f, s->raw, &v);
+	return v;
+}
+
+static int32_t
+field_int(struct tep_format_field *f, const struct sample *s)
+{
+	return (int32_t)(uint32_t)field(f, s);
+}
+
+/* Decodes a sample into ev; false when it is not one we use. */
+static bool
+decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
+{
+	struct sample s;
+	struct attr *at;
+	if (!parse_sample(p, &at, p->buf, n, &s)) {
+		*st = bad(p, "corrupt sample record at byte %llu",
+			(unsigned long long)(p->pos - n - 8));
+		return false;
+	}
+	if (at->h == H_NONE)
+		return false;
+	memset(ev, 0, sizeof *ev);
+	ev->time = s.time;
+	ev->cpu = s.cpu;
+	ev->pid = (int32_t)s.pid;
+	ev->tid = (int32_t)s.tid;
+	ev->sample = true;
+	ev->irq = at->flags && (field(at->flags, &s) & TRACE_FLAG_IRQS);
+	if (at->h == H_SWITCH) {
+		ev->kind = OVB_PEV_SWITCH;
+		ev->prev = field_int(at->f1, &s);
+		ev->next = field_int(at->f2, &s);
+	} else {
+		int64_t bytes = at->h == H_DEVQ ? (int64_t)field(at->f1, &s) :
+			field_int(at->f1, &s);
+		/* sock_recv_length with MSG_PEEK (2) received nothing */
+		if (at->h == H_RECV && at->f2 && field(at->f2, &s) & 2)
+			bytes = 0;
+		ev->kind = at->h == H_RECV ? OVB_PEV_RECV : OVB_PEV_SEND;
+		ev->n = bytes > 0 ? (uint64_t)bytes : 0;
+	}
+	return true;
+}
+
+static bool
+decode_task(struct ovb_perf *p, uint32_t type, uint16_t misc, size_t n,
+	struct ovb_pev *ev, int *st)
+{
+	struct sample s;
+	const unsigned char *b = p->buf;
+	size_t body = type == REC_COMM ? 8 : type == REC_LOST ? 16 :
+		type == REC_LOST_SAMPLES ? 8 : 24;
+	if (n < body || !parse_trailer(p, b, n, body, &s)) {
+		*st = bad(p, "corrupt record of type %u at byte %llu", type,
+			(unsigned long long)(p->pos - n - 8));
+		return false;
+	}
+	memset(ev, 0, sizeof *ev);
+	ev->time = s.time;
+	ev->cpu = s.cpu;
+	if (type == REC_COMM) {
+		ev->kind = OVB_PEV_COMM;
+		ev->pid = (int32_t)get32(b);
+		ev->tid = (int32_t)get32(b + 4);
+		size_t len = strnlen((const char *)b + 8, n - 8);
+		if (len > 15)
+			len = 15;
+		memcpy(ev->comm, b + 8, len);
+		ev->exec = misc & MISC_COMM_EXEC;
+	} else if (type == REC_FORK || type == REC_EXIT) {
+		ev->kind = type == REC_FORK ? OVB_PEV_FORK : OVB_PEV_EXIT;
+		ev->pid = (int32_t)get32(b);
+		ev->ppid = (int32_t)get32(b + 4);
+		ev->tid = (int32_t)get32(b + 8);
+		ev->ptid = (int32_t)get32(b + 12);
+		ev->time = get64(b + 16);
+	} else {
+		ev->kind = OVB_PEV_LOST;
+		ev->n = get64(b + (type == REC_LOST ? 8 : 0));
+	}
+	return true;
+}
+
+static int
+user_record(struct ovb_perf *p, uint32_t type, size_t n)
+{
+	switch (type) {
+	case REC_HEADER_ATTR: {
+		if (n < 8)
+			return bad(p, "corrupt attribute record");
+		size_t asize = get32(p->buf + 4);
+		if (asize < 64 || asize > n || (n - asize) % 8)
+			return bad(p, "corrupt attribute record");
+		int st = add_attr(p, p->buf, asize);
+		for (size_t i = asize; !st && i < n; i += 8)
+			add_id(p, get64(p->buf + i));
+		return st;
+	}
+	case REC_HEADER_TRACING_DATA: {
+		if (n < 4)
+			return bad(p, "corrupt tracing data record");
+		uint64_t size = get32(p->buf);
+		/* the data follows the record, padded to 8 bytes */
+		if (n > 4 && (n != 8 || get32(p->buf + 4)))
+			return bad(p, "corrupt tracing data record");
+		int st = read_tracing(p, size);
+		for (size_t i = 0; !st && i < p->nattr; i++)
+			bind_attr(p, &p->attr[i]);
+		return st;
+	}
+	case REC_HEADER_FEATURE:
+		if (n >= 16 && get64(p->buf) == FEAT_NRCPUS)
+			p->ncpus = get32(p->buf + 12);
+		return 0;
+	case REC_COMPRESSED:
+	case REC_COMPRESSED2:
+		return bad(p, "recorded with compression (perf record -z), "
+			"which this reader does not decode; record without -z");
+	}
+	return 0;
+}
+
+/* ---- ordering ---- */
+
+static bool
+before(const struct ovb_pev *a, const struct ovb_pev *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void
+heap_push(struct ovb_perf *p, const struct ovb_pev *ev)
+{
+	struct ovb_pev *h = OVB_PUSH(p->heap, p->nheap, p->capheap);
+	size_t i = p->nheap - 1;
+	*h = *ev;
+	while (i && before(&p->heap[i], &p->heap[(i - 1) / 2])) {
+		struct ovb_pev t = p->heap[i];
+		p->heap[i] = p->heap[(i - 1) / 2];
+		p->heap[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static void
+heap_pop(struct ovb_perf *p, struct ovb_pev *out)
+{
+	*out = p->heap[0];
+	p->heap[0] = p->heap[--p->nheap];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < p->nheap && before(&p->heap[l], &p->heap[m]))
+			m = l;
+		if (r < p->nheap && before(&p->heap[r], &p->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		struct ovb_pev t = p->heap[i];
+		p->heap[i] = p->heap[m];
+		p->heap[m] = t;
+		i = m;
+	}
+}
+
+static int
+read_event(struct ovb_perf *p)
+{
+	uint32_t type = 0;
+	uint16_t misc = 0;
+	size_t n = 0;
+	int st = read_record(p, &type, &misc, &n);
+	if (st != 1) {
+		if (st == 0)
+			p->eof = true;
+		return st;
+	}
+	if (type == 0 || (type > 31 && type < REC_USER) || type > 127)
+		return bad(p, "unknown record type %u at byte %llu", type,
+			(unsigned long long)(p->pos - n - 8));
+	if (type >= REC_USER) {
+		if (type == REC_FINISHED_ROUND) {
+			p->flush_limit = p->prev_round_max;
+			p->prev_round_max = p->round_max;
+		}
+		return user_record(p, type, n);
+	}
+	if (!p->nattr)
+		return bad(p, "a record before any event attribute");
+	if (!p->tracing_parsed && type == REC_SAMPLE)
+		return bad(p, "no tracing data: the trace holds no tracepoint "
+			"format descriptions (was it recorded with -e sched:...?)");
+	struct ovb_pev ev;
+	bool keep = false;
+	st = 0;
+	if (type == REC_SAMPLE)
+		keep = decode_sample(p, n, &ev, &st);
+	else if (type == REC_COMM || type == REC_FORK || type == REC_EXIT ||
+	    type == REC_LOST || type == REC_LOST_SAMPLES)
+		keep = decode_task(p, type, misc, n, &ev, &st);
+	if (keep) {
+		ev.seq = p->seq++;
+		if (ev.time > p->round_max)
+			p->round_max = ev.time;
+		heap_push(p, &ev);
+	}
+	return st;
+}
+
+int
+ovb_perf_next(struct ovb_perf *p, struct ovb_pev *ev)
+{
+	for (;;) {
+		if (p->nheap && (p->eof || p->heap[0].time <= p->flush_limit)) {
+			heap_pop(p, ev);
+			if (ev->time < p->last_out) {
+				p->reordered++;
+				ev->time = p->last_out;
+			}
+			p->last_out = ev->time;
+			return 1;
+		}
+		if (p->eof)
+			return 0;
+		int st = read_event(p);
+		if (st)
+			return st;
+	}
+}
+
+uint32_t
+ovb_perf_ncpus(const struct ovb_perf *p)
+{
+	return p->ncpus;
+}
+
+bool
+ovb_perf_has(const struct ovb_perf *p, const char *sysname)
+{
+	for (size_t i = 0; i < p->nattr; i++) {
+		if (p->attr[i].type != 2 || !p->tracing_parsed)
+			continue;
+		struct tep_event *ev = tep_find_event(p->tep,
+			(int)p->attr[i].config);
+		size_t k = ev ? strlen(ev->system) : 0;
+		if (ev && !strncmp(sysname, ev->system, k) && sysname[k] == ':' &&
+		    !strcmp(sysname + k + 1, ev->name))
+			return true;
+	}
+	return false;
+}
+
+uint64_t
+ovb_perf_reordered(const struct ovb_perf *p)
+{
+	return p->reordered;
+}
+
+void
+ovb_perf_progress(const struct ovb_perf *p, double *done, double *total)
+{
+	*done = (double)(p->pos - p->data_start);
+	*total = p->pipe ? 0 : (double)(p->end - p->data_start);
+}
+
+void
+ovb_perf_close(struct ovb_perf *p)
+{
+	if (!p)
+		return;
+	tep_free(p->tep);
+	free(p->attr);
+	free(p->ids);
+	free(p->buf);
+	free(p->heap);
+	free(p);
+}

@@ -1,0 +1,313 @@
+/* plan.c: placement plans (format ovb-plan, spec: plan.md).
+ *
+ *	place APP CAPSULE NODE PROFILE|-
+ *	qos APP CAPSULE RES SIGMA RHO TAU O
+ *	cpu-resv APP CAPSULE X Y WEIGHT
+ *	tbucket APP CAPSULE SIGMA RHO
+ *	risk NODE RES PR OMIN LOAD CAPACITY
+ *	reject APP REASON...
+ *
+ * Invariants of a read plan: (APP, CAPSULE) placed once; qos, cpu-resv and
+ * tbucket follow their capsule's place record, once each per resource;
+ * (NODE, RES) risk once; probabilities in [0,1], tolerances below 1;
+ * an application is either placed or rejected, rejected at most once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+struct reader {
+	struct ovb_plan *p;
+	struct ovb_names placed, risks, apps, rejected;
+	char **keys;
+	size_t nkeys, capkeys;
+};
+
+static const char *
+key2(struct reader *r, const char *a, const char *b)
+{
+	char *k = ovb_xmalloc(strlen(a) + strlen(b) + 2);
+	sprintf(k, "%s %s", a, b);
+	*OVB_PUSH(r->keys, r->nkeys, r->capkeys) = k;
+	return k;
+}
+
+static int
+names(const struct ovb_lex *lx, int from, int to)
+{
+	int st = 0;
+	for (int i = from; i <= to && !st; i++)
+		st = ovb_tok_name(lx, i, lx->tok[0]);
+	return st;
+}
+
+static int
+read_place(struct reader *r, struct ovb_lex *lx)
+{
+	int st = ovb_arity(lx, 5, 5, "place APP CAPSULE NODE PROFILE|-");
+	if (st || (st = names(lx, 1, 3)))
+		return st;
+	if (strcmp(lx->tok[4], "-") && (st = ovb_tok_name(lx, 4, "profile")))
+		return st;
+	if (ovb_names_get(&r->rejected, lx->tok[1]) != OVB_NONE)
+		return ovb_err(lx, "place: application '%s' is also rejected",
+			lx->tok[1]);
+	const char *k = key2(r, lx->tok[1], lx->tok[2]);
+	size_t first = ovb_names_get(&r->placed, k);
+	if (first != OVB_NONE)
+		return ovb_err(lx, "capsule %s of %s is placed twice (first at "
+			"line %lu)", lx->tok[2], lx->tok[1], r->p->p[first].line);
+	struct ovb_placed *pl = OVB_PUSH(r->p->p, r->p->n, r->p->cap);
+	memset(pl, 0, sizeof *pl);
+	pl->app = ovb_xstrdup(lx->tok[1]);
+	pl->capsule = ovb_xstrdup(lx->tok[2]);
+	pl->node = ovb_xstrdup(lx->tok[3]);
+	pl->profile = strcmp(lx->tok[4], "-") ? ovb_xstrdup(lx->tok[4]) : NULL;
+	pl->line = lx->line;
+	ovb_names_add(&r->placed, k, r->p->n - 1);
+	ovb_names_add(&r->apps, pl->app, r->p->n - 1);
+	return 0;
+}
+
+static int
+placed_of(struct reader *r, struct ovb_lex *lx, struct ovb_placed **pl)
+{
+	int st = names(lx, 1, 2);
+	if (st)
+		return st;
+	char k[2 * OVB_MAXNAME + 2];
+	snprintf(k, sizeof k, "%s %s", lx->tok[1], lx->tok[2]);
+	size_t i = ovb_names_get(&r->placed, k);
+	if (i == OVB_NONE)
+		return ovb_err(lx, "%s: capsule %s of %s has no place record "
+			"before it", lx->tok[0], lx->tok[2], lx->tok[1]);
+	*pl = &r->p->p[i];
+	return 0;
+}
+
+static int
+read_qos(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_placed *pl;
+	double v[4];
+	int st = ovb_arity(lx, 8, 8, "qos APP CAPSULE RES SIGMA RHO TAU O");
+	if (st || (st = placed_of(r, lx, &pl)))
+		return st;
+	int res = ovb_res_parse(lx->tok[3]);
+	if (res < 0 || res >= OVB_NCAP)
+		return ovb_err(lx, "qos: resource '%s' is not cpu or net",
+			lx->tok[3]);
+	if (pl->has_qos[res])
+		return ovb_err(lx, "qos %s of %s %s is given twice", lx->tok[3],
+			lx->tok[1], lx->tok[2]);
+	if ((st = ovb_tok_nonneg(lx, 4, "qos sigma (rate)", &v[0])) ||
+	    (st = ovb_tok_nonneg(lx, 5, "qos rho (burst)", &v[1])) ||
+	    (st = ovb_tok_pos(lx, 6, "qos tau (period)", &v[2])) ||
+	    (st = ovb_tok_prob(lx, 7, "qos O (tolerance)", &v[3])))
+		return st;
+	if (v[3] >= 1)
+		return ovb_err(lx, "qos: tolerance %s must be below 1", lx->tok[7]);
+	pl->has_qos[res] = true;
+	pl->sigma[res] = v[0];
+	pl->rho[res] = v[1];
+	pl->tau[res] = v[2];
+	pl->O[res] = v[3];
+	return 0;
+}
+
+static int
+read_mech(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_placed *pl;
+	bool cpu = !strcmp(lx->tok[0], "cpu-resv");
+	int st = cpu ? ovb_arity(lx, 6, 6, "cpu-resv APP CAPSULE X Y WEIGHT") :
+		ovb_arity(lx, 5, 5, "tbucket APP CAPSULE SIGMA RHO");
+	if (st || (st = placed_of(r, lx, &pl)))
+		return st;
+	if (cpu ? pl->has_cpu_resv : pl->has_tbucket)
+		return ovb_err(lx, "%s of %s %s is given twice", lx->tok[0],
+			lx->tok[1], lx->tok[2]);
+	if (cpu) {
+		if (!(st = ovb_tok_nonneg(lx, 3, "cpu-resv x", &pl->x)) &&
+		    !(st = ovb_tok_pos(lx, 4, "cpu-resv y", &pl->y)))
+			st = ovb_tok_nonneg(lx, 5, "cpu-resv weight", &pl->weight);
+		pl->has_cpu_resv = !st;
+	} else {
+		if (!(st = ovb_tok_nonneg(lx, 3, "tbucket sigma (rate)",
+		    &pl->tb_sigma)))
+			st = ovb_tok_nonneg(lx, 4, "tbucket rho (burst)", &pl->tb_rho);
+		pl->has_tbucket = !st;
+	}
+	return st;
+}
+
+static int
+read_risk(struct reader *r, struct ovb_lex *lx)
+{
+	double v[4];
+	int st = ovb_arity(lx, 7, 7, "risk NODE RES PR OMIN LOAD CAPACITY");
+	if (st || (st = ovb_tok_name(lx, 1, "risk node")))
+		return st;
+	int res = ovb_res_parse(lx->tok[2]);
+	if (res < 0 || res >= OVB_NCAP)
+		return ovb_err(lx, "risk: resource '%s' is not cpu or net",
+			lx->tok[2]);
+	if ((st = ovb_tok_prob(lx, 3, "risk Pr(Y > C)", &v[0])) ||
+	    (st = ovb_tok_prob(lx, 4, "risk O_min", &v[1])) ||
+	    (st = ovb_tok_nonneg(lx, 5, "risk load", &v[2])) ||
+	    (st = ovb_tok_pos(lx, 6, "risk capacity", &v[3])))
+		return st;
+	const char *k = key2(r, lx->tok[1], lx->tok[2]);
+	size_t first = ovb_names_get(&r->risks, k);
+	if (first != OVB_NONE)
+		return ovb_err(lx, "risk %s %s is given twice (first at line %lu)",
+			lx->tok[1], lx->tok[2], r->p->risk[first].line);
+	struct ovb_noderisk *nr = OVB_PUSH(r->p->risk, r->p->nrisk,
+		r->p->caprisk);
+	nr->node = ovb_xstrdup(lx->tok[1]);
+	nr->res = (enum ovb_res)res;
+	nr->risk = v[0];
+	nr->omin = v[1];
+	nr->load = v[2];
+	nr->capacity = v[3];
+	nr->line = lx->line;
+	ovb_names_add(&r->risks, k, r->p->nrisk - 1);
+	return 0;
+}
+
+static int
+read_reject(struct reader *r, struct ovb_lex *lx)
+{
+	int st = ovb_arity(lx, 3, -1, "reject APP REASON...");
+	if (st || (st = ovb_tok_name(lx, 1, "reject application")))
+		return st;
+	if (ovb_names_get(&r->apps, lx->tok[1]) != OVB_NONE)
+		return ovb_err(lx, "reject: application '%s' is also placed",
+			lx->tok[1]);
+	if (ovb_names_get(&r->rejected, lx->tok[1]) != OVB_NONE)
+		return ovb_err(lx, "reject: application '%s' is rejected twice",
+			lx->tok[1]);
+	size_t len = 0;
+	for (int i = 2; i < lx->ntok; i++)
+		len += strlen(lx->tok[i]) + 1;
+	struct ovb_reject *rj = OVB_PUSH(r->p->rej, r->p->nrej, r->p->caprej);
+	rj->app = ovb_xstrdup(lx->tok[1]);
+	rj->reason = ovb_xmalloc(len);
+	rj->reason[0] = '\0';
+	for (int i = 2; i < lx->ntok; i++) {
+		if (i > 2)
+			strcat(rj->reason, " ");
+		strcat(rj->reason, lx->tok[i]);
+	}
+	ovb_names_add(&r->rejected, rj->app, r->p->nrej - 1);
+	return 0;
+}
+
+int
+ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p)
+{
+	memset(p, 0, sizeof *p);
+	struct reader r = { .p = p };
+	int st = ovb_magic(lx, "plan");
+	while (!st && (st = ovb_lex_next(lx)) == 1) {
+		const char *kw = lx->tok[0];
+		if (!strcmp(kw, "place"))
+			st = read_place(&r, lx);
+		else if (!strcmp(kw, "qos"))
+			st = read_qos(&r, lx);
+		else if (!strcmp(kw, "cpu-resv") || !strcmp(kw, "tbucket"))
+			st = read_mech(&r, lx);
+		else if (!strcmp(kw, "risk"))
+			st = read_risk(&r, lx);
+		else if (!strcmp(kw, "reject"))
+			st = read_reject(&r, lx);
+		else
+			st = ovb_err(lx, "unknown record '%s' in an ovb-plan file",
+				kw);
+	}
+	for (size_t i = 0; i < r.nkeys; i++)
+		free(r.keys[i]);
+	free(r.keys);
+	ovb_names_free(&r.placed);
+	ovb_names_free(&r.risks);
+	ovb_names_free(&r.apps);
+	ovb_names_free(&r.rejected);
+	return st;
+}
+
+static void
+put_placed(FILE *f, const struct ovb_placed *pl)
+{
+	fprintf(f, "place %s %s %s %s\n", pl->app, pl->capsule, pl->node,
+		pl->profile ? pl->profile : "-");
+	for (int r = 0; r < OVB_NCAP; r++) {
+		if (!pl->has_qos[r])
+			continue;
+		fprintf(f, "qos %s %s %s", pl->app, pl->capsule, ovb_res_name(r));
+		ovb_put_real(f, pl->sigma[r]);
+		ovb_put_real(f, pl->rho[r]);
+		ovb_put_real(f, pl->tau[r]);
+		ovb_put_real(f, pl->O[r]);
+		fputc('\n', f);
+	}
+	if (pl->has_cpu_resv) {
+		fprintf(f, "cpu-resv %s %s", pl->app, pl->capsule);
+		ovb_put_real(f, pl->x);
+		ovb_put_real(f, pl->y);
+		ovb_put_real(f, pl->weight);
+		fputc('\n', f);
+	}
+	if (pl->has_tbucket) {
+		fprintf(f, "tbucket %s %s", pl->app, pl->capsule);
+		ovb_put_real(f, pl->tb_sigma);
+		ovb_put_real(f, pl->tb_rho);
+		fputc('\n', f);
+	}
+}
+
+int
+ovb_plan_write(FILE *f, const struct ovb_plan *p)
+{
+	ovb_put_magic(f, "plan");
+	fputs("# place APP CAPSULE NODE PROFILE|-\n"
+	      "# qos APP CAPSULE RES SIGMA[rate] RHO[burst] TAU[s] O\n"
+	      "# cpu-resv APP CAPSULE X[cpu-s] Y[s] WEIGHT; "
+	      "tbucket APP CAPSULE SIGMA[B/s] RHO[B]\n"
+	      "# risk NODE RES PR(Y>C) O_MIN LOAD[rate] CAPACITY[rate]; "
+	      "reject APP REASON\n# rate: cpu or B/s; burst: cpu-s or B\n", f);
+	for (size_t i = 0; i < p->n; i++)
+		put_placed(f, &p->p[i]);
+	for (size_t i = 0; i < p->nrisk; i++) {
+		const struct ovb_noderisk *r = &p->risk[i];
+		fprintf(f, "risk %s %s", r->node, ovb_res_name(r->res));
+		ovb_put_real(f, r->risk);
+		ovb_put_real(f, r->omin);
+		ovb_put_real(f, r->load);
+		ovb_put_real(f, r->capacity);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < p->nrej; i++)
+		fprintf(f, "reject %s %s\n", p->rej[i].app, p->rej[i].reason);
+	return ferror(f) ? OVB_EIO : 0;
+}
+
+void
+ovb_plan_free(struct ovb_plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->p[i].app);
+		free(p->p[i].capsule);
+		free(p->p[i].node);
+		free(p->p[i].profile);
+	}
+	for (size_t i = 0; i < p->nrisk; i++)
+		free(p->risk[i].node);
+	for (size_t i = 0; i < p->nrej; i++) {
+		free(p->rej[i].app);
+		free(p->rej[i].reason);
+	}
+	free(p->p);
+	free(p->risk);
+	free(p->rej);
+	memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,68 @@
+/* fuzz-format.c: libFuzzer target for one format reader, chosen at build
+ * time with -DOVB_FUZZ_FORMAT="cluster" (see `make fuzz`).  Each input is
+ * read as that format; a valid one is also written in canonical form, read
+ * back and written again, and the two texts must be identical. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+#ifndef OVB_FUZZ_FORMAT
+#error "build with -DOVB_FUZZ_FORMAT='\"NAME\"'"
+#endif
+
+static char *
+canonical(const struct ovb_format *fmt, const void *obj, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	fmt->write(f, obj);
+	fclose(f);
+	return buf;
+}
+
+static int
+parse(const struct ovb_format *fmt, const char *data, size_t size, void *obj)
+{
+	FILE *f = fmemopen((void *)data, size, "r");
+	if (!f)
+		return -1;
+	struct ovb_lex lx;
+	ovb_lex_init(&lx, f, "<fuzz>");
+	int st = fmt->read(&lx, obj);
+	ovb_lex_free(&lx);
+	fclose(f);
+	return st;
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	static const struct ovb_format *fmt;
+	if (!fmt) {
+		fmt = ovb_format_by_name(OVB_FUZZ_FORMAT);
+		freopen("/dev/null", "w", stderr);
+	}
+	if (size == 0)
+		return 0;
+	void *obj = ovb_xcalloc(1, fmt->size);
+	if (parse(fmt, (const char *)data, size, obj) == 0) {
+		size_t n1, n2;
+		char *t1 = canonical(fmt, obj, &n1);
+		void *again = ovb_xcalloc(1, fmt->size);
+		if (parse(fmt, t1, n1, again) != 0)
+			abort(); /* canonical output must read back */
+		char *t2 = canonical(fmt, again, &n2);
+		if (n1 != n2 || memcmp(t1, t2, n1) != 0)
+			abort(); /* and be a fixed point */
+		fmt->free(again);
+		free(again);
+		free(t1);
+		free(t2);
+	}
+	fmt->free(obj);
+	free(obj);
+	return 0;
+}

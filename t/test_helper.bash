@@ -1,0 +1,90 @@
+# t/test_helper.bash: loaded by every t/*.bats file (`load test_helper`).
+#
+# Provides bats-support and bats-assert, $DATA (the example files in
+# t/data), and helpers for checking the errors of the format readers.
+
+load '/usr/lib/bats/bats-support/load.bash'
+load '/usr/lib/bats/bats-assert/load.bash'
+
+DATA="$BATS_TEST_DIRNAME/data"
+
+# The formats with an example file t/data/example.NAME in canonical form.
+FORMATS=(onoff usage profile cluster apps plan reserves)
+
+# variant NAME SRC SED-ARGS...: writes $BATS_TEST_TMPDIR/NAME, which is SRC
+# edited by `sed -E SED-ARGS...`, and sets BAD to its path.  Fails when
+# sed changed nothing (a stale pattern must not make a test vacuous).
+variant() {
+	local name=$1 src=$2
+	shift 2
+	BAD=$BATS_TEST_TMPDIR/$name
+	sed -E "$@" "$src" >"$BAD" || fail "variant $name: sed failed"
+	if cmp -s "$src" "$BAD"; then
+		fail "variant $name: sed $* changed nothing in $src"
+	fi
+}
+
+# line_of ERE FILE: the number of the first line of FILE matching ERE.
+line_of() {
+	local n
+	n=$(grep -n -m1 -E -e "$1" "$2" | cut -d: -f1)
+	[[ -n $n ]] || n="(no line of $2 matches $1)"
+	printf '%s\n' "$n"
+}
+
+# nlines FILE: the number of lines of FILE.
+nlines() {
+	wc -l <"$1" | tr -d ' '
+}
+
+# assert_error_line FILE LINE [WORD...]: $stderr is exactly one line
+# "ovb-fmt: FILE:LINE: message" whose message contains every WORD.
+# LINE may be empty for messages without a line number ("FILE: message").
+assert_error_line() {
+	local file=$1 line=$2 prefix w
+	shift 2
+	if [[ -n $line ]]; then
+		prefix="ovb-fmt: $file:$line: "
+	else
+		prefix="ovb-fmt: $file: "
+	fi
+	if [[ $stderr != "$prefix"* ]]; then
+		printf 'stderr: %s\n' "$stderr" >&2
+		fail "stderr does not start with '$prefix'"
+		return 1
+	fi
+	if [[ $stderr == *$'\n'* ]]; then
+		printf 'stderr: %s\n' "$stderr" >&2
+		fail "stderr has more than one line"
+		return 1
+	fi
+	for w in "$@"; do
+		if [[ $stderr != *"$w"* ]]; then
+			printf 'stderr: %s\n' "$stderr" >&2
+			fail "stderr does not mention '$w'"
+			return 1
+		fi
+	done
+}
+
+# assert_fmt_error [OPTION...] FILE LINE [WORD...]: `ovb-fmt OPTION... FILE`
+# exits 65, writes nothing on stdout, and reports one error at FILE:LINE
+# mentioning every WORD.  Options are the leading arguments starting
+# with "-" (e.g. --type cluster, given as the single word --type=cluster).
+assert_fmt_error() {
+	local opts=()
+	while [[ $1 == -* ]]; do
+		opts+=("$1")
+		shift
+	done
+	local file=$1 line=$2
+	shift 2
+	run -65 --separate-stderr ovb-fmt "${opts[@]}" "$file"
+	assert_output ''
+	assert_error_line "$file" "$line" "$@"
+}
+
+# canonical FILE: ovb-fmt's canonical form of FILE on stdout (exit 0).
+canonical() {
+	ovb-fmt --canonical "$1"
+}

@@ -1,0 +1,553 @@
+/* ovb-onoff: turn a perf.data kernel trace into On/Off traces of capsules.
+ *
+ * Reads a trace recorded with sched:sched_switch (and, for the network,
+ * sock:sock_send_length / sock:sock_recv_length or net:net_dev_queue)
+ * in file or pipe mode, follows which task runs on every CPU, maps tasks
+ * to processes and names from the trace's COMM/FORK/EXIT records, and
+ * writes the ovb-onoff format for every capsule given with -c, in one pass.
+ *
+ * Invariants of the output: a capsule's busy periods are the maximal
+ * stretches of time during which a constant number (>= 1) of CPUs ran its
+ * tasks, in order and disjoint, within the span [first sample, last
+ * sample]; a task already running when recording began counts from the
+ * span's start.  Bytes are credited to the task in whose context the
+ * socket call ran, never to a task interrupted by a hard or soft irq.
+ * Lost events become gap records.  Memory does not grow with the trace's
+ * length, only with the number of tasks and CPUs. */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ovb.h"
+
+#define MAXCAPS 64
+#define PID_LIMIT 4194304            /* the kernel's PID_MAX_LIMIT */
+#define INITIAL_WINDOW 1000000000ULL /* ns to learn each CPU's first task */
+
+enum { OPT_RECV = 0x100, OPT_NO_NET };
+
+struct selector {
+	char *name, *text;
+	enum { SEL_PID, SEL_COMM } kind;
+	int32_t pid;
+	regex_t re;
+};
+
+struct proc {
+	int32_t ppid;
+	int16_t cap;         /* capsule, -1 none; valid when cached */
+	bool cached, known;
+	char comm[16];
+};
+
+struct capstate {
+	uint32_t n;          /* CPUs running the capsule's tasks */
+	uint64_t since;
+};
+
+struct change { uint64_t time, seq; int16_t cap; int8_t delta; };
+
+static struct selector sel[MAXCAPS];
+static int nsel;
+static bool opt_recv, opt_net = true;
+
+static struct state {
+	struct ovb_perf *perf;
+	FILE *out;
+	int32_t *task_pid;   /* tid -> pid, 0 unknown (tid 0 is the idle task) */
+	size_t ntask;
+	struct proc *proc;   /* by pid */
+	size_t nproc;
+	uint32_t ncpus;
+	int32_t *cur_tid;    /* per CPU; -1 unknown */
+	int16_t *cur_cap;
+	uint64_t *cpu_last;  /* per CPU: time of its last event */
+	uint32_t nknown;
+	struct capstate cap[MAXCAPS];
+	bool started, initial, header;
+	uint64_t t0, t1;
+	struct change *pending;
+	size_t npending, cappending;
+	uint64_t seq;
+	struct ovb_gap gap;  /* the last gap, held to merge overlaps */
+	bool have_gap;
+	uint64_t events, irq_bytes;
+} S;
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Capsules:", 1 },
+	{ "capsule", 'c', "NAME=SEL", 0,
+	  "A capsule: SEL is pid:N (process N and its descendants) or "
+	  "comm:REGEX (processes whose command name matches the extended "
+	  "regular expression); repeatable, first match wins", 0 },
+	{ NULL, 0, NULL, 0, "Network:", 2 },
+	{ "recv", OPT_RECV, NULL, 0, "Also write bytes received", 0 },
+	{ "no-net", OPT_NO_NET, NULL, 0, "Write CPU busy periods only", 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Turn a perf.data kernel trace into On/Off traces (ovb-onoff) of "
+	"capsules."
+	"\v"
+	"PERF.DATA is a file written by perf record (or ovb-capture), or '-' "
+	"(the default) for a pipe-mode stream from 'perf record -o -'.  It "
+	"must hold sched:sched_switch; network bytes come from "
+	"sock:sock_send_length / sock:sock_recv_length, or from "
+	"net:net_dev_queue where those are missing.\n\n"
+	"EXAMPLES:\n"
+	"  perf record -a -e sched:sched_switch -e sock:sock_send_length \\\n"
+	"      -o web.data -- sleep 30\n"
+	"  ovb-onoff -c web=comm:^nginx$ web.data > web.onoff\n"
+	"  ovb-onoff -c web=comm:^nginx$ -c db=comm:^postgres$ all.data\n"
+	"  perf record -a -e sched:sched_switch -o - -- sleep 5 | \\\n"
+	"      ovb-onoff -c app=pid:1234 > app.onoff\n\n"
+	OVB_EXIT_DOC;
+
+static void
+add_selector(struct argp_state *st, char *arg)
+{
+	char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		argp_error(st, "--capsule: '%s' is not NAME=SELECTOR", arg);
+	*eq = '\0';
+	if (!ovb_valid_name(arg))
+		argp_error(st, "--capsule: '%s' is not a valid capsule name", arg);
+	if (nsel == MAXCAPS)
+		argp_error(st, "--capsule: at most %d capsules", MAXCAPS);
+	for (int i = 0; i < nsel; i++)
+		if (!strcmp(sel[i].name, arg))
+			argp_error(st, "--capsule: '%s' is given twice", arg);
+	struct selector *s = &sel[nsel];
+	s->name = arg;
+	s->text = eq + 1;
+	if (!strncmp(eq + 1, "pid:", 4)) {
+		s->kind = SEL_PID;
+		s->pid = (int32_t)ovb_arg_u64(st, "--capsule pid", eq + 5, 1,
+			PID_LIMIT);
+	} else if (!strncmp(eq + 1, "comm:", 5)) {
+		s->kind = SEL_COMM;
+		int e = regcomp(&s->re, eq + 6, REG_EXTENDED | REG_NOSUB);
+		if (e) {
+			char msg[128];
+			regerror(e, &s->re, msg, sizeof msg);
+			argp_error(st, "--capsule %s: bad regular expression: %s",
+				arg, msg);
+		}
+	} else if (!strncmp(eq + 1, "cgroup:", 7))
+		argp_error(st, "--capsule %s: cgroup selectors are not supported "
+			"by this version; use pid: or comm:", arg);
+	else
+		argp_error(st, "--capsule %s: selector '%s' is not pid:N or "
+			"comm:REGEX", arg, eq + 1);
+	if (strpbrk(s->text, " \t"))
+		argp_error(st, "--capsule %s: the selector may not contain blanks "
+			"(use [[:space:]] in a regex)", arg);
+	nsel++;
+}
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case 'c': add_selector(st, arg); return 0;
+	case OPT_RECV: opt_recv = true; return 0;
+	case OPT_NO_NET: opt_net = false; return 0;
+	case ARGP_KEY_ARG:
+		if (st->arg_num > 0)
+			argp_error(st, "one trace at a time");
+		return ARGP_ERR_UNKNOWN;
+	case ARGP_KEY_SUCCESS:
+		if (!nsel)
+			argp_error(st, "no capsules: give at least one -c NAME=SEL");
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp argp = { options, parse_opt, "[PERF.DATA]", doc,
+	ovb_cli_child, NULL, NULL };
+
+/* ---- tasks and processes ---- */
+
+static int
+grow_ids(int32_t id, const char *what)
+{
+	if (id < 0 || id > PID_LIMIT)
+		return ovb_err_at(NULL, 0, "trace names %s %d, beyond the kernel's "
+			"limit", what, id), OVB_EDATA;
+	size_t need = (size_t)id + 1;
+	if (need > S.ntask) {
+		size_t n = S.ntask ? S.ntask : 1024;
+		while (n < need)
+			n *= 2;
+		S.task_pid = ovb_xrealloc(S.task_pid, n, sizeof *S.task_pid);
+		memset(S.task_pid + S.ntask, 0, (n - S.ntask) * sizeof *S.task_pid);
+		S.proc = ovb_xrealloc(S.proc, n, sizeof *S.proc);
+		memset(S.proc + S.nproc, 0, (n - S.nproc) * sizeof *S.proc);
+		S.ntask = S.nproc = n;
+	}
+	return 0;
+}
+
+static bool
+descends(int32_t pid, int32_t root)
+{
+	for (int depth = 0; pid > 0 && depth < 4096; depth++) {
+		if (pid == root)
+			return true;
+		if ((size_t)pid >= S.nproc || !S.proc[pid].known)
+			return false;
+		pid = S.proc[pid].ppid;
+	}
+	return false;
+}
+
+static int16_t
+capsule_of_proc(int32_t pid)
+{
+	struct proc *p = &S.proc[pid];
+	if (p->cached)
+		return p->cap;
+	p->cap = -1;
+	for (int i = 0; i < nsel && p->cap < 0; i++)
+		if (sel[i].kind == SEL_PID ? descends(pid, sel[i].pid) :
+		    p->comm[0] && !regexec(&sel[i].re, p->comm, 0, NULL, 0))
+			p->cap = (int16_t)i;
+	p->cached = true;
+	return p->cap;
+}
+
+static int16_t
+capsule_of_task(int32_t tid)
+{
+	if (tid <= 0 || (size_t)tid >= S.ntask)
+		return -1;
+	int32_t pid = S.task_pid[tid] ? S.task_pid[tid] : tid;
+	return (size_t)pid < S.nproc ? capsule_of_proc(pid) : -1;
+}
+
+/* A process's capsule is fixed by its ancestry (pid selectors, decided
+ * when it is forked) and its name (comm selectors, changed by exec). */
+static void
+uncache(int32_t pid)
+{
+	S.proc[pid].cached = false;
+}
+
+/* ---- output ---- */
+
+static void
+put_header(void)
+{
+	if (S.header)
+		return;
+	S.header = true;
+	ovb_onoff_put_header(S.out, S.ncpus);
+	for (int i = 0; i < nsel; i++)
+		ovb_onoff_put_capsule(S.out, sel[i].name, sel[i].text);
+}
+
+/* The capsule's CPU count changes by delta at time t. */
+static void
+apply(int16_t k, int delta, uint64_t t)
+{
+	struct capstate *c = &S.cap[k];
+	if (c->n && t > c->since) {
+		struct ovb_busy b = { c->since, t, c->n };
+		ovb_onoff_put_busy(S.out, sel[k].name, &b);
+	}
+	c->n = (uint32_t)((int)c->n + delta);
+	c->since = t;
+}
+
+static void
+change(int16_t k, int delta, uint64_t t)
+{
+	if (k < 0)
+		return;
+	if (!S.initial) {
+		apply(k, delta, t);
+		return;
+	}
+	struct change *ch = OVB_PUSH(S.pending, S.npending, S.cappending);
+	*ch = (struct change){ t, S.seq++, k, (int8_t)delta };
+}
+
+static int
+cmp_change(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The end of the initial phase: every CPU's first task is known (or we
+ * stopped waiting); the held changes go out in time order. */
+static void
+end_initial(void)
+{
+	if (!S.initial)
+		return;
+	S.initial = false;
+	put_header();
+	qsort(S.pending, S.npending, sizeof *S.pending, cmp_change);
+	for (size_t i = 0; i < S.npending; i++)
+		apply(S.pending[i].cap, S.pending[i].delta, S.pending[i].time);
+	free(S.pending);
+	S.pending = NULL;
+	S.npending = S.cappending = 0;
+}
+
+static void
+put_gap(uint64_t start, uint64_t end, uint64_t lost)
+{
+	if (S.have_gap && start <= S.gap.end) {
+		if (end > S.gap.end)
+			S.gap.end = end;
+		S.gap.lost += lost;
+		return;
+	}
+	if (S.have_gap) {
+		put_header();
+		ovb_onoff_put_gap(S.out, &S.gap);
+		if (start < S.gap.end)
+			start = S.gap.end;
+	}
+	S.gap = (struct ovb_gap){ start, end < start ? start : end, lost };
+	S.have_gap = true;
+}
+
+/* ---- events ---- */
+
+static int
+on_switch(const struct ovb_pev *ev)
+{
+	uint32_t c = ev->cpu;
+	if (c >= S.ncpus)
+		return ovb_err_at(NULL, 0, "sched_switch on CPU %u, but the trace "
+			"has %u CPUs", c, S.ncpus), OVB_EDATA;
+	int st;
+	if ((st = grow_ids(ev->prev, "task")) || (st = grow_ids(ev->next, "task")))
+		return st;
+	int16_t next = capsule_of_task(ev->next);
+	if (S.cur_tid[c] < 0) {
+		/* the first switch on this CPU: prev ran since the span began,
+		 * unless we stopped waiting for it */
+		if (S.initial) {
+			int16_t prev = capsule_of_task(ev->prev);
+			change(prev, +1, S.t0);
+			change(prev, -1, ev->time);
+		}
+		S.nknown++;
+	} else if (S.cur_cap[c] != next)
+		change(S.cur_cap[c], -1, ev->time);
+	if (S.cur_tid[c] < 0 || S.cur_cap[c] != next)
+		change(next, +1, ev->time);
+	S.cur_tid[c] = ev->next;
+	S.cur_cap[c] = next;
+	if (S.initial && S.nknown == S.ncpus)
+		end_initial();
+	return 0;
+}
+
+static int
+on_xfer(const struct ovb_pev *ev)
+{
+	if (!opt_net || !ev->n || (ev->kind == OVB_PEV_RECV && !opt_recv))
+		return 0;
+	if (ev->irq) {
+		S.irq_bytes += ev->n;
+		return 0;
+	}
+	int st = grow_ids(ev->tid, "task");
+	int16_t k = st ? -1 : capsule_of_task(ev->tid);
+	if (st || k < 0)
+		return st;
+	put_header();
+	struct ovb_xfer x = { ev->time, ev->n };
+	ovb_onoff_put_xfer(S.out, ev->kind == OVB_PEV_SEND ? "send" : "recv",
+		sel[k].name, &x);
+	return 0;
+}
+
+/* A running task whose capsule changed (exec) moves its CPU along. */
+static void
+recheck_running(int32_t pid, uint64_t t)
+{
+	for (uint32_t c = 0; c < S.ncpus; c++) {
+		int32_t tid = S.cur_tid[c];
+		if (tid <= 0 || (S.task_pid[tid] ? S.task_pid[tid] : tid) != pid)
+			continue;
+		int16_t k = capsule_of_task(tid);
+		if (k != S.cur_cap[c]) {
+			change(S.cur_cap[c], -1, t);
+			change(k, +1, t);
+			S.cur_cap[c] = k;
+		}
+	}
+}
+
+static int
+on_task(const struct ovb_pev *ev)
+{
+	int st;
+	if ((st = grow_ids(ev->pid, "process")) || (st = grow_ids(ev->tid, "task")))
+		return st;
+	if (ev->kind == OVB_PEV_EXIT)
+		return 0;
+	S.task_pid[ev->tid] = ev->pid;
+	struct proc *p = &S.proc[ev->pid];
+	if (ev->kind == OVB_PEV_FORK && ev->pid == ev->tid) {
+		if ((st = grow_ids(ev->ppid, "process")))
+			return st;
+		memset(p, 0, sizeof *p);
+		p->known = true;
+		p->ppid = ev->ppid;
+		memcpy(p->comm, S.proc[ev->ppid].comm, sizeof p->comm);
+		uncache(ev->pid);
+	} else if (ev->kind == OVB_PEV_COMM && ev->pid == ev->tid) {
+		p->known = true;
+		memcpy(p->comm, ev->comm, sizeof p->comm);
+		uncache(ev->pid);
+		if (S.started)
+			recheck_running(ev->pid, ev->time);
+	}
+	return 0;
+}
+
+static void
+on_lost(const struct ovb_pev *ev)
+{
+	uint64_t start = ev->cpu < S.ncpus && S.cpu_last[ev->cpu] ?
+		S.cpu_last[ev->cpu] : S.t0;
+	if (!S.started)
+		return;
+	put_gap(start < S.t0 ? S.t0 : start, ev->time, ev->n ? ev->n : 1);
+}
+
+static int
+start(const struct ovb_pev *ev)
+{
+	S.started = S.initial = true;
+	S.t0 = ev->time;
+	if (!S.ncpus)
+		S.ncpus = 1 + ev->cpu;
+	S.cur_tid = ovb_xmalloc(S.ncpus * sizeof *S.cur_tid);
+	S.cur_cap = ovb_xmalloc(S.ncpus * sizeof *S.cur_cap);
+	S.cpu_last = ovb_xcalloc(S.ncpus, sizeof *S.cpu_last);
+	for (uint32_t c = 0; c < S.ncpus; c++)
+		S.cur_tid[c] = -1, S.cur_cap[c] = -1;
+	return 0;
+}
+
+static int
+on_event(const struct ovb_pev *ev)
+{
+	if (ev->sample) {
+		if (!S.started)
+			start(ev);
+		S.t1 = ev->time;
+		if (ev->cpu < S.ncpus)
+			S.cpu_last[ev->cpu] = ev->time;
+		if (S.initial && ev->time - S.t0 > INITIAL_WINDOW)
+			end_initial();
+		S.events++;
+	}
+	switch (ev->kind) {
+	case OVB_PEV_SWITCH: return on_switch(ev);
+	case OVB_PEV_SEND:
+	case OVB_PEV_RECV: return on_xfer(ev);
+	case OVB_PEV_LOST: on_lost(ev); return 0;
+	default: return on_task(ev);
+	}
+}
+
+static int
+finish(void)
+{
+	if (!S.started) {
+		ovb_warn("%s: the trace holds no samples of the recorded "
+			"tracepoints: nothing to do", "trace");
+		return OVB_EDATA;
+	}
+	if (S.t1 == S.t0)
+		S.t1 = S.t0 + 1;
+	end_initial();
+	for (int k = 0; k < nsel; k++)
+		if (S.cap[k].n)
+			apply((int16_t)k, -(int)S.cap[k].n, S.t1);
+	if (S.have_gap) {
+		if (S.gap.end > S.t1)
+			S.gap.end = S.t1;
+		ovb_onoff_put_gap(S.out, &S.gap);
+	}
+	ovb_onoff_put_span(S.out, S.t0, S.t1);
+	return 0;
+}
+
+static int
+run(const char *path)
+{
+	FILE *f;
+	const char *name;
+	struct stat sb;
+	if (path && strcmp(path, "-") && stat(path, &sb) == 0 &&
+	    S_ISDIR(sb.st_mode)) {
+		ovb_warn("%s: a directory-format trace (perf record --dir); "
+			"record without --dir", path);
+		return OVB_EDATA;
+	}
+	int st = ovb_open_in(path, &f, &name);
+	if (st)
+		return st;
+	if (!(st = ovb_perf_open(f, name, &S.perf))) {
+		S.ncpus = ovb_perf_ncpus(S.perf);
+		struct ovb_pev ev;
+		while ((st = ovb_perf_next(S.perf, &ev)) == 1) {
+			if ((st = on_event(&ev)))
+				break;
+			if ((S.events & 0xffff) == 0) {
+				double done, total;
+				ovb_perf_progress(S.perf, &done, &total);
+				ovb_progress("reading the trace", done, total);
+			}
+		}
+		ovb_progress_end();
+		if (!st && !ovb_perf_has(S.perf, "sched:sched_switch")) {
+			ovb_warn("%s: the trace has no sched:sched_switch events; "
+				"record with -e sched:sched_switch", name);
+			st = OVB_EDATA;
+		}
+		if (!st)
+			st = finish();
+	}
+	if (!st && ovb_verbose)
+		ovb_warn("%s: %llu samples, %llu delivered out of order, %llu "
+			"bytes in irq context not credited", name,
+			(unsigned long long)S.events,
+			(unsigned long long)ovb_perf_reordered(S.perf),
+			(unsigned long long)S.irq_bytes);
+	ovb_perf_close(S.perf);
+	ovb_close_in(f);
+	return st;
+}
+
+int
+main(int argc, char **argv)
+{
+	int first;
+	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	struct ovb_out out;
+	int status = ovb_out_open(&out, ovb_opt_output);
+	if (status)
+		return status;
+	S.out = out.f;
+	status = run(first < argc ? argv[first] : NULL);
+	int st = ovb_out_close(&out, status == 0);
+	if (!ovb_opt_output && !st)
+		st = ovb_fshut_stdout();
+	return status ? status : st;
+}

@@ -1,0 +1,324 @@
+/* ovb-usage: usage distributions U from On-Off traces.
+ *
+ * Reads each ovb-onoff FILE (stdin when none or "-"), cuts its span into
+ * measurement intervals of length I from its start, and writes one
+ * ovb-usage file holding U of every chosen capsule and resource, in input
+ * order.  A final partial interval is dropped and so is every interval that
+ * overlaps a gap of lost events.  Percentiles and the mean are exact (the
+ * per-interval usages are kept, not only their bins).  Output is all or
+ * nothing: with any bad input nothing is written and the exit status is
+ * the largest of all inputs' statuses. */
+#include <argp.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+enum { OPT_INTERVAL = 'I', OPT_WIDTH = 'w', OPT_RES = 'r', OPT_CAPSULE = 'c',
+	OPT_PCT = 'p' };
+
+static uint64_t opt_interval = 1000000000;      /* ns */
+static double opt_width[OVB_NRES];              /* 0: automatic */
+static bool opt_res[OVB_NRES], opt_res_given;
+static struct ovb_names opt_caps;
+static size_t ncaps;
+static char **caps;
+static double opt_pct[OVB_MAXPCT] = { 50, 90, 95, 99, 100 };
+static int opt_npct = 5;
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Measurement:", 1 },
+	{ "interval", OPT_INTERVAL, "SECONDS", 0,
+	  "Measurement interval I (default 1, at least 0.001; rounded to ns)",
+	  0 },
+	{ "width", OPT_WIDTH, "[RES=]WIDTH", 0,
+	  "Bin width in RES's rate unit, for RES or for every resource "
+	  "(default: cpu 0.01; net, net-rx: 1, 2 or 5 times a power of ten, "
+	  "about 100 bins up to the peak); repeatable", 0 },
+	{ "pct", OPT_PCT, "P[,P...]", 0,
+	  "Also give the P-th percentiles (always: 50, 90, 95, 99, 100)", 0 },
+	{ NULL, 0, NULL, 0, "Selection:", 2 },
+	{ "resource", OPT_RES, "RES[,RES...]", 0,
+	  "cpu, net (bytes sent), net-rx (bytes received) or all (default: "
+	  "cpu,net); repeatable", 0 },
+	{ "capsule", OPT_CAPSULE, "NAME[,NAME...]", 0,
+	  "Only these capsules (default: all); repeatable", 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Measure usage distributions U from On-Off traces."
+	"\v"
+	"Reads ovb-onoff files and writes one ovb-usage file (formats/usage.md) "
+	"with U of each capsule and resource.  Usage in an interval is the "
+	"CPU time of the capsule's busy periods in it divided by I (in cpu: 1 "
+	"is one CPU busy throughout; more with several CPUs), or its bytes "
+	"sent or received at instants in it divided by I (in B/s).  Bin 0 "
+	"counts usage exactly 0, bin K usage in ((K-1)W, KW].  The mean and "
+	"the percentiles (nearest rank) are computed from the exact "
+	"per-interval usages, not from the bins.  Intervals overlapping a gap "
+	"of lost events are left out (a warning says how many); a trace "
+	"without one complete gap-free interval is an error.\n\n"
+	"EXAMPLES:\n"
+	"  ovb-usage web.onoff -o web.usage        cpu and net, 1 s intervals\n"
+	"  ovb-usage -I 0.1 -r cpu -w 0.05 a.onoff 100 ms, bins of 0.05 CPU\n"
+	"  ovb-usage -r all -w net=1e6 -c web,db t.onoff\n"
+	"  ovb-usage -p 97.5 t.onoff | ovb-fmt     an extra exact percentile\n\n"
+	OVB_EXIT_DOC;
+
+static void
+add_res(struct argp_state *st, char *arg)
+{
+	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
+		int r = strcmp(s, "all") == 0 ? OVB_NRES : ovb_res_parse(s);
+		if (r < 0)
+			argp_error(st, "-r: unknown resource '%s' (cpu, net, "
+				"net-rx, all)", s);
+		for (int i = 0; i < OVB_NRES; i++)
+			opt_res[i] |= r == OVB_NRES || r == i;
+	}
+	opt_res_given = true;
+}
+
+static void
+add_caps(struct argp_state *st, char *arg)
+{
+	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
+		if (!ovb_valid_name(s))
+			argp_error(st, "-c: '%s' is not a capsule name", s);
+		if (ovb_names_add(&opt_caps, s, ncaps)) {
+			caps = ovb_xrealloc(caps, ncaps + 1, sizeof *caps);
+			caps[ncaps++] = s;
+		}
+	}
+}
+
+static void
+add_width(struct argp_state *st, char *arg)
+{
+	char *key, *val;
+	int r = OVB_NRES;
+	if (ovb_kv(arg, &key, &val) && (r = ovb_res_parse(key)) < 0)
+		argp_error(st, "-w: unknown resource '%s' (cpu, net, net-rx)",
+			key);
+	const char *s = r == OVB_NRES ? arg : val;
+	double w = ovb_arg_real(st, "-w", s, 0, 1e15);
+	if (!(w > 0))
+		argp_error(st, "-w: the width must be positive");
+	for (int i = 0; i < OVB_NRES; i++)
+		if (r == OVB_NRES || r == i)
+			opt_width[i] = w;
+}
+
+static void
+add_pct(struct argp_state *st, char *arg)
+{
+	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
+		double p = ovb_arg_real(st, "-p", s, 0, 100);
+		bool have = false;
+		for (int i = 0; i < opt_npct; i++)
+			have |= opt_pct[i] == p;
+		if (have)
+			continue;
+		if (opt_npct == OVB_MAXPCT)
+			argp_error(st, "-p: at most %d percentiles in all (5 are "
+				"always given)", OVB_MAXPCT);
+		opt_pct[opt_npct++] = p;
+	}
+}
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case OPT_INTERVAL:
+		opt_interval = (uint64_t)llround(ovb_arg_real(st, "-I", arg,
+			0.001, 1e9) * 1e9);
+		return 0;
+	case OPT_WIDTH: add_width(st, arg); return 0;
+	case OPT_RES: add_res(st, arg); return 0;
+	case OPT_CAPSULE: add_caps(st, arg); return 0;
+	case OPT_PCT: add_pct(st, arg); return 0;
+	case ARGP_KEY_END:
+		if (!opt_res_given)
+			opt_res[OVB_CPU] = opt_res[OVB_NET] = true;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp argp = { options, parse_opt, "[FILE...]", doc,
+	ovb_cli_child, NULL, NULL };
+
+struct state {
+	struct ovb_usage u;
+	struct ovb_names seen;     /* capsule -> index in name, owner */
+	char **name, **owner;      /* capsules, and the files they came from */
+	size_t nseen;
+	bool *found;               /* per -c capsule */
+};
+
+static int
+measure_one(struct state *s, const char *file, const struct ovb_onoff *o,
+	const struct ovb_oncap *c, enum ovb_res r)
+{
+	struct ovb_samples sm;
+	ovb_measure(o, c, r, opt_interval, &sm);
+	double w = opt_width[r] ? opt_width[r] : ovb_auto_width(r, sm.peak);
+	struct ovb_dist d;
+	memset(&d, 0, sizeof d);
+	int st = 0;
+	if (ovb_dist_fill(&d, &sm, w, opt_pct, opt_npct)) {
+		d.capsule = ovb_xstrdup(c->name);
+		d.res = r;
+		d.interval = (double)opt_interval / 1e9;
+		*OVB_PUSH(s->u.d, s->u.n, s->u.cap) = d;
+	} else {
+		char a[32], b[32];
+		st = ovb_err_at(file, 0, "capsule %s %s: peak usage %s %s with "
+			"bins of %s needs more than %d bins; give a larger -w",
+			c->name, ovb_res_name(r), ovb_fmt_real(a, sm.peak),
+			ovb_res_rate_unit(r), ovb_fmt_real(b, w), OVB_MAXBINS);
+	}
+	ovb_samples_free(&sm);
+	return st;
+}
+
+/* Once per file: are there intervals, and did gaps cost some? */
+static int
+check_intervals(const char *file, const struct ovb_onoff *o)
+{
+	uint64_t total = (o->t1 - o->t0) / opt_interval;
+	struct ovb_oncap none;
+	memset(&none, 0, sizeof none);
+	struct ovb_samples sm;
+	ovb_measure(o, &none, OVB_CPU, opt_interval, &sm);
+	size_t n = sm.n, ngap = sm.ngap;
+	ovb_samples_free(&sm);
+	char i[32];
+	ovb_fmt_real(i, (double)opt_interval / 1e9);
+	if (!n)
+		return ovb_err_at(file, 0, "no complete gap-free measurement "
+			"interval of %s s in the span [%llu, %llu] ns (%llu "
+			"complete, %zu overlapping gaps)", i,
+			(unsigned long long)o->t0, (unsigned long long)o->t1,
+			(unsigned long long)total, ngap);
+	if (ngap && !ovb_quiet)
+		ovb_warn("%s: %zu of %llu measurement intervals of %s s overlap "
+			"gaps of lost events and are left out", file, ngap,
+			(unsigned long long)total, i);
+	return 0;
+}
+
+static int
+claim(struct state *s, const char *file, const char *name)
+{
+	size_t i = ovb_names_get(&s->seen, name);
+	if (i != OVB_NONE)
+		return ovb_err_at(file, 0, "capsule %s was already read from %s",
+			name, s->owner[i]);
+	s->name = ovb_xrealloc(s->name, s->nseen + 1, sizeof *s->name);
+	s->owner = ovb_xrealloc(s->owner, s->nseen + 1, sizeof *s->owner);
+	s->name[s->nseen] = ovb_xstrdup(name);
+	s->owner[s->nseen] = ovb_xstrdup(file);
+	ovb_names_add(&s->seen, s->name[s->nseen], s->nseen);
+	s->nseen++;
+	return 0;
+}
+
+static int
+usage_of(struct state *s, const char *file, const struct ovb_onoff *o)
+{
+	int st = check_intervals(file, o);
+	for (size_t i = 0; !st && i < o->ncap; i++) {
+		const struct ovb_oncap *c = &o->cap[i];
+		size_t k = ovb_names_get(&opt_caps, c->name);
+		if (ncaps && k == OVB_NONE)
+			continue;
+		if (ncaps)
+			s->found[k] = true;
+		if ((st = claim(s, file, c->name)))
+			break;
+		for (int r = 0; !st && r < OVB_NRES; r++)
+			if (opt_res[r])
+				st = measure_one(s, file, o, c, (enum ovb_res)r);
+	}
+	return st;
+}
+
+static int
+read_one(struct state *s, const char *path)
+{
+	FILE *f;
+	const char *name;
+	int st = ovb_open_in(path, &f, &name);
+	if (st)
+		return st;
+	struct ovb_lex lx;
+	struct ovb_onoff o;
+	ovb_lex_init(&lx, f, name);
+	if (!(st = ovb_onoff_read(&lx, &o)))
+		st = usage_of(s, name, &o);
+	ovb_onoff_free(&o);
+	ovb_lex_free(&lx);
+	ovb_close_in(f);
+	return st;
+}
+
+static int
+finish(struct state *s)
+{
+	int st = 0;
+	for (size_t i = 0; i < ncaps; i++)
+		if (!s->found[i])
+			st = ovb_err_at(NULL, 0, "capsule %s (-c) is in no input",
+				caps[i]);
+	if (!st && !s->u.n)
+		st = ovb_err_at(NULL, 0, "no capsules in the input: nothing "
+			"to measure");
+	return st;
+}
+
+static void
+state_free(struct state *s)
+{
+	for (size_t i = 0; i < s->nseen; i++) {
+		free(s->name[i]);
+		free(s->owner[i]);
+	}
+	ovb_names_free(&s->seen);
+	free(s->name);
+	free(s->owner);
+	free(s->found);
+	ovb_usage_free(&s->u);
+}
+
+int
+main(int argc, char **argv)
+{
+	int first, status = 0, st;
+	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	struct state s;
+	memset(&s, 0, sizeof s);
+	s.found = ovb_xcalloc(ncaps + 1, sizeof *s.found);
+	struct ovb_out out;
+	if ((status = ovb_out_open(&out, ovb_opt_output)))
+		return status;
+	int nfiles = argc - first;
+	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
+		if ((st = read_one(&s, nfiles ? argv[first + i] : NULL)) > status)
+			status = st;
+	if (!status)
+		status = finish(&s);
+	if (!status)
+		status = ovb_usage_write(out.f, &s.u);
+	if ((st = ovb_out_close(&out, status == 0)) > status)
+		status = st;
+	if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
+		status = st;
+	state_free(&s);
+	ovb_names_free(&opt_caps);
+	free(caps);
+	return status;
+}
