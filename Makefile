@@ -84,12 +84,15 @@ FUZZFLAGS := -std=gnu17 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -D_GNU_SOURCE -Iformats -I/usr/include/traceevent
 FUZZ_FORMATS := onoff usage profile cluster apps plan reserves curve
 FUZZ_TARGETS := $(FUZZ_FORMATS:%=fuzz-%)
-fuzz: deps-check $(FUZZ_TARGETS:%=build/fuzz/%)
+fuzz: deps-check $(FUZZ_TARGETS:%=build/fuzz/%) build/fuzz/fuzz-perf
 $(FUZZ_FORMATS:%=build/fuzz/fuzz-%): build/fuzz/fuzz-%: fuzz/fuzz-format.c \
 		$(LIBSRC) formats/ovb.h
 	@mkdir -p $(@D)
 	$(FUZZCC) $(FUZZFLAGS) -DOVB_FUZZ_FORMAT='"$*"' -o $@ $< $(LIBSRC) \
 		-ltraceevent -lglpk -lgmp -lm
+build/fuzz/fuzz-perf: fuzz/fuzz-perf.c $(LIBSRC) formats/ovb.h
+	@mkdir -p $(@D)
+	$(FUZZCC) $(FUZZFLAGS) -o $@ $< $(LIBSRC) -ltraceevent -lglpk -lgmp -lm
 # Runs each target FUZZ_SECONDS from its seeds (t/ examples); crashes are
 # left in build/fuzz/ as crash-*.
 FUZZ_SECONDS ?= 60
@@ -101,6 +104,11 @@ fuzz-run: fuzz
 			-artifact_prefix=build/fuzz/ build/fuzz/corpus-$$t \
 			|| exit 1; \
 	done
+	mkdir -p build/fuzz/corpus-perf
+	for f in t/fixtures/*.perf.data.gz; do \
+		gzip -dc $$f > build/fuzz/corpus-perf/$$(basename $$f .gz); done
+	build/fuzz/fuzz-perf -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
+		-artifact_prefix=build/fuzz/ build/fuzz/corpus-perf
 
 deps:
 	.ci/deps install
@@ -113,12 +121,23 @@ demo: deps-check all
 bench: all
 	bench/run
 
+# Manual pages are made from each tool's --help by help2man, when present.
+MANS := $(TOOLS:$(BIN)/%=$(BUILD)/man/%.1)
+$(BUILD)/man/%.1: $(BIN)/%
+	@mkdir -p $(@D)
+	help2man --no-info --no-discard-stderr -n "$$($< --help | sed -n 2p)" \
+		-o $@ ./$<
+
 install: all
-	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1'
+	install -d '$(DESTDIR)$(BINDIR)'
 	install -m 755 $(TOOLS) '$(DESTDIR)$(BINDIR)'
+	if command -v help2man >/dev/null; then \
+		$(MAKE) $(MANS) && install -d '$(DESTDIR)$(MANDIR)/man1' && \
+		install -m 644 $(MANS) '$(DESTDIR)$(MANDIR)/man1'; fi
 
 uninstall:
 	rm -f $(addprefix '$(DESTDIR)$(BINDIR)'/,$(notdir $(TOOLS)))
+	rm -f $(addprefix '$(DESTDIR)$(MANDIR)/man1/',$(notdir $(MANS)))
 
 clean:
 	rm -rf build bin

@@ -445,6 +445,7 @@ struct ovb_pev {
 	                             the sample was taken in */
 	int32_t ppid, ptid;       /* fork: the parent */
 	int32_t prev, next;       /* switch: task ids */
+	bool prev_runnable;       /* switch: prev was preempted, not asleep */
 	uint64_t n;               /* send/recv: bytes; lost: events */
 	bool sample;              /* a tracepoint sample (defines the span) */
 	bool irq;                 /* raised in hard/soft irq or NMI context */

@@ -365,6 +365,7 @@ bind_attr(struct ovb_perf *p, struct attr *at)
 	if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_switch")) {
 		at->f1 = tep_find_field(ev, "prev_pid");
 		at->f2 = tep_find_field(ev, "next_pid");
+		at->f3 = tep_find_field(ev, "prev_state");
 		at->h = at->f1 && at->f2 ? H_SWITCH : H_NONE;
 	} else if (!strcmp(ev->system, "sock") &&
 	    (!strcmp(ev->name, "sock_send_length") ||
@@ -640,6 +641,8 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 		ev->kind = OVB_PEV_SWITCH;
 		ev->prev = field_int(at->f1, &s);
 		ev->next = field_int(at->f2, &s);
+		/* no sleep state (the low byte; above it, the "preempted" flag) */
+		ev->prev_runnable = at->f3 && (field(at->f3, &s) & 0xff) == 0;
 	} else {
 		int64_t bytes = at->h == H_DEVQ ? (int64_t)field(at->f1, &s) :
 			field_int(at->f1, &s);

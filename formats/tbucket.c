@@ -34,7 +34,7 @@ struct trace {
 	struct pt *p;
 	size_t *seg;            /* segment k is p[seg[k] .. seg[k+1]) */
 	bool cut;               /* a gap since the last point */
-	uint32_t lastcpu;       /* CPUs of the last busy piece */
+	uint32_t lastcpu;       /* CPUs of the segment's last busy piece, or 0 */
 	int64_t flat;           /* the most bytes of one instant */
 	i128 total, len;        /* amount and gap-free time */
 };
@@ -63,8 +63,7 @@ add_busy(struct trace *tr, uint64_t t0, uint64_t lo, uint64_t hi,
 {
 	int64_t a = (int64_t)(lo - t0), b = (int64_t)(hi - t0);
 	struct pt *x = tr->n && !tr->cut ? &tr->p[tr->n - 1] : NULL;
-	if (x && x->t == a && tr->lastcpu == ncpu && tr->n >= 2 &&
-	    tr->seg[tr->nseg - 1] < tr->n - 1) {
+	if (x && x->t == a && tr->lastcpu == ncpu) {
 		x->t = b;
 		x->a0 = x->a1 += (b - a) * (int64_t)ncpu;
 		return;

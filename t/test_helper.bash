@@ -9,7 +9,7 @@ load '/usr/lib/bats/bats-assert/load.bash'
 DATA="$BATS_TEST_DIRNAME/data"
 
 # The formats with an example file t/data/example.NAME in canonical form.
-FORMATS=(onoff usage profile cluster apps plan reserves)
+FORMATS=(onoff usage profile cluster apps plan reserves curve)
 
 # variant NAME SRC SED-ARGS...: writes $BATS_TEST_TMPDIR/NAME, which is SRC
 # edited by `sed -E SED-ARGS...`, and sets BAD to its path.  Fails when
@@ -87,4 +87,29 @@ assert_fmt_error() {
 # canonical FILE: ovb-fmt's canonical form of FILE on stdout (exit 0).
 canonical() {
 	ovb-fmt --canonical "$1"
+}
+
+# require_tracing: skips the test, saying why, unless perf can record
+# kernel tracepoints system-wide here (root, or perf_event_paranoid <= -1,
+# with a readable tracefs).
+require_tracing() {
+	command -v perf >/dev/null || skip "perf is not installed (linux-perf)"
+	local p
+	p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
+	if [[ $(id -u) != 0 && $p -gt -1 ]]; then
+		skip "tracing not permitted: perf_event_paranoid=$p and not root"
+	fi
+	[[ -r /sys/kernel/tracing/events/sched/sched_switch/format ]] ||
+		skip "tracefs is not readable at /sys/kernel/tracing"
+}
+
+# FIXTURES: real perf traces recorded by t/fixtures/record.sh.
+FIXTURES="$BATS_TEST_DIRNAME/fixtures"
+
+# unpack_fixture NAME: decompresses t/fixtures/NAME.perf.data.gz into the
+# test's temporary directory and prints the path.
+unpack_fixture() {
+	local out=$BATS_TEST_TMPDIR/$1.perf.data
+	[[ -f $out ]] || gzip -dc "$FIXTURES/$1.perf.data.gz" >"$out"
+	printf '%s\n' "$out"
 }

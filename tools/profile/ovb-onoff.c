@@ -23,7 +23,7 @@
 
 #define MAXCAPS 64
 #define PID_LIMIT 4194304            /* the kernel's PID_MAX_LIMIT */
-#define INITIAL_WINDOW 1000000000ULL /* ns to learn each CPU's first task */
+#define LOOKBACK 1000000000ULL /* ns of trace time held before output */
 
 enum { OPT_RECV = 0x100, OPT_NO_NET };
 
@@ -32,6 +32,12 @@ struct selector {
 	enum { SEL_PID, SEL_COMM } kind;
 	int32_t pid;
 	regex_t re;
+};
+
+struct task {
+	uint64_t lastout;    /* when it was last switched out */
+	uint64_t run;        /* a moving average of its observed runs, ns */
+	bool runnable;       /* it was preempted then, not asleep */
 };
 
 struct proc {
@@ -51,11 +57,13 @@ struct change { uint64_t time, seq; int16_t cap; int8_t delta; };
 static struct selector sel[MAXCAPS];
 static int nsel;
 static bool opt_recv, opt_net = true;
+static const char *opt_input;
 
 static struct state {
 	struct ovb_perf *perf;
 	FILE *out;
 	int32_t *task_pid;   /* tid -> pid, 0 unknown (tid 0 is the idle task) */
+	struct task *task;   /* by tid */
 	size_t ntask;
 	struct proc *proc;   /* by pid */
 	size_t nproc;
@@ -65,11 +73,12 @@ static struct state {
 	uint64_t *cpu_last;  /* per CPU: time of its last event */
 	uint32_t nknown;
 	struct capstate cap[MAXCAPS];
-	bool started, initial, header;
+	bool started, header;
 	uint64_t t0, t1;
-	struct change *pending;
-	size_t npending, cappending;
-	uint64_t seq;
+	uint64_t *cpu_since; /* per CPU: when its current task was switched in */
+	struct change *held; /* a min-heap by (time, seq) */
+	size_t nheld, capheld;
+	uint64_t seq, emitted, clamped, mismatched;
 	struct ovb_gap gap;  /* the last gap, held to merge overlaps */
 	bool have_gap;
 	uint64_t events, irq_bytes;
@@ -157,7 +166,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case ARGP_KEY_ARG:
 		if (st->arg_num > 0)
 			argp_error(st, "one trace at a time");
-		return ARGP_ERR_UNKNOWN;
+		opt_input = arg;
+		return 0;
 	case ARGP_KEY_SUCCESS:
 		if (!nsel)
 			argp_error(st, "no capsules: give at least one -c NAME=SEL");
@@ -184,6 +194,8 @@ grow_ids(int32_t id, const char *what)
 			n *= 2;
 		S.task_pid = ovb_xrealloc(S.task_pid, n, sizeof *S.task_pid);
 		memset(S.task_pid + S.ntask, 0, (n - S.ntask) * sizeof *S.task_pid);
+		S.task = ovb_xrealloc(S.task, n, sizeof *S.task);
+		memset(S.task + S.ntask, 0, (n - S.ntask) * sizeof *S.task);
 		S.proc = ovb_xrealloc(S.proc, n, sizeof *S.proc);
 		memset(S.proc + S.nproc, 0, (n - S.nproc) * sizeof *S.proc);
 		S.ntask = S.nproc = n;
@@ -262,43 +274,68 @@ apply(int16_t k, int delta, uint64_t t)
 	c->since = t;
 }
 
+/* Changes are held for LOOKBACK ns of trace time, so that what is only
+ * learnt later (the task a CPU ran when recording began, a switch the
+ * trace missed) can still be placed at the time it happened; one older
+ * than what was already written is moved up to it. */
+static bool
+earlier(const struct change *a, const struct change *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
 static void
 change(int16_t k, int delta, uint64_t t)
 {
 	if (k < 0)
 		return;
-	if (!S.initial) {
-		apply(k, delta, t);
-		return;
+	if (t < S.emitted) {
+		S.clamped++;
+		t = S.emitted;
 	}
-	struct change *ch = OVB_PUSH(S.pending, S.npending, S.cappending);
-	*ch = (struct change){ t, S.seq++, k, (int8_t)delta };
+	struct change *h = OVB_PUSH(S.held, S.nheld, S.capheld);
+	size_t i = S.nheld - 1;
+	*h = (struct change){ t, S.seq++, k, (int8_t)delta };
+	while (i && earlier(&S.held[i], &S.held[(i - 1) / 2])) {
+		struct change x = S.held[i];
+		S.held[i] = S.held[(i - 1) / 2];
+		S.held[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
 }
 
-static int
-cmp_change(const void *a, const void *b)
-{
-	const struct change *x = a, *y = b;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* The end of the initial phase: every CPU's first task is known (or we
- * stopped waiting); the held changes go out in time order. */
 static void
-end_initial(void)
+pop_change(struct change *out)
 {
-	if (!S.initial)
-		return;
-	S.initial = false;
-	put_header();
-	qsort(S.pending, S.npending, sizeof *S.pending, cmp_change);
-	for (size_t i = 0; i < S.npending; i++)
-		apply(S.pending[i].cap, S.pending[i].delta, S.pending[i].time);
-	free(S.pending);
-	S.pending = NULL;
-	S.npending = S.cappending = 0;
+	*out = S.held[0];
+	S.held[0] = S.held[--S.nheld];
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < S.nheld && earlier(&S.held[l], &S.held[m]))
+			m = l;
+		if (r < S.nheld && earlier(&S.held[r], &S.held[m]))
+			m = r;
+		if (m == i)
+			break;
+		struct change x = S.held[i];
+		S.held[i] = S.held[m];
+		S.held[m] = x;
+		i = m;
+	}
+}
+
+/* Writes the held changes up to time limit. */
+static void
+release(uint64_t limit)
+{
+	if (S.nheld)
+		put_header();
+	while (S.nheld && S.held[0].time <= limit) {
+		struct change c;
+		pop_change(&c);
+		apply(c.cap, c.delta, c.time);
+		S.emitted = c.time;
+	}
 }
 
 static void
@@ -322,6 +359,37 @@ put_gap(uint64_t start, uint64_t end, uint64_t lost)
 
 /* ---- events ---- */
 
+/* When did task tid start running on CPU c, if the switch to it is
+ * missing?  A task that was preempted (still runnable) when it last left
+ * a CPU was waiting and is taken to start as soon as it could; one that
+ * slept is taken to have run for as long as its runs usually last. */
+static uint64_t
+missed_start(uint32_t c, int32_t tid, uint64_t t)
+{
+	const struct task *k = &S.task[tid];
+	uint64_t since = S.cpu_since[c], s;
+	if (k->runnable && k->lastout)
+		s = k->lastout;
+	else
+		s = t > k->run ? t - k->run : 0;
+	return s < since ? since : s > t ? t : s;
+}
+
+/* Per task: the end and kind of its last run, and its usual run length. */
+static void
+note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
+{
+	if (ev->prev <= 0)
+		return;
+	struct task *k = &S.task[ev->prev];
+	if (S.cur_tid[c] == ev->prev) {
+		uint64_t run = t - S.cpu_since[c];
+		k->run = k->run ? (7 * k->run + run) / 8 : run;
+	}
+	k->lastout = t;
+	k->runnable = ev->prev_runnable;
+}
+
 static int
 on_switch(const struct ovb_pev *ev)
 {
@@ -333,23 +401,32 @@ on_switch(const struct ovb_pev *ev)
 	if ((st = grow_ids(ev->prev, "task")) || (st = grow_ids(ev->next, "task")))
 		return st;
 	int16_t next = capsule_of_task(ev->next);
+	uint64_t t = ev->time;
 	if (S.cur_tid[c] < 0) {
-		/* the first switch on this CPU: prev ran since the span began,
-		 * unless we stopped waiting for it */
-		if (S.initial) {
-			int16_t prev = capsule_of_task(ev->prev);
-			change(prev, +1, S.t0);
-			change(prev, -1, ev->time);
-		}
-		S.nknown++;
-	} else if (S.cur_cap[c] != next)
-		change(S.cur_cap[c], -1, ev->time);
-	if (S.cur_tid[c] < 0 || S.cur_cap[c] != next)
-		change(next, +1, ev->time);
+		/* the first switch on this CPU: prev ran since the span began */
+		int16_t prev = capsule_of_task(ev->prev);
+		change(prev, +1, S.t0);
+		change(prev, -1, t);
+		change(next, +1, t);
+	} else if (S.cur_tid[c] != ev->prev) {
+		/* the trace missed a switch on this CPU (kernels drop some
+		 * switches out of the idle task): prev ran from an estimated
+		 * start, the task we thought ran until then */
+		uint64_t s = missed_start(c, ev->prev, t);
+		int16_t prev = capsule_of_task(ev->prev);
+		S.mismatched++;
+		change(S.cur_cap[c], -1, s);
+		change(prev, +1, s);
+		change(prev, -1, t);
+		change(next, +1, t);
+	} else if (S.cur_cap[c] != next) {
+		change(S.cur_cap[c], -1, t);
+		change(next, +1, t);
+	}
+	note_run(c, ev, t);
 	S.cur_tid[c] = ev->next;
 	S.cur_cap[c] = next;
-	if (S.initial && S.nknown == S.ncpus)
-		end_initial();
+	S.cpu_since[c] = t;
 	return 0;
 }
 
@@ -394,15 +471,14 @@ static int
 on_task(const struct ovb_pev *ev)
 {
 	int st;
-	if ((st = grow_ids(ev->pid, "process")) || (st = grow_ids(ev->tid, "task")))
+	if ((st = grow_ids(ev->pid, "process")) || (st = grow_ids(ev->tid, "task")) ||
+	    (ev->kind == OVB_PEV_FORK && (st = grow_ids(ev->ppid, "process"))))
 		return st;
 	if (ev->kind == OVB_PEV_EXIT)
 		return 0;
 	S.task_pid[ev->tid] = ev->pid;
 	struct proc *p = &S.proc[ev->pid];
 	if (ev->kind == OVB_PEV_FORK && ev->pid == ev->tid) {
-		if ((st = grow_ids(ev->ppid, "process")))
-			return st;
 		memset(p, 0, sizeof *p);
 		p->known = true;
 		p->ppid = ev->ppid;
@@ -431,13 +507,18 @@ on_lost(const struct ovb_pev *ev)
 static int
 start(const struct ovb_pev *ev)
 {
-	S.started = S.initial = true;
+	S.started = true;
 	S.t0 = ev->time;
-	if (!S.ncpus)
-		S.ncpus = 1 + ev->cpu;
+	S.ncpus = ovb_perf_ncpus(S.perf);
+	if (!S.ncpus) {
+		ovb_warn("the trace does not say how many CPUs were online (no "
+			"NRCPUS header)");
+		return OVB_EDATA;
+	}
 	S.cur_tid = ovb_xmalloc(S.ncpus * sizeof *S.cur_tid);
 	S.cur_cap = ovb_xmalloc(S.ncpus * sizeof *S.cur_cap);
 	S.cpu_last = ovb_xcalloc(S.ncpus, sizeof *S.cpu_last);
+	S.cpu_since = ovb_xcalloc(S.ncpus, sizeof *S.cpu_since);
 	for (uint32_t c = 0; c < S.ncpus; c++)
 		S.cur_tid[c] = -1, S.cur_cap[c] = -1;
 	return 0;
@@ -447,13 +528,14 @@ static int
 on_event(const struct ovb_pev *ev)
 {
 	if (ev->sample) {
-		if (!S.started)
-			start(ev);
+		int st;
+		if (!S.started && (st = start(ev)))
+			return st;
 		S.t1 = ev->time;
 		if (ev->cpu < S.ncpus)
 			S.cpu_last[ev->cpu] = ev->time;
-		if (S.initial && ev->time - S.t0 > INITIAL_WINDOW)
-			end_initial();
+		if (ev->time > S.t0 + LOOKBACK)
+			release(ev->time - LOOKBACK);
 		S.events++;
 	}
 	switch (ev->kind) {
@@ -468,14 +550,9 @@ on_event(const struct ovb_pev *ev)
 static int
 finish(void)
 {
-	if (!S.started) {
-		ovb_warn("%s: the trace holds no samples of the recorded "
-			"tracepoints: nothing to do", "trace");
-		return OVB_EDATA;
-	}
 	if (S.t1 == S.t0)
 		S.t1 = S.t0 + 1;
-	end_initial();
+	release(UINT64_MAX);
 	for (int k = 0; k < nsel; k++)
 		if (S.cap[k].n)
 			apply((int16_t)k, -(int)S.cap[k].n, S.t1);
@@ -504,7 +581,6 @@ run(const char *path)
 	if (st)
 		return st;
 	if (!(st = ovb_perf_open(f, name, &S.perf))) {
-		S.ncpus = ovb_perf_ncpus(S.perf);
 		struct ovb_pev ev;
 		while ((st = ovb_perf_next(S.perf, &ev)) == 1) {
 			if ((st = on_event(&ev)))
@@ -516,7 +592,10 @@ run(const char *path)
 			}
 		}
 		ovb_progress_end();
-		if (!st && !ovb_perf_has(S.perf, "sched:sched_switch")) {
+		if (!st && !S.started) {
+			ovb_warn("%s: no samples: the trace is empty", name);
+			st = OVB_EDATA;
+		} else if (!st && !ovb_perf_has(S.perf, "sched:sched_switch")) {
 			ovb_warn("%s: the trace has no sched:sched_switch events; "
 				"record with -e sched:sched_switch", name);
 			st = OVB_EDATA;
@@ -526,9 +605,12 @@ run(const char *path)
 	}
 	if (!st && ovb_verbose)
 		ovb_warn("%s: %llu samples, %llu delivered out of order, %llu "
-			"bytes in irq context not credited", name,
+			"switches missing from the trace, %llu changes placed late, "
+			"%llu bytes in irq context not credited", name,
 			(unsigned long long)S.events,
 			(unsigned long long)ovb_perf_reordered(S.perf),
+			(unsigned long long)S.mismatched,
+			(unsigned long long)S.clamped,
 			(unsigned long long)S.irq_bytes);
 	ovb_perf_close(S.perf);
 	ovb_close_in(f);
@@ -538,14 +620,13 @@ run(const char *path)
 int
 main(int argc, char **argv)
 {
-	int first;
-	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	struct ovb_out out;
 	int status = ovb_out_open(&out, ovb_opt_output);
 	if (status)
 		return status;
 	S.out = out.f;
-	status = run(first < argc ? argv[first] : NULL);
+	status = run(opt_input);
 	int st = ovb_out_close(&out, status == 0);
 	if (!ovb_opt_output && !st)
 		st = ovb_fshut_stdout();

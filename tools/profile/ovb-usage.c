@@ -36,13 +36,13 @@ static const struct argp_option options[] = {
 	  "Bin width in RES's rate unit, for RES or for every resource "
 	  "(default: cpu 0.01; net, net-rx: 1, 2 or 5 times a power of ten, "
 	  "about 100 bins up to the peak); repeatable", 0 },
-	{ "pct", OPT_PCT, "P[,P...]", 0,
+	{ "pct", OPT_PCT, "P[,...]", 0,
 	  "Also give the P-th percentiles (always: 50, 90, 95, 99, 100)", 0 },
 	{ NULL, 0, NULL, 0, "Selection:", 2 },
-	{ "resource", OPT_RES, "RES[,RES...]", 0,
+	{ "resource", OPT_RES, "RES[,...]", 0,
 	  "cpu, net (bytes sent), net-rx (bytes received) or all (default: "
 	  "cpu,net); repeatable", 0 },
-	{ "capsule", OPT_CAPSULE, "NAME[,NAME...]", 0,
+	{ "capsule", OPT_CAPSULE, "NAME[,...]", 0,
 	  "Only these capsules (default: all); repeatable", 0 },
 	{ 0 }
 };
@@ -67,9 +67,19 @@ static const char doc[] =
 	"  ovb-usage -p 97.5 t.onoff | ovb-fmt     an extra exact percentile\n\n"
 	OVB_EXIT_DOC;
 
+/* A comma-separated list without empty items. */
+static void
+check_list(struct argp_state *st, const char *opt, const char *arg)
+{
+	size_t n = strlen(arg);
+	if (!n || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))
+		argp_error(st, "%s: '%s' has an empty item", opt, arg);
+}
+
 static void
 add_res(struct argp_state *st, char *arg)
 {
+	check_list(st, "-r", arg);
 	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
 		int r = strcmp(s, "all") == 0 ? OVB_NRES : ovb_res_parse(s);
 		if (r < 0)
@@ -84,6 +94,7 @@ add_res(struct argp_state *st, char *arg)
 static void
 add_caps(struct argp_state *st, char *arg)
 {
+	check_list(st, "-c", arg);
 	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
 		if (!ovb_valid_name(s))
 			argp_error(st, "-c: '%s' is not a capsule name", s);
@@ -114,6 +125,7 @@ add_width(struct argp_state *st, char *arg)
 static void
 add_pct(struct argp_state *st, char *arg)
 {
+	check_list(st, "-p", arg);
 	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
 		double p = ovb_arg_real(st, "-p", s, 0, 100);
 		bool have = false;
@@ -140,7 +152,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_RES: add_res(st, arg); return 0;
 	case OPT_CAPSULE: add_caps(st, arg); return 0;
 	case OPT_PCT: add_pct(st, arg); return 0;
-	case ARGP_KEY_END:
+	case ARGP_KEY_SUCCESS:
 		if (!opt_res_given)
 			opt_res[OVB_CPU] = opt_res[OVB_NET] = true;
 		return 0;
@@ -176,10 +188,11 @@ measure_one(struct state *s, const char *file, const struct ovb_onoff *o,
 		*OVB_PUSH(s->u.d, s->u.n, s->u.cap) = d;
 	} else {
 		char a[32], b[32];
+		const char *unit = ovb_res_rate_unit(r);
 		st = ovb_err_at(file, 0, "capsule %s %s: peak usage %s %s with "
-			"bins of %s needs more than %d bins; give a larger -w",
-			c->name, ovb_res_name(r), ovb_fmt_real(a, sm.peak),
-			ovb_res_rate_unit(r), ovb_fmt_real(b, w), OVB_MAXBINS);
+			"bins of %s %s needs more than %d bins; give a larger -w",
+			c->name, ovb_res_name(r), ovb_fmt_real(a, sm.peak), unit,
+			ovb_fmt_real(b, w), unit, OVB_MAXBINS);
 	}
 	ovb_samples_free(&sm);
 	return st;

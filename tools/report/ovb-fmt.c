@@ -28,7 +28,8 @@ static const struct argp_option options[] = {
 	  0 },
 	{ NULL, 0, NULL, 0, "Input:", 2 },
 	{ "type", OPT_TYPE, "FORMAT", 0,
-	  "Require FORMAT (onoff, usage, profile, cluster, apps, plan, reserves)",
+	  "Require FORMAT (onoff, usage, profile, curve, cluster, apps, plan, "
+	  "reserves)",
 	  0 },
 	{ 0 }
 };

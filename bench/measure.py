@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""measure.py: run a command REPEAT times, report its best wall time and
+peak resident memory (ru_maxrss of the child).  stdout of the command goes
+to /dev/null.  Usage: measure.py REPEAT COMMAND [ARG...]
+Prints: seconds=S maxrss_kb=K"""
+import os
+import resource
+import subprocess
+import sys
+import time
+
+
+def main():
+    repeat = int(sys.argv[1])
+    cmd = sys.argv[2:]
+    best = None
+    rss = 0
+    for _ in range(repeat):
+        t = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:
+            fd = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(fd, 1)
+            os.execvp(cmd[0], cmd)
+        _, status, ru = os.wait4(pid, 0)
+        dt = time.perf_counter() - t
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit("measure.py: %s failed" % " ".join(cmd))
+        best = dt if best is None else min(best, dt)
+        rss = max(rss, ru.ru_maxrss)
+    print("seconds=%.3f maxrss_kb=%d" % (best, rss))
+
+
+if __name__ == "__main__":
+    main()

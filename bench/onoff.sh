@@ -1,0 +1,32 @@
+#!/bin/sh
+# bench/onoff.sh: ovb-onoff against perf script on the same perf.data of at
+# least 1M sched_switch events, side by side in one run, and ovb-onoff's
+# peak memory on a trace and on its first half (it must not grow with the
+# trace's length).  Needs root (or perf_event_paranoid <= -1) to record.
+# Usage: bench/onoff.sh [LOOPS]   (default 700000 ping-pong loops)
+set -eu
+cd "$(dirname "$0")/.."
+PATH="$PWD/bin:$PATH"
+loops=${1:-700000}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# a context-switch-heavy load: two tasks ping-ponging over a pipe
+perf record -q -a -e sched:sched_switch -o "$dir/big.data" -- \
+	perf bench sched pipe -l "$loops" >/dev/null 2>&1
+perf record -q -a -e sched:sched_switch -o "$dir/half.data" -- \
+	perf bench sched pipe -l "$((loops / 2))" >/dev/null 2>&1
+events=$(perf script -i "$dir/big.data" -F event 2>/dev/null | grep -c sched_switch)
+half=$(perf script -i "$dir/half.data" -F event 2>/dev/null | grep -c sched_switch)
+
+onoff="ovb-onoff -c pipe=comm:^sched-pipe$ -c all=comm:."
+o=$(python3 bench/measure.py 3 $onoff "$dir/big.data")
+p=$(python3 bench/measure.py 3 perf script -i "$dir/big.data")
+h=$(python3 bench/measure.py 3 $onoff "$dir/half.data")
+os=${o#seconds=}; os=${os%% *}
+ps=${p#seconds=}; ps=${ps%% *}
+echo "trace: $events sched_switch events ($(du -h "$dir/big.data" | cut -f1)); half: $half"
+echo "ovb-onoff:   $o"
+echo "perf script: $p"
+echo "ovb-onoff on the half-length trace: $h"
+python3 -c "print('speed-up: %.1fx' % ($ps / $os))"

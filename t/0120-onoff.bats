@@ -1,0 +1,280 @@
+#!/usr/bin/env bats
+# ovb-onoff: perf.data -> On/Off traces of capsules.  Accuracy is checked
+# against the kernel's own accounting: of the shipped fixtures (cpuacct of a
+# cgroup holding the server) and of a live recording (wait4 of a process
+# tree burning known CPU).
+
+bats_require_minimum_version 1.5.0
+load test_helper
+
+teardown() {
+	if [[ -n ${NGINX_PID:-} && -f $NGINX_PID ]]; then
+		kill "$(cat "$NGINX_PID")" 2>/dev/null || true
+	fi
+}
+
+# acct_field FILE KEY: the first value of "KEY value" in an .acct file.
+acct_field() {
+	awk -v k="$2" '$1 == k { print $2; exit }' "$1"
+}
+
+# within_pct LIMIT: asserts that $rel (a fraction) is within +-LIMIT %.
+within_pct() {
+	python3 -c "import sys; r=float('$rel'); sys.exit(0 if abs(r)*100 <= $1 else 1)" ||
+		fail "relative error $rel is beyond $1%"
+}
+
+fixtures() {
+	local a
+	for a in "$FIXTURES"/*.acct; do
+		[[ -f ${a%.acct}.perf.data.gz ]] && basename "$a" .acct
+	done
+}
+
+@test "onoff: --help, usage errors" {
+	run -0 ovb-onoff --help
+	assert_output --partial 'EXAMPLES:'
+	assert_output --partial 'Exit status:'
+	run -64 --separate-stderr ovb-onoff
+	[[ $stderr == *"no capsules"* ]]
+	run -64 --separate-stderr ovb-onoff -c web
+	run -64 --separate-stderr ovb-onoff -c 'web=pid:12abc' x
+	run -64 --separate-stderr ovb-onoff -c 'web=comm:(' x
+	[[ $stderr == *"bad regular expression"* ]]
+	run -64 --separate-stderr ovb-onoff -c a=comm:x -c a=comm:y x
+	run -64 --separate-stderr ovb-onoff -c a=cgroup:/x x
+	[[ $stderr == *"cgroup selectors are not supported"* ]]
+	run -64 --separate-stderr ovb-onoff -c a=comm:x one two
+}
+
+@test "onoff: shipped fixtures exist, each with its kernel accounting" {
+	run -0 fixtures
+	assert_line nginx
+	assert_line postgres
+	assert_line redis
+}
+
+@test "onoff: every fixture's busy CPU time is within 1.5% of cpuacct" {
+	local f n=0
+	for f in $(fixtures); do
+		local data main out
+		data=$(unpack_fixture "$f")
+		main=$(acct_field "$FIXTURES/$f.acct" main_pid)
+		out=$BATS_TEST_TMPDIR/$f.onoff
+		ovb-onoff -c "srv=pid:$main" "$data" >"$out"
+		run -0 python3 "$BATS_TEST_DIRNAME/oracle/acct.py" \
+			"$FIXTURES/$f.acct" "$out" srv
+		echo "# $f: $output" >&3
+		rel=${output##* }
+		within_pct 1.5
+		n=$((n + 1))
+	done
+	[[ $n -ge 3 ]]
+}
+
+@test "onoff: several capsules in one pass match separate passes" {
+	local data main
+	data=$(unpack_fixture nginx)
+	main=$(acct_field "$FIXTURES/nginx.acct" main_pid)
+	ovb-onoff -c "srv=pid:$main" "$data" >"$BATS_TEST_TMPDIR/one"
+	ovb-onoff -c "srv=pid:$main" -c 'rest=comm:.' -c 'none=comm:^$' \
+		"$data" >"$BATS_TEST_TMPDIR/all"
+	run -0 ovb-fmt "$BATS_TEST_TMPDIR/all"
+	diff <(grep '^busy srv ' "$BATS_TEST_TMPDIR/one") \
+		<(grep '^busy srv ' "$BATS_TEST_TMPDIR/all")
+	grep -q '^busy rest ' "$BATS_TEST_TMPDIR/all"
+	! grep -q '^busy none ' "$BATS_TEST_TMPDIR/all"
+}
+
+@test "onoff: output is valid ovb-onoff, deterministic, and -o is atomic" {
+	local f data
+	for f in $(fixtures); do
+		data=$(unpack_fixture "$f")
+		run -0 --separate-stderr ovb-onoff --recv -c "x=comm:^$f" \
+			-c 'rest=comm:.' -o "$BATS_TEST_TMPDIR/a" "$data"
+		run -0 ovb-fmt "$BATS_TEST_TMPDIR/a"
+		ovb-onoff --recv -c "x=comm:^$f" -c 'rest=comm:.' "$data" |
+			cmp - "$BATS_TEST_TMPDIR/a"
+	done
+}
+
+@test "onoff: a capsule's CPUs never exceed the trace's CPUs, and concurrency shows" {
+	local data
+	data=$(unpack_fixture postgres)
+	ovb-onoff -c 'all=comm:.' "$data" >"$BATS_TEST_TMPDIR/o"
+	local cpus
+	cpus=$(awk '$1 == "cpus" { print $2 }' "$BATS_TEST_TMPDIR/o")
+	run -0 awk -v c="$cpus" '$1 == "busy" && $5 > m { m = $5 } END { print m }' \
+		"$BATS_TEST_TMPDIR/o"
+	[[ $output -le $cpus ]]
+	[[ $cpus -lt 2 || $output -ge 2 ]]
+}
+
+burn_check() {
+	local dir=$BATS_TEST_TMPDIR
+	ovb-capture -q -o "$dir/t.data" -- \
+		python3 "$BATS_TEST_DIRNAME/live/burn.py" 0.5 3 >"$dir/burn.out"
+	local pid k
+	pid=$(awk '$1 == "pid" { print $2 }' "$dir/burn.out")
+	k=$(awk '$1 == "cpu_ns" { print $2 }' "$dir/burn.out")
+	ovb-onoff -c "burn=pid:$pid" "$dir/t.data" >"$dir/t.onoff"
+	run -0 awk -v k="$k" '$1 == "busy" { s += ($4 - $3) * $5 }
+		END { printf "%.6f\n", (s - k) / k }' "$dir/t.onoff"
+	rel=$output
+	echo "# live: trace vs kernel $rel" >&3
+	within_pct 1.5
+	if [[ $(nproc) -ge 2 ]]; then
+		grep -Eq '^busy burn [0-9]+ [0-9]+ [2-9]' "$dir/t.onoff"
+	fi
+}
+
+@test "onoff: live recording: busy time within 1.5% of the kernel's accounting" {
+	require_tracing
+	burn_check
+}
+
+@test "onoff: live recording in pipe mode (perf record -o -) reads the same way" {
+	require_tracing
+	local dir=$BATS_TEST_TMPDIR
+	# burn.py prints the pid and the accounting; perf's stream goes to a file
+	perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch -o - -- \
+		sh -c "python3 '$BATS_TEST_DIRNAME/live/burn.py' 0.5 3 >'$dir/burn.out'" \
+		>"$dir/t.pipe" 2>/dev/null
+	head -c 16 "$dir/t.pipe" | od -An -tx1 | grep -q '10 00 00 00 00 00 00 00'
+	local pid k
+	pid=$(awk '$1 == "pid" { print $2 }' "$dir/burn.out")
+	k=$(awk '$1 == "cpu_ns" { print $2 }' "$dir/burn.out")
+	ovb-onoff -c "burn=pid:$pid" - <"$dir/t.pipe" >"$dir/t.onoff"
+	run -0 awk -v k="$k" '$1 == "busy" { s += ($4 - $3) * $5 }
+		END { printf "%.6f\n", (s - k) / k }' "$dir/t.onoff"
+	rel=$output
+	echo "# live pipe: trace vs kernel $rel" >&3
+	within_pct 1.5
+}
+
+# ---- bad input: clear message, status 65, no output file ----
+
+# patch FILE OFFSET HEXBYTES: overwrites bytes of FILE at OFFSET.
+patch() {
+	printf "$(sed 's/../\\x&/g' <<<"$3")" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# bad_trace FILE WORDS...: ovb-onoff fails with 65 naming FILE and WORDS,
+# and -o leaves nothing behind.
+bad_trace() {
+	local f=$1
+	shift
+	run -65 --separate-stderr ovb-onoff -c a=comm:. -o "$BATS_TEST_TMPDIR/out.onoff" "$f"
+	assert_equal "$output" ""
+	[[ $stderr == "ovb-onoff: $f: "* ]] || fail "stderr: $stderr"
+	local w
+	for w in "$@"; do
+		[[ $stderr == *"$w"* ]] || fail "'$w' not in: $stderr"
+	done
+	[[ ! -e $BATS_TEST_TMPDIR/out.onoff ]]
+	[[ -z $(find "$BATS_TEST_TMPDIR" -name '.out.onoff.*') ]]
+}
+
+@test "onoff: truncated traces" {
+	local data=$(unpack_fixture redis) t=$BATS_TEST_TMPDIR/t.data
+	head -c 0 "$data" >"$t"
+	bad_trace "$t" "empty file"
+	head -c 50 "$data" >"$t"
+	bad_trace "$t" truncated
+	head -c 5000 "$data" >"$t"
+	bad_trace "$t"
+	head -c $(( $(stat -c %s "$data") / 2 )) "$data" >"$t"
+	bad_trace "$t"
+}
+
+@test "onoff: not a perf.data file, other byte order, compression, directory" {
+	local data=$(unpack_fixture redis) t=$BATS_TEST_TMPDIR/t.data
+	bad_trace "$DATA/example.cluster" "not a perf.data file"
+	cp "$data" "$t"
+	patch "$t" 0 32454c4946524550   # PERFILE2 byte-swapped
+	bad_trace "$t" big-endian
+	cp "$data" "$t"
+	# feature bit 27 (HEADER_COMPRESSED): byte 72 + 3, bit 3
+	local b
+	b=$(od -An -tx1 -j75 -N1 "$t" | tr -d ' ')
+	patch "$t" 75 "$(printf '%02x' $((0x$b | 0x08)))"
+	bad_trace "$t" compression
+	mkdir "$BATS_TEST_TMPDIR/dir.data"
+	run -65 --separate-stderr ovb-onoff -c a=comm:. "$BATS_TEST_TMPDIR/dir.data"
+	[[ $stderr == *"directory-format trace"* ]]
+}
+
+@test "onoff: missing tracing data, unknown record types, corrupt records" {
+	local data=$(unpack_fixture redis) t=$BATS_TEST_TMPDIR/t.data
+	local off
+	off=$(od -An -tu8 -j40 -N8 "$data" | tr -d ' ')   # data section offset
+	cp "$data" "$t"
+	# clear feature bit 1 (HEADER_TRACING_DATA) of byte 72; the feature
+	# sections shift, so the reader finds no format descriptions
+	local b
+	b=$(od -An -tx1 -j72 -N1 "$t" | tr -d ' ')
+	patch "$t" 72 "$(printf '%02x' $((0x$b & 0xfd)))"
+	run -65 --separate-stderr ovb-onoff -c a=comm:. "$t"
+	[[ $stderr == "ovb-onoff: $t: "* ]]
+	cp "$data" "$t"
+	patch "$t" "$off" 32000000             # the first record: type 50
+	bad_trace "$t" "unknown record type 50"
+	cp "$data" "$t"
+	patch "$t" $((off + 6)) 0000           # the first record: size 0
+	bad_trace "$t" corrupt
+	cp "$data" "$t"
+	patch "$t" $((off + 6)) ffff           # runs past the data section?
+	run -65 --separate-stderr ovb-onoff -c a=comm:. "$t"
+}
+
+@test "onoff: an empty trace (no samples) is an error" {
+	# recorded with a tracepoint that did not fire (t/fixtures/record.sh)
+	bad_trace "$(unpack_fixture empty)" "no samples"
+}
+
+@test "onoff: the bytes nginx sends are credited to nginx, not to the client" {
+	require_tracing
+	command -v nginx >/dev/null || skip "nginx is not installed"
+	local d=$BATS_TEST_TMPDIR/ng port=$((20000 + RANDOM % 20000)) n=5
+	local size=1000000
+	mkdir -p "$d/www" "$d/tmp"
+	head -c $size /dev/urandom >"$d/www/f.bin"
+	cat >"$d/nginx.conf" <<-CONF
+	daemon on;
+	user root;
+	worker_processes 2;
+	pid $d/nginx.pid;
+	error_log $d/error.log;
+	events { worker_connections 64; }
+	http {
+		access_log off;
+		client_body_temp_path $d/tmp; proxy_temp_path $d/tmp;
+		fastcgi_temp_path $d/tmp; uwsgi_temp_path $d/tmp;
+		scgi_temp_path $d/tmp;
+		server { listen 127.0.0.1:$port; root $d/www; }
+	}
+	CONF
+	nginx -p "$d" -c "$d/nginx.conf" -e "$d/error.log" 3>&-
+	NGINX_PID=$d/nginx.pid
+	local i
+	for i in $(seq 50); do
+		curl -sf -o /dev/null "http://127.0.0.1:$port/f.bin" && break
+		sleep 0.1
+	done
+	ovb-capture -q --recv -o "$d/t.data" -- sh -c \
+		"for i in \$(seq $n); do curl -sf -o /dev/null http://127.0.0.1:$port/f.bin || exit 1; done" ||
+		{ cat "$d/error.log"; false; }
+	ovb-onoff --recv -c web=comm:^nginx -c client=comm:^curl "$d/t.data" \
+		>"$d/t.onoff"
+	sum() { awk -v k="$1" -v c="$2" '$1 == k && $2 == c { s += $4 } END { print s + 0 }' "$d/t.onoff"; }
+	# the socket layer counts payload: the files plus HTTP response headers,
+	# at most 1000 bytes a response; TCP/IP headers are not payload
+	local sent=$(sum send web)
+	echo "# nginx sent $sent bytes for $n x $size" >&3
+	[[ $sent -ge $((n * size)) && $sent -le $((n * (size + 1000))) ]]
+	# the client sent its requests only, and received the files
+	local csent=$(sum send client) crecv=$(sum recv client)
+	[[ $csent -le $((n * 1000)) ]]
+	[[ $crecv -ge $((n * size)) ]]
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""burn.py: a known CPU load with the kernel's own accounting of it.
+
+Forks a coordinator process that forks N workers; each worker spins on the
+CPU for SECONDS, and the coordinator sleeps a little between starting them
+so that the capsule's concurrency varies.  The coordinator waits for its
+workers, and this script waits for the coordinator with wait4(2), whose
+resource usage is the kernel's accounting of the coordinator and the
+workers it reaped, exit paths included (user + system time, microseconds).
+It prints
+
+    pid COORDINATOR_PID
+    cpu_ns TOTAL_NS
+
+Usage: burn.py [SECONDS [N]]"""
+import os
+import sys
+import time
+
+
+def spin(seconds):
+    end = time.monotonic() + seconds
+    x = 0
+    while time.monotonic() < end:
+        x += 1
+
+
+def main():
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 0.3
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    coord = os.fork()
+    if coord == 0:
+        kids = []
+        for i in range(n):
+            pid = os.fork()
+            if pid == 0:
+                spin(seconds)
+                os._exit(0)
+            kids.append(pid)
+            time.sleep(seconds / 3)
+        for pid in kids:
+            os.waitpid(pid, 0)
+        os._exit(0)
+    _, _, ru = os.wait4(coord, 0)
+    total = round((ru.ru_utime + ru.ru_stime) * 1e6) * 1000
+    print("pid", coord)
+    print("cpu_ns", total)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""usage.py: independent oracle for ovb-usage (python3 stdlib only).
+
+    usage.py [--interval SECONDS] [--width [RES=]W]... [--res RES,...]
+             [--pct P,...] ONOFF USAGEFILE
+
+Recomputes U of every capsule and chosen resource of ONOFF with exact
+integer and Fraction arithmetic (intervals [t0 + kI, t0 + (k+1)I), partial
+last interval dropped, intervals meeting a closed gap [START, END] left
+out; cpu = CPU-ns / I, net = bytes * 1e9 / I) and compares with USAGEFILE:
+blocks, interval, width, n and every bin count exactly; mean and
+percentiles (nearest rank, sorted exact values) to a relative 1e-12.
+Binning follows the format's definition on the double nearest each usage:
+the least K >= 1 with x <= K*W in double arithmetic (bin 0: x == 0).
+Exit 0 and a summary line when all agree, 1 with the differences."""
+
+import argparse
+import math
+import sys
+from decimal import Decimal
+from fractions import Fraction
+
+import onoff
+
+RESES = ("cpu", "net", "net-rx")
+TOL = 1e-12
+
+
+def auto_width(res, peak):
+    if res == "cpu":
+        return 0.01
+    if not peak > 0:
+        return 1.0
+    raw = peak / 100
+    e = math.floor(math.log10(raw)) - 1
+    while True:
+        p = float(10 ** abs(e))
+        for m in (1.0, 2.0, 5.0):
+            w = m / p if e < 0 else m * p
+            if w >= raw:
+                return w
+        e += 1
+
+
+def hist_bin(x, w):
+    if not x > 0:
+        return 0
+    k = max(1, math.ceil(x / w))
+    while k > 1 and (k - 1) * w >= x:
+        k -= 1
+    while k * w < x:
+        k += 1
+    return k
+
+
+def usages(tr, cap, res, ilen):
+    out = []
+    for k in range((tr.t1 - tr.t0) // ilen):
+        a = tr.t0 + k * ilen
+        b = a + ilen
+        if any(gs < b and ge >= a for gs, ge in tr.gaps):
+            continue
+        if res == "cpu":
+            acc = sum(n * max(0, min(e, b) - max(s, a)) for s, e, n in cap.busy)
+            out.append(Fraction(acc, ilen))
+        else:
+            acc = sum(nb for t, nb in onoff.transfers(cap, res) if a <= t < b)
+            out.append(Fraction(acc * 10**9, ilen))
+    return out
+
+
+def expect(tr, cap, res, ilen, width, pcts):
+    u = usages(tr, cap, res, ilen)
+    xs = sorted(float(v) for v in u)
+    w = width.get(res) or auto_width(res, xs[-1])
+    bins = {}
+    for x in xs:
+        k = hist_bin(x, w)
+        bins[k] = bins.get(k, 0) + 1
+    n = len(u)
+    pct = {}
+    for p in pcts:
+        r = max(1, math.ceil(Fraction(p) * n / 100))
+        pct[float(p)] = float(sorted(u)[r - 1])
+    return {"interval": ilen / 1e9, "width": w, "n": n,
+            "mean": float(sum(u) / n), "pct": pct, "bins": bins}
+
+
+def parse_usage(path):
+    blocks, cur = {}, None
+    with open(path) as f:
+        for line in f:
+            t = line.split("#", 1)[0].split()
+            if not t or t[0].startswith("ovb-"):
+                continue
+            if t[0] == "usage":
+                cur = {"pct": {}, "bins": {}}
+                blocks[(t[1], t[2])] = cur
+            elif t[0] == "interval":
+                cur["interval"] = float(t[1])
+            elif t[0] == "width":
+                cur["width"] = float(t[1])
+            elif t[0] == "intervals":
+                cur["n"] = int(t[1])
+            elif t[0] == "mean":
+                cur["mean"] = float(t[1])
+            elif t[0] == "pct":
+                cur["pct"][float(t[1])] = float(t[2])
+            elif t[0] == "bin":
+                cur["bins"][int(t[1])] = int(t[2])
+    return blocks
+
+
+def rel(a, b):
+    return abs(a - b) / max(abs(a), abs(b)) if a != b else 0.0
+
+
+def compare(key, exp, got, worst):
+    bad = []
+    for f in ("interval", "width", "n", "bins"):
+        if exp[f] != got.get(f):
+            bad.append("%s: expected %r, got %r" % (f, exp[f], got.get(f)))
+    e = rel(exp["mean"], got.get("mean", math.inf))
+    worst["mean"] = max(worst["mean"], e)
+    if e > TOL:
+        bad.append("mean: expected %r, got %r" % (exp["mean"], got.get("mean")))
+    if set(exp["pct"]) != set(got["pct"]):
+        bad.append("pct: expected P %s, got %s" % (sorted(exp["pct"]),
+                                                    sorted(got["pct"])))
+    for p, v in exp["pct"].items():
+        e = rel(v, got["pct"].get(p, math.inf))
+        worst["pct"] = max(worst["pct"], e)
+        worst["exact"] += v == got["pct"].get(p)
+        worst["npct"] += 1
+        if e > TOL:
+            bad.append("pct %g: expected %r, got %r" % (p, v, got["pct"].get(p)))
+    return ["%s %s: %s" % (key[0], key[1], b) for b in bad]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--interval", default="1")
+    ap.add_argument("--width", action="append", default=[])
+    ap.add_argument("--res", default="cpu,net")
+    ap.add_argument("--pct", default="")
+    ap.add_argument("onoff")
+    ap.add_argument("usage")
+    o = ap.parse_args()
+    ilen = int(round(Decimal(o.interval) * 10**9))
+    reses = RESES if o.res == "all" else o.res.split(",")
+    width = {}
+    for w in o.width:
+        r, _, v = w.rpartition("=")
+        for x in (reses if not r else [r]):
+            width[x] = float(v)
+    pcts = ["50", "90", "95", "99", "100"] + [p for p in o.pct.split(",") if p]
+    tr = onoff.read(o.onoff)
+    got = parse_usage(o.usage)
+    bad, n = [], 0
+    worst = {"mean": 0.0, "pct": 0.0, "exact": 0, "npct": 0}
+    keys = [(c, r) for c in tr.caps for r in RESES if r in reses]
+    for key in keys:
+        if key not in got:
+            bad.append("%s %s: missing" % key)
+            continue
+        exp = expect(tr, tr.caps[key[0]], key[1], ilen, width, pcts)
+        bad += compare(key, exp, got[key], worst)
+        n += 1
+    bad += ["%s %s: not expected" % k for k in got if k not in keys]
+    if bad:
+        print("\n".join(bad))
+        sys.exit(1)
+    print("usage.py: %d distributions agree; max relative error: mean %.3g, "
+          "pct %.3g (%d of %d percentiles bit-identical)" % (
+              n, worst["mean"], worst["pct"], worst["exact"], worst["npct"]))
+
+
+main()

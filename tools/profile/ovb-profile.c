@@ -1,0 +1,371 @@
+/* ovb-profile: QoS requirements (sigma, rho, tau, U, O) from usage
+ * distributions and token-bucket curves.
+ *
+ * Reads ovb-usage and ovb-curve files (any number, in any order; stdin
+ * when none or "-"), pairs distributions and curves by capsule and
+ * resource, and writes one ovb-profile block per pair, in the order of the
+ * distributions: sigma is the (1-O)*100th percentile of U, rho = rho(sigma)
+ * from the curve, tau and O as given, U and the curve copied.  Output is
+ * all or nothing; the exit status is the largest of all inputs'. */
+#include <argp.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+enum { OPT_O = 'O', OPT_TAU = 't', OPT_SET = 0x100 };
+
+struct set { char *capsule; double O, tau; bool used; };
+
+static double opt_O = NAN, opt_tau = NAN;
+static struct set *sets;
+static size_t nsets, capsets;
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Requirements:", 1 },
+	{ "tolerance", OPT_O, "O", 0,
+	  "Overbooking tolerance, 0 <= O < 1 (required): sigma is the "
+	  "(1-O)*100th percentile of U", 0 },
+	{ "tau", OPT_TAU, "SECONDS", 0, "Guarantee period tau > 0 (required)",
+	  0 },
+	{ "set", OPT_SET, "CAPSULE:KEY=VALUE[,KEY=VALUE]", 0,
+	  "Override O or tau for one capsule (KEY O or tau); repeatable", 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Assemble QoS profiles (sigma, rho, tau, U, O) from usage "
+	"distributions and token-bucket curves."
+	"\v"
+	"Each FILE is an ovb-usage file (from ovb-usage) or an ovb-curve file "
+	"(from ovb-tbucket), recognised by its first record.  For every "
+	"(capsule, resource) in both, one ovb-profile block "
+	"(formats/profile.md) is written.  sigma is the nearest-rank "
+	"(1-O)*100th percentile of U: exactly when U carries that percentile "
+	"(ovb-usage -p), else the upper edge of the bin holding its rank "
+	"(never below the exact value).  rho is rho(sigma) from the curve, "
+	"linear between its breakpoints.  tau and O are as given; U and the "
+	"curve are copied.\n\n"
+	"When sigma is below the curve's mean (possible for large O), no "
+	"burst bounds the long-run usage: rho is rho(mean), the curve is left "
+	"out of the block (a profile's sigma may not lie below its curve), "
+	"and a warning says so.  Pairs with only a distribution or only a "
+	"curve are left out with a warning.\n\n"
+	"EXAMPLES:\n"
+	"  ovb-profile -O 0.01 -t 1 web.usage web.curve -o web.profile\n"
+	"  ovb-usage t.onoff >u; ovb-tbucket t.onoff >c; ovb-profile -O 0.05 "
+	"-t 0.1 u c\n"
+	"  ovb-profile -O 0.01 -t 1 --set db:O=0,tau=0.1 u c   stricter db\n\n"
+	OVB_EXIT_DOC;
+
+static double
+tolerance(struct argp_state *st, const char *opt, const char *s)
+{
+	double v = ovb_arg_real(st, opt, s, 0, 1);
+	if (v >= 1)
+		argp_error(st, "%s: the tolerance O must be below 1", opt);
+	return v;
+}
+
+static double
+period(struct argp_state *st, const char *opt, const char *s)
+{
+	double v = ovb_arg_real(st, opt, s, 0, 1e9);
+	if (!(v > 0))
+		argp_error(st, "%s: the period tau must be positive", opt);
+	return v;
+}
+
+static void
+add_set(struct argp_state *st, char *arg)
+{
+	char *colon = strchr(arg, ':');
+	if (!colon)
+		argp_error(st, "--set: '%s' is not CAPSULE:KEY=VALUE", arg);
+	*colon = '\0';
+	if (!ovb_valid_name(arg))
+		argp_error(st, "--set: '%s' is not a capsule name", arg);
+	struct set *s = NULL;
+	for (size_t i = 0; i < nsets; i++)
+		if (strcmp(sets[i].capsule, arg) == 0)
+			s = &sets[i];
+	if (!s) {
+		s = OVB_PUSH(sets, nsets, capsets);
+		*s = (struct set){ arg, NAN, NAN, false };
+	}
+	char *kv = colon + 1, *save = NULL, *key, *val;
+	for (char *t; (t = strtok_r(kv, ",", &save)); kv = NULL) {
+		if (!ovb_kv(t, &key, &val))
+			argp_error(st, "--set: '%s' is not KEY=VALUE", t);
+		if (strcmp(key, "O") == 0)
+			s->O = tolerance(st, "--set O", val);
+		else if (strcmp(key, "tau") == 0)
+			s->tau = period(st, "--set tau", val);
+		else
+			argp_error(st, "--set: unknown key '%s' (O, tau)", key);
+	}
+}
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case OPT_O: opt_O = tolerance(st, "-O", arg); return 0;
+	case OPT_TAU: opt_tau = period(st, "-t", arg); return 0;
+	case OPT_SET: add_set(st, arg); return 0;
+	case ARGP_KEY_SUCCESS:
+		if (isnan(opt_O))
+			argp_error(st, "the tolerance -O is required");
+		if (isnan(opt_tau))
+			argp_error(st, "the period -t is required");
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp argp = { options, parse_opt, "[FILE...]", doc,
+	ovb_cli_child, NULL, NULL };
+
+struct input {
+	struct ovb_usage u;
+	struct ovb_curves c;
+	char **ufile, **cfile;       /* the file of each d[i] and c[i] */
+};
+
+static bool
+same(const char *cap1, enum ovb_res r1, const char *cap2, enum ovb_res r2)
+{
+	return r1 == r2 && strcmp(cap1, cap2) == 0;
+}
+
+/* Moves the blocks just read into in, refusing a (capsule, resource)
+ * already read. */
+static int
+take_usage(struct input *in, struct ovb_usage *u, const char *file)
+{
+	for (size_t i = 0; i < u->n; i++) {
+		struct ovb_dist *d = &u->d[i];
+		for (size_t j = 0; j < in->u.n; j++)
+			if (same(in->u.d[j].capsule, in->u.d[j].res, d->capsule,
+			    d->res))
+				return ovb_err_at(file, 0, "usage %s %s was "
+					"already read from %s", d->capsule,
+					ovb_res_name(d->res), in->ufile[j]);
+		in->ufile = ovb_xrealloc(in->ufile, in->u.n + 1,
+			sizeof *in->ufile);
+		in->ufile[in->u.n] = ovb_xstrdup(file);
+		*OVB_PUSH(in->u.d, in->u.n, in->u.cap) = *d;
+		memset(d, 0, sizeof *d);
+	}
+	return 0;
+}
+
+static int
+take_curves(struct input *in, struct ovb_curves *c, const char *file)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct ovb_curve *cv = &c->c[i];
+		for (size_t j = 0; j < in->c.n; j++)
+			if (same(in->c.c[j].capsule, in->c.c[j].res, cv->capsule,
+			    cv->res))
+				return ovb_err_at(file, 0, "curve %s %s was "
+					"already read from %s", cv->capsule,
+					ovb_res_name(cv->res), in->cfile[j]);
+		in->cfile = ovb_xrealloc(in->cfile, in->c.n + 1,
+			sizeof *in->cfile);
+		in->cfile[in->c.n] = ovb_xstrdup(file);
+		*OVB_PUSH(in->c.c, in->c.n, in->c.cap) = *cv;
+		memset(cv, 0, sizeof *cv);
+	}
+	return 0;
+}
+
+static int
+read_one(struct input *in, const char *path)
+{
+	FILE *f;
+	const char *name;
+	int st = ovb_open_in(path, &f, &name);
+	if (st)
+		return st;
+	struct ovb_lex lx;
+	ovb_lex_init(&lx, f, name);
+	const struct ovb_format *fmt = ovb_format_sniff(&lx, &st);
+	if (fmt && strcmp(fmt->name, "usage") == 0) {
+		struct ovb_usage u;
+		if (!(st = ovb_usage_read(&lx, &u)))
+			st = take_usage(in, &u, name);
+		ovb_usage_free(&u);
+	} else if (fmt && strcmp(fmt->name, "curve") == 0) {
+		struct ovb_curves c;
+		if (!(st = ovb_curve_read(&lx, &c)))
+			st = take_curves(in, &c, name);
+		ovb_curve_free(&c);
+	} else if (fmt) {
+		st = ovb_err(&lx, "this is an ovb-%s file; expected ovb-usage "
+			"or ovb-curve", fmt->name);
+	}
+	ovb_lex_free(&lx);
+	ovb_close_in(f);
+	return st;
+}
+
+static const struct ovb_curve *
+curve_of(const struct input *in, const struct ovb_dist *d)
+{
+	for (size_t i = 0; i < in->c.n; i++)
+		if (same(in->c.c[i].capsule, in->c.c[i].res, d->capsule, d->res))
+			return &in->c.c[i];
+	return NULL;
+}
+
+/* The (1-O)*100th percentile: U's own when it has it, else the upper edge
+ * of the bin holding its rank. */
+static double
+percentile(const struct ovb_dist *d, double O, bool *exact)
+{
+	double p = 100 - 100 * O;
+	for (int i = 0; i < d->npct; i++)
+		if (fabs(d->pct_p[i] - p) <= 1e-9) {
+			*exact = true;
+			return d->pct_v[i];
+		}
+	*exact = false;
+	const struct ovb_hist *h = &d->h;
+	uint64_t rank = ovb_pct_rank(p, h->n), cum = 0;
+	size_t k = 0;
+	while (k + 1 < h->nbins && (cum += h->count[k]) < rank)
+		k++;
+	return ovb_hist_hi(h, k);
+}
+
+static void
+dist_copy(struct ovb_dist *to, const struct ovb_dist *from)
+{
+	*to = *from;
+	to->capsule = ovb_xstrdup(from->capsule);
+	to->h.count = ovb_xcalloc(from->h.nbins ? from->h.nbins : 1,
+		sizeof *to->h.count);
+	memcpy(to->h.count, from->h.count, from->h.nbins * sizeof *to->h.count);
+}
+
+static void
+settings(const char *capsule, double *O, double *tau)
+{
+	*O = opt_O;
+	*tau = opt_tau;
+	for (size_t i = 0; i < nsets; i++)
+		if (strcmp(sets[i].capsule, capsule) == 0) {
+			sets[i].used = true;
+			if (!isnan(sets[i].O))
+				*O = sets[i].O;
+			if (!isnan(sets[i].tau))
+				*tau = sets[i].tau;
+		}
+}
+
+static void
+profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
+	const struct ovb_curve *cv)
+{
+	struct ovb_qos *q = OVB_PUSH(p->q, p->n, p->cap);
+	memset(q, 0, sizeof *q);
+	const char *cap = d->capsule, *res = ovb_res_name(d->res);
+	const char *unit = ovb_res_rate_unit(d->res);
+	bool exact;
+	settings(cap, &q->O, &q->tau);
+	q->sigma = percentile(d, q->O, &exact);
+	q->rho = ovb_curve_at(cv->pt, cv->n, q->sigma);
+	dist_copy(&q->U, d);
+	char a[32], b[32], c[32];
+	ovb_fmt_real(a, 100 - 100 * q->O);
+	ovb_fmt_real(b, q->sigma);
+	if (ovb_verbose)
+		ovb_warn("%s %s: sigma %s %s is U's percentile %s (%s)", cap,
+			res, b, unit, a, exact ? "exact" : "upper edge of its bin");
+	if (q->sigma < cv->pt[0].sigma) {
+		if (!ovb_quiet)
+			ovb_warn("%s %s: sigma %s %s (U's percentile %s) is "
+				"below the curve's mean %s %s: rho is rho(mean) "
+				"and the curve is left out", cap, res, b, unit, a,
+				ovb_fmt_real(c, cv->pt[0].sigma), unit);
+		return;
+	}
+	q->curve = ovb_xcalloc(cv->n, sizeof *q->curve);
+	memcpy(q->curve, cv->pt, cv->n * sizeof *q->curve);
+	q->ncurve = q->capcurve = cv->n;
+}
+
+static int
+assemble(const struct input *in, struct ovb_profiles *p)
+{
+	for (size_t i = 0; i < in->u.n; i++) {
+		const struct ovb_dist *d = &in->u.d[i];
+		const struct ovb_curve *cv = curve_of(in, d);
+		if (cv)
+			profile_one(p, d, cv);
+		else if (!ovb_quiet)
+			ovb_warn("%s %s: a usage distribution (%s) but no curve; "
+				"left out", d->capsule, ovb_res_name(d->res),
+				in->ufile[i]);
+	}
+	for (size_t i = 0; i < in->c.n && !ovb_quiet; i++)
+		if (!ovb_profile_find(p, in->c.c[i].capsule, in->c.c[i].res))
+			ovb_warn("%s %s: a curve (%s) but no usage distribution; "
+				"left out", in->c.c[i].capsule,
+				ovb_res_name(in->c.c[i].res), in->cfile[i]);
+	for (size_t i = 0; i < nsets; i++)
+		if (!sets[i].used) {
+			ovb_warn("--set: capsule %s is in no profile",
+				sets[i].capsule);
+			return OVB_EUSAGE;
+		}
+	if (!p->n)
+		return ovb_err_at(NULL, 0, "no capsule and resource has both a "
+			"usage distribution and a curve");
+	return 0;
+}
+
+static void
+input_free(struct input *in)
+{
+	for (size_t i = 0; i < in->u.n; i++)
+		free(in->ufile[i]);
+	for (size_t i = 0; i < in->c.n; i++)
+		free(in->cfile[i]);
+	free(in->ufile);
+	free(in->cfile);
+	ovb_usage_free(&in->u);
+	ovb_curve_free(&in->c);
+}
+
+int
+main(int argc, char **argv)
+{
+	int first, status = 0, st;
+	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	struct input in;
+	memset(&in, 0, sizeof in);
+	struct ovb_profiles p;
+	memset(&p, 0, sizeof p);
+	struct ovb_out out;
+	if ((status = ovb_out_open(&out, ovb_opt_output)))
+		return status;
+	int nfiles = argc - first;
+	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
+		if ((st = read_one(&in, nfiles ? argv[first + i] : NULL)) > status)
+			status = st;
+	if (!status)
+		status = assemble(&in, &p);
+	if (!status)
+		status = ovb_profile_write(out.f, &p);
+	if ((st = ovb_out_close(&out, status == 0)) > status)
+		status = st;
+	if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
+		status = st;
+	input_free(&in);
+	ovb_profile_free(&p);
+	free(sets);
+	return status;
+}
