@@ -82,7 +82,7 @@ asan: deps-check
 FUZZCC    ?= clang
 FUZZFLAGS := -std=gnu17 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -D_GNU_SOURCE -Iformats -I/usr/include/traceevent
-FUZZ_FORMATS := onoff usage profile cluster apps plan reserves curve
+FUZZ_FORMATS := onoff usage profile cluster apps plan reserves curve series
 FUZZ_TARGETS := $(FUZZ_FORMATS:%=fuzz-%)
 fuzz: deps-check $(FUZZ_TARGETS:%=build/fuzz/%) build/fuzz/fuzz-perf
 $(FUZZ_FORMATS:%=build/fuzz/fuzz-%): build/fuzz/fuzz-%: fuzz/fuzz-format.c \
@@ -107,6 +107,7 @@ fuzz-run: fuzz
 	mkdir -p build/fuzz/corpus-perf
 	for f in t/fixtures/*.perf.data.gz; do \
 		gzip -dc $$f > build/fuzz/corpus-perf/$$(basename $$f .gz); done
+	LSAN_OPTIONS=suppressions=fuzz/lsan.supp \
 	build/fuzz/fuzz-perf -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
 		-artifact_prefix=build/fuzz/ build/fuzz/corpus-perf
 

@@ -2,9 +2,11 @@
 # demo.sh: what `make demo` runs, the main job on the shipped real traces
 # (t/fixtures: nginx under wrk, PostgreSQL under pgbench, redis under
 # redis-benchmark, recorded with perf on Linux).  It grows with the
-# pipeline; today: perf.data -> On/Off traces -> usage distributions and
-# token-bucket curves -> profiles, and the table of percentiles and
-# (sigma, rho) at O = 0.01 that README.md shows.
+# pipeline: perf.data -> On/Off traces -> usage distributions and
+# token-bucket curves -> profiles (with the table of percentiles and
+# (sigma, rho) at O = 0.01 that README.md shows) -> a placement of web
+# shops on a small cluster -> ovb-check -> a per-node summary and an HTML
+# report.
 #
 # Usage: demo.sh [OUTDIR]   (default: build/demo)
 set -eu
@@ -28,5 +30,21 @@ ovb-fmt "$out"/*.onoff "$out/fixtures.usage" "$out/fixtures.curve" \
 echo "Profiles of the shipped traces (I = 10 ms, O = 0.01, tau = 1 s):"
 echo
 sh bench/table1.sh "$out/fixtures.profile"
+
+ovb-place t/data/demo.cluster t/data/demo.apps "$out/fixtures.profile" \
+	-o "$out/demo.plan"
+ovb-check t/data/demo.cluster t/data/demo.apps "$out/demo.plan" \
+	"$out/fixtures.profile"
 echo
-echo "Files: $out/{*.onoff,fixtures.usage,fixtures.curve,fixtures.profile}"
+echo "Placement of $(grep -c '^app ' t/data/demo.apps) web shops (ovb-place, checked by ovb-check):"
+echo
+ovb-report -t nodes t/data/demo.cluster "$out/demo.plan" "$out/fixtures.profile"
+echo
+ovb-report -t rejects t/data/demo.cluster "$out/demo.plan" "$out/fixtures.profile"
+if command -v gnuplot >/dev/null; then
+	ovb-report -f html --title 'overbook demo: the shipped traces' \
+		t/data/demo.cluster "$out/demo.plan" "$out/fixtures.profile" \
+		-o "$out/report.html"
+	echo
+	echo "Report: $out/report.html"
+fi

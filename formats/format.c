@@ -23,6 +23,7 @@ const struct ovb_format ovb_formats[] = {
 	FORMAT(plan, ovb_plan),
 	FORMAT(reserves, ovb_reserves),
 	FORMAT(curve, ovb_curves),
+	FORMAT(series, ovb_series_set),
 };
 const size_t ovb_nformats = sizeof ovb_formats / sizeof *ovb_formats;
 

@@ -24,6 +24,7 @@ enum {
 	OVB_EUSAGE = 64,   /* bad command line */
 	OVB_EDATA = 65,    /* bad input data */
 	OVB_ENOINPUT = 66, /* cannot open an input */
+	OVB_EUNAVAIL = 69, /* a program we run is missing or failed */
 	OVB_ESOFT = 70,    /* internal error, out of memory */
 	OVB_EIO = 74,      /* read or write error */
 };
@@ -368,6 +369,8 @@ struct ovb_noderisk {
 };
 struct ovb_reject { char *app, *reason; };
 struct ovb_plan {
+	uint64_t grid;          /* grid POINTS: a node's grid is at least C /
+	                           POINTS wide; 0: the bin widths alone */
 	size_t n, cap, nrisk, caprisk, nrej, caprej;
 	struct ovb_placed *p;
 	struct ovb_noderisk *risk;
@@ -466,6 +469,43 @@ uint64_t ovb_perf_reordered(const struct ovb_perf *p);
 void ovb_perf_progress(const struct ovb_perf *p, double *done, double *total);
 void ovb_perf_close(struct ovb_perf *p);
 
+/* ---- risk.c: a node's aggregate usage Y and Pr(Y > C) ----
+ *
+ * A distribution on a grid of width g: p[k] = Pr(value = k g).  A usage
+ * histogram is put on a grid by moving each bin's value (its upper edge
+ * k w) up to the least grid point at or above it, never down, so every
+ * probability Pr(Y > c) computed here is at least the one of the bins.
+ * Sums of independent usages are convolutions (the z-transform product of
+ * the paper's footnote 1). */
+struct ovb_pmf {
+	double g;            /* grid width [rate unit] */
+	size_t n;            /* p[0..n) */
+	double *p;
+};
+/* Y = 0 with probability 1. */
+void ovb_pmf_zero(struct ovb_pmf *y, double g);
+/* The least grid index k with k g >= x (x >= 0). */
+size_t ovb_grid_up(double x, double g);
+/* The largest grid index k with k g <= c (c >= 0): the values above c are
+ * exactly the indices above it.  Every overflow test goes through it. */
+size_t ovb_grid_down(double c, double g);
+void ovb_pmf_from_hist(struct ovb_pmf *u, const struct ovb_hist *h, double g);
+/* y = y + u (independent), in place; y and u on the same grid. */
+void ovb_pmf_add(struct ovb_pmf *y, const struct ovb_pmf *u);
+/* Lumps all mass above c into the first grid point above c: keeps every
+ * Pr(Y > x) with x <= c, and with it every Pr(Y + U > c), U >= 0. */
+void ovb_pmf_clip(struct ovb_pmf *y, double c);
+/* Pr(Y > c). */
+double ovb_pmf_tail(const struct ovb_pmf *y, double c);
+/* Pr(Y + U > c) = sum over u of Pr(U = u) Pr(Y > c - u), without forming
+ * Y + U; ytail[k] = Pr(Y > k g) as made by ovb_pmf_tails. */
+double ovb_pmf_tail_with(const struct ovb_pmf *y, const double *ytail,
+	const struct ovb_pmf *u, double c);
+/* ytail[k] = Pr(Y > k g), k in [0, n); ytail must hold y->n doubles. */
+void ovb_pmf_tails(const struct ovb_pmf *y, double *ytail);
+double ovb_pmf_max(const struct ovb_pmf *y);   /* largest value with mass */
+void ovb_pmf_free(struct ovb_pmf *y);
+
 /* ---- format.c: every format by name and magic ---- */
 
 struct ovb_format {
@@ -528,5 +568,163 @@ bool ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
  * long or too large for exact 128-bit arithmetic. */
 int ovb_tbucket(const struct ovb_onoff *o, const struct ovb_oncap *c,
 	enum ovb_res res, struct ovb_curve *cv, const char **why);
+
+/* ---- series.c: time-aligned usage samples (format ovb-series) ----
+ *
+ * A series is the usage of one capsule and resource sampled on a grid: the
+ * sample at T is the mean usage over [T, T+I) in the rate unit, T integer
+ * seconds since the epoch and a multiple of I, so series with the same I
+ * are aligned.  Missing samples are gaps.  Used by ovb-import (writer),
+ * ovb-usage and ovb-tbucket (profiling from series) and ovb-replay. */
+#define OVB_SERIES_MAXI 31622400u          /* largest I [s]: 366 days */
+#define OVB_SERIES_MAXT ((uint64_t)1 << 62) /* T + I must stay below */
+struct ovb_series {
+	char *capsule;
+	enum ovb_res res;
+	uint64_t interval;      /* I [s], 1..OVB_SERIES_MAXI */
+	size_t n, cap;          /* samples; n >= 1 in a read file */
+	uint64_t *t;            /* sample starts [s], increasing, multiples of I */
+	double *v;              /* usage over [t, t + I) [rate unit], >= 0 */
+	unsigned long line;     /* of the opening record (0: not read) */
+};
+struct ovb_series_set {
+	size_t n, cap;
+	struct ovb_series *s;
+};
+int ovb_series_read(struct ovb_lex *lx, struct ovb_series_set *ss);
+int ovb_series_write(FILE *f, const struct ovb_series_set *ss);
+void ovb_series_free(struct ovb_series_set *ss);
+/* A new empty series at the end of ss (capsule copied). */
+struct ovb_series *ovb_series_add(struct ovb_series_set *ss,
+	const char *capsule, enum ovb_res res, uint64_t interval);
+void ovb_series_push(struct ovb_series *s, uint64_t t, double v);
+/* The series of capsule and res in ss, or NULL. */
+const struct ovb_series *ovb_series_find(const struct ovb_series_set *ss,
+	const char *capsule, enum ovb_res res);
+/* The exact mean of v[0..n) (n >= 1) rounded once to the nearest double. */
+double ovb_exact_mean(const double *v, size_t n);
+/* The sign (-1, 0, 1) of the exact v[0] + ... + v[n-1] - c. */
+int ovb_sum_cmp(const double *v, size_t n, double c);
+/* U's samples from a series: the usage in every measurement interval
+ * [kL, (k+1)L) (L a multiple of I, in s) whose L/I samples are all
+ * present, in time order; each value and the mean are exact means rounded
+ * once.  ngap counts the intervals between the first and the last sample
+ * left out for a missing sample. */
+void ovb_series_measure(const struct ovb_series *s, uint64_t len,
+	struct ovb_samples *out);
+/* The exact token-bucket curve of a series, as ovb_tbucket: A(t) is
+ * continuous and rises with slope V over each sample's [T, T+I); missing
+ * samples split it like gaps.  Exact in 128-bit integers when the values
+ * need at most about 120 - 2 log2(n) bits relative to the largest (else
+ * they are first rounded up to such a grid: an upper bound).  0, or
+ * OVB_EDATA with *why set, not reported. */
+int ovb_series_tbucket(const struct ovb_series *s, struct ovb_curve *cv,
+	const char **why);
+
+/* ---- exact.c: Y as exact integer counts (GMP), Pr(Y > c) as a rational ----
+ *
+ * The grid and moves of risk.c (each bin's upper edge k w up to index
+ * ovb_grid_up(k w, g); "above c" = the indices above the largest k with
+ * k g <= c, decided in doubles), with the histograms' integer counts in
+ * place of probabilities: c[k] counts the combinations of the inputs'
+ * measurement intervals whose values add up to k g, out of total = the
+ * product of the inputs' interval counts, so sum c[k] == total and
+ * Pr(Y > c) is an exact rational.  Needs -lgmp. */
+#include <gmp.h>
+struct ovb_xpmf {
+	double g;            /* grid width [rate unit] */
+	size_t n;            /* c[0..n); c[n-1] > 0 unless n == 1 */
+	mpz_t *c;
+	mpz_t total;
+};
+/* Y = 0: one combination. */
+void ovb_xpmf_zero(struct ovb_xpmf *y, double g);
+/* A plain reservation: one combination at ovb_grid_up(x, g). */
+void ovb_xpmf_point(struct ovb_xpmf *u, double x, double g);
+/* The histogram's counts at the indices ovb_pmf_from_hist uses. */
+void ovb_xpmf_from_hist(struct ovb_xpmf *u, const struct ovb_hist *h,
+	double g);
+/* y = y + u (independent), in place; same grid. */
+void ovb_xpmf_add(struct ovb_xpmf *y, const struct ovb_xpmf *u);
+/* Lumps the counts above c into the first grid point above c (as
+ * ovb_pmf_clip): every Pr(Y + U > c), U >= 0, stays exact. */
+void ovb_xpmf_clip(struct ovb_xpmf *y, double c);
+/* pr = Pr(Y > c), canonical; 1 when c < 0.  pr must be initialised. */
+void ovb_xpmf_tail(mpq_t pr, const struct ovb_xpmf *y, double c);
+void ovb_xpmf_free(struct ovb_xpmf *y);
+/* The sign of q - d, d taken as the exact rational value of the double
+ * (mpq_set_d): ovb_mpq_cmp_d(pr, O) <= 0 is Eq. 3's "Pr(Y > C) <= O". */
+int ovb_mpq_cmp_d(const mpq_t q, double d);
+/* q in decimal, rounded half away from zero to `digits` significant digits,
+ * trailing zeros dropped, in %g's plain or exponent form; *exact (may be
+ * NULL) tells whether no rounding was needed.  Returns malloc'd text. */
+char *ovb_mpq_decimal(const mpq_t q, int digits, bool *exact);
+/* "NUM/DEN" (or "NUM"), malloc'd. */
+char *ovb_mpq_str(const mpq_t q);
+/* Y as a histogram of width g (bin k = value k g, as ovb-usage reads it):
+ * the counts divided by their gcd when the total then fits in uint64_t
+ * (*exact true), else rounded up to a total of 10^18 with every
+ * Pr(Y >= k g) rounded up (*exact false: conservative, never a smaller
+ * Pr(Y > c)).  Sets width, n, nbins, count (malloc'd); -1 when Y has more
+ * than OVB_MAXBINS grid points, else 0. */
+int ovb_xpmf_hist(const struct ovb_xpmf *y, struct ovb_hist *h, bool *exact);
+
+/* ---- reserves-lp.c: Cluster Reserves steps 1-3 (GLPK) and the bank ----
+ *
+ * One manager's allocation problem: n "nodes" (nodes, or whole groups of
+ * nodes seen from the level above) by s classes.  Matrices are row-major
+ * n x s, in percent of one node (a group of w nodes has capacity 100 w).
+ * Step 1 (GLPK simplex) finds V = min sum_j |sum_i R[i,j] - T[j]| subject
+ * to lb <= R <= ub and sum_j R[i,j] <= cap[i]; step 2 finds the R with
+ * deviation V (+ a tolerance 1e-7 (1 + V), GLPK's own feasibility
+ * tolerance) closest to t in sum_i (1/w[i]) sum_j (R[i,j] - t[i,j])^2,
+ * exactly up to a certified bound (dual Newton on the class constraints,
+ * water-filling per node); step 3 gives capacity left on a node to the
+ * classes idle there that are below target.  The bank is section 3.2.2. */
+struct ovb_rsv_in {
+	size_t n, s;
+	const double *cap;          /* n: capacity of node i, 100 w[i] */
+	const double *w;            /* n: nodes that node i stands for (1) */
+	const double *T;            /* s: target of sum_i R[i,j] (N D[j]) */
+	const double *lb, *ub;      /* bounds of R[i,j] in steps 1, 2 */
+	const double *t;            /* Eq. (2)'s u + k (summed over a group) */
+	const double *u;            /* bank: usage */
+	const double *unused;       /* bank: sum of max(0, r - u) */
+	const unsigned char *idle;  /* r > u somewhere: step 3 may add */
+	const unsigned char *needy; /* u >= r somewhere: the bank may add */
+};
+enum ovb_rsv_method { OVB_RSV_LP, OVB_RSV_BANK };
+struct ovb_rsv_opt {
+	enum ovb_rsv_method method;
+	int steps;                  /* LP: run steps 1..steps (1-3) */
+	double accuracy;            /* LP step 2: bound on max |R - R*| */
+	bool cold;                  /* never start from the previous round */
+	double bank_c;              /* bank step 2's c, per node */
+	double bank_keep;           /* bank balance kept per round (0..1) */
+};
+struct ovb_rsv_stat {
+	double V;                   /* step 1's least deviation */
+	double dev[3];              /* deviation after steps 1, 2, 3 */
+	double acc;                 /* step 2's certified max |R - R*| */
+	double shortfall;           /* step 2's deviation above V (<= tol) */
+	long lp_iter, qp_iter, evals;
+	double sec[3];              /* seconds in steps 1, 2, 3 */
+	bool warm;                  /* step 1 started from the last basis */
+};
+struct ovb_rsv;
+struct ovb_rsv *ovb_rsv_new(size_t n, size_t s, const struct ovb_rsv_opt *o);
+/* R (n x s) for this round; keeps what warms the next round.  0, or
+ * OVB_EDATA (infeasible) / OVB_ESOFT (solver failure) with why set. */
+int ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
+	struct ovb_rsv_stat *st, char *why, size_t whylen);
+void ovb_rsv_free(struct ovb_rsv *m);
+/* Eq. (2)'s k for desired share D and usage u (percent; D = 0: -5). */
+double ovb_rsv_k(double D, double u);
+/* One node's cell: lb = floor; ub = max(u, floor) when r > u + 1e-6 (the
+ * class left allocation unused: the usage cap, never below the floor),
+ * else 100; t = u + k; idle = r > u + 1e-6. */
+void ovb_rsv_cell(double D, double u, double r, double floor, double *lb,
+	double *ub, double *t, bool *idle);
+double ovb_rsv_now(void);       /* monotonic seconds */
 
 #endif

@@ -6,6 +6,7 @@
  *	tbucket APP CAPSULE SIGMA RHO
  *	risk NODE RES PR OMIN LOAD CAPACITY
  *	reject APP REASON...
+ *	grid POINTS
  *
  * Invariants of a read plan: (APP, CAPSULE) placed once; qos, cpu-resv and
  * tbucket follow their capsule's place record, once each per resource;
@@ -203,6 +204,22 @@ read_reject(struct reader *r, struct ovb_lex *lx)
 	return 0;
 }
 
+static int
+read_grid(struct ovb_plan *p, struct ovb_lex *lx)
+{
+	uint64_t g;
+	int st = ovb_arity(lx, 2, 2, "grid POINTS");
+	if (st || (st = ovb_tok_u64(lx, 1, "grid points", &g)))
+		return st;
+	if (p->grid)
+		return ovb_err(lx, "grid is given twice");
+	if (g < 1 || g > 100000000)
+		return ovb_err(lx, "grid: %s points is not in 1..100000000",
+			lx->tok[1]);
+	p->grid = g;
+	return 0;
+}
+
 int
 ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p)
 {
@@ -221,6 +238,8 @@ ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p)
 			st = read_risk(&r, lx);
 		else if (!strcmp(kw, "reject"))
 			st = read_reject(&r, lx);
+		else if (!strcmp(kw, "grid"))
+			st = read_grid(p, lx);
 		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-plan file",
 				kw);
@@ -274,7 +293,10 @@ ovb_plan_write(FILE *f, const struct ovb_plan *p)
 	      "# cpu-resv APP CAPSULE X[cpu-s] Y[s] WEIGHT; "
 	      "tbucket APP CAPSULE SIGMA[B/s] RHO[B]\n"
 	      "# risk NODE RES PR(Y>C) O_MIN LOAD[rate] CAPACITY[rate]; "
-	      "reject APP REASON\n# rate: cpu or B/s; burst: cpu-s or B\n", f);
+	      "reject APP REASON\n# rate: cpu or B/s; burst: cpu-s or B; grid "
+	      "POINTS: a node's grid is at least CAPACITY/POINTS\n", f);
+	if (p->grid)
+		fprintf(f, "grid %llu\n", (unsigned long long)p->grid);
 	for (size_t i = 0; i < p->n; i++)
 		put_placed(f, &p->p[i]);
 	for (size_t i = 0; i < p->nrisk; i++) {

@@ -1134,11 +1134,11 @@ trust shop 1'
 }
 
 @test "plan: cpu-resv with Y 0, negative X, and given twice" {
-	variant bad.plan "$DATA/example.plan" 's/^cpu-resv shop db 0.23 0.1 230$/cpu-resv shop db 0.23 0 230/'
+	variant bad.plan "$DATA/example.plan" 's/^cpu-resv shop db 0.1 0.07692307692307693 1.3$/cpu-resv shop db 0.1 0 1.3/'
 	assert_fmt_error "$BAD" 14 0
-	variant bad2.plan "$DATA/example.plan" 's/^cpu-resv shop db 0.23 /cpu-resv shop db -0.23 /'
-	assert_fmt_error "$BAD" 14 -0.23
-	variant bad3.plan "$DATA/example.plan" 's/^tbucket batch w2 10000000 0$/cpu-resv batch w2 2 2 100/'
+	variant bad2.plan "$DATA/example.plan" 's/^cpu-resv shop db 0.1 /cpu-resv shop db -0.1 /'
+	assert_fmt_error "$BAD" 14 -0.1
+	variant bad3.plan "$DATA/example.plan" 's/^tbucket batch w2 10000000 0$/cpu-resv batch w2 2 2 1/'
 	assert_fmt_error "$BAD" 24 cpu-resv
 }
 

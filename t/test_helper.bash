@@ -9,7 +9,7 @@ load '/usr/lib/bats/bats-assert/load.bash'
 DATA="$BATS_TEST_DIRNAME/data"
 
 # The formats with an example file t/data/example.NAME in canonical form.
-FORMATS=(onoff usage profile cluster apps plan reserves curve)
+FORMATS=(onoff usage profile cluster apps plan reserves curve series)
 
 # variant NAME SRC SED-ARGS...: writes $BATS_TEST_TMPDIR/NAME, which is SRC
 # edited by `sed -E SED-ARGS...`, and sets BAD to its path.  Fails when

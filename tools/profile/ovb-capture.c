@@ -208,12 +208,12 @@ run_perf(char **argv)
 		if (errno != EINTR)
 			return 71;
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
-		return 69;
+		return OVB_EUNAVAIL;
 	if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
 		ovb_warn("perf record failed (%s %d)", WIFEXITED(ws) ?
 			"exit status" : "signal", WIFEXITED(ws) ?
 			WEXITSTATUS(ws) : WTERMSIG(ws));
-		return 69;
+		return OVB_EUNAVAIL;
 	}
 	return 0;
 }

@@ -7,7 +7,9 @@
  * most sigma (t - s) + rho.  The curve is convex, piecewise linear and
  * non-increasing; its breakpoints over [mean, peak] are computed exactly
  * (rational arithmetic on integer ns and amounts) and rounded to doubles
- * once.  Output is all or nothing, as in ovb-usage. */
+ * once.  Output is all or nothing, as in ovb-usage.  An ovb-series FILE
+ * (recognised by its magic) gives the curve of its piecewise-constant
+ * usage, a missing sample splitting it like a gap. */
 #include <argp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +51,17 @@ static const char doc[] =
 	"would not read back as convex, which leaves an upper bound.  Cost: "
 	"one pass over the trace per breakpoint, about two per breakpoint in "
 	"all; progress is shown on a terminal.\n\n"
+	"An ovb-series FILE (formats/series.md, from ovb-import) is read as "
+	"well: A rises continuously with slope V over each sample's period "
+	"[T, T+I), a missing sample splits the series like a gap, the mean is "
+	"that of the samples, the peak the largest sample, and rho(peak) = 0.  "
+	"A capsule without a series for a chosen resource is left out of that "
+	"resource, with a warning.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-tbucket web.onoff -o web.curve\n"
 	"  ovb-tbucket -r cpu -c web,db trace.onoff\n"
-	"  ovb-tbucket -r all trace.onoff | ovb-fmt   curves for every resource\n\n"
+	"  ovb-tbucket -r all trace.onoff | ovb-fmt   curves for every resource\n"
+	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-tbucket\n\n"
 	OVB_EXIT_DOC;
 
 /* A comma-separated list without empty items. */
@@ -173,6 +182,66 @@ curves_of(struct state *s, const char *file, const struct ovb_onoff *o)
 }
 
 static int
+curves_of_series(struct state *s, const char *file,
+	const struct ovb_series_set *ss)
+{
+	struct ovb_names done = { 0 };
+	int st = 0;
+	for (size_t i = 0; !st && i < ss->n; i++) {
+		const char *name = ss->s[i].capsule;
+		if (!ovb_names_add(&done, name, i))
+			continue;
+		size_t k = ovb_names_get(&opt_caps, name);
+		if (ncaps && k == OVB_NONE)
+			continue;
+		if (ncaps)
+			s->found[k] = true;
+		if ((st = claim(s, file, name)))
+			break;
+		for (int r = 0; !st && r < OVB_NRES; r++) {
+			if (!opt_res[r])
+				continue;
+			const struct ovb_series *se = ovb_series_find(ss, name,
+				(enum ovb_res)r);
+			if (!se) {
+				if (!ovb_quiet)
+					ovb_warn("%s: capsule %s has no %s series; "
+						"left out", file, name,
+						ovb_res_name((enum ovb_res)r));
+				continue;
+			}
+			struct ovb_curve cv;
+			const char *why;
+			st = ovb_series_tbucket(se, &cv, &why);
+			ovb_progress_end();
+			if (st) {
+				free(cv.capsule);
+				free(cv.pt);
+				st = ovb_err_at(file, se->line, "series %s %s: %s",
+					name, ovb_res_name(se->res), why);
+			} else
+				*OVB_PUSH(s->cs.c, s->cs.n, s->cs.cap) = cv;
+		}
+	}
+	ovb_names_free(&done);
+	return st;
+}
+
+/* 1: the input is an ovb-series file; 0: read it as onoff; or an error. */
+static int
+is_series(struct ovb_lex *lx)
+{
+	int st = ovb_lex_next(lx);
+	if (st == 1) {
+		ovb_lex_unread(lx);
+		return strcmp(lx->tok[0], "ovb-series") == 0;
+	}
+	if (st == 0)
+		ovb_lex_unread(lx);
+	return st;
+}
+
+static int
 read_one(struct state *s, const char *path)
 {
 	FILE *f;
@@ -181,11 +250,18 @@ read_one(struct state *s, const char *path)
 	if (st)
 		return st;
 	struct ovb_lex lx;
-	struct ovb_onoff o;
 	ovb_lex_init(&lx, f, name);
-	if (!(st = ovb_onoff_read(&lx, &o)))
-		st = curves_of(s, name, &o);
-	ovb_onoff_free(&o);
+	if ((st = is_series(&lx)) == 1) {
+		struct ovb_series_set ss;
+		if (!(st = ovb_series_read(&lx, &ss)))
+			st = curves_of_series(s, name, &ss);
+		ovb_series_free(&ss);
+	} else if (st == 0) {
+		struct ovb_onoff o;
+		if (!(st = ovb_onoff_read(&lx, &o)))
+			st = curves_of(s, name, &o);
+		ovb_onoff_free(&o);
+	}
 	ovb_lex_free(&lx);
 	ovb_close_in(f);
 	return st;

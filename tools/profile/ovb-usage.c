@@ -4,7 +4,9 @@
  * measurement intervals of length I from its start, and writes one
  * ovb-usage file holding U of every chosen capsule and resource, in input
  * order.  A final partial interval is dropped and so is every interval that
- * overlaps a gap of lost events.  Percentiles and the mean are exact (the
+ * overlaps a gap of lost events.  An ovb-series FILE (recognised by its
+ * magic) gives one interval per sample, or per L/I samples with -I L: the
+ * intervals [kL, (k+1)L) whose samples are all present.  Percentiles and the mean are exact (the
  * per-interval usages are kept, not only their bins).  Output is all or
  * nothing: with any bad input nothing is written and the exit status is
  * the largest of all inputs' statuses. */
@@ -19,6 +21,7 @@ enum { OPT_INTERVAL = 'I', OPT_WIDTH = 'w', OPT_RES = 'r', OPT_CAPSULE = 'c',
 	OPT_PCT = 'p' };
 
 static uint64_t opt_interval = 1000000000;      /* ns */
+static bool opt_interval_given;
 static double opt_width[OVB_NRES];              /* 0: automatic */
 static bool opt_res[OVB_NRES], opt_res_given;
 static struct ovb_names opt_caps;
@@ -30,7 +33,8 @@ static int opt_npct = 5;
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Measurement:", 1 },
 	{ "interval", OPT_INTERVAL, "SECONDS", 0,
-	  "Measurement interval I (default 1, at least 0.001; rounded to ns)",
+	  "Measurement interval I (default 1, at least 0.001; rounded to ns; "
+	  "for series input: the series' interval, or a multiple of it)",
 	  0 },
 	{ "width", OPT_WIDTH, "[RES=]WIDTH", 0,
 	  "Bin width in RES's rate unit, for RES or for every resource "
@@ -60,11 +64,19 @@ static const char doc[] =
 	"per-interval usages, not from the bins.  Intervals overlapping a gap "
 	"of lost events are left out (a warning says how many); a trace "
 	"without one complete gap-free interval is an error.\n\n"
+	"An ovb-series FILE (formats/series.md, from ovb-import) is read as "
+	"well: each sample is the usage of one measurement interval, so I is "
+	"the series' sampling interval unless -I gives a multiple L of it; "
+	"then the usage in [kL, (k+1)L) (k L seconds since the epoch) is the "
+	"exact mean of its L/I samples, and intervals missing a sample are "
+	"left out (-v says how many).  A capsule without a series for a "
+	"chosen resource is left out of that resource, with a warning.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-usage web.onoff -o web.usage        cpu and net, 1 s intervals\n"
 	"  ovb-usage -I 0.1 -r cpu -w 0.05 a.onoff 100 ms, bins of 0.05 CPU\n"
 	"  ovb-usage -r all -w net=1e6 -c web,db t.onoff\n"
-	"  ovb-usage -p 97.5 t.onoff | ovb-fmt     an extra exact percentile\n\n"
+	"  ovb-usage -p 97.5 t.onoff | ovb-fmt     an extra exact percentile\n"
+	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-usage -r all\n\n"
 	OVB_EXIT_DOC;
 
 /* A comma-separated list without empty items. */
@@ -147,6 +159,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_INTERVAL:
 		opt_interval = (uint64_t)llround(ovb_arg_real(st, "-I", arg,
 			0.001, 1e9) * 1e9);
+		opt_interval_given = true;
 		return 0;
 	case OPT_WIDTH: add_width(st, arg); return 0;
 	case OPT_RES: add_res(st, arg); return 0;
@@ -171,31 +184,40 @@ struct state {
 	bool *found;               /* per -c capsule */
 };
 
+/* U of capsule and r from its samples (freed here), in intervals of I. */
 static int
-measure_one(struct state *s, const char *file, const struct ovb_onoff *o,
-	const struct ovb_oncap *c, enum ovb_res r)
+put_dist(struct state *s, const char *file, const char *capsule,
+	enum ovb_res r, double interval, struct ovb_samples *smp)
 {
-	struct ovb_samples sm;
-	ovb_measure(o, c, r, opt_interval, &sm);
+	struct ovb_samples sm = *smp;
 	double w = opt_width[r] ? opt_width[r] : ovb_auto_width(r, sm.peak);
 	struct ovb_dist d;
 	memset(&d, 0, sizeof d);
 	int st = 0;
 	if (ovb_dist_fill(&d, &sm, w, opt_pct, opt_npct)) {
-		d.capsule = ovb_xstrdup(c->name);
+		d.capsule = ovb_xstrdup(capsule);
 		d.res = r;
-		d.interval = (double)opt_interval / 1e9;
+		d.interval = interval;
 		*OVB_PUSH(s->u.d, s->u.n, s->u.cap) = d;
 	} else {
 		char a[32], b[32];
 		const char *unit = ovb_res_rate_unit(r);
 		st = ovb_err_at(file, 0, "capsule %s %s: peak usage %s %s with "
 			"bins of %s %s needs more than %d bins; give a larger -w",
-			c->name, ovb_res_name(r), ovb_fmt_real(a, sm.peak), unit,
+			capsule, ovb_res_name(r), ovb_fmt_real(a, sm.peak), unit,
 			ovb_fmt_real(b, w), unit, OVB_MAXBINS);
 	}
 	ovb_samples_free(&sm);
 	return st;
+}
+
+static int
+measure_one(struct state *s, const char *file, const struct ovb_onoff *o,
+	const struct ovb_oncap *c, enum ovb_res r)
+{
+	struct ovb_samples sm;
+	ovb_measure(o, c, r, opt_interval, &sm);
+	return put_dist(s, file, c->name, r, (double)opt_interval / 1e9, &sm);
 }
 
 /* Once per file: are there intervals, and did gaps cost some? */
@@ -260,6 +282,90 @@ usage_of(struct state *s, const char *file, const struct ovb_onoff *o)
 	return st;
 }
 
+/* One series: U in intervals of len s (a multiple of its interval). */
+static int
+measure_series(struct state *s, const char *file,
+	const struct ovb_series *se)
+{
+	uint64_t len = se->interval;
+	char a[32];
+	if (opt_interval_given) {
+		uint64_t ns = se->interval * 1000000000;
+		if (opt_interval % ns)
+			return ovb_err_at(file, se->line, "series %s %s: -I %s s "
+				"is not a multiple of its interval %llu s",
+				se->capsule, ovb_res_name(se->res),
+				ovb_fmt_real(a, (double)opt_interval / 1e9),
+				(unsigned long long)se->interval);
+		len = opt_interval / 1000000000;
+	}
+	struct ovb_samples sm;
+	ovb_series_measure(se, len, &sm);
+	if (!sm.n) {
+		ovb_samples_free(&sm);
+		return ovb_err_at(file, se->line, "series %s %s: no "
+			"measurement interval of %llu s has all its %llu "
+			"samples", se->capsule, ovb_res_name(se->res),
+			(unsigned long long)len,
+			(unsigned long long)(len / se->interval));
+	}
+	if (sm.ngap && ovb_verbose)
+		ovb_warn("%s: series %s %s: %zu of %zu measurement intervals of "
+			"%llu s miss samples and are left out", file,
+			se->capsule, ovb_res_name(se->res), sm.ngap,
+			sm.ngap + sm.n, (unsigned long long)len);
+	return put_dist(s, file, se->capsule, se->res, (double)len, &sm);
+}
+
+/* The capsules of a series file in order of first appearance. */
+static int
+usage_of_series(struct state *s, const char *file,
+	const struct ovb_series_set *ss)
+{
+	struct ovb_names done = { 0 };
+	int st = 0;
+	for (size_t i = 0; !st && i < ss->n; i++) {
+		const char *name = ss->s[i].capsule;
+		if (!ovb_names_add(&done, name, i))
+			continue;
+		size_t k = ovb_names_get(&opt_caps, name);
+		if (ncaps && k == OVB_NONE)
+			continue;
+		if (ncaps)
+			s->found[k] = true;
+		if ((st = claim(s, file, name)))
+			break;
+		for (int r = 0; !st && r < OVB_NRES; r++) {
+			if (!opt_res[r])
+				continue;
+			const struct ovb_series *se = ovb_series_find(ss, name,
+				(enum ovb_res)r);
+			if (se)
+				st = measure_series(s, file, se);
+			else if (!ovb_quiet)
+				ovb_warn("%s: capsule %s has no %s series; left "
+					"out", file, name,
+					ovb_res_name((enum ovb_res)r));
+		}
+	}
+	ovb_names_free(&done);
+	return st;
+}
+
+/* 1: the input is an ovb-series file; 0: read it as onoff; or an error. */
+static int
+is_series(struct ovb_lex *lx)
+{
+	int st = ovb_lex_next(lx);
+	if (st == 1) {
+		ovb_lex_unread(lx);
+		return strcmp(lx->tok[0], "ovb-series") == 0;
+	}
+	if (st == 0)
+		ovb_lex_unread(lx);
+	return st;
+}
+
 static int
 read_one(struct state *s, const char *path)
 {
@@ -269,11 +375,18 @@ read_one(struct state *s, const char *path)
 	if (st)
 		return st;
 	struct ovb_lex lx;
-	struct ovb_onoff o;
 	ovb_lex_init(&lx, f, name);
-	if (!(st = ovb_onoff_read(&lx, &o)))
-		st = usage_of(s, name, &o);
-	ovb_onoff_free(&o);
+	if ((st = is_series(&lx)) == 1) {
+		struct ovb_series_set ss;
+		if (!(st = ovb_series_read(&lx, &ss)))
+			st = usage_of_series(s, name, &ss);
+		ovb_series_free(&ss);
+	} else if (st == 0) {
+		struct ovb_onoff o;
+		if (!(st = ovb_onoff_read(&lx, &o)))
+			st = usage_of(s, name, &o);
+		ovb_onoff_free(&o);
+	}
 	ovb_lex_free(&lx);
 	ovb_close_in(f);
 	return st;

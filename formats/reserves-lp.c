@@ -1,0 +1,1199 @@
+/* reserves-lp.c: one manager's Cluster Reserves allocation (steps 1-3 of
+ * section 3.2.1 of the hierarchical bank paper) and the bank algorithm
+ * (section 3.2.2), for ovb-reserves.
+ *
+ * Step 1 is an LP solved by GLPK's simplex: variables R[i,j], p[j], m[j]
+ * >= 0; rows sum_j R[i,j] <= cap[i] and sum_i R[i,j] - p[j] + m[j] = T[j];
+ * minimize sum_j p[j] + m[j].  The problem object and its basis are kept,
+ * so the next round (same objective, new bounds) starts from the last
+ * optimal basis, which stays dual feasible: the dual simplex needs few
+ * pivots.  A cold start uses a primal feasible crash basis (every R at its
+ * lower bound, the node slacks and one of p[j], m[j] basic).
+ *
+ * GLPK's solution is then made exactly feasible ("cleaned": clipped to its
+ * bounds, node rows scaled into capacity) and V is the deviation of the
+ * cleaned point, within GLPK's tolerance of the optimum.  With L[j] =
+ * sum_i lb[i,j]: in every optimum a class with L[j] >= T[j] sits at its
+ * lower bounds, and every other class (the set J) has sum_i R[i,j] <= T[j];
+ * so "deviation <= V" is exactly: R = lb for classes outside J, column sums
+ * C[j] <= T[j] on J, and sum_J C[j] >= F* (the cleaned point's flow).
+ *
+ * Step 2 minimizes sum_i (1/w[i]) sum_j (R[i,j] - t[i,j])^2 over that set
+ * by its dual: multipliers lambda[j] >= 0 on C[j] <= T[j] and mu >= 0 on the
+ * flow, class prices pi = lambda - mu.  For given prices each node is a
+ * separable QP solved exactly by water-filling, R = clip(t - w/2 (pi + nu))
+ * with nu >= 0 its capacity price; the dual is a smooth concave function of
+ * |J| + 1 variables with a piecewise-linear gradient, maximized by projected
+ * Newton (generalized Hessian, Armijo on the projection arc).  It stops on
+ * a certificate: for the dual point y and the primal point x (R(y) with
+ * columns above target scaled down), ||x* - R(y)||^2 <= w_max (f(x) -
+ * q(y)), so max |x - x*| <= ||x - R(y)|| + sqrt(w_max gap) is a proven
+ * bound, reported, and at most the accuracy asked for.
+ *
+ * Step 3 gives capacity left on a node to the classes idle there (r > u:
+ * the usage cap held them) that are below target, in proportion to their
+ * targets, never beyond a class's cluster-wide deficit (see ovb_rsv_step3).
+ *
+ * Invariants of every R returned: lb <= R <= ub after steps 1, 2 (step 3
+ * may exceed ub, never cap); sum_j R[i,j] <= cap[i] (1e-9 relative). */
+#include <glpk.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ovb.h"
+
+#define IDLE_TOL 1e-6           /* r > u + IDLE_TOL: allocation left unused */
+#define DEV_RTOL 1e-7           /* deviation tolerance, as GLPK's tol_bnd */
+#define QP_MAXIT 500
+#define ARMIJO 1e-4
+
+#define NBASIS 3                /* recent optimal bases kept */
+
+struct ovb_rsv {
+	size_t n, s;
+	struct ovb_rsv_opt o;
+	glp_prob *lp;
+	bool basis;                 /* the LP holds an optimal basis */
+	unsigned char *bas[NBASIS]; /* row then column statuses, newest first */
+	int nbas;
+	/* step 2, kept for the next round */
+	double *lam;                /* s: lambda per class (0 outside J) */
+	double mu;
+	double *nu;                 /* n: each node's capacity price */
+	bool dual;
+	/* the bank */
+	double *bank;               /* s: balances */
+};
+
+double
+ovb_rsv_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double
+ovb_rsv_k(double D, double u)
+{
+	if (!(D > 0))
+		return -5;
+	double k = 500 * (D - u) / D;
+	return u < D ? fmin(5, k) : fmax(-5, k);
+}
+
+void
+ovb_rsv_cell(double D, double u, double r, double floor, double *lb,
+	double *ub, double *t, bool *idle)
+{
+	*idle = r > u + IDLE_TOL;
+	*lb = floor;
+	*ub = *idle ? fmax(u, floor) : 100;
+	*t = u + ovb_rsv_k(D, u);
+}
+
+static void
+glpk_hook(void *info)
+{
+	(void)info;
+	ovb_warn("GLPK failed internally (out of memory, or a GLPK error)");
+	exit(OVB_ESOFT);
+}
+
+struct ovb_rsv *
+ovb_rsv_new(size_t n, size_t s, const struct ovb_rsv_opt *o)
+{
+	struct ovb_rsv *m = ovb_xcalloc(1, sizeof *m);
+	m->n = n;
+	m->s = s;
+	m->o = *o;
+	m->lam = ovb_xcalloc(s, sizeof *m->lam);
+	m->nu = ovb_xcalloc(n, sizeof *m->nu);
+	m->bank = ovb_xcalloc(s, sizeof *m->bank);
+	return m;
+}
+
+void
+ovb_rsv_free(struct ovb_rsv *m)
+{
+	if (!m)
+		return;
+	if (m->lp)
+		glp_delete_prob(m->lp);
+	for (int b = 0; b < NBASIS; b++)
+		free(m->bas[b]);
+	free(m->lam);
+	free(m->nu);
+	free(m->bank);
+	free(m);
+}
+
+static double
+deviation(const struct ovb_rsv_in *in, const double *R)
+{
+	double v = 0;
+	for (size_t j = 0; j < in->s; j++) {
+		long double c = 0;
+		for (size_t i = 0; i < in->n; i++)
+			c += R[i * in->s + j];
+		v += fabs((double)(c - in->T[j]));
+	}
+	return v;
+}
+
+/* The deviation tolerance: GLPK's tol_bnd for each class row, 1e-7 (1 +
+ * T[j]), summed over the classes. */
+static double
+dev_tol(const struct ovb_rsv_in *in)
+{
+	double t = 0;
+	for (size_t j = 0; j < in->s; j++)
+		t += DEV_RTOL * (1 + in->T[j]);
+	return t;
+}
+
+/* ---- step 1 ---- */
+
+static void
+lp_build(struct ovb_rsv *m)
+{
+	size_t n = m->n, s = m->s, ns = n * s;
+	glp_term_out(GLP_OFF);
+	glp_error_hook(glpk_hook, NULL);
+	glp_prob *lp = m->lp = glp_create_prob();
+	glp_set_obj_dir(lp, GLP_MIN);
+	glp_add_rows(lp, (int)(n + s));
+	glp_add_cols(lp, (int)(ns + 2 * s));
+	size_t ne = 2 * ns + 2 * s;
+	int *ia = ovb_xmalloc((ne + 1) * sizeof *ia);
+	int *ja = ovb_xmalloc((ne + 1) * sizeof *ja);
+	double *ar = ovb_xmalloc((ne + 1) * sizeof *ar);
+	size_t k = 1;
+	for (size_t c = 0; c < ns; c++) {
+		ia[k] = (int)(1 + c / s), ja[k] = (int)(1 + c), ar[k++] = 1;
+		ia[k] = (int)(1 + n + c % s), ja[k] = (int)(1 + c), ar[k++] = 1;
+	}
+	for (size_t j = 0; j < s; j++) {
+		int p = (int)(1 + ns + j), q = (int)(1 + ns + s + j);
+		ia[k] = (int)(1 + n + j), ja[k] = p, ar[k++] = -1;
+		ia[k] = (int)(1 + n + j), ja[k] = q, ar[k++] = 1;
+		glp_set_col_bnds(lp, p, GLP_LO, 0, 0);
+		glp_set_col_bnds(lp, q, GLP_LO, 0, 0);
+		glp_set_obj_coef(lp, p, 1);
+		glp_set_obj_coef(lp, q, 1);
+	}
+	glp_load_matrix(lp, (int)ne, ia, ja, ar);
+	free(ia);
+	free(ja);
+	free(ar);
+}
+
+/* The primal feasible crash basis: R at lower bounds, node slacks basic,
+ * and per class whichever of p, m takes up T - L. */
+static void
+lp_crash(struct ovb_rsv *m, const struct ovb_rsv_in *in)
+{
+	size_t n = m->n, s = m->s, ns = n * s;
+	for (size_t i = 0; i < n; i++)
+		glp_set_row_stat(m->lp, (int)(1 + i), GLP_BS);
+	for (size_t c = 0; c < ns; c++)
+		glp_set_col_stat(m->lp, (int)(1 + c),
+			in->lb[c] == in->ub[c] ? GLP_NS : GLP_NL);
+	for (size_t j = 0; j < s; j++) {
+		long double L = 0;
+		for (size_t i = 0; i < n; i++)
+			L += in->lb[i * s + j];
+		bool over = L > in->T[j];
+		glp_set_row_stat(m->lp, (int)(1 + n + j), GLP_NS);
+		glp_set_col_stat(m->lp, (int)(1 + ns + j), over ? GLP_BS : GLP_NL);
+		glp_set_col_stat(m->lp, (int)(1 + ns + s + j), over ? GLP_NL : GLP_BS);
+	}
+}
+
+/* Saves the LP's (optimal) basis as the newest of the cache. */
+static void
+basis_save(struct ovb_rsv *m)
+{
+	int nr = glp_get_num_rows(m->lp), nc = glp_get_num_cols(m->lp);
+	unsigned char *b = m->bas[NBASIS - 1];
+	if (!b)
+		b = ovb_xmalloc((size_t)(nr + nc));
+	memmove(m->bas + 1, m->bas, (NBASIS - 1) * sizeof *m->bas);
+	m->bas[0] = b;
+	for (int i = 0; i < nr; i++)
+		b[i] = (unsigned char)glp_get_row_stat(m->lp, i + 1);
+	for (int j = 0; j < nc; j++)
+		b[nr + j] = (unsigned char)glp_get_col_stat(m->lp, j + 1);
+	if (m->nbas < NBASIS)
+		m->nbas++;
+}
+
+/* A non-basic status that fits the variable's bounds now. */
+static int
+fit_stat(int stat, int type)
+{
+	if (stat == GLP_BS)
+		return GLP_BS;
+	switch (type) {
+	case GLP_FX: return GLP_NS;
+	case GLP_LO: return GLP_NL;
+	case GLP_UP: return GLP_NU;
+	case GLP_FR: return GLP_NF;
+	}
+	return stat == GLP_NU ? GLP_NU : GLP_NL;
+}
+
+/* Installs cached basis b; returns the sum of the primal infeasibilities
+ * it has under the current bounds, or -1 if it cannot be factorized. */
+static double
+basis_try(struct ovb_rsv *m, const unsigned char *b)
+{
+	glp_prob *lp = m->lp;
+	int nr = glp_get_num_rows(lp), nc = glp_get_num_cols(lp);
+	for (int i = 0; i < nr; i++)
+		glp_set_row_stat(lp, i + 1, fit_stat(b[i], glp_get_row_type(lp,
+			i + 1)));
+	for (int j = 0; j < nc; j++)
+		glp_set_col_stat(lp, j + 1, fit_stat(b[nr + j], glp_get_col_type(lp,
+			j + 1)));
+	if (glp_warm_up(lp))
+		return -1;
+	double inf = 0;
+	for (int i = 0; i < nr; i++) {
+		if (glp_get_row_stat(lp, i + 1) != GLP_BS)
+			continue;
+		double x = glp_get_row_prim(lp, i + 1);
+		inf += fmax(0, glp_get_row_lb(lp, i + 1) - x) + fmax(0, x -
+			glp_get_row_ub(lp, i + 1));
+	}
+	for (int j = 0; j < nc; j++) {
+		if (glp_get_col_stat(lp, j + 1) != GLP_BS)
+			continue;
+		double x = glp_get_col_prim(lp, j + 1);
+		int t = glp_get_col_type(lp, j + 1);
+		if (t != GLP_FR && t != GLP_UP)
+			inf += fmax(0, glp_get_col_lb(lp, j + 1) - x);
+		if (t == GLP_DB || t == GLP_FX || t == GLP_UP)
+			inf += fmax(0, x - glp_get_col_ub(lp, j + 1));
+	}
+	return inf;
+}
+
+/* Of the cached bases, installs the one with the least infeasibility
+ * under the new bounds (in the manager loop, allocations often alternate
+ * between two states: usage caps on, then off).  false: none usable. */
+static bool
+basis_best(struct ovb_rsv *m)
+{
+	int best = -1;
+	double bestinf = INFINITY;
+	for (int b = 0; b < m->nbas; b++) {
+		double inf = basis_try(m, m->bas[b]);
+		if (inf >= 0 && inf < bestinf)
+			best = b, bestinf = inf;
+		if (inf == 0)
+			break;
+	}
+	if (best < 0)
+		return false;
+	if (best != m->nbas - 1 || bestinf != 0)
+		basis_try(m, m->bas[best]);
+	return true;
+}
+
+static const char *
+glpk_why(int rc)
+{
+	switch (rc) {
+	case GLP_EBADB: return "invalid initial basis";
+	case GLP_ESING: return "singular basis matrix";
+	case GLP_ECOND: return "ill-conditioned basis matrix";
+	case GLP_EBOUND: return "inconsistent bounds";
+	case GLP_EFAIL: return "numerical failure";
+	case GLP_EITLIM: return "iteration limit";
+	case GLP_ETMLIM: return "time limit";
+	case GLP_ENOPFS: return "no primal feasible solution";
+	case GLP_ENODFS: return "no dual feasible solution";
+	}
+	return "unknown failure";
+}
+
+static int
+step1(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
+	struct ovb_rsv_stat *st, char *why, size_t whylen)
+{
+	size_t n = m->n, s = m->s, ns = n * s;
+	if (!m->lp)
+		lp_build(m);
+	glp_prob *lp = m->lp;
+	for (size_t i = 0; i < n; i++)
+		glp_set_row_bnds(lp, (int)(1 + i), GLP_UP, 0, in->cap[i]);
+	for (size_t j = 0; j < s; j++)
+		glp_set_row_bnds(lp, (int)(1 + n + j), GLP_FX, in->T[j], in->T[j]);
+	for (size_t c = 0; c < ns; c++) {
+		double lo = in->lb[c], hi = in->ub[c];
+		glp_set_col_bnds(lp, (int)(1 + c), lo == hi ? GLP_FX : GLP_DB,
+			lo, hi);
+	}
+	glp_smcp p;
+	glp_init_smcp(&p);
+	p.msg_lev = GLP_MSG_OFF;
+	double tb = ovb_rsv_now();
+	st->warm = m->nbas && !m->o.cold && basis_best(m);
+	if (getenv("OVB_RSV_DEBUG"))
+		fprintf(stderr, "basis choice %.1f ms\n", (ovb_rsv_now() - tb) * 1e3);
+	int it0 = glp_get_it_cnt(lp), rc;
+	if (st->warm) {
+		p.meth = GLP_DUALP;
+		p.r_test = GLP_RT_FLIP;
+		const char *e = getenv("OVB_RSV_WARM");
+		if (!e || !strncmp(e, "primal", 6))
+			p.meth = GLP_PRIMAL, p.r_test = GLP_RT_HAR;
+		if (e && !strcmp(e, "primalstd"))
+			p.pricing = GLP_PT_STD;
+		if (e && !strcmp(e, "dualhar"))
+			p.r_test = GLP_RT_HAR;
+		if (e && !strcmp(e, "dantzig"))
+			p.pricing = GLP_PT_STD;
+		rc = glp_simplex(lp, &p);
+		if (rc || glp_get_status(lp) != GLP_OPT)
+			st->warm = false;       /* try again from scratch */
+	}
+	if (!st->warm) {
+		lp_crash(m, in);
+		p.meth = GLP_PRIMAL;
+		p.r_test = GLP_RT_HAR;
+		rc = glp_simplex(lp, &p);
+		if (rc == GLP_ESING || rc == GLP_ECOND || rc == GLP_EFAIL) {
+			glp_adv_basis(lp, 0);   /* once more, GLPK's own basis */
+			rc = glp_simplex(lp, &p);
+		}
+		if (rc) {
+			m->basis = false;
+			snprintf(why, whylen, "step 1: GLPK simplex failed: %s",
+				glpk_why(rc));
+			return OVB_ESOFT;
+		}
+	}
+	st->lp_iter = glp_get_it_cnt(lp) - it0;
+	int status = glp_get_status(lp);
+	if (status != GLP_OPT) {
+		m->basis = false;
+		snprintf(why, whylen, "step 1: the LP %s", status == GLP_NOFEAS ?
+			"is infeasible (the lower bounds of a node exceed its "
+			"capacity)" : "has no optimal solution (GLPK status "
+			"undefined or unbounded)");
+		return status == GLP_NOFEAS ? OVB_EDATA : OVB_ESOFT;
+	}
+	m->basis = true;
+	basis_save(m);
+	for (size_t c = 0; c < ns; c++)
+		R[c] = glp_get_col_prim(lp, (int)(1 + c));
+	return 0;
+}
+
+/* Makes R satisfy the bounds and node capacities exactly: clipped, then
+ * each node's amount above lb scaled down to fit. */
+static void
+clean_rows(const struct ovb_rsv_in *in, double *R)
+{
+	size_t n = in->n, s = in->s;
+	for (size_t i = 0; i < n; i++) {
+		double *Ri = R + i * s;
+		const double *lo = in->lb + i * s, *hi = in->ub + i * s;
+		long double sum = 0, room = 0;
+		for (size_t j = 0; j < s; j++) {
+			Ri[j] = fmin(fmax(Ri[j], lo[j]), hi[j]);
+			sum += Ri[j];
+			room += Ri[j] - lo[j];
+		}
+		if (sum > in->cap[i] && room > 0) {
+			double f = (double)(1 - (sum - in->cap[i]) / room);
+			for (size_t j = 0; j < s; j++)
+				Ri[j] = lo[j] + (Ri[j] - lo[j]) * fmax(f, 0);
+		}
+	}
+}
+
+/* Scales class j's amounts above lb so that its column sum is at most
+ * lim[j] (classes with lim[j] < 0 are left alone). */
+static void
+trim_cols(const struct ovb_rsv_in *in, double *R, const double *lim)
+{
+	size_t n = in->n, s = in->s;
+	for (size_t j = 0; j < s; j++) {
+		if (lim[j] < 0)
+			continue;
+		long double C = 0, L = 0;
+		for (size_t i = 0; i < n; i++) {
+			C += R[i * s + j];
+			L += in->lb[i * s + j];
+		}
+		if (C <= lim[j] || C <= L)
+			continue;
+		double f = (double)((lim[j] - L) / (C - L));
+		for (size_t i = 0; i < n; i++) {
+			double *x = &R[i * s + j];
+			*x = in->lb[i * s + j] + (*x - in->lb[i * s + j]) * fmax(f, 0);
+		}
+	}
+}
+
+/* ---- step 2 ---- */
+
+/* Step 2's data over the classes of J (m of them): n x m cells. */
+struct qp {
+	size_t n, m, s;
+	size_t *J;                  /* m: class index */
+	double *t, *lb, *ub;        /* n x m */
+	double *cap, *h, *iw;       /* n: capacity left, w/2, 1/w */
+	double *T;                  /* m */
+	double F, wmax;             /* flow to reach; largest w */
+	double fval;                /* scale of q, for rounding noise */
+	double *R, *Rn, *nu, *nun;  /* current and candidate */
+	unsigned char *tight, *tightn; /* row at capacity (nu > 0 or sum = cap) */
+	long double *C, *Cn;
+	double *pi;
+	long evals;
+};
+
+/* Node i for prices pi: R = clip(t - h (pi + nu), lb, ub), nu >= 0 the
+ * least with sum R <= cap.  Returns nu; nu0 is a guess. */
+static double
+node_solve(const struct qp *q, size_t i, const double *pi, double nu0,
+	double *R)
+{
+	size_t m = q->m;
+	const double *t = q->t + i * m, *lo = q->lb + i * m, *hi = q->ub + i * m;
+	double h = q->h[i], cap = q->cap[i];
+	long double sum = 0;
+	for (size_t k = 0; k < m; k++) {
+		R[k] = fmin(fmax(t[k] - h * pi[k], lo[k]), hi[k]);
+		sum += R[k];
+	}
+	if (sum <= cap)
+		return 0;
+	/* S(nu) = sum_k clip(...) decreases piecewise linearly; bracketed
+	 * Newton from the guess (exact once on the final piece). */
+	double a = 0, b = 0;
+	for (size_t k = 0; k < m; k++)
+		b = fmax(b, (t[k] - h * pi[k] - lo[k]) / h);
+	double nu = nu0 > a && nu0 < b ? nu0 : b / 2;
+	for (int it = 0; it < 200; it++) {
+		long double S = 0;
+		size_t nfree = 0;
+		for (size_t k = 0; k < m; k++) {
+			double x = t[k] - h * (pi[k] + nu);
+			if (x <= lo[k])
+				x = lo[k];
+			else if (x >= hi[k])
+				x = hi[k];
+			else
+				nfree++;
+			R[k] = x;
+			S += x;
+		}
+		long double e = S - cap;
+		if (fabsl(e) <= 1e-15L * (cap + 1))
+			return nu;
+		if (e > 0)
+			a = nu;
+		else
+			b = nu;
+		double next = nfree ? nu + (double)e / (h * (double)nfree) : -1;
+		if (!(next > a && next < b))
+			next = a + (b - a) / 2;
+		if (next == nu || b - a <= 1e-15 * b)
+			break;
+		nu = next;
+	}
+	/* Bracket exhausted: take its upper end, where S <= cap. */
+	for (size_t k = 0; k < m; k++)
+		R[k] = fmin(fmax(t[k] - h * (pi[k] + b), lo[k]), hi[k]);
+	return b;
+}
+
+/* R(y), C(y) into Rn, Cn, nun. */
+static void
+qp_eval(struct qp *q, const double *y)
+{
+	size_t n = q->n, m = q->m;
+	for (size_t k = 0; k < m; k++)
+		q->pi[k] = y[k] - y[m];
+	for (size_t k = 0; k < m; k++)
+		q->Cn[k] = 0;
+	for (size_t i = 0; i < n; i++) {
+		double *Ri = q->Rn + i * m;
+		q->nun[i] = node_solve(q, i, q->pi, q->nu[i], Ri);
+		long double sum = 0;
+		for (size_t k = 0; k < m; k++) {
+			q->Cn[k] += Ri[k];
+			sum += Ri[k];
+		}
+		q->tightn[i] = q->nun[i] > 0 || sum >= q->cap[i] - 1e-9 *
+			(1 + q->cap[i]);
+	}
+	q->evals++;
+}
+
+static long double
+flow(const long double *C, size_t m)
+{
+	long double f = 0;
+	for (size_t k = 0; k < m; k++)
+		f += C[k];
+	return f;
+}
+
+/* max_k |y_k - max(0, y_k + g_k)| at yn, from the candidate's sums. */
+static double
+pgrad(const struct qp *q, const double *yn)
+{
+	size_t m = q->m;
+	double pg = 0, g;
+	for (size_t k = 0; k < m; k++) {
+		g = (double)(q->Cn[k] - q->T[k]);
+		pg = fmax(pg, fabs(yn[k] - fmax(0, yn[k] + g)));
+	}
+	g = (double)(q->F - flow(q->Cn, m));
+	return fmax(pg, fabs(yn[m] - fmax(0, yn[m] + g)));
+}
+
+static void
+qp_accept(struct qp *q)
+{
+	double *t = q->R;
+	q->R = q->Rn, q->Rn = t;
+	t = q->nu;
+	q->nu = q->nun, q->nun = t;
+	unsigned char *b = q->tight;
+	q->tight = q->tightn, q->tightn = b;
+	long double *c = q->C;
+	q->C = q->Cn, q->Cn = c;
+}
+
+/* q(yn) - q(y), accurately (from differences). */
+static double
+qp_delta(const struct qp *q, const double *y, const double *yn)
+{
+	size_t n = q->n, m = q->m;
+	long double d = 0;
+	for (size_t i = 0; i < n; i++) {
+		const double *a = q->R + i * m, *b = q->Rn + i * m,
+			*t = q->t + i * m;
+		double di = 0;
+		for (size_t k = 0; k < m; k++)
+			di += (b[k] - a[k]) * (b[k] + a[k] - 2 * t[k]);
+		d += di * q->iw[i];
+	}
+	for (size_t k = 0; k < m; k++)
+		d += yn[k] * (q->Cn[k] - q->T[k]) - y[k] * (q->C[k] - q->T[k]);
+	d += yn[m] * (q->F - flow(q->Cn, m)) - y[m] * (q->F - flow(q->C, m));
+	return (double)d;
+}
+
+/* The certificate at the current point: x = R(y) with columns above T
+ * scaled down (into q->Rn); returns the bound on max |x - x*| and sets
+ * *shortfall = F - flow(x) (>= 0). */
+static double
+qp_cert(struct qp *q, const double *y, double *shortfall)
+{
+	size_t n = q->n, m = q->m;
+	memcpy(q->Rn, q->R, n * m * sizeof *q->Rn);
+	long double fx = 0;
+	for (size_t k = 0; k < m; k++) {
+		long double C = q->C[k];
+		if (C <= q->T[k]) {
+			fx += C;
+			continue;
+		}
+		long double L = 0;
+		for (size_t i = 0; i < n; i++)
+			L += q->lb[i * m + k];
+		double f = C > L ? (double)((q->T[k] - L) / (C - L)) : 0;
+		long double Cx = 0;
+		for (size_t i = 0; i < n; i++) {
+			double *x = &q->Rn[i * m + k], lo = q->lb[i * m + k];
+			*x = lo + (*x - lo) * fmax(f, 0);
+			Cx += *x;
+		}
+		fx += Cx;
+	}
+	double Fs = fminl(q->F, fx);
+	*shortfall = (double)(q->F - Fs);
+	long double df = 0, dist = 0;
+	for (size_t i = 0; i < n; i++) {
+		const double *a = q->R + i * m, *b = q->Rn + i * m,
+			*t = q->t + i * m;
+		double di = 0;
+		for (size_t k = 0; k < m; k++) {
+			di += (b[k] - a[k]) * (b[k] + a[k] - 2 * t[k]);
+			dist += (long double)(b[k] - a[k]) * (b[k] - a[k]);
+		}
+		df += di * q->iw[i];
+	}
+	long double gap = df;
+	for (size_t k = 0; k < m; k++)
+		gap -= y[k] * (q->C[k] - q->T[k]);
+	gap -= y[m] * (Fs - flow(q->C, m));
+	return (double)(sqrtl(dist) + sqrtl(fmaxl(gap, 0) * q->wmax));
+}
+
+/* The generalized Hessian of -q over the coordinates with free[k], into M
+ * (d x d, d = m + 1, row-major). */
+static void
+qp_hessian(const struct qp *q, double *M)
+{
+	size_t n = q->n, m = q->m, d = m + 1;
+	memset(M, 0, d * d * sizeof *M);
+	size_t *F = ovb_xmalloc(m * sizeof *F);
+	for (size_t i = 0; i < n; i++) {
+		const double *Ri = q->R + i * m, *lo = q->lb + i * m,
+			*hi = q->ub + i * m;
+		size_t nf = 0;
+		for (size_t k = 0; k < m; k++) {
+			double e = 1e-11 * (1 + fabs(hi[k]));
+			if (Ri[k] > lo[k] + e && Ri[k] < hi[k] - e)
+				F[nf++] = k;
+		}
+		if (!nf)
+			continue;
+		double h = q->h[i];
+		for (size_t a = 0; a < nf; a++)
+			M[F[a] * d + F[a]] += h;
+		if (q->tight[i]) {
+			double g = h / (double)nf;
+			for (size_t a = 0; a < nf; a++)
+				for (size_t b = 0; b < nf; b++)
+					M[F[a] * d + F[b]] -= g;
+		} else {
+			for (size_t a = 0; a < nf; a++) {
+				M[F[a] * d + m] -= h;
+				M[m * d + F[a]] -= h;
+			}
+			M[m * d + m] += h * (double)nf;
+		}
+	}
+	free(F);
+}
+
+/* Solves (A + delta I) x = b for the symmetric positive semidefinite A
+ * (p x p, overwritten) by Cholesky; false if it breaks down. */
+static bool
+chol_solve(double *A, size_t p, double delta, const double *b, double *x)
+{
+	for (size_t i = 0; i < p; i++)
+		A[i * p + i] += delta;
+	for (size_t j = 0; j < p; j++) {
+		double djj = A[j * p + j];
+		for (size_t k = 0; k < j; k++)
+			djj -= A[j * p + k] * A[j * p + k];
+		if (!(djj > 0))
+			return false;
+		djj = sqrt(djj);
+		A[j * p + j] = djj;
+		for (size_t i = j + 1; i < p; i++) {
+			double v = A[i * p + j];
+			for (size_t k = 0; k < j; k++)
+				v -= A[i * p + k] * A[j * p + k];
+			A[i * p + j] = v / djj;
+		}
+	}
+	for (size_t i = 0; i < p; i++) {
+		double v = b[i];
+		for (size_t k = 0; k < i; k++)
+			v -= A[i * p + k] * x[k];
+		x[i] = v / A[i * p + i];
+	}
+	for (size_t i = p; i-- > 0;) {
+		double v = x[i];
+		for (size_t k = i + 1; k < p; k++)
+			v -= A[k * p + i] * x[k];
+		x[i] = v / A[i * p + i];
+	}
+	return true;
+}
+
+/* Projected Newton on the dual; y (m + 1) in/out.  0, or -1 when it
+ * stalled before the bound reached acc (q->R is then the best point). */
+static int
+qp_newton(struct qp *q, double *y, double acc, double tol, double Vp,
+	double *bound, double *shortfall, long *iters)
+{
+	size_t m = q->m, d = m + 1;
+	double *g = ovb_xmalloc(d * sizeof *g), *dir = ovb_xmalloc(d * sizeof *dir),
+		*yn = ovb_xmalloc(d * sizeof *yn), *M = ovb_xmalloc(d * d * sizeof *M),
+		*MF = ovb_xmalloc(d * d * sizeof *MF), *gF = ovb_xmalloc(d * sizeof *gF),
+		*xF = ovb_xmalloc(d * sizeof *xF);
+	size_t *F = ovb_xmalloc(d * sizeof *F);
+	bool *act = ovb_xmalloc(d * sizeof *act);
+	qp_eval(q, y);
+	qp_accept(q);
+	double reg = 1e-9, best = INFINITY;
+	int rc = -1, stall = 0;
+	long it;
+	for (it = 0; it < QP_MAXIT; it++) {
+		*bound = qp_cert(q, y, shortfall);
+		if (*bound <= acc && *shortfall <= tol) {
+			rc = 0;
+			break;
+		}
+		/* Rounding ends the progress of the bound (its gap has terms
+		 * lambda (C - T)); stop after 3 iterations without 10%. */
+		if (*bound < 0.9 * best)
+			best = *bound, stall = 0;
+		else if (*bound <= 0.01 && *shortfall <= tol && ++stall >= 3)
+			break;
+		for (size_t k = 0; k < m; k++)
+			g[k] = (double)(q->C[k] - q->T[k]);
+		g[m] = (double)(q->F - flow(q->C, m));
+		double pg = 0;
+		for (size_t k = 0; k < d; k++)
+			pg = fmax(pg, fabs(y[k] - fmax(0, y[k] + g[k])));
+		double eps = fmin(1e-3, pg);
+		size_t nf = 0, amin = 0;
+		for (size_t k = 0; k < d; k++) {
+			act[k] = y[k] <= eps && g[k] < 0;
+			if (!act[k])
+				F[nf++] = k;
+			if (y[k] < y[amin])
+				amin = k;
+		}
+		/* All free and a positive shortfall V': q falls along (1,...,1)
+		 * and the Hessian is singular there: hold the least y at 0. */
+		if (nf == d && Vp > 0) {
+			act[amin] = true;
+			nf = 0;
+			for (size_t k = 0; k < d; k++)
+				if (!act[k])
+					F[nf++] = k;
+		}
+		qp_hessian(q, M);
+		double dmax = 0;
+		for (size_t a = 0; a < nf; a++) {
+			for (size_t b = 0; b < nf; b++)
+				MF[a * nf + b] = M[F[a] * d + F[b]];
+			gF[a] = g[F[a]];
+			dmax = fmax(dmax, MF[a * nf + a]);
+		}
+		for (size_t k = 0; k < d; k++)
+			dir[k] = act[k] ? -y[k] : 0;
+		if (nf && !chol_solve(MF, nf, reg * fmax(dmax, 1), gF, xF)) {
+			reg *= 100;
+			stall++;
+			continue;
+		}
+		double big = 0, lim = 1e3;
+		for (size_t a = 0; a < nf; a++) {
+			dir[F[a]] = xF[a];
+			big = fmax(big, fabs(xF[a]));
+		}
+		for (size_t k = 0; k < d; k++)
+			lim = fmax(lim, 10 * y[k]);
+		if (big > lim)
+			for (size_t a = 0; a < nf; a++)
+				dir[F[a]] *= lim / big;
+		double slope = 0;
+		for (size_t a = 0; a < nf; a++)
+			slope += g[F[a]] * dir[F[a]];
+		if (getenv("OVB_RSV_DEBUG") && atoi(getenv("OVB_RSV_DEBUG")) > 1) {
+			for (size_t i = 0; i < q->n; i++) {
+				fprintf(stderr, "  node %zu nu %.17g R:", i, q->nu[i]);
+				for (size_t k = 0; k < m; k++) fprintf(stderr, " %.17g [%g,%g]", q->R[i*m+k], q->lb[i*m+k], q->ub[i*m+k]);
+				fprintf(stderr, " cap %.17g\n", q->cap[i]);
+			}
+			for (size_t a = 0; a < d; a++) { fprintf(stderr, "  M:"); for (size_t b = 0; b < d; b++) fprintf(stderr, " %.4g", M[a*d+b]); fprintf(stderr, "\n"); }
+		}
+		if (getenv("OVB_RSV_DEBUG")) {
+			fprintf(stderr, "it %ld bound %.3g short %.3g nf %zu/%zu slope %.3g reg %.1g\n  y:", it, *bound, *shortfall, nf, d, slope, reg);
+			for (size_t k = 0; k < d; k++) fprintf(stderr, " %.6g%s", y[k], act[k] ? "*" : "");
+			fprintf(stderr, "\n  g:");
+			for (size_t k = 0; k < d; k++) fprintf(stderr, " %.3g", g[k]);
+			fprintf(stderr, "\n  d:");
+			for (size_t k = 0; k < d; k++) fprintf(stderr, " %.3g", dir[k]);
+			fprintf(stderr, "\n");
+		}
+		bool ok = false;
+		for (double al = 1; al > 1e-12; al /= 2) {
+			double pred = al * slope;
+			for (size_t k = 0; k < d; k++) {
+				yn[k] = fmax(0, y[k] + al * dir[k]);
+				if (act[k])
+					pred += g[k] * (yn[k] - y[k]);
+			}
+			qp_eval(q, yn);
+			double dq = qp_delta(q, y, yn);
+			if (dq >= ARMIJO * pred && pred >= 0) {
+				ok = true;
+				break;
+			}
+			/* Below rounding, q cannot tell: take the step when it
+			 * halves the projected gradient. */
+			if (dq >= -1e-12 * (1 + fabs(q->fval)) &&
+			    pgrad(q, yn) <= 0.5 * pg) {
+				ok = true;
+				break;
+			}
+		}
+		if (!ok) {
+			if (reg > 1e6)
+				break;
+			reg *= 1000;      /* more gradient-like next time */
+			continue;
+		}
+		reg = fmax(1e-9, reg / 10);
+		qp_accept(q);
+		memcpy(y, yn, d * sizeof *y);
+	}
+	if (rc)
+		*bound = qp_cert(q, y, shortfall);
+	*iters = it;
+	free(g), free(dir), free(yn), free(M), free(MF), free(gF), free(xF);
+	free(F), free(act);
+	return rc;
+}
+
+static int
+step2(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
+	struct ovb_rsv_stat *st, char *why, size_t whylen)
+{
+	size_t n = in->n, s = in->s;
+	/* Classes forced above target stay at lb; the rest form J. */
+	struct qp q;
+	memset(&q, 0, sizeof q);
+	q.n = n, q.s = s;
+	q.J = ovb_xmalloc(s * sizeof *q.J);
+	double *L = ovb_xcalloc(s, sizeof *L), *lim = ovb_xmalloc(s * sizeof *lim);
+	for (size_t j = 0; j < s; j++) {
+		long double l = 0;
+		for (size_t i = 0; i < n; i++)
+			l += in->lb[i * s + j];
+		L[j] = (double)l;
+		bool inJ = L[j] < in->T[j] - 1e-12 * (1 + in->T[j]);
+		lim[j] = inJ ? in->T[j] : -1;
+		if (inJ)
+			q.J[q.m++] = j;
+	}
+	/* The cleaned step-1 point: classes outside J at lb, J at most T. */
+	for (size_t j = 0; j < s; j++)
+		if (lim[j] < 0)
+			for (size_t i = 0; i < n; i++)
+				R[i * s + j] = in->lb[i * s + j];
+	trim_cols(in, R, lim);
+	long double Fl = 0;
+	double V = 0;
+	for (size_t j = 0; j < s; j++) {
+		long double C = 0;
+		for (size_t i = 0; i < n; i++)
+			C += R[i * s + j];
+		if (lim[j] >= 0)
+			Fl += C;
+		V += fabs((double)(C - in->T[j]));
+	}
+	st->V = V;
+	st->dev[0] = V;
+	double tol = dev_tol(in);
+	if (m->o.steps < 2 || q.m == 0) {
+		st->dev[1] = V;
+		free(q.J), free(L), free(lim);
+		return 0;
+	}
+	size_t mm = q.m;
+	q.F = (double)Fl;
+	double Vp = 0;
+	q.T = ovb_xmalloc(mm * sizeof *q.T);
+	for (size_t k = 0; k < mm; k++) {
+		q.T[k] = in->T[q.J[k]];
+		Vp += q.T[k];
+	}
+	Vp -= q.F;
+	q.t = ovb_xmalloc(n * mm * sizeof *q.t);
+	q.lb = ovb_xmalloc(n * mm * sizeof *q.lb);
+	q.ub = ovb_xmalloc(n * mm * sizeof *q.ub);
+	q.cap = ovb_xmalloc(n * sizeof *q.cap);
+	q.h = ovb_xmalloc(n * sizeof *q.h);
+	q.iw = ovb_xmalloc(n * sizeof *q.iw);
+	q.R = ovb_xmalloc(n * mm * sizeof *q.R);
+	q.Rn = ovb_xmalloc(n * mm * sizeof *q.Rn);
+	q.nu = ovb_xmalloc(n * sizeof *q.nu);
+	q.nun = ovb_xmalloc(n * sizeof *q.nun);
+	q.tight = ovb_xmalloc(n);
+	q.tightn = ovb_xmalloc(n);
+	q.C = ovb_xmalloc(mm * sizeof *q.C);
+	q.Cn = ovb_xmalloc(mm * sizeof *q.Cn);
+	q.pi = ovb_xmalloc(mm * sizeof *q.pi);
+	for (size_t i = 0; i < n; i++) {
+		double w = in->w ? in->w[i] : 1, c = in->cap[i];
+		for (size_t j = 0; j < s; j++)
+			if (lim[j] < 0)
+				c -= in->lb[i * s + j];
+		q.cap[i] = c;
+		q.h[i] = w / 2;
+		q.iw[i] = 1 / w;
+		q.wmax = fmax(q.wmax, w);
+		q.nu[i] = m->dual && !m->o.cold ? m->nu[i] : 0;
+		for (size_t k = 0; k < mm; k++) {
+			size_t c2 = i * s + q.J[k];
+			q.t[i * mm + k] = in->t[c2];
+			q.lb[i * mm + k] = in->lb[c2];
+			q.ub[i * mm + k] = in->ub[c2];
+		}
+	}
+	for (size_t c = 0; c < n * mm; c++)
+		q.fval += q.t[c] * q.t[c] * q.iw[c / mm];
+	double *y = ovb_xcalloc(mm + 1, sizeof *y);
+	if (m->dual && !m->o.cold) {
+		for (size_t k = 0; k < mm; k++)
+			y[k] = m->lam[q.J[k]];
+		y[mm] = m->mu;
+	}
+	double bound, shortfall;
+	int rc = qp_newton(&q, y, m->o.accuracy, tol / 2, Vp, &bound,
+		&shortfall, &st->qp_iter);
+	st->evals = q.evals;
+	st->acc = bound;
+	st->shortfall = shortfall;
+	int status = 0;
+	if (rc && !(bound <= 0.01 && shortfall <= tol)) {
+		snprintf(why, whylen, "step 2 did not converge: the solution is "
+			"only known within %.3g points (deviation %.3g above V) "
+			"after %ld Newton iterations", bound, shortfall, st->qp_iter);
+		status = OVB_ESOFT;
+	} else {
+		/* The certified point (q.Rn, left by qp_cert) into R. */
+		for (size_t i = 0; i < n; i++)
+			for (size_t k = 0; k < mm; k++)
+				R[i * s + q.J[k]] = q.Rn[i * mm + k];
+		memset(m->lam, 0, s * sizeof *m->lam);
+		for (size_t k = 0; k < mm; k++)
+			m->lam[q.J[k]] = y[k];
+		m->mu = y[mm];
+		memcpy(m->nu, q.nu, n * sizeof *m->nu);
+		m->dual = true;
+	}
+	st->dev[1] = deviation(in, R);
+	free(y);
+	free(q.J), free(q.T), free(q.t), free(q.lb), free(q.ub), free(q.cap);
+	free(q.h), free(q.iw), free(q.R), free(q.Rn), free(q.nu), free(q.nun);
+	free(q.tight), free(q.tightn);
+	free(q.C), free(q.Cn), free(q.pi);
+	free(L), free(lim);
+	return status;
+}
+
+/* ---- step 3 ----
+ *
+ * Capacity left on node i, cap[i] - sum_j R[i,j], goes to the classes that
+ * are idle on node i (r > u: the usage cap held them there) and below
+ * target (C[j] < T[j]), in proportion to their targets T[j]; a class's
+ * grants over all nodes stop at its deficit T[j] - C[j] (offers beyond it
+ * are scaled down), and what a saturated class declined is offered again
+ * to the others, until nothing changes (at most s + 1 passes). */
+static void
+step3(const struct ovb_rsv_in *in, double *R)
+{
+	size_t n = in->n, s = in->s;
+	double *need = ovb_xmalloc(s * sizeof *need), *spare = ovb_xmalloc(n *
+		sizeof *spare), *offer = ovb_xcalloc(n * s, sizeof *offer),
+		*O = ovb_xmalloc(s * sizeof *O);
+	for (size_t j = 0; j < s; j++) {
+		long double C = 0;
+		for (size_t i = 0; i < n; i++)
+			C += R[i * s + j];
+		need[j] = (double)(in->T[j] - C);
+		if (need[j] <= 1e-9 * (1 + in->T[j]))
+			need[j] = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		long double sum = 0;
+		for (size_t j = 0; j < s; j++)
+			sum += R[i * s + j];
+		spare[i] = (double)(in->cap[i] - sum);
+		if (spare[i] <= 1e-12 * in->cap[i])
+			spare[i] = 0;
+	}
+	for (size_t pass = 0; pass <= s + 1; pass++) {
+		bool any = false;
+		memset(O, 0, s * sizeof *O);
+		for (size_t i = 0; i < n; i++) {
+			double W = 0;
+			for (size_t j = 0; j < s; j++) {
+				offer[i * s + j] = 0;
+				if (spare[i] > 0 && need[j] > 0 && in->idle[i * s + j])
+					W += in->T[j];
+			}
+			if (!(W > 0))
+				continue;
+			for (size_t j = 0; j < s; j++)
+				if (need[j] > 0 && in->idle[i * s + j]) {
+					offer[i * s + j] = spare[i] * in->T[j] / W;
+					O[j] += offer[i * s + j];
+					any = true;
+				}
+		}
+		if (!any)
+			break;
+		bool saturated = false;
+		for (size_t j = 0; j < s; j++) {
+			if (!(O[j] > 0))
+				continue;
+			double f = 1;
+			if (O[j] >= need[j]) {
+				f = need[j] / O[j];
+				saturated = true;
+			}
+			for (size_t i = 0; i < n; i++) {
+				double gnt = offer[i * s + j] * f;
+				R[i * s + j] += gnt;
+				spare[i] = fmax(0, spare[i] - gnt);
+			}
+			need[j] = O[j] >= need[j] ? 0 : need[j] - O[j];
+		}
+		if (!saturated)
+			break;
+	}
+	free(need), free(spare), free(offer), free(O);
+}
+
+/* ---- the bank algorithm (section 3.2.2), with ticket = percent ----
+ *
+ * 1. Every class deposits the allocation it left unused on any node.
+ * 2. R = u + c on nodes where the class was needy (used all it had), else
+ *    u - c; never below lb nor above the node's capacity (c per node,
+ *    times w for a group).
+ * 3. A class above target gives back the excess from its amounts above
+ *    lb, in proportion; a class below target gets the deficit on its
+ *    needy nodes, in proportion to R there.
+ * 4. What step 3 could not take back is withdrawn from the account (it
+ *    may go negative); what it could not give is deposited.
+ * 5. A positive balance is paid out on the class's needy nodes, in
+ *    proportion to R there, and leaves the account.
+ * 6. Each node is scaled to exactly its capacity in its amounts above lb;
+ *    balances are then multiplied by keep (0: spatial compensation only,
+ *    1: full temporal compensation). */
+static void
+add_needy(const struct ovb_rsv_in *in, double *R, size_t j, double amount,
+	double *given)
+{
+	size_t n = in->n, s = in->s, cnt = 0;
+	long double W = 0;
+	for (size_t i = 0; i < n; i++)
+		if (in->needy[i * s + j]) {
+			W += R[i * s + j];
+			cnt++;
+		}
+	*given = 0;
+	if (!cnt || !(amount > 0))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (in->needy[i * s + j])
+			R[i * s + j] += W > 0 ? amount * (double)(R[i * s + j] / W) :
+				amount / (double)cnt;
+	*given = amount;
+}
+
+static void
+bank(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R)
+{
+	size_t n = in->n, s = in->s;
+	double *B = m->bank;
+	for (size_t c = 0; c < n * s; c++)
+		B[c % s] += in->unused[c];
+	for (size_t i = 0; i < n; i++) {
+		double w = in->w ? in->w[i] : 1;
+		for (size_t j = 0; j < s; j++) {
+			size_t c = i * s + j;
+			double x = in->u[c] + (in->needy[c] ? 1 : -1) * m->o.bank_c * w;
+			R[c] = fmin(fmax(x, in->lb[c]), in->cap[i]);
+		}
+	}
+	for (size_t j = 0; j < s; j++) {
+		long double A = 0, room = 0;
+		for (size_t i = 0; i < n; i++) {
+			A += R[i * s + j];
+			room += R[i * s + j] - in->lb[i * s + j];
+		}
+		double given;
+		if (A > in->T[j] && room > 0) {
+			double f = 1 - fminl(1, (A - in->T[j]) / room);
+			for (size_t i = 0; i < n; i++) {
+				double *x = &R[i * s + j], lo = in->lb[i * s + j];
+				*x = lo + (*x - lo) * f;
+			}
+		} else if (A < in->T[j]) {
+			add_needy(in, R, j, (double)(in->T[j] - A), &given);
+		}
+		A = 0;
+		for (size_t i = 0; i < n; i++)
+			A += R[i * s + j];
+		B[j] -= (double)(A - in->T[j]);      /* step 4 */
+		if (B[j] > 0) {                      /* step 5 */
+			add_needy(in, R, j, B[j], &given);
+			B[j] -= given;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		double *Ri = R + i * s;
+		long double sum = 0, L = 0;
+		for (size_t j = 0; j < s; j++) {
+			sum += Ri[j];
+			L += in->lb[i * s + j];
+		}
+		double f = sum > L ? (double)((in->cap[i] - L) / (sum - L)) : 0;
+		for (size_t j = 0; j < s; j++) {
+			double lo = in->lb[i * s + j];
+			Ri[j] = sum > L ? lo + (Ri[j] - lo) * f :
+				lo + (double)((in->cap[i] - L) / (long double)s);
+		}
+	}
+	for (size_t j = 0; j < s; j++)
+		B[j] *= m->o.bank_keep;
+}
+
+int
+ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
+	struct ovb_rsv_stat *st, char *why, size_t whylen)
+{
+	memset(st, 0, sizeof *st);
+	size_t n = in->n, s = in->s;
+	for (size_t i = 0; i < n; i++) {
+		long double L = 0;
+		for (size_t j = 0; j < s; j++)
+			L += in->lb[i * s + j];
+		if (L > in->cap[i] * (1 + 1e-12)) {
+			snprintf(why, whylen, "infeasible: the lower bounds of "
+				"node %zu add up to %g, above its capacity %g", i + 1,
+				(double)L, in->cap[i]);
+			return OVB_EDATA;
+		}
+	}
+	double t0 = ovb_rsv_now();
+	if (m->o.method == OVB_RSV_BANK) {
+		bank(m, in, R);
+		st->sec[0] = ovb_rsv_now() - t0;
+		st->dev[0] = st->dev[1] = st->dev[2] = deviation(in, R);
+		return 0;
+	}
+	int rc = step1(m, in, R, st, why, whylen);
+	if (rc)
+		return rc;
+	clean_rows(in, R);
+	double t1 = ovb_rsv_now();
+	st->sec[0] = t1 - t0;
+	if ((rc = step2(m, in, R, st, why, whylen)))
+		return rc;
+	double t2 = ovb_rsv_now();
+	st->sec[1] = t2 - t1;
+	if (st->dev[1] > st->V + dev_tol(in)) {
+		snprintf(why, whylen, "step 2's deviation %.17g exceeds V = %.17g "
+			"beyond the tolerance", st->dev[1], st->V);
+		return OVB_ESOFT;
+	}
+	if (m->o.steps >= 3)
+		step3(in, R);
+	st->sec[2] = ovb_rsv_now() - t2;
+	st->dev[2] = deviation(in, R);
+	return 0;
+}

@@ -1,0 +1,462 @@
+#!/usr/bin/env bats
+# ovb-import --bitbrains (Bitbrains VM traces to ovb-series), the ovb-series
+# format (formats/series.md), and ovb-usage and ovb-tbucket on series input.
+#
+# t/data/replay-bitbrains.csv is a hand-written excerpt in the Bitbrains
+# layout (not real data): a timestamp tie, a duplicate slot after rounding,
+# a line without CPU data, exponents, a missing slot.  t/oracle/
+# replay_import.py recomputes the conversion from the CSV (exact doubles);
+# t/oracle/replay_series.py recomputes U and the token-bucket curve from a
+# series with Fractions; t/oracle/replay_gen.py makes random series.  The
+# tests on the real traces skip when ../shared/data/bitbrains-rnd (next to
+# the repository) is absent.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	T=$BATS_TEST_TMPDIR
+	BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
+	CSV="$DATA/replay-bitbrains.csv"
+}
+
+stderr_has() {
+	[[ $stderr == *"$1"* ]] || fail "stderr lacks '$1': $stderr"
+}
+
+need_bitbrains() {
+	[[ -d $BB/2013-7 && -d $BB/2013-8 ]] ||
+		skip "the Bitbrains traces are not at $BB"
+}
+
+# ---------------------------------------------------------------------------
+# The conversion, on the hand-written excerpt.
+
+@test "excerpt: known series (rounding, tie up, first of a slot kept, no-CPU line, exponents)" {
+	cp "$CSV" "$T/12.csv"
+	run -0 --separate-stderr ovb-import --bitbrains "$T/12.csv"
+	assert_equal "$stderr" ''
+	assert_output - <<-'EOF'
+	ovb-series 1
+	# series CAPSULE RES; interval I s; sample T V: the mean usage over [T, T+I)
+	# in cpu or B/s, T in s since the epoch, a multiple of I, increasing
+	series vm12 cpu
+	interval 300 s
+	sample 1372629900 0.5
+	sample 1372630200 1
+	sample 1372630500 0.2
+	sample 1372631400 3
+	sample 1372631700 1.3333333333333333
+	series vm12 net
+	interval 300 s
+	sample 1372629900 2048
+	sample 1372630200 10240
+	sample 1372630500 0
+	sample 1372630800 1280
+	sample 1372631400 15360
+	sample 1372631700 204.8
+	series vm12 net-rx
+	interval 300 s
+	sample 1372629900 1536
+	sample 1372630200 512
+	sample 1372630500 0
+	sample 1372630800 256
+	sample 1372631400 307.2
+	sample 1372631700 102.4
+	EOF
+	run -0 python3 "$ORACLE/replay_import.py" <(ovb-import --bitbrains "$T/12.csv") "$T/12.csv"
+	assert_output --partial agree
+}
+
+@test "excerpt: -v counts the dropped duplicate and the line without CPU data" {
+	cp "$CSV" "$T/12.csv"
+	run -0 --separate-stderr ovb-import -v --bitbrains -o "$T/s" "$T/12.csv"
+	assert_output ''
+	stderr_has "$T/12.csv: capsule vm12: 7 samples, 0 outside --from/--to, 1 without CPU data (cores or capacity 0)"
+	stderr_has 'capsule vm12: 1 samples fell on a slot of 300 s already taken after rounding; the first of each slot is kept'
+}
+
+@test "gzip input (by its magic) equals plain input; names from the file; --prefix" {
+	cp "$CSV" "$T/7.csv"
+	gzip -c "$CSV" >"$T/7.csv.gz"
+	cp "$T/7.csv.gz" "$T/seven"
+	ovb-import --bitbrains "$T/7.csv" >"$T/a"
+	ovb-import --bitbrains "$T/7.csv.gz" >"$T/b"
+	cmp "$T/a" "$T/b"
+	run -0 ovb-import --bitbrains "$T/seven"
+	assert_line 'series vmseven cpu'
+	run -0 ovb-import --bitbrains --prefix jul- "$T/7.csv.gz"
+	assert_line 'series jul-7 net'
+	run -0 ovb-import --bitbrains --prefix '' "$T/7.csv.gz"
+	assert_line 'series 7 net-rx'
+}
+
+@test "--kb 1000, -I 600, -r, --from/--to select and convert as documented" {
+	cp "$CSV" "$T/12.csv"
+	run -0 --separate-stderr ovb-import --bitbrains --kb 1000 -r net "$T/12.csv"
+	assert_line 'sample 1372629900 2000'
+	assert_line 'sample 1372631700 200'
+	refute_output --partial 'series vm12 cpu'
+	refute_output --partial 'net-rx'
+	run -0 python3 "$ORACLE/replay_import.py" --kb 1000 <(ovb-import --bitbrains --kb 1000 "$T/12.csv") "$T/12.csv"
+	# a 600 s grid: 1372629750 -> 1372629600, 1372630199 -> 1372630200
+	run -0 --separate-stderr ovb-import --bitbrains -I 600 -r cpu "$T/12.csv"
+	assert_line 'interval 600 s'
+	assert_line 'sample 1372629600 0.5'
+	assert_line 'sample 1372630200 1'
+	run -0 python3 "$ORACLE/replay_import.py" --interval 600 <(ovb-import --bitbrains -I 600 "$T/12.csv") "$T/12.csv"
+	# [from, to) on the rounded times; dates are UTC
+	run -0 --separate-stderr ovb-import --bitbrains --from 2013-06-30T22:10 --to 1372631400 -r cpu "$T/12.csv"
+	assert_equal "$(grep -c '^sample' <<<"$output")" 2
+	assert_line 'sample 1372630200 1'
+	assert_line 'sample 1372630500 0.2'
+	run -0 python3 "$ORACLE/replay_import.py" --from 1372630200 --to 1372631400 <(ovb-import --bitbrains --from 1372630200 --to 1372631400 "$T/12.csv") "$T/12.csv"
+	assert_output --partial agree
+}
+
+@test "two files of one VM are merged in time; a slot in both keeps the first file's" {
+	mkdir "$T/m7" "$T/m8"
+	cp "$CSV" "$T/m7/5.csv"
+	# the second month: the last two slots again, with other values, and one more
+	{
+		head -1 "$CSV"
+		printf '1372631700;\t1;\t1000;\t500;\t50;\t1;\t1;\t0;\t0;\t1;\t1\n'
+		printf '1372632000;\t1;\t1000;\t250;\t25;\t1;\t1;\t0;\t0;\t1;\t1\n'
+	} >"$T/m8/5.csv"
+	run -0 --separate-stderr ovb-import -v --bitbrains "$T/m8/5.csv" "$T/m7/5.csv"
+	assert_line 'sample 1372631700 0.5'
+	assert_line 'sample 1372632000 0.25'
+	assert_equal "$(grep -c '^series' <<<"$output")" 3
+	stderr_has 'capsule vm5: 2 samples fell on a slot'
+	run -0 python3 "$ORACLE/replay_import.py" <(ovb-import --bitbrains "$T/m8/5.csv" "$T/m7/5.csv") "$T/m8/5.csv" "$T/m7/5.csv"
+}
+
+@test "a VM without CPU data gets no cpu series, with a warning (-q: silent)" {
+	{
+		head -1 "$CSV"
+		printf '1372631700;\t0;\t0.0;\t0.0;\t0.0;\t1;\t1;\t0;\t0;\t1;\t2\n'
+	} >"$T/3.csv"
+	run -0 --separate-stderr ovb-import --bitbrains "$T/3.csv"
+	refute_output --partial 'series vm3 cpu'
+	assert_line 'series vm3 net'
+	assert_equal "$stderr" 'ovb-import: capsule vm3 has no cpu samples (no CPU data); its cpu series is left out'
+	run -0 --separate-stderr ovb-import -q --bitbrains "$T/3.csv"
+	assert_equal "$stderr" ''
+}
+
+@test "output: valid, canonical, deterministic; -o == stdout; -o with bad input: no file" {
+	cp "$CSV" "$T/12.csv"
+	ovb-import --bitbrains "$T/12.csv" >"$T/a"
+	ovb-fmt "$T/a"
+	run -0 ovb-fmt -l "$T/a"
+	assert_output ''
+	ovb-import --bitbrains "$T/12.csv" -o "$T/b"
+	cmp "$T/a" "$T/b"
+	printf 'oops\n' >"$T/13.csv"
+	run -65 --separate-stderr ovb-import --bitbrains "$T/12.csv" "$T/13.csv" -o "$T/c"
+	[[ ! -e $T/c ]]
+	run -0 ls -A "$T"
+	refute_output --partial '.c.'
+}
+
+# ---------------------------------------------------------------------------
+# Malformed traces and bad options.
+
+# bad_line NAME LINE WORD SED: the excerpt edited by SED is rejected with
+# exit 65, no output, one error at FILE:LINE mentioning WORD.
+bad_line() {
+	local f=$T/$1.csv line=$2 word=$3
+	sed -E "$4" "$CSV" >"$f"
+	run -65 --separate-stderr ovb-import --bitbrains "$f"
+	assert_output ''
+	[[ $stderr == "ovb-import: $f:$line: "* && $stderr != *$'\n'* ]] ||
+		fail "stderr: $stderr"
+	stderr_has "$word"
+}
+
+@test "malformed lines: 65 at FILE:LINE" {
+	bad_line fields 3 '10 fields' '3s/;[^;]*$//'
+	bad_line extra 4 '12 fields' '4s/$/;\t1/'
+	bad_line blank 5 '1 fields' '5s/.*//'
+	bad_line nonnum 2 "CPU usage [MHZ]: '1300.0x'" '2s/1300\.0/1300.0x/'
+	bad_line negative 6 'Network received throughput [KB/s]: -0.25 is negative' '6s/0\.25/-0.25/'
+	bad_line nan 7 "CPU cores: 'nan'" '7s/^([0-9]+;\t)4;/\1nan;/'
+	bad_line time 2 "timestamp '1372629750.5'" '2s/^1372629750/1372629750.5/'
+	bad_line header 1 "header field 4 is 'CPU usage [MHz]'" '1s/CPU usage \[MHZ\]/CPU usage [MHz]/'
+	bad_line header2 1 'the header has 10 fields' '1s/;[^;]*$//'
+}
+
+@test "empty file, NUL byte, corrupt gzip: 65" {
+	: >"$T/1.csv"
+	run -65 --separate-stderr ovb-import --bitbrains "$T/1.csv"
+	assert_equal "$stderr" "ovb-import: $T/1.csv: empty input: no header line"
+	printf 'a\0b\n' >"$T/2.csv"
+	run -65 --separate-stderr ovb-import --bitbrains "$T/2.csv"
+	stderr_has "$T/2.csv:1: NUL byte"
+	gzip -c "$CSV" | head -c 200 >"$T/3.csv.gz"
+	run -65 --separate-stderr ovb-import --bitbrains "$T/3.csv.gz"
+	assert_output ''
+	stderr_has "ovb-import: $T/3.csv.gz: gzip -dc failed"
+	# a header alone: no samples at all
+	head -1 "$CSV" >"$T/4.csv"
+	run -65 --separate-stderr ovb-import -q --bitbrains "$T/4.csv"
+	assert_equal "$stderr" 'ovb-import: no samples in the input'
+}
+
+@test "bad options: 64; a missing file: 66" {
+	cp "$CSV" "$T/12.csv"
+	local bad
+	for bad in '--kb 1023' '-I 0' '-I x' '--from 2013-02-30' \
+	    '--from 2013-07-01T25:00' '--to yesterday' \
+	    '--from 2013-07-02 --to 2013-07-01' '-r disk' '-r cpu,' \
+	    '--prefix -x' '--bogus'; do
+		# shellcheck disable=SC2086
+		run -64 --separate-stderr ovb-import --bitbrains $bad "$T/12.csv"
+		assert_output ''
+		[[ $stderr == ovb-import:* ]] || fail "$bad: stderr '$stderr'"
+	done
+	# the kind of input is required
+	run -64 --separate-stderr ovb-import "$T/12.csv"
+	assert_output ''
+	stderr_has 'give the kind of input: --bitbrains'
+	run -64 --separate-stderr ovb-import --bitbrains
+	run -64 --separate-stderr ovb-import --bitbrains - <"$T/12.csv"
+	run -66 --separate-stderr ovb-import --bitbrains "$T/12.csv" "$T/nope.csv"
+	assert_output ''
+	stderr_has "ovb-import: $T/nope.csv: cannot open"
+}
+
+# ---------------------------------------------------------------------------
+# The ovb-series format.
+
+@test "series format: errors at their lines (ovb-fmt)" {
+	local f=$DATA/example.series
+	variant s1 "$f" '0,/^interval 300 s$/s//interval 300 ms/'
+	assert_fmt_error "$BAD" 5 "unit 'ms'"
+	variant s2 "$f" '0,/^interval 300 s$/s//interval 0.5 s/'
+	assert_fmt_error "$BAD" 5 interval "'0.5'"
+	variant s3 "$f" '0,/^interval 300 s$/s//interval 0 s/'
+	assert_fmt_error "$BAD" 5 '1..31622400'
+	variant s4 "$f" 's/^sample 1372630200 0\.5$/sample 1372630250 0.5/'
+	assert_fmt_error "$BAD" 7 'not a multiple of the interval 300 s'
+	variant s5 "$f" 's/^sample 1372630500 1\.75$/sample 1372630200 1.75/'
+	assert_fmt_error "$BAD" 8 'not after the previous'
+	variant s6 "$f" 's/^sample 1372630500 1\.75$/sample 1372630500 -1.75/'
+	assert_fmt_error "$BAD" 8 negative
+	variant s7 "$f" 's/^sample 1372630500 1\.75$/sample 1.3e9 1.75/'
+	assert_fmt_error "$BAD" 8 "'1.3e9'"
+	variant s8 "$f" 's/^sample 1372630500 1\.75$/sample 1372630500 nan/'
+	assert_fmt_error "$BAD" 8 nan
+	variant s9 "$f" 's/^series db cpu$/series web cpu/'
+	assert_fmt_error "$BAD" 16 'series web cpu is given twice (first at line 4)'
+	variant s10 "$f" 's/^series db cpu$/series db disk/'
+	assert_fmt_error "$BAD" 16 "unknown resource 'disk'"
+	variant s11 "$f" '/^series db cpu$/{n;d}'
+	assert_fmt_error "$BAD" 17 "sample before the series' 'interval I s' record"
+	variant s12 "$f" '/^series db cpu$/{n;p}'
+	assert_fmt_error "$BAD" 18 'interval is given twice'
+	variant s13 "$f" '$a interval 300 s'
+	assert_fmt_error "$BAD" 23 'interval is given twice'
+	variant s14 "$f" '/^sample/d'
+	assert_fmt_error "$BAD" 4 'series web cpu: no samples'
+	variant s15 "$f" '/^series web net$/,/^sample 1372631100 1024$/{/^interval/d}'
+	assert_fmt_error "$BAD" 11 "sample before the series' 'interval I s' record"
+	variant s16 "$f" '4i sample 0 1'
+	assert_fmt_error "$BAD" 4 "'sample' before any 'series CAPSULE RES' record"
+	variant s17 "$f" 's/^sample 1372629900 1$/bucket 1372629900 1/'
+	assert_fmt_error "$BAD" 18 "unknown record 'bucket'"
+	variant s18 "$f" 's/^sample 1372629900 1$/sample 1372629900 1 cpu/'
+	assert_fmt_error "$BAD" 18 "expected 'sample T V'"
+	variant s19 "$f" 's/^sample 1372629900 1$/sample 4611686018427387900 1/'
+	assert_fmt_error "$BAD" 18 'too large'
+	printf 'ovb-series 1\n# nothing\n' >"$T/empty.series"
+	assert_fmt_error "$T/empty.series" 2 'no series'
+	printf 'ovb-series 1\nseries a cpu\n' >"$T/open.series"
+	assert_fmt_error "$T/open.series" 2 "missing 'interval'"
+	printf 'ovb-series 2\n' >"$T/v2.series"
+	assert_fmt_error "$T/v2.series" 1 'version 2'
+}
+
+@test "series format: the example in formats/series.md is t/data/example.series" {
+	[[ -f $BATS_TEST_DIRNAME/../formats/series.md ]] || skip "no formats/series.md"
+	awk '/^## Example/{e=1; next} e && /^    /{sub(/^    /, ""); print} e && /^## Errors/{exit}' \
+		"$BATS_TEST_DIRNAME/../formats/series.md" >"$T/md.series"
+	cmp "$T/md.series" "$DATA/example.series"
+}
+
+# ---------------------------------------------------------------------------
+# ovb-usage and ovb-tbucket on series input.
+
+@test "ovb-usage on example.series: one interval per sample, missing ones left out" {
+	run -0 --separate-stderr ovb-usage -q -r cpu "$DATA/example.series"
+	assert_output - <<-'EOF'
+	ovb-usage 1
+	# usage CAPSULE RES; interval I s; width W UNIT; intervals N;
+	# mean V UNIT; pct P V UNIT; bin K COUNT: bin 0 counts usage 0,
+	# bin K counts usage in ((K-1)W, KW]; UNIT cpu or B/s
+	usage web cpu
+	interval 300 s
+	width 0.01 cpu
+	intervals 4
+	mean 0.65625 cpu
+	pct 50 0.25 cpu
+	pct 90 1.75 cpu
+	pct 95 1.75 cpu
+	pct 99 1.75 cpu
+	pct 100 1.75 cpu
+	bin 13 1
+	bin 25 1
+	bin 50 1
+	bin 175 1
+	usage db cpu
+	interval 300 s
+	width 0.01 cpu
+	intervals 5
+	mean 1.2 cpu
+	pct 50 1 cpu
+	pct 90 2 cpu
+	pct 95 2 cpu
+	pct 99 2 cpu
+	pct 100 2 cpu
+	bin 50 1
+	bin 100 2
+	bin 150 1
+	bin 200 1
+	EOF
+	# db has no net series: left out with a warning
+	run -0 --separate-stderr ovb-usage "$DATA/example.series"
+	assert_equal "$stderr" "ovb-usage: $DATA/example.series: capsule db has no net series; left out"
+	assert_line 'usage web net'
+	refute_line 'usage db net'
+}
+
+@test "ovb-usage on series: -I a multiple (exact means of complete groups), else 65" {
+	run -0 --separate-stderr ovb-usage -v -r cpu -I 600 "$DATA/example.series"
+	# web: only [1372630200, 1372630800) is complete: (0.5 + 1.75) / 2
+	assert_line 'intervals 1'
+	assert_line 'mean 1.125 cpu'
+	stderr_has 'series web cpu: 2 of 3 measurement intervals of 600 s miss samples and are left out'
+	run -65 --separate-stderr ovb-usage -r cpu -I 450 "$DATA/example.series"
+	assert_output ''
+	assert_equal "$stderr" "ovb-usage: $DATA/example.series:4: series web cpu: -I 450 s is not a multiple of its interval 300 s"
+	run -65 --separate-stderr ovb-usage -r cpu -c web -I 3000 "$DATA/example.series"
+	assert_equal "$stderr" "ovb-usage: $DATA/example.series:4: series web cpu: no measurement interval of 3000 s has all its 10 samples"
+}
+
+@test "ovb-tbucket on example.series: A piecewise linear, gaps split it" {
+	run -0 --separate-stderr ovb-tbucket -q "$DATA/example.series"
+	assert_output - <<-'EOF'
+	ovb-curve 1
+	# curve CAPSULE RES; mean RATE UNIT; peak RATE UNIT;
+	# point SIGMA RHO: breakpoints of the least burst rho(sigma) [cpu-s|B] at rate sigma [cpu|B/s]
+	curve web cpu
+	mean 0.65625 cpu
+	peak 1.75 cpu
+	point 0.65625 328.125
+	point 1.75 0
+	curve web net
+	mean 63131 B/s
+	peak 250000 B/s
+	point 63131 56060700
+	point 250000 0
+	curve db cpu
+	mean 1.2 cpu
+	peak 2 cpu
+	point 1.2 240
+	point 2 0
+	EOF
+	# 0 1 2 3 0, I = 10 s: at the mean 1.2 the best window is [2, 3]
+	# (10 (2 + 3 - 2 x 1.2) = 26); [3] alone takes over at sigma 2
+	printf 'ovb-series 1\nseries c cpu\ninterval 10 s\nsample 0 0\nsample 10 1\nsample 20 2\nsample 30 3\nsample 40 0\n' >"$T/c.series"
+	run -0 ovb-tbucket -q -r cpu "$T/c.series"
+	assert_line 'mean 1.2 cpu'
+	assert_line 'peak 3 cpu'
+	assert_line 'point 1.2 26'
+	assert_line 'point 2 10'
+	assert_line 'point 3 0'
+	# a missing sample splits the run: [2, 3] is no longer one window
+	sed -i '/^sample 20 /d' "$T/c.series"
+	run -0 ovb-tbucket -q -r cpu "$T/c.series"
+	assert_line 'mean 1 cpu'
+	assert_line 'point 1 20'
+	assert_line 'point 3 0'
+	run -0 python3 "$ORACLE/replay_series.py" tbucket "$T/c.series" <(ovb-tbucket -q -r cpu "$T/c.series")
+}
+
+@test "series input: a capsule read twice, -c naming none, a bad file: 65" {
+	run -65 --separate-stderr ovb-usage "$DATA/example.series" "$DATA/example.series"
+	stderr_has "capsule web was already read from $DATA/example.series"
+	run -65 --separate-stderr ovb-tbucket -q -c nosuch "$DATA/example.series"
+	assert_equal "$stderr" 'ovb-tbucket: capsule nosuch (-c) is in no input'
+	variant bad.series "$DATA/example.series" 's/^sample 1372630200 0\.5$/sample 1372630200 x/'
+	run -65 --separate-stderr ovb-tbucket "$BAD"
+	assert_output ''
+	stderr_has "ovb-tbucket: $BAD:7: sample value: 'x'"
+	run -65 --separate-stderr ovb-usage "$BAD"
+	stderr_has "ovb-usage: $BAD:7: sample value: 'x'"
+}
+
+@test "random series: ovb-usage (I and 3I) and ovb-tbucket agree with the oracle (12 seeds)" {
+	local seed
+	for seed in $(seq 1 12); do
+		python3 "$ORACLE/replay_gen.py" series "$seed" >"$T/s"
+		ovb-usage -q -r all -p 0,12.5,97.5 "$T/s" >"$T/u" || fail "ovb-usage, seed $seed"
+		run -0 python3 "$ORACLE/replay_series.py" usage "$T/s" "$T/u"
+		if ovb-usage -q -r all -I 900 "$T/s" >"$T/u3" 2>/dev/null; then
+			run -0 python3 "$ORACLE/replay_series.py" usage --len 900 "$T/s" "$T/u3"
+		fi
+		ovb-tbucket -q -r all "$T/s" >"$T/c" || fail "ovb-tbucket, seed $seed"
+		ovb-fmt "$T/c" "$T/u"
+		run -0 python3 "$ORACLE/replay_series.py" tbucket "$T/s" "$T/c"
+	done
+}
+
+@test "ovb-import | ovb-usage | ovb-profile: a profile from the excerpt" {
+	cp "$CSV" "$T/12.csv"
+	ovb-import --bitbrains "$T/12.csv" >"$T/s"
+	ovb-usage -q -r cpu,net "$T/s" >"$T/u"
+	ovb-tbucket -q -r cpu,net "$T/s" >"$T/c"
+	run -0 --separate-stderr ovb-profile -O 0.2 -t 300 "$T/u" "$T/c"
+	assert_line 'profile vm12 cpu'
+	assert_line 'interval 300 s'
+	assert_line 'tau 300 s'
+	ovb-profile -O 0.2 -t 300 "$T/u" "$T/c" | ovb-fmt
+}
+
+# ---------------------------------------------------------------------------
+# The real traces.
+
+@test "bitbrains: conversion agrees exactly with the oracle (5 VMs, 3 months)" {
+	need_bitbrains
+	local files=()
+	local m n
+	for m in 7 8 9; do
+		for n in 1 14 20 25; do
+			[[ -f $BB/2013-$m/$n.csv.gz ]] && files+=("$BB/2013-$m/$n.csv.gz")
+		done
+	done
+	files+=("$BB/2013-7/27.csv.gz")
+	ovb-import -q --bitbrains "${files[@]}" >"$T/s"
+	ovb-fmt "$T/s"
+	run -0 python3 "$ORACLE/replay_import.py" "$T/s" "${files[@]}"
+	assert_output --partial 'agree: 15 series'
+	# vm20 has samples of its own slot, and lines without CPU data
+	run -0 --separate-stderr ovb-import -v --bitbrains "$BB/2013-7/20.csv.gz" -o "$T/v"
+	stderr_has 'capsule vm20: 7922 samples fell on a slot of 300 s already taken'
+	stderr_has '12077 without CPU data'
+}
+
+@test "bitbrains: a day of 4 VMs, U and curves agree with the oracle" {
+	need_bitbrains
+	local files=("$BB"/2013-7/{1,9,22,27}.csv.gz)
+	ovb-import -q --bitbrains --from 2013-07-10 --to 2013-07-11 "${files[@]}" >"$T/s"
+	run -0 python3 "$ORACLE/replay_import.py" --from 1373414400 --to 1373500800 "$T/s" "${files[@]}"
+	ovb-usage -q -r all "$T/s" >"$T/u"
+	run -0 python3 "$ORACLE/replay_series.py" usage "$T/s" "$T/u"
+	ovb-usage -q -r all -I 3600 "$T/s" >"$T/u12"
+	run -0 python3 "$ORACLE/replay_series.py" usage --len 3600 "$T/s" "$T/u12"
+	ovb-tbucket -q -r all "$T/s" >"$T/c"
+	run -0 python3 "$ORACLE/replay_series.py" tbucket "$T/s" "$T/c"
+	assert_output 'agree: 12 blocks'
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# ovb-place: feasibility by Eq. 1 and Eq. 3, placements by assignment,
+# checked against exhaustive search on hundreds of random instances.
+
+bats_require_minimum_version 1.5.0
+load test_helper
+
+ORACLE="$BATS_TEST_DIRNAME/oracle"
+
+@test "place: --help and usage errors" {
+	run -0 ovb-place --help
+	assert_output --partial 'EXAMPLES:'
+	assert_output --partial 'Exit status:'
+	run -64 --separate-stderr ovb-place --policy bogus x
+	run -64 --separate-stderr ovb-place --trust-weight 2 x
+	run -64 --separate-stderr ovb-place --grid 12abc x
+	run -64 --separate-stderr ovb-place "$DATA/example.cluster"
+	[[ $stderr == *"need a cluster and an apps file"* ]]
+}
+
+@test "place: agrees with exhaustive search on 300 random instances (worst-fit)" {
+	run -0 python3 "$ORACLE/place_exhaustive.py" --seeds 1 300
+	echo "# $output" >&3
+}
+
+@test "place: agrees with exhaustive search under every policy and trust weighting" {
+	local p
+	for p in best-fit tolerance random; do
+		run -0 python3 "$ORACLE/place_exhaustive.py" --seeds 301 400 --policy "$p"
+	done
+	run -0 python3 "$ORACLE/place_exhaustive.py" --seeds 401 500 --trust-weight 0.5
+	run -0 python3 "$ORACLE/place_exhaustive.py" --seeds 501 550 --policy random --seed 7
+}
+
+@test "place: Lemma 1's greedy fails here; the assignment places all four" {
+	run -0 --separate-stderr ovb-place "$DATA/lemma1.cluster" "$DATA/lemma1.apps"
+	assert_line 'place shop c1 n1 -'
+	refute_line --regexp '^reject '
+	[[ $(grep -c '^place ' <<<"$output") -eq 4 ]]
+}
+
+@test "place: worst-fit and best-fit choose the emptiest and the fullest node" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode big 8 cpu 1000 B/s\nnode small 2 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=1\n' >"$d/a"
+	run -0 ovb-place "$d/c" "$d/a"
+	assert_line 'place a x big -'
+	run -0 ovb-place -p best-fit "$d/c" "$d/a"
+	assert_line 'place a x small -'
+}
+
+@test "place: same inputs and seed give the same bytes; seeds change random" {
+	local d=$BATS_TEST_TMPDIR i
+	python3 "$ORACLE/place_gen.py" 42 "$d"
+	for i in 1 2; do
+		ovb-place -p random --seed 5 "$d/cluster" "$d/apps" "$d/profile" >"$d/p$i"
+	done
+	cmp "$d/p1" "$d/p2"
+	local differ=0
+	for i in $(seq 10 40); do
+		ovb-place -p random --seed "$i" "$d/cluster" "$d/apps" "$d/profile" >"$d/q"
+		cmp -s "$d/q" "$d/p1" || differ=1
+	done
+	[[ $differ == 1 ]]
+}
+
+@test "place: adding to an existing plan equals placing everything at once" {
+	local d=$BATS_TEST_TMPDIR
+	python3 "$ORACLE/place_gen.py" 77 "$d"
+	ovb-place "$d/cluster" "$d/apps" "$d/profile" >"$d/all"
+	# the first three applications, then the rest onto that plan
+	awk '/^app /{n++} n <= 3' "$d/apps" >"$d/first"
+	{ echo 'ovb-apps 1'; awk '/^app /{n++} n > 3' "$d/apps"; } >"$d/rest"
+	ovb-place "$d/cluster" "$d/first" "$d/profile" >"$d/p1"
+	ovb-place "$d/cluster" "$d/rest" "$d/profile" "$d/p1" >"$d/p2"
+	diff <(grep -v '^#' "$d/all" | sort) <(grep -v '^#' "$d/p2" | sort)
+}
+
+@test "place: op=terminate takes an application out, op=modify re-places it" {
+	local d=$BATS_TEST_TMPDIR
+	ovb-place "$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.profile" >"$d/p1"
+	grep -q '^place shop web ' "$d/p1"
+	printf 'ovb-apps 1\napp shop op=terminate\n' >"$d/t"
+	run -0 ovb-place "$DATA/example.cluster" "$d/t" "$DATA/example.profile" "$d/p1"
+	refute_output --partial ' shop '
+	assert_line --regexp '^place batch w1 '
+	printf 'ovb-apps 1\napp shop op=modify\ncapsule web cpu=0.5\n' >"$d/m"
+	run -0 ovb-place "$DATA/example.cluster" "$d/m" "$DATA/example.profile" "$d/p1"
+	assert_line --regexp '^place shop web n[0-9] -$'
+	refute_line --regexp '^place shop db '
+}
+
+@test "place: an application that fits nowhere is rejected whole, with the reason" {
+	run -0 --separate-stderr ovb-place "$DATA/example.cluster" "$DATA/example.apps" \
+		"$DATA/example.profile"
+	assert_line --regexp '^reject huge admission: cpu reservations would reach [0-9.]+ cpu, above the cluster.s 18$'
+	refute_line --regexp '^place huge '
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode a 1 cpu 1000 B/s\nnode b 1 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp x\ncapsule one cpu=0.5\ncapsule two cpu=0.9\ncapsule three cpu=0.1\n' >"$d/a"
+	run -0 ovb-place "$d/c" "$d/a"
+	assert_line --regexp '^reject x its 3 capsules need distinct nodes but have 2 feasible nodes in all$'
+	printf 'ovb-apps 1\napp x\ncapsule one cpu=0.5\ncapsule two cpu=1.5\n' >"$d/a"
+	run -0 ovb-place "$d/c" "$d/a"
+	assert_line 'reject x capsule two: no feasible node of 2 (Eq. 1 on 2)'
+	refute_line --regexp '^place '
+}
+
+@test "place: section 4.1's mechanisms: CPU reservation, weight, token bucket" {
+	run -0 ovb-place "$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.profile"
+	# web: sigma 0.95, rho 0.02, O 0.01: x = (1-O) rho, y = rho/sigma, w = (1-O) sigma
+	assert_line 'cpu-resv shop web 0.0198 0.02105263157894737 0.9405'
+	assert_line 'tbucket shop web 4500000 200000'
+	# a plain reservation: y = tau, x = (1-O) sigma tau
+	assert_line 'cpu-resv batch w1 2 2 1'
+}
+
+@test "place: bad input: unknown profile, unknown pinned node, bad files: 65, no plan" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-apps 1\napp a\ncapsule x profile=nosuch\n' >"$d/a"
+	run -65 --separate-stderr ovb-place -o "$d/out" "$DATA/example.cluster" "$d/a" "$DATA/example.profile"
+	[[ $stderr == *"profile 'nosuch' is in none of the profile files"* ]]
+	[[ ! -e $d/out ]]
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=1 node=n9\n' >"$d/a"
+	run -65 --separate-stderr ovb-place "$DATA/example.cluster" "$d/a"
+	[[ $stderr == *"pinned to node 'n9', which is not in the cluster"* ]]
+	printf 'ovb-cluster 1\nnode a 0 cpu 1 B/s\n' >"$d/c"
+	run -65 --separate-stderr ovb-place "$d/c" "$DATA/example.apps"
+	[[ $stderr == *"c:2: "* ]]
+	printf 'ovb-apps 1\napp a O=1\ncapsule x cpu=1\n' >"$d/a"
+	run -65 --separate-stderr ovb-place "$DATA/example.cluster" "$d/a"
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=1\napp a\ncapsule y cpu=1\n' >"$d/a"
+	run -65 --separate-stderr ovb-place "$DATA/example.cluster" "$d/a"
+	[[ $stderr == *"defined twice"* ]]
+	run -65 --separate-stderr ovb-place "$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.usage"
+	[[ $stderr == *"not an input of ovb-place"* ]]
+}
+
+@test "place: ovb-check accepts every plan ovb-place writes (random instances, grids)" {
+	local d s g n=0
+	for s in $(seq 600 659); do
+		d=$BATS_TEST_TMPDIR/$s
+		mkdir "$d"
+		python3 "$ORACLE/place_gen.py" "$s" "$d"
+		for g in 0 1000 7; do
+			ovb-place --grid "$g" "$d/cluster" "$d/apps" "$d/profile" >"$d/plan"
+			run -0 ovb-check "$d/cluster" "$d/apps" "$d/plan" "$d/profile"
+			n=$((n + 1))
+		done
+	done
+	[[ $n -eq 180 ]]
+}

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""place_exhaustive.py DIR PLAN: an independent check of ovb-place by
+exhaustive search, written from the placement rules alone.
+
+Replays the applications of DIR/apps in order on the cluster and profiles
+of DIR.  For each one, enumerates every assignment of its capsules to
+distinct nodes and decides with exact rational arithmetic whether any
+satisfies every rule (pinning, trust 0, Eq. 1 and Eq. 3 for cpu and net on
+each node, with the placer's stated safety margin of 1e-12).  Then:
+ovb-place must have placed the application exactly when one exists, and
+its assignment must be one of the feasible ones; the placed capsules join
+the state.  Exit 0 and "agree N apps (P placed)" when all agree.
+Grid: --grid 0, every profile of a resource has the same bin width g, and
+plain reservations go up to the next multiple of g (as in risk.c)."""
+import itertools
+import math
+import sys
+from fractions import Fraction as F
+
+MARGIN = 1e-12
+
+
+def records(path):
+    for line in open(path):
+        t = line.split("#", 1)[0].split()
+        if t:
+            yield t
+
+
+def load(d):
+    nodes = {}
+    for t in records(d + "/cluster"):
+        if t[0] == "node":
+            nodes[t[1]] = (float(t[2]), float(t[4]))
+    prof = {}
+    cur = None
+    for t in records(d + "/profile"):
+        if t[0] == "profile":
+            cur = prof.setdefault((t[1], t[2]), {"bins": {}})
+        elif t[0] in ("sigma", "rho", "tau", "O", "width", "intervals"):
+            cur[t[0]] = float(t[1])
+        elif t[0] == "bin":
+            cur["bins"][int(t[1])] = int(t[2])
+    apps = []
+    for t in records(d + "/apps"):
+        if t[0] == "app":
+            apps.append({"name": t[1], "caps": [], "trust": {}})
+        elif t[0] == "capsule":
+            kv = dict(x.split("=", 1) for x in t[2:])
+            apps[-1]["caps"].append((t[1], kv))
+        elif t[0] == "trust":
+            apps[-1]["trust"][t[1]] = float(t[2])
+    return nodes, prof, apps
+
+
+def grid_up(x, g):
+    if not x > 0:
+        return 0
+    k = max(1, math.ceil(x / g))
+    while k > 1 and (k - 1) * g >= x:
+        k -= 1
+    while k * g < x:
+        k += 1
+    return k
+
+
+def needs(app, cap, prof):
+    """Per resource (0 cpu, 1 net): dict or None."""
+    name, kv = cap
+    out = []
+    for r, res in enumerate(("cpu", "net")):
+        lb = float(kv.get("lb-" + res, 0))
+        O = kv.get("O")
+        if "profile" in kv:
+            q = prof.get((kv["profile"], res))
+            if q is None:
+                out.append(None)
+                continue
+            n = q["intervals"]
+            pmf = {k: F(c, int(n)) for k, c in q["bins"].items()}
+            out.append(dict(sigma=q["sigma"], rho=q["rho"], tau=q["tau"],
+                            O=float(O) if O else q["O"], lb=lb, pmf=pmf))
+        else:
+            x = float(kv.get(res, 0))
+            if not x > 0:
+                out.append(None)
+                continue
+            g = 0.1 if r == 0 else 100000
+            out.append(dict(sigma=x, rho=0.0, tau=1.0,
+                            O=float(O) if O else 0.0, lb=lb,
+                            pmf={grid_up(x, g): F(1)}, plain=x))
+    return out
+
+
+def term(n, tau_min):
+    t = (F(n["sigma"]) * F(tau_min) + F(n["rho"])) * (1 - F(n["O"])) / F(tau_min)
+    return max(t, F(n["lb"]))
+
+
+def node_ok(members, cap, r):
+    """members: list of needs on this node for resource r."""
+    if not members:
+        return True
+    tmin = min(m["tau"] for m in members)
+    load = sum(term(m, tmin) for m in members)
+    if load > F(cap) * (1 - F(MARGIN)):
+        return False
+    omin = min(m["O"] for m in members)
+    g = 0.1 if r == 0 else 100000
+    if all("plain" in m for m in members):
+        risk = F(1) if sum(F(m["plain"]) for m in members) > F(cap) else F(0)
+    else:
+        y = {0: F(1)}
+        for m in members:
+            z = {}
+            for a, pa in y.items():
+                for b, pb in m["pmf"].items():
+                    z[a + b] = z.get(a + b, 0) + pa * pb
+            y = z
+        # values above cap: indices above the largest k with k g <= cap
+        K = math.floor(cap / g)
+        while (K + 1) * g <= cap:
+            K += 1
+        while K > 0 and K * g > cap:
+            K -= 1
+        risk = sum(p for k, p in y.items() if k > K)
+    limit = F(omin) - (F(MARGIN) if omin > 0 else 0)
+    return risk <= limit
+
+
+def main():
+    if sys.argv[1] == "--seeds":
+        return many(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:])
+    print(check(sys.argv[1], sys.argv[2]))
+
+
+def many(first, last, place_args):
+    """Generates instances first..last, runs ovb-place on each, checks."""
+    import os
+    import subprocess
+    import tempfile
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import place_gen
+    apps = placed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(first, last + 1):
+            d = os.path.join(tmp, str(seed))
+            os.mkdir(d)
+            place_gen.generate(seed, d)
+            with open(d + "/plan", "w") as out:
+                subprocess.run(["ovb-place", "--grid", "0", *place_args,
+                                d + "/cluster", d + "/apps", d + "/profile"],
+                               stdout=out, check=True)
+            try:
+                msg = check(d, d + "/plan")
+            except SystemExit as e:
+                sys.exit("seed %d: %s" % (seed, e))
+            a, p = msg.split()[1], msg.split()[3].lstrip("(")
+            apps += int(a)
+            placed += int(p)
+    print("agree %d instances, %d apps (%d placed)" % (last - first + 1,
+                                                       apps, placed))
+
+
+def check(d, plan):
+    nodes, prof, apps = load(d)
+    placed = {}
+    rejected = set()
+    for t in records(plan):
+        if t[0] == "place":
+            placed[(t[1], t[2])] = t[3]
+        elif t[0] == "reject":
+            rejected.add(t[1])
+    state = {n: [[], []] for n in nodes}   # node -> [cpu needs, net needs]
+    on_node = {n: set() for n in nodes}
+    trust = {a["name"]: a["trust"] for a in apps}
+
+    def t(a, b):
+        return min(trust.get(a, {}).get(b, 1), trust.get(b, {}).get(a, 1))
+
+    nplaced = 0
+    for app in apps:
+        caps = app["caps"]
+        ns = [needs(app, c, prof) for c in caps]
+        names = list(nodes)
+
+        def ok(assign):
+            for (cname, kv), n, node in zip(caps, ns, assign):
+                if "node" in kv and kv["node"] != node:
+                    return False
+                if any(t(app["name"], other) == 0 for other in on_node[node]):
+                    return False
+            for r in (0, 1):
+                for node in set(assign):
+                    mem = list(state[node][r]) + [n[r] for n, a in zip(ns, assign)
+                                                  if a == node and n[r]]
+                    if not node_ok(mem, nodes[node][r], r):
+                        return False
+            return True
+
+        exists = any(ok(a) for a in itertools.permutations(names, len(caps)))
+        got = [placed.get((app["name"], c[0])) for c in caps]
+        if app["name"] in rejected:
+            if exists:
+                sys.exit("%s: rejected, but a placement exists" % app["name"])
+            continue
+        if None in got:
+            sys.exit("%s: neither placed whole nor rejected" % app["name"])
+        if not exists:
+            sys.exit("%s: placed on %s, but no placement is feasible" % (app["name"], got))
+        if not ok(got):
+            sys.exit("%s: placed on %s, which breaks a rule" % (app["name"], got))
+        for n, node in zip(ns, got):
+            for r in (0, 1):
+                if n[r]:
+                    state[node][r].append(n[r])
+            on_node[node].add(app["name"])
+        nplaced += 1
+    return "agree %d apps (%d placed)" % (len(apps), nplaced)
+
+
+if __name__ == "__main__":
+    main()

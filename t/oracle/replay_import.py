@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Oracle for ovb-import --bitbrains: recomputes the series from the CSV
+files and compares them with ovb-import's output, exactly.
+
+usage: replay_import.py [--kb 1024] [--interval 300] [--prefix vm]
+                        [--from T] [--to T] SERIES CSV...
+
+cpu = CPU usage [MHZ] / (capacity [MHZ] / cores) as IEEE doubles (the
+same operations in the same order as the tool), missing where cores or
+capacity is 0; net = transmitted * kb; net-rx = received * kb; the slot
+is the timestamp rounded to the nearest multiple of the interval (ties
+up); per capsule the first row of a slot (in input order) wins.  Prints
+"agree" and exits 0, or prints the differences and exits 1.
+"""
+import argparse
+import gzip
+import os
+import sys
+
+HEADER = ["Timestamp [ms]", "CPU cores", "CPU capacity provisioned [MHZ]",
+          "CPU usage [MHZ]", "CPU usage [%]",
+          "Memory capacity provisioned [KB]", "Memory usage [KB]",
+          "Disk read throughput [KB/s]", "Disk write throughput [KB/s]",
+          "Network received throughput [KB/s]",
+          "Network transmitted throughput [KB/s]"]
+
+
+def read_series(path):
+    out = {}
+    cur = None
+    with open(path) as f:
+        for line in f:
+            tok = line.split('#', 1)[0].split()
+            if not tok:
+                continue
+            if tok[0] == 'series':
+                cur = (tok[1], tok[2])
+                out[cur] = []
+            elif tok[0] == 'interval':
+                assert tok[2] == 's'
+            elif tok[0] == 'sample':
+                out[cur].append((int(tok[1]), float(tok[2])))
+    return out
+
+
+def opener(path):
+    with open(path, 'rb') as f:
+        magic = f.read(2)
+    if magic == b'\x1f\x8b':
+        return gzip.open(path, 'rt')
+    return open(path)
+
+
+def name_of(path, prefix):
+    base = os.path.basename(path)
+    if len(base) > 3 and base.endswith('.gz'):
+        base = base[:-3]
+    if len(base) > 4 and base.endswith('.csv'):
+        base = base[:-4]
+    return prefix + base
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--kb', type=int, default=1024)
+    ap.add_argument('--interval', type=int, default=300)
+    ap.add_argument('--prefix', default='vm')
+    ap.add_argument('--from', dest='frm', type=int)
+    ap.add_argument('--to', type=int)
+    ap.add_argument('series')
+    ap.add_argument('csv', nargs='+')
+    a = ap.parse_args()
+    I = a.interval
+    rows = {}      # capsule -> list of (t, order, cpu or None, net, rx)
+    order = 0
+    names = []
+    for path in a.csv:
+        cap = name_of(path, a.prefix)
+        if cap not in rows:
+            rows[cap] = []
+            names.append(cap)
+        with opener(path) as f:
+            lines = f.read().split('\n')
+        if lines and lines[-1] == '':
+            lines.pop()
+        head = [x.strip(' \t') for x in lines[0].rstrip('\r').split(';')]
+        assert head == HEADER, (path, head)
+        for line in lines[1:]:
+            fld = [x.strip(' \t') for x in line.rstrip('\r').split(';')]
+            assert len(fld) == 11, (path, line)
+            ts = int(fld[0])
+            x = [float(v) for v in fld]
+            t = (ts + I // 2) // I * I
+            if (a.frm is not None and t < a.frm) or \
+               (a.to is not None and t >= a.to):
+                continue
+            cores, capmhz, use = x[1], x[2], x[3]
+            cpu = use / (capmhz / cores) if cores > 0 and capmhz > 0 \
+                else None
+            rows[cap].append((t, order, cpu, x[10] * a.kb, x[9] * a.kb))
+            order += 1
+    want = {}
+    for cap in names:
+        r = sorted(rows[cap], key=lambda z: (z[0], z[1]))
+        kept = []
+        for z in r:
+            if kept and kept[-1][0] == z[0]:
+                continue
+            kept.append(z)
+        for res, k in (('cpu', 2), ('net', 3), ('net-rx', 4)):
+            s = [(z[0], z[k]) for z in kept if z[k] is not None]
+            if s:
+                want[(cap, res)] = s
+    got = read_series(a.series)
+    bad = 0
+    for key in sorted(set(want) | set(got)):
+        w, g = want.get(key), got.get(key)
+        if w is None or g is None:
+            print('only in %s: %s %s' % ('output' if w is None else
+                                         'oracle', *key))
+            bad += 1
+            continue
+        if len(w) != len(g):
+            print('%s %s: %d samples, oracle %d' % (*key, len(g), len(w)))
+            bad += 1
+            continue
+        for (tw, vw), (tg, vg) in zip(w, g):
+            if tw != tg or vw != vg:
+                print('%s %s: sample %d %r, oracle %d %r' %
+                      (*key, tg, vg, tw, vw))
+                bad += 1
+                break
+    if bad:
+        sys.exit(1)
+    print('agree: %d series, %d samples' %
+          (len(want), sum(len(v) for v in want.values())))
+
+
+if __name__ == '__main__':
+    main()

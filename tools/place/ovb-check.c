@@ -1,0 +1,910 @@
+/* ovb-check: verify a placement plan against the cluster, the applications
+ * and their profiles; the CI gate for plans.
+ *
+ * Reads one ovb-cluster, one or more ovb-apps (or Sharc RSL) files taken
+ * as one arrival stream, one ovb-plan and any number of ovb-profile files,
+ * in any order, told apart by their magic line.  Recomputes every capsule's
+ * effective QoS (sigma, rho, tau, O, U per resource; apps overrides over
+ * the profile; plain reservations as point masses) and, on every node and
+ * resource, Eq. 1 (with tau_min, the (1 - O) factors and the lower bounds)
+ * and Eq. 3 (Pr(Y > C) <= O_min, Y on the grid of the largest bin width,
+ * or C/POINTS with the plan's grid record, in exact rational arithmetic
+ * unless --float); checks distinct nodes per application, trust, pinning,
+ * that every node exists, and that the plan's qos, cpu-resv, tbucket and
+ * risk records state what was recomputed.
+ *
+ * Invariants: every input is read and cross-checked before anything is
+ * written, so bad input (status 65, with FILE:LINE) leaves stdout empty;
+ * each violation is one line "violation NODE RES KIND ..." ("-" for no node
+ * or resource), in a fixed order (capsules in plan order, applications,
+ * nodes in cluster order, unknown nodes), so the same inputs give the same
+ * bytes; status 0 when nothing is violated, 1 otherwise. */
+#include <argp.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+enum { OPT_FLOAT = 0x100 };
+
+static bool opt_float;
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Arithmetic:", 1 },
+	{ "float", OPT_FLOAT, NULL, 0,
+	  "Eq. 3 in doubles (as ovb-place computes it) instead of exact "
+	  "rationals", 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Verify a placement plan: Eq. 1 and Eq. 3 on every node and resource, "
+	"distinct nodes, trust, pinning, capacities and the stated numbers."
+	"\v"
+	"Inputs, in any order, told apart by their first record: one "
+	"ovb-cluster, one or more ovb-apps (several are one arrival stream: "
+	"op=modify replaces, op=terminate removes), one ovb-plan, and the "
+	"ovb-profile files the applications name (none when all capsules are "
+	"plain).  Each violation is one line on stdout:\n\n"
+	"  violation NODE RES KIND DETAILS [capsules APP/CAPSULE,...]\n\n"
+	"with RES cpu, net or - and KIND one of: eq1 (Eq. 1 load above the "
+	"capacity), lb (the same, only because of lower bounds), eq3 "
+	"(Pr(Y>C) above O_min), distinct (two capsules of an application on "
+	"one node), trust (applications with trust 0 share a node), pin (a "
+	"pinned capsule elsewhere), node (a node not in the cluster), "
+	"capacity (a risk record's CAPACITY is not the cluster's), profile "
+	"(the place record's profile is not the apps file's), qos, cpu-resv, "
+	"tbucket, risk (a stated record missing, superfluous or with other "
+	"numbers than recomputed: qos values to a relative 1e-9, PR to 1e-9, "
+	"LOAD to a relative 1e-9, O_MIN and CAPACITY exactly), unplaced and "
+	"incomplete (an application neither placed nor rejected, or placed "
+	"in part).\n\n"
+	"Eq. 3 is decided exactly: Pr(Y > C) as a rational from the "
+	"histograms' counts, against the exact value of O_min's double.  "
+	"Pr(Y > C) counts the grid points k*g > C strictly.\n\n"
+	"EXAMPLES:\n"
+	"  ovb-check cluster.txt apps.txt plan.txt web.profile db.profile\n"
+	"  ovb-place c.txt a.txt *.profile | ovb-check c.txt a.txt *.profile -\n"
+	"  ovb-check c.txt a.txt plan.txt *.profile | grep ' eq3 '\n"
+	"  ovb-check c.txt old.apps new.apps plan2.txt *.profile  (a stream)\n"
+	"  CI gate, failing the job on a violation (1) or bad input (65):\n"
+	"    - run: ovb-check conf/cluster conf/apps plan.txt prof/*.profile\n\n"
+	OVB_EXIT_DOC;
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *st)
+{
+	(void)arg;
+	switch (key) {
+	case OPT_FLOAT: opt_float = true; return 0;
+	case ARGP_KEY_SUCCESS:
+		if (st->next >= st->argc)
+			argp_error(st, "give the cluster, apps, plan and profile "
+				"files");
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp argp = { options, parse_opt,
+	"CLUSTER APPS... PLAN [PROFILE...]", doc, ovb_cli_child, NULL, NULL };
+
+/* ---- inputs ---- */
+
+struct appdef {                 /* the live definition of an application */
+	const struct ovb_app *a;
+	const char *file;
+	bool alive;                 /* false: terminated */
+};
+
+static struct {
+	struct ovb_cluster cluster;
+	const char *cluster_file, *plan_file;
+	struct ovb_apps *apps;      /* one per apps file */
+	char **apps_file;
+	size_t napps, capapps;
+	struct ovb_plan plan;
+	struct ovb_profiles prof;   /* all blocks, file order */
+	char **prof_file;           /* the file of each block */
+	size_t capprof_file;
+	bool have_cluster, have_plan;
+	struct appdef *def;
+	size_t ndef, capdef;
+	struct ovb_names defs;      /* application name -> def index */
+} S;
+
+static int
+take_profiles(struct ovb_profiles *p, const char *file)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct ovb_qos *q = &p->q[i];
+		const struct ovb_qos *old = ovb_profile_find(&S.prof,
+			q->U.capsule, q->U.res);
+		if (old)
+			return ovb_err_at(file, 0, "profile %s %s was already read "
+				"from %s: a (capsule, resource) may come only once",
+				q->U.capsule, ovb_res_name(q->U.res),
+				S.prof_file[old - S.prof.q]);
+		if (S.prof.n == S.capprof_file) {
+			S.capprof_file = S.capprof_file ? 2 * S.capprof_file : 8;
+			S.prof_file = ovb_xrealloc(S.prof_file, S.capprof_file,
+				sizeof *S.prof_file);
+		}
+		S.prof_file[S.prof.n] = ovb_xstrdup(file);
+		*OVB_PUSH(S.prof.q, S.prof.n, S.prof.cap) = *q;
+		memset(q, 0, sizeof *q);
+	}
+	return 0;
+}
+
+static int
+read_input(const char *path)
+{
+	FILE *f;
+	const char *name;
+	int st = ovb_open_in(path, &f, &name);
+	if (st)
+		return st;
+	struct ovb_lex lx;
+	ovb_lex_init(&lx, f, name);
+	const struct ovb_format *fmt = ovb_format_sniff(&lx, &st);
+	if (fmt && !strcmp(fmt->name, "profile")) {
+		struct ovb_profiles p;
+		if (!(st = ovb_profile_read(&lx, &p)))
+			st = take_profiles(&p, name);
+		ovb_profile_free(&p);
+	} else if (fmt && !strcmp(fmt->name, "cluster")) {
+		if (S.have_cluster)
+			st = ovb_err(&lx, "a second cluster file (the first is %s)",
+				S.cluster_file);
+		else if (!(st = ovb_cluster_read(&lx, &S.cluster))) {
+			S.have_cluster = true;
+			S.cluster_file = ovb_xstrdup(name);
+		}
+	} else if (fmt && !strcmp(fmt->name, "apps")) {
+		struct ovb_apps a;
+		if (!(st = ovb_apps_read(&lx, &a))) {
+			if (S.napps == S.capapps)
+				S.apps_file = ovb_xrealloc(S.apps_file,
+					S.capapps ? 2 * S.capapps : 8,
+					sizeof *S.apps_file);
+			S.apps_file[S.napps] = ovb_xstrdup(name);
+			*OVB_PUSH(S.apps, S.napps, S.capapps) = a;
+		} else
+			ovb_apps_free(&a);
+	} else if (fmt && !strcmp(fmt->name, "plan")) {
+		if (S.have_plan)
+			st = ovb_err(&lx, "a second plan (the first is %s)",
+				S.plan_file);
+		else if (!(st = ovb_plan_read(&lx, &S.plan))) {
+			S.have_plan = true;
+			S.plan_file = ovb_xstrdup(name);
+		}
+	} else if (fmt) {
+		st = ovb_err(&lx, "an ovb-%s file is not an input of ovb-check "
+			"(cluster, apps, plan, profile)", fmt->name);
+	}
+	ovb_lex_free(&lx);
+	ovb_close_in(f);
+	return st;
+}
+
+/* ---- cross-references (bad input: 65) ---- */
+
+static const struct appdef *
+app_def(const char *name)
+{
+	size_t i = ovb_names_get(&S.defs, name);
+	return i == OVB_NONE ? NULL : &S.def[i];
+}
+
+/* The apps files as one stream: a new application's name must be free
+ * (or terminated), op=modify replaces, op=terminate ends. */
+static int
+build_defs(void)
+{
+	for (size_t f = 0; f < S.napps; f++)
+		for (size_t i = 0; i < S.apps[f].n; i++) {
+			const struct ovb_app *a = &S.apps[f].app[i];
+			size_t j = ovb_names_get(&S.defs, a->name);
+			if (j == OVB_NONE) {
+				struct appdef *d = OVB_PUSH(S.def, S.ndef, S.capdef);
+				*d = (struct appdef){ a, S.apps_file[f],
+					a->op != OVB_OP_TERMINATE };
+				ovb_names_add(&S.defs, a->name, S.ndef - 1);
+				continue;
+			}
+			struct appdef *d = &S.def[j];
+			if (a->op == OVB_OP_NEW && d->alive)
+				return ovb_err_at(S.apps_file[f], a->line,
+					"application %s is already defined (%s:%lu)",
+					a->name, d->file, d->a->line);
+			*d = (struct appdef){ a, S.apps_file[f],
+				a->op != OVB_OP_TERMINATE };
+		}
+	return 0;
+}
+
+static bool
+has_block(const char *profile)
+{
+	return ovb_profile_find(&S.prof, profile, OVB_CPU) ||
+		ovb_profile_find(&S.prof, profile, OVB_NET);
+}
+
+static size_t
+node_index(const char *name)
+{
+	return ovb_names_get(&S.cluster.byname, name);
+}
+
+static int
+check_refs(void)
+{
+	int st = 0;
+	for (size_t i = 0; i < S.ndef && !st; i++) {
+		const struct appdef *d = &S.def[i];
+		const struct ovb_app *a = d->a;
+		if (!d->alive)
+			continue;
+		for (size_t j = 0; j < a->ncap && !st; j++) {
+			const struct ovb_capsule *c = &a->cap[j];
+			if (c->profile && !has_block(c->profile))
+				st = ovb_err_at(d->file, a->line, "application %s, "
+					"capsule %s: profile=%s is in none of the profile "
+					"files (no cpu or net block)", a->name, c->name,
+					c->profile);
+			else if (c->node && node_index(c->node) == OVB_NONE)
+				st = ovb_err_at(d->file, a->line, "application %s, "
+					"capsule %s: node=%s is not in the cluster (%s)",
+					a->name, c->name, c->node, S.cluster_file);
+		}
+		for (size_t j = 0; j < a->ntrust && !st; j++)
+			if (!app_def(a->trust[j].app))
+				st = ovb_err_at(d->file, a->line, "application %s: "
+					"trust of %s, which is in none of the apps files",
+					a->name, a->trust[j].app);
+	}
+	const struct ovb_plan *p = &S.plan;
+	for (size_t i = 0; i < p->n && !st; i++) {
+		const struct ovb_placed *pl = &p->p[i];
+		const struct appdef *d = app_def(pl->app);
+		bool found = false;
+		for (size_t j = 0; d && d->alive && j < d->a->ncap; j++)
+			found = found || !strcmp(d->a->cap[j].name, pl->capsule);
+		if (!d || !d->alive)
+			st = ovb_err_at(S.plan_file, pl->line, "application %s is "
+				"%s", pl->app, d ? "terminated in the apps files" :
+				"in none of the apps files");
+		else if (!found)
+			st = ovb_err_at(S.plan_file, pl->line, "application %s has "
+				"no capsule %s in %s", pl->app, pl->capsule, d->file);
+		else if (pl->profile && !has_block(pl->profile))
+			st = ovb_err_at(S.plan_file, pl->line, "profile %s is in "
+				"none of the profile files (no cpu or net block)",
+				pl->profile);
+	}
+	for (size_t i = 0; i < p->nrej && !st; i++)
+		if (!app_def(p->rej[i].app))
+			st = ovb_err_at(S.plan_file, 0, "reject %s: the application "
+				"is in none of the apps files", p->rej[i].app);
+	return st;
+}
+
+/* ---- effective requirements ---- */
+
+struct eff {                    /* one capsule's needs on one resource */
+	bool used;
+	double sigma, rho, tau, O, lb;
+	const struct ovb_hist *h;   /* NULL: a plain reservation at sigma */
+};
+
+struct cap {                    /* a placed capsule */
+	const struct ovb_placed *pl;
+	const struct ovb_app *app;
+	const struct ovb_capsule *c;
+	size_t node;                /* cluster index, or OVB_NONE */
+	struct eff e[OVB_NCAP];
+};
+
+static double
+pick(double a, double b, double c)
+{
+	return !isnan(a) ? a : !isnan(b) ? b : c;
+}
+
+static void
+effective(const struct ovb_app *app, const struct ovb_capsule *c,
+	struct eff e[OVB_NCAP])
+{
+	memset(e, 0, OVB_NCAP * sizeof *e);
+	for (int r = 0; r < OVB_NCAP; r++) {
+		struct eff *n = &e[r];
+		n->lb = c->lb[r];
+		if (c->profile) {
+			const struct ovb_qos *q = ovb_profile_find(&S.prof,
+				c->profile, (enum ovb_res)r);
+			if (!q)
+				continue;
+			n->sigma = q->sigma;
+			n->rho = q->rho;
+			n->tau = pick(c->tau, app->tau, q->tau);
+			n->O = pick(c->O, app->O, q->O);
+			n->h = &q->U.h;
+		} else {
+			if (!(c->resv[r] > 0))
+				continue;
+			n->sigma = c->resv[r];
+			n->tau = pick(c->tau, app->tau, 1);
+			n->O = pick(c->O, app->O, 0);
+		}
+		n->used = true;
+	}
+}
+
+/* ---- violations ---- */
+
+static FILE *V;                 /* the violations, in memory */
+static size_t nviol;
+
+static void violation(const char *node, const char *res, const char *kind,
+	const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+violation(const char *node, const char *res, const char *kind,
+	const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(V, "violation %s %s %s ", node ? node : "-", res ? res : "-",
+		kind);
+	va_start(ap, fmt);
+	vfprintf(V, fmt, ap);
+	va_end(ap);
+	fputc('\n', V);
+	nviol++;
+}
+
+/* Rotating buffers for numbers in messages. */
+static const char *
+num(double v)
+{
+	static char buf[8][32];
+	static int i;
+	i = (i + 1) % 8;
+	return ovb_fmt_real(buf[i], v);
+}
+
+static bool
+near(double a, double b, double rel)
+{
+	return a == b || fabs(a - b) <= rel * fmax(fabs(a), fabs(b));
+}
+
+static const char *
+rname(int r)
+{
+	return ovb_res_name((enum ovb_res)r);
+}
+
+/* " capsules A/C,..." of the capsules in list[0..n). */
+static char *
+capsule_list(struct cap *const *list, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fputs("capsules ", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s/%s", i ? "," : "", list[i]->pl->app,
+			list[i]->pl->capsule);
+	fclose(f);
+	return buf;
+}
+
+/* A field "NAME=STATED UNIT (expected EXPECTED)", appended to f when they
+ * differ by more than a relative 1e-9. */
+static void
+field(FILE *f, bool *any, const char *name, double stated, double expected,
+	const char *unit, const char *how)
+{
+	if (near(stated, expected, 1e-9))
+		return;
+	fprintf(f, "%s%s=%s%s%s (%s %s)", *any ? ", " : "", name, num(stated),
+		unit[0] ? " " : "", unit, how, num(expected));
+	*any = true;
+}
+
+static void
+stated(const char *node, int r, const char *kind, const struct cap *c,
+	bool used, bool has, const double *st, const double *ex,
+	const char *const *names, const char *const *units, int n)
+{
+	const char *res = rname(r), *what = res;
+	if (used && !has) {
+		violation(node, res, kind, "%s/%s missing (the capsule uses %s) "
+			"at %s:%lu", c->pl->app, c->pl->capsule, what, S.plan_file,
+			c->pl->line);
+		return;
+	}
+	if (!used && has) {
+		violation(node, res, kind, "%s/%s stated at %s:%lu, but the "
+			"capsule uses no %s", c->pl->app, c->pl->capsule, S.plan_file,
+			c->pl->line, what);
+		return;
+	}
+	if (!used)
+		return;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bool any = false;
+	for (int i = 0; i < n; i++)
+		field(f, &any, names[i], st[i], ex[i], units[i], "expected");
+	fclose(f);
+	if (any)
+		violation(node, res, kind, "%s/%s %s at %s:%lu",
+			c->pl->app, c->pl->capsule, buf, S.plan_file, c->pl->line);
+	free(buf);
+}
+
+/* The checks of one placed capsule: node, pin, profile, stated records. */
+static void
+check_capsule(struct cap *c)
+{
+	const struct ovb_placed *pl = c->pl;
+	const char *node = pl->node;
+	if (c->c->node && strcmp(c->c->node, node))
+		violation(node, NULL, "pin", "%s/%s is pinned to %s", pl->app,
+			pl->capsule, c->c->node);
+	const char *want = c->c->profile ? c->c->profile : "-";
+	const char *have = pl->profile ? pl->profile : "-";
+	if (strcmp(want, have))
+		violation(node, NULL, "profile", "%s/%s is placed with profile %s, "
+			"the apps file gives %s (%s:%lu)", pl->app, pl->capsule, have,
+			want, S.plan_file, pl->line);
+	static const char *const qn[] = { "sigma", "rho", "tau", "O" };
+	for (int r = 0; r < OVB_NCAP; r++) {
+		const struct eff *e = &c->e[r];
+		const char *qu[] = { ovb_res_rate_unit((enum ovb_res)r),
+			ovb_res_amount_unit((enum ovb_res)r), "s", "" };
+		double st[] = { pl->sigma[r], pl->rho[r], pl->tau[r], pl->O[r] };
+		double ex[] = { e->sigma, e->rho, e->tau, e->O };
+		stated(node, r, "qos", c, e->used, pl->has_qos[r], st, ex, qn, qu,
+			4);
+	}
+	/* section 4.1: x = (1-O) rho every y = rho / sigma, weight
+	 * (1-O) sigma; without a burst or a rate, x = (1-O) sigma tau every
+	 * y = tau */
+	const struct eff *e = &c->e[OVB_CPU];
+	double x, y, w = (1 - e->O) * e->sigma;
+	if (e->rho > 0 && e->sigma > 0) {
+		x = (1 - e->O) * e->rho;
+		y = e->rho / e->sigma;
+	} else {
+		x = (1 - e->O) * e->sigma * e->tau;
+		y = e->tau;
+	}
+	static const char *const cn[] = { "x", "y", "weight" };
+	static const char *const cu[] = { "cpu-s", "s", "" };
+	double cs[] = { pl->x, pl->y, pl->weight }, ce[] = { x, y, w };
+	stated(node, OVB_CPU, "cpu-resv", c, e->used, pl->has_cpu_resv, cs, ce,
+		cn, cu, 3);
+	e = &c->e[OVB_NET];
+	static const char *const tn[] = { "sigma", "rho" };
+	static const char *const tu[] = { "B/s", "B" };
+	double ts[] = { pl->tb_sigma, pl->tb_rho }, te[] = { e->sigma, e->rho };
+	stated(node, OVB_NET, "tbucket", c, e->used, pl->has_tbucket, ts, te, tn,
+		tu, 2);
+}
+
+static double
+trust(const struct ovb_app *a, const char *b)
+{
+	for (size_t i = 0; i < a->ntrust; i++)
+		if (!strcmp(a->trust[i].app, b))
+			return a->trust[i].v;
+	return 1;
+}
+
+static const struct ovb_noderisk *
+risk_record(const char *node, int r)
+{
+	for (size_t i = 0; i < S.plan.nrisk; i++)
+		if (S.plan.risk[i].res == (enum ovb_res)r &&
+		    !strcmp(S.plan.risk[i].node, node))
+			return &S.plan.risk[i];
+	return NULL;
+}
+
+/* Eq. 3's Pr(Y > C) on a node: as a double, and exactly unless --float;
+ * g is the grid (0: deterministic). */
+static double
+node_risk(struct cap *const *m, size_t n, int r, double C, double *g,
+	mpq_t pr)
+{
+	double w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m[i]->e[r].h && m[i]->e[r].h->width > w)
+			w = m[i]->e[r].h->width;
+	if (w > 0 && S.plan.grid && C / (double)S.plan.grid > w)
+		w = C / (double)S.plan.grid;
+	*g = w;
+	if (w == 0) {                   /* plain reservations only */
+		if (opt_float) {
+			double s = 0;
+			for (size_t i = 0; i < n; i++)
+				s += m[i]->e[r].sigma;
+			return s > C ? 1 : 0;
+		}
+		mpq_t s, x;
+		mpq_inits(s, x, NULL);
+		for (size_t i = 0; i < n; i++) {
+			mpq_set_d(x, m[i]->e[r].sigma);
+			mpq_add(s, s, x);
+		}
+		bool over = ovb_mpq_cmp_d(s, C) > 0;
+		mpq_set_ui(pr, over, 1);
+		mpq_clears(s, x, NULL);
+		return over;
+	}
+	if (opt_float) {
+		struct ovb_pmf y, u;
+		ovb_pmf_zero(&y, w);
+		for (size_t i = 0; i < n; i++) {
+			const struct eff *e = &m[i]->e[r];
+			if (e->h)
+				ovb_pmf_from_hist(&u, e->h, w);
+			else {
+				size_t k = ovb_grid_up(e->sigma, w);
+				u.g = w;
+				u.n = k + 1;
+				u.p = ovb_xcalloc(k + 1, sizeof *u.p);
+				u.p[k] = 1;
+			}
+			ovb_pmf_add(&y, &u);
+			ovb_pmf_free(&u);
+			ovb_pmf_clip(&y, C);
+		}
+		double p = ovb_pmf_tail(&y, C);
+		ovb_pmf_free(&y);
+		return p;
+	}
+	struct ovb_xpmf y, u;
+	ovb_xpmf_zero(&y, w);
+	for (size_t i = 0; i < n; i++) {
+		const struct eff *e = &m[i]->e[r];
+		if (e->h)
+			ovb_xpmf_from_hist(&u, e->h, w);
+		else
+			ovb_xpmf_point(&u, e->sigma, w);
+		ovb_xpmf_add(&y, &u);
+		ovb_xpmf_free(&u);
+		ovb_xpmf_clip(&y, C);
+	}
+	ovb_xpmf_tail(pr, &y, C);
+	ovb_xpmf_free(&y);
+	char *dec = ovb_mpq_decimal(pr, 40, NULL);
+	double p = strtod(dec, NULL);
+	free(dec);
+	return p;
+}
+
+/* Eq. 1, Eq. 3 and the risk record of one node and resource. */
+static void
+check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
+	size_t nall)
+{
+	struct cap **m = ovb_xcalloc(nall ? nall : 1, sizeof *m);
+	size_t n = 0;
+	for (size_t i = 0; i < nall; i++)
+		if (all[i]->e[r].used)
+			m[n++] = all[i];
+	const char *res = rname(r), *unit = ovb_res_rate_unit((enum ovb_res)r);
+	const struct ovb_noderisk *rk = risk_record(nd->name, r);
+	double C = nd->cap[r];
+	if (!n) {
+		if (rk)
+			violation(nd->name, res, "risk", "stated at %s:%lu, but no "
+				"capsule on %s uses %s", S.plan_file, rk->line, nd->name,
+				res);
+		free(m);
+		return;
+	}
+	char *list = capsule_list(m, n);
+	/* Eq. 1 */
+	double tmin = INFINITY, omin = INFINITY, load = 0, load0 = 0;
+	for (size_t i = 0; i < n; i++) {
+		tmin = fmin(tmin, m[i]->e[r].tau);
+		omin = fmin(omin, m[i]->e[r].O);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct eff *e = &m[i]->e[r];
+		double t = (e->sigma * tmin + e->rho) * (1 - e->O) / tmin;
+		load0 += t;
+		load += t > e->lb ? t : e->lb;
+	}
+	if (load > C && load0 <= C)
+		violation(nd->name, res, "lb", "load=%s %s > C=%s %s with the "
+			"lower bounds (%s %s without) %s", num(load), unit, num(C),
+			unit, num(load0), unit, list);
+	else if (load > C)
+		violation(nd->name, res, "eq1", "load=%s %s > C=%s %s (tau_min=%s "
+			"s) %s", num(load), unit, num(C), unit, num(tmin), list);
+	/* Eq. 3 */
+	double g;
+	mpq_t pr;
+	mpq_init(pr);
+	double p = node_risk(m, n, r, C, &g, pr);
+	bool over = opt_float ? p > omin : ovb_mpq_cmp_d(pr, omin) > 0;
+	if (over) {
+		char grid[64] = "deterministic";
+		if (g > 0)
+			snprintf(grid, sizeof grid, "grid %s %s", num(g), unit);
+		char exact[160] = "";
+		if (!opt_float && !(p > omin)) {
+			char *q = ovb_mpq_str(pr);
+			mpq_t o;
+			mpq_init(o);
+			mpq_set_d(o, omin);
+			char *od = ovb_mpq_decimal(o, 30, NULL);
+			snprintf(exact, sizeof exact, " (exactly %.60s > O_min's "
+				"double %s)", q, od);
+			free(q);
+			free(od);
+			mpq_clear(o);
+		}
+		violation(nd->name, res, "eq3", "Pr(Y>C)=%s > O_min=%s%s C=%s %s "
+			"(%s) %s", num(p), num(omin), exact, num(C), unit, grid,
+			list);
+	}
+	mpq_clear(pr);
+	/* the stated record */
+	if (!rk)
+		violation(nd->name, res, "risk", "missing: no risk record for %s "
+			"%s %s", nd->name, res, list);
+	else {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		bool any = false;
+		if (!(fabs(rk->risk - p) <= 1e-9 || near(rk->risk, p, 1e-9))) {
+			fprintf(f, "PR=%s (recomputed %s)", num(rk->risk), num(p));
+			any = true;
+		}
+		if (rk->omin != omin) {
+			fprintf(f, "%sOMIN=%s (recomputed %s)", any ? ", " : "",
+				num(rk->omin), num(omin));
+			any = true;
+		}
+		field(f, &any, "LOAD", rk->load, load, unit, "recomputed");
+		fclose(f);
+		if (any)
+			violation(nd->name, res, "risk", "%s at %s:%lu", buf,
+				S.plan_file, rk->line);
+		free(buf);
+		if (rk->capacity != C)
+			violation(nd->name, res, "capacity", "CAPACITY=%s %s (the "
+				"cluster's %s %s) at %s:%lu", num(rk->capacity), unit,
+				num(C), unit, S.plan_file, rk->line);
+	}
+	free(list);
+	free(m);
+}
+
+/* Trust on a node: every pair of applications on it, each application
+ * named by its first capsule there. */
+static void
+check_trust(const struct ovb_node *nd, struct cap *const *m, size_t n)
+{
+	struct cap **first = ovb_xcalloc(n ? n : 1, sizeof *first);
+	size_t na = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < na && !seen; j++)
+			seen = first[j]->app == m[i]->app;
+		if (!seen)
+			first[na++] = m[i];
+	}
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = i + 1; j < na; j++) {
+			const struct ovb_app *a = first[i]->app, *b = first[j]->app;
+			double tab = trust(a, b->name), tba = trust(b, a->name);
+			if (fmin(tab, tba) > 0)
+				continue;
+			struct cap *two[] = { first[i], first[j] };
+			char *list = capsule_list(two, 2);
+			violation(nd->name, NULL, "trust", "trust(%s,%s)=%s "
+				"trust(%s,%s)=%s %s", a->name, b->name, num(tab),
+				b->name, a->name, num(tba), list);
+			free(list);
+		}
+	free(first);
+}
+
+static void
+check_all(struct cap *caps, size_t ncaps)
+{
+	/* capsules, in plan order */
+	for (size_t i = 0; i < ncaps; i++)
+		check_capsule(&caps[i]);
+	/* applications: distinct nodes, then placed whole */
+	struct cap **list = ovb_xcalloc(ncaps ? ncaps : 1, sizeof *list);
+	for (size_t i = 0; i < ncaps; i++) {
+		bool first = true;
+		for (size_t j = 0; j < i && first; j++)
+			first = !(caps[j].app == caps[i].app &&
+				!strcmp(caps[j].pl->node, caps[i].pl->node));
+		if (!first)
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < ncaps; j++)
+			if (caps[j].app == caps[i].app &&
+			    !strcmp(caps[j].pl->node, caps[i].pl->node))
+				list[n++] = &caps[j];
+		if (n > 1) {
+			char *l = capsule_list(list, n);
+			violation(caps[i].pl->node, NULL, "distinct", "app=%s %s",
+				caps[i].app->name, l);
+			free(l);
+		}
+	}
+	for (size_t i = 0; i < S.ndef; i++) {
+		const struct appdef *d = &S.def[i];
+		if (!d->alive || !d->a->ncap)
+			continue;
+		bool rejected = false;
+		for (size_t j = 0; j < S.plan.nrej; j++)
+			rejected = rejected || !strcmp(S.plan.rej[j].app, d->a->name);
+		char *buf = NULL;
+		size_t len = 0, missing = 0;
+		FILE *f = open_memstream(&buf, &len);
+		for (size_t j = 0; j < d->a->ncap; j++) {
+			bool placed = false;
+			for (size_t k = 0; k < ncaps && !placed; k++)
+				placed = caps[k].c == &d->a->cap[j];
+			if (!placed)
+				fprintf(f, "%s%s/%s", missing++ ? "," : "", d->a->name,
+					d->a->cap[j].name);
+		}
+		fclose(f);
+		if (missing == d->a->ncap && !rejected)
+			violation(NULL, NULL, "unplaced", "app=%s is neither placed "
+				"nor rejected", d->a->name);
+		else if (missing && missing < d->a->ncap)
+			violation(NULL, NULL, "incomplete", "app=%s capsules %s not "
+				"placed", d->a->name, buf);
+		free(buf);
+	}
+	/* nodes, in cluster order */
+	for (size_t k = 0; k < S.cluster.n; k++) {
+		const struct ovb_node *nd = &S.cluster.node[k];
+		size_t n = 0;
+		for (size_t i = 0; i < ncaps; i++)
+			if (caps[i].node == k)
+				list[n++] = &caps[i];
+		check_trust(nd, list, n);
+		for (int r = 0; r < OVB_NCAP; r++)
+			check_node_res(nd, r, list, n);
+	}
+	/* nodes not in the cluster */
+	for (size_t i = 0; i < ncaps; i++) {
+		if (caps[i].node != OVB_NONE)
+			continue;
+		bool first = true;
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(caps[j].pl->node, caps[i].pl->node) != 0;
+		if (!first)
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < ncaps; j++)
+			if (!strcmp(caps[j].pl->node, caps[i].pl->node))
+				list[n++] = &caps[j];
+		char *l = capsule_list(list, n);
+		violation(caps[i].pl->node, NULL, "node", "%s is not in the "
+			"cluster (%s) %s", caps[i].pl->node, S.cluster_file, l);
+		free(l);
+	}
+	for (size_t i = 0; i < S.plan.nrisk; i++) {
+		const struct ovb_noderisk *rk = &S.plan.risk[i];
+		if (node_index(rk->node) == OVB_NONE)
+			violation(rk->node, rname(rk->res), "node", "%s is not in "
+				"the cluster (%s), but has a risk record at %s:%lu",
+				rk->node, S.cluster_file, S.plan_file, rk->line);
+	}
+	free(list);
+}
+
+static int
+check(void)
+{
+	int st = build_defs();
+	if (!st)
+		st = check_refs();
+	if (st)
+		return st;
+	size_t ncaps = S.plan.n;
+	struct cap *caps = ovb_xcalloc(ncaps ? ncaps : 1, sizeof *caps);
+	for (size_t i = 0; i < ncaps; i++) {
+		struct cap *c = &caps[i];
+		c->pl = &S.plan.p[i];
+		c->app = app_def(c->pl->app)->a;
+		for (size_t j = 0; j < c->app->ncap; j++)
+			if (!strcmp(c->app->cap[j].name, c->pl->capsule))
+				c->c = &c->app->cap[j];
+		c->node = node_index(c->pl->node);
+		effective(c->app, c->c, c->e);
+	}
+	check_all(caps, ncaps);
+	if (ovb_verbose)
+		ovb_warn("%s: %zu capsules on %zu nodes, %zu rejected "
+			"applications: %zu violation%s (Eq. 3 in %s)", S.plan_file,
+			ncaps, S.cluster.n, S.plan.nrej, nviol, nviol == 1 ? "" : "s",
+			opt_float ? "doubles" : "exact rationals");
+	free(caps);
+	return nviol ? OVB_FAIL : 0;
+}
+
+static void
+free_all(void)
+{
+	ovb_cluster_free(&S.cluster);
+	for (size_t i = 0; i < S.napps; i++) {
+		ovb_apps_free(&S.apps[i]);
+		free(S.apps_file[i]);
+	}
+	free(S.apps);
+	free(S.apps_file);
+	ovb_plan_free(&S.plan);
+	for (size_t i = 0; i < S.prof.n; i++)
+		free(S.prof_file[i]);
+	free(S.prof_file);
+	ovb_profile_free(&S.prof);
+	free(S.def);
+	ovb_names_free(&S.defs);
+	free((char *)S.cluster_file);
+	free((char *)S.plan_file);
+}
+
+int
+main(int argc, char **argv)
+{
+	int first, status = 0, st;
+	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	for (int i = first; i < argc; i++)
+		if ((st = read_input(argv[i])) > status)
+			status = st;
+	if (!status && (!S.have_cluster || !S.napps || !S.have_plan)) {
+		ovb_warn("missing input: %s%s%s(give the cluster, apps, plan and "
+			"profile files in any order)",
+			S.have_cluster ? "" : "no ovb-cluster file; ",
+			S.napps ? "" : "no ovb-apps file; ",
+			S.have_plan ? "" : "no ovb-plan file; ");
+		status = OVB_EUSAGE;
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	V = open_memstream(&buf, &len);
+	if (!V) {
+		ovb_warn("out of memory");
+		return OVB_ESOFT;
+	}
+	if (!status)
+		status = check();
+	fclose(V);
+	if (!status || status == OVB_FAIL) {
+		struct ovb_out out;
+		if (!(st = ovb_out_open(&out, ovb_opt_output))) {
+			fwrite(buf, 1, len, out.f);
+			st = ovb_out_close(&out, true);
+		}
+		if (!ovb_opt_output && !st)
+			st = ovb_fshut_stdout();
+		if (st)
+			status = st;
+	}
+	free(buf);
+	free_all();
+	return status;
+}

@@ -1,0 +1,1079 @@
+/* ovb-place: place arriving applications on a cluster with controlled
+ * overbooking.
+ *
+ * Reads a cluster, an apps stream (or Sharc RSL), the profiles the apps
+ * name, and optionally an existing plan to add to, all told apart by their
+ * magic line; writes a plan.  Each application, in arrival order, passes
+ * Sharc's cluster-wide admission check, then every capsule gets its set of
+ * feasible nodes (both tests of section 3.1 for CPU and network: Eq. 1 with
+ * tau_min and the (1 - O) factor, Eq. 3 against the least tolerance of the
+ * node's capsules, the new one included; trust 0 keeps applications apart;
+ * pinning and lower bounds honoured), and the capsules go to distinct nodes
+ * by a maximum-score assignment (Hungarian method), which finds a placement
+ * whenever one exists -- the paper's Lemma 1 greedy does not (see README).
+ *
+ * Invariants: an application is placed whole or rejected whole with the
+ * reason; every node of the output satisfies Eq. 1 and Eq. 3 for each
+ * resource on the grid the plan states; the same inputs and seed give the
+ * same bytes. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+enum policy { WORST_FIT, BEST_FIT, TOLERANCE, RANDOM };
+enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID };
+
+static enum policy opt_policy = WORST_FIT;
+static uint64_t opt_seed = 1, opt_grid = 1000;
+static double opt_trust_weight;
+#define PLAIN_TAU 1.0     /* period of a plain reservation without tau= */
+
+/* One capsule's requirements on one resource. */
+struct need {
+	bool used;
+	double sigma, rho, tau, O, lb;
+	const struct ovb_hist *h;   /* NULL: a plain reservation at sigma */
+};
+
+struct capsule {
+	const struct ovb_app *app;
+	const struct ovb_capsule *c;
+	size_t app_index;
+	struct need need[OVB_NCAP];
+};
+
+/* A node's state per resource. */
+struct nres {
+	size_t ncap;              /* capsules using the resource */
+	double tau_min, omin;
+	double load;              /* Eq. 1's left side / tau_min */
+	double g;                 /* grid width, once a profiled capsule came */
+	double plain;             /* deterministic sum while g == 0 */
+	struct ovb_pmf y;         /* clipped at the capacity */
+	double *tail;
+	double risk;
+	struct need *members;     /* for recomputing Eq. 1 when tau_min drops */
+	size_t nmembers, capmembers;
+};
+
+struct node {
+	const struct ovb_node *n;
+	struct nres r[OVB_NCAP];
+	size_t *apps;             /* indexes of the applications on it */
+	size_t napps, capapps;
+	size_t *wary;             /* those of them named in trust records */
+	size_t nwary, capwary;
+};
+
+static struct {
+	struct ovb_cluster cluster;
+	struct ovb_apps apps;
+	struct ovb_profiles prof;
+	struct ovb_plan existing, out;
+	bool have_cluster, have_apps, have_existing;
+	struct node *node;
+	double total_cap[OVB_NCAP], total_load[OVB_NCAP];
+	struct ovb_names appidx;  /* application name -> index into all[] */
+	const char **all;         /* every application name seen */
+	size_t nall, capall;
+	struct need (*needs)[OVB_NCAP]; /* of S.out.p[i], to rebuild nodes */
+	size_t capneeds;
+	uint64_t rng;
+} S;
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Placement policy:", 1 },
+	{ "policy", OPT_POLICY, "POLICY", 0,
+	  "worst-fit (default), best-fit, tolerance (overbooking-conscious "
+	  "worst-fit: nodes whose least tolerance is closest to the capsule's) "
+	  "or random", 0 },
+	{ "seed", OPT_SEED, "N", 0, "Seed of the random policy (default 1)", 0 },
+	{ "trust-weight", OPT_TRUST, "W", 0,
+	  "Score = (1 - W) fit + W trust, trust the least trust between the "
+	  "application and those on the node (section 3.3; default 0)", 0 },
+	{ NULL, 0, NULL, 0, "Model:", 2 },
+	{ "grid", OPT_GRID, "POINTS", 0,
+	  "A node's distributions sit on a grid at least CAPACITY/POINTS wide "
+	  "(conservative; default 1000; 0: the profiles' bin widths alone)", 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Place arriving applications on a cluster with controlled overbooking."
+	"\v"
+	"Inputs, in any order, told apart by their first record: one "
+	"ovb-cluster, one ovb-apps (or Sharc RSL), the ovb-profile files the "
+	"applications name, and optionally an ovb-plan to add to.  The plan "
+	"goes to stdout or -o; rejected applications are in it with the "
+	"reason.\n\n"
+	"EXAMPLES:\n"
+	"  ovb-place cluster.txt apps.txt web.profile db.profile > plan.txt\n"
+	"  ovb-place -p tolerance cluster.txt more.apps *.profile plan.txt "
+	"-o plan2.txt\n"
+	"  ovb-place cluster.txt apps.txt *.profile | ovb-check cluster.txt "
+	"apps.txt *.profile -\n\n"
+	OVB_EXIT_DOC;
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *st)
+{
+	static const char *const names[] = { "worst-fit", "best-fit",
+		"tolerance", "random" };
+	switch (key) {
+	case OPT_POLICY:
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(arg, names[i])) {
+				opt_policy = (enum policy)i;
+				return 0;
+			}
+		argp_error(st, "--policy: '%s' is not worst-fit, best-fit, "
+			"tolerance or random", arg);
+		return 0;
+	case OPT_SEED:
+		opt_seed = ovb_arg_u64(st, "--seed", arg, 0, UINT64_MAX);
+		return 0;
+	case OPT_TRUST:
+		opt_trust_weight = ovb_arg_real(st, "--trust-weight", arg, 0, 1);
+		return 0;
+	case OPT_GRID:
+		opt_grid = ovb_arg_u64(st, "--grid", arg, 0, 100000000);
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp argp = { options, parse_opt,
+	"CLUSTER APPS [PROFILE...] [PLAN]", doc, ovb_cli_child, NULL, NULL };
+
+/* ---- inputs ---- */
+
+static int
+read_input(const char *path)
+{
+	FILE *f;
+	const char *name;
+	int st = ovb_open_in(path, &f, &name);
+	if (st)
+		return st;
+	struct ovb_lex lx;
+	ovb_lex_init(&lx, f, name);
+	const struct ovb_format *fmt = ovb_format_sniff(&lx, &st);
+	if (fmt && !strcmp(fmt->name, "profile")) {
+		struct ovb_profiles p;
+		if (!(st = ovb_profile_read(&lx, &p))) {
+			for (size_t i = 0; i < p.n; i++)
+				*OVB_PUSH(S.prof.q, S.prof.n, S.prof.cap) = p.q[i];
+			free(p.q);
+		}
+	} else if (fmt && !strcmp(fmt->name, "cluster")) {
+		st = S.have_cluster ? ovb_err(&lx, "a second cluster file") :
+			ovb_cluster_read(&lx, &S.cluster);
+		S.have_cluster = true;
+	} else if (fmt && !strcmp(fmt->name, "apps")) {
+		st = S.have_apps ? ovb_err(&lx, "a second apps file") :
+			ovb_apps_read(&lx, &S.apps);
+		S.have_apps = true;
+	} else if (fmt && !strcmp(fmt->name, "plan")) {
+		st = S.have_existing ? ovb_err(&lx, "a second plan") :
+			ovb_plan_read(&lx, &S.existing);
+		S.have_existing = true;
+	} else if (fmt)
+		st = ovb_err(&lx, "an ovb-%s file is not an input of ovb-place "
+			"(cluster, apps, profile, plan)", fmt->name);
+	ovb_lex_free(&lx);
+	ovb_close_in(f);
+	return st;
+}
+
+/* ---- requirements ---- */
+
+/* ovb_profile_find by a table: "CAPSULE RES" -> index into S.prof. */
+static struct ovb_names prof_index;
+static char **prof_keys;
+
+static const struct ovb_qos *
+prof_find(const char *name, enum ovb_res r)
+{
+	if (!prof_keys) {
+		prof_keys = ovb_xcalloc(S.prof.n + 1, sizeof *prof_keys);
+		for (size_t i = 0; i < S.prof.n; i++) {
+			const struct ovb_dist *d = &S.prof.q[i].U;
+			prof_keys[i] = ovb_xmalloc(strlen(d->capsule) + 8);
+			sprintf(prof_keys[i], "%s %s", d->capsule, ovb_res_name(d->res));
+			ovb_names_add(&prof_index, prof_keys[i], i);
+		}
+	}
+	char key[OVB_MAXNAME + 16];
+	snprintf(key, sizeof key, "%s %s", name, ovb_res_name(r));
+	size_t i = ovb_names_get(&prof_index, key);
+	return i == OVB_NONE ? NULL : &S.prof.q[i];
+}
+
+static double
+pick(double a, double b, double c)
+{
+	return !isnan(a) ? a : !isnan(b) ? b : c;
+}
+
+/* A capsule's needs from its profile or plain reservation; 65 when the
+ * profile is missing or uses none of either resource. */
+static int
+needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
+	struct need need[OVB_NCAP])
+{
+	memset(need, 0, OVB_NCAP * sizeof *need);
+	bool any = false;
+	for (int r = 0; r < OVB_NCAP; r++) {
+		struct need *n = &need[r];
+		n->lb = c->lb[r];
+		if (c->profile) {
+			const struct ovb_qos *q = prof_find(c->profile, (enum ovb_res)r);
+			if (!q)
+				continue;
+			n->sigma = q->sigma;
+			n->rho = q->rho;
+			n->tau = pick(c->tau, app->tau, q->tau);
+			n->O = pick(c->O, app->O, q->O);
+			n->h = &q->U.h;
+		} else {
+			if (!(c->resv[r] > 0))
+				continue;
+			n->sigma = c->resv[r];
+			n->tau = pick(c->tau, app->tau, PLAIN_TAU);
+			n->O = pick(c->O, app->O, 0);
+		}
+		n->used = any = true;
+	}
+	if (!any) {
+		ovb_warn("application %s, capsule %s: profile '%s' is in none of "
+			"the profile files", app->name, c->name,
+			c->profile ? c->profile : "-");
+		return OVB_EDATA;
+	}
+	return 0;
+}
+
+/* Eq. 1's term of one capsule over tau_min, in the rate unit. */
+static double
+eq1_term(const struct need *n, double tau_min)
+{
+	double t = (n->sigma * tau_min + n->rho) * (1 - n->O) / tau_min;
+	return t > n->lb ? t : n->lb;
+}
+
+/* ---- node state ---- */
+
+static double
+node_grid(const struct nres *nr, const struct need *n, double cap)
+{
+	double g = nr->g;
+	if (n->h && n->h->width > g)
+		g = n->h->width;
+	if (opt_grid && cap / (double)opt_grid > g)
+		g = cap / (double)opt_grid;
+	return g;
+}
+
+static void
+to_pmf(const struct need *n, double g, struct ovb_pmf *u)
+{
+	if (n->h)
+		ovb_pmf_from_hist(u, n->h, g);
+	else {
+		size_t k = ovb_grid_up(n->sigma, g);
+		u->g = g;
+		u->n = k + 1;
+		u->p = ovb_xcalloc(k + 1, sizeof *u->p);
+		u->p[k] = 1;
+	}
+}
+
+/* Y of the node's capsules (and extra, if not NULL) on grid g: each U
+ * moved up to the grid on its own, then convolved, clipped at cap. */
+static void
+build(const struct nres *nr, const struct need *extra, double g, double cap,
+	struct ovb_pmf *y)
+{
+	ovb_pmf_zero(y, g);
+	for (size_t i = 0; i <= nr->nmembers; i++) {
+		const struct need *m = i < nr->nmembers ? &nr->members[i] : extra;
+		if (!m)
+			break;
+		struct ovb_pmf u;
+		to_pmf(m, g, &u);
+		ovb_pmf_add(y, &u);
+		ovb_pmf_free(&u);
+		ovb_pmf_clip(y, cap);
+	}
+}
+
+/* Pr(Y + U > C) for the node with the capsule added (Eq. 3's left side);
+ * cheap bounds first: it is at least Pr(Y > C), and at most
+ * Pr(Y > C - max U). */
+static double
+risk_with(const struct nres *nr, const struct need *n, double cap,
+	double limit)
+{
+	if (!nr->g && !n->h)
+		return nr->plain + n->sigma > cap ? 1 : 0;
+	double g = node_grid(nr, n, cap);
+	if (nr->g && g == nr->g) {
+		if (nr->risk > limit)
+			return nr->risk;
+		double umax = n->h ? ovb_hist_hi(n->h, n->h->nbins ?
+			n->h->nbins - 1 : 0) : n->sigma;
+		/* Y + U > C  <=>  k + j > K on the grid (as in ovb_pmf_tail) */
+		size_t K = ovb_grid_down(cap, g), jmax = ovb_grid_up(umax, g);
+		double bound = jmax > K ? 1 : K - jmax < nr->y.n ?
+			nr->tail[K - jmax] : 0;
+		if (bound <= limit)
+			return bound;
+		struct ovb_pmf u;
+		to_pmf(n, g, &u);
+		double r = ovb_pmf_tail_with(&nr->y, nr->tail, &u, cap);
+		ovb_pmf_free(&u);
+		return r;
+	}
+	/* a new grid: every U moved onto it on its own */
+	struct ovb_pmf y;
+	build(nr, n, g, cap, &y);
+	double r = ovb_pmf_tail(&y, cap);
+	ovb_pmf_free(&y);
+	return r;
+}
+
+static void
+add_to_node(struct nres *nr, const struct need *n, double cap)
+{
+	if (nr->ncap == 0 || n->tau < nr->tau_min) {
+		nr->tau_min = n->tau;
+		nr->load = 0;
+		for (size_t i = 0; i < nr->nmembers; i++)
+			nr->load += eq1_term(&nr->members[i], nr->tau_min);
+	}
+	nr->load += eq1_term(n, nr->tau_min);
+	nr->omin = nr->ncap == 0 || n->O < nr->omin ? n->O : nr->omin;
+	nr->ncap++;
+	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
+	if (!nr->g && !n->h) {
+		nr->plain += n->sigma;
+		nr->risk = nr->plain > cap ? 1 : 0;
+		return;
+	}
+	double g = node_grid(nr, n, cap);
+	if (g != nr->g) {
+		/* the first profiled capsule, or a coarser grid: rebuild */
+		ovb_pmf_free(&nr->y);
+		build(nr, NULL, g, cap, &nr->y);
+	} else {
+		struct ovb_pmf u;
+		to_pmf(n, g, &u);
+		ovb_pmf_add(&nr->y, &u);
+		ovb_pmf_free(&u);
+		ovb_pmf_clip(&nr->y, cap);
+	}
+	nr->g = g;
+	nr->tail = ovb_xrealloc(nr->tail, nr->y.n, sizeof *nr->tail);
+	ovb_pmf_tails(&nr->y, nr->tail);
+	nr->risk = ovb_pmf_tail(&nr->y, cap);
+}
+
+/* ---- applications and trust ---- */
+
+static size_t
+app_index(const char *name)
+{
+	size_t i = ovb_names_get(&S.appidx, name);
+	if (i == OVB_NONE) {
+		i = S.nall;
+		*OVB_PUSH(S.all, S.nall, S.capall) = name;
+		ovb_names_add(&S.appidx, name, i);
+	}
+	return i;
+}
+
+/* Trust records below 1, as (truster, trusted) application indexes,
+ * sorted for lookups; most applications have none. */
+struct trust { size_t a, b; double v; };
+static struct trust *trusts;
+static size_t ntrusts, captrusts;
+static bool *in_trust;    /* by application index: named in a record */
+
+static int
+cmp_trust(const void *x, const void *y)
+{
+	const struct trust *p = x, *q = y;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return (p->b > q->b) - (p->b < q->b);
+}
+
+static void
+index_trust(void)
+{
+	for (size_t i = 0; i < S.apps.n; i++) {
+		const struct ovb_app *app = &S.apps.app[i];
+		size_t a = app_index(app->name);
+		for (size_t j = 0; j < app->ntrust; j++)
+			if (app->trust[j].v < 1)
+				*OVB_PUSH(trusts, ntrusts, captrusts) = (struct trust){
+					a, app_index(app->trust[j].app), app->trust[j].v };
+	}
+	qsort(trusts, ntrusts, sizeof *trusts, cmp_trust);
+	in_trust = ovb_xcalloc(S.nall + 1, sizeof *in_trust);
+	for (size_t i = 0; i < ntrusts; i++)
+		in_trust[trusts[i].a] = in_trust[trusts[i].b] = true;
+}
+
+static double
+trust_one(size_t a, size_t b)
+{
+	struct trust key = { a, b, 0 };
+	const struct trust *t = bsearch(&key, trusts, ntrusts, sizeof *trusts,
+		cmp_trust);
+	return t ? t->v : 1;
+}
+
+/* The least trust between application a and those on the node. */
+static double
+node_trust(const struct node *nd, size_t a)
+{
+	double t = 1;
+	if (a >= S.nall || !in_trust[a])
+		return 1;
+	for (size_t i = 0; i < nd->nwary; i++) {
+		size_t b = nd->wary[i];
+		t = fmin(t, fmin(trust_one(a, b), trust_one(b, a)));
+	}
+	return t;
+}
+
+/* ---- feasibility and scores ---- */
+
+enum why { W_OK, W_PIN, W_TRUST, W_EQ1, W_EQ3, W_NWHY };
+static const char *const why_name[W_NWHY] = { "", "pinned elsewhere",
+	"trust 0", "Eq. 1", "Eq. 3" };
+#define MARGIN 1e-12  /* so that exact arithmetic agrees at the boundary */
+
+static bool
+eq1_ok(const struct nres *nr, const struct need *n, double cap, double *after)
+{
+	double load;
+	if (nr->ncap == 0 || n->tau < nr->tau_min) {
+		load = 0;
+		for (size_t i = 0; i < nr->nmembers; i++)
+			load += eq1_term(&nr->members[i], n->tau);
+	} else
+		load = nr->load;
+	load += eq1_term(n, nr->ncap && nr->tau_min < n->tau ? nr->tau_min :
+		n->tau);
+	*after = load;
+	return load <= cap * (1 - MARGIN);
+}
+
+static bool
+eq3_ok(const struct nres *nr, const struct need *n, double cap)
+{
+	double limit = nr->ncap ? fmin(nr->omin, n->O) : n->O;
+	return risk_with(nr, n, cap, limit) <= limit - MARGIN * (limit > 0);
+}
+
+static double
+uniform(void)
+{
+	/* splitmix64 */
+	uint64_t z = (S.rng += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+}
+
+/* Higher is better: the fit the policy wants, mixed with trust. */
+static double
+score(const struct capsule *cp, const struct node *nd, const double after[],
+	double trust)
+{
+	double fit = 0;
+	for (int r = 0; r < OVB_NCAP; r++) {
+		double used = cp->need[r].used ? after[r] : nd->r[r].load;
+		fit += (nd->n->cap[r] - used) / nd->n->cap[r] / OVB_NCAP;
+	}
+	double s;
+	switch (opt_policy) {
+	case BEST_FIT: s = 1 - fit; break;
+	case RANDOM: s = uniform(); break;
+	case TOLERANCE: {
+		double d = 0;
+		for (int r = 0; r < OVB_NCAP; r++)
+			if (cp->need[r].used && nd->r[r].ncap)
+				d = fmax(d, fabs(nd->r[r].omin - cp->need[r].O));
+		s = fit - 100 * d;
+		break;
+	}
+	default: s = fit;
+	}
+	return (1 - opt_trust_weight) * s + opt_trust_weight * trust;
+}
+
+/* Everything but Eq. 3, which is dear: W_OK with the score, or why not. */
+static enum why
+cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
+{
+	if (cp->c->node && strcmp(cp->c->node, nd->n->name))
+		return W_PIN;
+	double trust = nd->napps ? node_trust(nd, cp->app_index) : 1;
+	if (trust <= 0)
+		return W_TRUST;
+	double after[OVB_NCAP] = { 0 };
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (cp->need[r].used && !eq1_ok(&nd->r[r], &cp->need[r],
+		    nd->n->cap[r], &after[r]))
+			return W_EQ1;
+	*sc = score(cp, nd, after, trust);
+	return W_OK;
+}
+
+static enum why
+eq3_tests(const struct capsule *cp, const struct node *nd)
+{
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (cp->need[r].used && !eq3_ok(&nd->r[r], &cp->need[r],
+		    nd->n->cap[r]))
+			return W_EQ3;
+	return W_OK;
+}
+
+/* ---- candidates and assignment ---- */
+
+struct cand { size_t node; double score; };
+
+static int
+by_score(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Moves the best k of tmp[0..n) by score to its front, sorted. */
+static void
+best_first(struct cand *tmp, size_t n, size_t k)
+{
+	if (k >= n) {
+		qsort(tmp, n, sizeof *tmp, by_score);
+		return;
+	}
+	/* a min-heap of the best k seen, at tmp[0..k) */
+	for (size_t i = k / 2; i-- > 0;)
+		for (size_t j = i;;) {
+			size_t l = 2 * j + 1, r = l + 1, m = j;
+			if (l < k && by_score(&tmp[l], &tmp[m]) > 0)
+				m = l;
+			if (r < k && by_score(&tmp[r], &tmp[m]) > 0)
+				m = r;
+			if (m == j)
+				break;
+			struct cand x = tmp[j];
+			tmp[j] = tmp[m];
+			tmp[m] = x;
+			j = m;
+		}
+	for (size_t i = k; i < n; i++) {
+		if (by_score(&tmp[i], &tmp[0]) >= 0)
+			continue;
+		struct cand x = tmp[0];
+		tmp[0] = tmp[i];
+		tmp[i] = x;
+		for (size_t j = 0;;) {
+			size_t l = 2 * j + 1, r = l + 1, m = j;
+			if (l < k && by_score(&tmp[l], &tmp[m]) > 0)
+				m = l;
+			if (r < k && by_score(&tmp[r], &tmp[m]) > 0)
+				m = r;
+			if (m == j)
+				break;
+			struct cand y = tmp[j];
+			tmp[j] = tmp[m];
+			tmp[m] = y;
+			j = m;
+		}
+	}
+	qsort(tmp, k, sizeof *tmp, by_score);
+}
+
+/* The capsule's best `want` feasible nodes by score, into out (returns how
+ * many); counts[] tells why the others were not.  Eq. 3, the dear test, is
+ * tried in score order on the best few first, and on the rest only if
+ * too few of those pass. */
+static size_t
+candidates(const struct capsule *cp, size_t want, struct cand *out,
+	struct cand *tmp, size_t counts[W_NWHY])
+{
+	size_t n = 0, found = 0;
+	for (size_t i = 0; i < S.cluster.n; i++) {
+		double sc;
+		enum why w = cheap_tests(cp, &S.node[i], &sc);
+		counts[w]++;
+		if (w == W_OK)
+			tmp[n++] = (struct cand){ i, sc };
+	}
+	counts[W_OK] = 0;
+	size_t first = 2 * want + 2, i = 0;
+	best_first(tmp, n, first);
+	for (; i < n && found < want; i++) {
+		if (i == first)
+			qsort(tmp + first, n - first, sizeof *tmp, by_score);
+		enum why w = eq3_tests(cp, &S.node[tmp[i].node]);
+		counts[w]++;
+		if (w == W_OK)
+			out[found++] = tmp[i];
+	}
+	return found;
+}
+
+/* Minimum-cost assignment of rows to distinct columns (Hungarian method,
+ * rows <= cols); cost INFINITY forbids a pair.  row_col[r] gets the
+ * column; false when no assignment avoids the forbidden pairs. */
+static bool
+assign(size_t rows, size_t cols, const double *cost, size_t *row_col)
+{
+	size_t n = rows, m = cols;
+	double *u = ovb_xcalloc(n + 1, sizeof *u), *v = ovb_xcalloc(m + 1,
+		sizeof *v), *minv = ovb_xmalloc((m + 1) * sizeof *minv);
+	size_t *p = ovb_xcalloc(m + 1, sizeof *p), *way = ovb_xcalloc(m + 1,
+		sizeof *way);
+	bool *used = ovb_xmalloc((m + 1) * sizeof *used);
+	const double big = 1e18;
+	bool ok = true;
+	for (size_t i = 1; i <= n; i++) {
+		p[0] = i;
+		size_t j0 = 0;
+		for (size_t j = 0; j <= m; j++)
+			minv[j] = INFINITY, used[j] = false;
+		do {
+			used[j0] = true;
+			size_t i0 = p[j0], j1 = 0;
+			double delta = INFINITY;
+			for (size_t j = 1; j <= m; j++) {
+				if (used[j])
+					continue;
+				double c = cost[(i0 - 1) * m + j - 1];
+				double cur = (isinf(c) ? big : c) - u[i0] - v[j];
+				if (cur < minv[j])
+					minv[j] = cur, way[j] = j0;
+				if (minv[j] < delta)
+					delta = minv[j], j1 = j;
+			}
+			for (size_t j = 0; j <= m; j++)
+				if (used[j])
+					u[p[j]] += delta, v[j] -= delta;
+				else
+					minv[j] -= delta;
+			j0 = j1;
+		} while (p[j0] != 0);
+		do {
+			size_t j1 = way[j0];
+			p[j0] = p[j1];
+			j0 = j1;
+		} while (j0);
+	}
+	for (size_t j = 1; j <= m; j++)
+		if (p[j]) {
+			row_col[p[j] - 1] = j - 1;
+			if (isinf(cost[(p[j] - 1) * m + j - 1]))
+				ok = false;
+		}
+	free(u);
+	free(v);
+	free(minv);
+	free(p);
+	free(way);
+	free(used);
+	return ok;
+}
+
+/* ---- placing ---- */
+
+static void
+add_capsule(struct node *nd, const struct need need[OVB_NCAP], size_t app)
+{
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (need[r].used) {
+			add_to_node(&nd->r[r], &need[r], nd->n->cap[r]);
+			S.total_load[r] += eq1_term(&need[r], need[r].tau);
+		}
+	for (size_t i = 0; i < nd->napps; i++)
+		if (nd->apps[i] == app)
+			return;
+	*OVB_PUSH(nd->apps, nd->napps, nd->capapps) = app;
+	if (in_trust && app < S.nall && in_trust[app])
+		*OVB_PUSH(nd->wary, nd->nwary, nd->capwary) = app;
+}
+
+static void
+put_placed(const struct capsule *cp, const struct node *nd)
+{
+	struct ovb_placed *p = OVB_PUSH(S.out.p, S.out.n, S.out.cap);
+	memset(p, 0, sizeof *p);
+	p->app = ovb_xstrdup(cp->app->name);
+	p->capsule = ovb_xstrdup(cp->c->name);
+	p->node = ovb_xstrdup(nd->n->name);
+	p->profile = cp->c->profile ? ovb_xstrdup(cp->c->profile) : NULL;
+	for (int r = 0; r < OVB_NCAP; r++) {
+		const struct need *n = &cp->need[r];
+		if (!n->used)
+			continue;
+		p->has_qos[r] = true;
+		p->sigma[r] = n->sigma;
+		p->rho[r] = n->rho;
+		p->tau[r] = n->tau;
+		p->O[r] = n->O;
+	}
+	const struct need *c = &cp->need[OVB_CPU], *t = &cp->need[OVB_NET];
+	if (c->used) {
+		/* section 4.1: (1-O) sigma = x / y and (1-O) rho = x */
+		p->has_cpu_resv = true;
+		bool burst = c->rho > 0 && c->sigma > 0;
+		p->y = burst ? c->rho / c->sigma : c->tau;
+		p->x = burst ? (1 - c->O) * c->rho : (1 - c->O) * c->sigma * c->tau;
+		p->weight = (1 - c->O) * c->sigma;
+	}
+	if (t->used) {
+		p->has_tbucket = true;
+		p->tb_sigma = t->sigma;
+		p->tb_rho = t->rho;
+	}
+	ovb_grow(&S.needs, &S.capneeds, S.out.n - 1, sizeof *S.needs);
+	memcpy(S.needs[S.out.n - 1], cp->need, sizeof cp->need);
+}
+
+static void
+reject(const struct ovb_app *app, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+reject(const struct ovb_app *app, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	for (char *c = msg; *c; c++)
+		if (*c == '#' || *c == '\n')
+			*c = ' ';
+	struct ovb_reject *r = OVB_PUSH(S.out.rej, S.out.nrej, S.out.caprej);
+	r->app = ovb_xstrdup(app->name);
+	r->reason = ovb_xstrdup(msg);
+	if (ovb_verbose)
+		ovb_warn("reject %s: %s", app->name, msg);
+}
+
+/* Sharc's admission check: the cluster as a whole has the capacity. */
+static bool
+admitted(const struct ovb_app *app, const struct capsule *cps)
+{
+	for (int r = 0; r < OVB_NCAP; r++) {
+		double load = S.total_load[r];
+		for (size_t i = 0; i < app->ncap; i++)
+			if (cps[i].need[r].used)
+				load += eq1_term(&cps[i].need[r], cps[i].need[r].tau);
+		if (load > S.total_cap[r]) {
+			reject(app, "admission: %s reservations would reach %g %s, "
+				"above the cluster's %g", ovb_res_name(r), load,
+				ovb_res_rate_unit(r), S.total_cap[r]);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void
+explain(const struct ovb_app *app, const struct capsule *cp,
+	const size_t counts[W_NWHY])
+{
+	char why[256] = "";
+	size_t len = 0;
+	for (int w = 1; w < W_NWHY; w++)
+		if (counts[w])
+			len += (size_t)snprintf(why + len, sizeof why - len,
+				"%s%s on %zu", len ? ", " : "", why_name[w], counts[w]);
+	reject(app, "capsule %s: no feasible node of %zu (%s)", cp->c->name,
+		S.cluster.n, why);
+}
+
+/* Places the application whole, or rejects it with the reason. */
+static void
+place_app(const struct ovb_app *app, struct capsule *cps)
+{
+	size_t m = app->ncap, ncols = 0;
+	if (!admitted(app, cps))
+		return;
+	struct cand *best = ovb_xmalloc(m * m * sizeof *best);
+	struct cand *tmp = ovb_xmalloc(S.cluster.n * sizeof *tmp);
+	size_t *nbest = ovb_xcalloc(m, sizeof *nbest);
+	size_t *cols = ovb_xmalloc(m * m * sizeof *cols);
+	for (size_t i = 0; i < m; i++) {
+		size_t counts[W_NWHY] = { 0 };
+		nbest[i] = candidates(&cps[i], m, best + i * m, tmp, counts);
+		if (!nbest[i]) {
+			explain(app, &cps[i], counts);
+			goto out;
+		}
+		for (size_t k = 0; k < nbest[i]; k++) {
+			size_t j = 0;
+			while (j < ncols && cols[j] != best[i * m + k].node)
+				j++;
+			if (j == ncols)
+				cols[ncols++] = best[i * m + k].node;
+		}
+	}
+	if (ncols < m) {
+		reject(app, "its %zu capsules need distinct nodes but have %zu "
+			"feasible nodes in all", m, ncols);
+		goto out;
+	}
+	double *cost = ovb_xmalloc(m * ncols * sizeof *cost);
+	for (size_t i = 0; i < m * ncols; i++)
+		cost[i] = INFINITY;
+	for (size_t i = 0; i < m; i++)
+		for (size_t k = 0; k < nbest[i]; k++)
+			for (size_t j = 0; j < ncols; j++)
+				if (cols[j] == best[i * m + k].node)
+					cost[i * ncols + j] = -best[i * m + k].score;
+	size_t *row_col = ovb_xcalloc(m, sizeof *row_col);
+	if (assign(m, ncols, cost, row_col)) {
+		for (size_t i = 0; i < m; i++) {
+			struct node *nd = &S.node[cols[row_col[i]]];
+			add_capsule(nd, cps[i].need, cps[i].app_index);
+			put_placed(&cps[i], nd);
+		}
+	} else
+		reject(app, "no assignment of its %zu capsules to distinct "
+			"feasible nodes exists (%zu feasible nodes in all)", m, ncols);
+	free(row_col);
+	free(cost);
+out:
+	free(best);
+	free(tmp);
+	free(nbest);
+	free(cols);
+}
+
+/* ---- node states from the placements ---- */
+
+static struct node *
+node_named(const char *name)
+{
+	size_t i = ovb_names_get(&S.cluster.byname, name);
+	return i == OVB_NONE ? NULL : &S.node[i];
+}
+
+static void
+clear_nodes(void)
+{
+	for (size_t i = 0; S.node && i < S.cluster.n; i++) {
+		for (int r = 0; r < OVB_NCAP; r++) {
+			ovb_pmf_free(&S.node[i].r[r].y);
+			free(S.node[i].r[r].tail);
+			free(S.node[i].r[r].members);
+		}
+		free(S.node[i].apps);
+		free(S.node[i].wary);
+	}
+	free(S.node);
+	S.node = ovb_xcalloc(S.cluster.n, sizeof *S.node);
+	for (size_t i = 0; i < S.cluster.n; i++)
+		S.node[i].n = &S.cluster.node[i];
+	memset(S.total_load, 0, sizeof S.total_load);
+}
+
+static void
+rebuild(void)
+{
+	clear_nodes();
+	for (size_t i = 0; i < S.out.n; i++)
+		add_capsule(node_named(S.out.p[i].node), S.needs[i],
+			app_index(S.out.p[i].app));
+}
+
+/* Takes the application's capsules out of the plan (terminate, modify). */
+static void
+remove_app(const char *name)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < S.out.n; i++) {
+		struct ovb_placed *p = &S.out.p[i];
+		if (strcmp(p->app, name)) {
+			memcpy(S.needs[k], S.needs[i], sizeof S.needs[i]);
+			S.out.p[k++] = *p;
+			continue;
+		}
+		free(p->app);
+		free(p->capsule);
+		free(p->node);
+		free(p->profile);
+	}
+	if (k != S.out.n) {
+		S.out.n = k;
+		rebuild();
+	}
+}
+
+/* The existing plan's placements, with needs from its qos records. */
+static int
+load_existing(void)
+{
+	const struct ovb_plan *e = &S.existing;
+	for (size_t i = 0; i < e->n; i++) {
+		const struct ovb_placed *p = &e->p[i];
+		if (!node_named(p->node)) {
+			ovb_warn("the plan places %s/%s on node '%s', which is not "
+				"in the cluster", p->app, p->capsule, p->node);
+			return OVB_EDATA;
+		}
+		struct ovb_placed *q = OVB_PUSH(S.out.p, S.out.n, S.out.cap);
+		*q = *p;
+		q->app = ovb_xstrdup(p->app);
+		q->capsule = ovb_xstrdup(p->capsule);
+		q->node = ovb_xstrdup(p->node);
+		q->profile = p->profile ? ovb_xstrdup(p->profile) : NULL;
+		ovb_grow(&S.needs, &S.capneeds, S.out.n - 1, sizeof *S.needs);
+		struct need *n = S.needs[S.out.n - 1];
+		memset(n, 0, OVB_NCAP * sizeof *n);
+		for (int r = 0; r < OVB_NCAP; r++) {
+			if (!p->has_qos[r])
+				continue;
+			n[r] = (struct need){ true, p->sigma[r], p->rho[r], p->tau[r],
+				p->O[r], 0, NULL };
+			if (p->profile) {
+				const struct ovb_qos *qq = prof_find(p->profile,
+					(enum ovb_res)r);
+				if (!qq) {
+					ovb_warn("the plan's capsule %s/%s names profile "
+						"'%s' %s, which no profile file has", p->app,
+						p->capsule, p->profile, ovb_res_name(r));
+					return OVB_EDATA;
+				}
+				n[r].h = &qq->U.h;
+			}
+		}
+	}
+	for (size_t i = 0; i < e->nrej; i++) {
+		struct ovb_reject *r = OVB_PUSH(S.out.rej, S.out.nrej, S.out.caprej);
+		r->app = ovb_xstrdup(e->rej[i].app);
+		r->reason = ovb_xstrdup(e->rej[i].reason);
+	}
+	rebuild();
+	return 0;
+}
+
+static bool
+in_plan(const char *app)
+{
+	for (size_t i = 0; i < S.existing.n; i++)
+		if (!strcmp(S.existing.p[i].app, app))
+			return true;
+	return false;
+}
+
+static int
+place_all(void)
+{
+	for (size_t a = 0; a < S.apps.n; a++) {
+		const struct ovb_app *app = &S.apps.app[a];
+		if (app->op != OVB_OP_NEW)
+			remove_app(app->name);
+		else if (S.have_existing && in_plan(app->name)) {
+			ovb_warn("application '%s' is already in the plan (use "
+				"op=modify to replace it)", app->name);
+			return OVB_EDATA;
+		}
+		if (app->op == OVB_OP_TERMINATE)
+			continue;
+		struct capsule *cps = ovb_xcalloc(app->ncap, sizeof *cps);
+		int st = 0;
+		for (size_t i = 0; i < app->ncap && !st; i++) {
+			cps[i] = (struct capsule){ app, &app->cap[i],
+				app_index(app->name), { { 0 } } };
+			st = needs_of(app, &app->cap[i], cps[i].need);
+			if (!st && app->cap[i].node && !node_named(app->cap[i].node)) {
+				ovb_warn("application %s, capsule %s: pinned to node "
+					"'%s', which is not in the cluster", app->name,
+					app->cap[i].name, app->cap[i].node);
+				st = OVB_EDATA;
+			}
+		}
+		if (!st)
+			place_app(app, cps);
+		free(cps);
+		if (st)
+			return st;
+		if (ovb_progress_wanted())
+			ovb_progress("placing", (double)a + 1, (double)S.apps.n);
+	}
+	ovb_progress_end();
+	return 0;
+}
+
+static void
+put_risks(void)
+{
+	for (size_t i = 0; i < S.cluster.n; i++)
+		for (int r = 0; r < OVB_NCAP; r++) {
+			const struct nres *nr = &S.node[i].r[r];
+			if (!nr->ncap)
+				continue;
+			struct ovb_noderisk *k = OVB_PUSH(S.out.risk, S.out.nrisk,
+				S.out.caprisk);
+			k->node = ovb_xstrdup(S.cluster.node[i].name);
+			k->res = (enum ovb_res)r;
+			k->risk = nr->risk;
+			k->omin = nr->omin;
+			k->load = nr->load;
+			k->capacity = S.cluster.node[i].cap[r];
+		}
+	S.out.grid = opt_grid;
+}
+
+int
+main(int argc, char **argv)
+{
+	int first, status = 0, st;
+	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	for (int i = first; i < argc; i++)
+		if ((st = read_input(argv[i])) > status)
+			status = st;
+	if (first == argc && (st = read_input(NULL)) > status)
+		status = st;
+	if (!status && (!S.have_cluster || !S.have_apps)) {
+		ovb_warn("need a cluster and an apps file (see --help)");
+		status = OVB_EUSAGE;
+	}
+	S.rng = opt_seed;
+	if (!status) {
+		clear_nodes();
+		for (size_t i = 0; i < S.cluster.n; i++)
+			for (int r = 0; r < OVB_NCAP; r++)
+				S.total_cap[r] += S.cluster.node[i].cap[r];
+		if (S.have_existing && opt_grid != S.existing.grid)
+			opt_grid = S.existing.grid;
+		index_trust();
+		status = S.have_existing ? load_existing() : 0;
+	}
+	if (!status)
+		status = place_all();
+	struct ovb_out out;
+	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {
+		put_risks();
+		ovb_plan_write(out.f, &S.out);
+		status = ovb_out_close(&out, true);
+		if (!status && !ovb_opt_output)
+			status = ovb_fshut_stdout();
+	}
+	return status;
+}
