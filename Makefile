@@ -107,7 +107,6 @@ fuzz-run: fuzz
 	mkdir -p build/fuzz/corpus-perf
 	for f in t/fixtures/*.perf.data.gz; do \
 		gzip -dc $$f > build/fuzz/corpus-perf/$$(basename $$f .gz); done
-	LSAN_OPTIONS=suppressions=fuzz/lsan.supp \
 	build/fuzz/fuzz-perf -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
 		-artifact_prefix=build/fuzz/ build/fuzz/corpus-perf
 

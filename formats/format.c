@@ -56,7 +56,8 @@ ovb_format_sniff(struct ovb_lex *lx, int *status)
 	}
 	*status = ovb_err(lx, "'%s' is not the magic record of an overbook "
 		"file (ovb-onoff, ovb-usage, ovb-profile, ovb-cluster, ovb-apps, "
-		"ovb-plan, ovb-reserves, ovb-curve, or a Sharc RSL 'Application')", t);
+		"ovb-plan, ovb-reserves, ovb-curve, ovb-series, or a Sharc RSL "
+		"'Application')", t);
 	return NULL;
 }
 

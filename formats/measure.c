@@ -161,7 +161,7 @@ ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
 {
 	if (!s->n)
 		return false;
-	qsort(s->v, s->n, sizeof *s->v, cmp_double);
+	ovb_qsort(s->v, s->n, sizeof *s->v, cmp_double);
 	if (!(s->v[s->n - 1] / width < OVB_MAXBINS))
 		return false;
 	size_t nbins = ovb_hist_bin(s->v[s->n - 1], width) + 1;

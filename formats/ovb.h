@@ -52,6 +52,10 @@ void ovb_grow(void *pp, size_t *cap, size_t n, size_t size);
 #define OVB_PUSH(arr, n, cap) \
 	(ovb_grow(&(arr), &(cap), (n), sizeof *(arr)), &(arr)[(n)++])
 
+/* qsort that takes an empty or NULL array (qsort's is declared nonnull). */
+void ovb_qsort(void *base, size_t n, size_t size,
+	int (*cmp)(const void *, const void *));
+
 /* String -> index map; keys are borrowed, not copied. */
 struct ovb_names {
 	size_t cap, n;
@@ -676,8 +680,8 @@ int ovb_xpmf_hist(const struct ovb_xpmf *y, struct ovb_hist *h, bool *exact);
  * n x s, in percent of one node (a group of w nodes has capacity 100 w).
  * Step 1 (GLPK simplex) finds V = min sum_j |sum_i R[i,j] - T[j]| subject
  * to lb <= R <= ub and sum_j R[i,j] <= cap[i]; step 2 finds the R with
- * deviation V (+ a tolerance 1e-7 (1 + V), GLPK's own feasibility
- * tolerance) closest to t in sum_i (1/w[i]) sum_j (R[i,j] - t[i,j])^2,
+ * deviation V (+ 1e-7 sum_j (1 + T[j]), GLPK's feasibility tolerance on
+ * the class rows) closest to t in sum_i (1/w[i]) sum_j (R[i,j] - t[i,j])^2,
  * exactly up to a certified bound (dual Newton on the class constraints,
  * water-filling per node); step 3 gives capacity left on a node to the
  * classes idle there that are below target.  The bank is section 3.2.2. */

@@ -182,7 +182,7 @@ attr_of(struct ovb_perf *p, uint64_t id)
 	if (p->nattr == 1)
 		return &p->attr[0];
 	if (!p->ids_sorted) {
-		qsort(p->ids, p->nids, sizeof *p->ids, cmp_id);
+		ovb_qsort(p->ids, p->nids, sizeof *p->ids, cmp_id);
 		p->ids_sorted = true;
 	}
 	size_t lo = 0, hi = p->nids;
@@ -275,6 +275,114 @@ take_u64(struct cursor *c, uint64_t *v)
 	return true;
 }
 
+/* One word of a declaration: stars, then an identifier, then "[]" (a
+ * type word) or "[N]" (the name); returns its length, 0 if none. */
+static size_t
+decl_word(const char *w, bool name)
+{
+	static const char id[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ"
+		"RSTUVWXYZ0123456789_";
+	size_t i = strspn(w, "*");
+	if (!w[i] || w[i] == ' ')
+		return i;                 /* a lone "*" */
+	if (w[i] >= '0' && w[i] <= '9')
+		return 0;
+	size_t n = strspn(w + i, id);
+	if (!n)
+		return 0;
+	i += n;
+	if (w[i] == '[') {
+		size_t k = strspn(w + i + 1, "0123456789");
+		if (w[i + 1 + k] != ']' || (!name && k) || (name && !k))
+			return 0;
+		i += k + 2;
+	}
+	return i;
+}
+
+/* A C declaration as tracepoint formats have them, words separated by one
+ * space: "unsigned long x", "char comm[16]", "void * sk",
+ * "__data_loc char[] name". */
+static bool
+c_declaration(const char *d)
+{
+	int words = 0;
+	while (*d) {
+		const char *sp = strchr(d, ' ');
+		size_t n = decl_word(d, !sp);
+		if (!n || (sp ? (size_t)(sp - d) != n : d[n] != '\0'))
+			return false;
+		words++;
+		d += n + (sp != NULL);
+		if (sp && !*d)
+			return false;
+	}
+	return words >= 2;
+}
+
+/* A format description in the one shape the kernel writes, rewritten for
+ * libtraceevent: the name, the ID and the field lines, each checked here,
+ * and an empty print format in place of the trace's.  We never use print
+ * formats, and libtraceevent 1.7 crashes on some malformed ones, so none
+ * from the input reaches it.  NULL when the text is not that shape. */
+static char *
+clean_format(const unsigned char *fmt, size_t size)
+{
+	char *out = ovb_xmalloc(size + 32), *o = out;
+	const char *p = (const char *)fmt, *end = p + size;
+	int stage = 0;   /* 0 name, 1 ID, 2 "format:", 3 fields, 4 print fmt */
+	while (p < end && stage < 4) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+		char line[512];
+		if (stage == 3 && len >= 10 && !memcmp(p, "print fmt:", 10)) {
+			stage = 4;
+			break;
+		}
+		if (len >= sizeof line || memchr(p, '\0', len))
+			break;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p += len + (nl != NULL);
+		unsigned long a, b, c;
+		char name[128];
+		int n = 0;
+		if (stage == 0 && sscanf(line, "name: %127[A-Za-z0-9_]%n", name, &n)
+		    == 1 && !line[n])
+			stage = 1;
+		else if (stage == 1 && sscanf(line, "ID: %lu%n", &a, &n) == 1 &&
+		    !line[n])
+			stage = 2;
+		else if (stage == 2 && !strcmp(line, "format:"))
+			stage = 3;
+		else if (stage == 3 && !line[0])
+			;
+		else if (stage == 3 && !strncmp(line, "\tfield:", 7)) {
+			char *semi = strchr(line + 7, ';');
+			if (!semi || semi == line + 7)
+				break;
+			*semi = '\0';
+			if (!c_declaration(line + 7))
+				goto bad;
+			*semi = ';';
+			if (sscanf(semi, ";\toffset:%lu;\tsize:%lu;\tsigned:%lu;%n",
+			    &a, &b, &c, &n) != 3 || semi[n] || a > 65536 ||
+			    b < 1 || b > 4096 || c > 1)
+				break;
+		} else
+			break;
+		if (stage < 4)
+			o += sprintf(o, "%s\n", line);
+	}
+	if (stage == 4) {
+		strcpy(o, "print fmt: \"\"\n");
+		return out;
+	}
+bad:
+	free(out);
+	return NULL;
+}
+
 static int
 parse_events(struct ovb_perf *p, struct cursor *c, const char *sys)
 {
@@ -286,8 +394,11 @@ parse_events(struct ovb_perf *p, struct cursor *c, const char *sys)
 		const unsigned char *fmt;
 		if (!take_u64(c, &size) || size > c->n || !take(c, (size_t)size, &fmt))
 			return bad(p, "tracing data: truncated format of %s", sys);
-		if (strcmp(sys, "ftrace") != 0)
-			tep_parse_event(p->tep, (const char *)fmt, (size_t)size, sys);
+		char *clean;
+		if (strcmp(sys, "ftrace") && (clean = clean_format(fmt, (size_t)size))) {
+			tep_parse_event(p->tep, clean, strlen(clean), sys);
+			free(clean);
+		}
 	}
 	return 0;
 }

@@ -4,11 +4,14 @@
  *
  * Step 1 is an LP solved by GLPK's simplex: variables R[i,j], p[j], m[j]
  * >= 0; rows sum_j R[i,j] <= cap[i] and sum_i R[i,j] - p[j] + m[j] = T[j];
- * minimize sum_j p[j] + m[j].  The problem object and its basis are kept,
- * so the next round (same objective, new bounds) starts from the last
- * optimal basis, which stays dual feasible: the dual simplex needs few
- * pivots.  A cold start uses a primal feasible crash basis (every R at its
- * lower bound, the node slacks and one of p[j], m[j] basic).
+ * minimize sum_j p[j] + m[j].  A cold start uses a primal feasible crash
+ * basis (every R at its lower bound, the node slacks and one of p[j], m[j]
+ * basic).  The problem object is kept, with the last 3 optimal bases: a
+ * warm round installs the one with the least primal infeasibility under
+ * the new bounds (the manager loop tends to alternate between two states:
+ * usage caps on, then off) and solves a restricted LP first, with the
+ * cells that basis holds at their lower bound fixed there; cells whose
+ * reduced cost prices out are freed until none does (warm_restricted).
  *
  * GLPK's solution is then made exactly feasible ("cleaned": clipped to its
  * bounds, node rows scaled into capacity) and V is the deviation of the
@@ -16,7 +19,8 @@
  * sum_i lb[i,j]: in every optimum a class with L[j] >= T[j] sits at its
  * lower bounds, and every other class (the set J) has sum_i R[i,j] <= T[j];
  * so "deviation <= V" is exactly: R = lb for classes outside J, column sums
- * C[j] <= T[j] on J, and sum_J C[j] >= F* (the cleaned point's flow).
+ * C[j] <= T[j] on J, and sum_J C[j] >= F* (the cleaned point's flow).  The
+ * tolerance is GLPK's on the class rows, 1e-7 sum_j (1 + T[j]).
  *
  * Step 2 minimizes sum_i (1/w[i]) sum_j (R[i,j] - t[i,j])^2 over that set
  * by its dual: multipliers lambda[j] >= 0 on C[j] <= T[j] and mu >= 0 on the
@@ -24,15 +28,18 @@
  * separable QP solved exactly by water-filling, R = clip(t - w/2 (pi + nu))
  * with nu >= 0 its capacity price; the dual is a smooth concave function of
  * |J| + 1 variables with a piecewise-linear gradient, maximized by projected
- * Newton (generalized Hessian, Armijo on the projection arc).  It stops on
- * a certificate: for the dual point y and the primal point x (R(y) with
+ * Newton (generalized Hessian, Armijo on the projection arc; along
+ * (1,...,1) it is linear, which the step uses).  It stops on a
+ * certificate: for the dual point y and the primal point x (R(y) with
  * columns above target scaled down), ||x* - R(y)||^2 <= w_max (f(x) -
  * q(y)), so max |x - x*| <= ||x - R(y)|| + sqrt(w_max gap) is a proven
- * bound, reported, and at most the accuracy asked for.
+ * bound, reported.  The gap has first-order terms lambda (C - T), so
+ * rounding floors it near 1e-5 points at 1000 nodes: the loop also stops
+ * when the bound stops improving, and fails only above 0.01 points.
  *
  * Step 3 gives capacity left on a node to the classes idle there (r > u:
  * the usage cap held them) that are below target, in proportion to their
- * targets, never beyond a class's cluster-wide deficit (see ovb_rsv_step3).
+ * targets, never beyond a class's cluster-wide deficit (see step3).
  *
  * Invariants of every R returned: lb <= R <= ub after steps 1, 2 (step 3
  * may exceed ub, never cap); sum_j R[i,j] <= cap[i] (1e-9 relative). */
@@ -55,7 +62,6 @@ struct ovb_rsv {
 	size_t n, s;
 	struct ovb_rsv_opt o;
 	glp_prob *lp;
-	bool basis;                 /* the LP holds an optimal basis */
 	unsigned char *bas[NBASIS]; /* row then column statuses, newest first */
 	int nbas;
 	/* step 2, kept for the next round */
@@ -265,18 +271,20 @@ basis_try(struct ovb_rsv *m, const unsigned char *b)
 		if (glp_get_row_stat(lp, i + 1) != GLP_BS)
 			continue;
 		double x = glp_get_row_prim(lp, i + 1);
-		inf += fmax(0, glp_get_row_lb(lp, i + 1) - x) + fmax(0, x -
+		double v = fmax(0, glp_get_row_lb(lp, i + 1) - x) + fmax(0, x -
 			glp_get_row_ub(lp, i + 1));
+		inf += v;
 	}
 	for (int j = 0; j < nc; j++) {
 		if (glp_get_col_stat(lp, j + 1) != GLP_BS)
 			continue;
-		double x = glp_get_col_prim(lp, j + 1);
+		double x = glp_get_col_prim(lp, j + 1), v = 0;
 		int t = glp_get_col_type(lp, j + 1);
 		if (t != GLP_FR && t != GLP_UP)
-			inf += fmax(0, glp_get_col_lb(lp, j + 1) - x);
+			v += fmax(0, glp_get_col_lb(lp, j + 1) - x);
 		if (t == GLP_DB || t == GLP_FX || t == GLP_UP)
-			inf += fmax(0, x - glp_get_col_ub(lp, j + 1));
+			v += fmax(0, x - glp_get_col_ub(lp, j + 1));
+		inf += v;
 	}
 	return inf;
 }
@@ -320,6 +328,59 @@ glpk_why(int rc)
 	return "unknown failure";
 }
 
+/* A warm round as a restricted LP: the cells the basis holds at their
+ * lower bound stay fixed there while GLPK solves the rest (fixed columns
+ * leave its working LP, so pivots are cheaper); then each such cell is
+ * priced with the row duals (reduced cost -(y_node + y_class) < 0: it
+ * could improve the deviation) and freed, and GLPK resumes, until none
+ * prices out.  The result is optimal for the whole LP.  Returns GLPK's
+ * code. */
+static int
+warm_restricted(struct ovb_rsv *m, const struct ovb_rsv_in *in,
+	glp_smcp *p)
+{
+	glp_prob *lp = m->lp;
+	size_t n = m->n, s = m->s, ns = n * s, nfix = 0;
+	unsigned char *fixed = ovb_xcalloc(ns, 1);
+	for (size_t c = 0; c < ns; c++)
+		if (in->lb[c] < in->ub[c] &&
+		    glp_get_col_stat(lp, (int)(1 + c)) == GLP_NL) {
+			glp_set_col_bnds(lp, (int)(1 + c), GLP_FX, in->lb[c],
+				in->lb[c]);
+			fixed[c] = 1;
+			nfix++;
+		}
+	int rc = 0;
+	for (int pass = 0; pass < 50; pass++) {
+		if ((rc = glp_simplex(lp, p)) || glp_get_status(lp) != GLP_OPT)
+			break;
+		size_t freed = 0;
+		for (size_t c = 0; c < ns; c++) {
+			if (!fixed[c])
+				continue;
+			double d = -(glp_get_row_dual(lp, (int)(1 + c / s)) +
+				glp_get_row_dual(lp, (int)(1 + n + c % s)));
+			if (d < -1e-9) {
+				glp_set_col_bnds(lp, (int)(1 + c), GLP_DB, in->lb[c],
+					in->ub[c]);
+				glp_set_col_stat(lp, (int)(1 + c), GLP_NL);
+				fixed[c] = 0;
+				freed++;
+			}
+		}
+		if (!freed)
+			break;
+	}
+	for (size_t c = 0; c < ns; c++)
+		if (fixed[c]) {
+			glp_set_col_bnds(lp, (int)(1 + c), GLP_DB, in->lb[c],
+				in->ub[c]);
+			glp_set_col_stat(lp, (int)(1 + c), GLP_NL);
+		}
+	free(fixed);
+	return rc;
+}
+
 static int
 step1(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 	struct ovb_rsv_stat *st, char *why, size_t whylen)
@@ -340,38 +401,23 @@ step1(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 	glp_smcp p;
 	glp_init_smcp(&p);
 	p.msg_lev = GLP_MSG_OFF;
-	double tb = ovb_rsv_now();
 	st->warm = m->nbas && !m->o.cold && basis_best(m);
-	if (getenv("OVB_RSV_DEBUG"))
-		fprintf(stderr, "basis choice %.1f ms\n", (ovb_rsv_now() - tb) * 1e3);
 	int it0 = glp_get_it_cnt(lp), rc;
 	if (st->warm) {
-		p.meth = GLP_DUALP;
-		p.r_test = GLP_RT_FLIP;
-		const char *e = getenv("OVB_RSV_WARM");
-		if (!e || !strncmp(e, "primal", 6))
-			p.meth = GLP_PRIMAL, p.r_test = GLP_RT_HAR;
-		if (e && !strcmp(e, "primalstd"))
-			p.pricing = GLP_PT_STD;
-		if (e && !strcmp(e, "dualhar"))
-			p.r_test = GLP_RT_HAR;
-		if (e && !strcmp(e, "dantzig"))
-			p.pricing = GLP_PT_STD;
-		rc = glp_simplex(lp, &p);
+		p.meth = GLP_PRIMAL;
+		rc = warm_restricted(m, in, &p);
 		if (rc || glp_get_status(lp) != GLP_OPT)
 			st->warm = false;       /* try again from scratch */
 	}
 	if (!st->warm) {
 		lp_crash(m, in);
 		p.meth = GLP_PRIMAL;
-		p.r_test = GLP_RT_HAR;
 		rc = glp_simplex(lp, &p);
 		if (rc == GLP_ESING || rc == GLP_ECOND || rc == GLP_EFAIL) {
 			glp_adv_basis(lp, 0);   /* once more, GLPK's own basis */
 			rc = glp_simplex(lp, &p);
 		}
 		if (rc) {
-			m->basis = false;
 			snprintf(why, whylen, "step 1: GLPK simplex failed: %s",
 				glpk_why(rc));
 			return OVB_ESOFT;
@@ -380,14 +426,13 @@ step1(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 	st->lp_iter = glp_get_it_cnt(lp) - it0;
 	int status = glp_get_status(lp);
 	if (status != GLP_OPT) {
-		m->basis = false;
+		m->nbas = 0;
 		snprintf(why, whylen, "step 1: the LP %s", status == GLP_NOFEAS ?
 			"is infeasible (the lower bounds of a node exceed its "
 			"capacity)" : "has no optimal solution (GLPK status "
 			"undefined or unbounded)");
 		return status == GLP_NOFEAS ? OVB_EDATA : OVB_ESOFT;
 	}
-	m->basis = true;
 	basis_save(m);
 	for (size_t c = 0; c < ns; c++)
 		R[c] = glp_get_col_prim(lp, (int)(1 + c));
@@ -736,7 +781,7 @@ qp_newton(struct qp *q, double *y, double acc, double tol, double Vp,
 	long it;
 	for (it = 0; it < QP_MAXIT; it++) {
 		*bound = qp_cert(q, y, shortfall);
-		if (*bound <= acc && *shortfall <= tol) {
+		if (*bound <= acc && *shortfall <= 1e-3 * tol) {
 			rc = 0;
 			break;
 		}
@@ -753,29 +798,25 @@ qp_newton(struct qp *q, double *y, double acc, double tol, double Vp,
 		for (size_t k = 0; k < d; k++)
 			pg = fmax(pg, fabs(y[k] - fmax(0, y[k] + g[k])));
 		double eps = fmin(1e-3, pg);
-		size_t nf = 0, amin = 0;
+		size_t nf = 0;
 		for (size_t k = 0; k < d; k++) {
 			act[k] = y[k] <= eps && g[k] < 0;
 			if (!act[k])
 				F[nf++] = k;
-			if (y[k] < y[amin])
-				amin = k;
 		}
-		/* All free and a positive shortfall V': q falls along (1,...,1)
-		 * and the Hessian is singular there: hold the least y at 0. */
-		if (nf == d && Vp > 0) {
-			act[amin] = true;
-			nf = 0;
-			for (size_t k = 0; k < d; k++)
-				if (!act[k])
-					F[nf++] = k;
-		}
+		/* All free and a positive shortfall V': q is linear along n =
+		 * (1,...,1), falling at rate V', and n is in the Hessian's null
+		 * space.  Newton orthogonally to n, then slide along -n until
+		 * the least y reaches 0. */
+		bool slide = nf == d && Vp > 0;
 		qp_hessian(q, M);
-		double dmax = 0;
+		double dmax = 0, gn = 0;
+		for (size_t k = 0; slide && k < d; k++)
+			gn += g[k] / (double)d;
 		for (size_t a = 0; a < nf; a++) {
 			for (size_t b = 0; b < nf; b++)
 				MF[a * nf + b] = M[F[a] * d + F[b]];
-			gF[a] = g[F[a]];
+			gF[a] = g[F[a]] - gn;
 			dmax = fmax(dmax, MF[a * nf + a]);
 		}
 		for (size_t k = 0; k < d; k++)
@@ -784,6 +825,17 @@ qp_newton(struct qp *q, double *y, double acc, double tol, double Vp,
 			reg *= 100;
 			stall++;
 			continue;
+		}
+		if (slide) {
+			double xn = 0, t = INFINITY;
+			for (size_t a = 0; a < nf; a++)
+				xn += xF[a] / (double)d;
+			for (size_t a = 0; a < nf; a++) {
+				xF[a] -= xn;            /* exactly orthogonal to n */
+				t = fmin(t, y[F[a]] + xF[a]);
+			}
+			for (size_t a = 0; t > 0 && a < nf; a++)
+				xF[a] -= t;
 		}
 		double big = 0, lim = 1e3;
 		for (size_t a = 0; a < nf; a++) {
@@ -798,23 +850,6 @@ qp_newton(struct qp *q, double *y, double acc, double tol, double Vp,
 		double slope = 0;
 		for (size_t a = 0; a < nf; a++)
 			slope += g[F[a]] * dir[F[a]];
-		if (getenv("OVB_RSV_DEBUG") && atoi(getenv("OVB_RSV_DEBUG")) > 1) {
-			for (size_t i = 0; i < q->n; i++) {
-				fprintf(stderr, "  node %zu nu %.17g R:", i, q->nu[i]);
-				for (size_t k = 0; k < m; k++) fprintf(stderr, " %.17g [%g,%g]", q->R[i*m+k], q->lb[i*m+k], q->ub[i*m+k]);
-				fprintf(stderr, " cap %.17g\n", q->cap[i]);
-			}
-			for (size_t a = 0; a < d; a++) { fprintf(stderr, "  M:"); for (size_t b = 0; b < d; b++) fprintf(stderr, " %.4g", M[a*d+b]); fprintf(stderr, "\n"); }
-		}
-		if (getenv("OVB_RSV_DEBUG")) {
-			fprintf(stderr, "it %ld bound %.3g short %.3g nf %zu/%zu slope %.3g reg %.1g\n  y:", it, *bound, *shortfall, nf, d, slope, reg);
-			for (size_t k = 0; k < d; k++) fprintf(stderr, " %.6g%s", y[k], act[k] ? "*" : "");
-			fprintf(stderr, "\n  g:");
-			for (size_t k = 0; k < d; k++) fprintf(stderr, " %.3g", g[k]);
-			fprintf(stderr, "\n  d:");
-			for (size_t k = 0; k < d; k++) fprintf(stderr, " %.3g", dir[k]);
-			fprintf(stderr, "\n");
-		}
 		bool ok = false;
 		for (double al = 1; al > 1e-12; al /= 2) {
 			double pred = al * slope;
@@ -950,7 +985,7 @@ step2(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 		y[mm] = m->mu;
 	}
 	double bound, shortfall;
-	int rc = qp_newton(&q, y, m->o.accuracy, tol / 2, Vp, &bound,
+	int rc = qp_newton(&q, y, m->o.accuracy, tol, Vp, &bound,
 		&shortfall, &st->qp_iter);
 	st->evals = q.evals;
 	st->acc = bound;
@@ -990,7 +1025,8 @@ step2(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
  * target (C[j] < T[j]), in proportion to their targets T[j]; a class's
  * grants over all nodes stop at its deficit T[j] - C[j] (offers beyond it
  * are scaled down), and what a saturated class declined is offered again
- * to the others, until nothing changes (at most s + 1 passes). */
+ * to the others, until nothing changes (at most s + 1 passes).  Deficits
+ * within GLPK's tolerance, 1e-7 (1 + T[j]), count as none. */
 static void
 step3(const struct ovb_rsv_in *in, double *R)
 {
@@ -1003,7 +1039,7 @@ step3(const struct ovb_rsv_in *in, double *R)
 		for (size_t i = 0; i < n; i++)
 			C += R[i * s + j];
 		need[j] = (double)(in->T[j] - C);
-		if (need[j] <= 1e-9 * (1 + in->T[j]))
+		if (need[j] <= DEV_RTOL * (1 + in->T[j]))
 			need[j] = 0;
 	}
 	for (size_t i = 0; i < n; i++) {

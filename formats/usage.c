@@ -272,7 +272,7 @@ ovb_dist_put(FILE *f, const struct ovb_dist *d)
 		pv[i][0] = d->pct_p[i];
 		pv[i][1] = d->pct_v[i];
 	}
-	qsort(pv, (size_t)d->npct, sizeof *pv, cmp_pct);
+	ovb_qsort(pv, (size_t)d->npct, sizeof *pv, cmp_pct);
 	for (int i = 0; i < d->npct; i++) {
 		fputs("pct", f);
 		ovb_put_real(f, pv[i][0]);

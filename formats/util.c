@@ -58,6 +58,14 @@ ovb_grow(void *pp, size_t *cap, size_t n, size_t size)
 	*p = ovb_xrealloc(*p, *cap, size);
 }
 
+void
+ovb_qsort(void *base, size_t n, size_t size,
+	int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 static size_t
 hash(const char *s)
 {

@@ -278,3 +278,18 @@ bad_trace() {
 	[[ $csent -le $((n * 1000)) ]]
 	[[ $crecv -ge $((n * size)) ]]
 }
+
+@test "onoff: inputs the fuzzer found (libtraceevent crashed or leaked on them): 65, nothing else" {
+	# perf-regress-*.data.gz: traces mangled by fuzz/fuzz-perf, with bad
+	# format descriptions that libtraceevent 1.7 crashes or leaks on; the
+	# reader only hands it descriptions of the kernel's own shape
+	local f t n=0
+	for f in "$DATA"/perf-regress-*.data.gz; do
+		t=$BATS_TEST_TMPDIR/$(basename "$f" .gz)
+		gzip -dc "$f" >"$t"
+		run -65 --separate-stderr ovb-onoff -c a=comm:. "$t"
+		[[ $stderr == "ovb-onoff: $t: "* ]]
+		n=$((n + 1))
+	done
+	[[ $n -ge 4 ]]
+}

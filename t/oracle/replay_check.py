@@ -40,7 +40,7 @@ def read_series(paths):
         for tok in records(p):
             if tok[0] == 'series':
                 cur = (tok[1], tok[2])
-                out[cur] = {'I': None, 's': {}}
+                out.setdefault(cur, {'I': None, 's': {}})
             elif tok[0] == 'interval':
                 out[cur]['I'] = int(tok[1])
             elif tok[0] == 'sample':

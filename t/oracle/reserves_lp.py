@@ -12,7 +12,8 @@ For each instance (t/oracle/reserves_gen.py, random size, floor, shares):
           asked for --accuracy 1e-4) of cvxopt's QP optimum of Eq. (2) under
           sum_j |C_j - N D_j| <= V' + 1e-7 (1 + V');
   step 3: `--steps 3` adds to the step-2 R exactly what this file's own
-          implementation of the documented rule adds (1e-9).
+          implementation of the documented rule adds (1e-8: the tool
+          writes R on a 1e-9 grid).
 The usage cap, floor and k are recomputed here from the documented rules.
 Prints one line "agree K instances: ..." with the largest differences seen,
 or the first disagreement and exits 1."""
@@ -199,7 +200,7 @@ def step3(R, T, idle, cap=100.0):
     R = R.copy()
     n, s = R.shape
     need = T - R.sum(axis=0)
-    need[need <= 1e-9 * (1 + T)] = 0
+    need[need <= 1e-7 * (1 + T)] = 0
     spare = cap - R.sum(axis=1)
     spare[spare <= 1e-12 * cap] = 0
     for _ in range(s + 2):
@@ -297,7 +298,7 @@ def main():
         mine3 = np.array([[R3[(a_, b)] for b in cls] for a_ in nodes])
         d3 = float(np.abs(mine3 - step3(mine, T, idle)).max())
         worst_3 = max(worst_3, d3)
-        if d3 > 1e-9:
+        if d3 > 1e-8:     # both sides start from R on a 1e-9 grid
             print(f"seed {seed}: step 3 differs by {d3} ({path})")
             return 1
     print(f"agree {a.count} instances ({nvpos} with V > 0): V within "

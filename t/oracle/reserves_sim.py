@@ -21,8 +21,12 @@ Scenarios (demand in percent of a node; 100 = saturating):
   steady900   900 nodes, c3 only on the first 300 (Fig. 7);
   dynamic100  100 nodes, all classes everywhere; c1 stops in rounds
               10-14 and 25-29 (Fig. 8);
+  blocks1000  1000 nodes, 20 classes with shares 1/j (Zipf); class j's
+              requests go to one block of 50-600 consecutive nodes
+              (wrapping), a different random block per class (--seed);
   random1000  1000 nodes, 50 classes, random demands with 2% noise per
-              round (for warm-start timings; --seed).
+              round (RSV_NOISE in the environment; for warm-start
+              timings; --seed).
 
 Writes a TSV to stdout: per round and class the desired share, the
 allocated share (sum R / N) and the used share (sum u / N under that R,
@@ -55,6 +59,20 @@ def scenario(name, seed):
         D, n = [60, 30, 10], 100
         off = lambda k: 10 <= k < 15 or 25 <= k < 30
         dem = lambda k, i, j: 0.0 if j == 0 and off(k) else 100.0
+    elif name == "blocks1000":
+        n, s = 1000, 20
+        w = [1 / (j + 1) for j in range(s)]
+        D = [round(x / sum(w) * 100, 3) for x in w]
+        D[-1] = round(100 - sum(D[:-1]), 3)
+        blk = []
+        for j in range(s):
+            ln = rng.randint(50, 600)
+            a = rng.randrange(n)
+            blk.append((a, ln))
+
+        def dem(k, i, j):
+            a, ln = blk[j]
+            return 100.0 if (i - a) % n < ln else 0.0
     elif name == "random1000":
         n, s = 1000, 50
         w = [rng.expovariate(1) for _ in range(s)]

@@ -16,7 +16,7 @@
  *
  * Invariants: every R has 0 <= R <= 100 and at most 100 per node; with
  * the LP and steps 1-2, floor <= R <= the usage cap and the deviation is
- * V within 1e-7 (1 + V); results do not depend on --jobs.  Input is checked
+ * V within 1e-7 sum_j (1 + T[j]); results do not depend on --jobs.  Input is checked
  * before any solving; output is all or nothing. */
 #include <argp.h>
 #include <errno.h>
@@ -57,7 +57,7 @@ static const struct argp_option options[] = {
 	  "lp step 2: R within this many points of the optimum (default 1e-4; "
 	  "1e-9 to 0.01)", 0 },
 	{ "cold", OPT_COLD, NULL, 0,
-	  "Solve every round from scratch (no warm start)", 0 },
+	  "Solve every round from scratch (no basis, no prices kept)", 0 },
 	{ "initial", OPT_INITIAL, "share|equal", 0,
 	  "r of round 1 when the file has none: D on every node (default) or "
 	  "100/S each", 0 },
@@ -92,31 +92,41 @@ static const char doc[] =
 	"Compute Cluster Reserves allocations round after round."
 	"\v"
 	"Reads an ovb-reserves file (formats/reserves.md) and writes it with r "
-	"and R of every round; R of round k is r of round k+1.  Shares, u, r "
-	"and R are percent (of the cluster for D, of a node otherwise); N "
-	"nodes, T[j] = N D[j].\n\n"
-	"lp step 1 (GLPK simplex): V = min sum_j |sum_i R[i,j] - T[j]| with "
-	"sum_j R[i,j] <= 100, R >= floor, and R <= max(u, floor) where r > u "
-	"(+1e-6).  The paper's R <= u and R >= 1 contradict each other for an "
-	"idle class (u < 1); the cap yields to the floor, so every class keeps "
-	"a reserve on every node and can show load again when it restarts.  "
-	"Step 2: among allocations with deviation at most V + 1e-7 (1 + V) "
-	"(GLPK's tolerance), the one minimizing sum (R - u - k)^2, k = min(5, "
-	"500 (D - u) / D) if u < D else max(-5, ...), solved exactly by its "
-	"dual (water-filling per node, Newton on the class prices); the output "
-	"says how close to the optimum it is proven to be.  Step 3: capacity "
-	"left on a node goes to the classes idle there (r > u) whose "
-	"cluster-wide allocation is below T, in proportion to T, until each "
-	"reaches T.\n\n"
-	"bank: deposit unused allocation; R = u + c where the class used all "
-	"of r (needy), u - c elsewhere; take back excess above T, give a "
-	"deficit on needy nodes; withdraw what could not be taken, deposit "
-	"what could not be given; pay positive balances on needy nodes; scale "
-	"each node to 100; keep --bank-keep of the balances.\n\n"
+	"and R of every round (R on a grid of 1e-9 points), then '#' notes: "
+	"V, the deviation and step 2's proven accuracy per round.  R of round "
+	"k is r of round k+1 (any r given for it is replaced).  D is percent "
+	"of the cluster, u, r, R percent of a node; N nodes, T[j] = N D[j]; "
+	"the deviation is sum_j |sum_i R[i,j] - T[j]|.\n\n"
+	"lp step 1 (GLPK simplex): V = the least deviation with sum_j R[i,j] "
+	"<= 100, R >= floor, and R <= max(u, floor) where r > u + 1e-6.  The "
+	"paper's R <= u and R >= 1 contradict each other for an idle class "
+	"(u < 1); the cap yields to the floor, so every class keeps a reserve "
+	"on every node, ready for requests.  Step 2: among allocations with "
+	"deviation at most V + 1e-7 sum_j (1 + T[j]) (GLPK's tolerance on the "
+	"class rows), the one minimizing sum (R - u - k)^2, k = min(5, 500 (D "
+	"- u) / D) if u < D else max(-5, 500 (D - u) / D), solved exactly by "
+	"its dual (water-filling per node, Newton on the class prices), to a "
+	"proven bound on max |R - R*|.  Step 3: capacity left on a node goes "
+	"to the classes idle there (r > u) whose sum_i R is below T, in "
+	"proportion to T, until each reaches T (what one declines is offered "
+	"to the others).  Warm starts: GLPK resumes from the best of the last "
+	"3 optimal bases, and step 2 from the last prices.\n\n"
+	"bank (section 3.2.2, tickets = percent): 1 deposit unused allocation, "
+	"max(0, r - u); 2 R = u + c where the class used all of r (needy), u "
+	"- c elsewhere; 3 take back excess above T in proportion above the "
+	"floor, give a deficit on needy nodes in proportion to R; 4 withdraw "
+	"what step 3 could not take back, deposit what it could not give; 5 "
+	"pay positive balances on needy nodes; 6 scale each node to 100 above "
+	"the floors, keep --bank-keep of the balances.\n\n"
 	"--fanout K: groups of at most K nodes (sizes differ by at most one).  "
 	"The top level solves the same problem with each group as one node "
-	"(capacity, bounds and u + k summed, weight 1/size), and its "
-	"allocation of class j to a group is that group's target.\n\n"
+	"(capacity, bounds, u + k, usage summed; weight 1/size in Eq. 2), and "
+	"its allocation of class j to a group is that group's target.  "
+	"similar: nodes sorted by the class with the largest u - D in round "
+	"1.  --jobs N: the groups in N forked worker processes.\n\n"
+	"--report: per round and class, the desired share D, the allocated "
+	"share sum_i R / N, the used share sum_i u / N (usage under that "
+	"round's r) and allocated - D.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-reserves t/data/example.reserves         R for every round\n"
 	"  ovb-reserves -v --report rounds.reserves     shares per round (TSV)\n"
@@ -357,6 +367,26 @@ top_solve(struct run *x)
 	return mgr_solve(m, S, x->why, sizeof x->why);
 }
 
+/* R as written: on a grid of 1e-9 points (far below step 2's accuracy;
+ * short decimals, and the next round's r is exactly what the file says),
+ * never below the floor, each node still within 100. */
+static void
+quantize(const struct run *x, double *R)
+{
+	for (size_t i = 0; i < x->N; i++) {
+		double *Ri = R + i * x->S, sum = 0;
+		for (size_t j = 0; j < x->S; j++) {
+			Ri[j] = fmax(round(Ri[j] * 1e9) / 1e9, fmin(opt_floor, Ri[j]));
+			sum += Ri[j];
+		}
+		for (size_t j = 0; sum > 100 && j < x->S; j++) {
+			double cut = fmin(sum - 100, Ri[j] - fmin(opt_floor, Ri[j]));
+			Ri[j] -= cut;
+			sum -= cut;
+		}
+	}
+}
+
 /* ---- worker processes for the groups (--jobs) ---- */
 
 struct worker {
@@ -427,6 +457,7 @@ worker_loop(struct run *x, size_t w, int in, int out)
 			for (size_t a = x->gstart[g]; a < x->gstart[g + 1]; a++)
 				xwrite(out, R + x->order[a] * S, S * sizeof *R);
 		}
+		quantize(x, R);         /* the r the parent will use */
 		memcpy(prev, R, N * S * sizeof *R);
 	}
 	_exit(0);
@@ -574,7 +605,7 @@ make_groups(struct run *x)
 					k[i].cls = j, k[i].excess = e;
 			}
 		}
-		qsort(k, N, sizeof *k, simcmp);
+		ovb_qsort(k, N, sizeof *k, simcmp);
 		for (size_t i = 0; i < N; i++)
 			x->order[i] = k[i].node;
 		free(k);
@@ -688,6 +719,8 @@ run_rounds(struct run *x, struct ovb_reserves *rs)
 			memcpy(rd->r, rs->round[k - 1].R, c * sizeof *rd->r);
 		if ((st = solve_round(x, k, rd->r, rd->R)))
 			ovb_err_at(x->name, rd->line, "round %zu: %s", k + 1, x->why);
+		else
+			quantize(x, rd->R);
 		ovb_progress("rounds", (double)k + 1, (double)rs->nround);
 	}
 	ovb_progress_end();
@@ -707,6 +740,14 @@ shares(const struct run *x, const double *M, double *out)
 			c += M[i * x->S + j];
 		out[j] = (double)(c / (long double)x->N);
 	}
+}
+
+/* A share as reported: on the 1e-9 grid of R, so sums of grid values do
+ * not print as 59.99999999999999. */
+static double
+grid(double v)
+{
+	return round(v * 1e9) / 1e9;
 }
 
 static void
@@ -753,8 +794,9 @@ write_report(FILE *f, const struct run *x)
 		for (size_t j = 0; j < x->S; j++) {
 			char d[32], p[32], q[32], e[32];
 			fprintf(f, "%zu\t%s\t%s\t%s\t%s\t%s\n", k + 1, rs->class[j],
-				ovb_fmt_real(d, rs->share[j]), ovb_fmt_real(p, a[j]),
-				ovb_fmt_real(q, b[j]), ovb_fmt_real(e, a[j] - rs->share[j]));
+				ovb_fmt_real(d, rs->share[j]), ovb_fmt_real(p, grid(a[j])),
+				ovb_fmt_real(q, grid(b[j])),
+				ovb_fmt_real(e, grid(a[j] - rs->share[j])));
 		}
 	}
 	free(a);
@@ -790,11 +832,18 @@ write_notes(FILE *f, const struct run *x)
 			fprintf(f, "# round %zu: top-level V %.17g; deviation %.17g; "
 				"step 2 within %.3g points of each manager's optimum\n",
 				k + 1, st->V, st->dev[2], st->acc);
-		else
+		else if (opt.steps == 3)
 			fprintf(f, "# round %zu: V %.17g; deviation %.17g after step "
-				"2, %.17g after step %d; step 2 within %.3g points of "
-				"the optimum\n", k + 1, st->V, st->dev[1], st->dev[2],
-				opt.steps, opt.steps >= 2 ? st->acc : 0.0);
+				"2, %.17g after step 3; step 2 within %.3g points of the "
+				"optimum\n", k + 1, st->V, st->dev[1], st->dev[2],
+				st->acc);
+		else if (opt.steps == 2)
+			fprintf(f, "# round %zu: V %.17g; deviation %.17g after step "
+				"2, which is within %.3g points of the optimum\n", k + 1,
+				st->V, st->dev[1], st->acc);
+		else
+			fprintf(f, "# round %zu: V %.17g (a vertex of step 1)\n",
+				k + 1, st->V);
 	}
 }
 

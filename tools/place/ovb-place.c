@@ -422,7 +422,7 @@ index_trust(void)
 				*OVB_PUSH(trusts, ntrusts, captrusts) = (struct trust){
 					a, app_index(app->trust[j].app), app->trust[j].v };
 	}
-	qsort(trusts, ntrusts, sizeof *trusts, cmp_trust);
+	ovb_qsort(trusts, ntrusts, sizeof *trusts, cmp_trust);
 	in_trust = ovb_xcalloc(S.nall + 1, sizeof *in_trust);
 	for (size_t i = 0; i < ntrusts; i++)
 		in_trust[trusts[i].a] = in_trust[trusts[i].b] = true;
@@ -432,7 +432,8 @@ static double
 trust_one(size_t a, size_t b)
 {
 	struct trust key = { a, b, 0 };
-	const struct trust *t = bsearch(&key, trusts, ntrusts, sizeof *trusts,
+	const struct trust *t = !ntrusts ? NULL : bsearch(&key, trusts,
+		ntrusts, sizeof *trusts,
 		cmp_trust);
 	return t ? t->v : 1;
 }
@@ -559,50 +560,44 @@ by_score(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* Moves the best k of tmp[0..n) by score to its front, sorted. */
+/* Restores the heap below j in h[0..k): the worst candidate on top. */
+static void
+sift_down(struct cand *h, size_t k, size_t j)
+{
+	for (;;) {
+		size_t l = 2 * j + 1, r = l + 1, m = j;
+		if (l < k && by_score(&h[l], &h[m]) > 0)
+			m = l;
+		if (r < k && by_score(&h[r], &h[m]) > 0)
+			m = r;
+		if (m == j)
+			return;
+		struct cand x = h[j];
+		h[j] = h[m];
+		h[m] = x;
+		j = m;
+	}
+}
+
+/* Moves the best k of tmp[0..n) by score to its front, sorted: a heap of
+ * the best k seen, its worst on top. */
 static void
 best_first(struct cand *tmp, size_t n, size_t k)
 {
 	if (k >= n) {
-		qsort(tmp, n, sizeof *tmp, by_score);
+		ovb_qsort(tmp, n, sizeof *tmp, by_score);
 		return;
 	}
-	/* a min-heap of the best k seen, at tmp[0..k) */
 	for (size_t i = k / 2; i-- > 0;)
-		for (size_t j = i;;) {
-			size_t l = 2 * j + 1, r = l + 1, m = j;
-			if (l < k && by_score(&tmp[l], &tmp[m]) > 0)
-				m = l;
-			if (r < k && by_score(&tmp[r], &tmp[m]) > 0)
-				m = r;
-			if (m == j)
-				break;
-			struct cand x = tmp[j];
-			tmp[j] = tmp[m];
-			tmp[m] = x;
-			j = m;
+		sift_down(tmp, k, i);
+	for (size_t i = k; i < n; i++)
+		if (by_score(&tmp[i], &tmp[0]) < 0) {
+			struct cand x = tmp[0];
+			tmp[0] = tmp[i];
+			tmp[i] = x;
+			sift_down(tmp, k, 0);
 		}
-	for (size_t i = k; i < n; i++) {
-		if (by_score(&tmp[i], &tmp[0]) >= 0)
-			continue;
-		struct cand x = tmp[0];
-		tmp[0] = tmp[i];
-		tmp[i] = x;
-		for (size_t j = 0;;) {
-			size_t l = 2 * j + 1, r = l + 1, m = j;
-			if (l < k && by_score(&tmp[l], &tmp[m]) > 0)
-				m = l;
-			if (r < k && by_score(&tmp[r], &tmp[m]) > 0)
-				m = r;
-			if (m == j)
-				break;
-			struct cand y = tmp[j];
-			tmp[j] = tmp[m];
-			tmp[m] = y;
-			j = m;
-		}
-	}
-	qsort(tmp, k, sizeof *tmp, by_score);
+	ovb_qsort(tmp, k, sizeof *tmp, by_score);
 }
 
 /* The capsule's best `want` feasible nodes by score, into out (returns how
@@ -626,7 +621,7 @@ candidates(const struct capsule *cp, size_t want, struct cand *out,
 	best_first(tmp, n, first);
 	for (; i < n && found < want; i++) {
 		if (i == first)
-			qsort(tmp + first, n - first, sizeof *tmp, by_score);
+			ovb_qsort(tmp + first, n - first, sizeof *tmp, by_score);
 		enum why w = eq3_tests(cp, &S.node[tmp[i].node]);
 		counts[w]++;
 		if (w == W_OK)

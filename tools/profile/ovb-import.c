@@ -523,7 +523,8 @@ cmp_row(const void *a, const void *b)
 static void
 to_series(struct capsule *c, struct ovb_series_set *ss)
 {
-	qsort(c->row, c->n, sizeof *c->row, cmp_row);
+	if (c->n)
+		ovb_qsort(c->row, c->n, sizeof *c->row, cmp_row);
 	size_t m = 0, dup = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		if (m && c->row[m - 1].t == c->row[i].t) {

@@ -853,7 +853,7 @@ static void
 build_gains(void)
 {
 	if (in.nrun)
-		qsort(in.run, in.nrun, sizeof *in.run, cmp_run);
+		ovb_qsort(in.run, in.nrun, sizeof *in.run, cmp_run);
 	gains = ovb_xcalloc(in.nrun ? in.nrun : 1, sizeof *gains);
 	for (size_t i = 0, j; i < in.nrun; i = j) {
 		double sum = 0, ss = 0;
@@ -957,7 +957,7 @@ all_pcts(double *p, size_t max)
 			if (!have && n < max)
 				p[n++] = rows[i].U->pct_p[j];
 		}
-	qsort(p, n, sizeof *p, cmp_double);
+	ovb_qsort(p, n, sizeof *p, cmp_double);
 	return n;
 }
 
@@ -1689,7 +1689,7 @@ plot_cdf(FILE *g, const struct row *r)
 	double P[OVB_MAXPCT];
 	int np = U->npct;
 	memcpy(P, U->pct_p, (size_t)np * sizeof *P);
-	qsort(P, (size_t)np, sizeof *P, cmp_double);
+	ovb_qsort(P, (size_t)np, sizeof *P, cmp_double);
 	char *box = NULL;
 	size_t boxlen = 0;
 	FILE *bf = open_memstream(&box, &boxlen);
@@ -1801,6 +1801,26 @@ plot_curve(FILE *g, const struct row *r)
 	gnum(g, xmax);
 	putc(' ', g);
 	gnum(g, fmax(pt[n - 1].rho / sy.div, bottom));
+	/* the line: rho(sigma) is linear between breakpoints, which on a
+	 * log scale is a curve, so draw it point by point */
+	fputs("\nEOD\n$L << EOD\n", g);
+	for (size_t i = 0; i + 1 < n; i++)
+		for (int k = 0; k < (logx || logy ? 32 : 1); k++) {
+			double f = k / (logx || logy ? 32.0 : 1.0);
+			double x = pt[i].sigma + f * (pt[i + 1].sigma - pt[i].sigma);
+			double y = pt[i].rho + f * (pt[i + 1].rho - pt[i].rho);
+			gnum(g, x / sx.div);
+			putc(' ', g);
+			gnum(g, fmax(y / sy.div, bottom));
+			putc('\n', g);
+		}
+	gnum(g, pt[n - 1].sigma / sx.div);
+	putc(' ', g);
+	gnum(g, fmax(pt[n - 1].rho / sy.div, bottom));
+	putc('\n', g);
+	gnum(g, xmax);
+	putc(' ', g);
+	gnum(g, fmax(pt[n - 1].rho / sy.div, bottom));
 	fputs("\nEOD\n", g);
 	if (r->q) {
 		double x = r->q->sigma / sx.div, y = fmax(r->q->rho / sy.div,
@@ -1821,7 +1841,7 @@ plot_curve(FILE *g, const struct row *r)
 		fputs(" nohead dt 2 lc rgb '" C_SIGMA "'\n", g);
 	}
 	char *mean = hq(pt[0].sigma, rate_unit(r->res));
-	fputs("plot $C using 1:2 with lines lw 2 lc rgb '" C_U "' title "
+	fputs("plot $L using 1:2 with lines lw 2 lc rgb '" C_U "' title "
 	      "'ρ(σ): usage over any t is at most σ t + ρ', $C every ::0::", g);
 	fprintf(g, "%zu", n - 1);
 	fputs(" using 1:2 with points pt 7 ps 0.6 lc rgb '" C_U "' title ", g);
