@@ -50,6 +50,9 @@ struct proc {
 struct capstate {
 	uint32_t n;          /* CPUs running the capsule's tasks */
 	uint64_t since;
+	struct ovb_busy last;/* the period not yet written (last.ncpu 0: none),
+	                        so that one ending where the next begins with
+	                        as many CPUs is written as one */
 };
 
 struct change { uint64_t time, seq; int16_t cap; int8_t delta; };
@@ -261,14 +264,27 @@ put_header(void)
 		ovb_onoff_put_capsule(S.out, sel[i].name, sel[i].text);
 }
 
+static void
+flush_busy(int16_t k)
+{
+	struct capstate *c = &S.cap[k];
+	if (c->last.ncpu)
+		ovb_onoff_put_busy(S.out, sel[k].name, &c->last);
+	c->last.ncpu = 0;
+}
+
 /* The capsule's CPU count changes by delta at time t. */
 static void
 apply(int16_t k, int delta, uint64_t t)
 {
 	struct capstate *c = &S.cap[k];
 	if (c->n && t > c->since) {
-		struct ovb_busy b = { c->since, t, c->n };
-		ovb_onoff_put_busy(S.out, sel[k].name, &b);
+		if (c->last.ncpu == c->n && c->last.end == c->since)
+			c->last.end = t;
+		else {
+			flush_busy(k);
+			c->last = (struct ovb_busy){ c->since, t, c->n };
+		}
 	}
 	c->n = (uint32_t)((int)c->n + delta);
 	c->since = t;
@@ -553,9 +569,11 @@ finish(void)
 	if (S.t1 == S.t0)
 		S.t1 = S.t0 + 1;
 	release(UINT64_MAX);
-	for (int k = 0; k < nsel; k++)
+	for (int k = 0; k < nsel; k++) {
 		if (S.cap[k].n)
 			apply((int16_t)k, -(int)S.cap[k].n, S.t1);
+		flush_busy((int16_t)k);
+	}
 	if (S.have_gap) {
 		if (S.gap.end > S.t1)
 			S.gap.end = S.t1;
