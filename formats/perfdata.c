@@ -300,12 +300,21 @@ decl_word(const char *w, bool name)
 	return i;
 }
 
+/* "[]" in a type word only after __data_loc or __rel_loc. */
+static bool
+dynamic_array_ok(const char *d)
+{
+	const char *b = strstr(d, "[]");
+	return !b || !strncmp(d, "__data_loc ", 11) || !strncmp(d, "__rel_loc ", 10);
+}
+
 /* A C declaration as tracepoint formats have them, words separated by one
  * space: "unsigned long x", "char comm[16]", "void * sk",
  * "__data_loc char[] name". */
 static bool
 c_declaration(const char *d)
 {
+	const char *start = d;
 	int words = 0;
 	while (*d) {
 		const char *sp = strchr(d, ' ');
@@ -317,7 +326,7 @@ c_declaration(const char *d)
 		if (sp && !*d)
 			return false;
 	}
-	return words >= 2;
+	return words >= 2 && dynamic_array_ok(start);
 }
 
 /* A format description in the one shape the kernel writes, rewritten for
