@@ -1,7 +1,7 @@
 /* io.c: inputs, outputs that appear whole or not at all, progress.
  *
  * Invariant: a named output file either keeps its old contents or gets the
- * complete new ones; the data goes to a temporary file in the same
+ * complete new ones (a device or a pipe named by -o is written in place); the data goes to a temporary file in the same
  * directory which is renamed over the target only after a successful flush
  * and close.  The temporary is removed on failure, on exit and on SIGINT,
  * SIGTERM, SIGHUP and SIGPIPE. */
@@ -86,6 +86,18 @@ ovb_out_open(struct ovb_out *o, const char *path)
 		return 0;
 	}
 	o->path = ovb_xstrdup(path);
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a device or a pipe (-o /dev/null, -o /dev/stdout): write to it,
+		 * never rename a file over it */
+		if (!(o->f = fopen(path, "w"))) {
+			ovb_warn("%s: cannot open: %s", path, strerror(errno));
+			free(o->path);
+			o->path = NULL;
+			return OVB_EIO;
+		}
+		return 0;
+	}
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
 	o->tmp = ovb_xmalloc(strlen(path) + 16);
@@ -121,6 +133,19 @@ ovb_out_close(struct ovb_out *o, bool ok)
 			ovb_warn("<stdout>: write error: %s", strerror(errno));
 			st = OVB_EIO;
 		}
+		return st;
+	}
+	if (!o->tmp) {   /* written in place: a device or a pipe */
+		bool bad = fflush(o->f) == EOF || ferror(o->f);
+		int e = errno;
+		if (fclose(o->f) == EOF)
+			bad = true, e = errno;
+		if (ok && bad) {
+			ovb_warn("%s: write error: %s", o->path, strerror(e));
+			st = OVB_EIO;
+		}
+		free(o->path);
+		memset(o, 0, sizeof *o);
 		return st;
 	}
 	if (o->f) {

@@ -1315,3 +1315,13 @@ node n5'
 	variant ok2.reserves "$DATA/example.reserves" '/^round 1$/,$d'
 	run -0 --separate-stderr ovb-fmt "$BAD"
 }
+
+@test "cli: -o naming a pipe or device writes to it and never replaces it" {
+	local p=$BATS_TEST_TMPDIR/fifo
+	mkfifo "$p"
+	cat "$p" >"$BATS_TEST_TMPDIR/got" &
+	run -0 ovb-fmt -c "$DATA/example.cluster" -o "$p"
+	wait
+	[[ -p $p ]]
+	cmp "$DATA/example.cluster" "$BATS_TEST_TMPDIR/got"
+}

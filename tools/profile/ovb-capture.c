@@ -224,7 +224,9 @@ main(int argc, char **argv)
 	int first;
 	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, &first, NULL);
 	const char *out = ovb_opt_output ? ovb_opt_output : "perf.data";
-	bool pipe = !strcmp(out, "-");
+	struct stat sb;
+	bool pipe = !strcmp(out, "-") || (stat(out, &sb) == 0 &&
+		!S_ISREG(sb.st_mode));
 	char dur[32], *tmp = NULL;
 	if (opt_duration >= 0)
 		snprintf(dur, sizeof dur, "%.9g", opt_duration);
