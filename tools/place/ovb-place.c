@@ -401,6 +401,7 @@ struct trust { size_t a, b; double v; };
 static struct trust *trusts;
 static size_t ntrusts, captrusts;
 static bool *in_trust;    /* by application index: named in a record */
+static size_t nin_trust;  /* applications indexed when it was made */
 
 static int
 cmp_trust(const void *x, const void *y)
@@ -423,6 +424,7 @@ index_trust(void)
 					a, app_index(app->trust[j].app), app->trust[j].v };
 	}
 	ovb_qsort(trusts, ntrusts, sizeof *trusts, cmp_trust);
+	nin_trust = S.nall;
 	in_trust = ovb_xcalloc(S.nall + 1, sizeof *in_trust);
 	for (size_t i = 0; i < ntrusts; i++)
 		in_trust[trusts[i].a] = in_trust[trusts[i].b] = true;
@@ -443,7 +445,7 @@ static double
 node_trust(const struct node *nd, size_t a)
 {
 	double t = 1;
-	if (a >= S.nall || !in_trust[a])
+	if (a >= nin_trust || !in_trust[a])
 		return 1;
 	for (size_t i = 0; i < nd->nwary; i++) {
 		size_t b = nd->wary[i];
@@ -705,7 +707,7 @@ add_capsule(struct node *nd, const struct need need[OVB_NCAP], size_t app)
 		if (nd->apps[i] == app)
 			return;
 	*OVB_PUSH(nd->apps, nd->napps, nd->capapps) = app;
-	if (in_trust && app < S.nall && in_trust[app])
+	if (app < nin_trust && in_trust[app])
 		*OVB_PUSH(nd->wary, nd->nwary, nd->capwary) = app;
 }
 
