@@ -1,7 +1,7 @@
 # overbook: capacity planning with controlled overbooking.  GNU make.
 #
 #   make            build every tools/*/ovb-*.c into bin/, linked with the
-#                   one library built from formats/*.c
+#                   one library built from formats/*.c and lib/*.c
 #   make check      the Bats suite over t/ (installs missing packages first)
 #   make asan       everything again with ASan+UBSan, then the suite
 #   make fuzz       libFuzzer targets (clang) into build/fuzz/
@@ -20,7 +20,7 @@ WERROR  ?=
 override CFLAGS := -std=gnu17 -Wall -Wextra -Wshadow -Wformat=2 \
 	-Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
 	-Wpointer-arith -Wvla -Wundef $(WERROR) $(CFLAGS)
-override CPPFLAGS := -D_GNU_SOURCE -Iformats -I/usr/include/traceevent \
+override CPPFLAGS := -D_GNU_SOURCE -Ilib -Iformats -I/usr/include/traceevent \
 	-MMD -MP $(CPPFLAGS)
 override LDFLAGS := -Wl,--as-needed $(LDFLAGS)
 LDLIBS  ?=
@@ -30,7 +30,7 @@ override LDLIBS := $(LDLIBS) -ltraceevent -lglpk -lgmp -lm
 BUILD   ?= build
 BIN     ?= bin
 
-LIBSRC  := $(sort $(wildcard formats/*.c))
+LIBSRC  := $(sort $(wildcard formats/*.c lib/*.c))
 TOOLSRC := $(sort $(wildcard tools/*/ovb-*.c))
 LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o)
 LIB     := $(BUILD)/libovb.a
@@ -81,16 +81,16 @@ asan: deps-check
 # libFuzzer: one target per reader, built by clang into build/fuzz/.
 FUZZCC    ?= clang
 FUZZFLAGS := -std=gnu17 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -D_GNU_SOURCE -Iformats -I/usr/include/traceevent
+	-fno-sanitize-recover=all -D_GNU_SOURCE -Ilib -Iformats -I/usr/include/traceevent
 FUZZ_FORMATS := onoff usage profile cluster apps plan reserves curve series
 FUZZ_TARGETS := $(FUZZ_FORMATS:%=fuzz-%)
 fuzz: deps-check $(FUZZ_TARGETS:%=build/fuzz/%) build/fuzz/fuzz-perf
 $(FUZZ_FORMATS:%=build/fuzz/fuzz-%): build/fuzz/fuzz-%: fuzz/fuzz-format.c \
-		$(LIBSRC) formats/ovb.h
+		$(LIBSRC) lib/ovb.h
 	@mkdir -p $(@D)
 	$(FUZZCC) $(FUZZFLAGS) -DOVB_FUZZ_FORMAT='"$*"' -o $@ $< $(LIBSRC) \
 		-ltraceevent -lglpk -lgmp -lm
-build/fuzz/fuzz-perf: fuzz/fuzz-perf.c $(LIBSRC) formats/ovb.h
+build/fuzz/fuzz-perf: fuzz/fuzz-perf.c $(LIBSRC) lib/ovb.h
 	@mkdir -p $(@D)
 	$(FUZZCC) $(FUZZFLAGS) -o $@ $< $(LIBSRC) -ltraceevent -lglpk -lgmp -lm
 # Runs each target FUZZ_SECONDS from its seeds (t/ examples); crashes are

@@ -1,10 +1,17 @@
-/* ovb.h: the overbook library, linked by every ovb-* tool.
+/* ovb.h: the overbook library (libovb.a), linked by every ovb-* tool.
  *
- * One header, prefixed names, sectioned by the source file in formats/ that
- * implements each part.  Every format reader is strict: it reports
- * "PROG: FILE:LINE: what is wrong" on stderr and returns OVB_EDATA; it never
- * aborts on bad input.  Writers produce the canonical form: reading it back
- * and writing it again gives the same bytes.
+ * One public header, prefixed names, in pipeline order and sectioned by the
+ * file that implements each part: the base (version, exit statuses,
+ * resources and units); lib/ helpers (memory, I/O, the shared command line);
+ * formats/ (the contract: lexer, registry, then each format as the pipeline
+ * meets it); lib/ models and solvers (measuring U, token buckets, pmfs, the
+ * node model, Cluster Reserves).  Reader internals shared between formats/
+ * files are in formats/impl.h, not here.
+ *
+ * Every format reader is strict: it reports "PROG: FILE:LINE: what is
+ * wrong" on stderr and returns OVB_EDATA; it never aborts on bad input.
+ * Writers produce the canonical form: reading it back and writing it again
+ * gives the same bytes.
  */
 #ifndef OVB_H
 #define OVB_H
@@ -14,6 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* Types used before their section. */
+struct ovb_lex;
+struct ovb_samples;
+struct ovb_curve;
 
 #define OVB_VERSION "0.1.0"
 
@@ -41,7 +53,7 @@ const char *ovb_res_rate_unit(enum ovb_res r);  /* "cpu", "B/s", "B/s" */
 const char *ovb_res_amount_unit(enum ovb_res r);/* "cpu-s", "B", "B" */
 int ovb_res_parse(const char *s);               /* enum value, or -1 */
 
-/* ---- util.c: memory, growable arrays, name tables ---- */
+/* ---- lib/util.c: memory, growable arrays, name tables ---- */
 
 void *ovb_xmalloc(size_t n);
 void *ovb_xcalloc(size_t n, size_t size);
@@ -68,7 +80,50 @@ size_t ovb_names_get(const struct ovb_names *t, const char *key);
 bool ovb_names_add(struct ovb_names *t, const char *key, size_t val);
 void ovb_names_free(struct ovb_names *t);
 
-/* ---- lex.c: records, tokens, numbers, error messages ---- */
+/* ---- lib/io.c: inputs and atomic outputs ---- */
+
+/* Opens path for reading; NULL or "-" is stdin, named "<stdin>".  On
+ * failure reports "PROG: PATH: cannot open: REASON" and returns
+ * OVB_ENOINPUT. */
+int ovb_open_in(const char *path, FILE **f, const char **name);
+void ovb_close_in(FILE *f);
+
+/* An output that appears whole or not at all: a named file is written to a
+ * temporary beside it and renamed by ovb_out_commit. */
+struct ovb_out {
+	FILE *f;
+	char *path;     /* NULL: stdout */
+	char *tmp;
+};
+int ovb_out_open(struct ovb_out *o, const char *path);
+/* ok: flush, check, rename into place (0 or OVB_EIO, reported).
+ * !ok: discard the temporary; returns 0. */
+int ovb_out_close(struct ovb_out *o, bool ok);
+/* Checks stdout for write errors at exit (sbase fshut); 0 or OVB_EIO. */
+int ovb_fshut_stdout(void);
+
+/* Progress on stderr, only when stderr is a terminal and not quiet. */
+bool ovb_progress_wanted(void);
+void ovb_progress(const char *what, double done, double total);
+void ovb_progress_end(void);
+
+/* ---- lib/cli.c: the options every tool shares, as one argp child ---- */
+
+extern const struct argp_child ovb_cli_child[]; /* -o, -q, -v */
+extern const char *ovb_opt_output;             /* -o FILE, or NULL */
+extern int ovb_verbose;                        /* -v count */
+extern bool ovb_quiet;                         /* -q */
+/* The exit-status table, for every tool's --help epilogue. */
+#define OVB_EXIT_DOC \
+	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \
+	"input data; 66 cannot open an input; 70 internal error; 74 I/O error.\n"
+/* Strict option values; bad ones go through argp_error (exit 64). */
+double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
+	double lo, double hi);
+uint64_t ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
+	uint64_t lo, uint64_t hi);
+
+/* ---- formats/lex.c: records, tokens, numbers, error messages ---- */
 
 #define OVB_MAXTOK 64
 
@@ -136,50 +191,27 @@ char *ovb_fmt_real(char *buf, double v);
 /* Convenience: writes " " and the canonical number to f. */
 void ovb_put_real(FILE *f, double v);
 
-/* ---- io.c: inputs and atomic outputs ---- */
+/* ---- formats/format.c: every format by name and magic ---- */
 
-/* Opens path for reading; NULL or "-" is stdin, named "<stdin>".  On
- * failure reports "PROG: PATH: cannot open: REASON" and returns
- * OVB_ENOINPUT. */
-int ovb_open_in(const char *path, FILE **f, const char **name);
-void ovb_close_in(FILE *f);
-
-/* An output that appears whole or not at all: a named file is written to a
- * temporary beside it and renamed by ovb_out_commit. */
-struct ovb_out {
-	FILE *f;
-	char *path;     /* NULL: stdout */
-	char *tmp;
+struct ovb_format {
+	const char *name;       /* "cluster"; the magic is "ovb-cluster" */
+	size_t size;            /* sizeof the in-memory type */
+	int (*read)(struct ovb_lex *, void *);
+	int (*write)(FILE *, const void *);
+	void (*free)(void *);
 };
-int ovb_out_open(struct ovb_out *o, const char *path);
-/* ok: flush, check, rename into place (0 or OVB_EIO, reported).
- * !ok: discard the temporary; returns 0. */
-int ovb_out_close(struct ovb_out *o, bool ok);
-/* Checks stdout for write errors at exit (sbase fshut); 0 or OVB_EIO. */
-int ovb_fshut_stdout(void);
+extern const struct ovb_format ovb_formats[];
+extern const size_t ovb_nformats;
+const struct ovb_format *ovb_format_by_name(const char *name);
+/* Peeks at the first record: the format it names (Sharc RSL: apps), or NULL
+ * after reporting why not.  The record is left to be read again. */
+const struct ovb_format *ovb_format_sniff(struct ovb_lex *lx, int *status);
+/* Reads and checks the magic record "ovb-NAME VERSION"; 0 or OVB_EDATA. */
+int ovb_magic(struct ovb_lex *lx, const char *name);
+/* Writes the magic record and the format's self-description comment. */
+void ovb_put_magic(FILE *f, const char *name);
 
-/* Progress on stderr, only when stderr is a terminal and not quiet. */
-bool ovb_progress_wanted(void);
-void ovb_progress(const char *what, double done, double total);
-void ovb_progress_end(void);
-
-/* ---- cli.c: the options every tool shares, as one argp child ---- */
-
-extern const struct argp_child ovb_cli_child[]; /* -o, -q, -v */
-extern const char *ovb_opt_output;             /* -o FILE, or NULL */
-extern int ovb_verbose;                        /* -v count */
-extern bool ovb_quiet;                         /* -q */
-/* The exit-status table, for every tool's --help epilogue. */
-#define OVB_EXIT_DOC \
-	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \
-	"input data; 66 cannot open an input; 70 internal error; 74 I/O error.\n"
-/* Strict option values; bad ones go through argp_error (exit 64). */
-double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
-	double lo, double hi);
-uint64_t ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
-	uint64_t lo, uint64_t hi);
-
-/* ---- histogram (usage.c): a usage distribution on a grid ----
+/* ---- formats/usage.c (histogram): a usage distribution on a grid ----
  *
  * Bin 0 counts intervals whose usage was exactly 0; bin k >= 1 counts
  * usages in ((k-1)w, kw].  A bin's value is taken as its upper edge kw, so
@@ -217,7 +249,7 @@ size_t ovb_hist_bin(double x, double width);
  * within 1e-9 of one (decimal p is not exact in binary). */
 uint64_t ovb_pct_rank(double p, uint64_t n);
 
-/* ---- onoff.c: busy periods and transfers (format ovb-onoff) ---- */
+/* ---- formats/onoff.c: busy periods and transfers (format ovb-onoff) ---- */
 
 struct ovb_busy { uint64_t start, end; uint32_t ncpu; }; /* [ns), CPUs */
 struct ovb_xfer { uint64_t t, bytes; };                  /* ns, B */
@@ -248,186 +280,7 @@ void ovb_onoff_put_xfer(FILE *f, const char *kw, const char *cap,
 void ovb_onoff_put_gap(FILE *f, const struct ovb_gap *g);
 void ovb_onoff_put_span(FILE *f, uint64_t t0, uint64_t t1);
 
-/* ---- usage.c: usage distributions (format ovb-usage) ---- */
-
-struct ovb_usage {
-	size_t n, cap;
-	struct ovb_dist *d;
-};
-int ovb_usage_read(struct ovb_lex *lx, struct ovb_usage *u);
-int ovb_usage_write(FILE *f, const struct ovb_usage *u);
-void ovb_usage_free(struct ovb_usage *u);
-/* Shared with profile.c: reading the records of one distribution block. */
-struct ovb_dist_reader {
-	struct ovb_dist *d;
-	unsigned long line;      /* of the block's opening record */
-	unsigned seen;           /* which required records were given */
-	size_t capcount;
-	unsigned char *binseen;  /* bins given, to reject duplicates */
-};
-void ovb_dist_begin(struct ovb_dist_reader *r, struct ovb_dist *d,
-	unsigned long line);
-/* 1: the record belonged to U and was read; 0: not a U record; or
- * OVB_EDATA (reported). */
-int ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx);
-/* Checks the finished block (counts, mean, percentiles); 0 or OVB_EDATA. */
-int ovb_dist_end(struct ovb_dist_reader *r, struct ovb_lex *lx);
-void ovb_dist_put(FILE *f, const struct ovb_dist *d);
-/* A block's opening record "KEYWORD CAPSULE RES", unique in its file;
- * fills d->capsule and d->res.  keys holds the strings seen indexes. */
-int ovb_block_open(struct ovb_lex *lx, struct ovb_names *seen, char ***keys,
-	size_t *nkeys, struct ovb_dist *d);
-void ovb_block_keys_free(struct ovb_names *seen, char **keys, size_t nkeys);
-
-/* ---- profile.c: QoS (sigma, rho, tau, U, O) per capsule and resource ---- */
-
-struct ovb_pt { double sigma, rho; };   /* a (rate, burst) point */
-struct ovb_qos {
-	double sigma;        /* rate [cpu | B/s] */
-	double rho;          /* burst [cpu-s | B] */
-	double tau;          /* period [s] */
-	double O;            /* overbooking tolerance, probability in [0,1) */
-	struct ovb_dist U;   /* U.capsule and U.res name this block */
-	size_t ncurve, capcurve;
-	struct ovb_pt *curve;/* breakpoints of rho(sigma), sigma increasing */
-};
-struct ovb_profiles {
-	size_t n, cap;
-	struct ovb_qos *q;
-};
-int ovb_profile_read(struct ovb_lex *lx, struct ovb_profiles *p);
-int ovb_profile_write(FILE *f, const struct ovb_profiles *p);
-void ovb_profile_free(struct ovb_profiles *p);
-/* The QoS block of capsule and resource, or NULL. */
-const struct ovb_qos *ovb_profile_find(const struct ovb_profiles *p,
-	const char *capsule, enum ovb_res res);
-
-/* ---- cluster.c: nodes and capacities (format ovb-cluster) ---- */
-
-struct ovb_node {
-	char *name;
-	double cap[OVB_NCAP];  /* cpu [cpu], net [B/s] */
-	size_t nlabel;
-	char **label;          /* "key=value" */
-	unsigned long line;
-};
-struct ovb_cluster {
-	size_t n, cap;
-	struct ovb_node *node;
-	struct ovb_names byname;
-};
-int ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c);
-int ovb_cluster_write(FILE *f, const struct ovb_cluster *c);
-void ovb_cluster_free(struct ovb_cluster *c);
-
-/* ---- apps.c: arriving applications (ovb-apps, or Sharc RSL) ---- */
-
-enum ovb_op { OVB_OP_NEW, OVB_OP_MODIFY, OVB_OP_TERMINATE };
-struct ovb_capsule {
-	char *name;
-	char *profile;          /* profile capsule name, or NULL: plain */
-	double resv[OVB_NCAP];  /* plain reservation: cpu [cpu], net [B/s] */
-	char *node;             /* pinned node, or NULL */
-	double lb[OVB_NCAP];    /* lower bounds [cpu], [B/s]; 0 = none */
-	double O, tau;          /* overrides; NAN = inherit */
-	double epsilon;         /* Sharc trading epsilon; NAN = unset */
-};
-struct ovb_trust { char *app; double v; };
-struct ovb_app {
-	char *name;
-	enum ovb_op op;
-	double O, tau;          /* defaults for the capsules; NAN = unset */
-	double aggregate;       /* aggregate cpu reservation [cpu]; NAN */
-	bool trade;             /* resource trading permitted */
-	size_t ncap, capcap, ntrust, captrust;
-	struct ovb_capsule *cap;
-	struct ovb_trust *trust;/* this application's trust of others */
-	unsigned long line;
-};
-struct ovb_apps {
-	size_t n, cap;
-	struct ovb_app *app;
-};
-/* Reads ovb-apps, or the Sharc RSL when the first record is "Application". */
-int ovb_apps_read(struct ovb_lex *lx, struct ovb_apps *a);
-int ovb_apps_write(FILE *f, const struct ovb_apps *a);
-void ovb_apps_free(struct ovb_apps *a);
-
-/* ---- plan.c: placement plans (format ovb-plan) ---- */
-
-struct ovb_placed {
-	char *app, *capsule, *node;
-	char *profile;                  /* NULL: plain reservation */
-	bool has_qos[OVB_NCAP];
-	double sigma[OVB_NCAP], rho[OVB_NCAP], tau[OVB_NCAP], O[OVB_NCAP];
-	bool has_cpu_resv, has_tbucket;
-	double x, y, weight;            /* CPU reservation x cpu-s every y s */
-	double tb_sigma, tb_rho;        /* net token bucket: B/s, B */
-	unsigned long line;
-};
-struct ovb_noderisk {
-	char *node;
-	enum ovb_res res;
-	double risk, omin, load, capacity;
-	unsigned long line;
-};
-struct ovb_reject { char *app, *reason; };
-struct ovb_plan {
-	uint64_t grid;          /* grid POINTS: a node's grid is at least C /
-	                           POINTS wide; 0: the bin widths alone */
-	size_t n, cap, nrisk, caprisk, nrej, caprej;
-	struct ovb_placed *p;
-	struct ovb_noderisk *risk;
-	struct ovb_reject *rej;
-};
-int ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p);
-int ovb_plan_write(FILE *f, const struct ovb_plan *p);
-void ovb_plan_free(struct ovb_plan *p);
-
-/* ---- reserves.c: Cluster Reserves matrices (format ovb-reserves) ---- */
-
-struct ovb_round {
-	double *u, *r, *R;      /* nnode x nclass, row-major, or NULL */
-	unsigned long line;
-};
-struct ovb_reserves {
-	size_t nclass, capclass, nnode, capnode, nround, capround;
-	char **class;
-	double *share;          /* D[j], percent of the cluster */
-	char **node;
-	struct ovb_round *round;
-	struct ovb_names classes, nodes;
-};
-int ovb_reserves_read(struct ovb_lex *lx, struct ovb_reserves *r);
-int ovb_reserves_write(FILE *f, const struct ovb_reserves *r);
-void ovb_reserves_free(struct ovb_reserves *r);
-
-/* ---- curve.c: token-bucket curves rho(sigma) (format ovb-curve) ---- */
-
-struct ovb_curve {
-	char *capsule;
-	enum ovb_res res;
-	double mean;            /* long-run mean rate over the gap-free span */
-	double peak;            /* the least rate with the least burst */
-	size_t n, cap;
-	struct ovb_pt *pt;      /* breakpoints, sigma increasing */
-};
-struct ovb_curves {
-	size_t n, cap;
-	struct ovb_curve *c;
-};
-int ovb_curve_read(struct ovb_lex *lx, struct ovb_curves *c);
-/* Reads "KEYWORD SIGMA RHO" as the next breakpoint of pt[0..*n): sigma
- * increasing, rho non-increasing and convex; 0 or OVB_EDATA. */
-int ovb_curve_point(const struct ovb_lex *lx, struct ovb_pt **pt, size_t *n,
-	size_t *cap);
-/* rho(sigma) of a piecewise-linear curve: linear between breakpoints,
- * the first point's rho below it, the last point's beyond it. */
-double ovb_curve_at(const struct ovb_pt *pt, size_t n, double sigma);
-int ovb_curve_write(FILE *f, const struct ovb_curves *c);
-void ovb_curve_free(struct ovb_curves *c);
-
-/* ---- perfdata.c: kernel traces recorded by perf (perf.data) ----
+/* ---- formats/perfdata.c: kernel traces recorded by perf (perf.data) ----
  *
  * Reads perf.data in file mode (seekable, "PERFILE2") or pipe mode
  * (perf record -o -), decodes tracepoint payloads with libtraceevent from
@@ -473,107 +326,7 @@ uint64_t ovb_perf_reordered(const struct ovb_perf *p);
 void ovb_perf_progress(const struct ovb_perf *p, double *done, double *total);
 void ovb_perf_close(struct ovb_perf *p);
 
-/* ---- risk.c: a node's aggregate usage Y and Pr(Y > C) ----
- *
- * A distribution on a grid of width g: p[k] = Pr(value = k g).  A usage
- * histogram is put on a grid by moving each bin's value (its upper edge
- * k w) up to the least grid point at or above it, never down, so every
- * probability Pr(Y > c) computed here is at least the one of the bins.
- * Sums of independent usages are convolutions (the z-transform product of
- * the paper's footnote 1). */
-struct ovb_pmf {
-	double g;            /* grid width [rate unit] */
-	size_t n;            /* p[0..n) */
-	double *p;
-};
-/* Y = 0 with probability 1. */
-void ovb_pmf_zero(struct ovb_pmf *y, double g);
-/* The least grid index k with k g >= x (x >= 0). */
-size_t ovb_grid_up(double x, double g);
-/* The largest grid index k with k g <= c (c >= 0): the values above c are
- * exactly the indices above it.  Every overflow test goes through it. */
-size_t ovb_grid_down(double c, double g);
-void ovb_pmf_from_hist(struct ovb_pmf *u, const struct ovb_hist *h, double g);
-/* y = y + u (independent), in place; y and u on the same grid. */
-void ovb_pmf_add(struct ovb_pmf *y, const struct ovb_pmf *u);
-/* Lumps all mass above c into the first grid point above c: keeps every
- * Pr(Y > x) with x <= c, and with it every Pr(Y + U > c), U >= 0. */
-void ovb_pmf_clip(struct ovb_pmf *y, double c);
-/* Pr(Y > c). */
-double ovb_pmf_tail(const struct ovb_pmf *y, double c);
-/* Pr(Y + U > c) = sum over u of Pr(U = u) Pr(Y > c - u), without forming
- * Y + U; ytail[k] = Pr(Y > k g) as made by ovb_pmf_tails. */
-double ovb_pmf_tail_with(const struct ovb_pmf *y, const double *ytail,
-	const struct ovb_pmf *u, double c);
-/* ytail[k] = Pr(Y > k g), k in [0, n); ytail must hold y->n doubles. */
-void ovb_pmf_tails(const struct ovb_pmf *y, double *ytail);
-double ovb_pmf_max(const struct ovb_pmf *y);   /* largest value with mass */
-void ovb_pmf_free(struct ovb_pmf *y);
-
-/* ---- format.c: every format by name and magic ---- */
-
-struct ovb_format {
-	const char *name;       /* "cluster"; the magic is "ovb-cluster" */
-	size_t size;            /* sizeof the in-memory type */
-	int (*read)(struct ovb_lex *, void *);
-	int (*write)(FILE *, const void *);
-	void (*free)(void *);
-};
-extern const struct ovb_format ovb_formats[];
-extern const size_t ovb_nformats;
-const struct ovb_format *ovb_format_by_name(const char *name);
-/* Peeks at the first record: the format it names (Sharc RSL: apps), or NULL
- * after reporting why not.  The record is left to be read again. */
-const struct ovb_format *ovb_format_sniff(struct ovb_lex *lx, int *status);
-/* Reads and checks the magic record "ovb-NAME VERSION"; 0 or OVB_EDATA. */
-int ovb_magic(struct ovb_lex *lx, const char *name);
-/* Writes the magic record and the format's self-description comment. */
-void ovb_put_magic(FILE *f, const char *name);
-
-/* ---- measure.c, tbucket.c: U and rho(sigma) from an ovb-onoff trace ---- */
-
-/* The usage of one capsule and resource in each measurement interval
- * [t0 + kI, t0 + (k+1)I) that lies wholly in the span and overlaps no gap,
- * in time order, in the rate unit: the CPU-ns of the busy periods in it, or
- * the bytes sent (net) or received (net-rx) at times in it, over I.  Each
- * v[k] is the double nearest the exact ratio when its reduced numerator and
- * denominator are below 2^53 (else within an ulp of it); mean is that of
- * the exact values, rounded once at the end. */
-struct ovb_samples {
-	size_t n;            /* intervals kept */
-	size_t ngap;         /* complete intervals left out: they overlap a gap */
-	double *v;
-	double mean, peak;   /* [rate unit]; 0 when n == 0 */
-};
-void ovb_measure(const struct ovb_onoff *o, const struct ovb_oncap *c,
-	enum ovb_res res, uint64_t interval_ns, struct ovb_samples *s);
-void ovb_samples_free(struct ovb_samples *s);
-/* The default bin width: 0.01 cpu; for net and net-rx the least 1, 2 or 5
- * times a power of ten that is at least peak/100 (1 B/s when peak is 0). */
-double ovb_auto_width(enum ovb_res r, double peak);
-/* Fills d's width, histogram (bins by ovb_hist_bin), mean and percentiles
- * pct[0..npct) (nearest rank, exact values) from s, sorting s->v; leaves
- * d's capsule, res and interval alone.  false, with d unchanged, when
- * s->n is 0 or the histogram would need more than OVB_MAXBINS bins. */
-bool ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
-	const double *pct, int npct);
-
-/* The exact token-bucket curve of one capsule and resource: rho(sigma) is
- * the max over intervals [s, t] within one gap-free part of the span of
- * A(t) - A(s) - sigma (t - s), A the cumulative usage (cpu: continuous,
- * slope CPUS in busy periods; net, net-rx: steps, so an instant's bytes
- * count in every interval containing it and rho is never below the most
- * bytes of one instant).  Fills cv: capsule, res, mean (usage over the
- * gap-free time), peak (the least sigma beyond which rho stays constant)
- * and the breakpoints over [mean, peak], computed as exact rationals and
- * rounded to doubles (a breakpoint is dropped only when rounding would make
- * the doubles non-convex; the chord is then an upper bound).  0, or
- * OVB_EDATA with *why set, not reported: no gap-free time, or a trace too
- * long or too large for exact 128-bit arithmetic. */
-int ovb_tbucket(const struct ovb_onoff *o, const struct ovb_oncap *c,
-	enum ovb_res res, struct ovb_curve *cv, const char **why);
-
-/* ---- series.c: time-aligned usage samples (format ovb-series) ----
+/* ---- formats/series.c: time-aligned usage samples (format ovb-series) ----
  *
  * A series is the usage of one capsule and resource sampled on a grid: the
  * sample at T is the mean usage over [T, T+I) in the rate unit, T integer
@@ -625,7 +378,266 @@ void ovb_series_measure(const struct ovb_series *s, uint64_t len,
 int ovb_series_tbucket(const struct ovb_series *s, struct ovb_curve *cv,
 	const char **why);
 
-/* ---- exact.c: Y as exact integer counts (GMP), Pr(Y > c) as a rational ----
+/* ---- formats/usage.c: usage distributions (format ovb-usage) ---- */
+
+struct ovb_usage {
+	size_t n, cap;
+	struct ovb_dist *d;
+};
+int ovb_usage_read(struct ovb_lex *lx, struct ovb_usage *u);
+int ovb_usage_write(FILE *f, const struct ovb_usage *u);
+void ovb_usage_free(struct ovb_usage *u);
+/* Shared with profile.c: reading the records of one distribution block. */
+struct ovb_dist_reader {
+	struct ovb_dist *d;
+	unsigned long line;      /* of the block's opening record */
+	unsigned seen;           /* which required records were given */
+	size_t capcount;
+	unsigned char *binseen;  /* bins given, to reject duplicates */
+};
+void ovb_dist_begin(struct ovb_dist_reader *r, struct ovb_dist *d,
+	unsigned long line);
+/* 1: the record belonged to U and was read; 0: not a U record; or
+ * OVB_EDATA (reported). */
+int ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx);
+/* Checks the finished block (counts, mean, percentiles); 0 or OVB_EDATA. */
+int ovb_dist_end(struct ovb_dist_reader *r, struct ovb_lex *lx);
+void ovb_dist_put(FILE *f, const struct ovb_dist *d);
+/* A block's opening record "KEYWORD CAPSULE RES", unique in its file;
+ * fills d->capsule and d->res.  keys holds the strings seen indexes. */
+int ovb_block_open(struct ovb_lex *lx, struct ovb_names *seen, char ***keys,
+	size_t *nkeys, struct ovb_dist *d);
+void ovb_block_keys_free(struct ovb_names *seen, char **keys, size_t nkeys);
+
+/* ---- formats/curve.c: token-bucket curves rho(sigma) (format ovb-curve) ---- */
+
+struct ovb_curve {
+	char *capsule;
+	enum ovb_res res;
+	double mean;            /* long-run mean rate over the gap-free span */
+	double peak;            /* the least rate with the least burst */
+	size_t n, cap;
+	struct ovb_pt *pt;      /* breakpoints, sigma increasing */
+};
+struct ovb_curves {
+	size_t n, cap;
+	struct ovb_curve *c;
+};
+int ovb_curve_read(struct ovb_lex *lx, struct ovb_curves *c);
+/* Reads "KEYWORD SIGMA RHO" as the next breakpoint of pt[0..*n): sigma
+ * increasing, rho non-increasing and convex; 0 or OVB_EDATA. */
+int ovb_curve_point(const struct ovb_lex *lx, struct ovb_pt **pt, size_t *n,
+	size_t *cap);
+/* rho(sigma) of a piecewise-linear curve: linear between breakpoints,
+ * the first point's rho below it, the last point's beyond it. */
+double ovb_curve_at(const struct ovb_pt *pt, size_t n, double sigma);
+int ovb_curve_write(FILE *f, const struct ovb_curves *c);
+void ovb_curve_free(struct ovb_curves *c);
+
+/* ---- formats/profile.c: QoS (sigma, rho, tau, U, O) per capsule and resource ---- */
+
+struct ovb_pt { double sigma, rho; };   /* a (rate, burst) point */
+struct ovb_qos {
+	double sigma;        /* rate [cpu | B/s] */
+	double rho;          /* burst [cpu-s | B] */
+	double tau;          /* period [s] */
+	double O;            /* overbooking tolerance, probability in [0,1) */
+	struct ovb_dist U;   /* U.capsule and U.res name this block */
+	size_t ncurve, capcurve;
+	struct ovb_pt *curve;/* breakpoints of rho(sigma), sigma increasing */
+};
+struct ovb_profiles {
+	size_t n, cap;
+	struct ovb_qos *q;
+};
+int ovb_profile_read(struct ovb_lex *lx, struct ovb_profiles *p);
+int ovb_profile_write(FILE *f, const struct ovb_profiles *p);
+void ovb_profile_free(struct ovb_profiles *p);
+/* The QoS block of capsule and resource, or NULL. */
+const struct ovb_qos *ovb_profile_find(const struct ovb_profiles *p,
+	const char *capsule, enum ovb_res res);
+
+/* ---- formats/cluster.c: nodes and capacities (format ovb-cluster) ---- */
+
+struct ovb_node {
+	char *name;
+	double cap[OVB_NCAP];  /* cpu [cpu], net [B/s] */
+	size_t nlabel;
+	char **label;          /* "key=value" */
+	unsigned long line;
+};
+struct ovb_cluster {
+	size_t n, cap;
+	struct ovb_node *node;
+	struct ovb_names byname;
+};
+int ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c);
+int ovb_cluster_write(FILE *f, const struct ovb_cluster *c);
+void ovb_cluster_free(struct ovb_cluster *c);
+
+/* ---- formats/apps.c: arriving applications (ovb-apps, or Sharc RSL) ---- */
+
+enum ovb_op { OVB_OP_NEW, OVB_OP_MODIFY, OVB_OP_TERMINATE };
+struct ovb_capsule {
+	char *name;
+	char *profile;          /* profile capsule name, or NULL: plain */
+	double resv[OVB_NCAP];  /* plain reservation: cpu [cpu], net [B/s] */
+	char *node;             /* pinned node, or NULL */
+	double lb[OVB_NCAP];    /* lower bounds [cpu], [B/s]; 0 = none */
+	double O, tau;          /* overrides; NAN = inherit */
+	double epsilon;         /* Sharc trading epsilon; NAN = unset */
+};
+struct ovb_trust { char *app; double v; };
+struct ovb_app {
+	char *name;
+	enum ovb_op op;
+	double O, tau;          /* defaults for the capsules; NAN = unset */
+	double aggregate;       /* aggregate cpu reservation [cpu]; NAN */
+	bool trade;             /* resource trading permitted */
+	size_t ncap, capcap, ntrust, captrust;
+	struct ovb_capsule *cap;
+	struct ovb_trust *trust;/* this application's trust of others */
+	unsigned long line;
+};
+struct ovb_apps {
+	size_t n, cap;
+	struct ovb_app *app;
+};
+/* Reads ovb-apps, or the Sharc RSL when the first record is "Application". */
+int ovb_apps_read(struct ovb_lex *lx, struct ovb_apps *a);
+int ovb_apps_write(FILE *f, const struct ovb_apps *a);
+void ovb_apps_free(struct ovb_apps *a);
+
+/* ---- formats/plan.c: placement plans (format ovb-plan) ---- */
+
+struct ovb_placed {
+	char *app, *capsule, *node;
+	char *profile;                  /* NULL: plain reservation */
+	bool has_qos[OVB_NCAP];
+	double sigma[OVB_NCAP], rho[OVB_NCAP], tau[OVB_NCAP], O[OVB_NCAP];
+	bool has_cpu_resv, has_tbucket;
+	double x, y, weight;            /* CPU reservation x cpu-s every y s */
+	double tb_sigma, tb_rho;        /* net token bucket: B/s, B */
+	unsigned long line;
+};
+struct ovb_noderisk {
+	char *node;
+	enum ovb_res res;
+	double risk, omin, load, capacity;
+	unsigned long line;
+};
+struct ovb_reject { char *app, *reason; };
+struct ovb_plan {
+	uint64_t grid;          /* grid POINTS: a node's grid is at least C /
+	                           POINTS wide; 0: the bin widths alone */
+	size_t n, cap, nrisk, caprisk, nrej, caprej;
+	struct ovb_placed *p;
+	struct ovb_noderisk *risk;
+	struct ovb_reject *rej;
+};
+int ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p);
+int ovb_plan_write(FILE *f, const struct ovb_plan *p);
+void ovb_plan_free(struct ovb_plan *p);
+
+/* ---- formats/reserves.c: Cluster Reserves matrices (format ovb-reserves) ---- */
+
+struct ovb_round {
+	double *u, *r, *R;      /* nnode x nclass, row-major, or NULL */
+	unsigned long line;
+};
+struct ovb_reserves {
+	size_t nclass, capclass, nnode, capnode, nround, capround;
+	char **class;
+	double *share;          /* D[j], percent of the cluster */
+	char **node;
+	struct ovb_round *round;
+	struct ovb_names classes, nodes;
+};
+int ovb_reserves_read(struct ovb_lex *lx, struct ovb_reserves *r);
+int ovb_reserves_write(FILE *f, const struct ovb_reserves *r);
+void ovb_reserves_free(struct ovb_reserves *r);
+
+/* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace ---- */
+
+/* The usage of one capsule and resource in each measurement interval
+ * [t0 + kI, t0 + (k+1)I) that lies wholly in the span and overlaps no gap,
+ * in time order, in the rate unit: the CPU-ns of the busy periods in it, or
+ * the bytes sent (net) or received (net-rx) at times in it, over I.  Each
+ * v[k] is the double nearest the exact ratio when its reduced numerator and
+ * denominator are below 2^53 (else within an ulp of it); mean is that of
+ * the exact values, rounded once at the end. */
+struct ovb_samples {
+	size_t n;            /* intervals kept */
+	size_t ngap;         /* complete intervals left out: they overlap a gap */
+	double *v;
+	double mean, peak;   /* [rate unit]; 0 when n == 0 */
+};
+void ovb_measure(const struct ovb_onoff *o, const struct ovb_oncap *c,
+	enum ovb_res res, uint64_t interval_ns, struct ovb_samples *s);
+void ovb_samples_free(struct ovb_samples *s);
+/* The default bin width: 0.01 cpu; for net and net-rx the least 1, 2 or 5
+ * times a power of ten that is at least peak/100 (1 B/s when peak is 0). */
+double ovb_auto_width(enum ovb_res r, double peak);
+/* Fills d's width, histogram (bins by ovb_hist_bin), mean and percentiles
+ * pct[0..npct) (nearest rank, exact values) from s, sorting s->v; leaves
+ * d's capsule, res and interval alone.  false, with d unchanged, when
+ * s->n is 0 or the histogram would need more than OVB_MAXBINS bins. */
+bool ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
+	const double *pct, int npct);
+
+/* The exact token-bucket curve of one capsule and resource: rho(sigma) is
+ * the max over intervals [s, t] within one gap-free part of the span of
+ * A(t) - A(s) - sigma (t - s), A the cumulative usage (cpu: continuous,
+ * slope CPUS in busy periods; net, net-rx: steps, so an instant's bytes
+ * count in every interval containing it and rho is never below the most
+ * bytes of one instant).  Fills cv: capsule, res, mean (usage over the
+ * gap-free time), peak (the least sigma beyond which rho stays constant)
+ * and the breakpoints over [mean, peak], computed as exact rationals and
+ * rounded to doubles (a breakpoint is dropped only when rounding would make
+ * the doubles non-convex; the chord is then an upper bound).  0, or
+ * OVB_EDATA with *why set, not reported: no gap-free time, or a trace too
+ * long or too large for exact 128-bit arithmetic. */
+int ovb_tbucket(const struct ovb_onoff *o, const struct ovb_oncap *c,
+	enum ovb_res res, struct ovb_curve *cv, const char **why);
+
+/* ---- lib/pmf.c: a node's aggregate usage Y and Pr(Y > C) ----
+ *
+ * A distribution on a grid of width g: p[k] = Pr(value = k g).  A usage
+ * histogram is put on a grid by moving each bin's value (its upper edge
+ * k w) up to the least grid point at or above it, never down, so every
+ * probability Pr(Y > c) computed here is at least the one of the bins.
+ * Sums of independent usages are convolutions (the z-transform product of
+ * the paper's footnote 1). */
+struct ovb_pmf {
+	double g;            /* grid width [rate unit] */
+	size_t n;            /* p[0..n) */
+	double *p;
+};
+/* Y = 0 with probability 1. */
+void ovb_pmf_zero(struct ovb_pmf *y, double g);
+/* The least grid index k with k g >= x (x >= 0). */
+size_t ovb_grid_up(double x, double g);
+/* The largest grid index k with k g <= c (c >= 0): the values above c are
+ * exactly the indices above it.  Every overflow test goes through it. */
+size_t ovb_grid_down(double c, double g);
+void ovb_pmf_from_hist(struct ovb_pmf *u, const struct ovb_hist *h, double g);
+/* y = y + u (independent), in place; y and u on the same grid. */
+void ovb_pmf_add(struct ovb_pmf *y, const struct ovb_pmf *u);
+/* Lumps all mass above c into the first grid point above c: keeps every
+ * Pr(Y > x) with x <= c, and with it every Pr(Y + U > c), U >= 0. */
+void ovb_pmf_clip(struct ovb_pmf *y, double c);
+/* Pr(Y > c). */
+double ovb_pmf_tail(const struct ovb_pmf *y, double c);
+/* Pr(Y + U > c) = sum over u of Pr(U = u) Pr(Y > c - u), without forming
+ * Y + U; ytail[k] = Pr(Y > k g) as made by ovb_pmf_tails. */
+double ovb_pmf_tail_with(const struct ovb_pmf *y, const double *ytail,
+	const struct ovb_pmf *u, double c);
+/* ytail[k] = Pr(Y > k g), k in [0, n); ytail must hold y->n doubles. */
+void ovb_pmf_tails(const struct ovb_pmf *y, double *ytail);
+double ovb_pmf_max(const struct ovb_pmf *y);   /* largest value with mass */
+void ovb_pmf_free(struct ovb_pmf *y);
+
+/* ---- lib/xpmf.c: Y as exact integer counts (GMP), Pr(Y > c) as a rational ----
  *
  * The grid and moves of risk.c (each bin's upper edge k w up to index
  * ovb_grid_up(k w, g); "above c" = the indices above the largest k with
@@ -673,7 +685,7 @@ char *ovb_mpq_str(const mpq_t q);
  * than OVB_MAXBINS grid points, else 0. */
 int ovb_xpmf_hist(const struct ovb_xpmf *y, struct ovb_hist *h, bool *exact);
 
-/* ---- reserves-lp.c: Cluster Reserves steps 1-3 (GLPK) and the bank ----
+/* ---- lib/rsv.c: Cluster Reserves steps 1-3 (GLPK) and the bank ----
  *
  * One manager's allocation problem: n "nodes" (nodes, or whole groups of
  * nodes seen from the level above) by s classes.  Matrices are row-major
