@@ -192,14 +192,6 @@ ovb_progress_wanted(void)
 	return !ovb_quiet && isatty(STDERR_FILENO);
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static double progress_start, progress_last;
 static bool progress_shown;
 
@@ -208,7 +200,7 @@ ovb_progress(const char *what, double done, double total)
 {
 	if (!ovb_progress_wanted())
 		return;
-	double t = now();
+	double t = ovb_now();
 	if (progress_start == 0)
 		progress_start = t;
 	/* only for work that has taken a second, at most 10 updates a second */
@@ -231,4 +223,22 @@ ovb_progress_end(void)
 		fputs("\r\033[K", stderr);
 	progress_shown = false;
 	progress_start = progress_last = 0;
+}
+
+int
+ovb_read_input(const char *path, ovb_take_fn *take, void *ctx)
+{
+	FILE *f;
+	const char *name;
+	int st = ovb_open_in(path, &f, &name);
+	if (st)
+		return st;
+	struct ovb_lex lx;
+	ovb_lex_init(&lx, f, name);
+	const struct ovb_format *fmt = ovb_format_sniff(&lx, &st);
+	if (fmt)
+		st = take(ctx, fmt, &lx);
+	ovb_lex_free(&lx);
+	ovb_close_in(f);
+	return st;
 }

@@ -80,6 +80,14 @@ size_t ovb_names_get(const struct ovb_names *t, const char *key);
 bool ovb_names_add(struct ovb_names *t, const char *key, size_t val);
 void ovb_names_free(struct ovb_names *t);
 
+/* Monotonic seconds (timings and progress; never in any output file). */
+double ovb_now(void);
+/* One seeded generator for every tool (splitmix64): the same seed gives
+ * the same sequence on every machine.  *state is the seed, then advanced. */
+uint64_t ovb_rng_next(uint64_t *state);
+/* A double uniform in [0, 1) with 53 random bits. */
+double ovb_rng_uniform(uint64_t *state);
+
 /* ---- lib/io.c: inputs and atomic outputs ---- */
 
 /* Opens path for reading; NULL or "-" is stdin, named "<stdin>".  On
@@ -87,6 +95,18 @@ void ovb_names_free(struct ovb_names *t);
  * OVB_ENOINPUT. */
 int ovb_open_in(const char *path, FILE **f, const char **name);
 void ovb_close_in(FILE *f);
+
+/* Reads one input of a tool that takes several kinds of file told apart
+ * by their magic line: opens path (NULL or "-": stdin), peeks at the first
+ * record and calls take(ctx, fmt, lx) with the lexer positioned on the
+ * magic record (fmt is the format it names; RSL reads as "apps"), then
+ * closes.  take reads the file with fmt's reader or rejects it (with
+ * ovb_err, naming what the tool accepts) and returns 0 or a status.
+ * Returns the open, sniff or take status. */
+struct ovb_format;
+typedef int ovb_take_fn(void *ctx, const struct ovb_format *fmt,
+	struct ovb_lex *lx);
+int ovb_read_input(const char *path, ovb_take_fn *take, void *ctx);
 
 /* An output that appears whole or not at all: a named file is written to a
  * temporary beside it and renamed by ovb_out_commit. */
@@ -741,6 +761,5 @@ double ovb_rsv_k(double D, double u);
  * else 100; t = u + k; idle = r > u + 1e-6. */
 void ovb_rsv_cell(double D, double u, double r, double floor, double *lb,
 	double *ub, double *t, bool *idle);
-double ovb_rsv_now(void);       /* monotonic seconds */
 
 #endif

@@ -74,14 +74,6 @@ struct ovb_rsv {
 };
 
 double
-ovb_rsv_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-double
 ovb_rsv_k(double D, double u)
 {
 	if (!(D > 0))
@@ -1205,10 +1197,10 @@ ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 			return OVB_EDATA;
 		}
 	}
-	double t0 = ovb_rsv_now();
+	double t0 = ovb_now();
 	if (m->o.method == OVB_RSV_BANK) {
 		bank(m, in, R);
-		st->sec[0] = ovb_rsv_now() - t0;
+		st->sec[0] = ovb_now() - t0;
 		st->dev[0] = st->dev[1] = st->dev[2] = deviation(in, R);
 		return 0;
 	}
@@ -1216,11 +1208,11 @@ ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 	if (rc)
 		return rc;
 	clean_rows(in, R);
-	double t1 = ovb_rsv_now();
+	double t1 = ovb_now();
 	st->sec[0] = t1 - t0;
 	if ((rc = step2(m, in, R, st, why, whylen)))
 		return rc;
-	double t2 = ovb_rsv_now();
+	double t2 = ovb_now();
 	st->sec[1] = t2 - t1;
 	if (st->dev[1] > st->V + dev_tol(in)) {
 		snprintf(why, whylen, "step 2's deviation %.17g exceeds V = %.17g "
@@ -1229,7 +1221,7 @@ ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 	}
 	if (m->o.steps >= 3)
 		step3(in, R);
-	st->sec[2] = ovb_rsv_now() - t2;
+	st->sec[2] = ovb_now() - t2;
 	st->dev[2] = deviation(in, R);
 	return 0;
 }

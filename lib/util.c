@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
 #include "ovb.h"
 
 static void
@@ -130,4 +132,27 @@ ovb_names_free(struct ovb_names *t)
 	free(t->key);
 	free(t->val);
 	memset(t, 0, sizeof *t);
+}
+
+double
+ovb_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+uint64_t
+ovb_rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+double
+ovb_rng_uniform(uint64_t *state)
+{
+	return (double)(ovb_rng_next(state) >> 11) / 9007199254740992.0;
 }

@@ -556,15 +556,6 @@ lost:
 
 /* ---- grouping ---- */
 
-static uint64_t
-splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 struct simkey { size_t node, cls; double excess; };
 
 static int
@@ -590,7 +581,7 @@ make_groups(struct run *x)
 	if (opt_grouping == G_RANDOM) {
 		uint64_t s = opt_seed;
 		for (size_t i = N; i > 1; i--) {
-			size_t j = (size_t)(splitmix(&s) % i), t = x->order[i - 1];
+			size_t j = (size_t)(ovb_rng_next(&s) % i), t = x->order[i - 1];
 			x->order[i - 1] = x->order[j];
 			x->order[j] = t;
 		}
@@ -647,7 +638,7 @@ static int
 solve_round(struct run *x, size_t k, const double *r, double *R)
 {
 	struct round_stat *rs = &x->rst[k];
-	double t0 = ovb_rsv_now();
+	double t0 = ovb_now();
 	leaf_cells(x, x->rs->round[k].u, r);
 	int st;
 	if (x->G == 1) {
@@ -689,7 +680,7 @@ solve_round(struct run *x, size_t k, const double *r, double *R)
 		}
 		rs->dev[2] = cluster_dev(x, R);
 	}
-	rs->wall = ovb_rsv_now() - t0;
+	rs->wall = ovb_now() - t0;
 	return 0;
 }
 

@@ -484,16 +484,6 @@ eq3_ok(const struct nres *nr, const struct need *n, double cap)
 	return risk_with(nr, n, cap, limit) <= limit - MARGIN * (limit > 0);
 }
 
-static double
-uniform(void)
-{
-	/* splitmix64 */
-	uint64_t z = (S.rng += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
-}
-
 /* Higher is better: the fit the policy wants, mixed with trust. */
 static double
 score(const struct capsule *cp, const struct node *nd, const double after[],
@@ -507,7 +497,7 @@ score(const struct capsule *cp, const struct node *nd, const double after[],
 	double s;
 	switch (opt_policy) {
 	case BEST_FIT: s = 1 - fit; break;
-	case RANDOM: s = uniform(); break;
+	case RANDOM: s = ovb_rng_uniform(&S.rng); break;
 	case TOLERANCE: {
 		double d = 0;
 		for (int r = 0; r < OVB_NCAP; r++)
