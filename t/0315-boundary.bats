@@ -73,7 +73,7 @@ a_on_n1='place a x n1 -\nqos a x cpu 0.25 0 1 0\ncpu-resv a x 0.25 1 0.25\n'
 		'reject b capsule y: no feasible node of 1 (Eq. 1 on 1)' >"$d/plan"
 	run -0 ovb-check "$d/cluster" "$d/apps" "$d/plan"
 	run -1 "$PY" "$ORACLE" --plan "$d" "$d/plan"
-	assert_line "$d/plan (rejected-placeable): b rejected, but placeable: y->n1"
+	assert_line "$d/plan (rejected-placeable): b rejected, but placeable: y->n1 (n1 cpu Eq. 1 load = C; n1 cpu Eq. 3 Pr(Y>C) = O_min = 0)"
 	assert_line --regexp ': 1 disagreements \(rejected-placeable 1\)$'
 }
 

@@ -38,7 +38,9 @@ def dec(m, d):
 
 def frac_dec(q, digits=17):
     """A fraction as a decimal: exact when it has a finite expansion,
-    else rounded to `digits` places."""
+    else rounded to `digits` places; a tolerance of 1 or more is 1/2."""
+    if q >= 1:
+        q = F(1, 2)
     den = q.denominator
     for p in (2, 5):
         while den % p == 0:

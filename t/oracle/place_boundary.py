@@ -238,8 +238,31 @@ def short(q):
     return "%.17g(+%.2g)" % (float(q), float(q - F(float(q))))
 
 
+def tightness(members, C, grid):
+    """How close a feasible node is to its limits (for the reason)."""
+    out = []
+    tmin = min(m.tau for m in members)
+    load = sum(m.term(tmin) for m in members)
+    slack = F(C) - load
+    if slack == 0:
+        out.append("Eq. 1 load = C")
+    elif slack <= F(C) * F(1, 10 ** 12):
+        out.append("Eq. 1 load within C*1e-12 of C")
+    omin = min(m.O for m in members)
+    pr, g = risk(members, C, grid)
+    if pr == omin:
+        out.append("Eq. 3 Pr(Y>C) = O_min = %s" % short(pr))
+    elif omin - pr <= F(1, 10 ** 12):
+        out.append("Eq. 3 Pr(Y>C) %s within 1e-12 of O_min" % short(pr))
+    elif pr:
+        out.append("Eq. 3 Pr(Y>C) %s < O_min %s" % (short(pr), short(omin)))
+    return out
+
+
 def node_fits(members, C, grid):
-    return eq1(members, C) or eq3(members, C, grid)
+    """None when Eq. 1 and Eq. 3 hold, else the reasons."""
+    return "; ".join(x for x in (eq1(members, C), eq3(members, C, grid))
+                     if x) or None
 
 
 class State:
@@ -282,6 +305,17 @@ class State:
                     return "%s %s: %s" % (name, RES[r], why)
         return None
 
+    def tight(self, ns, assign):
+        out = []
+        for n, j in zip(ns, assign):
+            for r in (0, 1):
+                if n[r]:
+                    out += ["%s %s %s" % (self.nodes[j][0], RES[r], t)
+                            for t in tightness(self.members[j][r] + [n[r]],
+                                               self.nodes[j][1][r],
+                                               self.grid)]
+        return "; ".join(out) or "no limit reached"
+
     def add(self, app, ns, assign):
         for n, j in zip(ns, assign):
             for r in (0, 1):
@@ -315,10 +349,11 @@ def oracle(d, plan):
                   for c, n in zip(caps, ns)]
             for perm in itertools.permutations(range(len(nodes)), len(caps)):
                 if all(ok[i][j] for i, j in enumerate(perm)):
+                    where = " ".join("%s->%s" % (c[0], nodes[j][0])
+                                     for c, j in zip(caps, perm))
                     out.append(("rejected-placeable", "%s rejected, but "
-                                "placeable: %s" % (an, " ".join(
-                                    "%s->%s" % (c[0], nodes[j][0])
-                                    for c, j in zip(caps, perm)))))
+                                "placeable: %s (%s)" % (
+                                    an, where, st.tight(ns, perm))))
                     break
             continue
         if None in got:
