@@ -2,10 +2,12 @@
 """place_boundary.py: ovb-place and ovb-check against an exhaustive exact
 oracle, on instances built to sit on the boundaries (t/gen/boundary.py).
 
-  place_boundary.py [--kind KIND] [--place-args ARGS] A B
+  place_boundary.py [--kind KIND] [--place-args ARGS] [--keep DIR] A B
       for each seed A..B: generate the instance (t/gen/boundary.py), run
       `ovb-place` (from PATH) on it, `ovb-check` on the plan (it must exit 0
-      with no violation), then the oracle below.
+      with no violation), then the oracle below.  --keep copies each
+      instance with a disagreement, with its plan, to DIR/SEED/ (also
+      reproducible by `t/gen/boundary.py --kind KIND SEED DIR`).
   place_boundary.py --plan DIR PLAN
       the same checks on a given plan of DIR/cluster, DIR/apps and
       DIR/profile (when present).
@@ -21,6 +23,9 @@ application the plan places it asserts that the assignment satisfies every
 rule.  The rules: Sharc's cluster-wide admission, pinning, trust 0, Eq. 1
 (tau_min, (1 - O), lower bounds) and Eq. 3 (the grid rule of lib/pmf.c,
 Pr(Y > C) from the histograms' integer counts) per node and resource.
+
+Applications are new arrivals (no op=modify or terminate, no Sharc RSL):
+what t/gen/boundary.py writes.
 
 Prints each disagreement as "seed S (KIND): reason", then one summary line
 "N instances, A apps, P placed, R rejected: D disagreements" (with counts
@@ -418,10 +423,12 @@ def main(argv):
         for kind, why in dis:
             print("%s (%s): %s" % (argv[2], kind, why))
         return summary(1, a, p, r, dis)
-    kind, place_args = None, []
+    kind, place_args, keep = None, [], None
     while argv and argv[0].startswith("--"):
         if argv[0] == "--kind":
             kind = argv[1]
+        elif argv[0] == "--keep":
+            keep = argv[1]
         elif argv[0] == "--place-args":
             place_args = argv[1].split()
         else:
@@ -458,6 +465,10 @@ def main(argv):
                 print("seed %d (%s, %s): %s" % (seed, k, kd, why))
                 sys.stdout.flush()
             alldis += dis
+            if dis and keep:
+                import shutil
+                shutil.copytree(d, os.path.join(keep, str(seed)),
+                                dirs_exist_ok=True)
     return summary(B - A + 1, na, npl, nrej, alldis)
 
 
