@@ -239,7 +239,9 @@ add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
 	if (!nr->g && !n->h) {
 		nr->plain += n->sigma;
-		nr->risk = nr->plain > cap ? 1 : 0;
+		/* Y is the exact sum of the plain reservations */
+		nr->risk = ovb_eq3_decide(nr->members, nr->nmembers, NULL, 0, cap,
+			0, NAN) ? 0 : 1;
 		return;
 	}
 	double g = ovb_grid_add(nr->g, n, cap, opt_grid);
