@@ -465,6 +465,8 @@ struct ovb_qos {
 	struct ovb_dist U;   /* U.capsule and U.res name this block */
 	size_t ncurve, capcurve;
 	struct ovb_pt *curve;/* breakpoints of rho(sigma), sigma increasing */
+	char *file;          /* where it was read (ovb_profile_merge), or NULL */
+	unsigned long line;  /* of its "profile" record */
 };
 struct ovb_profiles {
 	size_t n, cap;
@@ -476,6 +478,12 @@ void ovb_profile_free(struct ovb_profiles *p);
 /* The QoS block of capsule and resource, or NULL. */
 const struct ovb_qos *ovb_profile_find(const struct ovb_profiles *p,
 	const char *capsule, enum ovb_res res);
+/* Moves p's blocks (read from file) to the end of all, each remembering
+ * its file; a (capsule, resource) already in all is an error naming both
+ * places (OVB_EDATA, reported), and nothing of p is taken.  p is left
+ * empty either way. */
+int ovb_profile_merge(struct ovb_profiles *all, struct ovb_profiles *p,
+	const char *file);
 
 /* ---- formats/cluster.c: nodes and capacities (format ovb-cluster) ---- */
 

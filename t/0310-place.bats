@@ -150,3 +150,28 @@ ORACLE="$BATS_TEST_DIRNAME/oracle"
 	done
 	[[ $n -eq 180 ]]
 }
+
+@test "place: a profile defined in two files is an error naming both places, not the first one taken" {
+	d=$BATS_TEST_TMPDIR
+	cp "$DATA/example.profile" "$d/other.profile"
+	l=$(line_of '^profile web cpu' "$DATA/example.profile")
+	for order in "$DATA/example.profile $d/other.profile" "$d/other.profile $DATA/example.profile"; do
+		set -- $order
+		run -65 --separate-stderr ovb-place -o "$d/plan" "$DATA/example.cluster" "$DATA/example.apps" "$1" "$2"
+		assert_output ''
+		[[ $stderr == "ovb-place: $2:$l: profile web cpu is defined twice: also at $1:$l"* ]] ||
+			fail "stderr: $stderr"
+		[[ ! -e $d/plan ]]
+	done
+}
+
+@test "place: a malformed profile is 65 with FILE:LINE and nothing else (no leak under ASan)" {
+	d=$BATS_TEST_TMPDIR
+	for edit in 's/^sigma .*/sigma nan cpu/' 's/^rho .*/rho/' 's/^profile web cpu$/profile web cpu extra/'; do
+		variant bad.profile "$DATA/example.profile" "$edit"
+		run -65 --separate-stderr ovb-place -o "$d/plan" "$DATA/example.cluster" "$DATA/example.apps" "$BAD"
+		assert_output ''
+		[[ $stderr =~ ^ovb-place:\ $BAD:[0-9]+:\ [^$'\n']*$ ]] || fail "stderr: $stderr"
+		[[ ! -e $d/plan ]]
+	done
+}

@@ -420,7 +420,8 @@ oracle_agrees() {
 @test "bad input: duplicate names; second cluster or plan; other formats" {
 	run -65 --separate-stderr ovb-check "$CL" "$AP" "$PR" "$PR" "$PL"
 	assert_output ''
-	stderr_has "$PR: profile web cpu was already read from $PR: a (capsule, resource) may come only once"
+	l=$(line_of '^profile web cpu' "$PR")
+	stderr_has "$PR:$l: profile web cpu is defined twice: also at $PR:$l (a capsule and resource may have one profile)"
 	variant c "$CL" 's/^(node d .*)/\1\nnode a 1 cpu 1 B\/s/'
 	run -65 --separate-stderr ovb-check "$BAD" "$AP" "$PR" "$PL"
 	assert_output ''
