@@ -2,7 +2,7 @@
 """Oracle for ovb-import --bitbrains: recomputes the series from the CSV
 files and compares them with ovb-import's output, exactly.
 
-usage: replay_import.py [--kb 1024] [--interval 300] [--prefix vm]
+usage: import.py [--kb 1024] [--interval 300] [--prefix vm]
                         [--from T] [--to T] SERIES CSV...
 
 cpu = CPU usage [MHZ] / (capacity [MHZ] / cores) as IEEE doubles (the

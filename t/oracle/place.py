@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""place_exhaustive.py DIR PLAN: an independent check of ovb-place by
+"""place.py DIR PLAN: an independent check of ovb-place by
 exhaustive search, written from the placement rules alone.
 
 Replays the applications of DIR/apps in order on the cluster and profiles
@@ -139,8 +139,11 @@ def many(first, last, place_args):
     import os
     import subprocess
     import tempfile
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import place_gen
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gen_place", os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "gen", "place.py"))
+    place_gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(place_gen)
     apps = placed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(first, last + 1):

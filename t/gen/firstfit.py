@@ -2,7 +2,7 @@
 """TEST-ONLY placement for the Bitbrains walk of t/0330-replay.bats, used
 only when ovb-place is not installed.  It is not ovb-place's algorithm.
 
-usage: replay_place.py CLUSTER APPS PROFILE > PLAN
+usage: firstfit.py CLUSTER APPS PROFILE > PLAN
 
 First fit: capsules in the order of APPS, nodes in the order of CLUSTER;
 a capsule goes on the first node where Eq. 1 of the overbooking paper
@@ -141,7 +141,7 @@ def main():
                 n, r, fmt(risk(ds, C[(n, r)])), fmt(omin), fmt(ld),
                 fmt(C[(n, r)])))
     print('ovb-plan 1')
-    print('# written by t/oracle/replay_place.py (TEST-ONLY first fit)')
+    print('# written by t/gen/firstfit.py (TEST-ONLY first fit)')
     print('\n'.join(out + rej))
 
 

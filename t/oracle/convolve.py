@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""convolve_oracle.py: independent checks of ovb-convolve's output.
+"""convolve.py: independent checks of ovb-convolve's output.
 
-    convolve_oracle.py MODE [--res R] [--capsule C]... [--grid G]
+    convolve.py MODE [--res R] [--capsule C]... [--grid G]
                        --cap C [--cap C]... --output OUT INPUT...
 
 INPUTs are ovb-usage and ovb-profile files; the selection (--res,

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""check_oracle.py: an independent placement checker for the ovb-check
+"""check.py: an independent placement checker for the ovb-check
 tests (python3 stdlib only).
 
-    check_oracle.py --cluster F --apps F [--apps F]... [--profile F]...
+    check.py --cluster F --apps F [--apps F]... [--profile F]...
                     --plan SKELETON --fill OUT --expect OUT
 
 Reads a cluster, apps (several: one arrival stream; op=modify replaces,
