@@ -6,7 +6,7 @@
 # layout (not real data): a timestamp tie, a duplicate slot after rounding,
 # a line without CPU data, exponents, a missing slot.  t/oracle/import.py
 # recomputes the conversion from the CSV (exact doubles);
-# t/oracle/replay_series.py recomputes U and the token-bucket curve from a
+# t/oracle/usage.py and tbucket.py recompute U and the token-bucket curve from a
 # series with Fractions; t/gen/replay.py makes random series.  The
 # tests on the real traces skip when ../shared/data/bitbrains-rnd (next to
 # the repository) is absent.
@@ -382,7 +382,7 @@ bad_line() {
 	assert_line 'mean 1 cpu'
 	assert_line 'point 1 20'
 	assert_line 'point 3 0'
-	run -0 python3 "$ORACLE/replay_series.py" tbucket "$T/c.series" <(ovb-tbucket -q -r cpu "$T/c.series")
+	run -0 python3 "$ORACLE/tbucket.py" "$T/c.series" <(ovb-tbucket -q -r cpu "$T/c.series")
 }
 
 @test "series input: a capsule read twice, -c naming none, a bad file: 65" {
@@ -403,13 +403,13 @@ bad_line() {
 	for seed in $(seq 1 12); do
 		python3 "$GEN/replay.py" series "$seed" >"$T/s"
 		ovb-usage -q -r all -p 0,12.5,97.5 "$T/s" >"$T/u" || fail "ovb-usage, seed $seed"
-		run -0 python3 "$ORACLE/replay_series.py" usage "$T/s" "$T/u"
+		run -0 python3 "$ORACLE/usage.py" "$T/s" "$T/u"
 		if ovb-usage -q -r all -I 900 "$T/s" >"$T/u3" 2>/dev/null; then
-			run -0 python3 "$ORACLE/replay_series.py" usage --len 900 "$T/s" "$T/u3"
+			run -0 python3 "$ORACLE/usage.py" --len 900 "$T/s" "$T/u3"
 		fi
 		ovb-tbucket -q -r all "$T/s" >"$T/c" || fail "ovb-tbucket, seed $seed"
 		ovb-fmt "$T/c" "$T/u"
-		run -0 python3 "$ORACLE/replay_series.py" tbucket "$T/s" "$T/c"
+		run -0 python3 "$ORACLE/tbucket.py" "$T/s" "$T/c"
 	done
 }
 
@@ -454,10 +454,10 @@ bad_line() {
 	ovb-import -q --bitbrains --from 2013-07-10 --to 2013-07-11 "${files[@]}" >"$T/s"
 	run -0 python3 "$ORACLE/import.py" --from 1373414400 --to 1373500800 "$T/s" "${files[@]}"
 	ovb-usage -q -r all "$T/s" >"$T/u"
-	run -0 python3 "$ORACLE/replay_series.py" usage "$T/s" "$T/u"
+	run -0 python3 "$ORACLE/usage.py" "$T/s" "$T/u"
 	ovb-usage -q -r all -I 3600 "$T/s" >"$T/u12"
-	run -0 python3 "$ORACLE/replay_series.py" usage --len 3600 "$T/s" "$T/u12"
+	run -0 python3 "$ORACLE/usage.py" --len 3600 "$T/s" "$T/u12"
 	ovb-tbucket -q -r all "$T/s" >"$T/c"
-	run -0 python3 "$ORACLE/replay_series.py" tbucket "$T/s" "$T/c"
+	run -0 python3 "$ORACLE/tbucket.py" "$T/s" "$T/c"
 	assert_output 'agree: 12 blocks'
 }
