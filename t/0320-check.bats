@@ -6,10 +6,10 @@
 #
 # t/data/check-{cluster,apps,profile,plan} is a valid plan written by hand
 # (its comments derive the numbers).  Each rule is broken in turn; where
-# breaking it changes stated numbers, t/oracle/check_oracle.py (an
+# breaking it changes stated numbers, t/oracle/check.py (an
 # independent checker: Fractions for Eq. 3) fills in the plan's records
 # and says which violations the plan has, so exactly the rule under test is
-# violated.  t/oracle/check_gen.py makes random clusters, apps, profiles
+# violated.  t/gen/check.py makes random clusters, apps, profiles
 # and placements, and ovb-check must find exactly the oracle's violations.
 
 bats_require_minimum_version 1.5.0
@@ -17,6 +17,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper
 	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	GEN="$BATS_TEST_DIRNAME/gen"
 	T=$BATS_TEST_TMPDIR
 	CL=$DATA/check-cluster
 	AP=$DATA/check-apps
@@ -44,9 +45,9 @@ line_no() {
 oracle_agrees() {
 	local cl=$1 ap=$2 pr=$3 sk=$4
 	shift 4
-	"$PY" "$ORACLE/check_oracle.py" --cluster "$cl" --apps "$ap" \
+	"$PY" "$ORACLE/check.py" --cluster "$cl" --apps "$ap" \
 		--profile "$pr" --plan "$sk" --fill "$T/plan" \
-		--expect "$T/expect" || fail "check_oracle.py failed"
+		--expect "$T/expect" || fail "t/oracle/check.py failed"
 	local want=""
 	(($#)) && want=$(printf '%s\n' "$@" | sort)
 	assert_equal "$(cat "$T/expect")" "$want"
@@ -283,7 +284,7 @@ oracle_agrees() {
 @test "several violations: one line each, in a fixed order" {
 	sed -E 's/^place batch w2 d -/place batch w2 a -/; s/^place shop db b db/place shop db d db/' \
 		"$T/skel" >"$T/sk"
-	"$PY" "$ORACLE/check_oracle.py" --cluster "$CL" --apps "$AP" \
+	"$PY" "$ORACLE/check.py" --cluster "$CL" --apps "$AP" \
 		--profile "$PR" --plan "$T/sk" --fill "$T/plan" --expect "$T/expect"
 	run -1 ovb-check "$CL" "$AP" "$PR" "$T/plan"
 	local first=$output
@@ -310,8 +311,8 @@ oracle_agrees() {
 	local s tight n=0 clean=0
 	for s in $(seq 1 20); do
 		for tight in "" --tight; do
-			"$PY" "$ORACLE/check_gen.py" --seed "$s" --dir "$T/r" $tight
-			"$PY" "$ORACLE/check_oracle.py" --cluster "$T/r/cluster" \
+			"$PY" "$GEN/check.py" --seed "$s" --dir "$T/r" $tight
+			"$PY" "$ORACLE/check.py" --cluster "$T/r/cluster" \
 				--apps "$T/r/apps" --profile "$T/r/profile" \
 				--plan "$T/r/skel" --fill "$T/r/plan" --expect "$T/r/expect"
 			run --separate-stderr ovb-check "$T/r/cluster" "$T/r/apps" \
