@@ -23,7 +23,8 @@ and reject records count, and writes:
 The semantics are the shared contract of ovb-place and ovb-check:
 effective values (capsule O=/tau= over app O=/tau= over the profile's;
 plain: sigma = X, rho = 0, tau 1, O 0, U a point mass, X = 0 uses none);
-Eq. 1 in doubles, term by term in plan order: t = (sigma tau_min + rho)
+Eq. 1 decided exactly (rationals of the doubles; LOAD stated as the sum
+in doubles, term by term in plan order): t = (sigma tau_min + rho)
 (1 - O) / tau_min, LOAD = sum max(t, lb), an lb violation when LOAD > C
 but the sum of the t's is not; Eq. 3 exactly: every histogram bin's upper
 edge k*w (a double) to grid index grid_up(k*w, g) (doubles, as risk.c),
@@ -246,8 +247,16 @@ def main():
                 t = (q["sigma"] * tmin + q["rho"]) * (1 - q["O"]) / tmin
                 load0 += t
                 load += t if t > q["lb"] else q["lb"]
-            if load > C:
-                viol.append((nn, r, "lb" if load0 <= C else "eq1"))
+            # the decision is exact (formats/plan.md): rationals of the
+            # doubles; the stated LOAD stays the double sum
+            T = Fraction(tmin)
+            xt = [(Fraction(q["sigma"]) * T + Fraction(q["rho"])) *
+                  (1 - Fraction(q["O"])) / T for q in m]
+            xload0 = sum(xt, Fraction(0))
+            xload = sum((max(t, Fraction(q["lb"])) for t, q in zip(xt, m)),
+                        Fraction(0))
+            if xload > Fraction(C):
+                viol.append((nn, r, "lb" if xload0 <= Fraction(C) else "eq1"))
             pr = pr_exceed(m, C, grid)
             if pr > Fraction(omin):
                 viol.append((nn, r, "eq3"))
