@@ -645,6 +645,12 @@ struct ovb_pmf {
 void ovb_pmf_zero(struct ovb_pmf *y, double g);
 /* The least grid index k with k g >= x (x >= 0). */
 size_t ovb_grid_up(double x, double g);
+/* Grid indices at or beyond OVB_GRID_FAR (2^52) are not computed: both
+ * functions return OVB_GRID_FAR for them.  No pmf holds that many points,
+ * so "above grid_down(c, g)" stays exact; a U whose top index passes
+ * OVB_MAXGRID cannot be put on the grid at all (lib/node.c refuses it). */
+#define OVB_GRID_FAR ((size_t)1 << 52)
+#define OVB_MAXGRID ((size_t)10000000)
 /* The largest grid index k with k g <= c (c >= 0): the values above c are
  * exactly the indices above it.  Every overflow test goes through it. */
 size_t ovb_grid_down(double c, double g);
@@ -776,6 +782,12 @@ double ovb_grid_add(double g, const struct ovb_need *x, double C,
 	uint64_t points);
 /* The grid index of the largest value of x's U on grid g. */
 size_t ovb_need_top(const struct ovb_need *x, double g);
+/* Can every U be held on grid g: its top index at most OVB_MAXGRID?  (A
+ * plain 1e308 cpu beside a profile of 0.01 cpu bins cannot.)  Y is built
+ * only when it can; ovb-place treats such a node as infeasible, ovb-check
+ * reports bad input. */
+bool ovb_grid_holds(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double g);
 /* x's U on grid g (values moved up, never down). */
 void ovb_need_pmf(const struct ovb_need *x, double g, struct ovb_pmf *u);
 /* Y on grid g: each U moved up on its own, convolved; clipped at C unless
@@ -793,7 +805,8 @@ int ovb_eq3_decide(const struct ovb_need *m, size_t n,
 	double p);
 struct ovb_nodestat {           /* what a plan's risk record states */
 	struct ovb_eq1 eq1;
-	double g, pr;               /* grid (0: plain only), Pr(Y > C) */
+	double g, pr;               /* grid (0: plain only), Pr(Y > C); pr is
+	                               NAN when the grid cannot hold Y */
 	bool eq1_ok, eq3_ok;        /* decided exactly */
 };
 void ovb_node_stat(const struct ovb_need *m, size_t n, double C,

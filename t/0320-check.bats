@@ -469,3 +469,19 @@ oracle_agrees() {
 	assert_output --partial 'CI gate'
 	assert_output --partial 'Exit status:'
 }
+
+@test "extreme but valid numbers: 1e308 capacities with --grid 0 answer at once; a U no grid can hold is a violation" {
+	d=$BATS_TEST_TMPDIR
+	sed -E 's/^(node [^ ]+) [0-9.e+]+ cpu [0-9.e+]+ B\/s/\1 1e308 cpu 1e308 B\/s/' \
+		"$DATA/example.cluster" >"$d/c"
+	grep -q '^node n1 1e308 cpu 1e308 B/s' "$d/c" || fail "sed changed nothing"
+	printf 'ovb-apps 1\napp shop\ncapsule web profile=web\napp p\ncapsule x cpu=1e300\n' >"$d/a"
+	run -0 timeout 20 ovb-place --grid 0 -o "$d/plan" "$d/c" "$d/a" "$DATA/example.profile"
+	run -0 timeout 20 ovb-check "$d/c" "$d/a" "$d/plan" "$DATA/example.profile"
+	assert_output ''
+	# the plain 1e300 cpu beside web's 0.25-cpu bins needs 4e300 grid points
+	grep -q '^place p x n2 -$' "$d/plan" || fail "p/x should avoid n1: $(cat "$d/plan")"
+	sed -i 's/^place p x n2 -$/place p x n1 -/; s/^risk n2 cpu .*$//' "$d/plan"
+	run -1 --separate-stderr timeout 20 ovb-check "$d/c" "$d/a" "$d/plan" "$DATA/example.profile"
+	assert_line --partial "violation n1 cpu eq3 Y cannot be held on the grid 0.25 cpu: a capsule's U would need more than 10000000 grid points"
+}

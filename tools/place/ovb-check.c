@@ -554,7 +554,16 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 		violation(nd->name, res, "eq1", "load=%s %s > C=%s %s (tau_min=%s "
 			"s) %s", num(load), unit, num(C), unit, num(tmin), list);
 	/* Eq. 3 */
-	double g;
+	double g = ovb_node_grid(need, n, NULL, C, S.plan.grid);
+	if (!ovb_grid_holds(need, n, NULL, g)) {
+		violation(nd->name, res, "eq3", "Y cannot be held on the grid "
+			"%s %s: a capsule's U would need more than %zu grid points "
+			"%s", num(g), unit, OVB_MAXGRID, list);
+		free(list);
+		free(need);
+		free(m);
+		return;
+	}
 	mpq_t pr;
 	mpq_init(pr);
 	double p = node_risk(need, n, C, &g, pr);

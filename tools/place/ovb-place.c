@@ -396,6 +396,8 @@ eq3_ok(const struct nres *nr, const struct ovb_need *n, double cap)
 {
 	double limit = nr->ncap ? fmin(nr->omin, n->O) : n->O;
 	double g = ovb_grid_add(nr->g, n, cap, opt_grid), p = NAN;
+	if (!ovb_grid_holds(nr->members, nr->nmembers, n, g))
+		return false;   /* more than OVB_MAXGRID points: not here */
 	if (g > 0 && limit > 0 && limit < 1)
 		p = risk_with(nr, n, g, cap, limit);
 	return ovb_eq3_decide(nr->members, nr->nmembers, n, g, cap, limit, p);
