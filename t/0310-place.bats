@@ -103,8 +103,43 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	assert_line --regexp '^reject x its 3 capsules need distinct nodes but have 2 feasible nodes in all$'
 	printf 'ovb-apps 1\napp x\ncapsule one cpu=0.5\ncapsule two cpu=1.5\n' >"$d/a"
 	run -0 ovb-place "$d/c" "$d/a"
-	assert_line 'reject x capsule two: no feasible node of 2 (Eq. 1 on 2)'
+	assert_line 'reject x capsule two: no feasible node of 2 (Eq. 1 on 2); nearest a, cpu Eq. 1 needs 0.5 cpu more (load 1.5 > 1 cpu)'
 	refute_line --regexp '^place '
+	# Eq. 3: the nearest node and the probability against the tolerance
+	# (web's U: 4, 8, 5, 3 of 20 intervals at 0, 0.25, 0.5, 1 cpu; 0.45
+	# moves up to 0.5 on its 0.25-cpu grid: Y > 1.45 in 3 of 20)
+	printf 'ovb-cluster 1\nnode n1 1.45 cpu 1e9 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=0.45\napp c O=0.05\ncapsule y profile=web\n' >"$d/a"
+	run -0 ovb-place "$d/c" "$d/a" "$DATA/example.profile"
+	assert_line 'reject c capsule y: no feasible node of 1 (Eq. 3 on 1); nearest n1, cpu Eq. 3 Pr(Y>C)=0.15 > O_min=0'
+}
+
+@test "place: --strict exits 1 when an application is rejected, with the plan written" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode a 1 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp x\ncapsule one cpu=0.5\napp y\ncapsule two cpu=0.6\n' >"$d/a"
+	run -0 ovb-place -o "$d/plan" "$d/c" "$d/a"
+	run -1 --separate-stderr ovb-place --strict -o "$d/plan2" "$d/c" "$d/a"
+	assert_equal "$stderr" "ovb-place: 1 application rejected (--strict)"
+	cmp "$d/plan" "$d/plan2"
+	printf 'ovb-apps 1\napp x\ncapsule one cpu=0.5\n' >"$d/a"
+	run -0 ovb-place --strict "$d/c" "$d/a"
+}
+
+@test "place: profiles measured over different intervals on one node warn; --strict makes it an error" {
+	local d=$BATS_TEST_TMPDIR
+	awk 'NR == 1 { print; next } /^profile / { keep = $2 == "web" }
+		keep { if (/^profile /) $2 = "web2"; if (/^interval 1 s$/) $0 = "interval 0.01 s"; print }' \
+		"$DATA/example.profile" >"$d/p2"
+	grep -q '^interval 0.01 s$' "$d/p2" || fail "no interval record changed: $(grep interval "$DATA/example.profile")"
+	printf 'ovb-cluster 1\nnode n1 64 cpu 1e12 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x profile=web\napp b\ncapsule y profile=web2\n' >"$d/a"
+	run -0 --separate-stderr ovb-place -o "$d/plan" "$d/c" "$d/a" "$DATA/example.profile" "$d/p2"
+	[[ $stderr == "ovb-place: warning: node n1 cpu: usage profiled over I = "*" s and "*" s is convolved on one node"* ]] || fail "stderr: $stderr"
+	[[ -s $d/plan ]]
+	run -65 --separate-stderr ovb-place --strict -o "$d/plan2" "$d/c" "$d/a" "$DATA/example.profile" "$d/p2"
+	[[ $stderr == "ovb-place: error: node n1 cpu: usage profiled over"* ]] || fail "stderr: $stderr"
+	[[ ! -e $d/plan2 ]]
 }
 
 @test "place: section 4.1's mechanisms: CPU reservation, weight, token bucket" {
@@ -120,11 +155,11 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	local d=$BATS_TEST_TMPDIR
 	printf 'ovb-apps 1\napp a\ncapsule x profile=nosuch\n' >"$d/a"
 	run -65 --separate-stderr ovb-place -o "$d/out" "$DATA/example.cluster" "$d/a" "$DATA/example.profile"
-	[[ $stderr == *"profile 'nosuch' is in none of the profile files"* ]]
+	[[ $stderr == "ovb-place: $d/a:2: application a, capsule x: profile=nosuch is in none of the profile files"* ]]
 	[[ ! -e $d/out ]]
 	printf 'ovb-apps 1\napp a\ncapsule x cpu=1 node=n9\n' >"$d/a"
 	run -65 --separate-stderr ovb-place "$DATA/example.cluster" "$d/a"
-	[[ $stderr == *"pinned to node 'n9', which is not in the cluster"* ]]
+	[[ $stderr == "ovb-place: $d/a:2: application a, capsule x: node=n9 is not in the cluster ($DATA/example.cluster)" ]]
 	printf 'ovb-cluster 1\nnode a 0 cpu 1 B/s\n' >"$d/c"
 	run -65 --separate-stderr ovb-place "$d/c" "$DATA/example.apps"
 	[[ $stderr == *"c:2: "* ]]
