@@ -211,3 +211,57 @@ GEN="$BATS_TEST_DIRNAME/gen"
 		[[ ! -e $d/plan ]]
 	done
 }
+
+@test "place: re-planning: an apps file with no applications leaves the plan as it was" {
+	d=$BATS_TEST_TMPDIR
+	run -0 ovb-place -o "$d/plan" "$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.profile"
+	printf 'ovb-apps 1\n# nothing changes this week\n' >"$d/none"
+	run -0 ovb-fmt "$d/none"
+	run -0 ovb-place -o "$d/plan2" "$DATA/example.cluster" "$d/none" "$DATA/example.profile" "$d/plan"
+	cmp "$d/plan" "$d/plan2"
+}
+
+@test "place: re-planning: a rejected application placed by op=modify loses its reject (the plan reads back)" {
+	d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode n1 1 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp big\ncapsule x cpu=2\n' >"$d/a1"
+	printf 'ovb-apps 1\napp big op=modify\ncapsule x cpu=0.5\n' >"$d/a2"
+	run -0 ovb-place -o "$d/p1" "$d/c" "$d/a1"
+	grep -q '^reject big ' "$d/p1"
+	run -0 ovb-place -o "$d/p2" "$d/c" "$d/a2" "$d/p1"
+	run -0 ovb-fmt "$d/p2"
+	[[ $(grep -c '^reject ' "$d/p2") == 0 ]]
+	grep -q '^place big x n1 -$' "$d/p2"
+	run -0 ovb-check "$d/c" "$d/a1" "$d/a2" "$d/p2"
+	# rejected again: one reject, not two
+	printf 'ovb-apps 1\napp big op=modify\ncapsule x cpu=3\n' >"$d/a3"
+	run -0 ovb-place -o "$d/p3" "$d/c" "$d/a3" "$d/p1"
+	run -0 ovb-fmt "$d/p3"
+	[[ $(grep -c '^reject big ' "$d/p3") == 1 ]]
+	# op=new of a rejected name is an error, as for a placed one
+	run -65 --separate-stderr ovb-place "$d/c" "$d/a1" "$d/p1"
+	[[ $stderr == "ovb-place: $d/a1:2: application big is already in the plan $d/p1, placed or rejected"* ]]
+}
+
+@test "place: re-planning: op=terminate needs no profile of what it removes" {
+	d=$BATS_TEST_TMPDIR
+	run -0 ovb-place -o "$d/plan" "$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.profile"
+	printf 'ovb-apps 1\napp shop op=terminate\n' >"$d/t"
+	run -0 --separate-stderr ovb-place -o "$d/plan2" "$DATA/example.cluster" "$d/t" "$d/plan"
+	run -0 grep -c '^place shop ' "$d/plan"
+	run -1 grep -c '^place shop ' "$d/plan2"
+	run -0 ovb-fmt "$d/plan2"
+}
+
+@test "place: re-planning: existing capsules take rate, burst and U from the profile given, as ovb-check does" {
+	d=$BATS_TEST_TMPDIR
+	run -0 ovb-place -o "$d/plan" "$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.profile"
+	# web re-profiled: a larger burst
+	sed '/^profile web cpu$/,/^profile /s/^rho 0.02 cpu-s$/rho 0.05 cpu-s/' "$DATA/example.profile" >"$d/new.profile"
+	cmp -s "$DATA/example.profile" "$d/new.profile" && fail "sed changed nothing"
+	printf 'ovb-apps 1\n' >"$d/none"
+	run -0 ovb-place -o "$d/plan2" "$DATA/example.cluster" "$d/none" "$d/new.profile" "$d/plan"
+	grep -q '^qos shop web cpu 0.95 0.05 1 0.01$' "$d/plan2"
+	run -0 ovb-check "$DATA/example.cluster" "$DATA/example.apps" "$d/plan2" "$d/new.profile"
+	assert_output ''
+}

@@ -994,6 +994,28 @@ remove_app(const char *name)
 		S.out.n = k;
 		rebuild();
 	}
+	k = 0;                    /* its rejection, if it was rejected */
+	for (size_t i = 0; i < S.out.nrej; i++) {
+		struct ovb_reject *r = &S.out.rej[i];
+		if (strcmp(r->app, name))
+			S.out.rej[k++] = *r;
+		else {
+			free(r->app);
+			free(r->reason);
+		}
+	}
+	S.out.nrej = k;
+}
+
+/* Does the apps stream take application app out (terminate or modify)? */
+static bool
+leaving(const char *app)
+{
+	for (size_t i = 0; i < S.apps.n; i++)
+		if (S.apps.app[i].op != OVB_OP_NEW &&
+		    !strcmp(S.apps.app[i].name, app))
+			return true;
+	return false;
 }
 
 /* The existing plan's placements, with needs from its qos records. */
@@ -1007,6 +1029,10 @@ load_existing(void)
 			return ovb_err_at(S.plan_file, p->line, "%s/%s is placed on "
 				"node '%s', which is not in the cluster (%s)", p->app,
 				p->capsule, p->node, S.cluster_file);
+		if (p->profile && leaving(p->app) &&
+		    !prof_find(p->profile, OVB_CPU) &&
+		    !prof_find(p->profile, OVB_NET))
+			continue;   /* going, and nothing to model it by: gone now */
 		struct ovb_placed *q = OVB_PUSH(S.out.p, S.out.n, S.out.cap);
 		*q = *p;
 		q->app = ovb_xstrdup(p->app);
@@ -1029,9 +1055,24 @@ load_existing(void)
 						"%s/%s names profile '%s' %s, which no profile "
 						"file has", p->app, p->capsule, p->profile,
 						ovb_res_name(r));
+				/* the one rule (shared with ovb-check): a placed
+				 * capsule's rate, burst and U are its profile's
+				 * now; tau and O are the plan's */
+				n[r].sigma = q->sigma[r] = qq->sigma;
+				n[r].rho = q->rho[r] = qq->rho;
 				n[r].h = &qq->U.h;
 				n[r].interval = qq->U.interval;
 			}
+		}
+	}
+	for (size_t i = 0; i < S.out.n; i++) {
+		struct ovb_placed *q = &S.out.p[i];
+		const struct ovb_need *n = S.needs[i];
+		if (q->has_cpu_resv && n[OVB_CPU].used)
+			ovb_cpu_resv(&n[OVB_CPU], &q->x, &q->y, &q->weight);
+		if (q->has_tbucket && n[OVB_NET].used) {
+			q->tb_sigma = n[OVB_NET].sigma;
+			q->tb_rho = n[OVB_NET].rho;
 		}
 	}
 	for (size_t i = 0; i < e->nrej; i++) {
@@ -1043,11 +1084,15 @@ load_existing(void)
 	return 0;
 }
 
+/* Is app placed or rejected in the existing plan? */
 static bool
 in_plan(const char *app)
 {
 	for (size_t i = 0; i < S.existing.n; i++)
 		if (!strcmp(S.existing.p[i].app, app))
+			return true;
+	for (size_t i = 0; i < S.existing.nrej; i++)
+		if (!strcmp(S.existing.rej[i].app, app))
 			return true;
 	return false;
 }
@@ -1061,7 +1106,8 @@ place_all(void)
 			remove_app(app->name);
 		else if (S.have_existing && in_plan(app->name)) {
 			return ovb_err_at(S.apps_file, app->line, "application %s is "
-				"already in the plan %s (use op=modify to replace it)",
+				"already in the plan %s, placed or rejected (use op=modify "
+				"to replace it)",
 				app->name, S.plan_file);
 		}
 		if (app->op == OVB_OP_TERMINATE)
