@@ -2,6 +2,7 @@
  * Sharc resource specification language read into the same structure.
  *
  *	app NAME [O=P] [tau=T] [aggregate=V] [trade=yes|no] [op=...]
+ *	    [spread=KEY]
  *	capsule NAME (profile=P | [cpu=V] [net=V]) [node=N] [lb-cpu=V]
  *	        [lb-net=V] [O=P] [tau=T] [epsilon=E]
  *	trust APP V
@@ -84,7 +85,7 @@ static int
 app_record(struct reader *r, struct ovb_lex *lx)
 {
 	int st = ovb_arity(lx, 2, -1, "app NAME [O=P] [tau=T] [aggregate=V] "
-		"[trade=yes|no] [op=new|modify|terminate]");
+		"[trade=yes|no] [op=new|modify|terminate] [spread=KEY]");
 	if (st || (st = new_app(r, lx, lx->tok[1])))
 		return st;
 	struct ovb_app *app = cur(r);
@@ -92,15 +93,15 @@ app_record(struct reader *r, struct ovb_lex *lx)
 	for (int i = 2; i < lx->ntok && !st; i++) {
 		char *key, *val;
 		static const char *const keys[] = { "O", "tau", "aggregate",
-			"trade", "op" };
+			"trade", "op", "spread" };
 		unsigned k = 0;
 		if (!ovb_kv(lx->tok[i], &key, &val))
 			return ovb_err(lx, "app: '%s' is not KEY=VALUE", lx->tok[i]);
-		while (k < 5 && strcmp(key, keys[k]))
+		while (k < 6 && strcmp(key, keys[k]))
 			k++;
-		if (k == 5)
+		if (k == 6)
 			return ovb_err(lx, "app: unknown key '%s' (O, tau, "
-				"aggregate, trade, op)", key);
+				"aggregate, trade, op, spread)", key);
 		if (seen & (1u << k))
 			return ovb_err(lx, "app: %s= is given twice", key);
 		seen |= 1u << k;
@@ -118,7 +119,12 @@ app_record(struct reader *r, struct ovb_lex *lx)
 			app->op = OVB_OP_MODIFY;
 		else if (k == 4 && !strcmp(val, "terminate"))
 			app->op = OVB_OP_TERMINATE;
-		else
+		else if (k == 5) {
+			if (!ovb_valid_name(val))
+				return ovb_err(lx, "app: spread=%s: not a label key",
+					val);
+			app->spread = ovb_xstrdup(val);
+		} else
 			st = ovb_err(lx, "app: %s=%s: expected %s", key, val,
 				k == 3 ? "yes or no" : "new, modify or terminate");
 	}
@@ -447,7 +453,7 @@ ovb_apps_write(FILE *f, const struct ovb_apps *a)
 	static const char *const ops[] = { "new", "modify", "terminate" };
 	ovb_put_magic(f, "apps");
 	fputs("# app NAME [O=P] [tau=T s] [aggregate=V cpu] [trade=yes|no] "
-	      "[op=new|modify|terminate]\n# capsule NAME (profile=P | cpu=V[cpu] "
+	      "[op=new|modify|terminate] [spread=KEY]\n# capsule NAME (profile=P | cpu=V[cpu] "
 	      "net=V[B/s]) [node=N] [lb-cpu=V] [lb-net=V] [O=P] [tau=T]\n"
 	      "#   [epsilon=E]; trust APP V\n", f);
 	for (size_t i = 0; i < a->n; i++) {
@@ -460,6 +466,8 @@ ovb_apps_write(FILE *f, const struct ovb_apps *a)
 			fputs(" trade=yes", f);
 		if (app->op != OVB_OP_NEW)
 			fprintf(f, " op=%s", ops[app->op]);
+		if (app->spread)
+			fprintf(f, " spread=%s", app->spread);
 		fputc('\n', f);
 		for (size_t j = 0; j < app->ncap; j++) {
 			const struct ovb_capsule *c = &app->cap[j];
@@ -505,6 +513,7 @@ ovb_apps_free(struct ovb_apps *a)
 		free(app->cap);
 		free(app->trust);
 		free(app->name);
+		free(app->spread);
 	}
 	free(a->app);
 	memset(a, 0, sizeof *a);

@@ -522,6 +522,8 @@ struct ovb_app {
 	double O, tau;          /* defaults for the capsules; NAN = unset */
 	double aggregate;       /* aggregate cpu reservation [cpu]; NAN */
 	bool trade;             /* resource trading permitted */
+	char *spread;           /* label key: capsules on distinct values of
+	                           it; NULL: distinct nodes only */
 	size_t ncap, capcap, ntrust, captrust;
 	struct ovb_capsule *cap;
 	struct ovb_trust *trust;/* this application's trust of others */
