@@ -39,6 +39,7 @@ enum {
 	OVB_EUNAVAIL = 69, /* a program we run is missing or failed */
 	OVB_ESOFT = 70,    /* internal error, out of memory */
 	OVB_EIO = 74,      /* read or write error */
+	OVB_ENOPERM = 77,  /* not permitted (ovb-capture: tracing) */
 };
 
 /* Resources.  Rates are in "cpu" (CPU-seconds per second, 1 = one CPU busy)
@@ -136,7 +137,8 @@ extern bool ovb_quiet;                         /* -q */
 /* The exit-status table, for every tool's --help epilogue. */
 #define OVB_EXIT_DOC \
 	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \
-	"input data; 66 cannot open an input; 70 internal error; 74 I/O error.\n"
+	"input data; 66 cannot open an input; 69 a program we run is missing " \
+	"or failed; 70 internal error; 74 I/O error; 77 not permitted.\n"
 /* Strict option values; bad ones go through argp_error (exit 64). */
 double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
 	double lo, double hi);
