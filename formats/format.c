@@ -5,7 +5,7 @@
  * "Application ...") is read as the apps format. */
 #include <string.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 #define OVB_FORMAT_VERSION 1
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 static const char *const res_names[OVB_NRES] = { "cpu", "net", "net-rx" };
 static const char *const rate_units[OVB_NRES] = { "cpu", "B/s", "B/s" };

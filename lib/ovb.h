@@ -189,29 +189,18 @@ bool ovb_parse_u64(const char *s, uint64_t *v);
 #define OVB_MAXNAME 128
 bool ovb_valid_name(const char *s);
 
-/* Token checks used by every reader: each reports "WHAT: ..." at the
- * current line and returns OVB_EDATA on failure, 0 on success. */
+/* Token checks (the readers' others are in formats/impl.h): each reports
+ * "WHAT: ..." at the current line and returns OVB_EDATA on failure, 0 on
+ * success. */
 int ovb_arity(const struct ovb_lex *lx, int min, int max, const char *syntax);
-int ovb_tok_real(const struct ovb_lex *lx, int i, const char *what, double *v);
-int ovb_tok_nonneg(const struct ovb_lex *lx, int i, const char *what, double *v);
-int ovb_tok_pos(const struct ovb_lex *lx, int i, const char *what, double *v);
 int ovb_tok_prob(const struct ovb_lex *lx, int i, const char *what, double *v);
 int ovb_tok_u64(const struct ovb_lex *lx, int i, const char *what, uint64_t *v);
-int ovb_tok_name(const struct ovb_lex *lx, int i, const char *what);
-int ovb_tok_unit(const struct ovb_lex *lx, int i, const char *unit);
-/* A quantity record "KEYWORD VALUE UNIT" (or "KEYWORD VALUE" when unit is
- * NULL) with VALUE in range; what names it in messages. */
-enum ovb_range { OVB_ANY, OVB_NONNEG, OVB_POS, OVB_PROB };
-int ovb_quantity(const struct ovb_lex *lx, enum ovb_range range,
-	const char *what, double *v, const char *unit);
 /* Splits "key=value" in place; false when there is no '='. */
 bool ovb_kv(char *tok, char **key, char **val);
 
 /* Canonical number text: integers below 2^53 plainly, others in the
  * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
 char *ovb_fmt_real(char *buf, double v);
-/* Convenience: writes " " and the canonical number to f. */
-void ovb_put_real(FILE *f, double v);
 
 /* ---- formats/format.c: every format by name and magic ---- */
 
@@ -228,10 +217,6 @@ const struct ovb_format *ovb_format_by_name(const char *name);
 /* Peeks at the first record: the format it names (Sharc RSL: apps), or NULL
  * after reporting why not.  The record is left to be read again. */
 const struct ovb_format *ovb_format_sniff(struct ovb_lex *lx, int *status);
-/* Reads and checks the magic record "ovb-NAME VERSION"; 0 or OVB_EDATA. */
-int ovb_magic(struct ovb_lex *lx, const char *name);
-/* Writes the magic record and the format's self-description comment. */
-void ovb_put_magic(FILE *f, const char *name);
 
 /* ---- formats/usage.c (histogram): a usage distribution on a grid ----
  *
@@ -380,8 +365,6 @@ void ovb_series_push(struct ovb_series *s, uint64_t t, double v);
 /* The series of capsule and res in ss, or NULL. */
 const struct ovb_series *ovb_series_find(const struct ovb_series_set *ss,
 	const char *capsule, enum ovb_res res);
-/* The exact mean of v[0..n) (n >= 1) rounded once to the nearest double. */
-double ovb_exact_mean(const double *v, size_t n);
 /* The sign (-1, 0, 1) of the exact v[0] + ... + v[n-1] - c. */
 int ovb_sum_cmp(const double *v, size_t n, double c);
 /* U's samples from a series: the usage in every measurement interval
@@ -409,27 +392,6 @@ struct ovb_usage {
 int ovb_usage_read(struct ovb_lex *lx, struct ovb_usage *u);
 int ovb_usage_write(FILE *f, const struct ovb_usage *u);
 void ovb_usage_free(struct ovb_usage *u);
-/* Shared with profile.c: reading the records of one distribution block. */
-struct ovb_dist_reader {
-	struct ovb_dist *d;
-	unsigned long line;      /* of the block's opening record */
-	unsigned seen;           /* which required records were given */
-	size_t capcount;
-	unsigned char *binseen;  /* bins given, to reject duplicates */
-};
-void ovb_dist_begin(struct ovb_dist_reader *r, struct ovb_dist *d,
-	unsigned long line);
-/* 1: the record belonged to U and was read; 0: not a U record; or
- * OVB_EDATA (reported). */
-int ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx);
-/* Checks the finished block (counts, mean, percentiles); 0 or OVB_EDATA. */
-int ovb_dist_end(struct ovb_dist_reader *r, struct ovb_lex *lx);
-void ovb_dist_put(FILE *f, const struct ovb_dist *d);
-/* A block's opening record "KEYWORD CAPSULE RES", unique in its file;
- * fills d->capsule and d->res.  keys holds the strings seen indexes. */
-int ovb_block_open(struct ovb_lex *lx, struct ovb_names *seen, char ***keys,
-	size_t *nkeys, struct ovb_dist *d);
-void ovb_block_keys_free(struct ovb_names *seen, char **keys, size_t nkeys);
 
 /* ---- formats/curve.c: token-bucket curves rho(sigma) (format ovb-curve) ---- */
 
