@@ -179,6 +179,10 @@ int ovb_err_at(const char *file, unsigned long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* "PROG: MESSAGE" on stderr (no location). */
 void ovb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Sends the messages of ovb_err, ovb_err_at and ovb_warn to f instead
+ * (NULL: back to stderr).  The fuzz targets point them at /dev/null and
+ * leave stderr itself, where the sanitizers report, alone. */
+void ovb_set_errout(FILE *f);
 
 /* Strict numbers: a decimal real is -?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?,
  * finite; an unsigned integer is [0-9]+ within range.  Return true when s
