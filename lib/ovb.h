@@ -337,6 +337,39 @@ uint64_t ovb_perf_reordered(const struct ovb_perf *p);
 void ovb_perf_progress(const struct ovb_perf *p, double *done, double *total);
 void ovb_perf_close(struct ovb_perf *p);
 
+/* ---- formats/bitbrains.c: Bitbrains VM traces (GWA-T-12 CSV, for ovb-import) ----
+ *
+ * One file is one VM: the traces' header line, then one sample per line of
+ * 11 fields separated by ';' (spec: formats/bitbrains.md). */
+struct ovb_bitbrains_opt {
+	uint64_t interval;      /* I [s], >= 1: timestamps rounded to the
+	                           nearest multiple (ties upwards) */
+	double kb;              /* bytes in the traces' KB: 1024 or 1000 */
+	bool has_from, has_to;
+	uint64_t from, to;      /* keep slots T with from <= T < to [s] */
+};
+struct ovb_bitbrains_row {
+	uint64_t t;             /* slot start T [s], a multiple of I */
+	size_t order;           /* input order across files */
+	bool has_cpu;           /* false: cores or capacity 0 */
+	double v[OVB_NRES];     /* cpu [cpu], net and net-rx [B/s] */
+};
+struct ovb_bitbrains_vm {
+	size_t n, cap;
+	struct ovb_bitbrains_row *row;
+};
+struct ovb_bitbrains_counts {
+	size_t lines;           /* sample lines read */
+	size_t kept, nocpu;     /* rows appended; of them, without cpu */
+	size_t outside;         /* samples outside [from, to) */
+};
+/* Reads one trace from f (path names it in messages), appending a row per
+ * sample in [from, to) to vm in input order, numbered from *order on, and
+ * adding to *k.  0, or OVB_EDATA / OVB_EIO (reported). */
+int ovb_bitbrains_read(FILE *f, const char *path,
+	const struct ovb_bitbrains_opt *opt, struct ovb_bitbrains_vm *vm,
+	size_t *order, struct ovb_bitbrains_counts *k);
+
 /* ---- formats/series.c: time-aligned usage samples (format ovb-series) ----
  *
  * A series is the usage of one capsule and resource sampled on a grid: the
