@@ -10,6 +10,7 @@
  * RX x KB in B/s.  Merging files and choosing among rows of one slot is
  * the tool's business. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -97,6 +98,17 @@ data_line(struct reader *rd, unsigned long line, char **field)
 		rd->k->nocpu++;
 	r->v[OVB_NET] = x[COL_TX] * opt->kb;
 	r->v[OVB_NETRX] = x[COL_RX] * opt->kb;
+	/* Huge or tiny fields can overflow: an ovb-series value is finite. */
+	static const char *const what[OVB_NRES] = {
+		"cpu (CPU usage / (CPU capacity / CPU cores))",
+		"net (Network transmitted x KB)",
+		"net-rx (Network received x KB)" };
+	for (int i = 0; i < OVB_NRES; i++)
+		if (!isfinite(r->v[i])) {
+			vm->n--;
+			return ovb_err_at(path, line, "%s is not a finite "
+				"number", what[i]);
+		}
 	rd->k->kept++;
 	return 0;
 }

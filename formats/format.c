@@ -9,6 +9,20 @@
 
 #define OVB_FORMAT_VERSION 1
 
+/* The registry: one X(NAME, TYPE) per format, NAME its magic's name and
+ * TYPE its in-memory struct, with ovb_NAME_read, _write and _free.  The
+ * Makefile derives the fuzz targets from formats/NAME.md and this list. */
+#define OVB_FORMAT_LIST(X) \
+	X(onoff, ovb_onoff) \
+	X(usage, ovb_usage) \
+	X(profile, ovb_profiles) \
+	X(cluster, ovb_cluster) \
+	X(apps, ovb_apps) \
+	X(plan, ovb_plan) \
+	X(reserves, ovb_reserves) \
+	X(curve, ovb_curves) \
+	X(series, ovb_series_set)
+
 /* Each format's reader, writer and free behind the registry's exact
  * signatures: one small wrapper per function converts the void * to the
  * format's type (calling a function through a pointer of another type is
@@ -20,28 +34,11 @@ static int n##_write(FILE *f, const void *obj) \
 	{ const struct T *o = obj; return ovb_##n##_write(f, o); } \
 static void n##_free(void *obj) \
 	{ struct T *o = obj; ovb_##n##_free(o); }
-#define FORMAT(n, T) { #n, sizeof(struct T), n##_read, n##_write, n##_free }
+OVB_FORMAT_LIST(WRAP)
 
-WRAP(onoff, ovb_onoff)
-WRAP(usage, ovb_usage)
-WRAP(profile, ovb_profiles)
-WRAP(cluster, ovb_cluster)
-WRAP(apps, ovb_apps)
-WRAP(plan, ovb_plan)
-WRAP(reserves, ovb_reserves)
-WRAP(curve, ovb_curves)
-WRAP(series, ovb_series_set)
-
+#define ENTRY(n, T) { #n, sizeof(struct T), n##_read, n##_write, n##_free },
 const struct ovb_format ovb_formats[] = {
-	FORMAT(onoff, ovb_onoff),
-	FORMAT(usage, ovb_usage),
-	FORMAT(profile, ovb_profiles),
-	FORMAT(cluster, ovb_cluster),
-	FORMAT(apps, ovb_apps),
-	FORMAT(plan, ovb_plan),
-	FORMAT(reserves, ovb_reserves),
-	FORMAT(curve, ovb_curves),
-	FORMAT(series, ovb_series_set),
+	OVB_FORMAT_LIST(ENTRY)
 };
 const size_t ovb_nformats = sizeof ovb_formats / sizeof *ovb_formats;
 
