@@ -68,14 +68,18 @@ check: deps-check all
 		$(BATS) $(BATSFLAGS) t/ </dev/null
 test: check
 
+# The same flags for gcc and clang; clang >= 17 (make asan CC=clang-19)
+# adds UBSan's `function` check.  One build directory per compiler: their
+# sanitizer runtimes do not mix.
 SANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
+ASANDIR  := build/asan$(filter-out -cc,-$(notdir $(firstword $(CC))))
 asan: deps-check
-	$(MAKE) BUILD=build/asan BIN=build/asan/bin CFLAGS='$(SANFLAGS)' \
+	$(MAKE) BUILD=$(ASANDIR) BIN=$(ASANDIR)/bin CFLAGS='$(SANFLAGS)' \
 		WERROR='$(WERROR)' all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	PATH="$(CURDIR)/build/asan/bin:$$PATH" OVB_ROOT="$(CURDIR)" \
+	PATH="$(CURDIR)/$(ASANDIR)/bin:$$PATH" OVB_ROOT="$(CURDIR)" \
 		$(BATS) $(BATSFLAGS) t/ </dev/null
 
 # libFuzzer: one target per format, derived (never listed by hand) from

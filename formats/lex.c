@@ -113,6 +113,9 @@ ovb_set_errout(FILE *f)
 	errout = f;
 }
 
+static void vreport(const char *file, unsigned long line, const char *fmt,
+	va_list ap) __attribute__((format(printf, 3, 0)));
+
 static void
 vreport(const char *file, unsigned long line, const char *fmt, va_list ap)
 {
