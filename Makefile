@@ -4,7 +4,7 @@
 #                   one library built from formats/*.c and lib/*.c
 #   make check      the Bats suite over t/ (installs missing packages first)
 #   make asan       everything again with ASan+UBSan, then the suite
-#   make fuzz       libFuzzer targets (clang) into build/fuzz/
+#   make fuzz       libFuzzer targets (clang), one per format, into build/fuzz/
 #   make demo       the main job on shipped data
 #   make deps       install the missing Debian packages (as root)
 #   make install    PREFIX=/usr/local DESTDIR= BINDIR= MANDIR=
@@ -68,47 +68,107 @@ check: deps-check all
 		$(BATS) $(BATSFLAGS) t/ </dev/null
 test: check
 
+# The same flags for gcc and clang; clang >= 17 (make asan CC=clang-19)
+# adds UBSan's `function` check.  One build directory per compiler: their
+# sanitizer runtimes do not mix.
 SANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
+ASANDIR  := build/asan$(filter-out -cc,-$(notdir $(firstword $(CC))))
 asan: deps-check
-	$(MAKE) BUILD=build/asan BIN=build/asan/bin CFLAGS='$(SANFLAGS)' \
+	$(MAKE) BUILD=$(ASANDIR) BIN=$(ASANDIR)/bin CFLAGS='$(SANFLAGS)' \
 		WERROR='$(WERROR)' all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	PATH="$(CURDIR)/build/asan/bin:$$PATH" OVB_ROOT="$(CURDIR)" \
+	PATH="$(CURDIR)/$(ASANDIR)/bin:$$PATH" OVB_ROOT="$(CURDIR)" \
 		$(BATS) $(BATSFLAGS) t/ </dev/null
 
-# libFuzzer: one target per reader, built by clang into build/fuzz/.
-FUZZCC    ?= clang
-FUZZFLAGS := -std=gnu17 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -D_GNU_SOURCE -Ilib -Iformats -I/usr/include/traceevent
-FUZZ_FORMATS := onoff usage profile cluster apps plan reserves curve series
-FUZZ_TARGETS := $(FUZZ_FORMATS:%=fuzz-%)
-fuzz: deps-check $(FUZZ_TARGETS:%=build/fuzz/%) build/fuzz/fuzz-perf
+# libFuzzer: one target per format, derived (never listed by hand) from
+# the specs formats/NAME.md and the readers formats/NAME.c (the registry
+# format.c and the lexer lex.c aside).  A format in the registry (an
+# X(NAME, TYPE) line of formats/format.c) is fuzz-NAME built from
+# fuzz/fuzz-format.c; any other has its own fuzz/fuzz-NAME.c (perfdata's
+# is fuzz/fuzz-perf.c).  Built by clang (clang-19 when installed: its
+# UBSan has the `function` check) into build/fuzz/, against one library
+# instrumented once in build/fuzz/lib/.
+FUZZCC    ?= $(shell command -v clang-19 >/dev/null 2>&1 && echo clang-19 \
+	|| echo clang)
+FUZZSAN   := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZFLAGS := -std=gnu17 -g -O1 $(FUZZSAN) -D_GNU_SOURCE -Ilib -Iformats \
+	-I/usr/include/traceevent
+FUZZ_SPECS := $(sort $(basename $(notdir \
+	$(filter-out formats/README.md,$(wildcard formats/*.md)) \
+	$(filter-out formats/format.c formats/lex.c,$(wildcard formats/*.c)))))
+FUZZ_XLINE    := ^[[:space:]]*X(\([a-z0-9_]*\),.*
+FUZZ_REGISTRY := $(shell sed -n 's/$(FUZZ_XLINE)/\1/p' formats/format.c)
+FUZZ_FORMATS := $(filter $(FUZZ_REGISTRY),$(FUZZ_SPECS))
+FUZZ_OWN     := $(patsubst perfdata,perf,$(filter-out $(FUZZ_REGISTRY),\
+	$(FUZZ_SPECS)))
+FUZZ_TARGETS := $(FUZZ_FORMATS) $(FUZZ_OWN)
+ifneq ($(filter fuzz fuzz-run build/fuzz/%,$(MAKECMDGOALS)),)
+$(foreach t,$(FUZZ_OWN),$(if $(wildcard fuzz/fuzz-$(t).c),,\
+	$(error formats/$(t): not in the registry and no fuzz/fuzz-$(t).c)))
+endif
+# Seeds of each target: t/data/*.NAME, and these (.gz: decompressed).
+FUZZ_SEEDS_apps      := t/data/*.apps t/data/*.rsl
+FUZZ_SEEDS_bitbrains := t/data/*bitbrains*.csv
+FUZZ_SEEDS_perf      := t/fixtures/*.perf.data.gz t/data/perf-regress-*.data.gz
+
+FUZZLIBOBJ := $(LIBSRC:%.c=build/fuzz/lib/%.o)
+FUZZLIB    := build/fuzz/lib/libovb.a
+build/fuzz/lib/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(FUZZLIB): $(FUZZLIBOBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+fuzz: deps-check $(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
 $(FUZZ_FORMATS:%=build/fuzz/fuzz-%): build/fuzz/fuzz-%: fuzz/fuzz-format.c \
-		$(LIBSRC) lib/ovb.h
-	@mkdir -p $(@D)
-	$(FUZZCC) $(FUZZFLAGS) -DOVB_FUZZ_FORMAT='"$*"' -o $@ $< $(LIBSRC) \
+		$(FUZZLIB)
+	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer -DOVB_FUZZ_FORMAT='"$*"' \
+		-o $@ $< $(FUZZLIB) -ltraceevent -lglpk -lgmp -lm
+$(FUZZ_OWN:%=build/fuzz/fuzz-%): build/fuzz/fuzz-%: fuzz/fuzz-%.c $(FUZZLIB)
+	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZLIB) \
 		-ltraceevent -lglpk -lgmp -lm
-build/fuzz/fuzz-perf: fuzz/fuzz-perf.c $(LIBSRC) lib/ovb.h
-	@mkdir -p $(@D)
-	$(FUZZCC) $(FUZZFLAGS) -o $@ $< $(LIBSRC) -ltraceevent -lglpk -lgmp -lm
-# Runs each target FUZZ_SECONDS from its seeds (t/ examples); crashes are
-# left in build/fuzz/ as crash-*.
+# Runs every target FUZZ_SECONDS from a corpus of its seeds (a target
+# without seeds is an error), goes on after a failure, prints one line per
+# target and fails if any did.  Sanitizer reports and crash-* files are
+# in build/fuzz/; the readers' own messages are silenced.
 FUZZ_SECONDS ?= 60
 fuzz-run: fuzz
-	for t in $(FUZZ_FORMATS); do \
-		mkdir -p build/fuzz/corpus-$$t && \
-		cp t/data/*.$$t build/fuzz/corpus-$$t/ 2>/dev/null; \
-		build/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
-			-artifact_prefix=build/fuzz/ build/fuzz/corpus-$$t \
-			|| exit 1; \
-	done
-	mkdir -p build/fuzz/corpus-perf
-	for f in t/fixtures/*.perf.data.gz; do \
-		gzip -dc $$f > build/fuzz/corpus-perf/$$(basename $$f .gz); done
-	build/fuzz/fuzz-perf -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
-		-artifact_prefix=build/fuzz/ build/fuzz/corpus-perf
+	@fail=; for t in $(FUZZ_TARGETS); do \
+		c=build/fuzz/corpus-$$t; mkdir -p $$c; \
+		case $$t in \
+		apps) seeds="$(FUZZ_SEEDS_apps)";; \
+		bitbrains) seeds="$(FUZZ_SEEDS_bitbrains)";; \
+		perf) seeds="$(FUZZ_SEEDS_perf)";; \
+		*) seeds="t/data/*.$$t";; \
+		esac; n=0; \
+		for f in $$seeds; do [ -f "$$f" ] || continue; n=$$((n + 1)); \
+			case $$f in \
+			*.gz) gzip -dc "$$f" > $$c/$$(basename "$$f" .gz);; \
+			*) cp "$$f" $$c/;; \
+			esac; \
+		done; \
+		if [ $$n = 0 ]; then \
+			echo "fuzz-run: fuzz-$$t has no seeds ($$seeds)" >&2; \
+			fail="$$fail $$t"; continue; \
+		fi; \
+		echo "fuzz-run: fuzz-$$t: $$n seeds, $(FUZZ_SECONDS) s"; \
+		if build/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
+			-max_len=1048576 -print_final_stats=1 \
+			-artifact_prefix=build/fuzz/$$t- $$c \
+			> build/fuzz/$$t.log 2>&1; then \
+			echo "fuzz-run: fuzz-$$t: ok, $$(grep -o \
+				'stat::number_of_executed_units: *[0-9]*' \
+				build/fuzz/$$t.log | grep -o '[0-9]*$$') runs"; \
+		else \
+			echo "fuzz-run: fuzz-$$t FAILED (build/fuzz/$$t.log):" >&2; \
+			grep -E -A12 '^==[0-9]+==ERROR|runtime error|^SUMMARY' \
+				build/fuzz/$$t.log | head -40 >&2; \
+			fail="$$fail $$t"; \
+		fi; \
+	done; \
+	if [ -n "$$fail" ]; then echo "fuzz-run: failed:$$fail" >&2; exit 1; fi
 
 deps:
 	.ci/deps install
@@ -142,4 +202,4 @@ uninstall:
 clean:
 	rm -rf build bin
 
--include $(LIBOBJ:.o=.d) $(TOOLSRC:%.c=$(BUILD)/%.d)
+-include $(LIBOBJ:.o=.d) $(TOOLSRC:%.c=$(BUILD)/%.d) $(FUZZLIBOBJ:.o=.d)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 struct reader {
 	struct ovb_apps *a;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 static int
 read_labels(struct ovb_lex *lx, struct ovb_node *nd)

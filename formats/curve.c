@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 enum { SEEN_MEAN = 1, SEEN_PEAK = 2 };
 

@@ -5,25 +5,40 @@
  * "Application ...") is read as the apps format. */
 #include <string.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 #define OVB_FORMAT_VERSION 1
 
-#define FORMAT(n, T) { #n, sizeof(struct T), \
-	(int (*)(struct ovb_lex *, void *))ovb_##n##_read, \
-	(int (*)(FILE *, const void *))ovb_##n##_write, \
-	(void (*)(void *))ovb_##n##_free }
+/* The registry: one X(NAME, TYPE) per format, NAME its magic's name and
+ * TYPE its in-memory struct, with ovb_NAME_read, _write and _free.  The
+ * Makefile derives the fuzz targets from formats/NAME.md and this list. */
+#define OVB_FORMAT_LIST(X) \
+	X(onoff, ovb_onoff) \
+	X(usage, ovb_usage) \
+	X(profile, ovb_profiles) \
+	X(cluster, ovb_cluster) \
+	X(apps, ovb_apps) \
+	X(plan, ovb_plan) \
+	X(reserves, ovb_reserves) \
+	X(curve, ovb_curves) \
+	X(series, ovb_series_set)
 
+/* Each format's reader, writer and free behind the registry's exact
+ * signatures: one small wrapper per function converts the void * to the
+ * format's type (calling a function through a pointer of another type is
+ * undefined, C11 6.3.2.3p8, and clang's -fsanitize=function aborts on it). */
+#define WRAP(n, T) \
+static int n##_read(struct ovb_lex *lx, void *obj) \
+	{ struct T *o = obj; return ovb_##n##_read(lx, o); } \
+static int n##_write(FILE *f, const void *obj) \
+	{ const struct T *o = obj; return ovb_##n##_write(f, o); } \
+static void n##_free(void *obj) \
+	{ struct T *o = obj; ovb_##n##_free(o); }
+OVB_FORMAT_LIST(WRAP)
+
+#define ENTRY(n, T) { #n, sizeof(struct T), n##_read, n##_write, n##_free },
 const struct ovb_format ovb_formats[] = {
-	FORMAT(onoff, ovb_onoff),
-	FORMAT(usage, ovb_usage),
-	FORMAT(profile, ovb_profiles),
-	FORMAT(cluster, ovb_cluster),
-	FORMAT(apps, ovb_apps),
-	FORMAT(plan, ovb_plan),
-	FORMAT(reserves, ovb_reserves),
-	FORMAT(curve, ovb_curves),
-	FORMAT(series, ovb_series_set),
+	OVB_FORMAT_LIST(ENTRY)
 };
 const size_t ovb_nformats = sizeof ovb_formats / sizeof *ovb_formats;
 
@@ -54,10 +69,17 @@ ovb_format_sniff(struct ovb_lex *lx, int *status)
 		if (f)
 			return f;
 	}
+	/* The list of magics, from the table. */
+	char list[1024];
+	size_t len = 0;
+	list[0] = '\0';
+	for (size_t i = 0; i < ovb_nformats && len < sizeof list; i++) {
+		int k = snprintf(list + len, sizeof list - len, "ovb-%s, ",
+			ovb_formats[i].name);
+		len += k > 0 ? (size_t)k : 0;
+	}
 	*status = ovb_err(lx, "'%s' is not the magic record of an overbook "
-		"file (ovb-onoff, ovb-usage, ovb-profile, ovb-cluster, ovb-apps, "
-		"ovb-plan, ovb-reserves, ovb-curve, ovb-series, or a Sharc RSL "
-		"'Application')", t);
+		"file (%sor a Sharc RSL 'Application')", t, list);
 	return NULL;
 }
 

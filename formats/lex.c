@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 static const char *const res_names[OVB_NRES] = { "cpu", "net", "net-rx" };
 static const char *const rate_units[OVB_NRES] = { "cpu", "B/s", "B/s" };
@@ -105,17 +105,29 @@ ovb_lex_next(struct ovb_lex *lx)
 	return 0;
 }
 
+static FILE *errout;    /* NULL: stderr */
+
+void
+ovb_set_errout(FILE *f)
+{
+	errout = f;
+}
+
+static void vreport(const char *file, unsigned long line, const char *fmt,
+	va_list ap) __attribute__((format(printf, 3, 0)));
+
 static void
 vreport(const char *file, unsigned long line, const char *fmt, va_list ap)
 {
+	FILE *e = errout ? errout : stderr;
 	fflush(stdout);
-	fprintf(stderr, "%s: ", program_invocation_short_name);
+	fprintf(e, "%s: ", program_invocation_short_name);
 	if (file && line)
-		fprintf(stderr, "%s:%lu: ", file, line);
+		fprintf(e, "%s:%lu: ", file, line);
 	else if (file)
-		fprintf(stderr, "%s: ", file);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		fprintf(e, "%s: ", file);
+	vfprintf(e, fmt, ap);
+	fputc('\n', e);
 }
 
 int

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 struct reader {
 	struct ovb_onoff *o;

@@ -19,7 +19,7 @@
 
 #include <event-parse.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 #define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" */
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 enum { SEEN_SIGMA = 1, SEEN_RHO = 2, SEEN_TAU = 4, SEEN_O = 8 };
 static const char *const required[] = { "sigma", "rho", "tau", "O" };

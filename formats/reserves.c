@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovb.h"
+#include "impl.h"
 
 #define ROWTOL 1e-6
 static const char mats[] = "urR";

@@ -39,6 +39,7 @@ enum {
 	OVB_EUNAVAIL = 69, /* a program we run is missing or failed */
 	OVB_ESOFT = 70,    /* internal error, out of memory */
 	OVB_EIO = 74,      /* read or write error */
+	OVB_ENOPERM = 77,  /* not permitted (ovb-capture: tracing) */
 };
 
 /* Resources.  Rates are in "cpu" (CPU-seconds per second, 1 = one CPU busy)
@@ -136,7 +137,8 @@ extern bool ovb_quiet;                         /* -q */
 /* The exit-status table, for every tool's --help epilogue. */
 #define OVB_EXIT_DOC \
 	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \
-	"input data; 66 cannot open an input; 70 internal error; 74 I/O error.\n"
+	"input data; 66 cannot open an input; 69 a program we run is missing " \
+	"or failed; 70 internal error; 74 I/O error; 77 not permitted.\n"
 /* Strict option values; bad ones go through argp_error (exit 64). */
 double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
 	double lo, double hi);
@@ -177,6 +179,10 @@ int ovb_err_at(const char *file, unsigned long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* "PROG: MESSAGE" on stderr (no location). */
 void ovb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Sends the messages of ovb_err, ovb_err_at and ovb_warn to f instead
+ * (NULL: back to stderr).  The fuzz targets point them at /dev/null and
+ * leave stderr itself, where the sanitizers report, alone. */
+void ovb_set_errout(FILE *f);
 
 /* Strict numbers: a decimal real is -?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?,
  * finite; an unsigned integer is [0-9]+ within range.  Return true when s
@@ -187,29 +193,18 @@ bool ovb_parse_u64(const char *s, uint64_t *v);
 #define OVB_MAXNAME 128
 bool ovb_valid_name(const char *s);
 
-/* Token checks used by every reader: each reports "WHAT: ..." at the
- * current line and returns OVB_EDATA on failure, 0 on success. */
+/* Token checks (the readers' others are in formats/impl.h): each reports
+ * "WHAT: ..." at the current line and returns OVB_EDATA on failure, 0 on
+ * success. */
 int ovb_arity(const struct ovb_lex *lx, int min, int max, const char *syntax);
-int ovb_tok_real(const struct ovb_lex *lx, int i, const char *what, double *v);
-int ovb_tok_nonneg(const struct ovb_lex *lx, int i, const char *what, double *v);
-int ovb_tok_pos(const struct ovb_lex *lx, int i, const char *what, double *v);
 int ovb_tok_prob(const struct ovb_lex *lx, int i, const char *what, double *v);
 int ovb_tok_u64(const struct ovb_lex *lx, int i, const char *what, uint64_t *v);
-int ovb_tok_name(const struct ovb_lex *lx, int i, const char *what);
-int ovb_tok_unit(const struct ovb_lex *lx, int i, const char *unit);
-/* A quantity record "KEYWORD VALUE UNIT" (or "KEYWORD VALUE" when unit is
- * NULL) with VALUE in range; what names it in messages. */
-enum ovb_range { OVB_ANY, OVB_NONNEG, OVB_POS, OVB_PROB };
-int ovb_quantity(const struct ovb_lex *lx, enum ovb_range range,
-	const char *what, double *v, const char *unit);
 /* Splits "key=value" in place; false when there is no '='. */
 bool ovb_kv(char *tok, char **key, char **val);
 
 /* Canonical number text: integers below 2^53 plainly, others in the
  * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
 char *ovb_fmt_real(char *buf, double v);
-/* Convenience: writes " " and the canonical number to f. */
-void ovb_put_real(FILE *f, double v);
 
 /* ---- formats/format.c: every format by name and magic ---- */
 
@@ -226,10 +221,6 @@ const struct ovb_format *ovb_format_by_name(const char *name);
 /* Peeks at the first record: the format it names (Sharc RSL: apps), or NULL
  * after reporting why not.  The record is left to be read again. */
 const struct ovb_format *ovb_format_sniff(struct ovb_lex *lx, int *status);
-/* Reads and checks the magic record "ovb-NAME VERSION"; 0 or OVB_EDATA. */
-int ovb_magic(struct ovb_lex *lx, const char *name);
-/* Writes the magic record and the format's self-description comment. */
-void ovb_put_magic(FILE *f, const char *name);
 
 /* ---- formats/usage.c (histogram): a usage distribution on a grid ----
  *
@@ -346,6 +337,39 @@ uint64_t ovb_perf_reordered(const struct ovb_perf *p);
 void ovb_perf_progress(const struct ovb_perf *p, double *done, double *total);
 void ovb_perf_close(struct ovb_perf *p);
 
+/* ---- formats/bitbrains.c: Bitbrains VM traces (GWA-T-12 CSV, for ovb-import) ----
+ *
+ * One file is one VM: the traces' header line, then one sample per line of
+ * 11 fields separated by ';' (spec: formats/bitbrains.md). */
+struct ovb_bitbrains_opt {
+	uint64_t interval;      /* I [s], >= 1: timestamps rounded to the
+	                           nearest multiple (ties upwards) */
+	double kb;              /* bytes in the traces' KB: 1024 or 1000 */
+	bool has_from, has_to;
+	uint64_t from, to;      /* keep slots T with from <= T < to [s] */
+};
+struct ovb_bitbrains_row {
+	uint64_t t;             /* slot start T [s], a multiple of I */
+	size_t order;           /* input order across files */
+	bool has_cpu;           /* false: cores or capacity 0 */
+	double v[OVB_NRES];     /* cpu [cpu], net and net-rx [B/s] */
+};
+struct ovb_bitbrains_vm {
+	size_t n, cap;
+	struct ovb_bitbrains_row *row;
+};
+struct ovb_bitbrains_counts {
+	size_t lines;           /* sample lines read */
+	size_t kept, nocpu;     /* rows appended; of them, without cpu */
+	size_t outside;         /* samples outside [from, to) */
+};
+/* Reads one trace from f (path names it in messages), appending a row per
+ * sample in [from, to) to vm in input order, numbered from *order on, and
+ * adding to *k.  0, or OVB_EDATA / OVB_EIO (reported). */
+int ovb_bitbrains_read(FILE *f, const char *path,
+	const struct ovb_bitbrains_opt *opt, struct ovb_bitbrains_vm *vm,
+	size_t *order, struct ovb_bitbrains_counts *k);
+
 /* ---- formats/series.c: time-aligned usage samples (format ovb-series) ----
  *
  * A series is the usage of one capsule and resource sampled on a grid: the
@@ -378,8 +402,6 @@ void ovb_series_push(struct ovb_series *s, uint64_t t, double v);
 /* The series of capsule and res in ss, or NULL. */
 const struct ovb_series *ovb_series_find(const struct ovb_series_set *ss,
 	const char *capsule, enum ovb_res res);
-/* The exact mean of v[0..n) (n >= 1) rounded once to the nearest double. */
-double ovb_exact_mean(const double *v, size_t n);
 /* The sign (-1, 0, 1) of the exact v[0] + ... + v[n-1] - c. */
 int ovb_sum_cmp(const double *v, size_t n, double c);
 /* U's samples from a series: the usage in every measurement interval
@@ -407,27 +429,6 @@ struct ovb_usage {
 int ovb_usage_read(struct ovb_lex *lx, struct ovb_usage *u);
 int ovb_usage_write(FILE *f, const struct ovb_usage *u);
 void ovb_usage_free(struct ovb_usage *u);
-/* Shared with profile.c: reading the records of one distribution block. */
-struct ovb_dist_reader {
-	struct ovb_dist *d;
-	unsigned long line;      /* of the block's opening record */
-	unsigned seen;           /* which required records were given */
-	size_t capcount;
-	unsigned char *binseen;  /* bins given, to reject duplicates */
-};
-void ovb_dist_begin(struct ovb_dist_reader *r, struct ovb_dist *d,
-	unsigned long line);
-/* 1: the record belonged to U and was read; 0: not a U record; or
- * OVB_EDATA (reported). */
-int ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx);
-/* Checks the finished block (counts, mean, percentiles); 0 or OVB_EDATA. */
-int ovb_dist_end(struct ovb_dist_reader *r, struct ovb_lex *lx);
-void ovb_dist_put(FILE *f, const struct ovb_dist *d);
-/* A block's opening record "KEYWORD CAPSULE RES", unique in its file;
- * fills d->capsule and d->res.  keys holds the strings seen indexes. */
-int ovb_block_open(struct ovb_lex *lx, struct ovb_names *seen, char ***keys,
-	size_t *nkeys, struct ovb_dist *d);
-void ovb_block_keys_free(struct ovb_names *seen, char **keys, size_t nkeys);
 
 /* ---- formats/curve.c: token-bucket curves rho(sigma) (format ovb-curve) ---- */
 

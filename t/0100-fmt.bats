@@ -115,6 +115,62 @@ setup() {
 	((n >= 7))
 }
 
+@test "examples: FORMATS is derived: every format ovb-fmt knows, each with its spec and example" {
+	# the formats of the registry, as ovb-fmt lists them for an unknown magic
+	printf 'hello 1\n' >"$BATS_TEST_TMPDIR/unknown"
+	run -65 --separate-stderr ovb-fmt "$BATS_TEST_TMPDIR/unknown"
+	local known name
+	known=$(grep -o 'ovb-[a-z0-9_]*' <<<"$stderr" | grep -v '^ovb-fmt$' |
+		sed 's/^ovb-//' | sort | tr '\n' ' ')
+	[[ $(wc -w <<<"$known") -ge 9 ]] || fail "registry: $known"
+	assert_equal "$(printf '%s\n' "${FORMATS[@]}" | sort | tr '\n' ' ')" "$known"
+	for name in "${FORMATS[@]}"; do
+		[[ -f $BATS_TEST_DIRNAME/../formats/$name.md ]]
+		run -0 --separate-stderr ovb-fmt --type "$name" "$DATA/example.$name"
+		assert_equal "$(head -1 "$DATA/example.$name")" "ovb-$name 1"
+	done
+}
+
+# ---------------------------------------------------------------------------
+# bitbrains (formats/bitbrains.md, read by ovb-import): the spec's example
+# is what the reader does; results that are not finite are refused.
+
+@test "bitbrains: the example in formats/bitbrains.md is what ovb-import writes" {
+	local md=$BATS_TEST_DIRNAME/../formats/bitbrains.md d=$BATS_TEST_TMPDIR
+	awk -v csv="$d/12.csv" -v want="$d/want" '
+		/^    Timestamp \[ms\];/ { f = csv }
+		/^    ovb-series 1$/ { f = want }
+		f && /^    / { sub(/^    /, ""); print >f; next }
+		{ f = "" }' "$md"
+	[[ $(nlines "$d/12.csv") -ge 3 && $(nlines "$d/want") -ge 6 ]]
+	run -0 --separate-stderr ovb-import --bitbrains "$d/12.csv"
+	assert_equal "$stderr" ''
+	assert_equal "$output" "$(cat "$d/want")"
+	# the lines are those of the shipped trace
+	head -n "$(nlines "$d/12.csv")" "$DATA/replay-bitbrains.csv" | cmp - "$d/12.csv"
+}
+
+@test "bitbrains: a value that overflows to inf or nan is bad data at its line (65), no output" {
+	local f=$BATS_TEST_TMPDIR/7.csv h
+	h=$(head -1 "$DATA/replay-bitbrains.csv")
+	for row in '1372629750;1e300;1e-300;5;0;0;0;0;0;0;0' \
+		'1372629750;1;0.5;0;0;0;0;0;0;0;1e308' \
+		'1372629750;1;0.5;0;0;0;0;0;0;1.5e306;0'; do
+		printf '%s\n1372629450;1;1;1;0;0;0;0;0;0;0\n%s\n' "$h" "$row" >"$f"
+		run -65 --separate-stderr ovb-import --bitbrains "$f" -o "$BATS_TEST_TMPDIR/out"
+		assert_output ''
+		[[ $stderr == "ovb-import: $f:3: "*finite* ]] || fail "stderr: $stderr"
+		[[ ! -e $BATS_TEST_TMPDIR/out ]]
+	done
+	# at the boundary: 1.7e305 KB/s x 1024 is finite, 1.8e305 x 1024 is not
+	printf '%s\n1372629750;1;1;1;0;0;0;0;0;1.7e305;0\n' "$h" >"$f"
+	run -0 --separate-stderr ovb-import --bitbrains -r net-rx "$f"
+	assert_line "sample 1372629900 $(/usr/bin/python3 -c 'print(repr(1.7e305 * 1024))')"
+	printf '%s\n1372629750;1;1;1;0;0;0;0;0;1.8e305;0\n' "$h" >"$f"
+	run -65 --separate-stderr ovb-import --bitbrains -r net-rx "$f"
+	[[ $stderr == "ovb-import: $f:2: net-rx"*finite* ]] || fail "stderr: $stderr"
+}
+
 # ---------------------------------------------------------------------------
 # Command line, inputs and outputs.
 

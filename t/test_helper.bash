@@ -8,8 +8,16 @@ load '/usr/lib/bats/bats-assert/load.bash'
 
 DATA="$BATS_TEST_DIRNAME/data"
 
-# The formats with an example file t/data/example.NAME in canonical form.
-FORMATS=(onoff usage profile cluster apps plan reserves curve series)
+# The formats with a spec formats/NAME.md and an example file
+# t/data/example.NAME in canonical form, derived (not listed by hand): a new
+# format is in the generic tests of t/0100-fmt.bats once both exist.
+FORMATS=()
+for _md in "$BATS_TEST_DIRNAME"/../formats/*.md; do
+	_md=${_md##*/}
+	_md=${_md%.md}
+	[[ -f $DATA/example.$_md ]] && FORMATS+=("$_md")
+done
+unset _md
 
 # variant NAME SRC SED-ARGS...: writes $BATS_TEST_TMPDIR/NAME, which is SRC
 # edited by `sed -E SED-ARGS...`, and sets BAD to its path.  Fails when

@@ -18,7 +18,6 @@
 
 #include "ovb.h"
 
-#define OVB_ENOPERM 77
 #define TRACEFS "/sys/kernel/tracing"
 
 enum { OPT_RECV = 0x100, OPT_NET, OPT_PERF, OPT_DRY_RUN };

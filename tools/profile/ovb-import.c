@@ -298,17 +298,10 @@ close_input(struct input *in)
 
 /* ---- the capsules and their rows ---- */
 
-struct row {
-	uint64_t t;             /* slot start [s] */
-	size_t order;           /* input order, for "keep the first" */
-	bool has_cpu;
-	double v[OVB_NRES];
-};
-
 struct capsule {
 	char *name;
-	size_t n, cap, nfiles;
-	struct row *row;
+	size_t nfiles;
+	struct ovb_bitbrains_vm vm;
 };
 
 struct state {
@@ -316,40 +309,6 @@ struct state {
 	struct capsule *c;
 	struct ovb_names byname;
 };
-
-enum { NCOL = 11 };
-static const char *const columns[NCOL] = {
-	"Timestamp [ms]", "CPU cores", "CPU capacity provisioned [MHZ]",
-	"CPU usage [MHZ]", "CPU usage [%]", "Memory capacity provisioned [KB]",
-	"Memory usage [KB]", "Disk read throughput [KB/s]",
-	"Disk write throughput [KB/s]", "Network received throughput [KB/s]",
-	"Network transmitted throughput [KB/s]" };
-enum { COL_TIME, COL_CORES, COL_CAP, COL_USAGE, COL_RX = 9, COL_TX = 10 };
-
-/* Splits line at ';' into exactly NCOL fields without surrounding blanks;
- * the number of fields found. */
-static int
-split(char *line, char **field)
-{
-	int n = 0;
-	char *p = line;
-	for (;;) {
-		char *end = strchr(p, ';');
-		if (end)
-			*end = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++;
-		char *q = p + strlen(p);
-		while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
-			*--q = '\0';
-		if (n < NCOL)
-			field[n] = p;
-		n++;
-		if (!end)
-			return n;
-		p = end + 1;
-	}
-}
 
 static char *
 capsule_name(const char *path)
@@ -381,104 +340,6 @@ capsule_of(struct state *s, char *name)
 	return c;
 }
 
-struct counts { size_t lines, kept, nocpu, outside; };
-
-static int
-data_line(struct state *s, struct capsule *c, struct counts *k,
-	const char *path, unsigned long line, char **field)
-{
-	uint64_t ts;
-	double x[NCOL];
-	if (!ovb_parse_u64(field[COL_TIME], &ts))
-		return ovb_err_at(path, line, "timestamp '%s' is not an unsigned "
-			"integer (Unix seconds)", field[COL_TIME]);
-	for (int i = 1; i < NCOL; i++) {
-		if (!ovb_parse_real(field[i], &x[i]))
-			return ovb_err_at(path, line, "%s: '%s' is not a finite "
-				"decimal number", columns[i], field[i]);
-		if (x[i] < 0)
-			return ovb_err_at(path, line, "%s: %s is negative",
-				columns[i], field[i]);
-	}
-	if (ts > OVB_SERIES_MAXT / 2)
-		return ovb_err_at(path, line, "timestamp %s is too large",
-			field[COL_TIME]);
-	uint64_t t = (ts + opt_interval / 2) / opt_interval * opt_interval;
-	if ((opt_from_given && t < opt_from) || (opt_to_given && t >= opt_to)) {
-		k->outside++;
-		return 0;
-	}
-	struct row *r = OVB_PUSH(c->row, c->n, c->cap);
-	memset(r, 0, sizeof *r);
-	r->t = t;
-	r->order = s->order++;
-	double cores = x[COL_CORES], cap = x[COL_CAP];
-	r->has_cpu = cores > 0 && cap > 0;
-	if (r->has_cpu)
-		r->v[OVB_CPU] = x[COL_USAGE] / (cap / cores);
-	else
-		k->nocpu++;
-	r->v[OVB_NET] = x[COL_TX] * opt_kb;
-	r->v[OVB_NETRX] = x[COL_RX] * opt_kb;
-	k->kept++;
-	return 0;
-}
-
-static int
-check_header(const char *path, char **field, int n)
-{
-	if (n != NCOL)
-		return ovb_err_at(path, 1, "not a Bitbrains trace: the header has "
-			"%d fields separated by ';', expected %d (%s; ...)", n, NCOL,
-			columns[0]);
-	for (int i = 0; i < NCOL; i++)
-		if (strcmp(field[i], columns[i]) != 0)
-			return ovb_err_at(path, 1, "not a Bitbrains trace: header "
-				"field %d is '%s', expected '%s'", i + 1, field[i],
-				columns[i]);
-	return 0;
-}
-
-static int
-read_lines(struct state *s, struct capsule *c, struct input *in,
-	struct counts *k)
-{
-	char *buf = NULL, *field[NCOL];
-	size_t cap = 0;
-	unsigned long line = 0;
-	ssize_t len;
-	int st = 0;
-	while (!st && (errno = 0, len = getline(&buf, &cap, in->f)) >= 0) {
-		line++;
-		if (memchr(buf, '\0', (size_t)len)) {
-			st = ovb_err_at(in->path, line, "NUL byte in line: not a "
-				"text file");
-			break;
-		}
-		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-			buf[--len] = '\0';
-		int n = split(buf, field);
-		if (line == 1)
-			st = check_header(in->path, field, n);
-		else if (n != NCOL)
-			st = ovb_err_at(in->path, line, "%d fields separated by "
-				"';', expected %d", n, NCOL);
-		else {
-			k->lines++;
-			st = data_line(s, c, k, in->path, line, field);
-		}
-	}
-	if (!st && ferror(in->f)) {
-		ovb_warn("%s: read error: %s", in->path,
-			strerror(errno ? errno : EIO));
-		st = OVB_EIO;
-	}
-	if (!st && line == 0)
-		st = ovb_err_at(in->path, 0, "empty input: no header line");
-	free(buf);
-	return st;
-}
-
 static int
 read_file(struct state *s, const char *path)
 {
@@ -499,8 +360,10 @@ read_file(struct state *s, const char *path)
 	}
 	struct capsule *c = capsule_of(s, name);
 	c->nfiles++;
-	struct counts k = { 0, 0, 0, 0 };
-	st = read_lines(s, c, &in, &k);
+	struct ovb_bitbrains_opt opt = { opt_interval, opt_kb, opt_from_given,
+		opt_to_given, opt_from, opt_to };
+	struct ovb_bitbrains_counts k = { 0, 0, 0, 0 };
+	st = ovb_bitbrains_read(in.f, in.path, &opt, &c->vm, &s->order, &k);
 	close_input(&in);
 	if (!st && ovb_verbose)
 		ovb_warn("%s: capsule %s: %zu samples, %zu outside --from/--to, "
@@ -514,7 +377,7 @@ read_file(struct state *s, const char *path)
 static int
 cmp_row(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct ovb_bitbrains_row *x = a, *y = b;
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
 	return (x->order > y->order) - (x->order < y->order);
@@ -523,17 +386,17 @@ cmp_row(const void *a, const void *b)
 static void
 to_series(struct capsule *c, struct ovb_series_set *ss)
 {
-	if (c->n)
-		ovb_qsort(c->row, c->n, sizeof *c->row, cmp_row);
+	if (c->vm.n)
+		ovb_qsort(c->vm.row, c->vm.n, sizeof *c->vm.row, cmp_row);
 	size_t m = 0, dup = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		if (m && c->row[m - 1].t == c->row[i].t) {
+	for (size_t i = 0; i < c->vm.n; i++) {
+		if (m && c->vm.row[m - 1].t == c->vm.row[i].t) {
 			dup++;
 			continue;
 		}
-		c->row[m++] = c->row[i];
+		c->vm.row[m++] = c->vm.row[i];
 	}
-	c->n = m;
+	c->vm.n = m;
 	if (dup && ovb_verbose)
 		ovb_warn("capsule %s: %zu samples fell on a slot of %llu s "
 			"already taken after rounding; the first of each slot is "
@@ -542,22 +405,23 @@ to_series(struct capsule *c, struct ovb_series_set *ss)
 		if (!opt_res[r])
 			continue;
 		size_t n = 0;
-		for (size_t i = 0; i < c->n; i++)
-			n += r != OVB_CPU || c->row[i].has_cpu;
+		for (size_t i = 0; i < c->vm.n; i++)
+			n += r != OVB_CPU || c->vm.row[i].has_cpu;
 		if (!n) {
 			if (!ovb_quiet)
 				ovb_warn("capsule %s has no %s samples%s; its %s "
 					"series is left out", c->name,
-					ovb_res_name((enum ovb_res)r), c->n ?
+					ovb_res_name((enum ovb_res)r), c->vm.n ?
 					" (no CPU data)" : "",
 					ovb_res_name((enum ovb_res)r));
 			continue;
 		}
 		struct ovb_series *se = ovb_series_add(ss, c->name,
 			(enum ovb_res)r, opt_interval);
-		for (size_t i = 0; i < c->n; i++)
-			if (r != OVB_CPU || c->row[i].has_cpu)
-				ovb_series_push(se, c->row[i].t, c->row[i].v[r]);
+		for (size_t i = 0; i < c->vm.n; i++)
+			if (r != OVB_CPU || c->vm.row[i].has_cpu)
+				ovb_series_push(se, c->vm.row[i].t,
+					c->vm.row[i].v[r]);
 	}
 }
 
@@ -566,7 +430,7 @@ state_free(struct state *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->c[i].name);
-		free(s->c[i].row);
+		free(s->c[i].vm.row);
 	}
 	free(s->c);
 	ovb_names_free(&s->byname);
