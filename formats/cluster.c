@@ -109,3 +109,13 @@ ovb_cluster_free(struct ovb_cluster *c)
 	ovb_names_free(&c->byname);
 	memset(c, 0, sizeof *c);
 }
+
+const char *
+ovb_node_label(const struct ovb_node *n, const char *key)
+{
+	size_t k = strlen(key);
+	for (size_t i = 0; i < n->nlabel; i++)
+		if (!strncmp(n->label[i], key, k) && n->label[i][k] == '=')
+			return n->label[i] + k + 1;
+	return NULL;
+}

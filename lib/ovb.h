@@ -503,6 +503,8 @@ struct ovb_cluster {
 int ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c);
 int ovb_cluster_write(FILE *f, const struct ovb_cluster *c);
 void ovb_cluster_free(struct ovb_cluster *c);
+/* The value of node n's label key (its "KEY=VALUE"), or NULL. */
+const char *ovb_node_label(const struct ovb_node *n, const char *key);
 
 /* ---- formats/apps.c: arriving applications (ovb-apps, or Sharc RSL) ---- */
 

@@ -24,6 +24,36 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	echo "# $output" >&3
 }
 
+@test "place: spread=rack: agrees with exhaustive search (labelled nodes, distinct values)" {
+	run -0 python3 "$ORACLE/place.py" --seeds 1 300 --spread
+	run -0 python3 "$ORACLE/place.py" --seeds 301 400 --spread --policy best-fit
+}
+
+@test "place: spread=KEY puts an application's capsules on distinct values of the label, or says why not" {
+	d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode a1 4 cpu 1e9 B/s rack=a\nnode a2 4 cpu 1e9 B/s rack=a\nnode b1 4 cpu 1e9 B/s rack=b\nnode x 4 cpu 1e9 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp s spread=rack\ncapsule one cpu=1\ncapsule two cpu=1\n' >"$d/a"
+	run -0 ovb-place -o "$d/plan" "$d/c" "$d/a"
+	run -0 ovb-check "$d/c" "$d/a" "$d/plan"
+	one=$(awk '$1 == "place" && $3 == "one" { print $4 }' "$d/plan")
+	two=$(awk '$1 == "place" && $3 == "two" { print $4 }' "$d/plan")
+	[[ ${one:0:1} != "${two:0:1}" && $one != x && $two != x ]] || fail "one on $one, two on $two"
+	printf 'ovb-apps 1\napp s spread=rack\ncapsule one cpu=1\ncapsule two cpu=1\ncapsule three cpu=1\n' >"$d/a3"
+	run -0 ovb-place "$d/c" "$d/a3"
+	assert_line 'reject s its 3 capsules need distinct values of the label rack but have 2 feasible values in all'
+	# without spread, distinct nodes are enough
+	sed 's/ spread=rack//' "$d/a3" >"$d/a4"
+	run -0 ovb-place "$d/c" "$d/a4"
+	refute_line --regexp '^reject '
+	# ovb-check: two capsules on one rack, one on an unlabelled node
+	sed -E 's/^place s two [^ ]+ -$/place s two a2 -/; s/^place s one [^ ]+ -$/place s one a1 -/' "$d/plan" >"$d/bad"
+	run -1 ovb-check "$d/c" "$d/a" "$d/bad"
+	assert_line --partial 'violation a2 - spread app=s rack=a on a1 and a2'
+	sed -E 's/^place s two [^ ]+ -$/place s two x -/' "$d/plan" >"$d/bad2"
+	run -1 ovb-check "$d/c" "$d/a" "$d/bad2"
+	assert_line --partial 'violation x - spread app=s spreads by rack, but node x has no rack label'
+}
+
 @test "place: agrees with exhaustive search under every policy and trust weighting" {
 	local p
 	for p in best-fit tolerance random; do

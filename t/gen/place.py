@@ -3,24 +3,33 @@
 cluster, apps, profile (ovb formats).  Nodes 2-5 with CPU 1-4 and network
 capacities; 3-7 applications of 1-4 capsules, profiled or plain, with
 tolerances, periods, some trust 0, some pinning, some lower bounds.
-Profiles share the bin width 0.1 cpu and 100000 B/s."""
+Profiles share the bin width 0.1 cpu and 100000 B/s.
+
+place.py SEED DIR spread: the same instance, its nodes labelled
+rack=r0..r2 (some unlabelled) and some applications spread=rack (drawn
+from a second generator, so the rest is the same bytes)."""
 import os
 import random
 import sys
 
 
 def main():
-    generate(int(sys.argv[1]), sys.argv[2])
+    generate(int(sys.argv[1]), sys.argv[2],
+             len(sys.argv) > 3 and sys.argv[3] == "spread")
 
 
-def generate(seed, out):
+def generate(seed, out, spread=False):
     rnd = random.Random(seed)
+    rnd2 = random.Random(seed * 7919 + 1)
     nodes = ["n%d" % i for i in range(rnd.randint(2, 5))]
     with open(os.path.join(out, "cluster"), "w") as f:
         f.write("ovb-cluster 1\n")
         for n in nodes:
-            f.write("node %s %d cpu %d B/s\n" % (n, rnd.randint(1, 4),
-                                                 rnd.choice([1000000, 2000000])))
+            f.write("node %s %d cpu %d B/s" % (n, rnd.randint(1, 4),
+                                               rnd.choice([1000000, 2000000])))
+            if spread and rnd2.random() < 0.9:
+                f.write(" rack=r%d" % rnd2.randrange(3))
+            f.write("\n")
     profs = []
     with open(os.path.join(out, "profile"), "w") as f:
         f.write("ovb-profile 1\n")
@@ -48,7 +57,8 @@ def generate(seed, out):
     with open(os.path.join(out, "apps"), "w") as f:
         f.write("ovb-apps 1\n")
         for a in range(napps):
-            f.write("app a%d\n" % a)
+            f.write("app a%d%s\n" % (a, " spread=rack" if spread and
+                                     rnd2.random() < 0.5 else ""))
             for c in range(rnd.randint(1, 4)):
                 opts = []
                 if rnd.random() < 0.6:

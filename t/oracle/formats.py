@@ -15,7 +15,7 @@ decimal itself (exact rationals of a width), the text is kept too.
   read_dists(paths)    [Dist]: the ovb-usage and ovb-profile blocks
   read_curves(path)    {(capsule, res): {'mean', 'peak', 'pts'}}
   read_series(paths)   {(capsule, res): {'I': seconds, 's': [(t, v)]}}
-  read_cluster(path)   {node: {'cpu': C, 'net': C}} in file order
+  read_cluster(path)   {node: {'cpu': C, 'net': C, 'labels': {k: v}}} in file order
   read_apps(paths)     [App] in arrival order (op= left to the caller)
   read_plan(path)      Plan: grid, place, risk, reject records
   read_bitbrains(path) the rows of a Bitbrains CSV file (GWA-T-12)"""
@@ -208,8 +208,10 @@ def read_series(paths):
 # ---- ovb-cluster (formats/cluster.md) ----
 
 def read_cluster(path):
-    """{node: {'cpu': CPUs, 'net': B/s}} in file order."""
-    return {t[1]: {"cpu": float(t[2]), "net": float(t[4])}
+    """{node: {'cpu': CPUs, 'net': B/s, 'labels': {key: value}}} in file
+    order."""
+    return {t[1]: {"cpu": float(t[2]), "net": float(t[4]),
+                   "labels": _kv(t[6:])}
             for t in records(path) if t[0] == "node"}
 
 

@@ -23,16 +23,18 @@ MARGIN = 0  # the exact rule of formats/plan.md: no safety margin
 
 
 def load(d):
-    nodes = {n: (c["cpu"], c["net"])
-             for n, c in formats.read_cluster(d + "/cluster").items()}
+    cl = formats.read_cluster(d + "/cluster")
+    nodes = {n: (c["cpu"], c["net"]) for n, c in cl.items()}
+    labels = {n: c["labels"] for n, c in cl.items()}
     prof = {}
     for q in formats.read_dists([d + "/profile"]):
         prof[q.key] = {"sigma": q.sigma, "rho": q.rho, "tau": q.tau,
                        "O": q.O, "width": q.width,
                        "intervals": float(q.n), "bins": q.bins}
-    apps = [{"name": a.name, "caps": a.caps, "trust": a.trust}
+    apps = [{"name": a.name, "caps": a.caps, "trust": a.trust,
+             "spread": a.kv.get("spread")}
             for a in formats.read_apps(d + "/apps")]
-    return nodes, prof, apps
+    return nodes, prof, apps, labels
 
 
 def grid_up(x, g):
@@ -117,6 +119,8 @@ def main():
 
 
 def many(first, last, place_args):
+    spread = "--spread" in place_args
+    place_args = [a for a in place_args if a != "--spread"]
     """Generates instances first..last, runs ovb-place on each, checks."""
     import os
     import subprocess
@@ -131,7 +135,7 @@ def many(first, last, place_args):
         for seed in range(first, last + 1):
             d = os.path.join(tmp, str(seed))
             os.mkdir(d)
-            place_gen.generate(seed, d)
+            place_gen.generate(seed, d, spread)
             with open(d + "/plan", "w") as out:
                 subprocess.run(["ovb-place", "--grid", "0", *place_args,
                                 d + "/cluster", d + "/apps", d + "/profile"],
@@ -148,7 +152,7 @@ def many(first, last, place_args):
 
 
 def check(d, plan):
-    nodes, prof, apps = load(d)
+    nodes, prof, apps, labels = load(d)
     pl = formats.read_plan(plan)
     placed = {(a, c): node for a, c, node, _ in pl.place}
     rejected = {t[1] for t in pl.reject}
@@ -166,6 +170,11 @@ def check(d, plan):
         names = list(nodes)
 
         def ok(assign):
+            key = app["spread"]
+            if key:         # labelled nodes, distinct values of the label
+                vals = [labels[node].get(key) for node in assign]
+                if None in vals or len(set(vals)) < len(vals):
+                    return False
             for (cname, kv), n, node in zip(caps, ns, assign):
                 if "node" in kv and kv["node"] != node:
                     return False

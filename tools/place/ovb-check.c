@@ -52,7 +52,8 @@ static const char doc[] =
 	"with RES cpu, net or - and KIND one of: eq1 (Eq. 1 load above the "
 	"capacity), lb (the same, only because of lower bounds), eq3 "
 	"(Pr(Y>C) above O_min), distinct (two capsules of an application on "
-	"one node), trust (applications with trust 0 share a node), pin (a "
+	"one node), spread (two on one value of the application's spread "
+	"label, or on a node without it), trust (applications with trust 0 share a node), pin (a "
 	"pinned capsule elsewhere), node (a node not in the cluster), "
 	"capacity (a risk record's CAPACITY is not the cluster's), profile "
 	"(the place record's profile is not the apps file's), qos, cpu-resv, "
@@ -654,6 +655,40 @@ check_trust(const struct ovb_node *nd, struct cap *const *m, size_t n)
 	free(first);
 }
 
+/* spread=KEY: an application's capsules on labelled nodes with distinct
+ * values of KEY. */
+static void
+check_spread(struct cap *caps, size_t ncaps)
+{
+	for (size_t i = 0; i < ncaps; i++) {
+		const char *key = caps[i].app->spread, *v = NULL;
+		if (!key || caps[i].node == OVB_NONE)
+			continue;
+		v = ovb_node_label(&S.cluster.node[caps[i].node], key);
+		if (!v) {
+			violation(caps[i].pl->node, NULL, "spread", "app=%s spreads "
+				"by %s, but node %s has no %s label: capsules %s/%s",
+				caps[i].app->name, key, caps[i].pl->node, key,
+				caps[i].pl->app, caps[i].pl->capsule);
+			continue;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (caps[j].app != caps[i].app || caps[j].node == OVB_NONE ||
+			    caps[j].node == caps[i].node)
+				continue;   /* same node: a "distinct" violation */
+			const char *w = ovb_node_label(&S.cluster.node[caps[j].node],
+				key);
+			if (w && !strcmp(v, w))
+				violation(caps[i].pl->node, NULL, "spread", "app=%s "
+					"%s=%s on %s and %s: capsules %s/%s,%s/%s",
+					caps[i].app->name, key, v, caps[j].pl->node,
+					caps[i].pl->node, caps[j].pl->app,
+					caps[j].pl->capsule, caps[i].pl->app,
+					caps[i].pl->capsule);
+		}
+	}
+}
+
 static void
 check_all(struct cap *caps, size_t ncaps)
 {
@@ -681,6 +716,7 @@ check_all(struct cap *caps, size_t ncaps)
 			free(l);
 		}
 	}
+	check_spread(caps, ncaps);
 	for (size_t i = 0; i < S.ndef; i++) {
 		const struct appdef *d = &S.def[i];
 		if (!d->alive || !d->a->ncap)

@@ -31,6 +31,7 @@ static enum policy opt_policy = WORST_FIT;
 static uint64_t opt_seed = 1, opt_grid = 1000;
 static double opt_trust_weight;
 static bool opt_strict;
+static size_t nrejected;  /* applications rejected by this run */
 static size_t nwarnings;  /* warnings that --strict makes errors */
 struct capsule {
 	const struct ovb_app *app;
@@ -351,9 +352,9 @@ node_trust(const struct node *nd, size_t a)
 
 /* ---- feasibility and scores ---- */
 
-enum why { W_OK, W_PIN, W_TRUST, W_EQ1, W_EQ3, W_NWHY };
+enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_EQ3, W_NWHY };
 static const char *const why_name[W_NWHY] = { "", "pinned elsewhere",
-	"trust 0", "Eq. 1", "Eq. 3" };
+	"no spread label", "trust 0", "Eq. 1", "Eq. 3" };
 
 /* Eq. 1 with the capsule added, decided exactly (lib/node.c); *after is
  * the load in doubles, for the score. */
@@ -454,6 +455,8 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 {
 	if (cp->c->node && strcmp(cp->c->node, nd->n->name))
 		return W_PIN;
+	if (cp->app->spread && !ovb_node_label(nd->n, cp->app->spread))
+		return W_LABEL;
 	double trust = nd->napps ? node_trust(nd, cp->app_index) : 1;
 	if (trust <= 0)
 		return W_TRUST;
@@ -478,7 +481,9 @@ eq3_tests(const struct capsule *cp, const struct node *nd)
 
 /* ---- candidates and assignment ---- */
 
-struct cand { size_t node; double score; };
+/* A feasible node of a capsule; its group is the node itself, or with the
+ * application's spread=KEY the first node with its value of the label. */
+struct cand { size_t node, group; double score; };
 
 static int
 by_score(const void *a, const void *b)
@@ -529,13 +534,14 @@ best_first(struct cand *tmp, size_t n, size_t k)
 	ovb_qsort(tmp, k, sizeof *tmp, by_score);
 }
 
-/* The capsule's best `want` feasible nodes by score, into out (returns how
- * many); counts[] tells why the others were not.  Eq. 3, the dear test, is
- * tried in score order on the best few first, and on the rest only if
- * too few of those pass. */
+/* The capsule's best `want` feasible groups by score (in each its best
+ * node), into out (returns how many); counts[] tells why the others were
+ * not.  Eq. 3, the dear test, is tried in score order on the best few
+ * first, and on the rest only if too few of those pass.  group[i] is node
+ * i's group (NULL: every node its own). */
 static size_t
-candidates(const struct capsule *cp, size_t want, struct cand *out,
-	struct cand *tmp, size_t counts[W_NWHY])
+candidates(const struct capsule *cp, size_t want, const size_t *group,
+	struct cand *out, struct cand *tmp, size_t counts[W_NWHY])
 {
 	size_t n = 0, found = 0;
 	for (size_t i = 0; i < S.cluster.n; i++) {
@@ -543,7 +549,7 @@ candidates(const struct capsule *cp, size_t want, struct cand *out,
 		enum why w = cheap_tests(cp, &S.node[i], &sc);
 		counts[w]++;
 		if (w == W_OK)
-			tmp[n++] = (struct cand){ i, sc };
+			tmp[n++] = (struct cand){ i, group ? group[i] : i, sc };
 	}
 	counts[W_OK] = 0;
 	size_t first = 2 * want + 2, i = 0;
@@ -551,6 +557,11 @@ candidates(const struct capsule *cp, size_t want, struct cand *out,
 	for (; i < n && found < want; i++) {
 		if (i == first)
 			ovb_qsort(tmp + first, n - first, sizeof *tmp, by_score);
+		bool taken = false;   /* its group has a better node already */
+		for (size_t k = 0; group && k < found && !taken; k++)
+			taken = out[k].group == tmp[i].group;
+		if (taken)
+			continue;
 		enum why w = eq3_tests(cp, &S.node[tmp[i].node]);
 		counts[w]++;
 		if (w == W_OK)
@@ -714,6 +725,7 @@ reject(const struct ovb_app *app, const char *fmt, ...)
 	struct ovb_reject *r = OVB_PUSH(S.out.rej, S.out.nrej, S.out.caprej);
 	r->app = ovb_xstrdup(app->name);
 	r->reason = ovb_xstrdup(msg);
+	nrejected++;
 	if (ovb_verbose)
 		ovb_warn("reject %s: %s", app->name, msg);
 }
@@ -830,6 +842,8 @@ nearest(const struct capsule *cp)
 		const struct node *nd = &S.node[i];
 		if (cp->c->node && strcmp(cp->c->node, nd->n->name))
 			continue;
+		if (cp->app->spread && !ovb_node_label(nd->n, cp->app->spread))
+			continue;
 		if (nd->napps && node_trust(nd, cp->app_index) <= 0)
 			continue;
 		double rel = -INFINITY;
@@ -877,6 +891,25 @@ explain(const struct ovb_app *app, const struct capsule *cp,
 	free(why);
 }
 
+/* With spread=KEY: each node's group, the first node with its value of
+ * the label (nodes without it are never candidates). */
+static size_t *
+spread_groups(const char *key)
+{
+	struct ovb_names first = { 0 };
+	size_t *group = ovb_xmalloc((S.cluster.n ? S.cluster.n : 1) *
+		sizeof *group);
+	for (size_t i = 0; i < S.cluster.n; i++) {
+		const char *v = ovb_node_label(&S.cluster.node[i], key);
+		size_t j = v ? ovb_names_get(&first, v) : OVB_NONE;
+		if (v && j == OVB_NONE)
+			ovb_names_add(&first, v, j = i);
+		group[i] = j;
+	}
+	ovb_names_free(&first);
+	return group;
+}
+
 /* Places the application whole, or rejects it with the reason. */
 static void
 place_app(const struct ovb_app *app, struct capsule *cps)
@@ -884,51 +917,64 @@ place_app(const struct ovb_app *app, struct capsule *cps)
 	size_t m = app->ncap, ncols = 0;
 	if (!admitted(app, cps))
 		return;
+	size_t *group = app->spread ? spread_groups(app->spread) : NULL;
 	struct cand *best = ovb_xmalloc(m * m * sizeof *best);
 	struct cand *tmp = ovb_xmalloc(S.cluster.n * sizeof *tmp);
 	size_t *nbest = ovb_xcalloc(m, sizeof *nbest);
 	size_t *cols = ovb_xmalloc(m * m * sizeof *cols);
 	for (size_t i = 0; i < m; i++) {
 		size_t counts[W_NWHY] = { 0 };
-		nbest[i] = candidates(&cps[i], m, best + i * m, tmp, counts);
+		nbest[i] = candidates(&cps[i], m, group, best + i * m, tmp,
+			counts);
 		if (!nbest[i]) {
 			explain(app, &cps[i], counts);
 			goto out;
 		}
 		for (size_t k = 0; k < nbest[i]; k++) {
 			size_t j = 0;
-			while (j < ncols && cols[j] != best[i * m + k].node)
+			while (j < ncols && cols[j] != best[i * m + k].group)
 				j++;
 			if (j == ncols)
-				cols[ncols++] = best[i * m + k].node;
+				cols[ncols++] = best[i * m + k].group;
 		}
 	}
 	if (ncols < m) {
-		reject(app, "its %zu capsules need distinct nodes but have %zu "
-			"feasible nodes in all", m, ncols);
+		if (group)
+			reject(app, "its %zu capsules need distinct values of the "
+				"label %s but have %zu feasible values in all", m,
+				app->spread, ncols);
+		else
+			reject(app, "its %zu capsules need distinct nodes but have "
+				"%zu feasible nodes in all", m, ncols);
 		goto out;
 	}
 	double *cost = ovb_xmalloc(m * ncols * sizeof *cost);
+	size_t *node_of = ovb_xmalloc(m * ncols * sizeof *node_of);
 	for (size_t i = 0; i < m * ncols; i++)
 		cost[i] = INFINITY;
 	for (size_t i = 0; i < m; i++)
 		for (size_t k = 0; k < nbest[i]; k++)
 			for (size_t j = 0; j < ncols; j++)
-				if (cols[j] == best[i * m + k].node)
+				if (cols[j] == best[i * m + k].group) {
 					cost[i * ncols + j] = -best[i * m + k].score;
+					node_of[i * ncols + j] = best[i * m + k].node;
+				}
 	size_t *row_col = ovb_xcalloc(m, sizeof *row_col);
 	if (assign(m, ncols, cost, row_col)) {
 		for (size_t i = 0; i < m; i++) {
-			struct node *nd = &S.node[cols[row_col[i]]];
+			struct node *nd = &S.node[node_of[i * ncols + row_col[i]]];
 			add_capsule(nd, cps[i].need, cps[i].app_index);
 			put_placed(&cps[i], nd);
 		}
 	} else
 		reject(app, "no assignment of its %zu capsules to distinct "
-			"feasible nodes exists (%zu feasible nodes in all)", m, ncols);
+			"feasible %s exists (%zu in all)", m, group ? "label values" :
+			"nodes", ncols);
 	free(row_col);
 	free(cost);
+	free(node_of);
 out:
+	free(group);
 	free(best);
 	free(tmp);
 	free(nbest);
@@ -1182,7 +1228,6 @@ main(int argc, char **argv)
 		index_trust();
 		status = S.have_existing ? load_existing() : 0;
 	}
-	size_t nrej_before = S.out.nrej;   /* the existing plan's */
 	if (!status)
 		status = place_all();
 	if (!status && opt_strict && nwarnings)
@@ -1194,11 +1239,10 @@ main(int argc, char **argv)
 		status = ovb_out_close(&out, true);
 		if (!status && !ovb_opt_output)
 			status = ovb_fshut_stdout();
-		if (!status && opt_strict && S.out.nrej > nrej_before) {
+		if (!status && opt_strict && nrejected) {
 			if (!ovb_quiet)
 				ovb_warn("%zu application%s rejected (--strict)",
-					S.out.nrej - nrej_before,
-					S.out.nrej - nrej_before == 1 ? "" : "s");
+					nrejected, nrejected == 1 ? "" : "s");
 			status = OVB_FAIL;
 		}
 	}
