@@ -20,20 +20,15 @@
  * - nothing is written on error: output is made in memory first, -o is
  *   atomic, and a plot file is gnuplot's output into the temporary that is
  *   renamed only when gnuplot succeeded;
- * - gnuplot runs without a shell (fork, exec of "gnuplot" or $OVB_GNUPLOT,
- *   with -d: no init files); its script goes down a pipe with the data
- *   inline ($name << EOD), and the only input text in it is names, which
- *   the formats restrict to [A-Za-z0-9_.:+@/-]. */
+ * - plots are lib/plot.c's (gnuplot without a shell, data inline); the
+ *   only input text in a script is names, which the formats restrict to
+ *   [A-Za-z0-9_.:+@/-]. */
 #include <argp.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "ovb.h"
 
@@ -254,65 +249,6 @@ xreal(double v)
 {
 	char b[32];
 	return ovb_xstrdup(ovb_fmt_real(b, v));
-}
-
-/* v to 4 significant digits with its unit; B and B/s take decimal k, M,
- * G, T prefixes (unit NULL: the number alone). */
-static char *
-hq(double v, const char *unit)
-{
-	if (!unit)
-		return xasprintf("%.4g", v);
-	const char *pre = "";
-	double a = fabs(v);
-	if (unit[0] == 'B') {
-		static const struct { double f; const char *p; } si[] = {
-			{ 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } };
-		for (size_t i = 0; i < sizeof si / sizeof *si; i++)
-			if (a >= si[i].f) {
-				v /= si[i].f;
-				pre = si[i].p;
-				break;
-			}
-	}
-	return xasprintf("%.4g %s%s", v, pre, unit);
-}
-
-static const char *
-rate_unit(enum ovb_res r)
-{
-	return ovb_res_rate_unit(r);
-}
-
-static const char *
-burst_unit(enum ovb_res r)
-{
-	return ovb_res_amount_unit(r);
-}
-
-/* What a resource measures, for axis labels. */
-static const char *
-res_word(enum ovb_res r)
-{
-	return r == OVB_CPU ? "CPU usage" : r == OVB_NET ?
-		"network usage (sent)" : "network usage (received)";
-}
-
-/* An axis scale: values are divided by div and shown in unit. */
-struct scale { double div; char unit[16]; };
-
-static struct scale
-scale_for(const char *base, double maxv)
-{
-	struct scale s = { 1, "" };
-	const char *pre = "";
-	if (base[0] == 'B') {
-		if (maxv >= 1e9) { s.div = 1e9; pre = "G"; }
-		else if (maxv >= 1e6) { s.div = 1e6; pre = "M"; }
-		else if (maxv >= 1e3) { s.div = 1e3; pre = "k"; }
-	}
-	snprintf(s.unit, sizeof s.unit, "%s%s", pre, base);
-	return s;
 }
 
 /* ---- inputs ---- */
@@ -594,21 +530,13 @@ check_plan(void)
 				"capacity %s is not the cluster's %s %s (%s)",
 				k->node, ovb_res_name(k->res),
 				ovb_fmt_real(a, k->capacity), ovb_fmt_real(b, c),
-				rate_unit(k->res), in.cluster_file);
+				ovb_res_rate_unit(k->res), in.cluster_file);
 		}
 	}
 	return 0;
 }
 
 /* ---- nodes: Y and the numbers of Eq. 1 and Eq. 3 ---- */
-
-#define MAXDISP 240      /* boxes of a node plot */
-
-struct group {           /* Y's grid points lo..hi, drawn as one box */
-	size_t lo, hi;
-	double p, tail;      /* Pr(lo <= index <= hi), Pr(Y > value of hi) */
-	bool over;           /* above the capacity */
-};
 
 struct nres {
 	const struct ovb_node *node;
@@ -619,9 +547,7 @@ struct nres {
 	const struct ovb_noderisk *risk;
 	double load, omin, pr;          /* computed: Eq. 1, O_min, Pr(Y > C) */
 	double g, plain;                /* grid (0: plain only), plain sum */
-	size_t ngroup;
-	struct group *group;
-	size_t ny;                      /* Y's grid points */
+	struct ovb_pmf y;               /* Y on grid g (when g > 0) */
 };
 static struct nres *nres;
 static size_t nnres;
@@ -703,46 +629,6 @@ aggregate(struct nres *nr, struct ovb_pmf *y)
 	}
 }
 
-/* Y's grid points in at most MAXDISP boxes, a box boundary at C. */
-static void
-make_groups(struct nres *nr, const struct ovb_pmf *y)
-{
-	size_t n = y->n;
-	double *tail = ovb_xcalloc(n, sizeof *tail);
-	ovb_pmf_tails(y, tail);
-	/* the last index not above C, or -1 */
-	long long kc = -1;
-	for (size_t k = 0; k < n; k++)
-		if ((double)k * y->g <= nr->cap)
-			kc = (long long)k;
-		else
-			break;
-	size_t step = (n + MAXDISP - 1) / MAXDISP;
-	if (step < 1)
-		step = 1;
-	nr->group = ovb_xcalloc(n / step + 3, sizeof *nr->group);
-	nr->ngroup = 0;
-	/* below: boxes end at kc, counted down */
-	size_t nbelow = kc < 0 ? 0 : (size_t)kc + 1;
-	size_t first = nbelow % step ? nbelow % step : step;
-	for (size_t lo = 0; lo < nbelow;) {
-		size_t hi = (lo == 0 ? first : lo + step) - 1;
-		nr->group[nr->ngroup++] = (struct group){ lo, hi, 0, 0, false };
-		lo = hi + 1;
-	}
-	for (size_t lo = nbelow; lo < n; lo += step) {
-		size_t hi = lo + step - 1 < n ? lo + step - 1 : n - 1;
-		nr->group[nr->ngroup++] = (struct group){ lo, hi, 0, 0, true };
-	}
-	for (size_t i = 0; i < nr->ngroup; i++) {
-		struct group *gr = &nr->group[i];
-		for (size_t k = gr->lo; k <= gr->hi; k++)
-			gr->p += y->p[k];
-		gr->tail = tail[gr->hi];
-	}
-	free(tail);
-}
-
 static void
 build_nodes(void)
 {
@@ -768,14 +654,10 @@ build_nodes(void)
 				    !strcmp(in.plan.risk[j].node, nr->node->name))
 					nr->risk = &in.plan.risk[j];
 			eq1(nr);
-			struct ovb_pmf y;
-			aggregate(nr, &y);
-			if (nr->g) {
-				nr->pr = ovb_pmf_tail(&y, nr->cap);
-				nr->ny = y.n;
-				make_groups(nr, &y);
-				ovb_pmf_free(&y);
-			} else
+			aggregate(nr, &nr->y);
+			if (nr->g)
+				nr->pr = ovb_pmf_tail(&nr->y, nr->cap);
+			else
 				nr->pr = nr->plain > nr->cap ? 1 : 0;
 			const struct ovb_noderisk *k = nr->risk;
 			if (k && fabs(k->risk - nr->pr) > 1e-9 + 1e-9 * nr->pr &&
@@ -823,8 +705,7 @@ eq3_holds(const struct nres *nr)
 
 /* ---- gain: runs averaged per (nodes, O) ---- */
 
-struct gain { uint64_t nodes; double O, mean, ci, gain; size_t runs; };
-static struct gain *gains;
+static struct ovb_plot_gain *gains;
 static size_t ngains;
 
 static int
@@ -865,8 +746,9 @@ build_gains(void)
 		for (size_t k = i; k < j; k++)
 			ss += ((double)in.run[k].placed - mean) *
 				((double)in.run[k].placed - mean);
-		struct gain *g = &gains[ngains++];
-		*g = (struct gain){ in.run[i].nodes, in.run[i].O, mean, 0, NAN, n };
+		struct ovb_plot_gain *g = &gains[ngains++];
+		*g = (struct ovb_plot_gain){ in.run[i].nodes, in.run[i].O, n, mean,
+			0, NAN };
 		if (n > 1)
 			g->ci = t975(n - 1) * sqrt(ss / (double)(n - 1)) /
 				sqrt((double)n);
@@ -992,15 +874,15 @@ table_capsules(struct table *t)
 	for (size_t i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 		const struct ovb_dist *U = r->U;
-		const char *ru = rate_unit(r->res), *bu = burst_unit(r->res);
+		const char *ru = ovb_res_rate_unit(r->res), *bu = ovb_res_amount_unit(r->res);
 		trow(t, false);
 		tput(t, ovb_xstrdup(r->capsule), NULL);
 		tput(t, ovb_xstrdup(ovb_res_name(r->res)), NULL);
 		tput(t, xasprintf("%llu", (unsigned long long)U->h.n), NULL);
-		tput(t, hq(U->interval, "s"), xreal(U->interval));
-		tput(t, hq(U->h.width, ru), xreal(U->h.width));
+		tput(t, ovb_plot_qty(U->interval, "s"), xreal(U->interval));
+		tput(t, ovb_plot_qty(U->h.width, ru), xreal(U->h.width));
 		if (U->has_mean)
-			tput(t, hq(U->mean, ru), xreal(U->mean));
+			tput(t, ovb_plot_qty(U->mean, ru), xreal(U->mean));
 		else
 			tput(t, dash(), NULL);
 		for (size_t k = 0; k < np; k++) {
@@ -1008,15 +890,15 @@ table_capsules(struct table *t)
 			while (j < U->npct && U->pct_p[j] != P[k])
 				j++;
 			if (j < U->npct)
-				tput(t, hq(U->pct_v[j], ru), xreal(U->pct_v[j]));
+				tput(t, ovb_plot_qty(U->pct_v[j], ru), xreal(U->pct_v[j]));
 			else
 				tput(t, dash(), NULL);
 		}
 		if (r->q) {
-			tput(t, hq(r->q->sigma, ru), xreal(r->q->sigma));
-			tput(t, hq(r->q->rho, bu), xreal(r->q->rho));
-			tput(t, hq(r->q->tau, "s"), xreal(r->q->tau));
-			tput(t, hq(r->q->O, NULL), xreal(r->q->O));
+			tput(t, ovb_plot_qty(r->q->sigma, ru), xreal(r->q->sigma));
+			tput(t, ovb_plot_qty(r->q->rho, bu), xreal(r->q->rho));
+			tput(t, ovb_plot_qty(r->q->tau, "s"), xreal(r->q->tau));
+			tput(t, ovb_plot_qty(r->q->O, NULL), xreal(r->q->O));
 		} else
 			for (int k = 0; k < 4; k++)
 				tput(t, dash(), NULL);
@@ -1068,22 +950,22 @@ table_placements(struct table *t)
 					tput(t, dash(), NULL);
 				break;
 			}
-			const char *ru = rate_unit(res), *bu = burst_unit(res);
+			const char *ru = ovb_res_rate_unit(res), *bu = ovb_res_amount_unit(res);
 			tput(t, ovb_xstrdup(ovb_res_name(res)), NULL);
-			tput(t, hq(pl->sigma[r], ru), xreal(pl->sigma[r]));
-			tput(t, hq(pl->rho[r], bu), xreal(pl->rho[r]));
-			tput(t, hq(pl->tau[r], "s"), xreal(pl->tau[r]));
-			tput(t, hq(pl->O[r], NULL), xreal(pl->O[r]));
+			tput(t, ovb_plot_qty(pl->sigma[r], ru), xreal(pl->sigma[r]));
+			tput(t, ovb_plot_qty(pl->rho[r], bu), xreal(pl->rho[r]));
+			tput(t, ovb_plot_qty(pl->tau[r], "s"), xreal(pl->tau[r]));
+			tput(t, ovb_plot_qty(pl->O[r], NULL), xreal(pl->O[r]));
 			bool cpu = res == OVB_CPU;
 			if (cpu && pl->has_cpu_resv) {
-				char *x = hq(pl->x, "cpu-s"), *y = hq(pl->y, "s");
+				char *x = ovb_plot_qty(pl->x, "cpu-s"), *y = ovb_plot_qty(pl->y, "s");
 				tput(t, xasprintf("%s every %s, weight %.4g", x, y,
 					pl->weight), NULL);
 				free(x);
 				free(y);
 			} else if (!cpu && pl->has_tbucket) {
-				char *x = hq(pl->tb_sigma, "B/s"),
-					*y = hq(pl->tb_rho, "B");
+				char *x = ovb_plot_qty(pl->tb_sigma, "B/s"),
+					*y = ovb_plot_qty(pl->tb_rho, "B");
 				tput(t, xasprintf("bucket %s, %s", x, y), NULL);
 				free(x);
 				free(y);
@@ -1143,23 +1025,23 @@ table_nodes(struct table *t)
 	tcol(t, "members", "members", W_BOTH, false);
 	for (size_t i = 0; i < nnres; i++) {
 		const struct nres *nr = &nres[i];
-		const char *u = rate_unit(nr->res);
+		const char *u = ovb_res_rate_unit(nr->res);
 		double load = shown_load(nr);
 		bool e1 = eq1_holds(nr), e3 = eq3_holds(nr);
 		trow(t, !e1 || !e3);
 		tput(t, ovb_xstrdup(nr->node->name), NULL);
 		tput(t, ovb_xstrdup(ovb_res_name(nr->res)), NULL);
 		tput(t, xasprintf("%zu", nr->nmem), NULL);
-		tput(t, hq(load, u), xreal(load));
-		tput(t, hq(nr->cap, u), xreal(nr->cap));
+		tput(t, ovb_plot_qty(load, u), xreal(load));
+		tput(t, ovb_plot_qty(nr->cap, u), xreal(nr->cap));
 		tput(t, xasprintf("%.1f%%", 100 * load / nr->cap),
 			xreal(100 * load / nr->cap));
-		tput(t, hq(nr->cap - load, u), xreal(nr->cap - load));
-		tput(t, nr->risk ? hq(nr->risk->risk, NULL) : dash(),
+		tput(t, ovb_plot_qty(nr->cap - load, u), xreal(nr->cap - load));
+		tput(t, nr->risk ? ovb_plot_qty(nr->risk->risk, NULL) : dash(),
 			nr->risk ? xreal(nr->risk->risk) : NULL);
-		tput(t, hq(nr->pr, NULL), xreal(nr->pr));
+		tput(t, ovb_plot_qty(nr->pr, NULL), xreal(nr->pr));
 		if (nr->nmem)
-			tput(t, hq(shown_omin(nr), NULL), xreal(shown_omin(nr)));
+			tput(t, ovb_plot_qty(shown_omin(nr), NULL), xreal(shown_omin(nr)));
 		else
 			tput(t, dash(), NULL);
 		tput(t, ovb_xstrdup(e1 && e3 ? "ok" : !e1 && !e3 ?
@@ -1200,10 +1082,10 @@ table_gain(struct table *t)
 	tcol(t, "+-95%", "ci95", W_BOTH, true);
 	tcol(t, "gain", "gain", W_BOTH, true);
 	for (size_t i = 0; i < ngains; i++) {
-		const struct gain *g = &gains[i];
+		const struct ovb_plot_gain *g = &gains[i];
 		trow(t, false);
 		tput(t, xasprintf("%llu", (unsigned long long)g->nodes), NULL);
-		tput(t, hq(g->O, NULL), xreal(g->O));
+		tput(t, ovb_plot_qty(g->O, NULL), xreal(g->O));
 		tput(t, xasprintf("%zu", g->runs), NULL);
 		tput(t, xasprintf("%.1f", g->mean), xreal(g->mean));
 		tput(t, g->runs > 1 ? xasprintf("%.1f", g->ci) : dash(),
@@ -1357,784 +1239,6 @@ write_tables(FILE *f)
 	return 0;
 }
 
-/* ---- gnuplot ---- */
-
-/* A gnuplot string expression: single-quoted (no escapes, no backquote
- * substitution inside; '' is a quote), a newline joined in as "\n";
- * other control characters and backquotes (never in names) become '?'. */
-static void
-gq(FILE *g, const char *s)
-{
-	putc('\'', g);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("''", g);
-		else if (*s == '\n')
-			fputs("'.\"\\n\".'", g);
-		else if (*s == '`' || (unsigned char)*s < 0x20)
-			putc('?', g);
-		else
-			putc(*s, g);
-	putc('\'', g);
-}
-
-/* gq of a formatted string. */
-static void gqf(FILE *g, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void
-gqf(FILE *g, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s;
-	if (vasprintf(&s, fmt, ap) < 0) {
-		ovb_warn("out of memory");
-		exit(OVB_ESOFT);
-	}
-	va_end(ap);
-	gq(g, s);
-	free(s);
-}
-
-static void
-gnum(FILE *g, double v)
-{
-	fprintf(g, "%.12g", v);
-}
-
-#define C_U "#4682b4"        /* distributions */
-#define C_SIGMA "#d95f02"    /* the chosen sigma, (sigma, rho) */
-#define C_MEAN "#2ca02c"
-#define C_PCT "#555555"
-#define C_CAP "#c62828"      /* capacity, overflow */
-#define C_LOAD "#1f4e9a"     /* Eq. 1 reserved */
-#define C_GRAY "#d9d9d9"
-
-static void
-gp_head(FILE *g, int w, int h)
-{
-	fputs("set encoding utf8\n", g);
-	if (opt_png)
-		fprintf(g, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-			"  set terminal pngcairo size %d,%d noenhanced font "
-			"'sans-serif,10' background rgb 'white'\n} else {\n"
-			"  set terminal png size %d,%d noenhanced background "
-			"rgb 'white'\n}\n", w, h, w, h);
-	else
-		fprintf(g, "set terminal svg size %d,%d noenhanced font "
-			"'sans-serif,12' background rgb 'white'\n", w, h);
-	fputs("set border 3 lw 1\nset tics nomirror out\n"
-	      "set grid back lc rgb '#e4e4e4' lw 1 dt 1\n"
-	      "set key opaque box lc rgb '#bbbbbb' samplen 2 spacing 1.15 "
-	      "width 1\nset style fill solid 0.8 noborder\n", g);
-}
-
-/* Runs gnuplot on script with its output to outfd: 0, or 69 (gnuplot
- * missing or failed, reported) or 70. */
-static int
-gp_run(const char *script, size_t len, int outfd)
-{
-	const char *bin = getenv("OVB_GNUPLOT");
-	if (!bin || !*bin)
-		bin = "gnuplot";
-	int pin[2], perr[2];
-	FILE *errf = tmpfile();
-	if (!errf || pipe2(pin, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
-		ovb_warn("cannot run gnuplot: %s", strerror(errno));
-		return OVB_ESOFT;
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		ovb_warn("cannot run gnuplot: %s", strerror(errno));
-		return OVB_ESOFT;
-	}
-	if (pid == 0) {
-		if (dup2(pin[0], 0) >= 0 && dup2(outfd, 1) >= 0 &&
-		    dup2(fileno(errf), 2) >= 0)
-			execlp(bin, bin, "-d", (char *)NULL);
-		int e = errno;
-		ssize_t w = write(perr[1], &e, sizeof e);
-		(void)w;
-		_exit(127);
-	}
-	close(pin[0]);
-	close(perr[1]);
-	int e = 0;
-	ssize_t n;
-	while ((n = read(perr[0], &e, sizeof e)) < 0 && errno == EINTR)
-		;
-	close(perr[0]);
-	struct sigaction ign, old;
-	memset(&ign, 0, sizeof ign);
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old);
-	for (size_t done = 0; n != (ssize_t)sizeof e && done < len;) {
-		ssize_t w = write(pin[1], script + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;          /* gnuplot stopped reading: see its status */
-		done += (size_t)w;
-	}
-	close(pin[1]);
-	sigaction(SIGPIPE, &old, NULL);
-	int ws = 0;
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	if (n == (ssize_t)sizeof e) {
-		fclose(errf);
-		ovb_warn("cannot run %s: %s (plots need gnuplot: install the "
-			"Debian package gnuplot-nox, or name its binary in "
-			"OVB_GNUPLOT)", bin, strerror(e));
-		return OVB_EUNAVAIL;
-	}
-	char msg[2048];
-	size_t m = 0;
-	rewind(errf);
-	m = fread(msg, 1, sizeof msg - 1, errf);
-	msg[m] = '\0';
-	fclose(errf);
-	while (m && (msg[m - 1] == '\n' || msg[m - 1] == ' '))
-		msg[--m] = '\0';
-	if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
-		if (WIFEXITED(ws))
-			ovb_warn("%s failed (exit status %d)%s%s", bin,
-				WEXITSTATUS(ws), m ? ": " : "", msg);
-		else
-			ovb_warn("%s failed (signal %d)%s%s", bin, WTERMSIG(ws),
-				m ? ": " : "", msg);
-		return OVB_EUNAVAIL;
-	}
-	if (m && ovb_verbose)
-		ovb_warn("gnuplot said: %s", msg);
-	return 0;
-}
-
-/* Merges the percentiles with equal values: "p95,p99 = 2.614 MB/s". */
-struct mark { double v; char what[96]; };
-
-static size_t
-pct_marks(const struct ovb_dist *U, struct mark *m)
-{
-	size_t n = 0;
-	for (int i = 0; i < U->npct; i++) {
-		char b[32];
-		ovb_fmt_real(b, U->pct_p[i]);
-		size_t j = 0;
-		while (j < n && m[j].v != U->pct_v[i])
-			j++;
-		if (j == n) {
-			m[n].v = U->pct_v[i];
-			snprintf(m[n++].what, sizeof m->what, "p%s", b);
-		} else {
-			size_t l = strlen(m[j].what);
-			snprintf(m[j].what + l, sizeof m->what - l, ",p%s", b);
-		}
-	}
-	return n;
-}
-
-/* A vertical line across the graph at x, drawn with style. */
-static void
-vline(FILE *g, double x, const char *style)
-{
-	fputs("set arrow from ", g);
-	gnum(g, x);
-	fputs(", graph 0 to ", g);
-	gnum(g, x);
-	fprintf(g, ", graph 1 nohead %s front\n", style);
-}
-
-static double
-dist_max(const struct ovb_dist *U)
-{
-	return ovb_hist_hi(&U->h, U->h.nbins - 1);
-}
-
-static void
-title_of_row(FILE *g, const struct row *r, const char *what)
-{
-	char b[32];
-	fputs("set title ", g);
-	gqf(g, "%s · %s: %s (%llu intervals of %s s)", r->capsule,
-		ovb_res_name(r->res), what, (unsigned long long)r->U->h.n,
-		ovb_fmt_real(b, r->U->interval));
-	fputs("\n", g);
-}
-
-/* Fig. 4(a): U as a histogram, bar k over ((k-1)w, kw], with its
- * percentiles, mean and sigma. */
-static void
-plot_pdf(FILE *g, const struct row *r)
-{
-	const struct ovb_dist *U = r->U;
-	const struct ovb_hist *h = &U->h;
-	double top = dist_max(U);
-	if (r->q)
-		top = fmax(top, r->q->sigma);
-	struct scale sc = scale_for(rate_unit(r->res), top);
-	double w = h->width / sc.div, pmax = 0;
-	for (size_t k = 0; k < h->nbins; k++)
-		pmax = fmax(pmax, (double)h->count[k] / (double)h->n);
-	gp_head(g, 640, 450);
-	title_of_row(g, r, "usage distribution U");
-	fputs("set xlabel ", g);
-	gqf(g, "%s per measurement interval [%s]", res_word(r->res), sc.unit);
-	fputs("\nset ylabel 'probability (share of intervals)'\n", g);
-	fputs("set xrange [", g);
-	gnum(g, -w / 2);
-	fputs(":", g);
-	gnum(g, top / sc.div * 1.06 + w);
-	fputs("]\nset yrange [0:", g);
-	gnum(g, pmax * 1.3);
-	fputs("]\nset key below vertical maxrows 3 width 1 noopaque nobox\n"
-	      "$U << EOD\n", g);
-	for (size_t k = 1; k < h->nbins; k++)
-		if (h->count[k]) {
-			gnum(g, ((double)k - 0.5) * w);
-			putc(' ', g);
-			gnum(g, (double)h->count[k] / (double)h->n);
-			putc(' ', g);
-			gnum(g, w);
-			putc('\n', g);
-		}
-	fputs("EOD\n$Z << EOD\n0 ", g);
-	gnum(g, (double)h->count[0] / (double)h->n);
-	fputs("\nEOD\n", g);
-	struct mark m[OVB_MAXPCT];
-	size_t nm = pct_marks(U, m);
-	for (size_t i = 0; i < nm; i++) {
-		double x = m[i].v / sc.div;
-		fputs("set arrow from ", g);
-		gnum(g, x);
-		fputs(", graph 0 to ", g);
-		gnum(g, x);
-		fputs(", graph 0.8 nohead dt 2 lw 1 lc rgb '" C_PCT "' front\n"
-		      "set label ", g);
-		gq(g, m[i].what);
-		fputs(" at ", g);
-		gnum(g, x);
-		fputs(", graph 0.81 rotate by 90 left font ',9' tc rgb '" C_PCT
-		      "' front\n", g);
-	}
-	if (U->has_mean)
-		vline(g, U->mean / sc.div, "dt 4 lw 2 lc rgb '" C_MEAN "'");
-	if (r->q)
-		vline(g, r->q->sigma / sc.div, "lw 2.5 lc rgb '" C_SIGMA "'");
-	fputs("plot $U using 1:2:3 with boxes lc rgb '" C_U "' title ", g);
-	char b[32];
-	gqf(g, "U: bins of %s %s", ovb_fmt_real(b, h->width / sc.div),
-		sc.unit);
-	if (h->count[0])
-		fputs(", $Z using 1:2 with impulses lw 6 lc rgb '" C_LOAD "' "
-		      "title 'usage exactly 0'", g);
-	if (nm)
-		fputs(", NaN with lines dt 2 lc rgb '" C_PCT "' title "
-		      "'percentiles (exact)'", g);
-	if (U->has_mean) {
-		char *v = hq(U->mean, rate_unit(r->res));
-		fputs(", NaN with lines dt 4 lw 2 lc rgb '" C_MEAN "' title ", g);
-		gqf(g, "mean = %s", v);
-		free(v);
-	}
-	if (r->q) {
-		char *v = hq(r->q->sigma, rate_unit(r->res));
-		fputs(", NaN with lines lw 2.5 lc rgb '" C_SIGMA "' title ", g);
-		gqf(g, "σ (rate) = %s, O = %.4g", v, r->q->O);
-		free(v);
-	}
-	fputs("\n", g);
-}
-
-/* Fig. 4(b): the CDF at the bins' upper edges, with the percentiles. */
-static void
-plot_cdf(FILE *g, const struct row *r)
-{
-	const struct ovb_dist *U = r->U;
-	const struct ovb_hist *h = &U->h;
-	double top = dist_max(U);
-	if (r->q)
-		top = fmax(top, r->q->sigma);
-	struct scale sc = scale_for(rate_unit(r->res), top);
-	double w = h->width / sc.div, xmax = top / sc.div * 1.06 + w;
-	gp_head(g, 640, 420);
-	title_of_row(g, r, "cumulative distribution of U");
-	fputs("set xlabel ", g);
-	gqf(g, "%s per measurement interval [%s]", res_word(r->res), sc.unit);
-	fputs("\nset ylabel 'Pr(usage ≤ x)'\nset xrange [", g);
-	gnum(g, -w);
-	fputs(":", g);
-	gnum(g, xmax);
-	fputs("]\nset yrange [0:1.05]\nset ytics 0.1\n$F << EOD\n", g);
-	uint64_t cum = 0;
-	for (size_t k = 0; k < h->nbins; k++) {
-		cum += h->count[k];
-		gnum(g, (double)k * w);
-		putc(' ', g);
-		gnum(g, (double)cum / (double)h->n);
-		putc('\n', g);
-	}
-	gnum(g, xmax);
-	fputs(" 1\nEOD\n$P << EOD\n", g);
-	for (int i = 0; i < U->npct; i++) {
-		gnum(g, U->pct_v[i] / sc.div);
-		putc(' ', g);
-		gnum(g, U->pct_p[i] / 100);
-		putc('\n', g);
-	}
-	fputs("EOD\n", g);
-	/* short tags beside the points (alternating sides, away from the
-	 * edges), and the values listed in a box */
-	double P[OVB_MAXPCT];
-	int np = U->npct;
-	memcpy(P, U->pct_p, (size_t)np * sizeof *P);
-	ovb_qsort(P, (size_t)np, sizeof *P, cmp_double);
-	char *box = NULL;
-	size_t boxlen = 0;
-	FILE *bf = open_memstream(&box, &boxlen);
-	for (int i = 0; i < np; i++) {
-		int j = 0;
-		while (U->pct_p[j] != P[i])
-			j++;
-		char b[32];
-		char *v = hq(U->pct_v[j], rate_unit(r->res));
-		ovb_fmt_real(b, P[i]);
-		fprintf(bf, "%sp%s = %s", i ? "\n" : "", b, v);
-		free(v);
-		double x = U->pct_v[j] / sc.div;
-		bool left = x > 0.8 * xmax || (i % 2 && x > 0.1 * xmax);
-		fputs("set label ", g);
-		gqf(g, "p%s", b);
-		fputs(" at ", g);
-		gnum(g, x);
-		fputs(", ", g);
-		gnum(g, P[i] / 100);
-		fputs(left ? " right offset -0.7," : " left offset 0.7,", g);
-		fputs(i % 2 ? "0.55" : "-0.55", g);
-		fputs(" font ',9' tc rgb '" C_PCT "' front\n", g);
-	}
-	fclose(bf);
-	if (np) {
-		fputs("set label ", g);
-		gq(g, box);
-		fputs(" at graph 0.97, graph 0.52 right front font ',10' "
-		      "boxed\nset style textbox opaque border lc rgb '#bbbbbb'\n",
-		      g);
-	}
-	free(box);
-	fputs("set key at graph 0.97, graph 0.02 right bottom\n", g);
-	fputs("plot $F using 1:2 with steps lw 2 lc rgb '" C_U "' title "
-	      "'Pr(usage ≤ x), bins at their upper edge'", g);
-	if (np)
-		fputs(", $P using 1:2 with points pt 7 ps 1 lc rgb '" C_SIGMA
-		      "' title 'percentiles (exact)'", g);
-	fputs("\n", g);
-}
-
-/* Fig. 4(c): the token-bucket curve rho(sigma) and the chosen point; on
- * log scales when the rates or bursts span more than 1.5 decades (network
- * curves run from the mean rate to the rate of the largest single
- * transfer). */
-static void
-plot_curve(FILE *g, const struct row *r)
-{
-	const struct ovb_pt *pt = r->pt;
-	size_t n = r->npt;
-	double smin = pt[0].sigma, smax = pt[n - 1].sigma, rmax = pt[0].rho;
-	double rpos = INFINITY;
-	for (size_t i = 0; i < n; i++)
-		if (pt[i].rho > 0)
-			rpos = fmin(rpos, pt[i].rho);
-	if (r->q) {
-		smax = fmax(smax, r->q->sigma);
-		rmax = fmax(rmax, r->q->rho);
-		if (r->q->rho > 0)
-			rpos = fmin(rpos, r->q->rho);
-	}
-	if (!(smax > 0))
-		smax = 1;
-	if (!(rmax > 0))
-		rmax = 1;
-	bool logx = smin > 0 && smax / smin > 30;
-	bool logy = isfinite(rpos) && rmax / rpos > 30;
-	struct scale sx = scale_for(rate_unit(r->res), smax),
-		sy = scale_for(burst_unit(r->res), rmax);
-	double xlo = logx ? smin / sx.div / 1.5 : 0;
-	double xmax = smax / sx.div * (logx ? 1.5 : 1.08);
-	double ylo = logy ? rpos / sy.div / 3 : 0;
-	gp_head(g, 640, 450);
-	fputs("set title ", g);
-	gqf(g, "%s · %s: token-bucket curve ρ(σ)%s", r->capsule,
-		ovb_res_name(r->res), logx || logy ? " (log scale)" : "");
-	fputs("\nset xlabel ", g);
-	gqf(g, "σ: token-bucket rate [%s]", sx.unit);
-	fputs("\nset ylabel ", g);
-	gqf(g, "ρ: least burst at rate σ [%s]", sy.unit);
-	fputs(logx ? "\nset logscale x\nset format x '%g'\n" : "\n", g);
-	fputs(logy ? "set logscale y\nset format y '%g'\n" : "", g);
-	fputs("set xrange [", g);
-	gnum(g, xlo);
-	fputs(":", g);
-	gnum(g, xmax);
-	fputs("]\nset yrange [", g);
-	gnum(g, ylo);
-	fputs(":", g);
-	gnum(g, rmax / sy.div * (logy ? 3 : 1.15));
-	fputs("]\nset key below vertical maxrows 3 width 1 noopaque nobox\n",
-	      g);
-	if (!logx) {  /* no finite burst below the mean rate */
-		fputs("set object 1 rect from graph 0, graph 0 to first ", g);
-		gnum(g, smin / sx.div);
-		fputs(", graph 1 fc rgb '#eeeeee' fs solid 1.0 noborder behind\n"
-		      "set label 'below the mean rate' at graph 0.01, graph 0.04 "
-		      "left font ',9' tc rgb '#777777'\n", g);
-	}
-	fputs("$C << EOD\n", g);
-	double bottom = logy ? ylo : 0;
-	for (size_t i = 0; i < n; i++) {
-		gnum(g, pt[i].sigma / sx.div);
-		putc(' ', g);
-		gnum(g, fmax(pt[i].rho / sy.div, bottom));
-		putc('\n', g);
-	}
-	gnum(g, xmax);
-	putc(' ', g);
-	gnum(g, fmax(pt[n - 1].rho / sy.div, bottom));
-	/* the line: rho(sigma) is linear between breakpoints, which on a
-	 * log scale is a curve, so draw it point by point */
-	fputs("\nEOD\n$L << EOD\n", g);
-	for (size_t i = 0; i + 1 < n; i++)
-		for (int k = 0; k < (logx || logy ? 32 : 1); k++) {
-			double f = k / (logx || logy ? 32.0 : 1.0);
-			double x = pt[i].sigma + f * (pt[i + 1].sigma - pt[i].sigma);
-			double y = pt[i].rho + f * (pt[i + 1].rho - pt[i].rho);
-			gnum(g, x / sx.div);
-			putc(' ', g);
-			gnum(g, fmax(y / sy.div, bottom));
-			putc('\n', g);
-		}
-	gnum(g, pt[n - 1].sigma / sx.div);
-	putc(' ', g);
-	gnum(g, fmax(pt[n - 1].rho / sy.div, bottom));
-	putc('\n', g);
-	gnum(g, xmax);
-	putc(' ', g);
-	gnum(g, fmax(pt[n - 1].rho / sy.div, bottom));
-	fputs("\nEOD\n", g);
-	if (r->q) {
-		double x = r->q->sigma / sx.div, y = fmax(r->q->rho / sy.div,
-			bottom);
-		fputs("set arrow from first ", g);
-		gnum(g, x);
-		fputs(", graph 0 to first ", g);
-		gnum(g, x);
-		fputs(", first ", g);
-		gnum(g, y);
-		fputs(" nohead dt 2 lc rgb '" C_SIGMA "'\nset arrow from graph 0, "
-		      "first ", g);
-		gnum(g, y);
-		fputs(" to first ", g);
-		gnum(g, x);
-		fputs(", first ", g);
-		gnum(g, y);
-		fputs(" nohead dt 2 lc rgb '" C_SIGMA "'\n", g);
-	}
-	char *mean = hq(pt[0].sigma, rate_unit(r->res));
-	fputs("plot $L using 1:2 with lines lw 2 lc rgb '" C_U "' title "
-	      "'ρ(σ): usage over any t is at most σ t + ρ', $C every ::0::", g);
-	fprintf(g, "%zu", n - 1);
-	fputs(" using 1:2 with points pt 7 ps 0.6 lc rgb '" C_U "' title ", g);
-	gqf(g, "breakpoints, from the mean rate %s", mean);
-	free(mean);
-	if (r->q) {
-		char *sg = hq(r->q->sigma, rate_unit(r->res)),
-			*rh = hq(r->q->rho, burst_unit(r->res));
-		fputs(", '+' using (", g);
-		gnum(g, r->q->sigma / sx.div);
-		fputs("):(", g);
-		gnum(g, fmax(r->q->rho / sy.div, bottom));
-		fputs(") every ::0::0 with points pt 9 ps 2.2 lc rgb '" C_SIGMA
-		      "' title ", g);
-		gqf(g, "chosen: σ = %s, ρ = %s (O = %.4g)", sg, rh, r->q->O);
-		free(sg);
-		free(rh);
-	}
-	fputs("\n", g);
-}
-
-/* A node's Y: its distribution with the capacity and the overflow tail
- * (top), and Pr(Y > x) on a log scale against O_min (bottom). */
-static void
-plot_node(FILE *g, const struct nres *nr)
-{
-	const char *u = rate_unit(nr->res);
-	double load = shown_load(nr), omin = shown_omin(nr), pr = shown_pr(nr);
-	double g0 = nr->g ? nr->g : nr->cap / 100;
-	double ymax = nr->g ? (double)(nr->ny - 1) * nr->g : nr->plain;
-	double xtop = fmax(fmax(ymax, nr->cap), load) * 1.06;
-	struct scale sc = scale_for(u, xtop);
-	double d = sc.div, x0 = 0;
-	/* room left of 0 for the box of Y = 0 (((0-1)g, 0]) when it has mass */
-	if ((nr->g && nr->ngroup && nr->group[0].lo == 0 && nr->group[0].p > 0)
-	    || (!nr->g && nr->plain == 0))
-		x0 = -g0 / d;
-	double floor_ = 1e-6;
-	if (nr->nmem && omin > 0)
-		floor_ = fmin(floor_, omin / 20);
-	if (pr > 0)
-		floor_ = fmin(floor_, pr / 20);
-	if (floor_ < 1e-15)
-		floor_ = 1e-15;
-	gp_head(g, 640, 640);
-	fputs("set multiplot title ", g);
-	gqf(g, "node %s · %s: aggregate usage Y of %zu capsule%s",
-		nr->node->name, ovb_res_name(nr->res), nr->nmem,
-		nr->nmem == 1 ? "" : "s");
-	fputs("\nset lmargin at screen 0.12\nset rmargin at screen 0.96\n"
-	      "set xrange [", g);
-	gnum(g, x0);
-	fputs(":", g);
-	gnum(g, xtop / d);
-	fputs("]\n", g);
-	/* the overflow region and the capacity, in both panels */
-	fputs("set object 1 rect from first ", g);
-	gnum(g, nr->cap / d);
-	fputs(", graph 0 to graph 1, graph 1 fc rgb '" C_CAP "' fs "
-	      "transparent solid 0.07 noborder behind\n", g);
-	fputs("set arrow 1 from ", g);
-	gnum(g, nr->cap / d);
-	fputs(", graph 0 to ", g);
-	gnum(g, nr->cap / d);
-	fputs(", graph 1 nohead lw 2.5 lc rgb '" C_CAP "' front\n", g);
-	fputs("set arrow 2 from ", g);
-	gnum(g, load / d);
-	fputs(", graph 0 to ", g);
-	gnum(g, load / d);
-	fputs(", graph 1 nohead dt 2 lw 1.5 lc rgb '" C_LOAD "' front\n", g);
-	/* top: Pr(Y in box) */
-	fputs("$Y << EOD\n", g);
-	double pmax = 0;
-	for (int over = 0; over < 2; over++) {
-		for (size_t i = 0; i < nr->ngroup; i++) {
-			const struct group *gr = &nr->group[i];
-			if (gr->over != over)
-				continue;
-			double lo = ((double)gr->lo - 1) * nr->g,
-				hi = (double)gr->hi * nr->g;
-			gnum(g, (lo + hi) / 2 / d);
-			putc(' ', g);
-			gnum(g, gr->p);
-			putc(' ', g);
-			gnum(g, (hi - lo) / d);
-			putc('\n', g);
-			pmax = fmax(pmax, gr->p);
-		}
-		if (!nr->g && !over) {  /* plain reservations only: one point */
-			gnum(g, (nr->plain - g0 / 2) / d);
-			fputs(" 1 ", g);
-			gnum(g, g0 / d);
-			putc('\n', g);
-			pmax = 1;
-		}
-		fputs(over ? "EOD\n" : "\n\n", g);
-	}
-	if (!(pmax > 0))
-		pmax = 1;
-	bool ok = eq1_holds(nr) && eq3_holds(nr);
-	char *cap = hq(nr->cap, u), *ld = hq(load, u), *prs = hq(pr, NULL),
-		*om = nr->nmem ? hq(omin, NULL) : ovb_xstrdup("-");
-	fputs("set label 10 ", g);
-	gqf(g, "Eq. 1 %s (reserved %s capacity)   Eq. 3 %s (Pr(Y > C) = %s "
-		"%s O_min = %s)", eq1_holds(nr) ? "holds" : "VIOLATED",
-		eq1_holds(nr) ? "≤" : ">", eq3_holds(nr) ? "holds" : "VIOLATED",
-		prs, eq3_holds(nr) ? "≤" : ">", om);
-	fprintf(g, " at screen 0.54, screen 0.912 center font ',10' tc rgb "
-		"'%s'\n", ok ? "#1b7a1b" : C_CAP);
-	fputs("set ylabel 'Pr(Y in bin)' offset 1.2,0\nset format x ''\n"
-	      "set xlabel ''\n"
-	      "set yrange [0:", g);
-	gnum(g, pmax * 1.15);
-	fputs("]\nset tmargin at screen 0.885\nset bmargin at screen 0.615\n"
-	      "unset key\n", g);
-	fputs("plot $Y index 0 using 1:2:3 with boxes lc rgb '" C_U "', "
-	      "$Y index 1 using 1:2:3 with boxes lc rgb '" C_CAP "'\n"
-	      "unset label 10\n", g);
-	/* bottom: Pr(Y > x), and the key of both panels */
-	fputs("set format x '%g'\nset xlabel ", g);
-	gqf(g, "%s of the node, summed over its capsules [%s]",
-		res_word(nr->res), sc.unit);
-	fputs("\nset ylabel 'Pr(Y > x)' offset 1.2,0\nset logscale y\n"
-	      "set format y '%.0e'\n"
-	      "set yrange [", g);
-	gnum(g, floor_);
-	fputs(":2]\nset tmargin at screen 0.585\nset bmargin at screen 0.27\n"
-	      "set key at screen 0.54, screen 0.16 center top vertical "
-	      "maxrows 4 nobox noopaque width 1 samplen 2.5\n$T << EOD\n", g);
-	gnum(g, x0);
-	fputs(" 1\n", g);
-	if (nr->g)
-		for (size_t i = 0; i < nr->ngroup; i++) {
-			const struct group *gr = &nr->group[i];
-			gnum(g, (double)gr->hi * nr->g / d);
-			putc(' ', g);
-			gnum(g, fmax(gr->tail, floor_ / 10));
-			putc('\n', g);
-		}
-	else {
-		gnum(g, nr->plain / d);
-		putc(' ', g);
-		gnum(g, floor_ / 10);
-		putc('\n', g);
-	}
-	gnum(g, xtop / d);
-	putc(' ', g);
-	gnum(g, floor_ / 10);
-	fputs("\nEOD\n", g);
-	if (nr->nmem && omin > 0) {
-		fputs("set arrow 3 from graph 0, first ", g);
-		gnum(g, omin);
-		fputs(" to graph 1, first ", g);
-		gnum(g, omin);
-		fputs(" nohead dt 3 lw 2 lc rgb '" C_MEAN "' front\n", g);
-	}
-	fputs("plot NaN with boxes lc rgb '" C_U "' title 'Pr(Y in bin), Y ≤ C', "
-	      "NaN with boxes lc rgb '" C_CAP "' title 'Y > C (overflow)', "
-	      "NaN with lines lw 2.5 lc rgb '" C_CAP "' title ", g);
-	gqf(g, "capacity C = %s", cap);
-	fputs(", NaN with lines dt 2 lw 1.5 lc rgb '" C_LOAD "' title ", g);
-	gqf(g, "reserved (Eq. 1) = %s", ld);
-	fputs(", $T using 1:2 with steps lw 2 lc rgb '" C_U "' title "
-	      "'Pr(Y > x)'", g);
-	if (nr->nmem) {
-		fputs(", NaN with lines dt 3 lw 2 lc rgb '" C_MEAN "' title ", g);
-		gqf(g, "O_min = %s (Eq. 3 limit)", om);
-	}
-	fputs(", '+' using (", g);
-	gnum(g, nr->cap / d);
-	fputs("):(", g);
-	gnum(g, fmax(pr, floor_));
-	fputs(") every ::0::0 with points pt 7 ps 1.3 lc rgb '" C_CAP
-	      "' title ", g);
-	gqf(g, "Pr(Y > C) = %s%s", prs, nr->risk ? " (plan)" : "");
-	fputs("\nunset multiplot\n", g);
-	free(cap);
-	free(ld);
-	free(prs);
-	free(om);
-}
-
-/* Reserved (Eq. 1) vs capacity per node, a panel per resource. */
-static void
-plot_cluster(FILE *g)
-{
-	size_t n = in.cluster.n;
-	int w = n > 12 ? (int)(220 + 40 * n) : 720;
-	if (w > 2400)
-		w = 2400;
-	gp_head(g, w, 620);
-	fputs("set multiplot layout 2,1 title 'Reserved (Eq. 1 load) vs "
-	      "capacity per node'\nset lmargin 11\nset rmargin 3\n"
-	      "set style fill solid 1.0 border lc rgb '#888888'\n"
-	      "set grid noxtics\nset xtics scale 0\n", g);
-	if (n > 12)
-		fputs("set xtics rotate by -40 left\n", g);
-	fputs("set xrange [-0.6:", g);
-	gnum(g, (double)n - 0.4);
-	fputs("]\nset key top right horizontal\n", g);
-	for (int r = 0; r < OVB_NCAP; r++) {
-		double top = 0;
-		for (size_t i = 0; i < nnres; i++)
-			if ((int)nres[i].res == r)
-				top = fmax(top, fmax(nres[i].cap,
-					shown_load(&nres[i])));
-		struct scale sc = scale_for(rate_unit((enum ovb_res)r), top);
-		fprintf(g, "$D%d << EOD\n", r);
-		size_t k = 0;
-		for (size_t i = 0; i < nnres; i++) {
-			if ((int)nres[i].res != r)
-				continue;
-			double load = shown_load(&nres[i]);
-			fprintf(g, "%zu %s ", k++, nres[i].node->name);
-			gnum(g, nres[i].cap / sc.div);
-			putc(' ', g);
-			gnum(g, load / sc.div);
-			putc(' ', g);
-			gnum(g, eq1_holds(&nres[i]) ? 0 : 1);
-			putc('\n', g);
-		}
-		fputs("EOD\nset ylabel ", g);
-		gqf(g, "%s [%s]", r == OVB_CPU ? "CPU" : "network (sent)",
-			sc.unit);
-		fputs("\nset yrange [0:", g);
-		gnum(g, top / sc.div * 1.3);
-		fputs("]\n", g);
-		fprintf(g, "plot $D%d using 1:3:(0.78):xtic(2) with boxes fc rgb '"
-			C_GRAY "' title 'capacity', $D%d using 1:($5 > 0.5 ? NaN : $4)"
-			":(0.46) with boxes fc rgb '" C_LOAD "' title 'reserved', "
-			"$D%d using 1:($5 > 0.5 ? $4 : NaN):(0.46) with boxes fc rgb '"
-			C_CAP "' title 'reserved > capacity'", r, r, r);
-		if (n <= 24)
-			fprintf(g, ", $D%d using 1:4:(sprintf('%%.0f%%%%', 100 * $4 / "
-				"$3)) with labels offset 0,0.7 font ',9' notitle", r);
-		fputs("\n", g);
-	}
-	fputs("unset multiplot\n", g);
-}
-
-/* Fig. 7: applications placed against the overbooking tolerance, a line
- * per cluster size. */
-static void
-plot_gain(FILE *g)
-{
-	gp_head(g, 680, 440);
-	fputs("set title 'Capacity gained by overbooking'\n"
-	      "set xlabel 'overbooking tolerance O [%]'\n"
-	      "set ylabel 'applications placed (mean, 95% CI)'\n"
-	      "set key top left\nset yrange [0:*]\nset offsets 0, 0, graph "
-	      "0.1, 0\n", g);
-	double omax = 0;
-	for (size_t i = 0; i < ngains; i++)
-		omax = fmax(omax, 100 * gains[i].O);
-	if (!(omax > 0))
-		omax = 1;
-	fputs("set xrange [", g);
-	gnum(g, -0.04 * omax);
-	fputs(":", g);
-	gnum(g, 1.04 * omax);
-	fputs("]\n", g);
-	size_t nb = 0;
-	for (size_t i = 0, j; i < ngains; i = j, nb++) {
-		fprintf(g, "$G%zu << EOD\n", nb);
-		for (j = i; j < ngains && gains[j].nodes == gains[i].nodes; j++) {
-			gnum(g, 100 * gains[j].O);
-			putc(' ', g);
-			gnum(g, gains[j].mean);
-			putc(' ', g);
-			gnum(g, gains[j].ci);
-			putc('\n', g);
-		}
-		fputs("EOD\n", g);
-	}
-	fputs("plot ", g);
-	nb = 0;
-	for (size_t i = 0, j; i < ngains; i = j, nb++) {
-		for (j = i; j < ngains && gains[j].nodes == gains[i].nodes; j++)
-			;
-		fprintf(g, "%s$G%zu using 1:2:3 with yerrorlines lw 2 pt 7 ps 0.8 "
-			"title ", nb ? ", " : "", nb);
-		const struct gain *last = &gains[j - 1];
-		if (!isnan(last->gain) && last->O > 0)
-			gqf(g, "%llu node%s: %.2fx at O = %.4g",
-				(unsigned long long)gains[i].nodes,
-				gains[i].nodes == 1 ? "" : "s", last->gain, last->O);
-		else
-			gqf(g, "%llu node%s", (unsigned long long)gains[i].nodes,
-				gains[i].nodes == 1 ? "" : "s");
-	}
-	fputs("\n", g);
-}
-
 /* ---- one plot: selection and rendering ---- */
 
 static void
@@ -2228,12 +1332,50 @@ select_node(const struct nres **out)
 	return OVB_EUSAGE;
 }
 
-static int
-plot_script(FILE *g, enum plot kind)
+/* The script of one plot, from the report's data in the plot's types. */
+static void
+script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 {
-	const struct row *r;
-	const struct nres *nr;
-	int st = 0;
+	switch (kind) {
+	case P_PDF: case P_CDF: case P_CURVE: {
+		const struct ovb_dist *U = r->U;
+		const struct ovb_qos *q = r->q;
+		struct ovb_plot_capsule c = { r->capsule, r->res, U->interval,
+			U->h.width, U->h.n, U->h.nbins, U->h.count, U->has_mean,
+			U->mean, U->npct, U->pct_p, U->pct_v, q != NULL,
+			q ? q->sigma : 0, q ? q->rho : 0, q ? q->O : 0, r->npt,
+			r->pt };
+		(kind == P_PDF ? ovb_plot_pdf : kind == P_CDF ? ovb_plot_cdf :
+			ovb_plot_curve)(g, opt_png, &c);
+		break;
+	}
+	case P_NODE: {
+		struct ovb_plot_node n = { nr->node->name, nr->res, nr->nmem,
+			nr->cap, shown_load(nr), shown_omin(nr), shown_pr(nr),
+			nr->risk != NULL, eq1_holds(nr), eq3_holds(nr),
+			nr->g ? &nr->y : NULL, nr->plain };
+		ovb_plot_node(g, opt_png, &n);
+		break;
+	}
+	case P_CLUSTER: {
+		struct ovb_plot_load *v = ovb_xcalloc(nnres, sizeof *v);
+		for (size_t i = 0; i < nnres; i++)
+			v[i] = (struct ovb_plot_load){ nres[i].node->name,
+				nres[i].res, nres[i].cap, shown_load(&nres[i]),
+				!eq1_holds(&nres[i]) };
+		ovb_plot_cluster(g, opt_png, v, nnres, in.cluster.n);
+		free(v);
+		break;
+	}
+	case P_GAIN: ovb_plot_gain(g, opt_png, gains, ngains); break;
+	case P_NONE: case NPLOT: break;
+	}
+}
+
+/* What --plot draws: the capsule (pdf, cdf, curve) or node it names. */
+static int
+plot_select(enum plot kind, const struct row **r, const struct nres **nr)
+{
 	switch (kind) {
 	case P_PDF: case P_CDF: case P_CURVE:
 		if (!nrows) {
@@ -2241,36 +1383,20 @@ plot_script(FILE *g, enum plot kind)
 				plot_names[kind]);
 			return OVB_EUSAGE;
 		}
-		if ((st = select_row(&r)))
-			return st;
-		if (kind == P_PDF)
-			plot_pdf(g, r);
-		else if (kind == P_CDF)
-			plot_cdf(g, r);
-		else
-			plot_curve(g, r);
-		return 0;
+		return select_row(r);
 	case P_NODE: case P_CLUSTER:
 		if (!in.cluster_file) {
 			ovb_warn("--plot %s: needs an ovb-cluster file (and plan)",
 				plot_names[kind]);
 			return OVB_EUSAGE;
 		}
-		if (kind == P_CLUSTER) {
-			plot_cluster(g);
-			return 0;
-		}
-		if ((st = select_node(&nr)))
-			return st;
-		plot_node(g, nr);
-		return 0;
+		return kind == P_NODE ? select_node(nr) : 0;
 	case P_GAIN:
 		if (!ngains) {
 			ovb_warn("--plot gain: needs a gain table ('nodes O "
 				"placed')");
 			return OVB_EUSAGE;
 		}
-		plot_gain(g);
 		return 0;
 	case P_NONE: case NPLOT:
 		break;
@@ -2281,22 +1407,27 @@ plot_script(FILE *g, enum plot kind)
 static int
 do_plot(void)
 {
-	char *script = NULL;
+	const struct row *r = NULL;
+	const struct nres *nr = NULL;
+	int st = plot_select(opt_plot, &r, &nr);
+	if (st)
+		return st;
+	char *text = NULL;
 	size_t len = 0;
-	FILE *g = open_memstream(&script, &len);
-	int st = plot_script(g, opt_plot);
+	FILE *g = open_memstream(&text, &len);
+	script(g, opt_plot, r, nr);
 	fclose(g);
 	struct ovb_out o;
-	if (!st && !(st = ovb_out_open(&o, ovb_opt_output))) {
+	if (!(st = ovb_out_open(&o, ovb_opt_output))) {
 		fflush(o.f);
-		st = gp_run(script, len, fileno(o.f));
+		st = ovb_plot_run(text, len, fileno(o.f));
 		int st2 = ovb_out_close(&o, st == 0);
 		if (!st)
 			st = st2;
 		if (!st && (!ovb_opt_output || !strcmp(ovb_opt_output, "-")))
 			st = ovb_fshut_stdout();
 	}
-	free(script);
+	free(text);
 	return st;
 }
 
@@ -2497,27 +1628,19 @@ static int
 figure(FILE *f, enum plot kind, const struct row *r, const struct nres *nr,
 	const char *caption, bool wide)
 {
-	char *script = NULL;
+	char *text = NULL;
 	size_t len = 0;
-	FILE *g = open_memstream(&script, &len);
-	switch (kind) {
-	case P_PDF: plot_pdf(g, r); break;
-	case P_CDF: plot_cdf(g, r); break;
-	case P_CURVE: plot_curve(g, r); break;
-	case P_NODE: plot_node(g, nr); break;
-	case P_CLUSTER: plot_cluster(g); break;
-	case P_GAIN: plot_gain(g); break;
-	case P_NONE: case NPLOT: break;
-	}
+	FILE *g = open_memstream(&text, &len);
+	script(g, kind, r, nr);
 	fclose(g);
 	FILE *out = tmpfile();
 	if (!out) {
-		free(script);
+		free(text);
 		ovb_warn("cannot create a temporary file: %s", strerror(errno));
 		return OVB_EIO;
 	}
-	int st = gp_run(script, len, fileno(out));
-	free(script);
+	int st = ovb_plot_run(text, len, fileno(out));
+	free(text);
 	if (!st) {
 		char *svg = NULL;
 		size_t n = 0, cap = 0;
@@ -2614,8 +1737,8 @@ html_summary(FILE *f)
 			"on some nodes (highlighted)</span>" : "<span class=\"ok\">"
 			"hold on every node</span>");
 		if (worst) {
-			char *p = hq(shown_pr(worst), NULL),
-				*o = hq(shown_omin(worst), NULL);
+			char *p = ovb_plot_qty(shown_pr(worst), NULL),
+				*o = ovb_plot_qty(shown_omin(worst), NULL);
 			fprintf(f, "<li>Largest overflow risk: node ");
 			hesc(f, worst->node->name);
 			fprintf(f, " %s, Pr(Y &gt; C) = %s against O_min = %s.</li>\n",
@@ -2625,7 +1748,7 @@ html_summary(FILE *f)
 		}
 	}
 	if (ngains) {
-		const struct gain *best = NULL;
+		const struct ovb_plot_gain *best = NULL;
 		for (size_t i = 0; i < ngains; i++)
 			if (!isnan(gains[i].gain) && (!best ||
 			    gains[i].gain > best->gain))
@@ -2809,7 +1932,7 @@ free_all(void)
 	free(rows);
 	for (size_t i = 0; i < nnres; i++) {
 		free(nres[i].mem);
-		free(nres[i].group);
+		ovb_pmf_free(&nres[i].y);
 	}
 	free(nres);
 	free(gains);
