@@ -2,7 +2,8 @@
  *
  * Every file starts with the record "ovb-NAME VERSION"; VERSION is the
  * format's major version (1).  A Sharc RSL file (first record
- * "Application ...") is read as the apps format. */
+ * "Application ...") is read as the apps format, a gain table of the older
+ * header-only form (first record "nodes O placed") as gain. */
 #include <string.h>
 
 #include "ovb.h"
@@ -24,6 +25,7 @@ const struct ovb_format ovb_formats[] = {
 	FORMAT(reserves, ovb_reserves),
 	FORMAT(curve, ovb_curves),
 	FORMAT(series, ovb_series_set),
+	FORMAT(gain, ovb_gain),
 };
 const size_t ovb_nformats = sizeof ovb_formats / sizeof *ovb_formats;
 
@@ -49,6 +51,8 @@ ovb_format_sniff(struct ovb_lex *lx, int *status)
 	const char *t = lx->tok[0];
 	if (strcmp(t, "Application") == 0)
 		return ovb_format_by_name("apps");
+	if (ovb_gain_header(lx))
+		return ovb_format_by_name("gain");
 	if (strncmp(t, "ovb-", 4) == 0) {
 		const struct ovb_format *f = ovb_format_by_name(t + 4);
 		if (f)
@@ -56,8 +60,8 @@ ovb_format_sniff(struct ovb_lex *lx, int *status)
 	}
 	*status = ovb_err(lx, "'%s' is not the magic record of an overbook "
 		"file (ovb-onoff, ovb-usage, ovb-profile, ovb-cluster, ovb-apps, "
-		"ovb-plan, ovb-reserves, ovb-curve, ovb-series, or a Sharc RSL "
-		"'Application')", t);
+		"ovb-plan, ovb-reserves, ovb-curve, ovb-series, ovb-gain, or a "
+		"Sharc RSL 'Application')", t);
 	return NULL;
 }
 

@@ -577,6 +577,25 @@ int ovb_reserves_read(struct ovb_lex *lx, struct ovb_reserves *r);
 int ovb_reserves_write(FILE *f, const struct ovb_reserves *r);
 void ovb_reserves_free(struct ovb_reserves *r);
 
+/* ---- formats/gain.c: a capacity experiment's runs (format ovb-gain) ---- */
+
+struct ovb_run {
+	uint64_t nodes;         /* cluster size, >= 1 */
+	double O;               /* overbooking tolerance, [0, 1) */
+	uint64_t placed;        /* applications placed */
+	unsigned long line;
+};
+struct ovb_gain {
+	size_t n, cap;
+	struct ovb_run *run;    /* in file order; n >= 1 in a read file */
+};
+/* Reads ovb-gain, or the older header-only form ("nodes O placed"). */
+int ovb_gain_read(struct ovb_lex *lx, struct ovb_gain *g);
+int ovb_gain_write(FILE *f, const struct ovb_gain *g);
+void ovb_gain_free(struct ovb_gain *g);
+/* Is the record the older form's header "nodes O placed"? */
+bool ovb_gain_header(const struct ovb_lex *lx);
+
 /* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace ---- */
 
 /* The usage of one capsule and resource in each measurement interval

@@ -12,7 +12,8 @@
 #
 # t/data/report-small.*: a cluster, profiles and plan made by hand, where
 # node a has Pr(Y > C) = 1/16 exactly and violates Eq. 1; report-small.gain
-# a gain table with known means; report-fig7.gain real runs of ovb-place.
+# a gain table with known means (in the older header-only form);
+# report-fig7.gain real runs of ovb-place (ovb-gain 1, formats/gain.md).
 
 bats_require_minimum_version 1.5.0
 
@@ -174,6 +175,57 @@ need_gnuplot() {
 	ovb-report -f tsv "$DATA/report-fig7.gain" >"$T/g.tsv"
 	run -0 oracle text "$T/g.tsv" "$T/g.txt"
 	run -0 grep -E '^ +16 +0.1 +5 +243.4 ' "$T/g.txt"
+}
+
+@test "gain format: example.gain canonical; the older form reads the same" {
+	run -0 --separate-stderr ovb-fmt -c "$DATA/example.gain"
+	ovb-fmt -c "$DATA/example.gain" >"$T/c.gain"
+	cmp "$DATA/example.gain" "$T/c.gain"
+	# the same runs in the older header-only form, made with awk
+	awk 'BEGIN { print "nodes\tO\tplaced" }
+		$1 == "run" { print $2 "\t" $3 "\t" $4 }' "$DATA/example.gain" \
+		>"$T/old.tsv"
+	run -0 --separate-stderr ovb-report -f tsv "$DATA/example.gain"
+	assert_output "$(ovb-report -f tsv "$T/old.tsv")"
+	assert_line $'4\t0.05\t2\t21\t12.706\t1.9090909090909092'
+	assert_line $'8\t0.05\t1\t52\t-\t1.7333333333333334'
+	# ovb-fmt writes the older form as ovb-gain, which reads the same
+	ovb-fmt -c "$T/old.tsv" >"$T/new.gain"
+	cmp "$DATA/example.gain" "$T/new.gain"
+	ovb-fmt -c "$DATA/report-small.gain" >"$T/small.gain"
+	run -0 ovb-report -f tsv "$T/small.gain"
+	assert_output "$(ovb-report -f tsv "$DATA/report-small.gain")"
+	run -1 ovb-fmt -l "$DATA/report-small.gain"
+	# several gain tables: their runs are pooled
+	run -0 ovb-report -f tsv "$T/old.tsv" "$DATA/report-small.gain"
+	assert_line $'4\t0\t4\t11\t1.837128556561389\t1'   # 3.182 sqrt(4/3) / 2
+}
+
+@test "gain format: bad records are FILE:LINE, 65" {
+	printf 'ovb-gain 1\nrun 4 0.5\n' >"$T/a.gain"
+	run -65 --separate-stderr ovb-report "$T/a.gain"
+	assert_equal "$stderr" "ovb-report: $T/a.gain:2: run: expected 'run NODES O PLACED'"
+	printf 'ovb-gain 1\n# runs\nnodes O placed\n' >"$T/b.gain"
+	run -65 --separate-stderr ovb-fmt "$T/b.gain"
+	assert_equal "$stderr" "ovb-fmt: $T/b.gain:3: unknown record 'nodes' in an ovb-gain file (expected run)"
+	printf 'ovb-gain 1\n' >"$T/c.gain"
+	run -65 --separate-stderr ovb-report "$T/c.gain"
+	assert_equal "$stderr" "ovb-report: $T/c.gain:1: no runs"
+	printf 'ovb-gain 1\nrun 0 0 3\n' >"$T/d.gain"
+	run -65 --separate-stderr ovb-report "$T/d.gain"
+	assert_equal "$stderr" "ovb-report: $T/d.gain:2: nodes: a cluster has at least 1 node"
+	printf 'ovb-gain 1\nrun 2 0.1 4.5\n' >"$T/e.gain"
+	run -65 --separate-stderr ovb-report "$T/e.gain"
+	stderr_has "$T/e.gain:2: placed: '4.5'"
+	printf 'ovb-gain 2\nrun 2 0.1 4\n' >"$T/f.gain"
+	run -65 --separate-stderr ovb-fmt "$T/f.gain"
+	stderr_has "$T/f.gain:1: ovb-gain version 2 is not supported"
+	: >"$T/g.gain"
+	run -65 --separate-stderr ovb-fmt -t gain "$T/g.gain"
+	assert_equal "$stderr" "ovb-fmt: $T/g.gain: empty input: expected 'ovb-gain 1'"
+	printf 'nodes O placed\n# none\n' >"$T/h.gain"
+	run -65 --separate-stderr ovb-report "$T/h.gain"
+	assert_equal "$stderr" "ovb-report: $T/h.gain:2: no runs after the header 'nodes O placed'"
 }
 
 # ---------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  * Reads any number of FILEs (stdin when none or "-"), told apart by their
  * first record: ovb-profile, ovb-usage, ovb-curve, one ovb-cluster, one
  * ovb-plan (which needs the cluster and the profiles it names), and gain
- * tables (header "nodes O placed").  Writes, as asked: tables for terminals
+ * tables (ovb-gain, or its older form).  Writes, as asked: tables for terminals
  * (--format text) or pipelines (tsv: exact numbers in base units), one plot
  * drawn by gnuplot (--plot KIND; SVG, or PNG when -o ends in .png), or one
  * self-contained HTML page with every table and plot (--format html).
@@ -95,12 +95,14 @@ static const char doc[] =
 	"Pr(Y > C) against O_min, rejections), and gain tables.  A usage "
 	"block of a capsule and resource that a profile also has is not used "
 	"(the profile carries the same U).\n\n"
-	"A gain table holds the results of a capacity experiment (Fig. 7 of "
-	"the overbooking paper): a header line 'nodes O placed', then one "
-	"line per run with the number of nodes (integer >= 1), the "
-	"overbooking tolerance O (0 <= O < 1) and the number of applications "
-	"placed (integer); fields separated by tabs or blanks, '#' comments "
-	"allowed.  Runs with the same nodes and O are averaged, with a 95% "
+	"A gain table (ovb-gain, formats/gain.md) holds the results of a "
+	"capacity experiment (Fig. 7 of the overbooking paper): after the "
+	"magic line 'ovb-gain 1', one line 'run NODES O PLACED' per run with "
+	"the number of nodes (integer >= 1), the overbooking tolerance O (0 "
+	"<= O < 1) and the number of applications placed (integer).  The "
+	"older form, a header line 'nodes O placed' and then 'NODES O "
+	"PLACED' per run, is still read.  Runs with the same nodes and O are "
+	"averaged, with a 95% "
 	"confidence interval (Student's t); gain is the mean over the mean at "
 	"O = 0 with the same nodes.\n\n"
 	"Y, a node's aggregate usage of a resource, is the sum of the U of "
@@ -117,7 +119,7 @@ static const char doc[] =
 	"  ovb-report fixtures.profile              the capsules table\n"
 	"  ovb-report cluster plan *.profile        every table of a plan\n"
 	"  ovb-report -f tsv -t nodes cluster plan *.profile | cut -f1,2,8,10\n"
-	"  ovb-report -f html cluster plan *.profile gain.tsv -o report.html\n"
+	"  ovb-report -f html cluster plan *.profile runs.gain -o report.html\n"
 	"  ovb-report -p pdf -c web -r cpu web.profile -o web-cpu.svg\n"
 	"  ovb-report -p node -n n1 -r cpu cluster plan *.profile -o n1.png\n\n"
 	"Exit status: 0 success; 64 usage error; 65 bad input data; 66 cannot "
@@ -256,7 +258,6 @@ xreal(double v)
 struct in_prof { const char *file; struct ovb_profiles p; };
 struct in_usage { const char *file; struct ovb_usage u; };
 struct in_curve { const char *file; struct ovb_curves c; };
-struct run { uint64_t nodes, placed; double O; };
 
 static struct {
 	struct in_prof *prof;
@@ -267,48 +268,20 @@ static struct {
 	struct ovb_plan plan;
 	const char *cluster_file, *plan_file;
 	bool cluster_read, plan_read;   /* to free, even after an error */
-	struct run *run;
+	struct ovb_run *run;     /* of every gain table */
 	size_t nrun, caprun;
 	const char **file;       /* every input, as named in messages */
 	size_t nfile, capfile;
 } in;
 
+/* Reads one input with its format's reader (ovb_read_input's take). */
 static int
-read_gain(struct ovb_lex *lx)
+read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 {
-	size_t n0 = in.nrun;
+	(void)ctx;
+	const char *name = lx->name;
 	int st;
-	while ((st = ovb_lex_next(lx)) == 1) {
-		struct run r;
-		if ((st = ovb_arity(lx, 3, 3, "NODES O PLACED")) ||
-		    (st = ovb_tok_u64(lx, 0, "nodes", &r.nodes)) ||
-		    (st = ovb_tok_prob(lx, 1, "O", &r.O)) ||
-		    (st = ovb_tok_u64(lx, 2, "placed", &r.placed)))
-			return st;
-		if (r.nodes < 1)
-			return ovb_err(lx, "nodes: a cluster has at least 1 node");
-		if (r.O >= 1)
-			return ovb_err(lx, "O: the tolerance %s is not below 1",
-				lx->tok[1]);
-		*OVB_PUSH(in.run, in.nrun, in.caprun) = r;
-	}
-	if (!st && in.nrun == n0)
-		return ovb_err(lx, "no runs after the header 'nodes O placed'");
-	return st;
-}
-
-static bool
-gain_header(const struct ovb_lex *lx)
-{
-	return lx->ntok == 3 && !strcmp(lx->tok[0], "nodes") &&
-		!strcmp(lx->tok[1], "O") && !strcmp(lx->tok[2], "placed");
-}
-
-static int
-read_format(struct ovb_lex *lx, const struct ovb_format *fmt,
-	const char *name)
-{
-	int st;
+	*OVB_PUSH(in.file, in.nfile, in.capfile) = name;
 	if (!strcmp(fmt->name, "profile")) {
 		struct in_prof *p = OVB_PUSH(in.prof, in.nprof, in.capprof);
 		p->file = name;
@@ -344,37 +317,17 @@ read_format(struct ovb_lex *lx, const struct ovb_format *fmt,
 			ovb_plan_read(lx, &in.plan);
 		if (!st)
 			*have = name;
+	} else if (!strcmp(fmt->name, "gain")) {
+		struct ovb_gain g;
+		if (!(st = ovb_gain_read(lx, &g)))
+			for (size_t i = 0; i < g.n; i++)
+				*OVB_PUSH(in.run, in.nrun, in.caprun) = g.run[i];
+		ovb_gain_free(&g);
 	} else {
 		st = ovb_err(lx, "this is an ovb-%s file; ovb-report reads "
 			"ovb-profile, ovb-usage, ovb-curve, ovb-cluster, ovb-plan "
-			"and gain tables ('nodes O placed')", fmt->name);
+			"and ovb-gain", fmt->name);
 	}
-	return st;
-}
-
-static int
-read_one(const char *path)
-{
-	FILE *f;
-	const char *name;
-	int st = ovb_open_in(path, &f, &name);
-	if (st)
-		return st;
-	*OVB_PUSH(in.file, in.nfile, in.capfile) = name;
-	struct ovb_lex lx;
-	ovb_lex_init(&lx, f, name);
-	st = ovb_lex_next(&lx);
-	if (st == 1 && gain_header(&lx))
-		st = read_gain(&lx);
-	else if (st == 0 || st == 1) {
-		if (st == 1)
-			ovb_lex_unread(&lx);
-		const struct ovb_format *fmt = ovb_format_sniff(&lx, &st);
-		if (fmt)
-			st = read_format(&lx, fmt, name);
-	}
-	ovb_lex_free(&lx);
-	ovb_close_in(f);
 	return st;
 }
 
@@ -711,7 +664,7 @@ static size_t ngains;
 static int
 cmp_run(const void *a, const void *b)
 {
-	const struct run *x = a, *y = b;
+	const struct ovb_run *x = a, *y = b;
 	if (x->nodes != y->nodes)
 		return x->nodes < y->nodes ? -1 : 1;
 	if (x->O != y->O)
@@ -1393,8 +1346,7 @@ plot_select(enum plot kind, const struct row **r, const struct nres **nr)
 		return kind == P_NODE ? select_node(nr) : 0;
 	case P_GAIN:
 		if (!ngains) {
-			ovb_warn("--plot gain: needs a gain table ('nodes O "
-				"placed')");
+			ovb_warn("--plot gain: needs a gain table (ovb-gain)");
 			return OVB_EUSAGE;
 		}
 		return 0;
@@ -1945,7 +1897,8 @@ main(int argc, char **argv)
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	int nfiles = argc - first;
 	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
-		if ((st = read_one(nfiles ? argv[first + i] : NULL)) > status)
+		if ((st = ovb_read_input(nfiles ? argv[first + i] : NULL,
+		    read_format, NULL)) > status)
 			status = st;
 	if (!status)
 		status = build_rows();
