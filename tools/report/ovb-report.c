@@ -715,10 +715,23 @@ build_gains(void)
 
 /* ---- tables ---- */
 
-enum { W_TEXT = 1, W_TSV = 2, W_BOTH = 3 };
+/* Column flags: where a column appears, and how pages show it. */
+enum {
+	W_TEXT = 1,      /* text tables and pages */
+	W_TSV = 2,       /* TSV tables */
+	W_BOTH = 3,
+	F_NUM = 4,       /* a number: right-aligned */
+	F_WRAP = 8,      /* long text: pages may wrap it */
+	F_LIST = 16,     /* a comma-separated list: pages may break after a comma */
+	F_CHECK = 32,    /* "ok" or what is violated: pages colour it */
+};
 #define MAXCOL (24 + OVB_MAXPCT * 2)
 
-struct col { const char *head, *tsv; unsigned where; bool num; };
+struct col {
+	const char *head, *tsv;  /* titles in text and TSV tables */
+	const char *html;        /* the title in pages (HTML), or NULL: head */
+	unsigned flags;
+};
 struct table {
 	enum tabid id;
 	const char *title, *note;
@@ -729,10 +742,16 @@ struct table {
 };
 
 static void
-tcol(struct table *t, const char *head, const char *tsv, unsigned where,
-	bool num)
+tcol(struct table *t, const char *head, const char *tsv, unsigned flags)
 {
-	t->col[t->ncol++] = (struct col){ head, tsv, where, num };
+	t->col[t->ncol++] = (struct col){ head, tsv, NULL, flags };
+}
+
+/* The last column's title in pages. */
+static void
+thtml(struct table *t, const char *html)
+{
+	t->col[t->ncol - 1].html = html;
 }
 
 static void
@@ -806,24 +825,26 @@ table_capsules(struct table *t)
 	t->note = "percentiles: exact, from the usage files (nearest rank); "
 		"sigma (rate) = the (1-O)*100th percentile, rho (burst) = "
 		"rho(sigma) on the token-bucket curve";
-	tcol(t, "capsule", "capsule", W_BOTH, false);
-	tcol(t, "res", "res", W_BOTH, false);
-	tcol(t, "intervals", "intervals", W_BOTH, true);
-	tcol(t, "I", "interval_s", W_BOTH, true);
-	tcol(t, "bin width", "width", W_BOTH, true);
-	tcol(t, "mean", "mean", W_BOTH, true);
+	tcol(t, "capsule", "capsule", W_BOTH);
+	tcol(t, "res", "res", W_BOTH);
+	tcol(t, "intervals", "intervals", W_BOTH | F_NUM);
+	tcol(t, "I", "interval_s", W_BOTH | F_NUM);
+	tcol(t, "bin width", "width", W_BOTH | F_NUM);
+	tcol(t, "mean", "mean", W_BOTH | F_NUM);
 	for (size_t k = 0; k < np; k++) {
 		char b[32];
 		snprintf(heads[k], sizeof heads[k], "p%s", ovb_fmt_real(b, P[k]));
-		tcol(t, heads[k], heads[k], W_BOTH, true);
+		tcol(t, heads[k], heads[k], W_BOTH | F_NUM);
 	}
-	tcol(t, "sigma (rate)", "sigma", W_BOTH, true);
-	tcol(t, "rho (burst)", "rho", W_BOTH, true);
-	tcol(t, "tau", "tau_s", W_BOTH, true);
-	tcol(t, "O", "O", W_BOTH, true);
-	tcol(t, NULL, "rate_unit", W_TSV, false);
-	tcol(t, NULL, "burst_unit", W_TSV, false);
-	tcol(t, NULL, "file", W_TSV, false);
+	tcol(t, "sigma (rate)", "sigma", W_BOTH | F_NUM);
+	thtml(t, "σ (rate)");
+	tcol(t, "rho (burst)", "rho", W_BOTH | F_NUM);
+	thtml(t, "ρ (burst)");
+	tcol(t, "tau", "tau_s", W_BOTH | F_NUM);
+	tcol(t, "O", "O", W_BOTH | F_NUM);
+	tcol(t, NULL, "rate_unit", W_TSV);
+	tcol(t, NULL, "burst_unit", W_TSV);
+	tcol(t, NULL, "file", W_TSV);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 		const struct ovb_dist *U = r->U;
@@ -867,23 +888,25 @@ table_placements(struct table *t)
 	t->title = "Placements: capsule -> node, effective QoS, enforcement";
 	t->note = "enforcement (section 4.1): a CPU reservation of x cpu-s "
 		"every y s, or a network token bucket (rate, burst)";
-	tcol(t, "app", "app", W_BOTH, false);
-	tcol(t, "capsule", "capsule", W_BOTH, false);
-	tcol(t, "node", "node", W_BOTH, false);
-	tcol(t, "profile", "profile", W_BOTH, false);
-	tcol(t, "res", "res", W_BOTH, false);
-	tcol(t, "sigma (rate)", "sigma", W_BOTH, true);
-	tcol(t, "rho (burst)", "rho", W_BOTH, true);
-	tcol(t, "tau", "tau_s", W_BOTH, true);
-	tcol(t, "O", "O", W_BOTH, true);
-	tcol(t, "enforced by", NULL, W_TEXT, false);
-	tcol(t, NULL, "rate_unit", W_TSV, false);
-	tcol(t, NULL, "burst_unit", W_TSV, false);
-	tcol(t, NULL, "resv_x_cpu_s", W_TSV, false);
-	tcol(t, NULL, "resv_y_s", W_TSV, false);
-	tcol(t, NULL, "weight", W_TSV, false);
-	tcol(t, NULL, "bucket_rate_Bps", W_TSV, false);
-	tcol(t, NULL, "bucket_burst_B", W_TSV, false);
+	tcol(t, "app", "app", W_BOTH);
+	tcol(t, "capsule", "capsule", W_BOTH);
+	tcol(t, "node", "node", W_BOTH);
+	tcol(t, "profile", "profile", W_BOTH);
+	tcol(t, "res", "res", W_BOTH);
+	tcol(t, "sigma (rate)", "sigma", W_BOTH | F_NUM);
+	thtml(t, "σ (rate)");
+	tcol(t, "rho (burst)", "rho", W_BOTH | F_NUM);
+	thtml(t, "ρ (burst)");
+	tcol(t, "tau", "tau_s", W_BOTH | F_NUM);
+	tcol(t, "O", "O", W_BOTH | F_NUM);
+	tcol(t, "enforced by", NULL, W_TEXT | F_WRAP);
+	tcol(t, NULL, "rate_unit", W_TSV);
+	tcol(t, NULL, "burst_unit", W_TSV);
+	tcol(t, NULL, "resv_x_cpu_s", W_TSV);
+	tcol(t, NULL, "resv_y_s", W_TSV);
+	tcol(t, NULL, "weight", W_TSV);
+	tcol(t, NULL, "bucket_rate_Bps", W_TSV);
+	tcol(t, NULL, "bucket_burst_B", W_TSV);
 	for (size_t i = 0; i < in.plan.n; i++) {
 		const struct ovb_placed *pl = &in.plan.p[i];
 		bool any = false;
@@ -960,22 +983,22 @@ table_nodes(struct table *t)
 	t->note = "reserved = the plan's Eq. 1 load sum (sigma tau_min + rho)"
 		"(1 - O)/tau_min; Pr(Y > C): the plan's, and computed here from "
 		"the capsules' U; headroom = capacity - reserved";
-	tcol(t, "node", "node", W_BOTH, false);
-	tcol(t, "res", "res", W_BOTH, false);
-	tcol(t, "capsules", "capsules", W_BOTH, true);
-	tcol(t, "reserved", "reserved", W_BOTH, true);
-	tcol(t, "capacity", "capacity", W_BOTH, true);
-	tcol(t, "used", "used_pct", W_BOTH, true);
-	tcol(t, "headroom", "headroom", W_BOTH, true);
-	tcol(t, "Pr(Y>C) plan", "pr_plan", W_BOTH, true);
-	tcol(t, "Pr(Y>C) computed", "pr_computed", W_BOTH, true);
-	tcol(t, "O_min", "omin", W_BOTH, true);
-	tcol(t, "check", "check", W_BOTH, false);
-	tcol(t, NULL, "unit", W_TSV, false);
-	tcol(t, NULL, "reserved_computed", W_TSV, false);
-	tcol(t, NULL, "omin_computed", W_TSV, false);
-	tcol(t, NULL, "grid", W_TSV, false);
-	tcol(t, "members", "members", W_BOTH, false);
+	tcol(t, "node", "node", W_BOTH);
+	tcol(t, "res", "res", W_BOTH);
+	tcol(t, "capsules", "capsules", W_BOTH | F_NUM);
+	tcol(t, "reserved", "reserved", W_BOTH | F_NUM);
+	tcol(t, "capacity", "capacity", W_BOTH | F_NUM);
+	tcol(t, "used", "used_pct", W_BOTH | F_NUM);
+	tcol(t, "headroom", "headroom", W_BOTH | F_NUM);
+	tcol(t, "Pr(Y>C) plan", "pr_plan", W_BOTH | F_NUM);
+	tcol(t, "Pr(Y>C) computed", "pr_computed", W_BOTH | F_NUM);
+	tcol(t, "O_min", "omin", W_BOTH | F_NUM);
+	tcol(t, "check", "check", W_BOTH | F_CHECK);
+	tcol(t, NULL, "unit", W_TSV);
+	tcol(t, NULL, "reserved_computed", W_TSV);
+	tcol(t, NULL, "omin_computed", W_TSV);
+	tcol(t, NULL, "grid", W_TSV);
+	tcol(t, "members", "members", W_BOTH | F_WRAP | F_LIST);
 	for (size_t i = 0; i < nnres; i++) {
 		const struct nres *nr = &nres[i];
 		const char *u = ovb_res_rate_unit(nr->res);
@@ -1013,8 +1036,8 @@ table_rejects(struct table *t)
 {
 	t->title = "Rejected applications";
 	t->note = NULL;
-	tcol(t, "app", "app", W_BOTH, false);
-	tcol(t, "reason", "reason", W_BOTH, false);
+	tcol(t, "app", "app", W_BOTH);
+	tcol(t, "reason", "reason", W_BOTH | F_WRAP);
 	for (size_t i = 0; i < in.plan.nrej; i++) {
 		trow(t, false);
 		tput(t, ovb_xstrdup(in.plan.rej[i].app), NULL);
@@ -1028,12 +1051,13 @@ table_gain(struct table *t)
 	t->title = "Capacity gained by overbooking (applications placed)";
 	t->note = "mean over the runs, 95% confidence interval (Student's t); "
 		"gain = mean / mean at O = 0 on as many nodes";
-	tcol(t, "nodes", "nodes", W_BOTH, true);
-	tcol(t, "O", "O", W_BOTH, true);
-	tcol(t, "runs", "runs", W_BOTH, true);
-	tcol(t, "placed", "placed_mean", W_BOTH, true);
-	tcol(t, "+-95%", "ci95", W_BOTH, true);
-	tcol(t, "gain", "gain", W_BOTH, true);
+	tcol(t, "nodes", "nodes", W_BOTH | F_NUM);
+	tcol(t, "O", "O", W_BOTH | F_NUM);
+	tcol(t, "runs", "runs", W_BOTH | F_NUM);
+	tcol(t, "placed", "placed_mean", W_BOTH | F_NUM);
+	tcol(t, "+-95%", "ci95", W_BOTH | F_NUM);
+	thtml(t, "±95%");
+	tcol(t, "gain", "gain", W_BOTH | F_NUM);
 	for (size_t i = 0; i < ngains; i++) {
 		const struct ovb_plot_gain *g = &gains[i];
 		trow(t, false);
@@ -1110,7 +1134,7 @@ text_table(FILE *f, const struct table *t)
 {
 	size_t w[MAXCOL] = { 0 };
 	for (size_t c = 0; c < t->ncol; c++) {
-		if (!(t->col[c].where & W_TEXT))
+		if (!(t->col[c].flags & W_TEXT))
 			continue;
 		w[c] = strlen(t->col[c].head);
 		for (size_t r = 0; r < t->nrow; r++) {
@@ -1120,13 +1144,13 @@ text_table(FILE *f, const struct table *t)
 	}
 	size_t last = 0;
 	for (size_t c = 0; c < t->ncol; c++)
-		if (t->col[c].where & W_TEXT)
+		if (t->col[c].flags & W_TEXT)
 			last = c;
 	fprintf(f, "%s\n", t->title);
 	for (size_t r = 0; r <= t->nrow; r++) {
 		bool sep = false;
 		for (size_t c = 0; c < t->ncol; c++) {
-			if (!(t->col[c].where & W_TEXT))
+			if (!(t->col[c].flags & W_TEXT))
 				continue;
 			const char *s = r ? tcell(t, r - 1, c, false) :
 				t->col[c].head;
@@ -1134,7 +1158,7 @@ text_table(FILE *f, const struct table *t)
 			if (sep)
 				fputs("  ", f);
 			sep = true;
-			if (t->col[c].num)
+			if (t->col[c].flags & F_NUM)
 				fprintf(f, "%*s", pad, s);
 			else if (c == last)
 				fputs(s, f);
@@ -1155,7 +1179,7 @@ tsv_table(FILE *f, const struct table *t)
 	for (size_t r = 0; r <= t->nrow; r++) {
 		bool sep = false;
 		for (size_t c = 0; c < t->ncol; c++) {
-			if (!(t->col[c].where & W_TSV))
+			if (!(t->col[c].flags & W_TSV))
 				continue;
 			if (sep)
 				fputc('\t', f);
@@ -1451,40 +1475,28 @@ html_table(FILE *f, const struct table *t)
 {
 	fputs("<div class=\"wrap\"><table>\n<thead><tr>", f);
 	for (size_t c = 0; c < t->ncol; c++) {
-		if (!(t->col[c].where & W_TEXT))
+		if (!(t->col[c].flags & W_TEXT))
 			continue;
-		fputs(t->col[c].num ? "<th class=\"n\">" : "<th>", f);
-		if (!strncmp(t->col[c].head, "sigma", 5)) {
-			fputs("σ", f);
-			hesc(f, t->col[c].head + 5);
-		} else if (!strncmp(t->col[c].head, "rho", 3)) {
-			fputs("ρ", f);
-			hesc(f, t->col[c].head + 3);
-		} else if (!strcmp(t->col[c].head, "+-95%"))
-			fputs("±95%", f);
-		else
-			hesc(f, t->col[c].head);
+		fputs(t->col[c].flags & F_NUM ? "<th class=\"n\">" : "<th>", f);
+		hesc(f, t->col[c].html ? t->col[c].html : t->col[c].head);
 		fputs("</th>", f);
 	}
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (size_t r = 0; r < t->nrow; r++) {
 		fputs(t->bad[r] ? "<tr class=\"bad\">" : "<tr>", f);
 		for (size_t c = 0; c < t->ncol; c++) {
-			if (!(t->col[c].where & W_TEXT))
+			if (!(t->col[c].flags & W_TEXT))
 				continue;
 			const char *s = tcell(t, r, c, false);
-			bool wrap = !strcmp(t->col[c].head, "members") ||
-				!strcmp(t->col[c].head, "reason") ||
-				!strcmp(t->col[c].head, "enforced by");
-			fputs(t->col[c].num ? "<td class=\"n\">" : wrap ?
+			unsigned fl = t->col[c].flags;
+			fputs(fl & F_NUM ? "<td class=\"n\">" : fl & F_WRAP ?
 				"<td class=\"w\">" : "<td>", f);
-			if (!strcmp(t->col[c].head, "check")) {
+			if (fl & F_CHECK) {
 				fputs(strcmp(s, "ok") ? "<span class=\"bad\">" :
 					"<span class=\"ok\">", f);
 				hesc(f, s);
 				fputs("</span>", f);
-			} else if (wrap && strchr(s, ',') &&
-			    !strcmp(t->col[c].head, "members")) {
+			} else if (fl & F_LIST) {
 				for (const char *p = s; *p; p++) {
 					char ch[2] = { *p, 0 };
 					hesc(f, ch);
