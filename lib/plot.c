@@ -224,12 +224,15 @@ capsule_title(FILE *g, struct strs *a, const struct ovb_plot_capsule *c,
 		(unsigned long long)c->n, real(a, c->interval)));
 }
 
-/* The largest usage the bins allow, or sigma when that is larger. */
-static double
-capsule_top(const struct ovb_plot_capsule *c)
+/* The x axis of U's plots: up to the largest usage the bins allow, or to
+ * sigma when that is larger (*top), scaled. */
+static struct scale
+capsule_scale(const struct ovb_plot_capsule *c, double *top)
 {
-	double top = (double)(c->nbins - 1) * c->width;
-	return c->has_qos ? fmax(top, c->sigma) : top;
+	*top = (double)(c->nbins - 1) * c->width;
+	if (c->has_qos)
+		*top = fmax(*top, c->sigma);
+	return scale_for(ovb_res_rate_unit(c->res), *top);
 }
 
 /* Fig. 4(a): U as a histogram, bar k over ((k-1)w, kw], with its
@@ -238,10 +241,10 @@ void
 ovb_plot_pdf(FILE *g, bool png, const struct ovb_plot_capsule *c)
 {
 	struct strs a = { 0 };
-	const char *ru = ovb_res_rate_unit(c->res);
-	double top = capsule_top(c);
-	struct scale sc = scale_for(ru, top);
+	double top;
+	struct scale sc = capsule_scale(c, &top);
 	double w = c->width / sc.div, pmax = 0, n = (double)c->n;
+	const char *ru = ovb_res_rate_unit(c->res);
 	for (size_t k = 0; k < c->nbins; k++)
 		pmax = fmax(pmax, (double)c->count[k] / n);
 	head(g, png, 640, 450);
@@ -300,10 +303,10 @@ void
 ovb_plot_cdf(FILE *g, bool png, const struct ovb_plot_capsule *c)
 {
 	struct strs a = { 0 };
-	const char *ru = ovb_res_rate_unit(c->res);
-	double top = capsule_top(c);
-	struct scale sc = scale_for(ru, top);
+	double top;
+	struct scale sc = capsule_scale(c, &top);
 	double w = c->width / sc.div, xmax = top / sc.div * 1.06 + w;
+	const char *ru = ovb_res_rate_unit(c->res);
 	head(g, png, 640, 420);
 	capsule_title(g, &a, c, "cumulative distribution of U");
 	fprintf(g, "set xlabel %s\nset ylabel 'Pr(usage ≤ x)'\nset xrange [" N

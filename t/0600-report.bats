@@ -201,31 +201,32 @@ need_gnuplot() {
 	assert_line $'4\t0\t4\t11\t1.837128556561389\t1'   # 3.182 sqrt(4/3) / 2
 }
 
+# gain_error TOOL CONTENT LINE MESSAGE: TOOL on a file of CONTENT (printf
+# format) exits 65 with "TOOL: FILE:LINE: MESSAGE".
+gain_error() {
+	printf "$2" >"$T/x.gain"
+	run -65 --separate-stderr "$1" "$T/x.gain"
+	assert_output ''
+	assert_equal "$stderr" "$1: $T/x.gain:$3: $4"
+}
+
 @test "gain format: bad records are FILE:LINE, 65" {
-	printf 'ovb-gain 1\nrun 4 0.5\n' >"$T/a.gain"
-	run -65 --separate-stderr ovb-report "$T/a.gain"
-	assert_equal "$stderr" "ovb-report: $T/a.gain:2: run: expected 'run NODES O PLACED'"
-	printf 'ovb-gain 1\n# runs\nnodes O placed\n' >"$T/b.gain"
-	run -65 --separate-stderr ovb-fmt "$T/b.gain"
-	assert_equal "$stderr" "ovb-fmt: $T/b.gain:3: unknown record 'nodes' in an ovb-gain file (expected run)"
-	printf 'ovb-gain 1\n' >"$T/c.gain"
-	run -65 --separate-stderr ovb-report "$T/c.gain"
-	assert_equal "$stderr" "ovb-report: $T/c.gain:1: no runs"
-	printf 'ovb-gain 1\nrun 0 0 3\n' >"$T/d.gain"
-	run -65 --separate-stderr ovb-report "$T/d.gain"
-	assert_equal "$stderr" "ovb-report: $T/d.gain:2: nodes: a cluster has at least 1 node"
-	printf 'ovb-gain 1\nrun 2 0.1 4.5\n' >"$T/e.gain"
-	run -65 --separate-stderr ovb-report "$T/e.gain"
-	stderr_has "$T/e.gain:2: placed: '4.5'"
-	printf 'ovb-gain 2\nrun 2 0.1 4\n' >"$T/f.gain"
-	run -65 --separate-stderr ovb-fmt "$T/f.gain"
-	stderr_has "$T/f.gain:1: ovb-gain version 2 is not supported"
+	gain_error ovb-report 'ovb-gain 1\nrun 4 0.5\n' 2 \
+		"run: expected 'run NODES O PLACED'"
+	gain_error ovb-fmt 'ovb-gain 1\n# runs\nnodes O placed\n' 3 \
+		"unknown record 'nodes' in an ovb-gain file (expected run)"
+	gain_error ovb-report 'ovb-gain 1\n' 1 'no runs'
+	gain_error ovb-report 'ovb-gain 1\nrun 0 0 3\n' 2 \
+		'nodes: a cluster has at least 1 node'
+	gain_error ovb-report 'ovb-gain 1\nrun 2 0.1 4.5\n' 2 \
+		"placed: '4.5' is not an unsigned integer"
+	gain_error ovb-fmt 'ovb-gain 2\nrun 2 0.1 4\n' 1 \
+		'ovb-gain version 2 is not supported (this build reads version 1)'
+	gain_error ovb-report 'nodes O placed\n# none\n' 2 \
+		"no runs after the header 'nodes O placed'"
 	: >"$T/g.gain"
 	run -65 --separate-stderr ovb-fmt -t gain "$T/g.gain"
 	assert_equal "$stderr" "ovb-fmt: $T/g.gain: empty input: expected 'ovb-gain 1'"
-	printf 'nodes O placed\n# none\n' >"$T/h.gain"
-	run -65 --separate-stderr ovb-report "$T/h.gain"
-	assert_equal "$stderr" "ovb-report: $T/h.gain:2: no runs after the header 'nodes O placed'"
 }
 
 # ---------------------------------------------------------------------------

@@ -747,12 +747,13 @@ tcol(struct table *t, const char *head, const char *tsv, unsigned flags)
 	t->col[t->ncol++] = (struct col){ head, tsv, NULL, flags };
 }
 
-/* The last column's title in pages. */
 static void
-thtml(struct table *t, const char *html)
+tcols(struct table *t, const struct col *c, size_t n)
 {
-	t->col[t->ncol - 1].html = html;
+	for (size_t i = 0; i < n; i++)
+		t->col[t->ncol++] = c[i];
 }
+#define TCOLS(t, a) tcols(t, a, sizeof a / sizeof *a)
 
 static void
 trow(struct table *t, bool bad)
@@ -815,6 +816,24 @@ all_pcts(double *p, size_t max)
 	return n;
 }
 
+static const struct col capsule_cols[] = {
+	{ "capsule", "capsule", NULL, W_BOTH },
+	{ "res", "res", NULL, W_BOTH },
+	{ "intervals", "intervals", NULL, W_BOTH | F_NUM },
+	{ "I", "interval_s", NULL, W_BOTH | F_NUM },
+	{ "bin width", "width", NULL, W_BOTH | F_NUM },
+	{ "mean", "mean", NULL, W_BOTH | F_NUM },
+};
+static const struct col capsule_qos_cols[] = {
+	{ "sigma (rate)", "sigma", "σ (rate)", W_BOTH | F_NUM },
+	{ "rho (burst)", "rho", "ρ (burst)", W_BOTH | F_NUM },
+	{ "tau", "tau_s", NULL, W_BOTH | F_NUM },
+	{ "O", "O", NULL, W_BOTH | F_NUM },
+	{ NULL, "rate_unit", NULL, W_TSV },
+	{ NULL, "burst_unit", NULL, W_TSV },
+	{ NULL, "file", NULL, W_TSV },
+};
+
 static void
 table_capsules(struct table *t)
 {
@@ -825,26 +844,13 @@ table_capsules(struct table *t)
 	t->note = "percentiles: exact, from the usage files (nearest rank); "
 		"sigma (rate) = the (1-O)*100th percentile, rho (burst) = "
 		"rho(sigma) on the token-bucket curve";
-	tcol(t, "capsule", "capsule", W_BOTH);
-	tcol(t, "res", "res", W_BOTH);
-	tcol(t, "intervals", "intervals", W_BOTH | F_NUM);
-	tcol(t, "I", "interval_s", W_BOTH | F_NUM);
-	tcol(t, "bin width", "width", W_BOTH | F_NUM);
-	tcol(t, "mean", "mean", W_BOTH | F_NUM);
+	TCOLS(t, capsule_cols);
 	for (size_t k = 0; k < np; k++) {
 		char b[32];
 		snprintf(heads[k], sizeof heads[k], "p%s", ovb_fmt_real(b, P[k]));
 		tcol(t, heads[k], heads[k], W_BOTH | F_NUM);
 	}
-	tcol(t, "sigma (rate)", "sigma", W_BOTH | F_NUM);
-	thtml(t, "σ (rate)");
-	tcol(t, "rho (burst)", "rho", W_BOTH | F_NUM);
-	thtml(t, "ρ (burst)");
-	tcol(t, "tau", "tau_s", W_BOTH | F_NUM);
-	tcol(t, "O", "O", W_BOTH | F_NUM);
-	tcol(t, NULL, "rate_unit", W_TSV);
-	tcol(t, NULL, "burst_unit", W_TSV);
-	tcol(t, NULL, "file", W_TSV);
+	TCOLS(t, capsule_qos_cols);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 		const struct ovb_dist *U = r->U;
@@ -882,31 +888,33 @@ table_capsules(struct table *t)
 	}
 }
 
+static const struct col placement_cols[] = {
+	{ "app", "app", NULL, W_BOTH },
+	{ "capsule", "capsule", NULL, W_BOTH },
+	{ "node", "node", NULL, W_BOTH },
+	{ "profile", "profile", NULL, W_BOTH },
+	{ "res", "res", NULL, W_BOTH },
+	{ "sigma (rate)", "sigma", "σ (rate)", W_BOTH | F_NUM },
+	{ "rho (burst)", "rho", "ρ (burst)", W_BOTH | F_NUM },
+	{ "tau", "tau_s", NULL, W_BOTH | F_NUM },
+	{ "O", "O", NULL, W_BOTH | F_NUM },
+	{ "enforced by", NULL, NULL, W_TEXT | F_WRAP },
+	{ NULL, "rate_unit", NULL, W_TSV },
+	{ NULL, "burst_unit", NULL, W_TSV },
+	{ NULL, "resv_x_cpu_s", NULL, W_TSV },
+	{ NULL, "resv_y_s", NULL, W_TSV },
+	{ NULL, "weight", NULL, W_TSV },
+	{ NULL, "bucket_rate_Bps", NULL, W_TSV },
+	{ NULL, "bucket_burst_B", NULL, W_TSV },
+};
+
 static void
 table_placements(struct table *t)
 {
 	t->title = "Placements: capsule -> node, effective QoS, enforcement";
 	t->note = "enforcement (section 4.1): a CPU reservation of x cpu-s "
 		"every y s, or a network token bucket (rate, burst)";
-	tcol(t, "app", "app", W_BOTH);
-	tcol(t, "capsule", "capsule", W_BOTH);
-	tcol(t, "node", "node", W_BOTH);
-	tcol(t, "profile", "profile", W_BOTH);
-	tcol(t, "res", "res", W_BOTH);
-	tcol(t, "sigma (rate)", "sigma", W_BOTH | F_NUM);
-	thtml(t, "σ (rate)");
-	tcol(t, "rho (burst)", "rho", W_BOTH | F_NUM);
-	thtml(t, "ρ (burst)");
-	tcol(t, "tau", "tau_s", W_BOTH | F_NUM);
-	tcol(t, "O", "O", W_BOTH | F_NUM);
-	tcol(t, "enforced by", NULL, W_TEXT | F_WRAP);
-	tcol(t, NULL, "rate_unit", W_TSV);
-	tcol(t, NULL, "burst_unit", W_TSV);
-	tcol(t, NULL, "resv_x_cpu_s", W_TSV);
-	tcol(t, NULL, "resv_y_s", W_TSV);
-	tcol(t, NULL, "weight", W_TSV);
-	tcol(t, NULL, "bucket_rate_Bps", W_TSV);
-	tcol(t, NULL, "bucket_burst_B", W_TSV);
+	TCOLS(t, placement_cols);
 	for (size_t i = 0; i < in.plan.n; i++) {
 		const struct ovb_placed *pl = &in.plan.p[i];
 		bool any = false;
@@ -975,6 +983,25 @@ members_text(const struct nres *nr)
 	return s;
 }
 
+static const struct col node_cols[] = {
+	{ "node", "node", NULL, W_BOTH },
+	{ "res", "res", NULL, W_BOTH },
+	{ "capsules", "capsules", NULL, W_BOTH | F_NUM },
+	{ "reserved", "reserved", NULL, W_BOTH | F_NUM },
+	{ "capacity", "capacity", NULL, W_BOTH | F_NUM },
+	{ "used", "used_pct", NULL, W_BOTH | F_NUM },
+	{ "headroom", "headroom", NULL, W_BOTH | F_NUM },
+	{ "Pr(Y>C) plan", "pr_plan", NULL, W_BOTH | F_NUM },
+	{ "Pr(Y>C) computed", "pr_computed", NULL, W_BOTH | F_NUM },
+	{ "O_min", "omin", NULL, W_BOTH | F_NUM },
+	{ "check", "check", NULL, W_BOTH | F_CHECK },
+	{ NULL, "unit", NULL, W_TSV },
+	{ NULL, "reserved_computed", NULL, W_TSV },
+	{ NULL, "omin_computed", NULL, W_TSV },
+	{ NULL, "grid", NULL, W_TSV },
+	{ "members", "members", NULL, W_BOTH | F_WRAP | F_LIST },
+};
+
 static void
 table_nodes(struct table *t)
 {
@@ -983,22 +1010,7 @@ table_nodes(struct table *t)
 	t->note = "reserved = the plan's Eq. 1 load sum (sigma tau_min + rho)"
 		"(1 - O)/tau_min; Pr(Y > C): the plan's, and computed here from "
 		"the capsules' U; headroom = capacity - reserved";
-	tcol(t, "node", "node", W_BOTH);
-	tcol(t, "res", "res", W_BOTH);
-	tcol(t, "capsules", "capsules", W_BOTH | F_NUM);
-	tcol(t, "reserved", "reserved", W_BOTH | F_NUM);
-	tcol(t, "capacity", "capacity", W_BOTH | F_NUM);
-	tcol(t, "used", "used_pct", W_BOTH | F_NUM);
-	tcol(t, "headroom", "headroom", W_BOTH | F_NUM);
-	tcol(t, "Pr(Y>C) plan", "pr_plan", W_BOTH | F_NUM);
-	tcol(t, "Pr(Y>C) computed", "pr_computed", W_BOTH | F_NUM);
-	tcol(t, "O_min", "omin", W_BOTH | F_NUM);
-	tcol(t, "check", "check", W_BOTH | F_CHECK);
-	tcol(t, NULL, "unit", W_TSV);
-	tcol(t, NULL, "reserved_computed", W_TSV);
-	tcol(t, NULL, "omin_computed", W_TSV);
-	tcol(t, NULL, "grid", W_TSV);
-	tcol(t, "members", "members", W_BOTH | F_WRAP | F_LIST);
+	TCOLS(t, node_cols);
 	for (size_t i = 0; i < nnres; i++) {
 		const struct nres *nr = &nres[i];
 		const char *u = ovb_res_rate_unit(nr->res);
@@ -1031,13 +1043,17 @@ table_nodes(struct table *t)
 	}
 }
 
+static const struct col reject_cols[] = {
+	{ "app", "app", NULL, W_BOTH },
+	{ "reason", "reason", NULL, W_BOTH | F_WRAP },
+};
+
 static void
 table_rejects(struct table *t)
 {
 	t->title = "Rejected applications";
 	t->note = NULL;
-	tcol(t, "app", "app", W_BOTH);
-	tcol(t, "reason", "reason", W_BOTH | F_WRAP);
+	TCOLS(t, reject_cols);
 	for (size_t i = 0; i < in.plan.nrej; i++) {
 		trow(t, false);
 		tput(t, ovb_xstrdup(in.plan.rej[i].app), NULL);
@@ -1045,19 +1061,22 @@ table_rejects(struct table *t)
 	}
 }
 
+static const struct col gain_cols[] = {
+	{ "nodes", "nodes", NULL, W_BOTH | F_NUM },
+	{ "O", "O", NULL, W_BOTH | F_NUM },
+	{ "runs", "runs", NULL, W_BOTH | F_NUM },
+	{ "placed", "placed_mean", NULL, W_BOTH | F_NUM },
+	{ "+-95%", "ci95", "±95%", W_BOTH | F_NUM },
+	{ "gain", "gain", NULL, W_BOTH | F_NUM },
+};
+
 static void
 table_gain(struct table *t)
 {
 	t->title = "Capacity gained by overbooking (applications placed)";
 	t->note = "mean over the runs, 95% confidence interval (Student's t); "
 		"gain = mean / mean at O = 0 on as many nodes";
-	tcol(t, "nodes", "nodes", W_BOTH | F_NUM);
-	tcol(t, "O", "O", W_BOTH | F_NUM);
-	tcol(t, "runs", "runs", W_BOTH | F_NUM);
-	tcol(t, "placed", "placed_mean", W_BOTH | F_NUM);
-	tcol(t, "+-95%", "ci95", W_BOTH | F_NUM);
-	thtml(t, "±95%");
-	tcol(t, "gain", "gain", W_BOTH | F_NUM);
+	TCOLS(t, gain_cols);
 	for (size_t i = 0; i < ngains; i++) {
 		const struct ovb_plot_gain *g = &gains[i];
 		trow(t, false);
