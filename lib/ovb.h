@@ -724,6 +724,92 @@ char *ovb_mpq_str(const mpq_t q);
  * than OVB_MAXBINS grid points, else 0. */
 int ovb_xpmf_hist(const struct ovb_xpmf *y, struct ovb_hist *h, bool *exact);
 
+/* ---- lib/node.c: the plan's node model, once (formats/plan.md) ----
+ *
+ * A capsule's effective needs per resource, Eq. 1 with tau_min and lower
+ * bounds, section 4.1's mechanisms, the grid rule and Y of a node, and the
+ * decisions of Eq. 1 and Eq. 3, shared by ovb-place, ovb-check, ovb-report
+ * and ovb-replay.  The rule: every number is the double its text rounds
+ * to; a rule holds when it holds for the exact values of those doubles.
+ * Doubles decide a case only when a certified bound on their rounding
+ * error proves the exact answer; the rest is decided in GMP rationals.
+ * Functions taking (m, n, extra) work on the needs m[0..n) and, when extra
+ * is not NULL, one more. */
+#define OVB_PLAIN_TAU 1.0       /* a plain reservation's period without tau= */
+struct ovb_need {               /* one capsule's needs on one resource */
+	bool used;
+	double sigma, rho, tau, O;  /* rate, burst, period [s], tolerance */
+	double lb;                  /* lower bound [rate unit]; 0: none */
+	const struct ovb_hist *h;   /* U; NULL: plain, a point mass at sigma */
+};
+/* The needs of capsule c of application app: per resource r from the
+ * profile block q[r] (NULL: none, the resource is unused), with O= and
+ * tau= of the capsule over the application's over the profile's; a plain
+ * capsule (c->profile NULL) from its reservation (0: unused), tau 1 s and
+ * O 0 unless given.  false when no resource is used. */
+bool ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
+	const struct ovb_qos *const q[OVB_NCAP], struct ovb_need need[OVB_NCAP]);
+/* Eq. 1's term over tau_min: max((sigma tau_min + rho)(1 - O)/tau_min, lb),
+ * in the rate unit, in doubles. */
+double ovb_eq1_term(const struct ovb_need *n, double tau_min);
+/* Section 4.1: x cpu-s every y s, proportional-share weight (cpu). */
+void ovb_cpu_resv(const struct ovb_need *n, double *x, double *y,
+	double *weight);
+struct ovb_eq1 {
+	size_t n;                   /* capsules */
+	double tau_min, omin;       /* their least tau and least O */
+	double load, load0;         /* Eq. 1's LOAD with lb, and without */
+};
+/* Eq. 1 of a node and resource, in doubles (the plan's LOAD). */
+void ovb_eq1_load(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, struct ovb_eq1 *e);
+/* t = x's Eq. 1 term over tau (exact). */
+void ovb_eq1_xterm(mpq_t t, const struct ovb_need *x, const mpq_t tau);
+/* The exact sign of LOAD - C at tau_min (GMP). */
+int ovb_eq1_xcmp(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double tau_min, double C);
+/* Eq. 1 holds: LOAD <= C exactly. */
+bool ovb_eq1_holds(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double C);
+/* A certified relative error bound of a sum of n Eq. 1 terms in doubles. */
+double ovb_sum_err(size_t n);
+/* Is the exact value (within relative err of v) <= limit?  1 yes, 0 no,
+ * -1 too close to tell in doubles. */
+int ovb_decide(double v, double err, double limit);
+/* The grid rule: the largest bin width of the profiled needs, at least
+ * C/points when points > 0; 0 when none is profiled (Y is then the exact
+ * sum of the plain sigmas). */
+double ovb_node_grid(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double C, uint64_t points);
+/* The grid of a node whose grid is g (0: nothing profiled yet) once x
+ * joins it: the same rule, one capsule at a time. */
+double ovb_grid_add(double g, const struct ovb_need *x, double C,
+	uint64_t points);
+/* The grid index of the largest value of x's U on grid g. */
+size_t ovb_need_top(const struct ovb_need *x, double g);
+/* x's U on grid g (values moved up, never down). */
+void ovb_need_pmf(const struct ovb_need *x, double g, struct ovb_pmf *u);
+/* Y on grid g: each U moved up on its own, convolved; clipped at C unless
+ * C is infinite (Y kept whole, to draw it). */
+void ovb_node_y(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double g, double C, struct ovb_pmf *y);
+/* A certified relative error bound of Pr(Y > C) computed in doubles by
+ * lib/pmf.c on grid g from these needs. */
+double ovb_tail_err(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double g, double C);
+/* Eq. 3: Pr(Y > C) <= limit exactly, Y on grid g (0: the plain sum); p is
+ * Pr(Y > C) computed in doubles, or NAN to decide exactly at once. */
+int ovb_eq3_decide(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double g, double C, double limit,
+	double p);
+struct ovb_nodestat {           /* what a plan's risk record states */
+	struct ovb_eq1 eq1;
+	double g, pr;               /* grid (0: plain only), Pr(Y > C) */
+	bool eq1_ok, eq3_ok;        /* decided exactly */
+};
+void ovb_node_stat(const struct ovb_need *m, size_t n, double C,
+	uint64_t points, struct ovb_nodestat *st);
+
 /* ---- lib/rsv.c: Cluster Reserves steps 1-3 (GLPK) and the bank ----
  *
  * One manager's allocation problem: n "nodes" (nodes, or whole groups of

@@ -6,7 +6,7 @@ Replays the applications of DIR/apps in order on the cluster and profiles
 of DIR.  For each one, enumerates every assignment of its capsules to
 distinct nodes and decides with exact rational arithmetic whether any
 satisfies every rule (pinning, trust 0, Eq. 1 and Eq. 3 for cpu and net on
-each node, with the placer's stated safety margin of 1e-12).  Then:
+each node, decided exactly with no safety margin: formats/plan.md).  Then:
 ovb-place must have placed the application exactly when one exists, and
 its assignment must be one of the feasible ones; the placed capsules join
 the state.  Exit 0 and "agree N apps (P placed)" when all agree.
@@ -17,7 +17,7 @@ import math
 import sys
 from fractions import Fraction as F
 
-MARGIN = 1e-12
+MARGIN = 0  # the exact rule of formats/plan.md: no safety margin
 
 
 def records(path):

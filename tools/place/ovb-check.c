@@ -295,53 +295,22 @@ check_refs(void)
 
 /* ---- effective requirements ---- */
 
-struct eff {                    /* one capsule's needs on one resource */
-	bool used;
-	double sigma, rho, tau, O, lb;
-	const struct ovb_hist *h;   /* NULL: a plain reservation at sigma */
-};
-
 struct cap {                    /* a placed capsule */
 	const struct ovb_placed *pl;
 	const struct ovb_app *app;
 	const struct ovb_capsule *c;
 	size_t node;                /* cluster index, or OVB_NONE */
-	struct eff e[OVB_NCAP];
+	struct ovb_need e[OVB_NCAP];
 };
-
-static double
-pick(double a, double b, double c)
-{
-	return !isnan(a) ? a : !isnan(b) ? b : c;
-}
 
 static void
 effective(const struct ovb_app *app, const struct ovb_capsule *c,
-	struct eff e[OVB_NCAP])
+	struct ovb_need e[OVB_NCAP])
 {
-	memset(e, 0, OVB_NCAP * sizeof *e);
-	for (int r = 0; r < OVB_NCAP; r++) {
-		struct eff *n = &e[r];
-		n->lb = c->lb[r];
-		if (c->profile) {
-			const struct ovb_qos *q = ovb_profile_find(&S.prof,
-				c->profile, (enum ovb_res)r);
-			if (!q)
-				continue;
-			n->sigma = q->sigma;
-			n->rho = q->rho;
-			n->tau = pick(c->tau, app->tau, q->tau);
-			n->O = pick(c->O, app->O, q->O);
-			n->h = &q->U.h;
-		} else {
-			if (!(c->resv[r] > 0))
-				continue;
-			n->sigma = c->resv[r];
-			n->tau = pick(c->tau, app->tau, 1);
-			n->O = pick(c->O, app->O, 0);
-		}
-		n->used = true;
-	}
+	const struct ovb_qos *q[OVB_NCAP] = { NULL };
+	for (int r = 0; r < OVB_NCAP && c->profile; r++)
+		q[r] = ovb_profile_find(&S.prof, c->profile, (enum ovb_res)r);
+	ovb_need_of(app, c, q, e);
 }
 
 /* ---- violations ---- */
@@ -466,7 +435,7 @@ check_capsule(struct cap *c)
 			want, S.plan_file, pl->line);
 	static const char *const qn[] = { "sigma", "rho", "tau", "O" };
 	for (int r = 0; r < OVB_NCAP; r++) {
-		const struct eff *e = &c->e[r];
+		const struct ovb_need *e = &c->e[r];
 		const char *qu[] = { ovb_res_rate_unit((enum ovb_res)r),
 			ovb_res_amount_unit((enum ovb_res)r), "s", "" };
 		double st[] = { pl->sigma[r], pl->rho[r], pl->tau[r], pl->O[r] };
@@ -477,15 +446,9 @@ check_capsule(struct cap *c)
 	/* section 4.1: x = (1-O) rho every y = rho / sigma, weight
 	 * (1-O) sigma; without a burst or a rate, x = (1-O) sigma tau every
 	 * y = tau */
-	const struct eff *e = &c->e[OVB_CPU];
-	double x, y, w = (1 - e->O) * e->sigma;
-	if (e->rho > 0 && e->sigma > 0) {
-		x = (1 - e->O) * e->rho;
-		y = e->rho / e->sigma;
-	} else {
-		x = (1 - e->O) * e->sigma * e->tau;
-		y = e->tau;
-	}
+	const struct ovb_need *e = &c->e[OVB_CPU];
+	double x, y, w;
+	ovb_cpu_resv(e, &x, &y, &w);
 	static const char *const cn[] = { "x", "y", "weight" };
 	static const char *const cu[] = { "cpu-s", "s", "" };
 	double cs[] = { pl->x, pl->y, pl->weight }, ce[] = { x, y, w };
@@ -518,30 +481,27 @@ risk_record(const char *node, int r)
 	return NULL;
 }
 
-/* Eq. 3's Pr(Y > C) on a node: as a double, and exactly unless --float;
- * g is the grid (0: deterministic). */
+/* Eq. 3's Pr(Y > C) on a node, Y of need[0..n) on the grid of the node
+ * model: as a double, and as an exact rational in pr unless --float (this
+ * exact computation is ovb-check's own, independent of ovb-place's
+ * decision procedure); g is the grid (0: the plain sum). */
 static double
-node_risk(struct cap *const *m, size_t n, int r, double C, double *g,
+node_risk(const struct ovb_need *need, size_t n, double C, double *g,
 	mpq_t pr)
 {
-	double w = 0;
-	for (size_t i = 0; i < n; i++)
-		if (m[i]->e[r].h && m[i]->e[r].h->width > w)
-			w = m[i]->e[r].h->width;
-	if (w > 0 && S.plan.grid && C / (double)S.plan.grid > w)
-		w = C / (double)S.plan.grid;
+	double w = ovb_node_grid(need, n, NULL, C, S.plan.grid);
 	*g = w;
 	if (w == 0) {                   /* plain reservations only */
 		if (opt_float) {
 			double s = 0;
 			for (size_t i = 0; i < n; i++)
-				s += m[i]->e[r].sigma;
+				s += need[i].sigma;
 			return s > C ? 1 : 0;
 		}
 		mpq_t s, x;
 		mpq_inits(s, x, NULL);
 		for (size_t i = 0; i < n; i++) {
-			mpq_set_d(x, m[i]->e[r].sigma);
+			mpq_set_d(x, need[i].sigma);
 			mpq_add(s, s, x);
 		}
 		bool over = ovb_mpq_cmp_d(s, C) > 0;
@@ -550,23 +510,8 @@ node_risk(struct cap *const *m, size_t n, int r, double C, double *g,
 		return over;
 	}
 	if (opt_float) {
-		struct ovb_pmf y, u;
-		ovb_pmf_zero(&y, w);
-		for (size_t i = 0; i < n; i++) {
-			const struct eff *e = &m[i]->e[r];
-			if (e->h)
-				ovb_pmf_from_hist(&u, e->h, w);
-			else {
-				size_t k = ovb_grid_up(e->sigma, w);
-				u.g = w;
-				u.n = k + 1;
-				u.p = ovb_xcalloc(k + 1, sizeof *u.p);
-				u.p[k] = 1;
-			}
-			ovb_pmf_add(&y, &u);
-			ovb_pmf_free(&u);
-			ovb_pmf_clip(&y, C);
-		}
+		struct ovb_pmf y;
+		ovb_node_y(need, n, NULL, w, C, &y);
 		double p = ovb_pmf_tail(&y, C);
 		ovb_pmf_free(&y);
 		return p;
@@ -574,11 +519,10 @@ node_risk(struct cap *const *m, size_t n, int r, double C, double *g,
 	struct ovb_xpmf y, u;
 	ovb_xpmf_zero(&y, w);
 	for (size_t i = 0; i < n; i++) {
-		const struct eff *e = &m[i]->e[r];
-		if (e->h)
-			ovb_xpmf_from_hist(&u, e->h, w);
+		if (need[i].h)
+			ovb_xpmf_from_hist(&u, need[i].h, w);
 		else
-			ovb_xpmf_point(&u, e->sigma, w);
+			ovb_xpmf_point(&u, need[i].sigma, w);
 		ovb_xpmf_add(&y, &u);
 		ovb_xpmf_free(&u);
 		ovb_xpmf_clip(&y, C);
@@ -613,30 +557,33 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 		return;
 	}
 	char *list = capsule_list(m, n);
-	/* Eq. 1 */
-	double tmin = INFINITY, omin = INFINITY, load = 0, load0 = 0;
+	struct ovb_need *need = ovb_xcalloc(n, sizeof *need);
+	for (size_t i = 0; i < n; i++)
+		need[i] = m[i]->e[r];
+	/* Eq. 1, decided exactly (the node model) */
+	struct ovb_eq1 e1;
+	ovb_eq1_load(need, n, NULL, &e1);
+	double tmin = e1.tau_min, omin = e1.omin, load = e1.load;
+	bool eq1_over = !ovb_eq1_holds(need, n, NULL, C);
+	struct ovb_need *nolb = ovb_xcalloc(n, sizeof *nolb);
 	for (size_t i = 0; i < n; i++) {
-		tmin = fmin(tmin, m[i]->e[r].tau);
-		omin = fmin(omin, m[i]->e[r].O);
+		nolb[i] = need[i];
+		nolb[i].lb = 0;
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct eff *e = &m[i]->e[r];
-		double t = (e->sigma * tmin + e->rho) * (1 - e->O) / tmin;
-		load0 += t;
-		load += t > e->lb ? t : e->lb;
-	}
-	if (load > C && load0 <= C)
+	bool eq1_over0 = eq1_over && !ovb_eq1_holds(nolb, n, NULL, C);
+	free(nolb);
+	if (eq1_over && !eq1_over0)
 		violation(nd->name, res, "lb", "load=%s %s > C=%s %s with the "
 			"lower bounds (%s %s without) %s", num(load), unit, num(C),
-			unit, num(load0), unit, list);
-	else if (load > C)
+			unit, num(e1.load0), unit, list);
+	else if (eq1_over)
 		violation(nd->name, res, "eq1", "load=%s %s > C=%s %s (tau_min=%s "
 			"s) %s", num(load), unit, num(C), unit, num(tmin), list);
 	/* Eq. 3 */
 	double g;
 	mpq_t pr;
 	mpq_init(pr);
-	double p = node_risk(m, n, r, C, &g, pr);
+	double p = node_risk(need, n, C, &g, pr);
 	bool over = opt_float ? p > omin : ovb_mpq_cmp_d(pr, omin) > 0;
 	if (over) {
 		char grid[64] = "deterministic";
@@ -690,6 +637,7 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 				num(C), unit, S.plan_file, rk->line);
 	}
 	free(list);
+	free(need);
 	free(m);
 }
 

@@ -29,20 +29,11 @@ enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID };
 static enum policy opt_policy = WORST_FIT;
 static uint64_t opt_seed = 1, opt_grid = 1000;
 static double opt_trust_weight;
-#define PLAIN_TAU 1.0     /* period of a plain reservation without tau= */
-
-/* One capsule's requirements on one resource. */
-struct need {
-	bool used;
-	double sigma, rho, tau, O, lb;
-	const struct ovb_hist *h;   /* NULL: a plain reservation at sigma */
-};
-
 struct capsule {
 	const struct ovb_app *app;
 	const struct ovb_capsule *c;
 	size_t app_index;
-	struct need need[OVB_NCAP];
+	struct ovb_need need[OVB_NCAP];
 };
 
 /* A node's state per resource. */
@@ -55,7 +46,7 @@ struct nres {
 	struct ovb_pmf y;         /* clipped at the capacity */
 	double *tail;
 	double risk;
-	struct need *members;     /* for recomputing Eq. 1 when tau_min drops */
+	struct ovb_need *members;     /* for recomputing Eq. 1 when tau_min drops */
 	size_t nmembers, capmembers;
 };
 
@@ -76,10 +67,11 @@ static struct {
 	bool have_cluster, have_apps, have_existing;
 	struct node *node;
 	double total_cap[OVB_NCAP], total_load[OVB_NCAP];
+	size_t total_n[OVB_NCAP];  /* terms in total_load */
 	struct ovb_names appidx;  /* application name -> index into all[] */
 	const char **all;         /* every application name seen */
 	size_t nall, capall;
-	struct need (*needs)[OVB_NCAP]; /* of S.out.p[i], to rebuild nodes */
+	struct ovb_need (*needs)[OVB_NCAP]; /* of S.out.p[i], to rebuild nodes */
 	size_t capneeds;
 	uint64_t rng;
 } S;
@@ -212,42 +204,16 @@ prof_find(const char *name, enum ovb_res r)
 	return i == OVB_NONE ? NULL : &S.prof.q[i];
 }
 
-static double
-pick(double a, double b, double c)
-{
-	return !isnan(a) ? a : !isnan(b) ? b : c;
-}
-
 /* A capsule's needs from its profile or plain reservation; 65 when the
  * profile is missing or uses none of either resource. */
 static int
 needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
-	struct need need[OVB_NCAP])
+	struct ovb_need need[OVB_NCAP])
 {
-	memset(need, 0, OVB_NCAP * sizeof *need);
-	bool any = false;
-	for (int r = 0; r < OVB_NCAP; r++) {
-		struct need *n = &need[r];
-		n->lb = c->lb[r];
-		if (c->profile) {
-			const struct ovb_qos *q = prof_find(c->profile, (enum ovb_res)r);
-			if (!q)
-				continue;
-			n->sigma = q->sigma;
-			n->rho = q->rho;
-			n->tau = pick(c->tau, app->tau, q->tau);
-			n->O = pick(c->O, app->O, q->O);
-			n->h = &q->U.h;
-		} else {
-			if (!(c->resv[r] > 0))
-				continue;
-			n->sigma = c->resv[r];
-			n->tau = pick(c->tau, app->tau, PLAIN_TAU);
-			n->O = pick(c->O, app->O, 0);
-		}
-		n->used = any = true;
-	}
-	if (!any) {
+	const struct ovb_qos *q[OVB_NCAP] = { NULL };
+	for (int r = 0; r < OVB_NCAP && c->profile; r++)
+		q[r] = prof_find(c->profile, (enum ovb_res)r);
+	if (!ovb_need_of(app, c, q, need)) {
 		ovb_warn("application %s, capsule %s: profile '%s' is in none of "
 			"the profile files", app->name, c->name,
 			c->profile ? c->profile : "-");
@@ -256,105 +222,18 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	return 0;
 }
 
-/* Eq. 1's term of one capsule over tau_min, in the rate unit. */
-static double
-eq1_term(const struct need *n, double tau_min)
-{
-	double t = (n->sigma * tau_min + n->rho) * (1 - n->O) / tau_min;
-	return t > n->lb ? t : n->lb;
-}
-
 /* ---- node state ---- */
 
-static double
-node_grid(const struct nres *nr, const struct need *n, double cap)
-{
-	double g = nr->g;
-	if (n->h && n->h->width > g)
-		g = n->h->width;
-	if (opt_grid && cap / (double)opt_grid > g)
-		g = cap / (double)opt_grid;
-	return g;
-}
-
 static void
-to_pmf(const struct need *n, double g, struct ovb_pmf *u)
-{
-	if (n->h)
-		ovb_pmf_from_hist(u, n->h, g);
-	else {
-		size_t k = ovb_grid_up(n->sigma, g);
-		u->g = g;
-		u->n = k + 1;
-		u->p = ovb_xcalloc(k + 1, sizeof *u->p);
-		u->p[k] = 1;
-	}
-}
-
-/* Y of the node's capsules (and extra, if not NULL) on grid g: each U
- * moved up to the grid on its own, then convolved, clipped at cap. */
-static void
-build(const struct nres *nr, const struct need *extra, double g, double cap,
-	struct ovb_pmf *y)
-{
-	ovb_pmf_zero(y, g);
-	for (size_t i = 0; i <= nr->nmembers; i++) {
-		const struct need *m = i < nr->nmembers ? &nr->members[i] : extra;
-		if (!m)
-			break;
-		struct ovb_pmf u;
-		to_pmf(m, g, &u);
-		ovb_pmf_add(y, &u);
-		ovb_pmf_free(&u);
-		ovb_pmf_clip(y, cap);
-	}
-}
-
-/* Pr(Y + U > C) for the node with the capsule added (Eq. 3's left side);
- * cheap bounds first: it is at least Pr(Y > C), and at most
- * Pr(Y > C - max U). */
-static double
-risk_with(const struct nres *nr, const struct need *n, double cap,
-	double limit)
-{
-	if (!nr->g && !n->h)
-		return nr->plain + n->sigma > cap ? 1 : 0;
-	double g = node_grid(nr, n, cap);
-	if (nr->g && g == nr->g) {
-		if (nr->risk > limit)
-			return nr->risk;
-		double umax = n->h ? ovb_hist_hi(n->h, n->h->nbins ?
-			n->h->nbins - 1 : 0) : n->sigma;
-		/* Y + U > C  <=>  k + j > K on the grid (as in ovb_pmf_tail) */
-		size_t K = ovb_grid_down(cap, g), jmax = ovb_grid_up(umax, g);
-		double bound = jmax > K ? 1 : K - jmax < nr->y.n ?
-			nr->tail[K - jmax] : 0;
-		if (bound <= limit)
-			return bound;
-		struct ovb_pmf u;
-		to_pmf(n, g, &u);
-		double r = ovb_pmf_tail_with(&nr->y, nr->tail, &u, cap);
-		ovb_pmf_free(&u);
-		return r;
-	}
-	/* a new grid: every U moved onto it on its own */
-	struct ovb_pmf y;
-	build(nr, n, g, cap, &y);
-	double r = ovb_pmf_tail(&y, cap);
-	ovb_pmf_free(&y);
-	return r;
-}
-
-static void
-add_to_node(struct nres *nr, const struct need *n, double cap)
+add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 {
 	if (nr->ncap == 0 || n->tau < nr->tau_min) {
 		nr->tau_min = n->tau;
 		nr->load = 0;
 		for (size_t i = 0; i < nr->nmembers; i++)
-			nr->load += eq1_term(&nr->members[i], nr->tau_min);
+			nr->load += ovb_eq1_term(&nr->members[i], nr->tau_min);
 	}
-	nr->load += eq1_term(n, nr->tau_min);
+	nr->load += ovb_eq1_term(n, nr->tau_min);
 	nr->omin = nr->ncap == 0 || n->O < nr->omin ? n->O : nr->omin;
 	nr->ncap++;
 	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
@@ -363,14 +242,14 @@ add_to_node(struct nres *nr, const struct need *n, double cap)
 		nr->risk = nr->plain > cap ? 1 : 0;
 		return;
 	}
-	double g = node_grid(nr, n, cap);
+	double g = ovb_grid_add(nr->g, n, cap, opt_grid);
 	if (g != nr->g) {
 		/* the first profiled capsule, or a coarser grid: rebuild */
 		ovb_pmf_free(&nr->y);
-		build(nr, NULL, g, cap, &nr->y);
+		ovb_node_y(nr->members, nr->nmembers, NULL, g, cap, &nr->y);
 	} else {
 		struct ovb_pmf u;
-		to_pmf(n, g, &u);
+		ovb_need_pmf(n, g, &u);
 		ovb_pmf_add(&nr->y, &u);
 		ovb_pmf_free(&u);
 		ovb_pmf_clip(&nr->y, cap);
@@ -459,29 +338,69 @@ node_trust(const struct node *nd, size_t a)
 enum why { W_OK, W_PIN, W_TRUST, W_EQ1, W_EQ3, W_NWHY };
 static const char *const why_name[W_NWHY] = { "", "pinned elsewhere",
 	"trust 0", "Eq. 1", "Eq. 3" };
-#define MARGIN 1e-12  /* so that exact arithmetic agrees at the boundary */
 
+/* Eq. 1 with the capsule added, decided exactly (lib/node.c); *after is
+ * the load in doubles, for the score. */
 static bool
-eq1_ok(const struct nres *nr, const struct need *n, double cap, double *after)
+eq1_ok(const struct nres *nr, const struct ovb_need *n, double cap,
+	double *after)
 {
-	double load;
+	double load, tmin = nr->ncap && nr->tau_min < n->tau ? nr->tau_min :
+		n->tau;
 	if (nr->ncap == 0 || n->tau < nr->tau_min) {
 		load = 0;
 		for (size_t i = 0; i < nr->nmembers; i++)
-			load += eq1_term(&nr->members[i], n->tau);
+			load += ovb_eq1_term(&nr->members[i], tmin);
 	} else
 		load = nr->load;
-	load += eq1_term(n, nr->ncap && nr->tau_min < n->tau ? nr->tau_min :
-		n->tau);
+	load += ovb_eq1_term(n, tmin);
 	*after = load;
-	return load <= cap * (1 - MARGIN);
+	int d = ovb_decide(load, ovb_sum_err(nr->nmembers + 1), cap);
+	return d >= 0 ? d : ovb_eq1_xcmp(nr->members, nr->nmembers, n, tmin,
+		cap) <= 0;
 }
 
+/* Pr(Y + U > C) in doubles for the node with the capsule added, on grid
+ * g: cheap bounds first (it is at least Pr(Y > C) and at most
+ * Pr(Y > C - max U)), each used only when its error bound decides. */
+static double
+risk_with(const struct nres *nr, const struct ovb_need *n, double g,
+	double cap, double limit)
+{
+	if (!(nr->g && g == nr->g)) {
+		/* a new grid: every U moved onto it on its own */
+		struct ovb_pmf y;
+		ovb_node_y(nr->members, nr->nmembers, n, g, cap, &y);
+		double r = ovb_pmf_tail(&y, cap);
+		ovb_pmf_free(&y);
+		return r;
+	}
+	double err = ovb_tail_err(nr->members, nr->nmembers, n, g, cap);
+	if (ovb_decide(nr->risk, err, limit) == 0)
+		return nr->risk;
+	/* Y + U > C  <=>  k + j > K on the grid (as in ovb_pmf_tail) */
+	size_t K = ovb_grid_down(cap, g), jmax = ovb_need_top(n, g);
+	double bound = jmax > K ? 1 : K - jmax < nr->y.n ? nr->tail[K - jmax] :
+		0;
+	if (ovb_decide(bound, err, limit) == 1)
+		return bound;
+	struct ovb_pmf u;
+	ovb_need_pmf(n, g, &u);
+	double r = ovb_pmf_tail_with(&nr->y, nr->tail, &u, cap);
+	ovb_pmf_free(&u);
+	return r;
+}
+
+/* Eq. 3 with the capsule added, against the least tolerance, decided
+ * exactly (lib/node.c) */
 static bool
-eq3_ok(const struct nres *nr, const struct need *n, double cap)
+eq3_ok(const struct nres *nr, const struct ovb_need *n, double cap)
 {
 	double limit = nr->ncap ? fmin(nr->omin, n->O) : n->O;
-	return risk_with(nr, n, cap, limit) <= limit - MARGIN * (limit > 0);
+	double g = ovb_grid_add(nr->g, n, cap, opt_grid), p = NAN;
+	if (g > 0 && limit > 0 && limit < 1)
+		p = risk_with(nr, n, g, cap, limit);
+	return ovb_eq3_decide(nr->members, nr->nmembers, n, g, cap, limit, p);
 }
 
 /* Higher is better: the fit the policy wants, mixed with trust. */
@@ -686,12 +605,13 @@ assign(size_t rows, size_t cols, const double *cost, size_t *row_col)
 /* ---- placing ---- */
 
 static void
-add_capsule(struct node *nd, const struct need need[OVB_NCAP], size_t app)
+add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 {
 	for (int r = 0; r < OVB_NCAP; r++)
 		if (need[r].used) {
 			add_to_node(&nd->r[r], &need[r], nd->n->cap[r]);
-			S.total_load[r] += eq1_term(&need[r], need[r].tau);
+			S.total_load[r] += ovb_eq1_term(&need[r], need[r].tau);
+			S.total_n[r]++;
 		}
 	for (size_t i = 0; i < nd->napps; i++)
 		if (nd->apps[i] == app)
@@ -711,7 +631,7 @@ put_placed(const struct capsule *cp, const struct node *nd)
 	p->node = ovb_xstrdup(nd->n->name);
 	p->profile = cp->c->profile ? ovb_xstrdup(cp->c->profile) : NULL;
 	for (int r = 0; r < OVB_NCAP; r++) {
-		const struct need *n = &cp->need[r];
+		const struct ovb_need *n = &cp->need[r];
 		if (!n->used)
 			continue;
 		p->has_qos[r] = true;
@@ -720,14 +640,10 @@ put_placed(const struct capsule *cp, const struct node *nd)
 		p->tau[r] = n->tau;
 		p->O[r] = n->O;
 	}
-	const struct need *c = &cp->need[OVB_CPU], *t = &cp->need[OVB_NET];
+	const struct ovb_need *c = &cp->need[OVB_CPU], *t = &cp->need[OVB_NET];
 	if (c->used) {
-		/* section 4.1: (1-O) sigma = x / y and (1-O) rho = x */
 		p->has_cpu_resv = true;
-		bool burst = c->rho > 0 && c->sigma > 0;
-		p->y = burst ? c->rho / c->sigma : c->tau;
-		p->x = burst ? (1 - c->O) * c->rho : (1 - c->O) * c->sigma * c->tau;
-		p->weight = (1 - c->O) * c->sigma;
+		ovb_cpu_resv(c, &p->x, &p->y, &p->weight);
 	}
 	if (t->used) {
 		p->has_tbucket = true;
@@ -760,19 +676,60 @@ reject(const struct ovb_app *app, const char *fmt, ...)
 		ovb_warn("reject %s: %s", app->name, msg);
 }
 
+/* Exactly: is the sum of every placed capsule's Eq. 1 term (over its own
+ * tau) and the application's at most the cluster's capacity? */
+static bool
+admitted_exactly(const struct ovb_app *app, const struct capsule *cps,
+	int r, double *excess)
+{
+	mpq_t s, c, t, tau;
+	mpq_inits(s, c, t, tau, NULL);
+	for (size_t i = 0; i < S.out.n + app->ncap; i++) {
+		const struct ovb_need *n = i < S.out.n ? &S.needs[i][r] :
+			&cps[i - S.out.n].need[r];
+		if (!n->used)
+			continue;
+		mpq_set_d(tau, n->tau);
+		ovb_eq1_xterm(t, n, tau);
+		mpq_add(s, s, t);
+	}
+	for (size_t i = 0; i < S.cluster.n; i++) {
+		mpq_set_d(t, S.cluster.node[i].cap[r]);
+		mpq_add(c, c, t);
+	}
+	bool ok = mpq_cmp(s, c) <= 0;
+	mpq_sub(t, s, c);
+	*excess = mpq_get_d(t);
+	mpq_clears(s, c, t, tau, NULL);
+	return ok;
+}
+
 /* Sharc's admission check: the cluster as a whole has the capacity. */
 static bool
 admitted(const struct ovb_app *app, const struct capsule *cps)
 {
 	for (int r = 0; r < OVB_NCAP; r++) {
 		double load = S.total_load[r];
+		size_t n = S.total_n[r];
 		for (size_t i = 0; i < app->ncap; i++)
-			if (cps[i].need[r].used)
-				load += eq1_term(&cps[i].need[r], cps[i].need[r].tau);
-		if (load > S.total_cap[r]) {
-			reject(app, "admission: %s reservations would reach %g %s, "
+			if (cps[i].need[r].used) {
+				load += ovb_eq1_term(&cps[i].need[r],
+					cps[i].need[r].tau);
+				n++;
+			}
+		/* both sides are sums of doubles: their error bounds add */
+		int d = ovb_decide(load, ovb_sum_err(n) +
+			2 * ovb_sum_err(S.cluster.n), S.total_cap[r]);
+		double excess = NAN;
+		if (d < 0)
+			d = admitted_exactly(app, cps, r, &excess);
+		if (!d) {
+			char ex[64] = "";
+			if (!isnan(excess))
+				snprintf(ex, sizeof ex, " (exactly %.3g above)", excess);
+			reject(app, "admission: %s reservations would reach %g %s%s, "
 				"above the cluster's %g", ovb_res_name(r), load,
-				ovb_res_rate_unit(r), S.total_cap[r]);
+				ovb_res_rate_unit(r), ex, S.total_cap[r]);
 			return false;
 		}
 	}
@@ -877,6 +834,7 @@ clear_nodes(void)
 	for (size_t i = 0; i < S.cluster.n; i++)
 		S.node[i].n = &S.cluster.node[i];
 	memset(S.total_load, 0, sizeof S.total_load);
+	memset(S.total_n, 0, sizeof S.total_n);
 }
 
 static void
@@ -930,12 +888,12 @@ load_existing(void)
 		q->node = ovb_xstrdup(p->node);
 		q->profile = p->profile ? ovb_xstrdup(p->profile) : NULL;
 		ovb_grow(&S.needs, &S.capneeds, S.out.n - 1, sizeof *S.needs);
-		struct need *n = S.needs[S.out.n - 1];
+		struct ovb_need *n = S.needs[S.out.n - 1];
 		memset(n, 0, OVB_NCAP * sizeof *n);
 		for (int r = 0; r < OVB_NCAP; r++) {
 			if (!p->has_qos[r])
 				continue;
-			n[r] = (struct need){ true, p->sigma[r], p->rho[r], p->tau[r],
+			n[r] = (struct ovb_need){ true, p->sigma[r], p->rho[r], p->tau[r],
 				p->O[r], 0, NULL };
 			if (p->profile) {
 				const struct ovb_qos *qq = prof_find(p->profile,
