@@ -152,6 +152,38 @@ need_gnuplot() {
 	assert_line $'huge\tcapsule big: no node has 16 cpu free'
 }
 
+@test "lower bounds: with the apps file, Eq. 1's load has lb (oracle, exact)" {
+	# shop x: (0.75 + 0.05)(1 - 0.1) = 0.72 cpu, raised to lb-cpu=1
+	cat >"$T/s.apps" <<-EOF
+	ovb-apps 1
+	app shop O=0.1
+	capsule x profile=x lb-cpu=1 lb-net=600000
+	app blog O=0.1
+	capsule y profile=y
+	app batch
+	capsule w cpu=1 net=0 tau=2 lb-cpu=0.5
+	EOF
+	ovb-report -f tsv -t nodes "${SMALL[@]}" >"$T/no.tsv"
+	ovb-report -f tsv -t nodes "${SMALL[@]}" "$T/s.apps" >"$T/lb.tsv"
+	run -0 oracle nodes "$T/lb.tsv" "${SMALL[@]}" --apps "$T/s.apps"
+	run -0 oracle nodes "$T/no.tsv" "${SMALL[@]}"
+	run -1 oracle nodes "$T/no.tsv" "${SMALL[@]}" --apps "$T/s.apps"
+	assert_output --partial 'a cpu Eq. 1 load computed'
+	assert_output --partial 'a net Eq. 1 load computed'
+	# shown as "reserved" when the plan states no load of its own
+	variant norisk.plan "$DATA/report-small.plan" -e '/^risk a /d'
+	run -0 ovb-report -t nodes "$DATA/report-small.cluster" "$BAD" \
+		"$DATA/report-small.profile" "$T/s.apps"
+	assert_line --regexp '^a +cpu +2 +1.72 cpu +1 cpu +172.0% '
+	assert_line --regexp '^a +net +1 +600 kB/s +1 MB/s +60.0% '
+	# an apps file without the plan, a placed capsule it lacks
+	run -64 --separate-stderr ovb-report "$DATA/report-small.cluster" "$T/s.apps"
+	stderr_has 'an apps file gives a plan'"'"'s lower bounds'
+	variant s2.apps "$T/s.apps" -e 's/^capsule y /capsule z /'
+	run -65 --separate-stderr ovb-report "${SMALL[@]}" "$BAD"
+	assert_equal "$stderr" "ovb-report: $DATA/report-small.plan:$(line_of '^place blog' "$DATA/report-small.plan"): place blog y: the apps file ($BAD) has no capsule y of a live application blog"
+}
+
 @test "a plan whose risk record differs from the profiles is warned about" {
 	variant bad.plan "$DATA/report-small.plan" -e 's/^risk a cpu 0.0625 /risk a cpu 0.0624 /'
 	run -0 --separate-stderr ovb-report -f tsv -t nodes \
@@ -283,9 +315,9 @@ gain_error() {
 	printf 'nodes O placed\n4 1 7\n' >"$T/g.gain"
 	run -65 --separate-stderr ovb-report "$T/g.gain"
 	assert_equal "$stderr" "ovb-report: $T/g.gain:2: O: the tolerance 1 is not below 1"
-	run -65 --separate-stderr ovb-report "$DATA/example.apps"
-	stderr_has 'example.apps:'
-	stderr_has 'this is an ovb-apps file'
+	run -65 --separate-stderr ovb-report "$DATA/example.reserves"
+	stderr_has 'example.reserves:'
+	stderr_has 'this is an ovb-reserves file'
 	[[ ! -e $T/o.txt ]] || fail "o.txt was written"
 	# every bad file is reported, the status is the largest
 	run -66 --separate-stderr ovb-report "$T/e.usage" "$T/nosuch"

@@ -4,8 +4,9 @@
  *
  * Reads any number of FILEs (stdin when none or "-"), told apart by their
  * first record: ovb-profile, ovb-usage, ovb-curve, one ovb-cluster, one
- * ovb-plan (which needs the cluster and the profiles it names), and gain
- * tables (ovb-gain, or its older form).  Writes, as asked: tables for terminals
+ * ovb-plan (which needs the cluster and the profiles it names), the
+ * optional ovb-apps file of the plan (lower bounds), and gain tables
+ * (ovb-gain, or its older form).  Writes, as asked: tables for terminals
  * (--format text) or pipelines (tsv: exact numbers in base units), one plot
  * drawn by gnuplot (--plot KIND; SVG, or PNG when -o ends in .png), or one
  * self-contained HTML page with every table and plot (--format html).
@@ -13,9 +14,10 @@
  * Invariants:
  * - a number in a table is the one its input holds (percentiles, sigma,
  *   rho, a plan's risk record), or is computed here and labelled so: a
- *   node's Pr(Y > C) "computed" (Y the sum of its capsules' U, built as
- *   ovb-place builds it, with risk.c, in plan order), and the Eq. 1 load
- *   of a node the plan has no risk record for;
+ *   node's Pr(Y > C) "computed" and its Eq. 1 load (lib/node.c, the model
+ *   ovb-place and ovb-check use, on the plan's qos records, the profiles'
+ *   U and the apps file's lower bounds), shown where the plan has no risk
+ *   record;
  * - the same inputs give the same bytes (text, TSV, HTML, SVG);
  * - nothing is written on error: output is made in memory first, -o is
  *   atomic, and a plot file is gnuplot's output into the temporary that is
@@ -92,7 +94,9 @@ static const char doc[] =
 	"(burst), tau, O), ovb-curve files (rho(sigma) for capsules whose "
 	"profile has none), one ovb-plan with its ovb-cluster and the "
 	"profiles it names (placements, per node reserved vs capacity and "
-	"Pr(Y > C) against O_min, rejections), and gain tables.  A usage "
+	"Pr(Y > C) against O_min, rejections) and, optionally, the ovb-apps "
+	"file it was made from (for the lower bounds lb-cpu= and lb-net= in "
+	"the Eq. 1 load; without it lb is 0), and gain tables.  A usage "
 	"block of a capsule and resource that a profile also has is not used "
 	"(the profile carries the same U).\n\n"
 	"A gain table (ovb-gain, formats/gain.md) holds the results of a "
@@ -111,7 +115,8 @@ static const char doc[] =
 	"profiled capsules, at least CAPACITY/POINTS when the plan has "
 	"'grid POINTS'; values only move up, so Pr(Y > C) is conservative.  "
 	"The nodes table shows the plan's Pr(Y > C) next to this one; a "
-	"difference is warned about.\n\n"
+	"difference is warned about.  The node model is ovb-place's and "
+	"ovb-check's (formats/plan.md), on the plan's qos records.\n\n"
 	"Plots need gnuplot (Debian package gnuplot-nox); OVB_GNUPLOT names "
 	"another binary.  Without it, text and TSV tables still work, and "
 	"plots exit with status 69.\n\n"
@@ -266,8 +271,9 @@ static struct {
 	size_t nprof, capprof, nusage, capusage, ncurve, capcurve;
 	struct ovb_cluster cluster;
 	struct ovb_plan plan;
-	const char *cluster_file, *plan_file;
-	bool cluster_read, plan_read;   /* to free, even after an error */
+	struct ovb_apps apps;    /* the lower bounds lb of Eq. 1 */
+	const char *cluster_file, *plan_file, *apps_file;
+	bool cluster_read, plan_read, apps_read; /* to free, even after an error */
 	struct ovb_run *run;     /* of every gain table */
 	size_t nrun, caprun;
 	const char **file;       /* every input, as named in messages */
@@ -304,17 +310,20 @@ read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 			in.ncurve--;
 		}
 	} else if (!strcmp(fmt->name, "cluster") ||
-	    !strcmp(fmt->name, "plan")) {
-		bool cl = !strcmp(fmt->name, "cluster");
-		const char **have = cl ? &in.cluster_file : &in.plan_file;
+	    !strcmp(fmt->name, "plan") || !strcmp(fmt->name, "apps")) {
+		int k = !strcmp(fmt->name, "cluster") ? 0 :
+			!strcmp(fmt->name, "plan") ? 1 : 2;
+		const char **have = k == 0 ? &in.cluster_file : k == 1 ?
+			&in.plan_file : &in.apps_file;
 		if (*have) {
 			ovb_err(lx, "a second ovb-%s file (the first is %s): give "
-				"one plan and its cluster", fmt->name, *have);
+				"one plan, its cluster and its apps", fmt->name, *have);
 			return OVB_EUSAGE;
 		}
-		*(cl ? &in.cluster_read : &in.plan_read) = true;
-		st = cl ? ovb_cluster_read(lx, &in.cluster) :
-			ovb_plan_read(lx, &in.plan);
+		*(k == 0 ? &in.cluster_read : k == 1 ? &in.plan_read :
+			&in.apps_read) = true;
+		st = k == 0 ? ovb_cluster_read(lx, &in.cluster) : k == 1 ?
+			ovb_plan_read(lx, &in.plan) : ovb_apps_read(lx, &in.apps);
 		if (!st)
 			*have = name;
 	} else if (!strcmp(fmt->name, "gain")) {
@@ -325,8 +334,8 @@ read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 		ovb_gain_free(&g);
 	} else {
 		st = ovb_err(lx, "this is an ovb-%s file; ovb-report reads "
-			"ovb-profile, ovb-usage, ovb-curve, ovb-cluster, ovb-plan "
-			"and ovb-gain", fmt->name);
+			"ovb-profile, ovb-usage, ovb-curve, ovb-cluster, ovb-plan, "
+			"ovb-apps and ovb-gain", fmt->name);
 	}
 	return st;
 }
@@ -423,7 +432,25 @@ build_rows(void)
 	return 0;
 }
 
-/* ---- the plan: checks against the cluster and the profiles ---- */
+/* ---- the plan: checks against the cluster, the profiles, the apps ---- */
+
+/* The capsule the plan places, in its application's last definition in
+ * the apps file (a new application or op=modify), or NULL. */
+static const struct ovb_capsule *
+apps_capsule(const struct ovb_placed *pl)
+{
+	const struct ovb_capsule *c = NULL;
+	for (size_t i = 0; i < in.apps.n; i++) {
+		const struct ovb_app *a = &in.apps.app[i];
+		if (strcmp(a->name, pl->app))
+			continue;
+		c = NULL;
+		for (size_t j = 0; a->op != OVB_OP_TERMINATE && j < a->ncap; j++)
+			if (!strcmp(a->cap[j].name, pl->capsule))
+				c = &a->cap[j];
+	}
+	return c;
+}
 
 static const struct ovb_node *
 node_named(const char *name)
@@ -435,6 +462,11 @@ node_named(const char *name)
 static int
 check_plan(void)
 {
+	if (in.apps_file && !in.plan_file) {
+		ovb_warn("%s: an apps file gives a plan's lower bounds: give the "
+			"ovb-plan file too", in.apps_file);
+		return OVB_EUSAGE;
+	}
 	if (!in.plan_file)
 		return 0;
 	if (!in.cluster_file) {
@@ -449,6 +481,11 @@ check_plan(void)
 			return ovb_err_at(in.plan_file, pl->line, "place %s %s: node "
 				"%s is not in the cluster (%s)", pl->app, pl->capsule,
 				pl->node, in.cluster_file);
+		if (in.apps_file && !apps_capsule(pl))
+			return ovb_err_at(in.plan_file, pl->line, "place %s %s: the "
+				"apps file (%s) has no capsule %s of a live application "
+				"%s", pl->app, pl->capsule, in.apps_file, pl->capsule,
+				pl->app);
 		if (!pl->profile)
 			continue;
 		bool any = false;
@@ -489,97 +526,32 @@ check_plan(void)
 	return 0;
 }
 
-/* ---- nodes: Y and the numbers of Eq. 1 and Eq. 3 ---- */
+/* ---- nodes: the node model (lib/node.c) on the plan's placements ---- */
 
 struct nres {
 	const struct ovb_node *node;
 	enum ovb_res res;
 	double cap;
-	size_t nmem, capmem, nprofiled;
+	size_t nmem, capmem;
 	size_t *mem;                    /* indices into in.plan.p */
+	struct ovb_need *need;          /* their needs, as the plan states */
 	const struct ovb_noderisk *risk;
-	double load, omin, pr;          /* computed: Eq. 1, O_min, Pr(Y > C) */
-	double g, plain;                /* grid (0: plain only), plain sum */
-	struct ovb_pmf y;               /* Y on grid g (when g > 0) */
+	struct ovb_nodestat st;         /* computed: Eq. 1, grid, Pr(Y > C) */
 };
 static struct nres *nres;
 static size_t nnres;
 
-static double
-plain_rate(const struct ovb_placed *pl, int r)
-{
-	return pl->sigma[r];
-}
-
-/* Eq. 1 load over tau_min and O_min from the plan's qos records. */
-static void
-eq1(struct nres *nr)
-{
-	const struct ovb_placed *P = in.plan.p;
-	int r = nr->res;
-	double tmin = INFINITY, load = 0, omin = NAN;
-	for (size_t i = 0; i < nr->nmem; i++)
-		tmin = fmin(tmin, P[nr->mem[i]].tau[r]);
-	for (size_t i = 0; i < nr->nmem; i++) {
-		const struct ovb_placed *pl = &P[nr->mem[i]];
-		load += (pl->sigma[r] * tmin + pl->rho[r]) * (1 - pl->O[r]) / tmin;
-		omin = i == 0 || pl->O[r] < omin ? pl->O[r] : omin;
-	}
-	nr->load = load;
-	nr->omin = omin;
-}
-
-static void
-to_pmf(const struct ovb_placed *pl, int r, double g, struct ovb_pmf *u)
+/* A placed capsule's needs on resource r: the plan's qos record (the
+ * effective sigma, rho, tau and O), U from its profile (none: a plain
+ * reservation), and lb from the apps file (none given: 0). */
+static struct ovb_need
+need_of(const struct ovb_placed *pl, int r)
 {
 	const struct row *row = pl->profile ? profile_row(pl->profile,
 		(enum ovb_res)r) : NULL;
-	if (row) {
-		ovb_pmf_from_hist(u, &row->U->h, g);
-		return;
-	}
-	size_t k = ovb_grid_up(plain_rate(pl, r), g);
-	u->g = g;
-	u->n = k + 1;
-	u->p = ovb_xcalloc(k + 1, sizeof *u->p);
-	u->p[k] = 1;
-}
-
-/* Y as the plan's contract defines it (formats/plan.md): the grid is the
- * largest bin width of the node's profiled capsules, at least C/POINTS;
- * each capsule's U (a plain reservation: a point mass at its sigma) moves
- * up to it on its own, and the U's are convolved.  Without a profiled
- * capsule Y is the exact sum of the plain reservations.  (ovb-place also
- * lumps the mass above C, which changes no Pr(Y > x) for x <= C; here Y is
- * kept whole to draw.) */
-static void
-aggregate(struct nres *nr, struct ovb_pmf *y)
-{
-	const struct ovb_placed *P = in.plan.p;
-	int r = nr->res;
-	nr->g = 0;
-	nr->plain = 0;
-	memset(y, 0, sizeof *y);
-	for (size_t i = 0; i < nr->nmem; i++) {
-		const struct ovb_placed *pl = &P[nr->mem[i]];
-		const struct row *row = pl->profile ? profile_row(pl->profile,
-			(enum ovb_res)r) : NULL;
-		if (!row)
-			nr->plain += plain_rate(pl, r);
-		else if (row->U->h.width > nr->g)
-			nr->g = row->U->h.width;
-	}
-	if (!nr->g)
-		return;
-	if (in.plan.grid && nr->cap / (double)in.plan.grid > nr->g)
-		nr->g = nr->cap / (double)in.plan.grid;
-	ovb_pmf_zero(y, nr->g);
-	for (size_t i = 0; i < nr->nmem; i++) {
-		struct ovb_pmf u;
-		to_pmf(&P[nr->mem[i]], r, nr->g, &u);
-		ovb_pmf_add(y, &u);
-		ovb_pmf_free(&u);
-	}
+	const struct ovb_capsule *c = in.apps_file ? apps_capsule(pl) : NULL;
+	return (struct ovb_need){ true, pl->sigma[r], pl->rho[r], pl->tau[r],
+		pl->O[r], c ? c->lb[r] : 0, row ? &row->U->h : NULL };
 }
 
 static void
@@ -600,27 +572,25 @@ build_nodes(void)
 				    strcmp(pl->node, nr->node->name))
 					continue;
 				*OVB_PUSH(nr->mem, nr->nmem, nr->capmem) = j;
-				nr->nprofiled += pl->profile != NULL;
 			}
+			nr->need = ovb_xcalloc(nr->nmem + 1, sizeof *nr->need);
+			for (size_t j = 0; j < nr->nmem; j++)
+				nr->need[j] = need_of(&in.plan.p[nr->mem[j]], r);
 			for (size_t j = 0; j < in.plan.nrisk; j++)
 				if (in.plan.risk[j].res == nr->res &&
 				    !strcmp(in.plan.risk[j].node, nr->node->name))
 					nr->risk = &in.plan.risk[j];
-			eq1(nr);
-			aggregate(nr, &nr->y);
-			if (nr->g)
-				nr->pr = ovb_pmf_tail(&nr->y, nr->cap);
-			else
-				nr->pr = nr->plain > nr->cap ? 1 : 0;
+			ovb_node_stat(nr->need, nr->nmem, nr->cap, in.plan.grid,
+				&nr->st);
 			const struct ovb_noderisk *k = nr->risk;
-			if (k && fabs(k->risk - nr->pr) > 1e-9 + 1e-9 * nr->pr &&
-			    !ovb_quiet) {
+			double pr = nr->st.pr;
+			if (k && fabs(k->risk - pr) > 1e-9 + 1e-9 * pr && !ovb_quiet) {
 				char a[32], b[32];
 				ovb_warn("%s:%lu: risk %s %s: Pr(Y > C) is %s in "
 					"the plan but %s from the profiles given",
 					in.plan_file, k->line, k->node,
 					ovb_res_name(k->res), ovb_fmt_real(a, k->risk),
-					ovb_fmt_real(b, nr->pr));
+					ovb_fmt_real(b, pr));
 			}
 		}
 }
@@ -629,19 +599,19 @@ build_nodes(void)
 static double
 shown_load(const struct nres *nr)
 {
-	return nr->risk ? nr->risk->load : nr->load;
+	return nr->risk ? nr->risk->load : nr->st.eq1.load;
 }
 
 static double
 shown_omin(const struct nres *nr)
 {
-	return nr->risk ? nr->risk->omin : nr->omin;
+	return nr->risk ? nr->risk->omin : nr->st.eq1.omin;
 }
 
 static double
 shown_pr(const struct nres *nr)
 {
-	return nr->risk ? nr->risk->risk : nr->pr;
+	return nr->risk ? nr->risk->risk : nr->st.pr;
 }
 
 static bool
@@ -1027,7 +997,7 @@ table_nodes(struct table *t)
 		tput(t, ovb_plot_qty(nr->cap - load, u), xreal(nr->cap - load));
 		tput(t, nr->risk ? ovb_plot_qty(nr->risk->risk, NULL) : dash(),
 			nr->risk ? xreal(nr->risk->risk) : NULL);
-		tput(t, ovb_plot_qty(nr->pr, NULL), xreal(nr->pr));
+		tput(t, ovb_plot_qty(nr->st.pr, NULL), xreal(nr->st.pr));
 		if (nr->nmem)
 			tput(t, ovb_plot_qty(shown_omin(nr), NULL), xreal(shown_omin(nr)));
 		else
@@ -1036,9 +1006,9 @@ table_nodes(struct table *t)
 			"Eq.1+Eq.3 violated" : !e1 ? "Eq.1 violated" :
 			"Eq.3 violated"), NULL);
 		tput(t, NULL, ovb_xstrdup(u));
-		tput(t, NULL, xreal(nr->load));
-		tput(t, NULL, nr->nmem ? xreal(nr->omin) : dash());
-		tput(t, NULL, nr->g ? xreal(nr->g) : dash());
+		tput(t, NULL, xreal(nr->st.eq1.load));
+		tput(t, NULL, nr->nmem ? xreal(nr->st.eq1.omin) : dash());
+		tput(t, NULL, nr->st.g ? xreal(nr->st.g) : dash());
 		tput(t, members_text(nr), NULL);
 	}
 }
@@ -1346,11 +1316,19 @@ script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 		break;
 	}
 	case P_NODE: {
+		/* Y kept whole (not clipped at C), to draw */
+		struct ovb_pmf y = { 0 };
+		double plain = 0;
+		if (nr->st.g)
+			ovb_node_y(nr->need, nr->nmem, NULL, nr->st.g, INFINITY, &y);
+		for (size_t i = 0; i < nr->nmem; i++)
+			plain += nr->need[i].h ? 0 : nr->need[i].sigma;
 		struct ovb_plot_node n = { nr->node->name, nr->res, nr->nmem,
 			nr->cap, shown_load(nr), shown_omin(nr), shown_pr(nr),
 			nr->risk != NULL, eq1_holds(nr), eq3_holds(nr),
-			nr->g ? &nr->y : NULL, nr->plain };
+			nr->st.g ? &y : NULL, plain };
 		ovb_plot_node(g, opt_png, &n);
+		ovb_pmf_free(&y);
 		break;
 	}
 	case P_CLUSTER: {
@@ -1910,12 +1888,14 @@ free_all(void)
 		ovb_cluster_free(&in.cluster);
 	if (in.plan_read)
 		ovb_plan_free(&in.plan);
+	if (in.apps_read)
+		ovb_apps_free(&in.apps);
 	free(in.run);
 	free(in.file);
 	free(rows);
 	for (size_t i = 0; i < nnres; i++) {
 		free(nres[i].mem);
-		ovb_pmf_free(&nres[i].y);
+		free(nres[i].need);
 	}
 	free(nres);
 	free(gains);
