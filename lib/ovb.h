@@ -938,6 +938,17 @@ void ovb_plot_gain(FILE *f, bool png, const struct ovb_plot_gain *v,
  * script with its output to outfd: 0, or OVB_EUNAVAIL (gnuplot missing or
  * failed, reported with its message) or OVB_ESOFT. */
 int ovb_plot_run(const char *script, size_t len, int outfd);
+/* ovb_plot_run with the output in *out (malloc'd, NUL-terminated, *n
+ * bytes): 0, or its status, or OVB_EIO (no temporary file), OVB_EUNAVAIL
+ * (no output). */
+int ovb_plot_capture(const char *script, size_t len, char **out, size_t *n);
+/* Writes gnuplot's SVG (svg[0..len)) into an HTML page: from "<svg" on,
+ * every id it defines prefixed "fFIG-" (several SVGs share one document),
+ * its <title> made title. */
+void ovb_plot_embed(FILE *f, const char *svg, size_t len, int fig,
+	const char *title);
+/* s as HTML text (& < > " ' escaped). */
+void ovb_plot_html(FILE *f, const char *s);
 /* v to 4 significant digits with its unit ("1.44 cpu"); B and B/s take
  * decimal k, M, G, T prefixes; unit NULL: the number alone.  malloc'd. */
 char *ovb_plot_qty(double v, const char *unit);

@@ -774,3 +774,121 @@ ovb_plot_run(const char *script, size_t len, int outfd)
 		ovb_warn("gnuplot said: %s", msg);
 	return 0;
 }
+
+/* ---- plots in HTML pages ---- */
+
+void
+ovb_plot_html(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '&': fprintf(f, "&amp;"); break;
+		case '<': fprintf(f, "&lt;"); break;
+		case '>': fprintf(f, "&gt;"); break;
+		case '"': fprintf(f, "&quot;"); break;
+		case '\'': fprintf(f, "&#39;"); break;
+		default: fprintf(f, "%c", *s);
+		}
+}
+
+int
+ovb_plot_capture(const char *script, size_t len, char **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	FILE *tmp = tmpfile();
+	if (!tmp) {
+		ovb_warn("cannot create a temporary file: %s", strerror(errno));
+		return OVB_EIO;
+	}
+	int st = ovb_plot_run(script, len, fileno(tmp));
+	size_t cap = 0, k;
+	char buf[65536];
+	rewind(tmp);
+	while (!st && (k = fread(buf, 1, sizeof buf, tmp)) > 0) {
+		if (*n + k + 1 > cap) {
+			cap = 2 * (*n + k + 1);
+			*out = ovb_xrealloc(*out, cap, 1);
+		}
+		memcpy(*out + *n, buf, k);
+		*n += k;
+	}
+	fclose(tmp);
+	if (!st && !*out) {
+		ovb_warn("gnuplot wrote nothing");
+		st = OVB_EUNAVAIL;
+	}
+	if (st) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	} else
+		(*out)[*n] = '\0';
+	return st;
+}
+
+/* The ids an SVG defines (id='...' or id="..." after a blank). */
+static void
+svg_ids(const char *p, const char *end, struct ovb_names *ids,
+	struct strs *keys)
+{
+	for (const char *s = p; (s = strstr(s, "id=")) && s + 4 < end; s++) {
+		char q = s[3];
+		if ((q != '\'' && q != '"') || (s > p && !strchr(" \t\n", s[-1])))
+			continue;
+		const char *e = strchr(s + 4, q);
+		if (!e)
+			break;
+		char *k = strndup(s + 4, (size_t)(e - s - 4));
+		if (ovb_names_add(ids, k, 0))
+			keep(keys, k);
+		else
+			free(k);
+	}
+}
+
+void
+ovb_plot_embed(FILE *f, const char *svg, size_t len, int fig,
+	const char *title)
+{
+	const char *p = strstr(svg, "<svg");
+	if (!p)
+		return;
+	const char *end = svg + len;
+	struct ovb_names ids;
+	struct strs keys = { 0 };
+	memset(&ids, 0, sizeof ids);
+	svg_ids(p, end, &ids, &keys);
+	while (p < end) {
+		const char *e;
+		if (!strncmp(p, "<title>", 7) && (e = strstr(p, "</title>"))) {
+			fprintf(f, "<title>");
+			ovb_plot_html(f, title);
+			fprintf(f, "</title>");
+			p = e + 8;
+			continue;
+		}
+		if ((*p == ' ' || *p == '\t' || *p == '\n') && !strncmp(p + 1,
+		    "id=", 3) && (p[4] == '\'' || p[4] == '"')) {
+			fprintf(f, "%.5sf%d-", p, fig);
+			p += 5;
+			continue;
+		}
+		if (*p == '#') {
+			size_t n = strcspn(p + 1, "'\")");
+			if (p + 1 + n < end && n < 128) {
+				char k[130];
+				memcpy(k, p + 1, n);
+				k[n] = '\0';
+				if (ovb_names_get(&ids, k) != OVB_NONE) {
+					fprintf(f, "#f%d-", fig);
+					p++;
+					continue;
+				}
+			}
+		}
+		fprintf(f, "%c", *p++);
+	}
+	ovb_names_free(&ids);
+	strs_free(&keys);
+}

@@ -1406,20 +1406,6 @@ do_plot(void)
 
 /* ---- the HTML page ---- */
 
-static void
-hesc(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: putc(*s, f);
-		}
-}
-
 static const char css[] =
 	":root{color-scheme:light}\n"
 	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,"
@@ -1475,7 +1461,7 @@ html_table(FILE *f, const struct table *t)
 		if (!(t->col[c].flags & W_TEXT))
 			continue;
 		fputs(t->col[c].flags & F_NUM ? "<th class=\"n\">" : "<th>", f);
-		hesc(f, t->col[c].html ? t->col[c].html : t->col[c].head);
+		ovb_plot_html(f, t->col[c].html ? t->col[c].html : t->col[c].head);
 		fputs("</th>", f);
 	}
 	fputs("</tr></thead>\n<tbody>\n", f);
@@ -1491,17 +1477,17 @@ html_table(FILE *f, const struct table *t)
 			if (fl & F_CHECK) {
 				fputs(strcmp(s, "ok") ? "<span class=\"bad\">" :
 					"<span class=\"ok\">", f);
-				hesc(f, s);
+				ovb_plot_html(f, s);
 				fputs("</span>", f);
 			} else if (fl & F_LIST) {
 				for (const char *p = s; *p; p++) {
 					char ch[2] = { *p, 0 };
-					hesc(f, ch);
+					ovb_plot_html(f, ch);
 					if (*p == ',')
 						fputs("<wbr>", f);
 				}
 			} else
-				hesc(f, s);
+				ovb_plot_html(f, s);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -1511,75 +1497,9 @@ html_table(FILE *f, const struct table *t)
 		fputs("<p class=\"note\">None.</p>\n", f);
 	else if (t->note) {
 		fputs("<p class=\"note\">", f);
-		hesc(f, t->note);
+		ovb_plot_html(f, t->note);
 		fputs("</p>\n", f);
 	}
-}
-
-/* Copies gnuplot's SVG into the page: no XML prolog, its ids prefixed
- * with the figure's number (several SVGs share one document), and its
- * title made the caption. */
-static void
-embed_svg(FILE *f, const char *svg, size_t len, int fig, const char *title)
-{
-	const char *p = strstr(svg, "<svg");
-	if (!p)
-		return;
-	const char *end = svg + len;
-	/* the ids it defines */
-	struct ovb_names ids;
-	memset(&ids, 0, sizeof ids);
-	char **keys = NULL;
-	size_t nkeys = 0, capkeys = 0;
-	for (const char *s = p; (s = strstr(s, "id=")) && s + 4 < end; s++) {
-		char q = s[3];
-		if ((q != '\'' && q != '"') || (s > p && !strchr(" \t\n", s[-1])))
-			continue;
-		const char *e = strchr(s + 4, q);
-		if (!e)
-			break;
-		char *k = strndup(s + 4, (size_t)(e - s - 4));
-		if (ovb_names_add(&ids, k, 0))
-			*OVB_PUSH(keys, nkeys, capkeys) = k;
-		else
-			free(k);
-	}
-	while (p < end) {
-		if (!strncmp(p, "<title>", 7)) {
-			const char *e = strstr(p, "</title>");
-			if (e) {
-				fputs("<title>", f);
-				hesc(f, title);
-				fputs("</title>", f);
-				p = e + 8;
-				continue;
-			}
-		}
-		if ((*p == ' ' || *p == '\t' || *p == '\n') && !strncmp(p + 1,
-		    "id=", 3) && (p[4] == '\'' || p[4] == '"')) {
-			fprintf(f, "%.5sf%d-", p, fig);
-			p += 5;
-			continue;
-		}
-		if (*p == '#') {
-			size_t n = strcspn(p + 1, "'\")");
-			if (p + 1 + n < end && n < 128) {
-				char k[130];
-				memcpy(k, p + 1, n);
-				k[n] = '\0';
-				if (ovb_names_get(&ids, k) != OVB_NONE) {
-					fprintf(f, "#f%d-", fig);
-					p++;
-					continue;
-				}
-			}
-		}
-		putc(*p++, f);
-	}
-	ovb_names_free(&ids);
-	for (size_t i = 0; i < nkeys; i++)
-		free(keys[i]);
-	free(keys);
 }
 
 static int nfig;
@@ -1594,51 +1514,27 @@ figure(FILE *f, enum plot kind, const struct row *r, const struct nres *nr,
 	FILE *g = open_memstream(&text, &len);
 	script(g, kind, r, nr);
 	fclose(g);
-	FILE *out = tmpfile();
-	if (!out) {
-		free(text);
-		ovb_warn("cannot create a temporary file: %s", strerror(errno));
-		return OVB_EIO;
-	}
-	int st = ovb_plot_run(text, len, fileno(out));
+	char *svg;
+	size_t n;
+	int st = ovb_plot_capture(text, len, &svg, &n);
 	free(text);
-	if (!st) {
-		char *svg = NULL;
-		size_t n = 0, cap = 0;
-		char buf[65536];
-		size_t k;
-		rewind(out);
-		while ((k = fread(buf, 1, sizeof buf, out)) > 0) {
-			if (n + k + 1 > cap) {
-				cap = 2 * (n + k + 1);
-				svg = ovb_xrealloc(svg, cap, 1);
-			}
-			memcpy(svg + n, buf, k);
-			n += k;
-		}
-		if (!svg) {
-			ovb_warn("gnuplot wrote no SVG");
-			st = OVB_EUNAVAIL;
-		} else {
-			svg[n] = '\0';
-			nfig++;
-			/* never wider than drawn: the fonts stay at their size */
-			const char *wp = strstr(svg, " width=\"");
-			int width = wp ? atoi(wp + 8) : 0;
-			fprintf(f, "<figure%s id=\"fig%d\"", wide ?
-				" class=\"wide\"" : "", nfig);
-			if (width > 0)
-				fprintf(f, " style=\"max-width:%dpx\"", width + 14);
-			fputs(">", f);
-			embed_svg(f, svg, n, nfig, caption);
-			fputs("<figcaption>", f);
-			hesc(f, caption);
-			fputs("</figcaption></figure>\n", f);
-		}
-		free(svg);
-	}
-	fclose(out);
-	return st;
+	if (st)
+		return st;
+	nfig++;
+	/* never wider than drawn: the fonts stay at their size */
+	const char *wp = strstr(svg, " width=\"");
+	int width = wp ? atoi(wp + 8) : 0;
+	fprintf(f, "<figure%s id=\"fig%d\"", wide ? " class=\"wide\"" : "",
+		nfig);
+	if (width > 0)
+		fprintf(f, " style=\"max-width:%dpx\"", width + 14);
+	fputs(">", f);
+	ovb_plot_embed(f, svg, n, nfig, caption);
+	fputs("<figcaption>", f);
+	ovb_plot_html(f, caption);
+	fputs("</figcaption></figure>\n", f);
+	free(svg);
+	return 0;
 }
 
 static bool
@@ -1701,7 +1597,7 @@ html_summary(FILE *f)
 			char *p = ovb_plot_qty(shown_pr(worst), NULL),
 				*o = ovb_plot_qty(shown_omin(worst), NULL);
 			fprintf(f, "<li>Largest overflow risk: node ");
-			hesc(f, worst->node->name);
+			ovb_plot_html(f, worst->node->name);
 			fprintf(f, " %s, Pr(Y &gt; C) = %s against O_min = %s.</li>\n",
 				ovb_res_name(worst->res), p, o);
 			free(p);
@@ -1758,7 +1654,7 @@ capsule_figures(FILE *f, const struct row *r, size_t k)
 {
 	const char *cap = r->capsule, *res = ovb_res_name(r->res);
 	fprintf(f, "<h3 id=\"cap-%zu\">", k);
-	hesc(f, cap);
+	ovb_plot_html(f, cap);
 	fprintf(f, " · %s</h3>\n<div class=\"figs\">\n", res);
 	char *c = xasprintf("%s %s: usage distribution U (share of "
 		"measurement intervals per bin) with its percentiles%s.", cap,
@@ -1791,16 +1687,16 @@ html_page(FILE *f)
 	      "content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"ovb-report (overbook "
 	      OVB_VERSION ")\">\n<title>", f);
-	hesc(f, opt_title);
+	ovb_plot_html(f, opt_title);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n"
 		"<h1>", css);
-	hesc(f, opt_title);
+	ovb_plot_html(f, opt_title);
 	fputs("</h1>\n<p class=\"meta\">Inputs: ", f);
 	for (size_t i = 0; i < in.nfile; i++) {
 		if (i)
 			fputs(", ", f);
 		fputs("<code>", f);
-		hesc(f, in.file[i]);
+		ovb_plot_html(f, in.file[i]);
 		fputs("</code>", f);
 	}
 	fputs("</p>\n<nav>", f);
@@ -1819,7 +1715,7 @@ html_page(FILE *f)
 		struct table t;
 		make_table(&t, id);
 		fprintf(f, "<section id=\"%s\">\n<h2>", table_names[i]);
-		hesc(f, t.title);
+		ovb_plot_html(f, t.title);
 		fputs("</h2>\n", f);
 		if (id == T_NODES && plots_on()) {
 			fputs("<div class=\"figs\">\n", f);
