@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/place.sh: ovb-place at scale: CAPSULES capsules in applications of
 # 2-10 onto NODES heterogeneous nodes, two resources, 100-bin
-# distributions (bench/place_gen.py), best of 3 runs, with the cost per
+# distributions (t/gen/place_large.py), best of 3 runs, with the cost per
 # capsule.  Usage: bench/place.sh [NODES [CAPSULES]]  (default 1000 100000)
 set -eu
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ nodes=${1:-1000}
 caps=${2:-100000}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-python3 bench/place_gen.py "$dir" "$nodes" "$caps"
+python3 t/gen/place_large.py "$dir" "$nodes" "$caps"
 r=$(python3 bench/measure.py 3 ovb-place "$dir/cluster" "$dir/apps" "$dir/profile")
 ovb-place "$dir/cluster" "$dir/apps" "$dir/profile" >"$dir/plan"
 placed=$(grep -c '^place ' "$dir/plan")

@@ -120,6 +120,7 @@ ovb_profile_read(struct ovb_lex *lx, struct ovb_profiles *p)
 				break;
 			}
 			b.q = q;
+			q->line = lx->line;
 			ovb_dist_begin(&b.u, &q->U, lx->line);
 		} else if (!b.q)
 			st = ovb_err(lx, "'%s' before any 'profile CAPSULE RES' "
@@ -172,9 +173,38 @@ ovb_profile_free(struct ovb_profiles *p)
 	for (size_t i = 0; i < p->n; i++) {
 		ovb_dist_free(&p->q[i].U);
 		free(p->q[i].curve);
+		free(p->q[i].file);
 	}
 	free(p->q);
 	memset(p, 0, sizeof *p);
+}
+
+int
+ovb_profile_merge(struct ovb_profiles *all, struct ovb_profiles *p,
+	const char *file)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct ovb_qos *q = &p->q[i], *old = ovb_profile_find(all,
+			q->U.capsule, q->U.res);
+		const struct ovb_qos *dup = old;   /* one file has no two */
+		if (dup) {
+			int st = ovb_err_at(file, q->line, "profile %s %s is "
+				"defined twice: also at %s:%lu (a capsule and "
+				"resource may have one profile)", q->U.capsule,
+				ovb_res_name(q->U.res), dup->file ? dup->file : file,
+				dup->line);
+			ovb_profile_free(p);
+			return st;
+		}
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		struct ovb_qos *q = OVB_PUSH(all->q, all->n, all->cap);
+		*q = p->q[i];
+		q->file = ovb_xstrdup(file);
+	}
+	free(p->q);
+	memset(p, 0, sizeof *p);
+	return 0;
 }
 
 const struct ovb_qos *

@@ -124,6 +124,10 @@ ovb_out_open(struct ovb_out *o, const char *path)
 	return 0;
 }
 
+/* A write error on stdout is reported once, by whichever of
+ * ovb_out_close and ovb_fshut_stdout sees it first. */
+static bool stdout_reported;
+
 int
 ovb_out_close(struct ovb_out *o, bool ok)
 {
@@ -131,6 +135,7 @@ ovb_out_close(struct ovb_out *o, bool ok)
 	if (!o->path) {
 		if (ok && (fflush(stdout) == EOF || ferror(stdout))) {
 			ovb_warn("<stdout>: write error: %s", strerror(errno));
+			stdout_reported = true;
 			st = OVB_EIO;
 		}
 		return st;
@@ -180,7 +185,9 @@ int
 ovb_fshut_stdout(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout) || fclose(stdout) == EOF) {
-		ovb_warn("<stdout>: write error: %s", strerror(errno));
+		if (!stdout_reported)
+			ovb_warn("<stdout>: write error: %s", strerror(errno));
+		stdout_reported = true;
 		return OVB_EIO;
 	}
 	return 0;

@@ -219,6 +219,18 @@ ovb_need_top(const struct ovb_need *x, double g)
 	return ovb_grid_up(umax(x), g);
 }
 
+bool
+ovb_grid_holds(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double g)
+{
+	if (g == 0)
+		return true;
+	EACH(i, m, n, extra)
+		if (ovb_need_top(at(m, n, extra, i), g) > OVB_MAXGRID)
+			return false;
+	return true;
+}
+
 void
 ovb_need_pmf(const struct ovb_need *x, double g, struct ovb_pmf *u)
 {
@@ -258,13 +270,14 @@ ovb_tail_err(const struct ovb_need *m, size_t n,
 	 * of at most L terms): at most (m + 2)(3L + 4) u in all, L the
 	 * longest vector; 4 (m + 2)(L + 2) u bounds it with room for the
 	 * higher-order terms. */
-	size_t L = 0, steps = 0;
+	size_t L = 0, sum = 0, steps = 0, K = ovb_grid_down(C, g);
 	EACH(i, m, n, extra) {
 		size_t k = ovb_need_top(at(m, n, extra, i), g) + 1;
 		L = k > L ? k : L;
+		sum += k;
 		steps++;
 	}
-	L += ovb_grid_down(C, g) + 2;
+	L += sum < K + 2 ? sum : K + 2;   /* Y's length, clipped or not */
 	return 4 * (double)(steps + 2) * (double)(L + 2) * U53;
 }
 
@@ -345,6 +358,12 @@ ovb_node_stat(const struct ovb_need *m, size_t n, double C, uint64_t points,
 	if (!n) {
 		st->pr = 0;
 		st->eq1_ok = st->eq3_ok = true;
+		return;
+	}
+	if (!ovb_grid_holds(m, n, NULL, st->g)) {
+		st->pr = NAN;   /* Y cannot be held on this grid */
+		st->eq1_ok = ovb_eq1_holds(m, n, NULL, C);
+		st->eq3_ok = false;
 		return;
 	}
 	if (st->g == 0)

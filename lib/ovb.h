@@ -465,6 +465,8 @@ struct ovb_qos {
 	struct ovb_dist U;   /* U.capsule and U.res name this block */
 	size_t ncurve, capcurve;
 	struct ovb_pt *curve;/* breakpoints of rho(sigma), sigma increasing */
+	char *file;          /* where it was read (ovb_profile_merge), or NULL */
+	unsigned long line;  /* of its "profile" record */
 };
 struct ovb_profiles {
 	size_t n, cap;
@@ -476,6 +478,12 @@ void ovb_profile_free(struct ovb_profiles *p);
 /* The QoS block of capsule and resource, or NULL. */
 const struct ovb_qos *ovb_profile_find(const struct ovb_profiles *p,
 	const char *capsule, enum ovb_res res);
+/* Moves p's blocks (read from file) to the end of all, each remembering
+ * its file; a (capsule, resource) already in all is an error naming both
+ * places (OVB_EDATA, reported), and nothing of p is taken.  p is left
+ * empty either way. */
+int ovb_profile_merge(struct ovb_profiles *all, struct ovb_profiles *p,
+	const char *file);
 
 /* ---- formats/cluster.c: nodes and capacities (format ovb-cluster) ---- */
 
@@ -656,6 +664,12 @@ struct ovb_pmf {
 void ovb_pmf_zero(struct ovb_pmf *y, double g);
 /* The least grid index k with k g >= x (x >= 0). */
 size_t ovb_grid_up(double x, double g);
+/* Grid indices at or beyond OVB_GRID_FAR (2^52) are not computed: both
+ * functions return OVB_GRID_FAR for them.  No pmf holds that many points,
+ * so "above grid_down(c, g)" stays exact; a U whose top index passes
+ * OVB_MAXGRID cannot be put on the grid at all (lib/node.c refuses it). */
+#define OVB_GRID_FAR ((size_t)1 << 52)
+#define OVB_MAXGRID ((size_t)10000000)
 /* The largest grid index k with k g <= c (c >= 0): the values above c are
  * exactly the indices above it.  Every overflow test goes through it. */
 size_t ovb_grid_down(double c, double g);
@@ -787,6 +801,12 @@ double ovb_grid_add(double g, const struct ovb_need *x, double C,
 	uint64_t points);
 /* The grid index of the largest value of x's U on grid g. */
 size_t ovb_need_top(const struct ovb_need *x, double g);
+/* Can every U be held on grid g: its top index at most OVB_MAXGRID?  (A
+ * plain 1e308 cpu beside a profile of 0.01 cpu bins cannot.)  Y is built
+ * only when it can; ovb-place treats such a node as infeasible, ovb-check
+ * reports bad input. */
+bool ovb_grid_holds(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double g);
 /* x's U on grid g (values moved up, never down). */
 void ovb_need_pmf(const struct ovb_need *x, double g, struct ovb_pmf *u);
 /* Y on grid g: each U moved up on its own, convolved; clipped at C unless
@@ -804,7 +824,8 @@ int ovb_eq3_decide(const struct ovb_need *m, size_t n,
 	double p);
 struct ovb_nodestat {           /* what a plan's risk record states */
 	struct ovb_eq1 eq1;
-	double g, pr;               /* grid (0: plain only), Pr(Y > C) */
+	double g, pr;               /* grid (0: plain only), Pr(Y > C); pr is
+	                               NAN when the grid cannot hold Y */
 	bool eq1_ok, eq3_ok;        /* decided exactly */
 };
 void ovb_node_stat(const struct ovb_need *m, size_t n, double C,

@@ -26,6 +26,8 @@ ovb_grid_up(double x, double g)
 	if (!(x > 0))
 		return 0;
 	double q = ceil(x / g);
+	if (!(q < (double)OVB_GRID_FAR))
+		return OVB_GRID_FAR;    /* beyond any grid that can be held */
 	size_t k = q < 1 ? 1 : (size_t)q;
 	while (k > 1 && (double)(k - 1) * g >= x)
 		k--;
@@ -83,6 +85,8 @@ size_t
 ovb_grid_down(double c, double g)
 {
 	double q = floor(c / g);
+	if (!(q < (double)OVB_GRID_FAR))
+		return OVB_GRID_FAR;    /* above every index a pmf can have */
 	size_t k = q < 0 ? 0 : (size_t)q;
 	while ((double)(k + 1) * g <= c)
 		k++;

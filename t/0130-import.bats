@@ -4,10 +4,10 @@
 #
 # t/data/replay-bitbrains.csv is a hand-written excerpt in the Bitbrains
 # layout (not real data): a timestamp tie, a duplicate slot after rounding,
-# a line without CPU data, exponents, a missing slot.  t/oracle/
-# replay_import.py recomputes the conversion from the CSV (exact doubles);
-# t/oracle/replay_series.py recomputes U and the token-bucket curve from a
-# series with Fractions; t/oracle/replay_gen.py makes random series.  The
+# a line without CPU data, exponents, a missing slot.  t/oracle/import.py
+# recomputes the conversion from the CSV (exact doubles);
+# t/oracle/usage.py and tbucket.py recompute U and the token-bucket curve from a
+# series with Fractions; t/gen/replay.py makes random series.  The
 # tests on the real traces skip when ../shared/data/bitbrains-rnd (next to
 # the repository) is absent.
 
@@ -16,6 +16,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper
 	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	GEN="$BATS_TEST_DIRNAME/gen"
 	T=$BATS_TEST_TMPDIR
 	BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
 	CSV="$DATA/replay-bitbrains.csv"
@@ -65,7 +66,7 @@ need_bitbrains() {
 	sample 1372631400 307.2
 	sample 1372631700 102.4
 	EOF
-	run -0 python3 "$ORACLE/replay_import.py" <(ovb-import --bitbrains "$T/12.csv") "$T/12.csv"
+	run -0 python3 "$ORACLE/import.py" <(ovb-import --bitbrains "$T/12.csv") "$T/12.csv"
 	assert_output --partial agree
 }
 
@@ -99,19 +100,19 @@ need_bitbrains() {
 	assert_line 'sample 1372631700 200'
 	refute_output --partial 'series vm12 cpu'
 	refute_output --partial 'net-rx'
-	run -0 python3 "$ORACLE/replay_import.py" --kb 1000 <(ovb-import --bitbrains --kb 1000 "$T/12.csv") "$T/12.csv"
+	run -0 python3 "$ORACLE/import.py" --kb 1000 <(ovb-import --bitbrains --kb 1000 "$T/12.csv") "$T/12.csv"
 	# a 600 s grid: 1372629750 -> 1372629600, 1372630199 -> 1372630200
 	run -0 --separate-stderr ovb-import --bitbrains -I 600 -r cpu "$T/12.csv"
 	assert_line 'interval 600 s'
 	assert_line 'sample 1372629600 0.5'
 	assert_line 'sample 1372630200 1'
-	run -0 python3 "$ORACLE/replay_import.py" --interval 600 <(ovb-import --bitbrains -I 600 "$T/12.csv") "$T/12.csv"
+	run -0 python3 "$ORACLE/import.py" --interval 600 <(ovb-import --bitbrains -I 600 "$T/12.csv") "$T/12.csv"
 	# [from, to) on the rounded times; dates are UTC
 	run -0 --separate-stderr ovb-import --bitbrains --from 2013-06-30T22:10 --to 1372631400 -r cpu "$T/12.csv"
 	assert_equal "$(grep -c '^sample' <<<"$output")" 2
 	assert_line 'sample 1372630200 1'
 	assert_line 'sample 1372630500 0.2'
-	run -0 python3 "$ORACLE/replay_import.py" --from 1372630200 --to 1372631400 <(ovb-import --bitbrains --from 1372630200 --to 1372631400 "$T/12.csv") "$T/12.csv"
+	run -0 python3 "$ORACLE/import.py" --from 1372630200 --to 1372631400 <(ovb-import --bitbrains --from 1372630200 --to 1372631400 "$T/12.csv") "$T/12.csv"
 	assert_output --partial agree
 }
 
@@ -129,7 +130,7 @@ need_bitbrains() {
 	assert_line 'sample 1372632000 0.25'
 	assert_equal "$(grep -c '^series' <<<"$output")" 3
 	stderr_has 'capsule vm5: 2 samples fell on a slot'
-	run -0 python3 "$ORACLE/replay_import.py" <(ovb-import --bitbrains "$T/m8/5.csv" "$T/m7/5.csv") "$T/m8/5.csv" "$T/m7/5.csv"
+	run -0 python3 "$ORACLE/import.py" <(ovb-import --bitbrains "$T/m8/5.csv" "$T/m7/5.csv") "$T/m8/5.csv" "$T/m7/5.csv"
 }
 
 @test "a VM without CPU data gets no cpu series, with a warning (-q: silent)" {
@@ -381,7 +382,7 @@ bad_line() {
 	assert_line 'mean 1 cpu'
 	assert_line 'point 1 20'
 	assert_line 'point 3 0'
-	run -0 python3 "$ORACLE/replay_series.py" tbucket "$T/c.series" <(ovb-tbucket -q -r cpu "$T/c.series")
+	run -0 python3 "$ORACLE/tbucket.py" "$T/c.series" <(ovb-tbucket -q -r cpu "$T/c.series")
 }
 
 @test "series input: a capsule read twice, -c naming none, a bad file: 65" {
@@ -400,15 +401,15 @@ bad_line() {
 @test "random series: ovb-usage (I and 3I) and ovb-tbucket agree with the oracle (12 seeds)" {
 	local seed
 	for seed in $(seq 1 12); do
-		python3 "$ORACLE/replay_gen.py" series "$seed" >"$T/s"
+		python3 "$GEN/replay.py" series "$seed" >"$T/s"
 		ovb-usage -q -r all -p 0,12.5,97.5 "$T/s" >"$T/u" || fail "ovb-usage, seed $seed"
-		run -0 python3 "$ORACLE/replay_series.py" usage "$T/s" "$T/u"
+		run -0 python3 "$ORACLE/usage.py" "$T/s" "$T/u"
 		if ovb-usage -q -r all -I 900 "$T/s" >"$T/u3" 2>/dev/null; then
-			run -0 python3 "$ORACLE/replay_series.py" usage --len 900 "$T/s" "$T/u3"
+			run -0 python3 "$ORACLE/usage.py" --len 900 "$T/s" "$T/u3"
 		fi
 		ovb-tbucket -q -r all "$T/s" >"$T/c" || fail "ovb-tbucket, seed $seed"
 		ovb-fmt "$T/c" "$T/u"
-		run -0 python3 "$ORACLE/replay_series.py" tbucket "$T/s" "$T/c"
+		run -0 python3 "$ORACLE/tbucket.py" "$T/s" "$T/c"
 	done
 }
 
@@ -439,7 +440,7 @@ bad_line() {
 	files+=("$BB/2013-7/27.csv.gz")
 	ovb-import -q --bitbrains "${files[@]}" >"$T/s"
 	ovb-fmt "$T/s"
-	run -0 python3 "$ORACLE/replay_import.py" "$T/s" "${files[@]}"
+	run -0 python3 "$ORACLE/import.py" "$T/s" "${files[@]}"
 	assert_output --partial 'agree: 15 series'
 	# vm20 has samples of its own slot, and lines without CPU data
 	run -0 --separate-stderr ovb-import -v --bitbrains "$BB/2013-7/20.csv.gz" -o "$T/v"
@@ -451,12 +452,12 @@ bad_line() {
 	need_bitbrains
 	local files=("$BB"/2013-7/{1,9,22,27}.csv.gz)
 	ovb-import -q --bitbrains --from 2013-07-10 --to 2013-07-11 "${files[@]}" >"$T/s"
-	run -0 python3 "$ORACLE/replay_import.py" --from 1373414400 --to 1373500800 "$T/s" "${files[@]}"
+	run -0 python3 "$ORACLE/import.py" --from 1373414400 --to 1373500800 "$T/s" "${files[@]}"
 	ovb-usage -q -r all "$T/s" >"$T/u"
-	run -0 python3 "$ORACLE/replay_series.py" usage "$T/s" "$T/u"
+	run -0 python3 "$ORACLE/usage.py" "$T/s" "$T/u"
 	ovb-usage -q -r all -I 3600 "$T/s" >"$T/u12"
-	run -0 python3 "$ORACLE/replay_series.py" usage --len 3600 "$T/s" "$T/u12"
+	run -0 python3 "$ORACLE/usage.py" --len 3600 "$T/s" "$T/u12"
 	ovb-tbucket -q -r all "$T/s" >"$T/c"
-	run -0 python3 "$ORACLE/replay_series.py" tbucket "$T/s" "$T/c"
+	run -0 python3 "$ORACLE/tbucket.py" "$T/s" "$T/c"
 	assert_output 'agree: 12 blocks'
 }

@@ -3,7 +3,7 @@
 #
 # t/oracle/usage.py recomputes U independently (Fractions, integer ns) and
 # must agree exactly on intervals, widths, bins and counts, and to 1e-12 on
-# means and percentiles; t/oracle/gen.py makes the random traces (seeded:
+# means and percentiles; t/gen/onoff.py makes the random traces (seeded:
 # multi-CPU busy periods, several transfers per instant, gaps, times on
 # interval edges).
 
@@ -12,11 +12,12 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper
 	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	GEN="$BATS_TEST_DIRNAME/gen"
 	T=$BATS_TEST_TMPDIR
 }
 
 gen() {
-	python3 "$ORACLE/gen.py" "$@"
+	python3 "$GEN/onoff.py" "$@"
 }
 
 # stderr_has TEXT: $stderr (of run --separate-stderr) contains TEXT.

@@ -5,18 +5,19 @@
 # breakpoints of the cumulative usage (O(n^2), exact Fractions) and checks
 # the curve at random rates, at every breakpoint (its own and the tool's),
 # and the breakpoints themselves (from a convex-hull sweep, a different
-# algorithm), to a relative 1e-9; t/oracle/gen.py makes the random traces.
+# algorithm), to a relative 1e-9; t/gen/onoff.py makes the random traces.
 
 bats_require_minimum_version 1.5.0
 
 setup() {
 	load test_helper
 	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	GEN="$BATS_TEST_DIRNAME/gen"
 	T=$BATS_TEST_TMPDIR
 }
 
 gen() {
-	python3 "$ORACLE/gen.py" "$@"
+	python3 "$GEN/onoff.py" "$@"
 }
 
 stderr_has() {

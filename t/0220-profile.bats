@@ -9,6 +9,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper
 	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	GEN="$BATS_TEST_DIRNAME/gen"
 	T=$BATS_TEST_TMPDIR
 }
 
@@ -18,7 +19,7 @@ stderr_has() {
 
 # inputs SEED: $T/u (with pct 97.5 too) and $T/c from a random trace.
 inputs() {
-	python3 "$ORACLE/gen.py" --seed "$1" --capsules 4 --cpus 8 \
+	python3 "$GEN/onoff.py" --seed "$1" --capsules 4 --cpus 8 \
 		--span 20000000000 --busy 300 --xfers 300 --gaps 2 >"$T/t.onoff"
 	ovb-usage -q -I 0.1 -r all -p 97.5 "$T/t.onoff" >"$T/u"
 	ovb-tbucket -q -r all "$T/t.onoff" >"$T/c"

@@ -3,12 +3,12 @@
 # Pr(Y > C), Eq. 3 of the overbooking paper, footnote 1's z-transform
 # product.
 #
-# t/oracle/convolve_oracle.py checks the output independently: numpy's
+# t/oracle/convolve.py checks the output independently: numpy's
 # convolution of float64 vectors (to 1e-12), enumeration of every
 # combination of measurement intervals with exact integers (--exact must
 # be exactly that Fraction), exact convolution of each distribution on its
 # own bin width (the common grid must never give less), and the integer
-# counts of --dist.  t/oracle/convolve_gen.py makes the random inputs
+# counts of --dist.  t/gen/convolve.py makes the random inputs
 # (seeded; mixed and awkward bin widths, empty bins, single-bin U's).
 
 bats_require_minimum_version 1.5.0
@@ -16,6 +16,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper
 	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	GEN="$BATS_TEST_DIRNAME/gen"
 	T=$BATS_TEST_TMPDIR
 	# Debian's python3 (the one .ci/deps installs python3-numpy for), when
 	# there is one: a python3 earlier on PATH may lack numpy, or be slow
@@ -32,14 +33,14 @@ stderr_has() {
 # go into COPT (-C c ...) and OOPT (--cap c ...) for the oracle.
 gen() {
 	local line
-	line=$("$PY" "$ORACLE/convolve_gen.py" --usage "$T/u" \
-		--profile "$T/p" "$@") || fail "convolve_gen.py $* failed"
+	line=$("$PY" "$GEN/convolve.py" --usage "$T/u" \
+		--profile "$T/p" "$@") || fail "t/gen/convolve.py $* failed"
 	read -ra CAPS <<<"$line"
 	caps "${CAPS[@]}"
 }
 
 oracle() {
-	"$PY" "$ORACLE/convolve_oracle.py" "$@"
+	"$PY" "$ORACLE/convolve.py" "$@"
 }
 
 require_numpy() {

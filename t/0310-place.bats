@@ -6,6 +6,7 @@ bats_require_minimum_version 1.5.0
 load test_helper
 
 ORACLE="$BATS_TEST_DIRNAME/oracle"
+GEN="$BATS_TEST_DIRNAME/gen"
 
 @test "place: --help and usage errors" {
 	run -0 ovb-place --help
@@ -19,17 +20,17 @@ ORACLE="$BATS_TEST_DIRNAME/oracle"
 }
 
 @test "place: agrees with exhaustive search on 300 random instances (worst-fit)" {
-	run -0 python3 "$ORACLE/place_exhaustive.py" --seeds 1 300
+	run -0 python3 "$ORACLE/place.py" --seeds 1 300
 	echo "# $output" >&3
 }
 
 @test "place: agrees with exhaustive search under every policy and trust weighting" {
 	local p
 	for p in best-fit tolerance random; do
-		run -0 python3 "$ORACLE/place_exhaustive.py" --seeds 301 400 --policy "$p"
+		run -0 python3 "$ORACLE/place.py" --seeds 301 400 --policy "$p"
 	done
-	run -0 python3 "$ORACLE/place_exhaustive.py" --seeds 401 500 --trust-weight 0.5
-	run -0 python3 "$ORACLE/place_exhaustive.py" --seeds 501 550 --policy random --seed 7
+	run -0 python3 "$ORACLE/place.py" --seeds 401 500 --trust-weight 0.5
+	run -0 python3 "$ORACLE/place.py" --seeds 501 550 --policy random --seed 7
 }
 
 @test "place: Lemma 1's greedy fails here; the assignment places all four" {
@@ -51,7 +52,7 @@ ORACLE="$BATS_TEST_DIRNAME/oracle"
 
 @test "place: same inputs and seed give the same bytes; seeds change random" {
 	local d=$BATS_TEST_TMPDIR i
-	python3 "$ORACLE/place_gen.py" 42 "$d"
+	python3 "$GEN/place.py" 42 "$d"
 	for i in 1 2; do
 		ovb-place -p random --seed 5 "$d/cluster" "$d/apps" "$d/profile" >"$d/p$i"
 	done
@@ -66,7 +67,7 @@ ORACLE="$BATS_TEST_DIRNAME/oracle"
 
 @test "place: adding to an existing plan equals placing everything at once" {
 	local d=$BATS_TEST_TMPDIR
-	python3 "$ORACLE/place_gen.py" 77 "$d"
+	python3 "$GEN/place.py" 77 "$d"
 	ovb-place "$d/cluster" "$d/apps" "$d/profile" >"$d/all"
 	# the first three applications, then the rest onto that plan
 	awk '/^app /{n++} n <= 3' "$d/apps" >"$d/first"
@@ -141,7 +142,7 @@ ORACLE="$BATS_TEST_DIRNAME/oracle"
 	for s in $(seq 600 659); do
 		d=$BATS_TEST_TMPDIR/$s
 		mkdir "$d"
-		python3 "$ORACLE/place_gen.py" "$s" "$d"
+		python3 "$GEN/place.py" "$s" "$d"
 		for g in 0 1000 7; do
 			ovb-place --grid "$g" "$d/cluster" "$d/apps" "$d/profile" >"$d/plan"
 			run -0 ovb-check "$d/cluster" "$d/apps" "$d/plan" "$d/profile"
@@ -149,4 +150,29 @@ ORACLE="$BATS_TEST_DIRNAME/oracle"
 		done
 	done
 	[[ $n -eq 180 ]]
+}
+
+@test "place: a profile defined in two files is an error naming both places, not the first one taken" {
+	d=$BATS_TEST_TMPDIR
+	cp "$DATA/example.profile" "$d/other.profile"
+	l=$(line_of '^profile web cpu' "$DATA/example.profile")
+	for order in "$DATA/example.profile $d/other.profile" "$d/other.profile $DATA/example.profile"; do
+		set -- $order
+		run -65 --separate-stderr ovb-place -o "$d/plan" "$DATA/example.cluster" "$DATA/example.apps" "$1" "$2"
+		assert_output ''
+		[[ $stderr == "ovb-place: $2:$l: profile web cpu is defined twice: also at $1:$l"* ]] ||
+			fail "stderr: $stderr"
+		[[ ! -e $d/plan ]]
+	done
+}
+
+@test "place: a malformed profile is 65 with FILE:LINE and nothing else (no leak under ASan)" {
+	d=$BATS_TEST_TMPDIR
+	for edit in 's/^sigma .*/sigma nan cpu/' 's/^rho .*/rho/' 's/^profile web cpu$/profile web cpu extra/'; do
+		variant bad.profile "$DATA/example.profile" "$edit"
+		run -65 --separate-stderr ovb-place -o "$d/plan" "$DATA/example.cluster" "$DATA/example.apps" "$BAD"
+		assert_output ''
+		[[ $stderr =~ ^ovb-place:\ $BAD:[0-9]+:\ [^$'\n']*$ ]] || fail "stderr: $stderr"
+		[[ ! -e $d/plan ]]
+	done
 }

@@ -12,13 +12,6 @@ ORACLE="$BATS_TEST_DIRNAME/oracle/place_boundary.py"
 GEN="$BATS_TEST_DIRNAME/gen/boundary.py"
 PY=/usr/bin/python3
 
-# The property tests fail on the node model copied into ovb-place and
-# ovb-check (margin 1e-12, Eq. 1 and Eq. 3 in doubles); they run once the
-# exact node model (lib/node.c) is in, or now with OVB_BOUNDARY_FORCE=1.
-needs_node_model() {
-	[[ ${OVB_BOUNDARY_FORCE:-} == 1 ]] ||
-		skip "needs the exact node model (lib/node.c)"
-}
 
 # boundary KIND FIRST LAST: the oracle over seeds FIRST..LAST of KIND
 # finds no disagreement.
@@ -111,27 +104,22 @@ a_on_n1='place a x n1 -\nqos a x cpu 0.25 0 1 0\ncpu-resv a x 0.25 1 0.25\n'
 }
 
 @test "boundary: plain reservations that add up to a capacity (1000 seeds)" {
-	needs_node_model
 	boundary plain 1 1000
 }
 
 @test "boundary: histogram tails equal to O (1000 seeds)" {
-	needs_node_model
 	boundary tail 1 1000
 }
 
 @test "boundary: cheap bounds and tails landing on the limit (1000 seeds)" {
-	needs_node_model
 	boundary bound 1 1000
 }
 
 @test "boundary: mixed random instances, pins, trust, grids (1000 seeds)" {
-	needs_node_model
 	boundary mixed 1 1000
 }
 
 @test "boundary: every policy and trust weighting (4 x 100 seeds)" {
-	needs_node_model
 	local p
 	for p in best-fit tolerance random; do
 		run -0 "$PY" "$ORACLE" --place-args "--policy $p" 2001 2100

@@ -6,10 +6,10 @@
 #
 # t/data/check-{cluster,apps,profile,plan} is a valid plan written by hand
 # (its comments derive the numbers).  Each rule is broken in turn; where
-# breaking it changes stated numbers, t/oracle/check_oracle.py (an
+# breaking it changes stated numbers, t/oracle/check.py (an
 # independent checker: Fractions for Eq. 3) fills in the plan's records
 # and says which violations the plan has, so exactly the rule under test is
-# violated.  t/oracle/check_gen.py makes random clusters, apps, profiles
+# violated.  t/gen/check.py makes random clusters, apps, profiles
 # and placements, and ovb-check must find exactly the oracle's violations.
 
 bats_require_minimum_version 1.5.0
@@ -17,6 +17,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper
 	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	GEN="$BATS_TEST_DIRNAME/gen"
 	T=$BATS_TEST_TMPDIR
 	CL=$DATA/check-cluster
 	AP=$DATA/check-apps
@@ -44,9 +45,9 @@ line_no() {
 oracle_agrees() {
 	local cl=$1 ap=$2 pr=$3 sk=$4
 	shift 4
-	"$PY" "$ORACLE/check_oracle.py" --cluster "$cl" --apps "$ap" \
+	"$PY" "$ORACLE/check.py" --cluster "$cl" --apps "$ap" \
 		--profile "$pr" --plan "$sk" --fill "$T/plan" \
-		--expect "$T/expect" || fail "check_oracle.py failed"
+		--expect "$T/expect" || fail "t/oracle/check.py failed"
 	local want=""
 	(($#)) && want=$(printf '%s\n' "$@" | sort)
 	assert_equal "$(cat "$T/expect")" "$want"
@@ -283,7 +284,7 @@ oracle_agrees() {
 @test "several violations: one line each, in a fixed order" {
 	sed -E 's/^place batch w2 d -/place batch w2 a -/; s/^place shop db b db/place shop db d db/' \
 		"$T/skel" >"$T/sk"
-	"$PY" "$ORACLE/check_oracle.py" --cluster "$CL" --apps "$AP" \
+	"$PY" "$ORACLE/check.py" --cluster "$CL" --apps "$AP" \
 		--profile "$PR" --plan "$T/sk" --fill "$T/plan" --expect "$T/expect"
 	run -1 ovb-check "$CL" "$AP" "$PR" "$T/plan"
 	local first=$output
@@ -310,8 +311,8 @@ oracle_agrees() {
 	local s tight n=0 clean=0
 	for s in $(seq 1 20); do
 		for tight in "" --tight; do
-			"$PY" "$ORACLE/check_gen.py" --seed "$s" --dir "$T/r" $tight
-			"$PY" "$ORACLE/check_oracle.py" --cluster "$T/r/cluster" \
+			"$PY" "$GEN/check.py" --seed "$s" --dir "$T/r" $tight
+			"$PY" "$ORACLE/check.py" --cluster "$T/r/cluster" \
 				--apps "$T/r/apps" --profile "$T/r/profile" \
 				--plan "$T/r/skel" --fill "$T/r/plan" --expect "$T/r/expect"
 			run --separate-stderr ovb-check "$T/r/cluster" "$T/r/apps" \
@@ -420,7 +421,8 @@ oracle_agrees() {
 @test "bad input: duplicate names; second cluster or plan; other formats" {
 	run -65 --separate-stderr ovb-check "$CL" "$AP" "$PR" "$PR" "$PL"
 	assert_output ''
-	stderr_has "$PR: profile web cpu was already read from $PR: a (capsule, resource) may come only once"
+	l=$(line_of '^profile web cpu' "$PR")
+	stderr_has "$PR:$l: profile web cpu is defined twice: also at $PR:$l (a capsule and resource may have one profile)"
 	variant c "$CL" 's/^(node d .*)/\1\nnode a 1 cpu 1 B\/s/'
 	run -65 --separate-stderr ovb-check "$BAD" "$AP" "$PR" "$PL"
 	assert_output ''
@@ -466,4 +468,20 @@ oracle_agrees() {
 	assert_output --partial 'violation NODE RES KIND'
 	assert_output --partial 'CI gate'
 	assert_output --partial 'Exit status:'
+}
+
+@test "extreme but valid numbers: 1e308 capacities with --grid 0 answer at once; a U no grid can hold is a violation" {
+	d=$BATS_TEST_TMPDIR
+	sed -E 's/^(node [^ ]+) [0-9.e+]+ cpu [0-9.e+]+ B\/s/\1 1e308 cpu 1e308 B\/s/' \
+		"$DATA/example.cluster" >"$d/c"
+	grep -q '^node n1 1e308 cpu 1e308 B/s' "$d/c" || fail "sed changed nothing"
+	printf 'ovb-apps 1\napp shop\ncapsule web profile=web\napp p\ncapsule x cpu=1e300\n' >"$d/a"
+	run -0 timeout 20 ovb-place --grid 0 -o "$d/plan" "$d/c" "$d/a" "$DATA/example.profile"
+	run -0 timeout 20 ovb-check "$d/c" "$d/a" "$d/plan" "$DATA/example.profile"
+	assert_output ''
+	# the plain 1e300 cpu beside web's 0.25-cpu bins needs 4e300 grid points
+	grep -q '^place p x n2 -$' "$d/plan" || fail "p/x should avoid n1: $(cat "$d/plan")"
+	sed -i 's/^place p x n2 -$/place p x n1 -/; s/^risk n2 cpu .*$//' "$d/plan"
+	run -1 --separate-stderr timeout 20 ovb-check "$d/c" "$d/a" "$d/plan" "$DATA/example.profile"
+	assert_line --partial "violation n1 cpu eq3 Y cannot be held on the grid 0.25 cpu: a capsule's U would need more than 10000000 grid points"
 }

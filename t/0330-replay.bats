@@ -5,8 +5,8 @@
 # t/data/replay-small.* are hand-made: two nodes, three capsules (web found
 # by its profile name webprof, a decoy series named web ignored), a missing
 # sample on each side, sums exactly on and just above the capacities.
-# t/oracle/replay_check.py recomputes the --tsv report (exact sums as
-# Fractions, the guard's convolution independently); t/oracle/replay_gen.py
+# t/oracle/replay.py recomputes the --tsv report (exact sums as
+# Fractions, the guard's convolution independently); t/gen/replay.py
 # makes random cases.  The Bitbrains walk (profile July, place, replay
 # August and September) skips when ../shared/data/bitbrains-rnd is absent.
 
@@ -15,6 +15,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper
 	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	GEN="$BATS_TEST_DIRNAME/gen"
 	T=$BATS_TEST_TMPDIR
 	BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
 	P=$DATA/replay-small.plan
@@ -54,7 +55,7 @@ stderr_has() {
 	run -0 ovb-replay --tsv --no-fail -o "$T/b" "$P" "$C" "$S"
 	assert_output ''
 	cmp "$T/a" "$T/b"
-	run -0 python3 "$ORACLE/replay_check.py" "$P" "$C" "$T/a" "$S"
+	run -0 python3 "$ORACLE/replay.py" "$P" "$C" "$T/a" "$S"
 	assert_output --partial agree
 }
 
@@ -97,28 +98,28 @@ stderr_has() {
 	# is exactly 1; the doubles 0.1 and 0.9 add up to 1 + 2.8e-17 (their
 	# double sum rounds to 1): an overflow
 	assert_line "n	cpu	2	3	2	0.6666666666666666	0	0.5	no"
-	run -0 python3 "$ORACLE/replay_check.py" "$T/p" "$T/c" <(ovb-replay --tsv --no-fail "$T/p" "$T/c" "$T/s") "$T/s"
+	run -0 python3 "$ORACLE/replay.py" "$T/p" "$T/c" <(ovb-replay --tsv --no-fail "$T/p" "$T/c" "$T/s") "$T/s"
 }
 
 @test "--missing-as-zero: the union of the slots, a missing sample is 0" {
 	run -1 --separate-stderr ovb-replay --missing-as-zero --tsv "$P" "$C" "$S"
 	# n1 cpu: slots 0..7 (8); slot 6 = w1 alone 1, slot 7 = web alone 1
 	assert_line "n1	cpu	2	8	1	0.125	0.02	0.25	yes"
-	run -0 python3 "$ORACLE/replay_check.py" --missing-as-zero "$P" "$C" <(ovb-replay --missing-as-zero --tsv --no-fail "$P" "$C" "$S") "$S"
+	run -0 python3 "$ORACLE/replay.py" --missing-as-zero "$P" "$C" <(ovb-replay --missing-as-zero --tsv --no-fail "$P" "$C" "$S") "$S"
 }
 
 @test "random plans and series: --tsv agrees with the oracle (12 seeds, guard, both slot rules)" {
 	local seed z
 	mkdir "$T/g"
 	for seed in $(seq 1 12); do
-		python3 "$ORACLE/replay_gen.py" replay "$seed" "$T/g"
+		python3 "$GEN/replay.py" replay "$seed" "$T/g"
 		for z in --no-fail --missing-as-zero; do
 			ovb-replay -q --tsv --no-fail $z --alpha 0.3 --guard "$T/g/guard.series" \
 				"$T/g/plan" "$T/g/cluster" "$T/g/a.series" "$T/g/b.series" >"$T/out" ||
 				fail "seed $seed $z: ovb-replay failed"
 			local zo=()
 			[[ $z == --missing-as-zero ]] && zo=(--missing-as-zero)
-			run -0 python3 "$ORACLE/replay_check.py" "${zo[@]}" --alpha 0.3 \
+			run -0 python3 "$ORACLE/replay.py" "${zo[@]}" --alpha 0.3 \
 				--guard "$T/g/guard.series" "$T/g/plan" "$T/g/cluster" "$T/out" \
 				"$T/g/a.series" "$T/g/b.series"
 		done
@@ -142,7 +143,7 @@ stderr_has() {
 	stderr_has 'guard: node n1 cpu'
 	# --alpha: an excess this likely under independence does not count
 	run -0 --separate-stderr ovb-replay -q --guard "$G" --alpha 0.05 --fail-correlated "$T/plan" "$C" "$S"
-	run -0 python3 "$ORACLE/replay_check.py" --guard "$G" "$P" "$C" <(ovb-replay -q --tsv --no-fail --guard "$G" "$P" "$C" "$S") "$S"
+	run -0 python3 "$ORACLE/replay.py" --guard "$G" "$P" "$C" <(ovb-replay -q --tsv --no-fail --guard "$G" "$P" "$C" "$S") "$S"
 }
 
 # pairs FILE A B...: an ovb-series file with cpu series a and b of 60 s
@@ -172,12 +173,12 @@ pairs() {
 	run -0 --separate-stderr ovb-replay --grid 6 --tsv --guard "$T/s" --fail-correlated "$T/p" "$T/c" "$T/s"
 	assert_equal "$stderr" ''
 	assert_line --regexp '^n	cpu	2	9	1	0\.1111111111111111	0	0\.5	yes	9	0\.1111111111111111	0\.1111111111111[0-9]*	0\.65[0-9]*	no$'
-	run -0 python3 "$ORACLE/replay_check.py" --grid 6 --guard "$T/s" "$T/p" "$T/c" <(ovb-replay --grid 6 -q --tsv --guard "$T/s" "$T/p" "$T/c" "$T/s") "$T/s"
+	run -0 python3 "$ORACLE/replay.py" --grid 6 --guard "$T/s" "$T/p" "$T/c" <(ovb-replay --grid 6 -q --tsv --guard "$T/s" "$T/p" "$T/c" "$T/s") "$T/s"
 	# b equal to a: Pr(a + b > 1.5) = 3/9
 	pairs "$T/e" '0 0 0 0.5 0.5 0.5 1 1 1' '0 0 0 0.5 0.5 0.5 1 1 1'
 	run -1 --separate-stderr ovb-replay --grid 6 --tsv --guard "$T/e" --fail-correlated "$T/p" "$T/c" "$T/s"
 	stderr_has 'ovb-replay: guard: node n cpu (a, b): over the profiling period the sum exceeded C = 1.5 cpu in 3 of 9 slots (0.3333), but independence gives Pr(Y > C) = 0.1111'
-	run -0 python3 "$ORACLE/replay_check.py" --grid 6 --guard "$T/e" "$T/p" "$T/c" <(ovb-replay --grid 6 -q --tsv --guard "$T/e" "$T/p" "$T/c" "$T/s") "$T/s"
+	run -0 python3 "$ORACLE/replay.py" --grid 6 --guard "$T/e" "$T/p" "$T/c" <(ovb-replay --grid 6 -q --tsv --guard "$T/e" "$T/p" "$T/c" "$T/s") "$T/s"
 }
 
 # ---------------------------------------------------------------------------
@@ -270,15 +271,15 @@ pairs() {
 		how=ovb-place
 	else
 		# TEST-ONLY placement (ovb-place is not available)
-		python3 "$ORACLE/replay_place.py" "$T/cluster" "$T/apps" "$T/profile" >"$T/plan"
-		how='t/oracle/replay_place.py (test-only first fit)'
+		python3 "$GEN/firstfit.py" "$T/cluster" "$T/apps" "$T/profile" >"$T/plan"
+		how='t/gen/firstfit.py (test-only first fit)'
 	fi
 	ovb-fmt "$T/plan"
 	grep -q '^risk ' "$T/plan" || fail "the plan has no risk records"
 	for m in 8 9; do
 		ovb-replay -q --tsv --no-fail --guard "$T/7.series" \
 			"$T/plan" "$T/cluster" "$T/$m.series" >"$T/r$m.tsv"
-		run -0 python3 "$ORACLE/replay_check.py" --guard "$T/7.series" \
+		run -0 python3 "$ORACLE/replay.py" --guard "$T/7.series" \
 			"$T/plan" "$T/cluster" "$T/r$m.tsv" "$T/$m.series"
 		# exit 1 exactly when a promise was broken
 		local st=0

@@ -86,7 +86,7 @@ need_gnuplot() {
 # Tables agree with their inputs.
 
 @test "capsules: the numbers of ovb-usage's output, exactly (random traces)" {
-	python3 "$BATS_TEST_DIRNAME/oracle/gen.py" --seed 61 --capsules 3 \
+	python3 "$BATS_TEST_DIRNAME/gen/onoff.py" --seed 61 --capsules 3 \
 		--cpus 4 --span 20000000000 --grid 100000000 >"$T/r.onoff"
 	ovb-usage -q -r all -I 0.1 -p 97.5,12.5 "$T/r.onoff" >"$T/r.usage"
 	run -0 --separate-stderr ovb-report -f tsv -t capsules "$T/r.usage"

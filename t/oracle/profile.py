@@ -18,22 +18,9 @@ import math
 import sys
 from fractions import Fraction
 
+from formats import blocks
+
 U_KW = ("interval", "width", "intervals", "mean", "pct", "bin")
-
-
-def blocks(path, opener):
-    out, cur = {}, None
-    with open(path) as f:
-        for line in f:
-            t = line.split("#", 1)[0].split()
-            if not t or t[0].startswith("ovb-"):
-                continue
-            if t[0] == opener:
-                cur = []
-                out[(t[1], t[2])] = cur
-            else:
-                cur.append(t)
-    return out
 
 
 def num(x):

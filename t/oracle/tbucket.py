@@ -2,6 +2,9 @@
 """tbucket.py: brute-force oracle for ovb-tbucket (python3 stdlib only).
 
     tbucket.py [--res RES,...] [--seed S] [--samples K] ONOFF CURVEFILE
+    tbucket.py SERIES CURVEFILE
+
+The input is told apart by its magic line.  On an ovb-onoff trace:
 
 For every capsule and chosen resource of ONOFF, builds the cumulative
 usage A of each gap-free part of the span (cpu: CPU-ns at every busy
@@ -21,14 +24,21 @@ and compares with CURVEFILE evaluated as ovb_curve_at does (linear between
 points, constant beyond the ends): every rho to a relative 1e-9 of
 max(rho, 1e-9 rho(mean)), mean and peak to a relative 1e-12, the number of
 points exactly, convexity and rho = 0 for cpu at and beyond the peak.
-Exit 0 with a summary line, or 1 with the differences."""
+Exit 0 with a summary line, or 1 with the differences.
+
+On an ovb-series file: per block of CURVEFILE, the exact upper envelope of
+the lines A(t) - A(s) - sigma (t - s) over sample boundaries s <= t within
+a run of consecutive samples (A piecewise linear, slope V over each
+sample) and the flat line 0, found by walking right from the mean (yet
+another algorithm); checks mean, peak and the breakpoints over [mean,
+peak] to a relative 1e-12.  Prints "agree" or the differences (exit 1)."""
 
 import argparse
 import random
 import sys
 from fractions import Fraction
 
-import onoff
+import formats
 
 RESES = ("cpu", "net", "net-rx")
 TOL = 1e-9
@@ -61,7 +71,7 @@ def cpu_points(tr, cap, lo, hi):
 
 def net_points(tr, cap, res, lo, hi):
     by = {}
-    for t, nb in onoff.transfers(cap, res):
+    for t, nb in cap.transfers(res):
         if lo <= t <= hi and not in_gap(tr, t):
             by[t] = by.get(t, 0) + nb
     out, c = [], 0
@@ -134,19 +144,12 @@ def curve_at(pts, s):
 
 
 def parse_curves(path):
-    out, cur = {}, None
-    with open(path) as f:
-        for line in f:
-            t = line.split("#", 1)[0].split()
-            if not t or t[0].startswith("ovb-"):
-                continue
-            if t[0] == "curve":
-                cur = {"pts": []}
-                out[(t[1], t[2])] = cur
-            elif t[0] in ("mean", "peak"):
-                cur[t[0]] = Fraction(float(t[1]))
-            elif t[0] == "point":
-                cur["pts"].append((Fraction(float(t[1])), Fraction(float(t[2]))))
+    out = {}
+    for key, c in formats.read_curves(path).items():
+        out[key] = {"pts": [(Fraction(x), Fraction(y)) for x, y in c["pts"]]}
+        for k in ("mean", "peak"):
+            if k in c:
+                out[key][k] = Fraction(c[k])
     return out
 
 
@@ -200,6 +203,97 @@ def check_one(ck, key, tr, got, rng, k):
     ck.n += 1
 
 
+def walk_envelope(lines, lo):
+    """Breakpoints (sigma, rho) of max over lines (dt, da) of da - sigma dt
+    for sigma >= lo, ending with the flat line (0, 0); Fractions."""
+    best = {}
+    for dt, da in lines:
+        if dt not in best or da > best[dt]:
+            best[dt] = da
+    best[0] = max(best.get(0, 0), 0)
+
+    def val(s):
+        return max(da - s * dt for dt, da in best.items())
+
+    # walk right from lo: at each step the active line is the one with
+    # the largest value (ties: the smallest dt, which wins to the right)
+    pts = []
+    s = lo
+    while True:
+        v = val(s)
+        pts.append((s, v))
+        act = min(dt for dt, da in best.items() if da - s * dt == v)
+        if act == 0:
+            break
+        nxt = None
+        for dt, da in best.items():
+            if dt < act:
+                x = Fraction(best[act] - da, act - dt)
+                if x > s and (nxt is None or x < nxt):
+                    nxt = x
+        s = nxt
+    return pts
+
+
+def check_series(series_path, curve_path):
+    """The ovb-series check: a list of differences, and the number of
+    blocks."""
+    series = formats.read_series(series_path)
+    blocks = formats.blocks(curve_path, 'curve')
+    bad = []
+    for key in blocks:
+        s = series[key]
+        I = s['I']
+        runs, run = [], []
+        for t, v in s['s']:
+            if run and t != run[-1][0] + I:
+                runs.append(run)
+                run = []
+            run.append((t, v))
+        runs.append(run)
+        lines = []
+        total, n = Fraction(0), 0
+        for r in runs:
+            A = [Fraction(0)]
+            for t, v in r:
+                A.append(A[-1] + Fraction(v))
+            for i in range(len(A)):
+                for j in range(i + 1, len(A)):
+                    lines.append((j - i, A[j] - A[i]))
+            total += A[-1]
+            n += len(r)
+        mean = total / n
+        pts = walk_envelope(lines, mean)
+        want = []
+        for a_, b_ in pts:
+            # breakpoints closer than a double apart are one point (the
+            # tool keeps the later, see put() in tbucket.c)
+            if want and float(a_) == want[-1][0]:
+                want.pop()
+            want.append((float(a_), float(b_ * I)))
+        got, rec = [], {}
+        for tok in blocks[key]:
+            if tok[0] == 'point':
+                got.append((float(tok[1]), float(tok[2])))
+            else:
+                rec[tok[0]] = float(tok[1])
+
+        def close(a, b):
+            return abs(a - b) <= 1e-12 * max(abs(a), abs(b), 1e-300)
+        if not close(rec['mean'], float(mean)):
+            bad.append('%s %s: mean %r, oracle %r' % (*key, rec['mean'],
+                       float(mean)))
+        if not close(rec['peak'], want[-1][0]):
+            bad.append('%s %s: peak %r, oracle %r' % (*key, rec['peak'],
+                       want[-1][0]))
+        if len(got) != len(want) or not all(
+                close(a[0], b[0]) and (close(a[1], b[1]) or
+                                       abs(a[1] - b[1]) < 1e-9)
+                for a, b in zip(got, want)):
+            bad.append('%s %s: points %r, oracle %r' % (*key, got, want))
+    return bad, len(blocks)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--res", default="cpu,net")
@@ -208,8 +302,16 @@ def main():
     ap.add_argument("onoff")
     ap.add_argument("curve")
     o = ap.parse_args()
+    if formats.kind(o.onoff) == "series":
+        bad, n = check_series(o.onoff, o.curve)
+        for b in bad:
+            print(b)
+        if bad:
+            sys.exit(1)
+        print("agree: %d blocks" % n)
+        return
     reses = RESES if o.res == "all" else o.res.split(",")
-    tr = onoff.read(o.onoff)
+    tr = formats.read_onoff(o.onoff)
     got = parse_curves(o.curve)
     rng = random.Random(o.seed)
     ck = Check()

@@ -3,6 +3,9 @@
 
     usage.py [--interval SECONDS] [--width [RES=]W]... [--res RES,...]
              [--pct P,...] ONOFF USAGEFILE
+    usage.py [--len L] [--width RES=W]... SERIES USAGEFILE
+
+The input is told apart by its magic line.  On an ovb-onoff trace:
 
 Recomputes U of every capsule and chosen resource of ONOFF with exact
 integer and Fraction arithmetic (intervals [t0 + kI, t0 + (k+1)I), partial
@@ -12,7 +15,15 @@ blocks, interval, width, n and every bin count exactly; mean and
 percentiles (nearest rank, sorted exact values) to a relative 1e-12.
 Binning follows the format's definition on the double nearest each usage:
 the least K >= 1 with x <= K*W in double arithmetic (bin 0: x == 0).
-Exit 0 and a summary line when all agree, 1 with the differences."""
+Exit 0 and a summary line when all agree, 1 with the differences.
+
+On an ovb-series file: per (capsule, res) block of USAGEFILE, the
+measurement intervals [kL, (k+1)L) (L the series interval unless --len)
+whose L/I samples are all present; their values are exact means
+(Fractions).  Checks the interval, the number of intervals, the width (the
+default rule unless --width), every bin count, the mean (the exact mean
+rounded once: equal as doubles) and the percentiles (nearest rank, exact:
+equal as doubles).  Prints "agree" or the differences (exit 1)."""
 
 import argparse
 import math
@@ -20,7 +31,7 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 
-import onoff
+import formats
 
 RESES = ("cpu", "net", "net-rx")
 TOL = 1e-12
@@ -64,7 +75,7 @@ def usages(tr, cap, res, ilen):
             acc = sum(n * max(0, min(e, b) - max(s, a)) for s, e, n in cap.busy)
             out.append(Fraction(acc, ilen))
         else:
-            acc = sum(nb for t, nb in onoff.transfers(cap, res) if a <= t < b)
+            acc = sum(nb for t, nb in cap.transfers(res) if a <= t < b)
             out.append(Fraction(acc * 10**9, ilen))
     return out
 
@@ -87,27 +98,11 @@ def expect(tr, cap, res, ilen, width, pcts):
 
 
 def parse_usage(path):
-    blocks, cur = {}, None
-    with open(path) as f:
-        for line in f:
-            t = line.split("#", 1)[0].split()
-            if not t or t[0].startswith("ovb-"):
-                continue
-            if t[0] == "usage":
-                cur = {"pct": {}, "bins": {}}
-                blocks[(t[1], t[2])] = cur
-            elif t[0] == "interval":
-                cur["interval"] = float(t[1])
-            elif t[0] == "width":
-                cur["width"] = float(t[1])
-            elif t[0] == "intervals":
-                cur["n"] = int(t[1])
-            elif t[0] == "mean":
-                cur["mean"] = float(t[1])
-            elif t[0] == "pct":
-                cur["pct"][float(t[1])] = float(t[2])
-            elif t[0] == "bin":
-                cur["bins"][int(t[1])] = int(t[2])
+    blocks = {}
+    for d in formats.read_dists(path):
+        got = {"interval": d.interval, "width": d.width, "n": d.n,
+               "mean": d.mean, "pct": d.pct, "bins": d.bins}
+        blocks[d.key] = {k: v for k, v in got.items() if v is not None}
     return blocks
 
 
@@ -137,15 +132,90 @@ def compare(key, exp, got, worst):
     return ["%s %s: %s" % (key[0], key[1], b) for b in bad]
 
 
+def pct_rank(p, n):
+    x = p * n / 100
+    r = round(x)
+    rank = r if abs(x - r) <= 1e-9 * max(1, x) else math.ceil(x)
+    return max(1, min(n, rank))
+
+
+def check_series(series_path, usage_path, length, widths):
+    """The ovb-series check: a list of differences, and the number of
+    blocks."""
+    series = formats.read_series(series_path)
+    blocks = formats.blocks(usage_path, "usage")
+    bad = []
+    for key in blocks:
+        s = series[key]
+        I = s['I']
+        L = length or I
+        k = L // I
+        groups = {}
+        for t, v in s['s']:
+            groups.setdefault(t // L, []).append(v)
+        vals = [Fraction(sum(Fraction(x) for x in g), len(g))
+                for w, g in sorted(groups.items()) if len(g) == k]
+        rec = {}
+        bins, pcts = {}, {}
+        for tok in blocks[key]:
+            if tok[0] == 'bin':
+                bins[int(tok[1])] = int(tok[2])
+            elif tok[0] == 'pct':
+                pcts[float(tok[1])] = float(tok[2])
+            else:
+                rec[tok[0]] = tok[1]
+        n = len(vals)
+        fv = [float(x) for x in vals]
+        peak = max(fv)
+        w = widths.get(key[1], auto_width(key[1], peak))
+        want_bins = {}
+        for x in fv:
+            b = hist_bin(x, w)
+            want_bins[b] = want_bins.get(b, 0) + 1
+        mean = float(sum(vals) / n)
+        srt = sorted(vals)
+        if float(rec['interval']) != L:
+            bad.append('%s %s: interval %s, oracle %d' % (*key,
+                       rec['interval'], L))
+        if int(rec['intervals']) != n:
+            bad.append('%s %s: intervals %s, oracle %d' % (*key,
+                       rec['intervals'], n))
+        if float(rec['width']) != w:
+            bad.append('%s %s: width %s, oracle %r' % (*key, rec['width'], w))
+        if bins != want_bins:
+            bad.append('%s %s: bins %r, oracle %r' % (*key, bins, want_bins))
+        if float(rec['mean']) != mean:
+            bad.append('%s %s: mean %s, oracle %r' % (*key, rec['mean'], mean))
+        for p, v in pcts.items():
+            want = float(srt[pct_rank(p, n) - 1])
+            if v != want:
+                bad.append('%s %s: pct %r = %r, oracle %r' % (*key, p, v,
+                           want))
+    return bad, len(blocks)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--interval", default="1")
     ap.add_argument("--width", action="append", default=[])
     ap.add_argument("--res", default="cpu,net")
     ap.add_argument("--pct", default="")
+    ap.add_argument("--len", type=int)
     ap.add_argument("onoff")
     ap.add_argument("usage")
     o = ap.parse_args()
+    if formats.kind(o.onoff) == "series":
+        widths = {}
+        for w in o.width:
+            r, _, v = w.partition("=")
+            widths[r] = float(v)
+        bad, n = check_series(o.onoff, o.usage, o.len, widths)
+        for b in bad:
+            print(b)
+        if bad:
+            sys.exit(1)
+        print("agree: %d blocks" % n)
+        return
     ilen = int(round(Decimal(o.interval) * 10**9))
     reses = RESES if o.res == "all" else o.res.split(",")
     width = {}
@@ -154,7 +224,7 @@ def main():
         for x in (reses if not r else [r]):
             width[x] = float(v)
     pcts = ["50", "90", "95", "99", "100"] + [p for p in o.pct.split(",") if p]
-    tr = onoff.read(o.onoff)
+    tr = formats.read_onoff(o.onoff)
     got = parse_usage(o.usage)
     bad, n = [], 0
     worst = {"mean": 0.0, "pct": 0.0, "exact": 0, "npct": 0}

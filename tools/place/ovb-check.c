@@ -107,37 +107,11 @@ static struct {
 	size_t napps, capapps;
 	struct ovb_plan plan;
 	struct ovb_profiles prof;   /* all blocks, file order */
-	char **prof_file;           /* the file of each block */
-	size_t capprof_file;
 	bool have_cluster, have_plan;
 	struct appdef *def;
 	size_t ndef, capdef;
 	struct ovb_names defs;      /* application name -> def index */
 } S;
-
-static int
-take_profiles(struct ovb_profiles *p, const char *file)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		struct ovb_qos *q = &p->q[i];
-		const struct ovb_qos *old = ovb_profile_find(&S.prof,
-			q->U.capsule, q->U.res);
-		if (old)
-			return ovb_err_at(file, 0, "profile %s %s was already read "
-				"from %s: a (capsule, resource) may come only once",
-				q->U.capsule, ovb_res_name(q->U.res),
-				S.prof_file[old - S.prof.q]);
-		if (S.prof.n == S.capprof_file) {
-			S.capprof_file = S.capprof_file ? 2 * S.capprof_file : 8;
-			S.prof_file = ovb_xrealloc(S.prof_file, S.capprof_file,
-				sizeof *S.prof_file);
-		}
-		S.prof_file[S.prof.n] = ovb_xstrdup(file);
-		*OVB_PUSH(S.prof.q, S.prof.n, S.prof.cap) = *q;
-		memset(q, 0, sizeof *q);
-	}
-	return 0;
-}
 
 static int
 read_input(const char *path)
@@ -153,7 +127,7 @@ read_input(const char *path)
 	if (fmt && !strcmp(fmt->name, "profile")) {
 		struct ovb_profiles p;
 		if (!(st = ovb_profile_read(&lx, &p)))
-			st = take_profiles(&p, name);
+			st = ovb_profile_merge(&S.prof, &p, name);
 		ovb_profile_free(&p);
 	} else if (fmt && !strcmp(fmt->name, "cluster")) {
 		if (S.have_cluster)
@@ -580,7 +554,16 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 		violation(nd->name, res, "eq1", "load=%s %s > C=%s %s (tau_min=%s "
 			"s) %s", num(load), unit, num(C), unit, num(tmin), list);
 	/* Eq. 3 */
-	double g;
+	double g = ovb_node_grid(need, n, NULL, C, S.plan.grid);
+	if (!ovb_grid_holds(need, n, NULL, g)) {
+		violation(nd->name, res, "eq3", "Y cannot be held on the grid "
+			"%s %s: a capsule's U would need more than %zu grid points "
+			"%s", num(g), unit, OVB_MAXGRID, list);
+		free(list);
+		free(need);
+		free(m);
+		return;
+	}
 	mpq_t pr;
 	mpq_init(pr);
 	double p = node_risk(need, n, C, &g, pr);
@@ -805,9 +788,6 @@ free_all(void)
 	free(S.apps);
 	free(S.apps_file);
 	ovb_plan_free(&S.plan);
-	for (size_t i = 0; i < S.prof.n; i++)
-		free(S.prof_file[i]);
-	free(S.prof_file);
 	ovb_profile_free(&S.prof);
 	free(S.def);
 	ovb_names_free(&S.defs);

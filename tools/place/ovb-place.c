@@ -143,41 +143,37 @@ static const struct argp argp = { options, parse_opt,
 /* ---- inputs ---- */
 
 static int
-read_input(const char *path)
+take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 {
-	FILE *f;
-	const char *name;
-	int st = ovb_open_in(path, &f, &name);
-	if (st)
-		return st;
-	struct ovb_lex lx;
-	ovb_lex_init(&lx, f, name);
-	const struct ovb_format *fmt = ovb_format_sniff(&lx, &st);
-	if (fmt && !strcmp(fmt->name, "profile")) {
+	(void)ctx;
+	int st;
+	if (!strcmp(fmt->name, "profile")) {
 		struct ovb_profiles p;
-		if (!(st = ovb_profile_read(&lx, &p))) {
-			for (size_t i = 0; i < p.n; i++)
-				*OVB_PUSH(S.prof.q, S.prof.n, S.prof.cap) = p.q[i];
-			free(p.q);
-		}
-	} else if (fmt && !strcmp(fmt->name, "cluster")) {
-		st = S.have_cluster ? ovb_err(&lx, "a second cluster file") :
-			ovb_cluster_read(&lx, &S.cluster);
+		if (!(st = ovb_profile_read(lx, &p)))
+			return ovb_profile_merge(&S.prof, &p, lx->name);
+		ovb_profile_free(&p);
+		return st;
+	}
+	if (!strcmp(fmt->name, "cluster")) {
+		if (S.have_cluster)
+			return ovb_err(lx, "a second cluster file");
 		S.have_cluster = true;
-	} else if (fmt && !strcmp(fmt->name, "apps")) {
-		st = S.have_apps ? ovb_err(&lx, "a second apps file") :
-			ovb_apps_read(&lx, &S.apps);
+		return ovb_cluster_read(lx, &S.cluster);
+	}
+	if (!strcmp(fmt->name, "apps")) {
+		if (S.have_apps)
+			return ovb_err(lx, "a second apps file");
 		S.have_apps = true;
-	} else if (fmt && !strcmp(fmt->name, "plan")) {
-		st = S.have_existing ? ovb_err(&lx, "a second plan") :
-			ovb_plan_read(&lx, &S.existing);
+		return ovb_apps_read(lx, &S.apps);
+	}
+	if (!strcmp(fmt->name, "plan")) {
+		if (S.have_existing)
+			return ovb_err(lx, "a second plan");
 		S.have_existing = true;
-	} else if (fmt)
-		st = ovb_err(&lx, "an ovb-%s file is not an input of ovb-place "
-			"(cluster, apps, profile, plan)", fmt->name);
-	ovb_lex_free(&lx);
-	ovb_close_in(f);
-	return st;
+		return ovb_plan_read(lx, &S.existing);
+	}
+	return ovb_err(lx, "an ovb-%s file is not an input of ovb-place "
+		"(cluster, apps, profile, plan)", fmt->name);
 }
 
 /* ---- requirements ---- */
@@ -239,7 +235,9 @@ add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
 	if (!nr->g && !n->h) {
 		nr->plain += n->sigma;
-		nr->risk = nr->plain > cap ? 1 : 0;
+		/* Y is the exact sum of the plain reservations */
+		nr->risk = ovb_eq3_decide(nr->members, nr->nmembers, NULL, 0, cap,
+			0, NAN) ? 0 : 1;
 		return;
 	}
 	double g = ovb_grid_add(nr->g, n, cap, opt_grid);
@@ -398,6 +396,8 @@ eq3_ok(const struct nres *nr, const struct ovb_need *n, double cap)
 {
 	double limit = nr->ncap ? fmin(nr->omin, n->O) : n->O;
 	double g = ovb_grid_add(nr->g, n, cap, opt_grid), p = NAN;
+	if (!ovb_grid_holds(nr->members, nr->nmembers, n, g))
+		return false;   /* more than OVB_MAXGRID points: not here */
 	if (g > 0 && limit > 0 && limit < 1)
 		p = risk_with(nr, n, g, cap, limit);
 	return ovb_eq3_decide(nr->members, nr->nmembers, n, g, cap, limit, p);
@@ -991,9 +991,9 @@ main(int argc, char **argv)
 	int first, status = 0, st;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	for (int i = first; i < argc; i++)
-		if ((st = read_input(argv[i])) > status)
+		if ((st = ovb_read_input(argv[i], take, NULL)) > status)
 			status = st;
-	if (first == argc && (st = read_input(NULL)) > status)
+	if (first == argc && (st = ovb_read_input(NULL, take, NULL)) > status)
 		status = st;
 	if (!status && (!S.have_cluster || !S.have_apps)) {
 		ovb_warn("need a cluster and an apps file (see --help)");

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""place_gen.py DIR NODES CAPSULES [SEED]: a large placement instance for
+"""place_large.py DIR NODES CAPSULES [SEED]: a large placement instance for
 bench/place.sh: NODES heterogeneous nodes (4-64 CPUs, 1-10 Gbit/s), 50
 profiles with 100-bin CPU and network distributions (widths 0.002 cpu and
 20 kB/s; skewed: most mass low, a long tail up to 0.2 cpu and 2 MB/s),

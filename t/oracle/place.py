@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""place_exhaustive.py DIR PLAN: an independent check of ovb-place by
+"""place.py DIR PLAN: an independent check of ovb-place by
 exhaustive search, written from the placement rules alone.
 
 Replays the applications of DIR/apps in order on the cluster and profiles
@@ -17,39 +17,21 @@ import math
 import sys
 from fractions import Fraction as F
 
+import formats
+
 MARGIN = 0  # the exact rule of formats/plan.md: no safety margin
 
 
-def records(path):
-    for line in open(path):
-        t = line.split("#", 1)[0].split()
-        if t:
-            yield t
-
-
 def load(d):
-    nodes = {}
-    for t in records(d + "/cluster"):
-        if t[0] == "node":
-            nodes[t[1]] = (float(t[2]), float(t[4]))
+    nodes = {n: (c["cpu"], c["net"])
+             for n, c in formats.read_cluster(d + "/cluster").items()}
     prof = {}
-    cur = None
-    for t in records(d + "/profile"):
-        if t[0] == "profile":
-            cur = prof.setdefault((t[1], t[2]), {"bins": {}})
-        elif t[0] in ("sigma", "rho", "tau", "O", "width", "intervals"):
-            cur[t[0]] = float(t[1])
-        elif t[0] == "bin":
-            cur["bins"][int(t[1])] = int(t[2])
-    apps = []
-    for t in records(d + "/apps"):
-        if t[0] == "app":
-            apps.append({"name": t[1], "caps": [], "trust": {}})
-        elif t[0] == "capsule":
-            kv = dict(x.split("=", 1) for x in t[2:])
-            apps[-1]["caps"].append((t[1], kv))
-        elif t[0] == "trust":
-            apps[-1]["trust"][t[1]] = float(t[2])
+    for q in formats.read_dists([d + "/profile"]):
+        prof[q.key] = {"sigma": q.sigma, "rho": q.rho, "tau": q.tau,
+                       "O": q.O, "width": q.width,
+                       "intervals": float(q.n), "bins": q.bins}
+    apps = [{"name": a.name, "caps": a.caps, "trust": a.trust}
+            for a in formats.read_apps(d + "/apps")]
     return nodes, prof, apps
 
 
@@ -139,8 +121,11 @@ def many(first, last, place_args):
     import os
     import subprocess
     import tempfile
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import place_gen
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gen_place", os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "gen", "place.py"))
+    place_gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(place_gen)
     apps = placed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(first, last + 1):
@@ -164,13 +149,9 @@ def many(first, last, place_args):
 
 def check(d, plan):
     nodes, prof, apps = load(d)
-    placed = {}
-    rejected = set()
-    for t in records(plan):
-        if t[0] == "place":
-            placed[(t[1], t[2])] = t[3]
-        elif t[0] == "reject":
-            rejected.add(t[1])
+    pl = formats.read_plan(plan)
+    placed = {(a, c): node for a, c, node, _ in pl.place}
+    rejected = {t[1] for t in pl.reject}
     state = {n: [[], []] for n in nodes}   # node -> [cpu needs, net needs]
     on_node = {n: set() for n in nodes}
     trust = {a["name"]: a["trust"] for a in apps}

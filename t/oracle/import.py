@@ -2,7 +2,7 @@
 """Oracle for ovb-import --bitbrains: recomputes the series from the CSV
 files and compares them with ovb-import's output, exactly.
 
-usage: replay_import.py [--kb 1024] [--interval 300] [--prefix vm]
+usage: import.py [--kb 1024] [--interval 300] [--prefix vm]
                         [--from T] [--to T] SERIES CSV...
 
 cpu = CPU usage [MHZ] / (capacity [MHZ] / cores) as IEEE doubles (the
@@ -13,42 +13,14 @@ up); per capsule the first row of a slot (in input order) wins.  Prints
 "agree" and exits 0, or prints the differences and exits 1.
 """
 import argparse
-import gzip
 import os
 import sys
 
-HEADER = ["Timestamp [ms]", "CPU cores", "CPU capacity provisioned [MHZ]",
-          "CPU usage [MHZ]", "CPU usage [%]",
-          "Memory capacity provisioned [KB]", "Memory usage [KB]",
-          "Disk read throughput [KB/s]", "Disk write throughput [KB/s]",
-          "Network received throughput [KB/s]",
-          "Network transmitted throughput [KB/s]"]
+import formats
 
 
 def read_series(path):
-    out = {}
-    cur = None
-    with open(path) as f:
-        for line in f:
-            tok = line.split('#', 1)[0].split()
-            if not tok:
-                continue
-            if tok[0] == 'series':
-                cur = (tok[1], tok[2])
-                out[cur] = []
-            elif tok[0] == 'interval':
-                assert tok[2] == 's'
-            elif tok[0] == 'sample':
-                out[cur].append((int(tok[1]), float(tok[2])))
-    return out
-
-
-def opener(path):
-    with open(path, 'rb') as f:
-        magic = f.read(2)
-    if magic == b'\x1f\x8b':
-        return gzip.open(path, 'rt')
-    return open(path)
+    return {k: v['s'] for k, v in formats.read_series(path).items()}
 
 
 def name_of(path, prefix):
@@ -79,17 +51,7 @@ def main():
         if cap not in rows:
             rows[cap] = []
             names.append(cap)
-        with opener(path) as f:
-            lines = f.read().split('\n')
-        if lines and lines[-1] == '':
-            lines.pop()
-        head = [x.strip(' \t') for x in lines[0].rstrip('\r').split(';')]
-        assert head == HEADER, (path, head)
-        for line in lines[1:]:
-            fld = [x.strip(' \t') for x in line.rstrip('\r').split(';')]
-            assert len(fld) == 11, (path, line)
-            ts = int(fld[0])
-            x = [float(v) for v in fld]
+        for ts, x in formats.read_bitbrains(path):
             t = (ts + I // 2) // I * I
             if (a.frm is not None and t < a.frm) or \
                (a.to is not None and t >= a.to):

@@ -2,7 +2,7 @@
 """TEST-ONLY placement for the Bitbrains walk of t/0330-replay.bats, used
 only when ovb-place is not installed.  It is not ovb-place's algorithm.
 
-usage: replay_place.py CLUSTER APPS PROFILE > PLAN
+usage: firstfit.py CLUSTER APPS PROFILE > PLAN
 
 First fit: capsules in the order of APPS, nodes in the order of CLUSTER;
 a capsule goes on the first node where Eq. 1 of the overbooking paper
@@ -15,15 +15,12 @@ as ovb-place's default), O_min, the Eq. 1 load and C.  Capsules with
 profile=NAME only; a capsule that fits nowhere rejects its application.
 """
 import math
+import os
 import sys
 
-
-def records(path):
-    with open(path) as f:
-        for line in f:
-            tok = line.split('#', 1)[0].split()
-            if tok:
-                yield tok
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "oracle"))
+import formats  # noqa: E402  (t/oracle/formats.py, the shared reader)
 
 
 def fmt(v):
@@ -70,29 +67,16 @@ def risk(dists, cap):
 def main():
     cl, apps, prof = sys.argv[1:4]
     nodes, C = [], {}
-    for tok in records(cl):
-        if tok[0] == 'node':
-            nodes.append(tok[1])
-            C[(tok[1], 'cpu')] = float(tok[2])
-            C[(tok[1], 'net')] = float(tok[4])
-    P, cur = {}, None
-    for tok in records(prof):
-        if tok[0] == 'profile':
-            cur = P.setdefault((tok[1], tok[2]), {'bins': {}})
-        elif tok[0] in ('sigma', 'rho', 'tau', 'O', 'width'):
-            cur[tok[0]] = float(tok[1])
-        elif tok[0] == 'intervals':
-            cur['n'] = int(tok[1])
-        elif tok[0] == 'bin':
-            cur['bins'][int(tok[1])] = int(tok[2])
+    for n, c in formats.read_cluster(cl).items():
+        nodes.append(n)
+        C[(n, 'cpu')], C[(n, 'net')] = c['cpu'], c['net']
+    P = {d.key: {'sigma': d.sigma, 'rho': d.rho, 'tau': d.tau, 'O': d.O,
+                 'width': d.width, 'n': d.n, 'bins': d.bins}
+         for d in formats.read_dists(prof)}
     order, caps = [], {}
-    for tok in records(apps):
-        if tok[0] == 'app':
-            order.append(tok[1])
-            caps[tok[1]] = []
-        elif tok[0] == 'capsule':
-            kv = dict(x.split('=', 1) for x in tok[2:])
-            caps[order[-1]].append((tok[1], kv['profile']))
+    for a in formats.read_apps(apps):
+        order.append(a.name)
+        caps[a.name] = [(c, kv['profile']) for c, kv in a.caps]
     on = {n: [] for n in nodes}
 
     def load(members, res):
@@ -141,7 +125,7 @@ def main():
                 n, r, fmt(risk(ds, C[(n, r)])), fmt(omin), fmt(ld),
                 fmt(C[(n, r)])))
     print('ovb-plan 1')
-    print('# written by t/oracle/replay_place.py (TEST-ONLY first fit)')
+    print('# written by t/gen/firstfit.py (TEST-ONLY first fit)')
     print('\n'.join(out + rej))
 
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""check_gen.py: random clusters, apps, profiles and placements for the
+"""check.py: random clusters, apps, profiles and placements for the
 ovb-check tests (python3 stdlib only).
 
-    check_gen.py --seed S --dir D [--tight]
+    check.py --seed S --dir D [--tight]
 
 Writes D/cluster, D/apps, D/profile and D/skel (a plan of place, grid and
-reject records only; check_oracle.py --fill completes it).  Profiles mix
+reject records only; t/oracle/check.py --fill completes it).  Profiles mix
 bin widths (so the common grid moves values), tolerances from 0 to 0.2
 and periods from 0.25 to 2 s; apps mix profiled and plain capsules,
 O=/tau= overrides at both levels, lower bounds, pins and trust (0 among

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Oracle for ovb-replay: recomputes its --tsv report.
 
-usage: replay_check.py [--grid N] [--alpha P] [--missing-as-zero] [--guard G]...
+usage: replay.py [--grid N] [--alpha P] [--missing-as-zero] [--guard G]...
                        PLAN CLUSTER TSV SERIES...
 
 Per risk record of PLAN (in file order): the capsules placed on the node
@@ -22,30 +22,15 @@ import math
 import sys
 from fractions import Fraction as F
 
+import formats
+
 RES = ('cpu', 'net')
 
 
-def records(path):
-    with open(path) as f:
-        for line in f:
-            tok = line.split('#', 1)[0].split()
-            if tok:
-                yield tok
-
-
 def read_series(paths):
-    out = {}
-    for p in paths:
-        cur = None
-        for tok in records(p):
-            if tok[0] == 'series':
-                cur = (tok[1], tok[2])
-                out.setdefault(cur, {'I': None, 's': {}})
-            elif tok[0] == 'interval':
-                out[cur]['I'] = int(tok[1])
-            elif tok[0] == 'sample':
-                out[cur]['s'][int(tok[1])] = float(tok[2])
-    return out
+    """{(capsule, res): {'I': interval, 's': {t: v}}}"""
+    return {k: {'I': v['I'], 's': dict(v['s'])}
+            for k, v in formats.read_series(paths).items()}
 
 
 def hist_bin(x, w):
@@ -127,17 +112,14 @@ def main():
     ap.add_argument('tsv')
     ap.add_argument('series', nargs='+')
     a = ap.parse_args()
-    place, risk = [], []
-    for tok in records(a.plan):
-        if tok[0] == 'place':
-            place.append((tok[2], tok[3], None if tok[4] == '-' else tok[4]))
-        elif tok[0] == 'risk':
-            risk.append((tok[1], tok[2], float(tok[3]), float(tok[4])))
+    plan = formats.read_plan(a.plan)
+    place = [(c, node, None if prof == '-' else prof)
+             for _, c, node, prof in plan.place]
+    risk = [r[:4] for r in plan.risk]
     caps = {}
-    for tok in records(a.cluster):
-        if tok[0] == 'node':
-            caps[(tok[1], 'cpu')] = float(tok[2])
-            caps[(tok[1], 'net')] = float(tok[4])
+    for node, c in formats.read_cluster(a.cluster).items():
+        caps[(node, 'cpu')] = c['cpu']
+        caps[(node, 'net')] = c['net']
     series = read_series(a.series)
     guard = read_series(a.guard) if a.guard else None
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""convolve_gen.py: random usage distributions for the ovb-convolve tests
+"""convolve.py: random usage distributions for the ovb-convolve tests
 (python3 stdlib only).
 
-    convolve_gen.py --seed S --usage FILE --profile FILE [--dists K]
+    convolve.py --seed S --usage FILE --profile FILE [--dists K]
                     [--res cpu|net] [--small] [--max-bins B]
 
 Writes K distributions of RES (capsules d0, d1, ...), about half as

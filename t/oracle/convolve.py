@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""convolve_oracle.py: independent checks of ovb-convolve's output.
+"""convolve.py: independent checks of ovb-convolve's output.
 
-    convolve_oracle.py MODE [--res R] [--capsule C]... [--grid G]
+    convolve.py MODE [--res R] [--capsule C]... [--grid G]
                        --cap C [--cap C]... --output OUT INPUT...
 
 INPUTs are ovb-usage and ovb-profile files; the selection (--res,
@@ -36,26 +36,14 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 
+import formats
+
 
 def read_dists(paths):
     """[(capsule, res, width_text, {k: count})] in input order."""
-    out = []
-    for p in paths:
-        cur = None
-        with open(p) as f:
-            for line in f:
-                t = line.split("#", 1)[0].split()
-                if not t or t[0].startswith("ovb-"):
-                    continue
-                if t[0] in ("usage", "profile"):
-                    cur = [t[1], t[2], None, {}]
-                    out.append(cur)
-                elif t[0] == "width":
-                    cur[2] = t[1]
-                elif t[0] == "bin":
-                    if int(t[2]):
-                        cur[3][int(t[1])] = int(t[2])
-    return out
+    return [[d.capsule, d.res, d.width_text,
+             {k: c for k, c in d.bins.items() if c}]
+            for d in formats.read_dists(paths)]
 
 
 def select(ds, res, caps):

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Random inputs for the ovb-replay and series tests (seeded).
 
-usage: replay_gen.py replay SEED DIR   writes DIR/plan, DIR/cluster,
+usage: replay.py replay SEED DIR   writes DIR/plan, DIR/cluster,
                                        DIR/a.series, DIR/b.series (a second
                                        file), DIR/guard.series
-       replay_gen.py series SEED       an ovb-series file on stdout
+       replay.py series SEED       an ovb-series file on stdout
 
 Values are drawn so that sums often land exactly on a capacity (dyadic
 values), near it (0.1 + 0.2 against 0.3), or anywhere (random doubles);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""gen.py: random ovb-onoff traces for the tests (python3 stdlib only).
+"""onoff.py: random ovb-onoff traces for the tests (python3 stdlib only).
 
-    gen.py --seed S [--capsules N] [--cpus C] [--span NS] [--busy K]
+    onoff.py --seed S [--capsules N] [--cpus C] [--span NS] [--busy K]
            [--xfers K] [--gaps K] [--grid NS] [--t0 NS]
 
 Every capsule gets up to K busy periods (ordered, disjoint, sometimes

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""place_gen.py SEED DIR: writes a small random placement instance to DIR:
+"""place.py SEED DIR: writes a small random placement instance to DIR:
 cluster, apps, profile (ovb formats).  Nodes 2-5 with CPU 1-4 and network
 capacities; 3-7 applications of 1-4 capsules, profiled or plain, with
 tolerances, periods, some trust 0, some pinning, some lower bounds.

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""check_oracle.py: an independent placement checker for the ovb-check
+"""check.py: an independent placement checker for the ovb-check
 tests (python3 stdlib only).
 
-    check_oracle.py --cluster F --apps F [--apps F]... [--profile F]...
+    check.py --cluster F --apps F [--apps F]... [--profile F]...
                     --plan SKELETON --fill OUT --expect OUT
 
 Reads a cluster, apps (several: one arrival stream; op=modify replaces,
@@ -23,7 +23,8 @@ and reject records count, and writes:
 The semantics are the shared contract of ovb-place and ovb-check:
 effective values (capsule O=/tau= over app O=/tau= over the profile's;
 plain: sigma = X, rho = 0, tau 1, O 0, U a point mass, X = 0 uses none);
-Eq. 1 in doubles, term by term in plan order: t = (sigma tau_min + rho)
+Eq. 1 decided exactly (rationals of the doubles; LOAD stated as the sum
+in doubles, term by term in plan order): t = (sigma tau_min + rho)
 (1 - O) / tau_min, LOAD = sum max(t, lb), an lb violation when LOAD > C
 but the sum of the t's is not; Eq. 3 exactly: every histogram bin's upper
 edge k*w (a double) to grid index grid_up(k*w, g) (doubles, as risk.c),
@@ -38,68 +39,38 @@ import math
 import sys
 from fractions import Fraction
 
+import formats
+
 RES = ("cpu", "net")
-
-
-def records(path):
-    with open(path) as f:
-        for line in f:
-            t = []
-            for tok in line.split():
-                if tok.startswith("#"):
-                    break
-                t.append(tok)
-            if t and not t[0].startswith("ovb-"):
-                yield t
-
-
-def read_cluster(path):
-    nodes = {}
-    for t in records(path):
-        nodes[t[1]] = {"cpu": float(t[2]), "net": float(t[4])}
-    return nodes
 
 
 def read_profiles(paths):
     prof = {}
-    for p in paths:
-        cur = None
-        for t in records(p):
-            if t[0] == "profile":
-                cur = {"bins": {}}
-                prof[(t[1], t[2])] = cur
-            elif t[0] in ("sigma", "rho", "tau", "O"):
-                cur[t[0]] = float(t[1])
-            elif t[0] == "width":
-                cur["width"] = float(t[1])
-            elif t[0] == "bin" and int(t[2]):
-                cur["bins"][int(t[1])] = int(t[2])
+    for d in formats.read_dists(paths):
+        if d.kind == "profile":
+            prof[d.key] = dict(sigma=d.sigma, rho=d.rho, tau=d.tau, O=d.O,
+                               width=d.width, bins={k: c for k, c in
+                                                    d.bins.items() if c})
     return prof
 
 
 def read_apps(paths):
     """name -> app dict, the live definitions, in first-arrival order."""
     apps = {}
-    for p in paths:
-        cur = None
-        for t in records(p):
-            kv = dict(x.split("=", 1) for x in t[2:] if "=" in x)
-            if t[0] == "app":
-                cur = {"name": t[1], "O": kv.get("O"), "tau": kv.get("tau"),
-                       "op": kv.get("op", "new"), "caps": [], "trust": {}}
-                if cur["op"] == "terminate":
-                    apps.pop(t[1], None)
-                else:
-                    apps[t[1]] = cur
-            elif t[0] == "capsule":
-                c = {"name": t[1]}
-                for k in ("profile", "node", "O", "tau"):
-                    c[k] = kv.get(k)
-                for k in ("cpu", "net", "lb-cpu", "lb-net"):
-                    c[k] = float(kv.get(k, "0"))
-                cur["caps"].append(c)
-            elif t[0] == "trust":
-                cur["trust"][t[1]] = float(t[2])
+    for a in formats.read_apps(paths):
+        cur = {"name": a.name, "O": a.kv.get("O"), "tau": a.kv.get("tau"),
+               "op": a.kv.get("op", "new"), "caps": [], "trust": a.trust}
+        if cur["op"] == "terminate":
+            apps.pop(a.name, None)
+        else:
+            apps[a.name] = cur
+        for name, kv in a.caps:
+            c = {"name": name}
+            for k in ("profile", "node", "O", "tau"):
+                c[k] = kv.get(k)
+            for k in ("cpu", "net", "lb-cpu", "lb-net"):
+                c[k] = float(kv.get(k, "0"))
+            cur["caps"].append(c)
     return apps
 
 
@@ -191,17 +162,12 @@ def main():
     ap.add_argument("--fill", required=True)
     ap.add_argument("--expect", required=True)
     a = ap.parse_args()
-    nodes = read_cluster(a.cluster)
+    nodes = formats.read_cluster(a.cluster)
     prof = read_profiles(a.profile)
     apps = read_apps(a.apps)
-    grid, places, rejects = 0, [], []
-    for t in records(a.plan):
-        if t[0] == "grid":
-            grid = int(t[1])
-        elif t[0] == "place":
-            places.append(t[1:5])
-        elif t[0] == "reject":
-            rejects.append(" ".join(t))
+    plan = formats.read_plan(a.plan)
+    grid, places = plan.grid or 0, plan.place
+    rejects = [" ".join(t) for t in plan.reject]
     out = ["ovb-plan 1"]
     if grid:
         out.append(f"grid {grid}")
@@ -281,8 +247,16 @@ def main():
                 t = (q["sigma"] * tmin + q["rho"]) * (1 - q["O"]) / tmin
                 load0 += t
                 load += t if t > q["lb"] else q["lb"]
-            if load > C:
-                viol.append((nn, r, "lb" if load0 <= C else "eq1"))
+            # the decision is exact (formats/plan.md): rationals of the
+            # doubles; the stated LOAD stays the double sum
+            T = Fraction(tmin)
+            xt = [(Fraction(q["sigma"]) * T + Fraction(q["rho"])) *
+                  (1 - Fraction(q["O"])) / T for q in m]
+            xload0 = sum(xt, Fraction(0))
+            xload = sum((max(t, Fraction(q["lb"])) for t, q in zip(xt, m)),
+                        Fraction(0))
+            if xload > Fraction(C):
+                viol.append((nn, r, "lb" if xload0 <= Fraction(C) else "eq1"))
             pr = pr_exceed(m, C, grid)
             if pr > Fraction(omin):
                 viol.append((nn, r, "eq3"))
