@@ -5,8 +5,8 @@
  * resources and units); lib/ helpers (memory, I/O, the shared command line);
  * formats/ (the contract: lexer, registry, then each format as the pipeline
  * meets it); lib/ models and solvers (measuring U, token buckets, pmfs, the
- * node model, Cluster Reserves, plots).  Reader internals shared between formats/
- * files are in formats/impl.h, not here.
+ * node model, Cluster Reserves) and plots.  Reader internals shared between
+ * formats/ files are in formats/impl.h, not here.
  *
  * Every format reader is strict: it reports "PROG: FILE:LINE: what is
  * wrong" on stderr and returns OVB_EDATA; it never aborts on bad input.
