@@ -184,6 +184,23 @@ need_gnuplot() {
 	assert_equal "$stderr" "ovb-report: $DATA/report-small.plan:$(line_of '^place blog' "$DATA/report-small.plan"): place blog y: the apps file ($BAD) has no capsule y of a live application blog"
 }
 
+@test "a node without a risk record is checked exactly (0.1 + 0.9 cpu on 1 cpu)" {
+	# the doubles 0.1 and 0.9 add up to 1.0 in floating point, but their
+	# exact sum is above 1 (checked here in Python's exact fractions)
+	run -0 /usr/bin/python3 -c 'from fractions import Fraction as F
+print(F(0.1) + F(0.9) > 1, 0.1 + 0.9 == 1.0)'
+	assert_output 'True True'
+	printf 'ovb-cluster 1\nnode n 1 cpu 1000 B/s\n' >"$T/b.cluster"
+	printf '%s\n' 'ovb-plan 1' 'place a c n -' 'qos a c cpu 0.1 0 1 0' \
+		'place b c n -' 'qos b c cpu 0.9 0 1 0' >"$T/b.plan"
+	run -0 --separate-stderr ovb-report -f tsv -t nodes "$T/b.cluster" "$T/b.plan"
+	assert_line --regexp $'^n\tcpu\t2\t1\t1\t100\t0\t-\t1\t0\tEq.1\\+Eq.3 violated\t'
+	printf '%s\n' 'ovb-apps 1' 'app a' 'capsule c cpu=0.1 net=0' 'app b' \
+		'capsule c cpu=0.9 net=0' >"$T/b.apps"
+	run -1 --separate-stderr ovb-check "$T/b.cluster" "$T/b.apps" "$T/b.plan"
+	assert_output --partial 'violation n cpu eq1'
+}
+
 @test "a plan whose risk record differs from the profiles is warned about" {
 	variant bad.plan "$DATA/report-small.plan" -e 's/^risk a cpu 0.0625 /risk a cpu 0.0624 /'
 	run -0 --separate-stderr ovb-report -f tsv -t nodes \

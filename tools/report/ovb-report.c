@@ -614,16 +614,20 @@ shown_pr(const struct nres *nr)
 	return nr->risk ? nr->risk->risk : nr->st.pr;
 }
 
+/* The checks of the shown numbers: the plan's risk record's, or the node
+ * model's exact decisions on the computed ones. */
 static bool
 eq1_holds(const struct nres *nr)
 {
-	return shown_load(nr) <= nr->cap * (1 + 1e-9);
+	return nr->risk ? nr->risk->load <= nr->cap * (1 + 1e-9) :
+		nr->st.eq1_ok;
 }
 
 static bool
 eq3_holds(const struct nres *nr)
 {
-	return !nr->nmem || shown_pr(nr) <= shown_omin(nr);
+	return !nr->nmem || (nr->risk ? nr->risk->risk <= nr->risk->omin :
+		nr->st.eq3_ok);
 }
 
 /* ---- gain: runs averaged per (nodes, O) ---- */
