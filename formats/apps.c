@@ -427,8 +427,6 @@ ovb_apps_read(struct ovb_lex *lx, struct ovb_apps *a)
 	}
 	if (!st)
 		st = rsl ? rsl_app_end(&r, lx) : app_end(lx, cur(&r));
-	if (!st && a->n == 0)
-		st = ovb_err(lx, "no applications");
 	ovb_names_free(&r.byname);
 	return st;
 }

@@ -48,6 +48,7 @@ ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 			n->tau = pick(c->tau, app->tau, q[r]->tau);
 			n->O = pick(c->O, app->O, q[r]->O);
 			n->h = &q[r]->U.h;
+			n->interval = q[r]->U.interval;
 		} else {
 			if (!(c->resv[r] > 0))
 				continue;

@@ -755,6 +755,7 @@ struct ovb_need {               /* one capsule's needs on one resource */
 	double sigma, rho, tau, O;  /* rate, burst, period [s], tolerance */
 	double lb;                  /* lower bound [rate unit]; 0: none */
 	const struct ovb_hist *h;   /* U; NULL: plain, a point mass at sigma */
+	double interval;            /* U's measurement interval I [s]; 0: plain */
 };
 /* The needs of capsule c of application app: per resource r from the
  * profile block q[r] (NULL: none, the resource is unused), with O= and

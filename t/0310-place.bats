@@ -103,8 +103,43 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	assert_line --regexp '^reject x its 3 capsules need distinct nodes but have 2 feasible nodes in all$'
 	printf 'ovb-apps 1\napp x\ncapsule one cpu=0.5\ncapsule two cpu=1.5\n' >"$d/a"
 	run -0 ovb-place "$d/c" "$d/a"
-	assert_line 'reject x capsule two: no feasible node of 2 (Eq. 1 on 2)'
+	assert_line 'reject x capsule two: no feasible node of 2 (Eq. 1 on 2); nearest a, cpu Eq. 1 needs 0.5 cpu more (load 1.5 > 1 cpu)'
 	refute_line --regexp '^place '
+	# Eq. 3: the nearest node and the probability against the tolerance
+	# (web's U: 4, 8, 5, 3 of 20 intervals at 0, 0.25, 0.5, 1 cpu; 0.45
+	# moves up to 0.5 on its 0.25-cpu grid: Y > 1.45 in 3 of 20)
+	printf 'ovb-cluster 1\nnode n1 1.45 cpu 1e9 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=0.45\napp c O=0.05\ncapsule y profile=web\n' >"$d/a"
+	run -0 ovb-place "$d/c" "$d/a" "$DATA/example.profile"
+	assert_line 'reject c capsule y: no feasible node of 1 (Eq. 3 on 1); nearest n1, cpu Eq. 3 Pr(Y>C)=0.15 > O_min=0'
+}
+
+@test "place: --strict exits 1 when an application is rejected, with the plan written" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode a 1 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp x\ncapsule one cpu=0.5\napp y\ncapsule two cpu=0.6\n' >"$d/a"
+	run -0 ovb-place -o "$d/plan" "$d/c" "$d/a"
+	run -1 --separate-stderr ovb-place --strict -o "$d/plan2" "$d/c" "$d/a"
+	assert_equal "$stderr" "ovb-place: 1 application rejected (--strict)"
+	cmp "$d/plan" "$d/plan2"
+	printf 'ovb-apps 1\napp x\ncapsule one cpu=0.5\n' >"$d/a"
+	run -0 ovb-place --strict "$d/c" "$d/a"
+}
+
+@test "place: profiles measured over different intervals on one node warn; --strict makes it an error" {
+	local d=$BATS_TEST_TMPDIR
+	awk 'NR == 1 { print; next } /^profile / { keep = $2 == "web" }
+		keep { if (/^profile /) $2 = "web2"; if (/^interval 1 s$/) $0 = "interval 0.01 s"; print }' \
+		"$DATA/example.profile" >"$d/p2"
+	grep -q '^interval 0.01 s$' "$d/p2" || fail "no interval record changed: $(grep interval "$DATA/example.profile")"
+	printf 'ovb-cluster 1\nnode n1 64 cpu 1e12 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x profile=web\napp b\ncapsule y profile=web2\n' >"$d/a"
+	run -0 --separate-stderr ovb-place -o "$d/plan" "$d/c" "$d/a" "$DATA/example.profile" "$d/p2"
+	[[ $stderr == "ovb-place: warning: node n1 cpu: usage profiled over I = "*" s and "*" s is convolved on one node"* ]] || fail "stderr: $stderr"
+	[[ -s $d/plan ]]
+	run -65 --separate-stderr ovb-place --strict -o "$d/plan2" "$d/c" "$d/a" "$DATA/example.profile" "$d/p2"
+	[[ $stderr == "ovb-place: error: node n1 cpu: usage profiled over"* ]] || fail "stderr: $stderr"
+	[[ ! -e $d/plan2 ]]
 }
 
 @test "place: section 4.1's mechanisms: CPU reservation, weight, token bucket" {
@@ -120,11 +155,11 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	local d=$BATS_TEST_TMPDIR
 	printf 'ovb-apps 1\napp a\ncapsule x profile=nosuch\n' >"$d/a"
 	run -65 --separate-stderr ovb-place -o "$d/out" "$DATA/example.cluster" "$d/a" "$DATA/example.profile"
-	[[ $stderr == *"profile 'nosuch' is in none of the profile files"* ]]
+	[[ $stderr == "ovb-place: $d/a:2: application a, capsule x: profile=nosuch is in none of the profile files"* ]]
 	[[ ! -e $d/out ]]
 	printf 'ovb-apps 1\napp a\ncapsule x cpu=1 node=n9\n' >"$d/a"
 	run -65 --separate-stderr ovb-place "$DATA/example.cluster" "$d/a"
-	[[ $stderr == *"pinned to node 'n9', which is not in the cluster"* ]]
+	[[ $stderr == "ovb-place: $d/a:2: application a, capsule x: node=n9 is not in the cluster ($DATA/example.cluster)" ]]
 	printf 'ovb-cluster 1\nnode a 0 cpu 1 B/s\n' >"$d/c"
 	run -65 --separate-stderr ovb-place "$d/c" "$DATA/example.apps"
 	[[ $stderr == *"c:2: "* ]]
@@ -175,4 +210,58 @@ GEN="$BATS_TEST_DIRNAME/gen"
 		[[ $stderr =~ ^ovb-place:\ $BAD:[0-9]+:\ [^$'\n']*$ ]] || fail "stderr: $stderr"
 		[[ ! -e $d/plan ]]
 	done
+}
+
+@test "place: re-planning: an apps file with no applications leaves the plan as it was" {
+	d=$BATS_TEST_TMPDIR
+	run -0 ovb-place -o "$d/plan" "$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.profile"
+	printf 'ovb-apps 1\n# nothing changes this week\n' >"$d/none"
+	run -0 ovb-fmt "$d/none"
+	run -0 ovb-place -o "$d/plan2" "$DATA/example.cluster" "$d/none" "$DATA/example.profile" "$d/plan"
+	cmp "$d/plan" "$d/plan2"
+}
+
+@test "place: re-planning: a rejected application placed by op=modify loses its reject (the plan reads back)" {
+	d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode n1 1 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp big\ncapsule x cpu=2\n' >"$d/a1"
+	printf 'ovb-apps 1\napp big op=modify\ncapsule x cpu=0.5\n' >"$d/a2"
+	run -0 ovb-place -o "$d/p1" "$d/c" "$d/a1"
+	grep -q '^reject big ' "$d/p1"
+	run -0 ovb-place -o "$d/p2" "$d/c" "$d/a2" "$d/p1"
+	run -0 ovb-fmt "$d/p2"
+	[[ $(grep -c '^reject ' "$d/p2") == 0 ]]
+	grep -q '^place big x n1 -$' "$d/p2"
+	run -0 ovb-check "$d/c" "$d/a1" "$d/a2" "$d/p2"
+	# rejected again: one reject, not two
+	printf 'ovb-apps 1\napp big op=modify\ncapsule x cpu=3\n' >"$d/a3"
+	run -0 ovb-place -o "$d/p3" "$d/c" "$d/a3" "$d/p1"
+	run -0 ovb-fmt "$d/p3"
+	[[ $(grep -c '^reject big ' "$d/p3") == 1 ]]
+	# op=new of a rejected name is an error, as for a placed one
+	run -65 --separate-stderr ovb-place "$d/c" "$d/a1" "$d/p1"
+	[[ $stderr == "ovb-place: $d/a1:2: application big is already in the plan $d/p1, placed or rejected"* ]]
+}
+
+@test "place: re-planning: op=terminate needs no profile of what it removes" {
+	d=$BATS_TEST_TMPDIR
+	run -0 ovb-place -o "$d/plan" "$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.profile"
+	printf 'ovb-apps 1\napp shop op=terminate\n' >"$d/t"
+	run -0 --separate-stderr ovb-place -o "$d/plan2" "$DATA/example.cluster" "$d/t" "$d/plan"
+	run -0 grep -c '^place shop ' "$d/plan"
+	run -1 grep -c '^place shop ' "$d/plan2"
+	run -0 ovb-fmt "$d/plan2"
+}
+
+@test "place: re-planning: existing capsules take rate, burst and U from the profile given, as ovb-check does" {
+	d=$BATS_TEST_TMPDIR
+	run -0 ovb-place -o "$d/plan" "$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.profile"
+	# web re-profiled: a larger burst
+	sed '/^profile web cpu$/,/^profile /s/^rho 0.02 cpu-s$/rho 0.05 cpu-s/' "$DATA/example.profile" >"$d/new.profile"
+	cmp -s "$DATA/example.profile" "$d/new.profile" && fail "sed changed nothing"
+	printf 'ovb-apps 1\n' >"$d/none"
+	run -0 ovb-place -o "$d/plan2" "$DATA/example.cluster" "$d/none" "$d/new.profile" "$d/plan"
+	grep -q '^qos shop web cpu 0.95 0.05 1 0.01$' "$d/plan2"
+	run -0 ovb-check "$DATA/example.cluster" "$DATA/example.apps" "$d/plan2" "$d/new.profile"
+	assert_output ''
 }

@@ -24,11 +24,14 @@
 #include "ovb.h"
 
 enum policy { WORST_FIT, BEST_FIT, TOLERANCE, RANDOM };
-enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID };
+enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID,
+	OPT_STRICT };
 
 static enum policy opt_policy = WORST_FIT;
 static uint64_t opt_seed = 1, opt_grid = 1000;
 static double opt_trust_weight;
+static bool opt_strict;
+static size_t nwarnings;  /* warnings that --strict makes errors */
 struct capsule {
 	const struct ovb_app *app;
 	const struct ovb_capsule *c;
@@ -47,6 +50,7 @@ struct nres {
 	double *tail;
 	double risk;
 	struct ovb_need *members;     /* for recomputing Eq. 1 when tau_min drops */
+	bool mixed;               /* warned: U's of different intervals */
 	size_t nmembers, capmembers;
 };
 
@@ -65,6 +69,7 @@ static struct {
 	struct ovb_profiles prof;
 	struct ovb_plan existing, out;
 	bool have_cluster, have_apps, have_existing;
+	char *cluster_file, *apps_file, *plan_file;
 	struct node *node;
 	double total_cap[OVB_NCAP], total_load[OVB_NCAP];
 	size_t total_n[OVB_NCAP];  /* terms in total_load */
@@ -86,6 +91,11 @@ static const struct argp_option options[] = {
 	{ "trust-weight", OPT_TRUST, "W", 0,
 	  "Score = (1 - W) fit + W trust, trust the least trust between the "
 	  "application and those on the node (section 3.3; default 0)", 0 },
+	{ NULL, 0, NULL, 0, "As a CI gate:", 3 },
+	{ "strict", OPT_STRICT, NULL, 0,
+	  "Exit 1 when an application is rejected (the plan is still "
+	  "written); warnings (profiles of different measurement intervals "
+	  "on one node) are errors: exit 65, no plan", 3 },
 	{ NULL, 0, NULL, 0, "Model:", 2 },
 	{ "grid", OPT_GRID, "POINTS", 0,
 	  "A node's distributions sit on a grid at least CAPACITY/POINTS wide "
@@ -133,6 +143,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_GRID:
 		opt_grid = ovb_arg_u64(st, "--grid", arg, 0, 100000000);
 		return 0;
+	case OPT_STRICT:
+		opt_strict = true;
+		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -158,18 +171,21 @@ take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 		if (S.have_cluster)
 			return ovb_err(lx, "a second cluster file");
 		S.have_cluster = true;
+		S.cluster_file = ovb_xstrdup(lx->name);
 		return ovb_cluster_read(lx, &S.cluster);
 	}
 	if (!strcmp(fmt->name, "apps")) {
 		if (S.have_apps)
 			return ovb_err(lx, "a second apps file");
 		S.have_apps = true;
+		S.apps_file = ovb_xstrdup(lx->name);
 		return ovb_apps_read(lx, &S.apps);
 	}
 	if (!strcmp(fmt->name, "plan")) {
 		if (S.have_existing)
 			return ovb_err(lx, "a second plan");
 		S.have_existing = true;
+		S.plan_file = ovb_xstrdup(lx->name);
 		return ovb_plan_read(lx, &S.existing);
 	}
 	return ovb_err(lx, "an ovb-%s file is not an input of ovb-place "
@@ -210,10 +226,12 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	for (int r = 0; r < OVB_NCAP && c->profile; r++)
 		q[r] = prof_find(c->profile, (enum ovb_res)r);
 	if (!ovb_need_of(app, c, q, need)) {
-		ovb_warn("application %s, capsule %s: profile '%s' is in none of "
-			"the profile files", app->name, c->name,
-			c->profile ? c->profile : "-");
-		return OVB_EDATA;
+		if (c->profile)
+			return ovb_err_at(S.apps_file, app->line, "application %s, "
+				"capsule %s: profile=%s is in none of the profile files "
+				"(no cpu or net block)", app->name, c->name, c->profile);
+		return ovb_err_at(S.apps_file, app->line, "application %s, "
+			"capsule %s: reserves no cpu and no net", app->name, c->name);
 	}
 	return 0;
 }
@@ -604,11 +622,35 @@ assign(size_t rows, size_t cols, const double *cost, size_t *row_col)
 
 /* ---- placing ---- */
 
+/* U's measured over different intervals on one node are not comparable:
+ * warn once per node and resource (an error with --strict). */
+static void
+check_intervals(struct node *nd, int r, const struct ovb_need *n)
+{
+	struct nres *nr = &nd->r[r];
+	if (!n->h || nr->mixed)
+		return;
+	for (size_t i = 0; i < nr->nmembers; i++) {
+		const struct ovb_need *m = &nr->members[i];
+		if (!m->h || m->interval == n->interval)
+			continue;
+		nr->mixed = true;
+		nwarnings++;
+		ovb_warn("%snode %s %s: usage profiled over I = %g s and %g s "
+			"is convolved on one node (U's over different intervals are "
+			"not comparable; profile with one -I)", opt_strict ?
+			"error: " : "warning: ", nd->n->name,
+			ovb_res_name((enum ovb_res)r), m->interval, n->interval);
+		return;
+	}
+}
+
 static void
 add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 {
 	for (int r = 0; r < OVB_NCAP; r++)
 		if (need[r].used) {
+			check_intervals(nd, r, &need[r]);
 			add_to_node(&nd->r[r], &need[r], nd->n->cap[r]);
 			S.total_load[r] += ovb_eq1_term(&need[r], need[r].tau);
 			S.total_n[r]++;
@@ -661,7 +703,7 @@ reject(const struct ovb_app *app, const char *fmt, ...)
 static void
 reject(const struct ovb_app *app, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
@@ -736,18 +778,103 @@ admitted(const struct ovb_app *app, const struct capsule *cps)
 	return true;
 }
 
+/* What node nd lacks to take the capsule, per resource, appended to f:
+ * Eq. 1's shortfall in the rate unit, or Eq. 3's Pr(Y > C) against the
+ * least tolerance. */
+static void
+lacks(FILE *f, const struct capsule *cp, const struct node *nd)
+{
+	for (int r = 0; r < OVB_NCAP; r++) {
+		const struct ovb_need *n = &cp->need[r];
+		const struct nres *nr = &nd->r[r];
+		double cap = nd->n->cap[r], after;
+		const char *u = ovb_res_rate_unit((enum ovb_res)r);
+		if (!n->used)
+			continue;
+		if (!eq1_ok(nr, n, cap, &after)) {
+			fprintf(f, ", %s Eq. 1 needs %.3g %s more (load %.6g > %g %s)",
+				ovb_res_name((enum ovb_res)r), after - cap, u, after,
+				cap, u);
+			continue;
+		}
+		if (eq3_ok(nr, n, cap))
+			continue;
+		double limit = nr->ncap ? fmin(nr->omin, n->O) : n->O;
+		double g = ovb_grid_add(nr->g, n, cap, opt_grid);
+		if (!ovb_grid_holds(nr->members, nr->nmembers, n, g)) {
+			fprintf(f, ", %s Eq. 3: U needs more than %zu points of "
+				"the grid %g %s", ovb_res_name((enum ovb_res)r),
+				OVB_MAXGRID, g, u);
+			continue;
+		}
+		double pr = 1;
+		if (g > 0) {
+			struct ovb_pmf y;
+			ovb_node_y(nr->members, nr->nmembers, n, g, cap, &y);
+			pr = ovb_pmf_tail(&y, cap);
+			ovb_pmf_free(&y);
+		}
+		fprintf(f, ", %s Eq. 3 Pr(Y>C)=%.3g > O_min=%g",
+			ovb_res_name((enum ovb_res)r), pr, limit);
+	}
+}
+
+/* The node nearest to taking the capsule: among those its pin and trust
+ * allow, the least largest Eq. 1 shortfall relative to capacity. */
+static const struct node *
+nearest(const struct capsule *cp)
+{
+	const struct node *best = NULL;
+	double bestrel = INFINITY;
+	for (size_t i = 0; i < S.cluster.n; i++) {
+		const struct node *nd = &S.node[i];
+		if (cp->c->node && strcmp(cp->c->node, nd->n->name))
+			continue;
+		if (nd->napps && node_trust(nd, cp->app_index) <= 0)
+			continue;
+		double rel = -INFINITY;
+		for (int r = 0; r < OVB_NCAP; r++) {
+			double after;
+			if (!cp->need[r].used)
+				continue;
+			eq1_ok(&nd->r[r], &cp->need[r], nd->n->cap[r], &after);
+			rel = fmax(rel, (after - nd->n->cap[r]) / nd->n->cap[r]);
+		}
+		if (rel < bestrel) {
+			bestrel = rel;
+			best = nd;
+		}
+	}
+	return best;
+}
+
+/* Rejects the application for capsule cp, which no node takes: how many
+ * nodes failed which test, and what the nearest node lacks. */
 static void
 explain(const struct ovb_app *app, const struct capsule *cp,
 	const size_t counts[W_NWHY])
 {
-	char why[256] = "";
-	size_t len = 0;
+	char *why = NULL;
+	size_t len = 0, k = 0;
+	FILE *f = open_memstream(&why, &len);
+	if (!f) {
+		ovb_warn("out of memory");
+		exit(OVB_ESOFT);
+	}
 	for (int w = 1; w < W_NWHY; w++)
 		if (counts[w])
-			len += (size_t)snprintf(why + len, sizeof why - len,
-				"%s%s on %zu", len ? ", " : "", why_name[w], counts[w]);
-	reject(app, "capsule %s: no feasible node of %zu (%s)", cp->c->name,
+			fprintf(f, "%s%s on %zu", k++ ? ", " : "", why_name[w],
+				counts[w]);
+	fputc(')', f);
+	const struct node *nd = nearest(cp);
+	if (nd) {
+		fprintf(f, "; nearest %s", nd->n->name);
+		lacks(f, cp, nd);
+	}
+	fclose(f);
+	reject(app, "capsule %s: no feasible node of %zu (%s", cp->c->name,
 		S.cluster.n, why);
+	free(why);
 }
 
 /* Places the application whole, or rejects it with the reason. */
@@ -867,6 +994,28 @@ remove_app(const char *name)
 		S.out.n = k;
 		rebuild();
 	}
+	k = 0;                    /* its rejection, if it was rejected */
+	for (size_t i = 0; i < S.out.nrej; i++) {
+		struct ovb_reject *r = &S.out.rej[i];
+		if (strcmp(r->app, name))
+			S.out.rej[k++] = *r;
+		else {
+			free(r->app);
+			free(r->reason);
+		}
+	}
+	S.out.nrej = k;
+}
+
+/* Does the apps stream take application app out (terminate or modify)? */
+static bool
+leaving(const char *app)
+{
+	for (size_t i = 0; i < S.apps.n; i++)
+		if (S.apps.app[i].op != OVB_OP_NEW &&
+		    !strcmp(S.apps.app[i].name, app))
+			return true;
+	return false;
 }
 
 /* The existing plan's placements, with needs from its qos records. */
@@ -876,11 +1025,14 @@ load_existing(void)
 	const struct ovb_plan *e = &S.existing;
 	for (size_t i = 0; i < e->n; i++) {
 		const struct ovb_placed *p = &e->p[i];
-		if (!node_named(p->node)) {
-			ovb_warn("the plan places %s/%s on node '%s', which is not "
-				"in the cluster", p->app, p->capsule, p->node);
-			return OVB_EDATA;
-		}
+		if (!node_named(p->node))
+			return ovb_err_at(S.plan_file, p->line, "%s/%s is placed on "
+				"node '%s', which is not in the cluster (%s)", p->app,
+				p->capsule, p->node, S.cluster_file);
+		if (p->profile && leaving(p->app) &&
+		    !prof_find(p->profile, OVB_CPU) &&
+		    !prof_find(p->profile, OVB_NET))
+			continue;   /* going, and nothing to model it by: gone now */
 		struct ovb_placed *q = OVB_PUSH(S.out.p, S.out.n, S.out.cap);
 		*q = *p;
 		q->app = ovb_xstrdup(p->app);
@@ -893,19 +1045,34 @@ load_existing(void)
 		for (int r = 0; r < OVB_NCAP; r++) {
 			if (!p->has_qos[r])
 				continue;
-			n[r] = (struct ovb_need){ true, p->sigma[r], p->rho[r], p->tau[r],
-				p->O[r], 0, NULL };
+			n[r] = (struct ovb_need){ .used = true, .sigma = p->sigma[r],
+				.rho = p->rho[r], .tau = p->tau[r], .O = p->O[r] };
 			if (p->profile) {
 				const struct ovb_qos *qq = prof_find(p->profile,
 					(enum ovb_res)r);
-				if (!qq) {
-					ovb_warn("the plan's capsule %s/%s names profile "
-						"'%s' %s, which no profile file has", p->app,
-						p->capsule, p->profile, ovb_res_name(r));
-					return OVB_EDATA;
-				}
+				if (!qq)
+					return ovb_err_at(S.plan_file, p->line, "capsule "
+						"%s/%s names profile '%s' %s, which no profile "
+						"file has", p->app, p->capsule, p->profile,
+						ovb_res_name(r));
+				/* the one rule (shared with ovb-check): a placed
+				 * capsule's rate, burst and U are its profile's
+				 * now; tau and O are the plan's */
+				n[r].sigma = q->sigma[r] = qq->sigma;
+				n[r].rho = q->rho[r] = qq->rho;
 				n[r].h = &qq->U.h;
+				n[r].interval = qq->U.interval;
 			}
+		}
+	}
+	for (size_t i = 0; i < S.out.n; i++) {
+		struct ovb_placed *q = &S.out.p[i];
+		const struct ovb_need *n = S.needs[i];
+		if (q->has_cpu_resv && n[OVB_CPU].used)
+			ovb_cpu_resv(&n[OVB_CPU], &q->x, &q->y, &q->weight);
+		if (q->has_tbucket && n[OVB_NET].used) {
+			q->tb_sigma = n[OVB_NET].sigma;
+			q->tb_rho = n[OVB_NET].rho;
 		}
 	}
 	for (size_t i = 0; i < e->nrej; i++) {
@@ -917,11 +1084,15 @@ load_existing(void)
 	return 0;
 }
 
+/* Is app placed or rejected in the existing plan? */
 static bool
 in_plan(const char *app)
 {
 	for (size_t i = 0; i < S.existing.n; i++)
 		if (!strcmp(S.existing.p[i].app, app))
+			return true;
+	for (size_t i = 0; i < S.existing.nrej; i++)
+		if (!strcmp(S.existing.rej[i].app, app))
 			return true;
 	return false;
 }
@@ -934,9 +1105,10 @@ place_all(void)
 		if (app->op != OVB_OP_NEW)
 			remove_app(app->name);
 		else if (S.have_existing && in_plan(app->name)) {
-			ovb_warn("application '%s' is already in the plan (use "
-				"op=modify to replace it)", app->name);
-			return OVB_EDATA;
+			return ovb_err_at(S.apps_file, app->line, "application %s is "
+				"already in the plan %s, placed or rejected (use op=modify "
+				"to replace it)",
+				app->name, S.plan_file);
 		}
 		if (app->op == OVB_OP_TERMINATE)
 			continue;
@@ -947,10 +1119,10 @@ place_all(void)
 				app_index(app->name), { { 0 } } };
 			st = needs_of(app, &app->cap[i], cps[i].need);
 			if (!st && app->cap[i].node && !node_named(app->cap[i].node)) {
-				ovb_warn("application %s, capsule %s: pinned to node "
-					"'%s', which is not in the cluster", app->name,
-					app->cap[i].name, app->cap[i].node);
-				st = OVB_EDATA;
+				st = ovb_err_at(S.apps_file, app->line, "application %s, "
+					"capsule %s: node=%s is not in the cluster (%s)",
+					app->name, app->cap[i].name, app->cap[i].node,
+					S.cluster_file);
 			}
 		}
 		if (!st)
@@ -1010,8 +1182,11 @@ main(int argc, char **argv)
 		index_trust();
 		status = S.have_existing ? load_existing() : 0;
 	}
+	size_t nrej_before = S.out.nrej;   /* the existing plan's */
 	if (!status)
 		status = place_all();
+	if (!status && opt_strict && nwarnings)
+		status = OVB_EDATA;
 	struct ovb_out out;
 	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {
 		put_risks();
@@ -1019,6 +1194,13 @@ main(int argc, char **argv)
 		status = ovb_out_close(&out, true);
 		if (!status && !ovb_opt_output)
 			status = ovb_fshut_stdout();
+		if (!status && opt_strict && S.out.nrej > nrej_before) {
+			if (!ovb_quiet)
+				ovb_warn("%zu application%s rejected (--strict)",
+					S.out.nrej - nrej_before,
+					S.out.nrej - nrej_before == 1 ? "" : "s");
+			status = OVB_FAIL;
+		}
 	}
 	return status;
 }

@@ -550,8 +550,10 @@ need_of(const struct ovb_placed *pl, int r)
 	const struct row *row = pl->profile ? profile_row(pl->profile,
 		(enum ovb_res)r) : NULL;
 	const struct ovb_capsule *c = in.apps_file ? apps_capsule(pl) : NULL;
-	return (struct ovb_need){ true, pl->sigma[r], pl->rho[r], pl->tau[r],
-		pl->O[r], c ? c->lb[r] : 0, row ? &row->U->h : NULL };
+	return (struct ovb_need){ .used = true, .sigma = pl->sigma[r],
+		.rho = pl->rho[r], .tau = pl->tau[r], .O = pl->O[r],
+		.lb = c ? c->lb[r] : 0, .h = row ? &row->U->h : NULL,
+		.interval = row ? row->U->interval : 0 };
 }
 
 static void
