@@ -2,7 +2,8 @@
  *
  * Every file starts with the record "ovb-NAME VERSION"; VERSION is the
  * format's major version (1).  A Sharc RSL file (first record
- * "Application ...") is read as the apps format. */
+ * "Application ...") is read as the apps format, a gain table of the older
+ * header-only form (first record "nodes O placed") as gain. */
 #include <string.h>
 
 #include "impl.h"
@@ -21,7 +22,8 @@
 	X(plan, ovb_plan) \
 	X(reserves, ovb_reserves) \
 	X(curve, ovb_curves) \
-	X(series, ovb_series_set)
+	X(series, ovb_series_set) \
+	X(gain, ovb_gain)
 
 /* Each format's reader, writer and free behind the registry's exact
  * signatures: one small wrapper per function converts the void * to the
@@ -64,6 +66,8 @@ ovb_format_sniff(struct ovb_lex *lx, int *status)
 	const char *t = lx->tok[0];
 	if (strcmp(t, "Application") == 0)
 		return ovb_format_by_name("apps");
+	if (ovb_gain_header(lx))
+		return ovb_format_by_name("gain");
 	if (strncmp(t, "ovb-", 4) == 0) {
 		const struct ovb_format *f = ovb_format_by_name(t + 4);
 		if (f)

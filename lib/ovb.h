@@ -5,8 +5,8 @@
  * resources and units); lib/ helpers (memory, I/O, the shared command line);
  * formats/ (the contract: lexer, registry, then each format as the pipeline
  * meets it); lib/ models and solvers (measuring U, token buckets, pmfs, the
- * node model, Cluster Reserves).  Reader internals shared between formats/
- * files are in formats/impl.h, not here.
+ * node model, Cluster Reserves) and plots.  Reader internals shared between
+ * formats/ files are in formats/impl.h, not here.
  *
  * Every format reader is strict: it reports "PROG: FILE:LINE: what is
  * wrong" on stderr and returns OVB_EDATA; it never aborts on bad input.
@@ -590,6 +590,25 @@ int ovb_reserves_read(struct ovb_lex *lx, struct ovb_reserves *r);
 int ovb_reserves_write(FILE *f, const struct ovb_reserves *r);
 void ovb_reserves_free(struct ovb_reserves *r);
 
+/* ---- formats/gain.c: a capacity experiment's runs (format ovb-gain) ---- */
+
+struct ovb_run {
+	uint64_t nodes;         /* cluster size, >= 1 */
+	double O;               /* overbooking tolerance, [0, 1) */
+	uint64_t placed;        /* applications placed */
+	unsigned long line;
+};
+struct ovb_gain {
+	size_t n, cap;
+	struct ovb_run *run;    /* in file order; n >= 1 in a read file */
+};
+/* Reads ovb-gain, or the older header-only form ("nodes O placed"). */
+int ovb_gain_read(struct ovb_lex *lx, struct ovb_gain *g);
+int ovb_gain_write(FILE *f, const struct ovb_gain *g);
+void ovb_gain_free(struct ovb_gain *g);
+/* Is the record the older form's header "nodes O placed"? */
+bool ovb_gain_header(const struct ovb_lex *lx);
+
 /* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace ---- */
 
 /* The usage of one capsule and resource in each measurement interval
@@ -874,5 +893,91 @@ double ovb_rsv_k(double D, double u);
  * else 100; t = u + k; idle = r > u + 1e-6. */
 void ovb_rsv_cell(double D, double u, double r, double floor, double *lb,
 	double *ub, double *t, bool *idle);
+
+/* ---- lib/plot.c: plots drawn by gnuplot ----
+ *
+ * Each ovb_plot_KIND writes one whole gnuplot script to f, for an SVG
+ * terminal or, when png, a PNG one, with its data inline; the same data
+ * give the same bytes.  The plots take their data through these types
+ * only.  Names in titles and labels are quoted for gnuplot (control
+ * characters and backquotes become '?'). */
+
+/* One capsule and resource: its U (pdf, cdf) and rho(sigma) (curve). */
+struct ovb_plot_capsule {
+	const char *capsule;
+	enum ovb_res res;
+	double interval;            /* measurement interval I [s] */
+	double width;               /* bin width w [rate unit] */
+	uint64_t n;                 /* intervals: the sum of the counts */
+	size_t nbins;               /* bin 0: usage 0; bin k: ((k-1)w, kw] */
+	const uint64_t *count;
+	bool has_mean;
+	double mean;                /* [rate unit] */
+	int npct;
+	const double *pct_p, *pct_v;/* percentiles [0,100], their values */
+	bool has_qos;               /* the chosen point (profiles): */
+	double sigma, rho, O;       /* rate [rate unit], burst [amount unit] */
+	size_t npt;                 /* rho(sigma): breakpoints, sigma */
+	const struct ovb_pt *pt;    /* increasing; the curve needs npt >= 1 */
+};
+void ovb_plot_pdf(FILE *f, bool png, const struct ovb_plot_capsule *c);
+void ovb_plot_cdf(FILE *f, bool png, const struct ovb_plot_capsule *c);
+void ovb_plot_curve(FILE *f, bool png, const struct ovb_plot_capsule *c);
+
+/* A node's aggregate usage Y of one resource against its capacity. */
+struct ovb_plot_node {
+	const char *node;
+	enum ovb_res res;
+	size_t ncapsules;
+	double cap, load;           /* C and the Eq. 1 load [rate unit] */
+	double omin, pr;            /* O_min (with capsules), Pr(Y > C) */
+	bool pr_from_plan;          /* pr is the plan's risk record */
+	bool eq1, eq3;              /* Eq. 1 and Eq. 3 hold */
+	const struct ovb_pmf *y;    /* Y on its grid; NULL: plain */
+	double plain;               /* reservations only, summing to plain */
+};
+void ovb_plot_node(FILE *f, bool png, const struct ovb_plot_node *n);
+
+/* Reserved (the Eq. 1 load) against capacity, a panel per resource (cpu,
+ * net), the bars of each in the order of v. */
+struct ovb_plot_load {
+	const char *node;
+	enum ovb_res res;
+	double cap, load;           /* [rate unit] */
+	bool over;                  /* Eq. 1 violated */
+};
+void ovb_plot_cluster(FILE *f, bool png, const struct ovb_plot_load *v,
+	size_t n, size_t nnodes);
+
+/* A capacity experiment (Fig. 7): applications placed against O, a line
+ * per cluster size; v sorted by nodes, then O. */
+struct ovb_plot_gain {
+	uint64_t nodes;
+	double O;                   /* overbooking tolerance */
+	size_t runs;
+	double mean, ci;            /* placed: mean, 95% half-width (0: 1 run) */
+	double gain;                /* mean / the mean at O = 0, or NAN */
+};
+void ovb_plot_gain(FILE *f, bool png, const struct ovb_plot_gain *v,
+	size_t n);
+
+/* Runs gnuplot ($OVB_GNUPLOT, else "gnuplot"; no shell, no init files) on
+ * script with its output to outfd: 0, or OVB_EUNAVAIL (gnuplot missing or
+ * failed, reported with its message) or OVB_ESOFT. */
+int ovb_plot_run(const char *script, size_t len, int outfd);
+/* ovb_plot_run with the output in *out (malloc'd, NUL-terminated, *n
+ * bytes): 0, or its status, or OVB_EIO (no temporary file), OVB_EUNAVAIL
+ * (no output). */
+int ovb_plot_capture(const char *script, size_t len, char **out, size_t *n);
+/* Writes gnuplot's SVG (svg[0..len)) into an HTML page: from "<svg" on,
+ * every id it defines prefixed "fFIG-" (several SVGs share one document),
+ * its <title> made title. */
+void ovb_plot_embed(FILE *f, const char *svg, size_t len, int fig,
+	const char *title);
+/* s as HTML text (& < > " ' escaped). */
+void ovb_plot_html(FILE *f, const char *s);
+/* v to 4 significant digits with its unit ("1.44 cpu"); B and B/s take
+ * decimal k, M, G, T prefixes; unit NULL: the number alone.  malloc'd. */
+char *ovb_plot_qty(double v, const char *unit);
 
 #endif

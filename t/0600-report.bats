@@ -12,7 +12,8 @@
 #
 # t/data/report-small.*: a cluster, profiles and plan made by hand, where
 # node a has Pr(Y > C) = 1/16 exactly and violates Eq. 1; report-small.gain
-# a gain table with known means; report-fig7.gain real runs of ovb-place.
+# a gain table with known means (in the older header-only form);
+# report-fig7.gain real runs of ovb-place (ovb-gain 1, formats/gain.md).
 
 bats_require_minimum_version 1.5.0
 
@@ -151,6 +152,55 @@ need_gnuplot() {
 	assert_line $'huge\tcapsule big: no node has 16 cpu free'
 }
 
+@test "lower bounds: with the apps file, Eq. 1's load has lb (oracle, exact)" {
+	# shop x: (0.75 + 0.05)(1 - 0.1) = 0.72 cpu, raised to lb-cpu=1
+	cat >"$T/s.apps" <<-EOF
+	ovb-apps 1
+	app shop O=0.1
+	capsule x profile=x lb-cpu=1 lb-net=600000
+	app blog O=0.1
+	capsule y profile=y
+	app batch
+	capsule w cpu=1 net=0 tau=2 lb-cpu=0.5
+	EOF
+	ovb-report -f tsv -t nodes "${SMALL[@]}" >"$T/no.tsv"
+	ovb-report -f tsv -t nodes "${SMALL[@]}" "$T/s.apps" >"$T/lb.tsv"
+	run -0 oracle nodes "$T/lb.tsv" "${SMALL[@]}" --apps "$T/s.apps"
+	run -0 oracle nodes "$T/no.tsv" "${SMALL[@]}"
+	run -1 oracle nodes "$T/no.tsv" "${SMALL[@]}" --apps "$T/s.apps"
+	assert_output --partial 'a cpu Eq. 1 load computed'
+	assert_output --partial 'a net Eq. 1 load computed'
+	# shown as "reserved" when the plan states no load of its own
+	variant norisk.plan "$DATA/report-small.plan" -e '/^risk a /d'
+	run -0 ovb-report -t nodes "$DATA/report-small.cluster" "$BAD" \
+		"$DATA/report-small.profile" "$T/s.apps"
+	assert_line --regexp '^a +cpu +2 +1.72 cpu +1 cpu +172.0% '
+	assert_line --regexp '^a +net +1 +600 kB/s +1 MB/s +60.0% '
+	# an apps file without the plan, a placed capsule it lacks
+	run -64 --separate-stderr ovb-report "$DATA/report-small.cluster" "$T/s.apps"
+	stderr_has 'an apps file gives a plan'"'"'s lower bounds'
+	variant s2.apps "$T/s.apps" -e 's/^capsule y /capsule z /'
+	run -65 --separate-stderr ovb-report "${SMALL[@]}" "$BAD"
+	assert_equal "$stderr" "ovb-report: $DATA/report-small.plan:$(line_of '^place blog' "$DATA/report-small.plan"): place blog y: the apps file ($BAD) has no capsule y of a live application blog"
+}
+
+@test "a node without a risk record is checked exactly (0.1 + 0.9 cpu on 1 cpu)" {
+	# the doubles 0.1 and 0.9 add up to 1.0 in floating point, but their
+	# exact sum is above 1 (checked here in Python's exact fractions)
+	run -0 /usr/bin/python3 -c 'from fractions import Fraction as F
+print(F(0.1) + F(0.9) > 1, 0.1 + 0.9 == 1.0)'
+	assert_output 'True True'
+	printf 'ovb-cluster 1\nnode n 1 cpu 1000 B/s\n' >"$T/b.cluster"
+	printf '%s\n' 'ovb-plan 1' 'place a c n -' 'qos a c cpu 0.1 0 1 0' \
+		'place b c n -' 'qos b c cpu 0.9 0 1 0' >"$T/b.plan"
+	run -0 --separate-stderr ovb-report -f tsv -t nodes "$T/b.cluster" "$T/b.plan"
+	assert_line --regexp $'^n\tcpu\t2\t1\t1\t100\t0\t-\t1\t0\tEq.1\\+Eq.3 violated\t'
+	printf '%s\n' 'ovb-apps 1' 'app a' 'capsule c cpu=0.1 net=0' 'app b' \
+		'capsule c cpu=0.9 net=0' >"$T/b.apps"
+	run -1 --separate-stderr ovb-check "$T/b.cluster" "$T/b.apps" "$T/b.plan"
+	assert_output --partial 'violation n cpu eq1'
+}
+
 @test "a plan whose risk record differs from the profiles is warned about" {
 	variant bad.plan "$DATA/report-small.plan" -e 's/^risk a cpu 0.0625 /risk a cpu 0.0624 /'
 	run -0 --separate-stderr ovb-report -f tsv -t nodes \
@@ -174,6 +224,58 @@ need_gnuplot() {
 	ovb-report -f tsv "$DATA/report-fig7.gain" >"$T/g.tsv"
 	run -0 oracle text "$T/g.tsv" "$T/g.txt"
 	run -0 grep -E '^ +16 +0.1 +5 +243.4 ' "$T/g.txt"
+}
+
+@test "gain format: example.gain canonical; the older form reads the same" {
+	run -0 --separate-stderr ovb-fmt -c "$DATA/example.gain"
+	ovb-fmt -c "$DATA/example.gain" >"$T/c.gain"
+	cmp "$DATA/example.gain" "$T/c.gain"
+	# the same runs in the older header-only form, made with awk
+	awk 'BEGIN { print "nodes\tO\tplaced" }
+		$1 == "run" { print $2 "\t" $3 "\t" $4 }' "$DATA/example.gain" \
+		>"$T/old.tsv"
+	run -0 --separate-stderr ovb-report -f tsv "$DATA/example.gain"
+	assert_output "$(ovb-report -f tsv "$T/old.tsv")"
+	assert_line $'4\t0.05\t2\t21\t12.706\t1.9090909090909092'
+	assert_line $'8\t0.05\t1\t52\t-\t1.7333333333333334'
+	# ovb-fmt writes the older form as ovb-gain, which reads the same
+	ovb-fmt -c "$T/old.tsv" >"$T/new.gain"
+	cmp "$DATA/example.gain" "$T/new.gain"
+	ovb-fmt -c "$DATA/report-small.gain" >"$T/small.gain"
+	run -0 ovb-report -f tsv "$T/small.gain"
+	assert_output "$(ovb-report -f tsv "$DATA/report-small.gain")"
+	run -1 ovb-fmt -l "$DATA/report-small.gain"
+	# several gain tables: their runs are pooled
+	run -0 ovb-report -f tsv "$T/old.tsv" "$DATA/report-small.gain"
+	assert_line $'4\t0\t4\t11\t1.837128556561389\t1'   # 3.182 sqrt(4/3) / 2
+}
+
+# gain_error TOOL CONTENT LINE MESSAGE: TOOL on a file of CONTENT (printf
+# format) exits 65 with "TOOL: FILE:LINE: MESSAGE".
+gain_error() {
+	printf "$2" >"$T/x.gain"
+	run -65 --separate-stderr "$1" "$T/x.gain"
+	assert_output ''
+	assert_equal "$stderr" "$1: $T/x.gain:$3: $4"
+}
+
+@test "gain format: bad records are FILE:LINE, 65" {
+	gain_error ovb-report 'ovb-gain 1\nrun 4 0.5\n' 2 \
+		"run: expected 'run NODES O PLACED'"
+	gain_error ovb-fmt 'ovb-gain 1\n# runs\nnodes O placed\n' 3 \
+		"unknown record 'nodes' in an ovb-gain file (expected run)"
+	gain_error ovb-report 'ovb-gain 1\n' 1 'no runs'
+	gain_error ovb-report 'ovb-gain 1\nrun 0 0 3\n' 2 \
+		'nodes: a cluster has at least 1 node'
+	gain_error ovb-report 'ovb-gain 1\nrun 2 0.1 4.5\n' 2 \
+		"placed: '4.5' is not an unsigned integer"
+	gain_error ovb-fmt 'ovb-gain 2\nrun 2 0.1 4\n' 1 \
+		'ovb-gain version 2 is not supported (this build reads version 1)'
+	gain_error ovb-report 'nodes O placed\n# none\n' 2 \
+		"no runs after the header 'nodes O placed'"
+	: >"$T/g.gain"
+	run -65 --separate-stderr ovb-fmt -t gain "$T/g.gain"
+	assert_equal "$stderr" "ovb-fmt: $T/g.gain: empty input: expected 'ovb-gain 1'"
 }
 
 # ---------------------------------------------------------------------------
@@ -230,9 +332,9 @@ need_gnuplot() {
 	printf 'nodes O placed\n4 1 7\n' >"$T/g.gain"
 	run -65 --separate-stderr ovb-report "$T/g.gain"
 	assert_equal "$stderr" "ovb-report: $T/g.gain:2: O: the tolerance 1 is not below 1"
-	run -65 --separate-stderr ovb-report "$DATA/example.apps"
-	stderr_has 'example.apps:'
-	stderr_has 'this is an ovb-apps file'
+	run -65 --separate-stderr ovb-report "$DATA/example.reserves"
+	stderr_has 'example.reserves:'
+	stderr_has 'this is an ovb-reserves file'
 	[[ ! -e $T/o.txt ]] || fail "o.txt was written"
 	# every bad file is reported, the status is the largest
 	run -66 --separate-stderr ovb-report "$T/e.usage" "$T/nosuch"

@@ -4,18 +4,20 @@
     oracle.py capsules TSV FILE...      the capsules table (ovb-report -f tsv
                                         -t capsules) holds exactly the
                                         numbers of the usage/profile FILEs
-    oracle.py nodes TSV CLUSTER PLAN PROFILE...
+    oracle.py nodes TSV CLUSTER PLAN PROFILE... [--apps APPS]
                                         the nodes table: the plan's risk
                                         records exactly; Pr(Y > C) computed
                                         exactly here (integer counts) within
-                                        1e-12 + 1e-9 relative; Eq. 1 load,
-                                        O_min and the grid
+                                        1e-12 + 1e-9 relative; Eq. 1 load
+                                        (with the lower bounds lb-cpu= and
+                                        lb-net= of APPS), O_min and the grid
     oracle.py text TSV TEXT             every number of the text tables is
                                         the TSV's to 4 significant digits
-    oracle.py gen SEED DIR              a random cluster, profiles and plan
-                                        (DIR/r.cluster, r.profile, r.plan)
+    oracle.py gen SEED DIR              a random cluster, profiles, plan and
+                                        apps (DIR/r.cluster, r.profile,
+                                        r.plan, r.apps with lower bounds)
                                         whose risk records are the exact
-                                        Pr(Y > C) rounded to a double
+                                        Pr(Y > C) and load rounded to doubles
     oracle.py random FIRST LAST DIR     gen and nodes for seeds FIRST..LAST,
                                         running ovb-report (from PATH)
 
@@ -234,8 +236,29 @@ def read_cluster(path):
             for _, t in records(path) if t[0] == "node"]
 
 
-def expected_nodes(cluster, plan, profs):
-    """{(node, res): (pr, grid, load, omin, nmem)}"""
+def read_lbs(path):
+    """{(app, capsule, res): lb} of an ovb-apps file, the last definition
+    of each application (op=terminate: none)."""
+    lbs, app = {}, None
+    for _, t in records(path):
+        if t[0] == "app":
+            app = t[1]
+            for k in [k for k in lbs if k[0] == app]:
+                del lbs[k]
+            if "op=terminate" in t:
+                app = None
+        elif t[0] == "capsule" and app is not None:
+            for kv in t[2:]:
+                for res in ("cpu", "net"):
+                    if kv.startswith("lb-%s=" % res):
+                        lbs[(app, t[1], res)] = float(kv.split("=", 1)[1])
+    return lbs
+
+
+def expected_nodes(cluster, plan, profs, lbs=None):
+    """{(node, res): (pr, grid, load, omin, nmem)}; Eq. 1's term of a
+    capsule is max((sigma tau_min + rho)(1 - O)/tau_min, lb)."""
+    lbs = lbs or {}
     out = {}
     for node, caps in cluster:
         for res in ("cpu", "net"):
@@ -244,7 +267,7 @@ def expected_nodes(cluster, plan, profs):
                 q = plan["qos"].get((app, cap, res))
                 if nd != node or q is None:
                     continue
-                qs.append(q)
+                qs.append(q + [lbs.get((app, cap, res), 0)])
                 if prof == "-":
                     mem.append(("plain", q[0]))
                 else:
@@ -255,21 +278,27 @@ def expected_nodes(cluster, plan, profs):
             load, omin = Fraction(0), None
             if qs:
                 tmin = min(q[2] for q in qs)
-                for s, r, _, o in qs:
-                    load += ((Fraction(s) * Fraction(tmin) + Fraction(r)) *
-                             (1 - Fraction(o)) / Fraction(tmin))
+                for s, r, _, o, lb in qs:
+                    load += max((Fraction(s) * Fraction(tmin) + Fraction(r))
+                                * (1 - Fraction(o)) / Fraction(tmin),
+                                Fraction(lb))
                 omin = min(q[3] for q in qs)
             out[(node, res)] = (pr, g, load, omin, len(qs))
     return out
 
 
 def cmd_nodes(args):
+    lbs = {}
+    if "--apps" in args:
+        i = args.index("--apps")
+        lbs = read_lbs(args[i + 1])
+        args = args[:i] + args[i + 2:]
     rows = {(r["node"], r["res"]): r for r in tsv(args[0], "nodes")}
     cluster, plan = read_cluster(args[1]), read_plan(args[2])
     profs = {}
     for path in args[3:]:
         profs.update(blocks(path))
-    want = expected_nodes(cluster, plan, profs)
+    want = expected_nodes(cluster, plan, profs, lbs)
     c = Check()
     c.eq("rows", sorted(rows), sorted(want))
     for k, (pr, g, load, omin, n) in want.items():
@@ -427,6 +456,7 @@ def cmd_gen(args):
     grid = rng.choice([0, 0, 10, 100, 1000])
     plan = {"grid": grid, "place": [], "qos": {}}
     lines = ["ovb-plan 1"] + (["grid %d" % grid] if grid else [])
+    alines, lbs = ["ovb-apps 1"], {}
     names = sorted({k[0] for k in profs})
     for i in range(rng.randint(1, 10)):
         node = rng.choice(nodes)[0]
@@ -434,14 +464,20 @@ def cmd_gen(args):
         if rng.random() < 0.3:
             prof = "-"
             lines.append("place %s %s %s -" % (app, cap, node))
+            resv = {"cpu": 0, "net": 0}
             for res in ("cpu", "net"):
                 if rng.random() < 0.7:
                     s = (rng.choice([0.1, 0.25, 0.3, 0.7, 1]) if res == "cpu"
                          else rng.choice([1000, 250000, 1e6]))
                     q = [s, 0, rng.choice([1, 2]), 0]
                     plan["qos"][(app, cap, res)] = q
+                    resv[res] = s
                     lines.append("qos %s %s %s %s 0 %s 0" % (
                         app, cap, res, fmt(s), q[2]))
+            if not resv["cpu"] and not resv["net"]:
+                resv["cpu"] = 1     # the plan uses none: any reservation
+            alines += ["app %s" % app, "capsule %s cpu=%s net=%s" % (
+                cap, fmt(resv["cpu"]), fmt(resv["net"]))]
         else:
             prof = rng.choice(names)
             lines.append("place %s %s %s %s" % (app, cap, node, prof))
@@ -455,8 +491,14 @@ def cmd_gen(args):
                     lines.append("qos %s %s %s %s %s %s %s" % (
                         app, cap, res, fmt(s), fmt(q[1]), fmt(q[2]),
                         fmt(q[3])))
+            lb = {"cpu": rng.choice([0, 0, 0.05, 0.5, 2]),
+                  "net": rng.choice([0, 0, 3000, 1e6])}
+            lbs.update({(app, cap, r): v for r, v in lb.items() if v})
+            alines += ["app %s" % app, "capsule %s profile=%s%s" % (
+                cap, prof, "".join(" lb-%s=%s" % (r, fmt(v))
+                                   for r, v in lb.items() if v))]
         plan["place"].append([app, cap, node, prof])
-    want = expected_nodes(nodes, plan, profs)
+    want = expected_nodes(nodes, plan, profs, lbs)
     for (node, res), (pr, g, load, omin, n) in want.items():
         if n:
             lines.append("risk %s %s %r %r %r %r" % (
@@ -470,6 +512,8 @@ def cmd_gen(args):
         f.write("\n".join(plines) + "\n")
     with open(os.path.join(d, "r.plan"), "w") as f:
         f.write("\n".join(lines) + "\n")
+    with open(os.path.join(d, "r.apps"), "w") as f:
+        f.write("\n".join(alines) + "\n")
 
 
 def cmd_random(args):
@@ -478,17 +522,19 @@ def cmd_random(args):
     for seed in range(int(args[0]), int(args[1]) + 1):
         cmd_gen([str(seed), d])
         f = [os.path.join(d, "r." + x) for x in ("cluster", "plan", "profile")]
+        apps = os.path.join(d, "r.apps")
         out = os.path.join(d, "r.tsv")
         with open(out, "w") as o:
-            p = subprocess.run(["ovb-report", "-f", "tsv", "-t", "nodes"] + f,
-                               stdout=o, stderr=subprocess.PIPE, text=True)
+            p = subprocess.run(["ovb-report", "-f", "tsv", "-t", "nodes"] +
+                               f + [apps], stdout=o, stderr=subprocess.PIPE,
+                               text=True)
         if p.returncode or p.stderr:
             bad.append("seed %d: exit %d: %s" % (seed, p.returncode, p.stderr))
             continue
         nz += sum(1 for r in tsv(out, "nodes")
                   if r["pr_plan"] not in ("-", "0") and float(r["pr_plan"]) > 0)
-        p = subprocess.run([sys.executable, __file__, "nodes", out] + f,
-                           stdout=subprocess.PIPE, text=True)
+        p = subprocess.run([sys.executable, __file__, "nodes", out] + f +
+                           ["--apps", apps], stdout=subprocess.PIPE, text=True)
         n += 1
         if p.returncode:
             bad.append("seed %d:\n%s" % (seed, p.stdout))

@@ -1,0 +1,894 @@
+/* plot.c: plots drawn by gnuplot, and the runner.
+ *
+ * Each ovb_plot_KIND writes one whole gnuplot script, its data inline
+ * ($name << EOD), from the small types of lib/ovb.h's plot section: it
+ * knows nothing of the files or tables the data came from.
+ *
+ * Invariants:
+ * - the same data give the same script, byte for byte (numbers as %.12g);
+ * - text from the data (names) reaches gnuplot only inside its single
+ *   quotes, where nothing is substituted; control characters and
+ *   backquotes become '?';
+ * - gnuplot runs without a shell (fork, exec of "gnuplot" or $OVB_GNUPLOT,
+ *   with -d: no init files), its script down a pipe, its stderr kept for
+ *   the message when it fails. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ovb.h"
+
+#define N "%.12g"            /* every number in a script */
+
+#define C_U "#4682b4"        /* distributions */
+#define C_SIGMA "#d95f02"    /* the chosen sigma, (sigma, rho) */
+#define C_MEAN "#2ca02c"
+#define C_PCT "#555555"
+#define C_CAP "#c62828"      /* capacity, overflow */
+#define C_LOAD "#1f4e9a"     /* Eq. 1 reserved */
+#define C_GRAY "#d9d9d9"
+
+#define MAXDISP 240          /* boxes of a node plot */
+
+/* ---- strings made for one script, freed together ---- */
+
+struct strs { size_t n, cap; char **s; };
+
+static const char *
+keep(struct strs *a, char *s)
+{
+	*OVB_PUSH(a->s, a->n, a->cap) = s;
+	return s;
+}
+
+static void
+strs_free(struct strs *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->s[i]);
+	free(a->s);
+}
+
+static char *
+vxasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0) {
+		ovb_warn("out of memory");
+		exit(OVB_ESOFT);
+	}
+	return s;
+}
+
+/* A gnuplot string expression of the formatted text: single-quoted (no
+ * escapes, no backquote substitution inside; '' is a quote), a newline
+ * joined in as "\n". */
+static const char *q(struct strs *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static const char *
+q(struct strs *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vxasprintf(fmt, ap);
+	va_end(ap);
+	char *out = ovb_xmalloc(8 * strlen(s) + 3), *o = out;
+	*o++ = '\'';
+	for (const char *p = s; *p; p++)
+		if (*p == '\'')
+			o += sprintf(o, "''");
+		else if (*p == '\n')
+			o += sprintf(o, "'.\"\\n\".'");
+		else if (*p == '`' || (unsigned char)*p < 0x20)
+			*o++ = '?';
+		else
+			*o++ = *p;
+	*o++ = '\'';
+	*o = '\0';
+	free(s);
+	return keep(a, out);
+}
+
+char *
+ovb_plot_qty(double v, const char *unit)
+{
+	char *s;
+	int n;
+	if (!unit)
+		n = asprintf(&s, "%.4g", v);
+	else {
+		static const struct { double f; const char *p; } si[] = {
+			{ 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } };
+		const char *pre = "";
+		double m = fabs(v);
+		for (size_t i = 0; unit[0] == 'B' && i < sizeof si / sizeof *si;
+		    i++)
+			if (m >= si[i].f) {
+				v /= si[i].f;
+				pre = si[i].p;
+				break;
+			}
+		n = asprintf(&s, "%.4g %s%s", v, pre, unit);
+	}
+	if (n < 0) {
+		ovb_warn("out of memory");
+		exit(OVB_ESOFT);
+	}
+	return s;
+}
+
+static const char *
+qty(struct strs *a, double v, const char *unit)
+{
+	return keep(a, ovb_plot_qty(v, unit));
+}
+
+static const char *
+real(struct strs *a, double v)
+{
+	char b[32];
+	return keep(a, ovb_xstrdup(ovb_fmt_real(b, v)));
+}
+
+/* ---- pieces every plot shares ---- */
+
+static void
+head(FILE *g, bool png, int w, int h)
+{
+	fprintf(g, "set encoding utf8\n");
+	if (png)
+		fprintf(g, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+			"  set terminal pngcairo size %d,%d noenhanced font "
+			"'sans-serif,10' background rgb 'white'\n} else {\n"
+			"  set terminal png size %d,%d noenhanced background "
+			"rgb 'white'\n}\n", w, h, w, h);
+	else
+		fprintf(g, "set terminal svg size %d,%d noenhanced font "
+			"'sans-serif,12' background rgb 'white'\n", w, h);
+	fprintf(g, "set border 3 lw 1\nset tics nomirror out\n"
+		"set grid back lc rgb '#e4e4e4' lw 1 dt 1\n"
+		"set key opaque box lc rgb '#bbbbbb' samplen 2 spacing 1.15 "
+		"width 1\nset style fill solid 0.8 noborder\n");
+}
+
+/* An axis scale: values are divided by div and shown in unit. */
+struct scale { double div; char unit[16]; };
+
+static struct scale
+scale_for(const char *base, double maxv)
+{
+	struct scale s = { 1, "" };
+	const char *pre = "";
+	if (base[0] == 'B') {
+		if (maxv >= 1e9) { s.div = 1e9; pre = "G"; }
+		else if (maxv >= 1e6) { s.div = 1e6; pre = "M"; }
+		else if (maxv >= 1e3) { s.div = 1e3; pre = "k"; }
+	}
+	snprintf(s.unit, sizeof s.unit, "%s%s", pre, base);
+	return s;
+}
+
+/* What a resource measures, for axis labels. */
+static const char *
+res_word(enum ovb_res r)
+{
+	return r == OVB_CPU ? "CPU usage" : r == OVB_NET ?
+		"network usage (sent)" : "network usage (received)";
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* ---- a capsule: U and rho(sigma) ---- */
+
+/* The percentiles with equal values merged: "p95,p99" at 2.614e6. */
+struct mark { double v; char what[96]; };
+
+static size_t
+pct_marks(const struct ovb_plot_capsule *c, struct mark *m)
+{
+	size_t n = 0;
+	for (int i = 0; i < c->npct; i++) {
+		char b[32];
+		ovb_fmt_real(b, c->pct_p[i]);
+		size_t j = 0;
+		while (j < n && m[j].v != c->pct_v[i])
+			j++;
+		if (j == n) {
+			m[n].v = c->pct_v[i];
+			snprintf(m[n++].what, sizeof m->what, "p%s", b);
+		} else {
+			size_t l = strlen(m[j].what);
+			snprintf(m[j].what + l, sizeof m->what - l, ",p%s", b);
+		}
+	}
+	return n;
+}
+
+static void
+capsule_title(FILE *g, struct strs *a, const struct ovb_plot_capsule *c,
+	const char *what)
+{
+	fprintf(g, "set title %s\n", q(a, "%s · %s: %s (%llu intervals of %s "
+		"s)", c->capsule, ovb_res_name(c->res), what,
+		(unsigned long long)c->n, real(a, c->interval)));
+}
+
+/* The x axis of U's plots: up to the largest usage the bins allow, or to
+ * sigma when that is larger (*top), scaled. */
+static struct scale
+capsule_scale(const struct ovb_plot_capsule *c, double *top)
+{
+	*top = (double)(c->nbins - 1) * c->width;
+	if (c->has_qos)
+		*top = fmax(*top, c->sigma);
+	return scale_for(ovb_res_rate_unit(c->res), *top);
+}
+
+/* Fig. 4(a): U as a histogram, bar k over ((k-1)w, kw], with its
+ * percentiles, mean and sigma. */
+void
+ovb_plot_pdf(FILE *g, bool png, const struct ovb_plot_capsule *c)
+{
+	struct strs a = { 0 };
+	double top;
+	struct scale sc = capsule_scale(c, &top);
+	double w = c->width / sc.div, pmax = 0, n = (double)c->n;
+	const char *ru = ovb_res_rate_unit(c->res);
+	for (size_t k = 0; k < c->nbins; k++)
+		pmax = fmax(pmax, (double)c->count[k] / n);
+	head(g, png, 640, 450);
+	capsule_title(g, &a, c, "usage distribution U");
+	fprintf(g, "set xlabel %s\nset ylabel 'probability (share of "
+		"intervals)'\nset xrange [" N ":" N "]\nset yrange [0:" N "]\n"
+		"set key below vertical maxrows 3 width 1 noopaque nobox\n"
+		"$U << EOD\n", q(&a, "%s per measurement interval [%s]",
+		res_word(c->res), sc.unit), -w / 2, top / sc.div * 1.06 + w,
+		pmax * 1.3);
+	for (size_t k = 1; k < c->nbins; k++)
+		if (c->count[k])
+			fprintf(g, N " " N " " N "\n", ((double)k - 0.5) * w,
+				(double)c->count[k] / n, w);
+	fprintf(g, "EOD\n$Z << EOD\n0 " N "\nEOD\n", (double)c->count[0] / n);
+	struct mark m[OVB_MAXPCT];
+	size_t nm = pct_marks(c, m);
+	for (size_t i = 0; i < nm; i++) {
+		double x = m[i].v / sc.div;
+		fprintf(g, "set arrow from " N ", graph 0 to " N ", graph 0.8 "
+			"nohead dt 2 lw 1 lc rgb '" C_PCT "' front\nset label %s at "
+			N ", graph 0.81 rotate by 90 left font ',9' tc rgb '" C_PCT
+			"' front\n", x, x, q(&a, "%s", m[i].what), x);
+	}
+	if (c->has_mean)
+		fprintf(g, "set arrow from " N ", graph 0 to " N ", graph 1 "
+			"nohead dt 4 lw 2 lc rgb '" C_MEAN "' front\n",
+			c->mean / sc.div, c->mean / sc.div);
+	if (c->has_qos)
+		fprintf(g, "set arrow from " N ", graph 0 to " N ", graph 1 "
+			"nohead lw 2.5 lc rgb '" C_SIGMA "' front\n",
+			c->sigma / sc.div, c->sigma / sc.div);
+	fprintf(g, "plot $U using 1:2:3 with boxes lc rgb '" C_U "' title %s",
+		q(&a, "U: bins of %s %s", real(&a, c->width / sc.div), sc.unit));
+	if (c->count[0])
+		fprintf(g, ", $Z using 1:2 with impulses lw 6 lc rgb '" C_LOAD
+			"' title 'usage exactly 0'");
+	if (nm)
+		fprintf(g, ", NaN with lines dt 2 lc rgb '" C_PCT "' title "
+			"'percentiles (exact)'");
+	if (c->has_mean)
+		fprintf(g, ", NaN with lines dt 4 lw 2 lc rgb '" C_MEAN "' title "
+			"%s", q(&a, "mean = %s", qty(&a, c->mean, ru)));
+	if (c->has_qos)
+		fprintf(g, ", NaN with lines lw 2.5 lc rgb '" C_SIGMA "' title %s",
+			q(&a, "σ (rate) = %s, O = %.4g", qty(&a, c->sigma, ru),
+			c->O));
+	fprintf(g, "\n");
+	strs_free(&a);
+}
+
+/* Fig. 4(b): the CDF at the bins' upper edges, with the percentiles:
+ * short tags beside the points (alternating sides, away from the edges)
+ * and the values listed in a box. */
+void
+ovb_plot_cdf(FILE *g, bool png, const struct ovb_plot_capsule *c)
+{
+	struct strs a = { 0 };
+	double top;
+	struct scale sc = capsule_scale(c, &top);
+	double w = c->width / sc.div, xmax = top / sc.div * 1.06 + w;
+	const char *ru = ovb_res_rate_unit(c->res);
+	head(g, png, 640, 420);
+	capsule_title(g, &a, c, "cumulative distribution of U");
+	fprintf(g, "set xlabel %s\nset ylabel 'Pr(usage ≤ x)'\nset xrange [" N
+		":" N "]\nset yrange [0:1.05]\nset ytics 0.1\n$F << EOD\n",
+		q(&a, "%s per measurement interval [%s]", res_word(c->res),
+		sc.unit), -w, xmax);
+	uint64_t cum = 0;
+	for (size_t k = 0; k < c->nbins; k++) {
+		cum += c->count[k];
+		fprintf(g, N " " N "\n", (double)k * w, (double)cum /
+			(double)c->n);
+	}
+	fprintf(g, N " 1\nEOD\n$P << EOD\n", xmax);
+	for (int i = 0; i < c->npct; i++)
+		fprintf(g, N " " N "\n", c->pct_v[i] / sc.div, c->pct_p[i] / 100);
+	fprintf(g, "EOD\n");
+	double P[OVB_MAXPCT];
+	int np = c->npct;
+	memcpy(P, c->pct_p, (size_t)np * sizeof *P);
+	ovb_qsort(P, (size_t)np, sizeof *P, cmp_double);
+	char *box = NULL;
+	size_t boxlen = 0;
+	FILE *bf = open_memstream(&box, &boxlen);
+	for (int i = 0; i < np; i++) {
+		int j = 0;
+		while (c->pct_p[j] != P[i])
+			j++;
+		const char *p = real(&a, P[i]);
+		fprintf(bf, "%sp%s = %s", i ? "\n" : "", p,
+			qty(&a, c->pct_v[j], ru));
+		double x = c->pct_v[j] / sc.div;
+		bool left = x > 0.8 * xmax || (i % 2 && x > 0.1 * xmax);
+		fprintf(g, "set label %s at " N ", " N " %s%s font ',9' tc rgb '"
+			C_PCT "' front\n", q(&a, "p%s", p), x, P[i] / 100, left ?
+			"right offset -0.7," : "left offset 0.7,", i % 2 ? "0.55" :
+			"-0.55");
+	}
+	fclose(bf);
+	if (np)
+		fprintf(g, "set label %s at graph 0.97, graph 0.52 right front "
+			"font ',10' boxed\nset style textbox opaque border lc rgb "
+			"'#bbbbbb'\n", q(&a, "%s", box));
+	free(box);
+	fprintf(g, "set key at graph 0.97, graph 0.02 right bottom\n"
+		"plot $F using 1:2 with steps lw 2 lc rgb '" C_U "' title "
+		"'Pr(usage ≤ x), bins at their upper edge'%s\n", np ? ", $P using "
+		"1:2 with points pt 7 ps 1 lc rgb '" C_SIGMA "' title 'percentiles "
+		"(exact)'" : "");
+	strs_free(&a);
+}
+
+/* Fig. 4(c): the token-bucket curve rho(sigma) and the chosen point; on
+ * log scales when the rates or bursts span more than 1.5 decades (network
+ * curves run from the mean rate to the rate of the largest single
+ * transfer).  rho(sigma) is linear between breakpoints, which on a log
+ * scale is a curve: it is drawn point by point. */
+void
+ovb_plot_curve(FILE *g, bool png, const struct ovb_plot_capsule *c)
+{
+	struct strs a = { 0 };
+	const struct ovb_pt *pt = c->pt;
+	size_t n = c->npt;
+	double smin = pt[0].sigma, smax = pt[n - 1].sigma, rmax = pt[0].rho;
+	double rpos = INFINITY;
+	for (size_t i = 0; i < n; i++)
+		if (pt[i].rho > 0)
+			rpos = fmin(rpos, pt[i].rho);
+	if (c->has_qos) {
+		smax = fmax(smax, c->sigma);
+		rmax = fmax(rmax, c->rho);
+		if (c->rho > 0)
+			rpos = fmin(rpos, c->rho);
+	}
+	if (!(smax > 0))
+		smax = 1;
+	if (!(rmax > 0))
+		rmax = 1;
+	bool logx = smin > 0 && smax / smin > 30;
+	bool logy = isfinite(rpos) && rmax / rpos > 30;
+	const char *ru = ovb_res_rate_unit(c->res),
+		*bu = ovb_res_amount_unit(c->res);
+	struct scale sx = scale_for(ru, smax), sy = scale_for(bu, rmax);
+	double xlo = logx ? smin / sx.div / 1.5 : 0;
+	double xmax = smax / sx.div * (logx ? 1.5 : 1.08);
+	double ylo = logy ? rpos / sy.div / 3 : 0;
+	double bottom = logy ? ylo : 0;
+	head(g, png, 640, 450);
+	fprintf(g, "set title %s\nset xlabel %s\nset ylabel %s\n%s%s"
+		"set xrange [" N ":" N "]\nset yrange [" N ":" N "]\n"
+		"set key below vertical maxrows 3 width 1 noopaque nobox\n",
+		q(&a, "%s · %s: token-bucket curve ρ(σ)%s", c->capsule,
+		ovb_res_name(c->res), logx || logy ? " (log scale)" : ""),
+		q(&a, "σ: token-bucket rate [%s]", sx.unit),
+		q(&a, "ρ: least burst at rate σ [%s]", sy.unit),
+		logx ? "set logscale x\nset format x '%g'\n" : "",
+		logy ? "set logscale y\nset format y '%g'\n" : "",
+		xlo, xmax, ylo, rmax / sy.div * (logy ? 3 : 1.15));
+	if (!logx)   /* no finite burst below the mean rate */
+		fprintf(g, "set object 1 rect from graph 0, graph 0 to first " N
+			", graph 1 fc rgb '#eeeeee' fs solid 1.0 noborder behind\n"
+			"set label 'below the mean rate' at graph 0.01, graph 0.04 "
+			"left font ',9' tc rgb '#777777'\n", smin / sx.div);
+	fprintf(g, "$C << EOD\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(g, N " " N "\n", pt[i].sigma / sx.div,
+			fmax(pt[i].rho / sy.div, bottom));
+	double last = fmax(pt[n - 1].rho / sy.div, bottom);
+	fprintf(g, N " " N "\nEOD\n$L << EOD\n", xmax, last);
+	int steps = logx || logy ? 32 : 1;
+	for (size_t i = 0; i + 1 < n; i++)
+		for (int k = 0; k < steps; k++) {
+			double f = k / (double)steps;
+			double x = pt[i].sigma + f * (pt[i + 1].sigma - pt[i].sigma);
+			double y = pt[i].rho + f * (pt[i + 1].rho - pt[i].rho);
+			fprintf(g, N " " N "\n", x / sx.div, fmax(y / sy.div,
+				bottom));
+		}
+	fprintf(g, N " " N "\n" N " " N "\nEOD\n", pt[n - 1].sigma / sx.div,
+		last, xmax, last);
+	double x = c->sigma / sx.div, y = fmax(c->rho / sy.div, bottom);
+	if (c->has_qos)
+		fprintf(g, "set arrow from first " N ", graph 0 to first " N
+			", first " N " nohead dt 2 lc rgb '" C_SIGMA "'\n"
+			"set arrow from graph 0, first " N " to first " N ", first "
+			N " nohead dt 2 lc rgb '" C_SIGMA "'\n", x, x, y, y, x, y);
+	fprintf(g, "plot $L using 1:2 with lines lw 2 lc rgb '" C_U "' title "
+		"'ρ(σ): usage over any t is at most σ t + ρ', $C every ::0::%zu "
+		"using 1:2 with points pt 7 ps 0.6 lc rgb '" C_U "' title %s",
+		n - 1, q(&a, "breakpoints, from the mean rate %s",
+		qty(&a, pt[0].sigma, ru)));
+	if (c->has_qos)
+		fprintf(g, ", '+' using (" N "):(" N ") every ::0::0 with points "
+			"pt 9 ps 2.2 lc rgb '" C_SIGMA "' title %s", x, y,
+			q(&a, "chosen: σ = %s, ρ = %s (O = %.4g)",
+			qty(&a, c->sigma, ru), qty(&a, c->rho, bu), c->O));
+	fprintf(g, "\n");
+	strs_free(&a);
+}
+
+/* ---- a node: Y against its capacity ---- */
+
+struct box {             /* Y's grid points lo..hi, drawn as one box */
+	size_t lo, hi;
+	double p, tail;      /* Pr(lo <= index <= hi), Pr(Y > value of hi) */
+	bool over;           /* above the capacity */
+};
+
+/* Y's grid points in at most MAXDISP boxes, a box boundary at c. */
+static struct box *
+boxes(const struct ovb_pmf *y, double c, size_t *nbox)
+{
+	size_t n = y->n;
+	double *tail = ovb_xcalloc(n, sizeof *tail);
+	ovb_pmf_tails(y, tail);
+	/* the grid points not above c */
+	size_t nbelow = 0;
+	while (nbelow < n && (double)nbelow * y->g <= c)
+		nbelow++;
+	size_t step = (n + MAXDISP - 1) / MAXDISP;
+	if (step < 1)
+		step = 1;
+	struct box *b = ovb_xcalloc(n / step + 3, sizeof *b);
+	size_t nb = 0;
+	/* below: boxes end at the last point not above c, counted down */
+	size_t first = nbelow % step ? nbelow % step : step;
+	for (size_t lo = 0; lo < nbelow;) {
+		size_t hi = (lo == 0 ? first : lo + step) - 1;
+		b[nb++] = (struct box){ lo, hi, 0, 0, false };
+		lo = hi + 1;
+	}
+	for (size_t lo = nbelow; lo < n; lo += step) {
+		size_t hi = lo + step - 1 < n ? lo + step - 1 : n - 1;
+		b[nb++] = (struct box){ lo, hi, 0, 0, true };
+	}
+	for (size_t i = 0; i < nb; i++) {
+		for (size_t k = b[i].lo; k <= b[i].hi; k++)
+			b[i].p += y->p[k];
+		b[i].tail = tail[b[i].hi];
+	}
+	free(tail);
+	*nbox = nb;
+	return b;
+}
+
+/* The distribution of Y with the capacity and the overflow (top), and
+ * Pr(Y > x) on a log scale against O_min (bottom). */
+void
+ovb_plot_node(FILE *g, bool png, const struct ovb_plot_node *nd)
+{
+	struct strs a = { 0 };
+	const char *u = ovb_res_rate_unit(nd->res);
+	double gw = nd->y ? nd->y->g : 0;
+	size_t nb = 0;
+	struct box *b = nd->y ? boxes(nd->y, nd->cap, &nb) : NULL;
+	double g0 = gw ? gw : nd->cap / 100;
+	double ymax = gw ? (double)(nd->y->n - 1) * gw : nd->plain;
+	double xtop = fmax(fmax(ymax, nd->cap), nd->load) * 1.06;
+	struct scale sc = scale_for(u, xtop);
+	double d = sc.div, x0 = 0;
+	/* room left of 0 for the box of Y = 0 (((0-1)g, 0]) when it has mass */
+	if ((gw && nb && b[0].lo == 0 && b[0].p > 0) || (!gw && nd->plain == 0))
+		x0 = -g0 / d;
+	double floor_ = 1e-6;
+	if (nd->ncapsules && nd->omin > 0)
+		floor_ = fmin(floor_, nd->omin / 20);
+	if (nd->pr > 0)
+		floor_ = fmin(floor_, nd->pr / 20);
+	if (floor_ < 1e-15)
+		floor_ = 1e-15;
+	const char *cap = qty(&a, nd->cap, u), *ld = qty(&a, nd->load, u),
+		*prs = qty(&a, nd->pr, NULL),
+		*om = nd->ncapsules ? qty(&a, nd->omin, NULL) : "-";
+	head(g, png, 640, 640);
+	double c = nd->cap / d, l = nd->load / d;
+	fprintf(g, "set multiplot title %s\n"
+		"set lmargin at screen 0.12\nset rmargin at screen 0.96\n"
+		"set xrange [" N ":" N "]\n"
+		"set object 1 rect from first " N ", graph 0 to graph 1, graph 1 "
+		"fc rgb '" C_CAP "' fs transparent solid 0.07 noborder behind\n"
+		"set arrow 1 from " N ", graph 0 to " N ", graph 1 nohead lw 2.5 "
+		"lc rgb '" C_CAP "' front\n"
+		"set arrow 2 from " N ", graph 0 to " N ", graph 1 nohead dt 2 "
+		"lw 1.5 lc rgb '" C_LOAD "' front\n$Y << EOD\n",
+		q(&a, "node %s · %s: aggregate usage Y of %zu capsule%s",
+		nd->node, ovb_res_name(nd->res), nd->ncapsules,
+		nd->ncapsules == 1 ? "" : "s"), x0, xtop / d, c, c, c, l, l);
+	/* top: Pr(Y in box), below the capacity (index 0) and above (1) */
+	double pmax = 0;
+	for (int over = 0; over < 2; over++) {
+		for (size_t i = 0; i < nb; i++) {
+			if (b[i].over != over)
+				continue;
+			double lo = ((double)b[i].lo - 1) * gw,
+				hi = (double)b[i].hi * gw;
+			fprintf(g, N " " N " " N "\n", (lo + hi) / 2 / d, b[i].p,
+				(hi - lo) / d);
+			pmax = fmax(pmax, b[i].p);
+		}
+		if (!gw && !over) {  /* plain reservations only: one point */
+			fprintf(g, N " 1 " N "\n", (nd->plain - g0 / 2) / d, g0 / d);
+			pmax = 1;
+		}
+		fprintf(g, "%s", over ? "EOD\n" : "\n\n");
+	}
+	if (!(pmax > 0))
+		pmax = 1;
+	fprintf(g, "set label 10 %s at screen 0.54, screen 0.912 center font "
+		"',10' tc rgb '%s'\n",
+		q(&a, "Eq. 1 %s (reserved %s capacity)   Eq. 3 %s (Pr(Y > C) = "
+		"%s %s O_min = %s)", nd->eq1 ? "holds" : "VIOLATED",
+		nd->eq1 ? "≤" : ">", nd->eq3 ? "holds" : "VIOLATED", prs,
+		nd->eq3 ? "≤" : ">", om), nd->eq1 && nd->eq3 ? "#1b7a1b" : C_CAP);
+	fprintf(g, "set ylabel 'Pr(Y in bin)' offset 1.2,0\nset format x ''\n"
+		"set xlabel ''\nset yrange [0:" N "]\n"
+		"set tmargin at screen 0.885\nset bmargin at screen 0.615\n"
+		"unset key\n"
+		"plot $Y index 0 using 1:2:3 with boxes lc rgb '" C_U "', "
+		"$Y index 1 using 1:2:3 with boxes lc rgb '" C_CAP "'\n"
+		"unset label 10\n", pmax * 1.15);
+	/* bottom: Pr(Y > x), and the key of both panels */
+	fprintf(g, "set format x '%%g'\nset xlabel %s\n"
+		"set ylabel 'Pr(Y > x)' offset 1.2,0\nset logscale y\n"
+		"set format y '%%.0e'\nset yrange [" N ":2]\n"
+		"set tmargin at screen 0.585\nset bmargin at screen 0.27\n"
+		"set key at screen 0.54, screen 0.16 center top vertical "
+		"maxrows 4 nobox noopaque width 1 samplen 2.5\n$T << EOD\n"
+		N " 1\n", q(&a, "%s of the node, summed over its capsules [%s]",
+		res_word(nd->res), sc.unit), floor_, x0);
+	for (size_t i = 0; i < nb; i++)
+		fprintf(g, N " " N "\n", (double)b[i].hi * gw / d,
+			fmax(b[i].tail, floor_ / 10));
+	if (!gw)
+		fprintf(g, N " " N "\n", nd->plain / d, floor_ / 10);
+	fprintf(g, N " " N "\nEOD\n", xtop / d, floor_ / 10);
+	if (nd->ncapsules && nd->omin > 0)
+		fprintf(g, "set arrow 3 from graph 0, first " N " to graph 1, "
+			"first " N " nohead dt 3 lw 2 lc rgb '" C_MEAN "' front\n",
+			nd->omin, nd->omin);
+	fprintf(g, "plot NaN with boxes lc rgb '" C_U "' title 'Pr(Y in bin), "
+		"Y ≤ C', NaN with boxes lc rgb '" C_CAP "' title 'Y > C "
+		"(overflow)', NaN with lines lw 2.5 lc rgb '" C_CAP "' title %s, "
+		"NaN with lines dt 2 lw 1.5 lc rgb '" C_LOAD "' title %s, "
+		"$T using 1:2 with steps lw 2 lc rgb '" C_U "' title 'Pr(Y > x)'",
+		q(&a, "capacity C = %s", cap),
+		q(&a, "reserved (Eq. 1) = %s", ld));
+	if (nd->ncapsules)
+		fprintf(g, ", NaN with lines dt 3 lw 2 lc rgb '" C_MEAN "' title "
+			"%s", q(&a, "O_min = %s (Eq. 3 limit)", om));
+	fprintf(g, ", '+' using (" N "):(" N ") every ::0::0 with points pt 7 "
+		"ps 1.3 lc rgb '" C_CAP "' title %s\nunset multiplot\n", c,
+		fmax(nd->pr, floor_), q(&a, "Pr(Y > C) = %s%s", prs,
+		nd->pr_from_plan ? " (plan)" : ""));
+	free(b);
+	strs_free(&a);
+}
+
+/* ---- the cluster, the capacity experiment ---- */
+
+/* Reserved (Eq. 1) vs capacity per node, a panel per resource. */
+void
+ovb_plot_cluster(FILE *g, bool png, const struct ovb_plot_load *v,
+	size_t n, size_t nnodes)
+{
+	struct strs a = { 0 };
+	int w = nnodes > 12 ? (int)(220 + 40 * nnodes) : 720;
+	if (w > 2400)
+		w = 2400;
+	head(g, png, w, 620);
+	fprintf(g, "set multiplot layout 2,1 title 'Reserved (Eq. 1 load) vs "
+		"capacity per node'\nset lmargin 11\nset rmargin 3\n"
+		"set style fill solid 1.0 border lc rgb '#888888'\n"
+		"set grid noxtics\nset xtics scale 0\n%sset xrange [-0.6:" N "]\n"
+		"set key top right horizontal\n", nnodes > 12 ?
+		"set xtics rotate by -40 left\n" : "", (double)nnodes - 0.4);
+	for (int r = 0; r < OVB_NCAP; r++) {
+		double top = 0;
+		for (size_t i = 0; i < n; i++)
+			if ((int)v[i].res == r)
+				top = fmax(top, fmax(v[i].cap, v[i].load));
+		struct scale sc = scale_for(ovb_res_rate_unit((enum ovb_res)r),
+			top);
+		fprintf(g, "$D%d << EOD\n", r);
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			if ((int)v[i].res == r)
+				fprintf(g, "%zu %s " N " " N " %d\n", k++, v[i].node,
+					v[i].cap / sc.div, v[i].load / sc.div, v[i].over);
+		fprintf(g, "EOD\nset ylabel %s\nset yrange [0:" N "]\n"
+			"plot $D%d using 1:3:(0.78):xtic(2) with boxes fc rgb '"
+			C_GRAY "' title 'capacity', $D%d using 1:($5 > 0.5 ? NaN : $4)"
+			":(0.46) with boxes fc rgb '" C_LOAD "' title 'reserved', "
+			"$D%d using 1:($5 > 0.5 ? $4 : NaN):(0.46) with boxes fc rgb '"
+			C_CAP "' title 'reserved > capacity'",
+			q(&a, "%s [%s]", r == OVB_CPU ? "CPU" : "network (sent)",
+			sc.unit), top / sc.div * 1.3, r, r, r);
+		if (nnodes <= 24)
+			fprintf(g, ", $D%d using 1:4:(sprintf('%%.0f%%%%', 100 * $4 / "
+				"$3)) with labels offset 0,0.7 font ',9' notitle", r);
+		fprintf(g, "\n");
+	}
+	fprintf(g, "unset multiplot\n");
+	strs_free(&a);
+}
+
+/* Fig. 7: applications placed against the overbooking tolerance, a line
+ * per cluster size (v sorted by nodes, then O). */
+void
+ovb_plot_gain(FILE *g, bool png, const struct ovb_plot_gain *v, size_t n)
+{
+	struct strs a = { 0 };
+	double omax = 0;
+	for (size_t i = 0; i < n; i++)
+		omax = fmax(omax, 100 * v[i].O);
+	if (!(omax > 0))
+		omax = 1;
+	head(g, png, 680, 440);
+	fprintf(g, "set title 'Capacity gained by overbooking'\n"
+		"set xlabel 'overbooking tolerance O [%%]'\n"
+		"set ylabel 'applications placed (mean, 95%% CI)'\n"
+		"set key top left\nset yrange [0:*]\nset offsets 0, 0, graph "
+		"0.1, 0\nset xrange [" N ":" N "]\n", -0.04 * omax, 1.04 * omax);
+	size_t nb = 0;
+	for (size_t i = 0, j; i < n; i = j, nb++) {
+		fprintf(g, "$G%zu << EOD\n", nb);
+		for (j = i; j < n && v[j].nodes == v[i].nodes; j++)
+			fprintf(g, N " " N " " N "\n", 100 * v[j].O, v[j].mean,
+				v[j].ci);
+		fprintf(g, "EOD\n");
+	}
+	fprintf(g, "plot ");
+	nb = 0;
+	for (size_t i = 0, j; i < n; i = j, nb++) {
+		for (j = i; j < n && v[j].nodes == v[i].nodes; j++)
+			;
+		const struct ovb_plot_gain *last = &v[j - 1];
+		unsigned long long nodes = (unsigned long long)v[i].nodes;
+		const char *s = nodes == 1 ? "" : "s";
+		fprintf(g, "%s$G%zu using 1:2:3 with yerrorlines lw 2 pt 7 ps 0.8 "
+			"title %s", nb ? ", " : "", nb, !isnan(last->gain) &&
+			last->O > 0 ? q(&a, "%llu node%s: %.2fx at O = %.4g", nodes, s,
+			last->gain, last->O) : q(&a, "%llu node%s", nodes, s));
+	}
+	fprintf(g, "\n");
+	strs_free(&a);
+}
+
+/* ---- running gnuplot ---- */
+
+int
+ovb_plot_run(const char *script, size_t len, int outfd)
+{
+	const char *bin = getenv("OVB_GNUPLOT");
+	if (!bin || !*bin)
+		bin = "gnuplot";
+	int pin[2], perr[2];
+	FILE *errf = tmpfile();
+	if (!errf || pipe2(pin, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
+		ovb_warn("cannot run gnuplot: %s", strerror(errno));
+		return OVB_ESOFT;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		ovb_warn("cannot run gnuplot: %s", strerror(errno));
+		return OVB_ESOFT;
+	}
+	if (pid == 0) {
+		if (dup2(pin[0], 0) >= 0 && dup2(outfd, 1) >= 0 &&
+		    dup2(fileno(errf), 2) >= 0)
+			execlp(bin, bin, "-d", (char *)NULL);
+		int e = errno;
+		ssize_t w = write(perr[1], &e, sizeof e);
+		(void)w;
+		_exit(127);
+	}
+	close(pin[0]);
+	close(perr[1]);
+	/* the exec's errno, or nothing when it succeeded */
+	int e = 0;
+	ssize_t n;
+	while ((n = read(perr[0], &e, sizeof e)) < 0 && errno == EINTR)
+		;
+	close(perr[0]);
+	struct sigaction ign, old;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old);
+	for (size_t done = 0; n != (ssize_t)sizeof e && done < len;) {
+		ssize_t w = write(pin[1], script + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;          /* gnuplot stopped reading: see its status */
+		done += (size_t)w;
+	}
+	close(pin[1]);
+	sigaction(SIGPIPE, &old, NULL);
+	int ws = 0;
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	if (n == (ssize_t)sizeof e) {
+		fclose(errf);
+		ovb_warn("cannot run %s: %s (plots need gnuplot: install the "
+			"Debian package gnuplot-nox, or name its binary in "
+			"OVB_GNUPLOT)", bin, strerror(e));
+		return OVB_EUNAVAIL;
+	}
+	char msg[2048];
+	rewind(errf);
+	size_t m = fread(msg, 1, sizeof msg - 1, errf);
+	msg[m] = '\0';
+	fclose(errf);
+	while (m && (msg[m - 1] == '\n' || msg[m - 1] == ' '))
+		msg[--m] = '\0';
+	if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
+		if (WIFEXITED(ws))
+			ovb_warn("%s failed (exit status %d)%s%s", bin,
+				WEXITSTATUS(ws), m ? ": " : "", msg);
+		else
+			ovb_warn("%s failed (signal %d)%s%s", bin, WTERMSIG(ws),
+				m ? ": " : "", msg);
+		return OVB_EUNAVAIL;
+	}
+	if (m && ovb_verbose)
+		ovb_warn("gnuplot said: %s", msg);
+	return 0;
+}
+
+/* ---- plots in HTML pages ---- */
+
+void
+ovb_plot_html(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '&': fprintf(f, "&amp;"); break;
+		case '<': fprintf(f, "&lt;"); break;
+		case '>': fprintf(f, "&gt;"); break;
+		case '"': fprintf(f, "&quot;"); break;
+		case '\'': fprintf(f, "&#39;"); break;
+		default: fprintf(f, "%c", *s);
+		}
+}
+
+int
+ovb_plot_capture(const char *script, size_t len, char **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	FILE *tmp = tmpfile();
+	if (!tmp) {
+		ovb_warn("cannot create a temporary file: %s", strerror(errno));
+		return OVB_EIO;
+	}
+	int st = ovb_plot_run(script, len, fileno(tmp));
+	size_t cap = 0, k;
+	char buf[65536];
+	rewind(tmp);
+	while (!st && (k = fread(buf, 1, sizeof buf, tmp)) > 0) {
+		if (*n + k + 1 > cap) {
+			cap = 2 * (*n + k + 1);
+			*out = ovb_xrealloc(*out, cap, 1);
+		}
+		memcpy(*out + *n, buf, k);
+		*n += k;
+	}
+	fclose(tmp);
+	if (!st && !*out) {
+		ovb_warn("gnuplot wrote nothing");
+		st = OVB_EUNAVAIL;
+	}
+	if (st) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	} else
+		(*out)[*n] = '\0';
+	return st;
+}
+
+/* The ids an SVG defines (id='...' or id="..." after a blank). */
+static void
+svg_ids(const char *p, const char *end, struct ovb_names *ids,
+	struct strs *keys)
+{
+	for (const char *s = p; (s = strstr(s, "id=")) && s + 4 < end; s++) {
+		char q = s[3];
+		if ((q != '\'' && q != '"') || (s > p && !strchr(" \t\n", s[-1])))
+			continue;
+		const char *e = strchr(s + 4, q);
+		if (!e)
+			break;
+		char *k = strndup(s + 4, (size_t)(e - s - 4));
+		if (ovb_names_add(ids, k, 0))
+			keep(keys, k);
+		else
+			free(k);
+	}
+}
+
+void
+ovb_plot_embed(FILE *f, const char *svg, size_t len, int fig,
+	const char *title)
+{
+	const char *p = strstr(svg, "<svg");
+	if (!p)
+		return;
+	const char *end = svg + len;
+	struct ovb_names ids;
+	struct strs keys = { 0 };
+	memset(&ids, 0, sizeof ids);
+	svg_ids(p, end, &ids, &keys);
+	while (p < end) {
+		const char *e;
+		if (!strncmp(p, "<title>", 7) && (e = strstr(p, "</title>"))) {
+			fprintf(f, "<title>");
+			ovb_plot_html(f, title);
+			fprintf(f, "</title>");
+			p = e + 8;
+			continue;
+		}
+		if ((*p == ' ' || *p == '\t' || *p == '\n') && !strncmp(p + 1,
+		    "id=", 3) && (p[4] == '\'' || p[4] == '"')) {
+			fprintf(f, "%.5sf%d-", p, fig);
+			p += 5;
+			continue;
+		}
+		if (*p == '#') {
+			size_t n = strcspn(p + 1, "'\")");
+			if (p + 1 + n < end && n < 128) {
+				char k[130];
+				memcpy(k, p + 1, n);
+				k[n] = '\0';
+				if (ovb_names_get(&ids, k) != OVB_NONE) {
+					fprintf(f, "#f%d-", fig);
+					p++;
+					continue;
+				}
+			}
+		}
+		fprintf(f, "%c", *p++);
+	}
+	ovb_names_free(&ids);
+	strs_free(&keys);
+}
