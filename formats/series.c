@@ -153,32 +153,6 @@ ovb_series_read(struct ovb_lex *lx, struct ovb_series_set *ss)
 	return st;
 }
 
-/* ovb_fmt_real, faster: the shortest %g form that reads back is found by
- * bisection (if p digits read back, so do p + 1: the (p+1)-digit numbers
- * include the p-digit ones), which gives the same text. */
-static char *
-fmt_real(char *buf, double v)
-{
-	if (v == 0 || (fabs(v) < 9007199254740992.0 && v == trunc(v)))
-		return ovb_fmt_real(buf, v);
-	char tmp[320];          /* %g of a double needs at most 24 bytes */
-	int lo = 1, hi = 17;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		snprintf(tmp, sizeof tmp, "%.*g", mid, v);
-		if (strtod(tmp, NULL) == v)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	snprintf(tmp, sizeof tmp, "%.*g", lo, v);
-	size_t n = strlen(tmp);
-	n = n < 31 ? n : 31;
-	memcpy(buf, tmp, n);
-	buf[n] = '\0';
-	return buf;
-}
-
 int
 ovb_series_write(FILE *f, const struct ovb_series_set *ss)
 {
@@ -193,7 +167,7 @@ ovb_series_write(FILE *f, const struct ovb_series_set *ss)
 			ovb_res_name(s->res), (unsigned long long)s->interval);
 		for (size_t k = 0; k < s->n; k++)
 			fprintf(f, "sample %llu %s\n", (unsigned long long)s->t[k],
-				fmt_real(buf, s->v[k]));
+				ovb_fmt_real(buf, s->v[k]));
 	}
 	return ferror(f) ? OVB_EIO : 0;
 }

@@ -88,6 +88,14 @@ uint64_t ovb_rng_next(uint64_t *state);
 /* A double uniform in [0, 1) with 53 random bits. */
 double ovb_rng_uniform(uint64_t *state);
 
+/* ---- lib/num.c: the canonical number writer ---- */
+
+/* Canonical number text: integers below 2^53 plainly, others in the
+ * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
+char *ovb_fmt_real(char *buf, double v);
+/* Convenience: writes " " and the canonical number to f. */
+void ovb_put_real(FILE *f, double v);
+
 /* ---- lib/io.c: inputs and atomic outputs ---- */
 
 /* Opens path for reading; NULL or "-" is stdin, named "<stdin>".  On
@@ -204,12 +212,6 @@ int ovb_quantity(const struct ovb_lex *lx, enum ovb_range range,
 	const char *what, double *v, const char *unit);
 /* Splits "key=value" in place; false when there is no '='. */
 bool ovb_kv(char *tok, char **key, char **val);
-
-/* Canonical number text: integers below 2^53 plainly, others in the
- * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
-char *ovb_fmt_real(char *buf, double v);
-/* Convenience: writes " " and the canonical number to f. */
-void ovb_put_real(FILE *f, double v);
 
 /* ---- formats/format.c: every format by name and magic ---- */
 
