@@ -52,3 +52,22 @@ ovb_put_real(FILE *f, double v)
 	fputc(' ', f);
 	fputs(ovb_fmt_real(buf, v), f);
 }
+
+/* v = m 2^e exactly, m an odd integer (0 for v == 0). */
+void
+ovb_split_double(double v, int64_t *m, int *e)
+{
+	if (v == 0) {
+		*m = 0;
+		*e = 0;
+		return;
+	}
+	int x;
+	double f = frexp(v, &x);
+	int64_t mm = (int64_t)ldexp(f, 53);
+	int ee = x - 53;
+	while (!(mm & 1))
+		mm >>= 1, ee++;
+	*m = mm;
+	*e = ee;
+}

@@ -88,13 +88,15 @@ uint64_t ovb_rng_next(uint64_t *state);
 /* A double uniform in [0, 1) with 53 random bits. */
 double ovb_rng_uniform(uint64_t *state);
 
-/* ---- lib/num.c: the canonical number writer ---- */
+/* ---- lib/num.c: the canonical number writer, the parts of a double ---- */
 
 /* Canonical number text: integers below 2^53 plainly, others in the
  * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
 char *ovb_fmt_real(char *buf, double v);
 /* Convenience: writes " " and the canonical number to f. */
 void ovb_put_real(FILE *f, double v);
+/* v = m 2^e exactly, m an odd integer (m = e = 0 for v == 0). */
+void ovb_split_double(double v, int64_t *m, int *e);
 
 /* ---- lib/io.c: inputs and atomic outputs ---- */
 
@@ -380,25 +382,6 @@ void ovb_series_push(struct ovb_series *s, uint64_t t, double v);
 /* The series of capsule and res in ss, or NULL. */
 const struct ovb_series *ovb_series_find(const struct ovb_series_set *ss,
 	const char *capsule, enum ovb_res res);
-/* The exact mean of v[0..n) (n >= 1) rounded once to the nearest double. */
-double ovb_exact_mean(const double *v, size_t n);
-/* The sign (-1, 0, 1) of the exact v[0] + ... + v[n-1] - c. */
-int ovb_sum_cmp(const double *v, size_t n, double c);
-/* U's samples from a series: the usage in every measurement interval
- * [kL, (k+1)L) (L a multiple of I, in s) whose L/I samples are all
- * present, in time order; each value and the mean are exact means rounded
- * once.  ngap counts the intervals between the first and the last sample
- * left out for a missing sample. */
-void ovb_series_measure(const struct ovb_series *s, uint64_t len,
-	struct ovb_samples *out);
-/* The exact token-bucket curve of a series, as ovb_tbucket: A(t) is
- * continuous and rises with slope V over each sample's [T, T+I); missing
- * samples split it like gaps.  Exact in 128-bit integers when the values
- * need at most about 120 - 2 log2(n) bits relative to the largest (else
- * they are first rounded up to such a grid: an upper bound).  0, or
- * OVB_EDATA with *why set, not reported. */
-int ovb_series_tbucket(const struct ovb_series *s, struct ovb_curve *cv,
-	const char **why);
 
 /* ---- formats/usage.c: usage distributions (format ovb-usage) ---- */
 
@@ -579,7 +562,8 @@ int ovb_reserves_read(struct ovb_lex *lx, struct ovb_reserves *r);
 int ovb_reserves_write(FILE *f, const struct ovb_reserves *r);
 void ovb_reserves_free(struct ovb_reserves *r);
 
-/* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace ---- */
+/* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace
+ * or an ovb-series ---- */
 
 /* The usage of one capsule and resource in each measurement interval
  * [t0 + kI, t0 + (k+1)I) that lies wholly in the span and overlaps no gap,
@@ -607,6 +591,18 @@ double ovb_auto_width(enum ovb_res r, double peak);
 bool ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
 	const double *pct, int npct);
 
+/* The exact mean of v[0..n) (n >= 1) rounded once to the nearest double. */
+double ovb_exact_mean(const double *v, size_t n);
+/* The sign (-1, 0, 1) of the exact v[0] + ... + v[n-1] - c. */
+int ovb_sum_cmp(const double *v, size_t n, double c);
+/* U's samples from a series: the usage in every measurement interval
+ * [kL, (k+1)L) (L a multiple of I, in s) whose L/I samples are all
+ * present, in time order; each value and the mean are exact means rounded
+ * once.  ngap counts the intervals between the first and the last sample
+ * left out for a missing sample. */
+void ovb_series_measure(const struct ovb_series *s, uint64_t len,
+	struct ovb_samples *out);
+
 /* The exact token-bucket curve of one capsule and resource: rho(sigma) is
  * the max over intervals [s, t] within one gap-free part of the span of
  * A(t) - A(s) - sigma (t - s), A the cumulative usage (cpu: continuous,
@@ -621,6 +617,14 @@ bool ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
  * long or too large for exact 128-bit arithmetic. */
 int ovb_tbucket(const struct ovb_onoff *o, const struct ovb_oncap *c,
 	enum ovb_res res, struct ovb_curve *cv, const char **why);
+/* The exact token-bucket curve of a series, as ovb_tbucket: A(t) is
+ * continuous and rises with slope V over each sample's [T, T+I); missing
+ * samples split it like gaps.  Exact in 128-bit integers when the values
+ * need at most about 120 - 2 log2(n) bits relative to the largest (else
+ * they are first rounded up to such a grid: an upper bound).  0, or
+ * OVB_EDATA with *why set, not reported. */
+int ovb_series_tbucket(const struct ovb_series *s, struct ovb_curve *cv,
+	const char **why);
 
 /* ---- lib/pmf.c: a node's aggregate usage Y and Pr(Y > C) ----
  *
