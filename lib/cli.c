@@ -2,6 +2,7 @@
  * strict parsing of option values. */
 #include <argp.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ovb.h"
 
@@ -68,4 +69,43 @@ ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
 		argp_error(st, "%s: %s is outside [%llu, %llu]", opt, s,
 			(unsigned long long)lo, (unsigned long long)hi);
 	return v;
+}
+
+void
+ovb_arg_list(struct argp_state *st, const char *opt, const char *arg)
+{
+	size_t n = strlen(arg);
+	if (!n || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))
+		argp_error(st, "%s: '%s' has an empty item", opt, arg);
+}
+
+void
+ovb_arg_res(struct argp_state *st, const char *opt, char *arg,
+	bool want[OVB_NRES])
+{
+	ovb_arg_list(st, opt, arg);
+	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
+		int r = strcmp(s, "all") == 0 ? OVB_NRES : ovb_res_parse(s);
+		if (r < 0)
+			argp_error(st, "%s: unknown resource '%s' (cpu, net, "
+				"net-rx, all)", opt, s);
+		for (int i = 0; i < OVB_NRES; i++)
+			want[i] |= r == OVB_NRES || r == i;
+	}
+}
+
+void
+ovb_arg_capsules(struct argp_state *st, const char *opt, char *arg,
+	struct ovb_select *sel)
+{
+	ovb_arg_list(st, opt, arg);
+	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
+		if (!ovb_valid_name(s))
+			argp_error(st, "%s: '%s' is not a capsule name", opt, s);
+		if (ovb_names_add(&sel->caps, s, sel->ncaps)) {
+			sel->cap = ovb_xrealloc(sel->cap, sel->ncaps + 1,
+				sizeof *sel->cap);
+			sel->cap[sel->ncaps++] = s;
+		}
+	}
 }

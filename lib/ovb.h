@@ -26,6 +26,9 @@
 struct ovb_lex;
 struct ovb_samples;
 struct ovb_curve;
+struct ovb_onoff;
+struct ovb_oncap;
+struct ovb_series;
 
 #define OVB_VERSION "0.1.0"
 
@@ -118,6 +121,42 @@ typedef int ovb_take_fn(void *ctx, const struct ovb_format *fmt,
 	struct ovb_lex *lx);
 int ovb_read_input(const char *path, ovb_take_fn *take, void *ctx);
 
+/* The inputs of a profiling tool (ovb-usage, ovb-tbucket): ovb-onoff or
+ * ovb-series files, the capsules chosen by -c (all when none is given) and
+ * the resources by -r; a capsule may come from one file only. */
+struct ovb_select {
+	bool res[OVB_NRES];     /* -r (ovb_arg_res) */
+	bool res_given;
+	struct ovb_names caps;  /* -c NAME -> index in cap (ovb_arg_capsules) */
+	size_t ncaps;
+	char **cap;             /* borrowed from argv */
+	bool *found;            /* per -c capsule: in some input */
+	struct ovb_names seen;  /* capsule -> index in name and owner */
+	char **name, **owner;   /* capsules read, and their files */
+	size_t nseen;
+};
+struct ovb_profile_fn {
+	/* once per ovb-onoff file, before its capsules; may be NULL */
+	int (*onoff_file)(void *ctx, const char *file,
+		const struct ovb_onoff *o);
+	int (*onoff)(void *ctx, const char *file, const struct ovb_onoff *o,
+		const struct ovb_oncap *c, enum ovb_res r);
+	int (*series)(void *ctx, const char *file,
+		const struct ovb_series *se);
+};
+/* Reads path (NULL or "-": stdin): an ovb-series file, else an ovb-onoff
+ * (any other kind is reported as not ovb-onoff).  Calls fn->onoff for
+ * every chosen capsule in file order and chosen resource, or fn->series
+ * for every series of a chosen capsule (capsules in order of first
+ * appearance; a missing resource is warned about and left out); stops at
+ * the first status, and returns it. */
+int ovb_read_profiled(const char *path, struct ovb_select *sel,
+	const struct ovb_profile_fn *fn, void *ctx);
+/* After the inputs: reports every -c capsule that was in none (the status
+ * is OVB_EDATA) or returns 0. */
+int ovb_select_end(const struct ovb_select *sel);
+void ovb_select_free(struct ovb_select *sel);
+
 /* An output that appears whole or not at all: a named file is written to a
  * temporary beside it and renamed by ovb_out_commit. */
 struct ovb_out {
@@ -152,6 +191,14 @@ double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
 	double lo, double hi);
 uint64_t ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
 	uint64_t lo, uint64_t hi);
+/* A comma-separated list without empty items, or argp_error. */
+void ovb_arg_list(struct argp_state *st, const char *opt, const char *arg);
+/* "RES[,...]" (cpu, net, net-rx, all): sets want[] of each; splits arg. */
+void ovb_arg_res(struct argp_state *st, const char *opt, char *arg,
+	bool want[OVB_NRES]);
+/* "NAME[,...]": adds the capsule names to sel->caps; splits arg. */
+void ovb_arg_capsules(struct argp_state *st, const char *opt, char *arg,
+	struct ovb_select *sel);
 
 /* ---- formats/lex.c: records, tokens, numbers, error messages ---- */
 
