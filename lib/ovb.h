@@ -707,7 +707,6 @@ double ovb_pmf_tail_with(const struct ovb_pmf *y, const double *ytail,
 	const struct ovb_pmf *u, double c);
 /* ytail[k] = Pr(Y > k g), k in [0, n); ytail must hold y->n doubles. */
 void ovb_pmf_tails(const struct ovb_pmf *y, double *ytail);
-double ovb_pmf_max(const struct ovb_pmf *y);   /* largest value with mass */
 void ovb_pmf_free(struct ovb_pmf *y);
 
 /* ---- lib/xpmf.c: Y as exact integer counts (GMP), Pr(Y > c) as a rational ----
