@@ -177,6 +177,18 @@ ovb_out_close(struct ovb_out *o, bool ok)
 }
 
 int
+ovb_out_end(struct ovb_out *o, int status)
+{
+	bool named = o->path != NULL;
+	int st = ovb_out_close(o, status == 0);
+	if (st > status)
+		status = st;
+	if (!named && (st = ovb_fshut_stdout()) > status)
+		status = st;
+	return status;
+}
+
+int
 ovb_fshut_stdout(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout) || fclose(stdout) == EOF) {
@@ -241,6 +253,17 @@ ovb_read_input(const char *path, ovb_take_fn *take, void *ctx)
 	ovb_lex_free(&lx);
 	ovb_close_in(f);
 	return st;
+}
+
+int
+ovb_read_inputs(int nfiles, char **files, ovb_take_fn *take, void *ctx)
+{
+	int status = 0, st;
+	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
+		if ((st = ovb_read_input(nfiles ? files[i] : NULL, take,
+		    ctx)) > status)
+			status = st;
+	return status;
 }
 
 /* ---- the inputs of a profiling tool ---- */
@@ -350,24 +373,26 @@ take_profiled(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 }
 
 int
-ovb_read_profiled(const char *path, struct ovb_select *sel,
+ovb_run_profiling(int nfiles, char **files, struct ovb_select *sel,
 	const struct ovb_profile_fn *fn, void *ctx)
 {
-	if (!sel->found)
-		sel->found = ovb_xcalloc(sel->ncaps + 1, sizeof *sel->found);
+	struct ovb_out out;
+	int status = ovb_out_open(&out, ovb_opt_output);
+	if (status)
+		return status;
+	sel->found = ovb_xcalloc(sel->ncaps + 1, sizeof *sel->found);
 	struct profiled p = { sel, fn, ctx };
-	return ovb_read_input(path, take_profiled, &p);
-}
-
-int
-ovb_select_end(const struct ovb_select *sel)
-{
-	int st = 0;
-	for (size_t i = 0; i < sel->ncaps; i++)
-		if (!sel->found || !sel->found[i])
-			st = ovb_err_at(NULL, 0, "capsule %s (-c) is in no input",
-				sel->cap[i]);
-	return st;
+	status = ovb_read_inputs(nfiles, files, take_profiled, &p);
+	int missing = 0;
+	for (size_t i = 0; !status && i < sel->ncaps; i++)
+		if (!sel->found[i])
+			missing = ovb_err_at(NULL, 0, "capsule %s (-c) is in no "
+				"input", sel->cap[i]);
+	if (!status)
+		status = missing;
+	if (!status)
+		status = fn->write(ctx, out.f);
+	return ovb_out_end(&out, status);
 }
 
 void

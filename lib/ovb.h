@@ -120,6 +120,9 @@ struct ovb_format;
 typedef int ovb_take_fn(void *ctx, const struct ovb_format *fmt,
 	struct ovb_lex *lx);
 int ovb_read_input(const char *path, ovb_take_fn *take, void *ctx);
+/* ovb_read_input of files[0..nfiles), or of stdin when nfiles is 0; every
+ * file is read; returns the largest status. */
+int ovb_read_inputs(int nfiles, char **files, ovb_take_fn *take, void *ctx);
 
 /* The inputs of a profiling tool (ovb-usage, ovb-tbucket): ovb-onoff or
  * ovb-series files, the capsules chosen by -c (all when none is given) and
@@ -143,18 +146,20 @@ struct ovb_profile_fn {
 		const struct ovb_oncap *c, enum ovb_res r);
 	int (*series)(void *ctx, const char *file,
 		const struct ovb_series *se);
+	/* the result to f (reporting an empty one): 0 or a status */
+	int (*write)(void *ctx, FILE *f);
 };
-/* Reads path (NULL or "-": stdin): an ovb-series file, else an ovb-onoff
- * (any other kind is reported as not ovb-onoff).  Calls fn->onoff for
- * every chosen capsule in file order and chosen resource, or fn->series
- * for every series of a chosen capsule (capsules in order of first
- * appearance; a missing resource is warned about and left out); stops at
- * the first status, and returns it. */
-int ovb_read_profiled(const char *path, struct ovb_select *sel,
+/* The run of a profiling tool after its options: opens -o; reads
+ * files[0..nfiles) (none: stdin; "-": stdin), each an ovb-series file,
+ * else an ovb-onoff (any other kind is reported as not ovb-onoff); calls
+ * fn->onoff for every chosen capsule in file order and chosen resource, or
+ * fn->series for every series of a chosen capsule (capsules in order of
+ * first appearance; a missing resource is warned about and left out), a
+ * file stopping at its first error; reports every -c capsule that was in
+ * no file; and when all went well, fn->write.  The output is all or
+ * nothing.  Returns the largest status. */
+int ovb_run_profiling(int nfiles, char **files, struct ovb_select *sel,
 	const struct ovb_profile_fn *fn, void *ctx);
-/* After the inputs: reports every -c capsule that was in none (the status
- * is OVB_EDATA) or returns 0. */
-int ovb_select_end(const struct ovb_select *sel);
 void ovb_select_free(struct ovb_select *sel);
 
 /* An output that appears whole or not at all: a named file is written to a
@@ -170,6 +175,9 @@ int ovb_out_open(struct ovb_out *o, const char *path);
 int ovb_out_close(struct ovb_out *o, bool ok);
 /* Checks stdout for write errors at exit (sbase fshut); 0 or OVB_EIO. */
 int ovb_fshut_stdout(void);
+/* The end of a tool's run: ovb_out_close(o, status == 0), then, when o is
+ * stdout, ovb_fshut_stdout; returns the largest of status and theirs. */
+int ovb_out_end(struct ovb_out *o, int status);
 
 /* Progress on stderr, only when stderr is a terminal and not quiet. */
 bool ovb_progress_wanted(void);

@@ -460,15 +460,11 @@ run(struct input *in, FILE *out)
 int
 main(int argc, char **argv)
 {
-	int first, status = 0, st;
+	int first, status;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	struct input in;
 	memset(&in, 0, sizeof in);
-	int nfiles = argc - first;
-	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
-		if ((st = ovb_read_input(nfiles ? argv[first + i] : NULL, take,
-		    &in)) > status)
-			status = st;
+	status = ovb_read_inputs(argc - first, argv + first, take, &in);
 	/* computed into memory first: nothing is written on error */
 	char *buf = NULL;
 	size_t len = 0;
@@ -484,10 +480,8 @@ main(int argc, char **argv)
 		struct ovb_out out;
 		if (!(status = ovb_out_open(&out, ovb_opt_output))) {
 			fwrite(buf, 1, len, out.f);
-			status = ovb_out_close(&out, true);
+			status = ovb_out_end(&out, 0);
 		}
-		if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
-			status = st;
 	}
 	free(buf);
 	input_free(&in);

@@ -335,7 +335,7 @@ input_free(struct input *in)
 int
 main(int argc, char **argv)
 {
-	int first, status = 0, st;
+	int first, status;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	struct input in;
 	memset(&in, 0, sizeof in);
@@ -344,19 +344,12 @@ main(int argc, char **argv)
 	struct ovb_out out;
 	if ((status = ovb_out_open(&out, ovb_opt_output)))
 		return status;
-	int nfiles = argc - first;
-	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
-		if ((st = ovb_read_input(nfiles ? argv[first + i] : NULL, take,
-		    &in)) > status)
-			status = st;
+	status = ovb_read_inputs(argc - first, argv + first, take, &in);
 	if (!status)
 		status = assemble(&in, &p);
 	if (!status)
 		status = ovb_profile_write(out.f, &p);
-	if ((st = ovb_out_close(&out, status == 0)) > status)
-		status = st;
-	if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
-		status = st;
+	status = ovb_out_end(&out, status);
 	input_free(&in);
 	ovb_profile_free(&p);
 	free(sets);

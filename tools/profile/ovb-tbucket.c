@@ -118,35 +118,27 @@ curve_series(void *cs, const char *file, const struct ovb_series *se)
 	return keep(cs, &cv, st, why, file, se->line, "series");
 }
 
+static int
+write_curves(void *cs, FILE *f)
+{
+	if (!((struct ovb_curves *)cs)->n)
+		return ovb_err_at(NULL, 0, "no capsules in the input: no curves "
+			"to compute");
+	return ovb_curve_write(f, cs);
+}
+
 static const struct ovb_profile_fn curves = { NULL, curve_one,
-	curve_series };
+	curve_series, write_curves };
 
 int
 main(int argc, char **argv)
 {
-	int first, status = 0, st;
+	int first;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	struct ovb_curves cs;
 	memset(&cs, 0, sizeof cs);
-	struct ovb_out out;
-	if ((status = ovb_out_open(&out, ovb_opt_output)))
-		return status;
-	int nfiles = argc - first;
-	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
-		if ((st = ovb_read_profiled(nfiles ? argv[first + i] : NULL,
-		    &sel, &curves, &cs)) > status)
-			status = st;
-	if (!status)
-		status = ovb_select_end(&sel);
-	if (!status && !cs.n)
-		status = ovb_err_at(NULL, 0, "no capsules in the input: no curves "
-			"to compute");
-	if (!status)
-		status = ovb_curve_write(out.f, &cs);
-	if ((st = ovb_out_close(&out, status == 0)) > status)
-		status = st;
-	if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
-		status = st;
+	int status = ovb_run_profiling(argc - first, argv + first, &sel,
+		&curves, &cs);
 	ovb_curve_free(&cs);
 	ovb_select_free(&sel);
 	return status;

@@ -236,35 +236,27 @@ measure_series(void *u, const char *file,
 	return put_dist(u, file, se->capsule, se->res, (double)len, &sm);
 }
 
+static int
+write_usage(void *u, FILE *f)
+{
+	if (!((struct ovb_usage *)u)->n)
+		return ovb_err_at(NULL, 0, "no capsules in the input: nothing "
+			"to measure");
+	return ovb_usage_write(f, u);
+}
+
 static const struct ovb_profile_fn measure = { check_intervals,
-	measure_one, measure_series };
+	measure_one, measure_series, write_usage };
 
 int
 main(int argc, char **argv)
 {
-	int first, status = 0, st;
+	int first;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	struct ovb_usage u;
 	memset(&u, 0, sizeof u);
-	struct ovb_out out;
-	if ((status = ovb_out_open(&out, ovb_opt_output)))
-		return status;
-	int nfiles = argc - first;
-	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
-		if ((st = ovb_read_profiled(nfiles ? argv[first + i] : NULL,
-		    &sel, &measure, &u)) > status)
-			status = st;
-	if (!status)
-		status = ovb_select_end(&sel);
-	if (!status && !u.n)
-		status = ovb_err_at(NULL, 0, "no capsules in the input: nothing "
-			"to measure");
-	if (!status)
-		status = ovb_usage_write(out.f, &u);
-	if ((st = ovb_out_close(&out, status == 0)) > status)
-		status = st;
-	if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
-		status = st;
+	int status = ovb_run_profiling(argc - first, argv + first, &sel,
+		&measure, &u);
 	ovb_usage_free(&u);
 	ovb_select_free(&sel);
 	return status;
