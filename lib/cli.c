@@ -109,3 +109,45 @@ ovb_arg_capsules(struct argp_state *st, const char *opt, char *arg,
 		}
 	}
 }
+
+/* ---- -r and -c of the profiling tools ---- */
+
+struct ovb_select ovb_sel;
+
+static const struct argp_option select_options[] = {
+	{ NULL, 0, NULL, 0, "Selection:", 2 },
+	{ "resource", 'r', "RES[,...]", 0,
+	  "cpu, net (bytes sent), net-rx (bytes received) or all (default: "
+	  "cpu,net); repeatable", 0 },
+	{ "capsule", 'c', "NAME[,...]", 0,
+	  "Only these capsules (default: all); repeatable", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_select(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case 'r':
+		ovb_arg_res(st, "-r", arg, ovb_sel.res);
+		ovb_sel.res_given = true;
+		return 0;
+	case 'c':
+		ovb_arg_capsules(st, "-c", arg, &ovb_sel);
+		return 0;
+	case ARGP_KEY_SUCCESS:
+		if (!ovb_sel.res_given)
+			ovb_sel.res[OVB_CPU] = ovb_sel.res[OVB_NET] = true;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp select_argp = { select_options, parse_select,
+	NULL, NULL, NULL, NULL, NULL };
+
+const struct argp_child ovb_select_children[] = {
+	{ &select_argp, 0, NULL, 0 },
+	{ &common_argp, 0, NULL, 0 },
+	{ 0 }
+};

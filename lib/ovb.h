@@ -207,6 +207,11 @@ void ovb_arg_res(struct argp_state *st, const char *opt, char *arg,
 /* "NAME[,...]": adds the capsule names to sel->caps; splits arg. */
 void ovb_arg_capsules(struct argp_state *st, const char *opt, char *arg,
 	struct ovb_select *sel);
+/* The children of a profiling tool (ovb-usage, ovb-tbucket): -r and -c
+ * into ovb_sel (resources cpu,net when -r is not given), then -o, -q,
+ * -v. */
+extern const struct argp_child ovb_select_children[];
+extern struct ovb_select ovb_sel;
 
 /* ---- formats/lex.c: records, tokens, numbers, error messages ---- */
 

@@ -16,19 +16,6 @@
 
 #include "ovb.h"
 
-enum { OPT_RES = 'r', OPT_CAPSULE = 'c' };
-
-static struct ovb_select sel;   /* -r, -c */
-
-static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Selection:", 1 },
-	{ "resource", OPT_RES, "RES[,...]", 0,
-	  "cpu, net (bytes sent), net-rx (bytes received) or all (default: "
-	  "cpu,net); repeatable", 0 },
-	{ "capsule", OPT_CAPSULE, "NAME[,...]", 0,
-	  "Only these capsules (default: all); repeatable", 0 },
-	{ 0 }
-};
 
 static const char doc[] =
 	"Compute exact token-bucket curves rho(sigma) from On-Off traces."
@@ -61,25 +48,8 @@ static const char doc[] =
 	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-tbucket\n\n"
 	OVB_EXIT_DOC;
 
-static error_t
-parse_opt(int key, char *arg, struct argp_state *st)
-{
-	switch (key) {
-	case OPT_RES:
-		ovb_arg_res(st, "-r", arg, sel.res);
-		sel.res_given = true;
-		return 0;
-	case OPT_CAPSULE: ovb_arg_capsules(st, "-c", arg, &sel); return 0;
-	case ARGP_KEY_SUCCESS:
-		if (!sel.res_given)
-			sel.res[OVB_CPU] = sel.res[OVB_NET] = true;
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
-}
-
-static const struct argp argp = { options, parse_opt, "[FILE...]", doc,
-	ovb_cli_child, NULL, NULL };
+static const struct argp argp = { NULL, NULL, "[FILE...]", doc,
+	ovb_select_children, NULL, NULL };
 
 /* Keeps the curve, or reports why there is none: "KIND CAPSULE RES: why"
  * at file:line. */
@@ -137,9 +107,9 @@ main(int argc, char **argv)
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	struct ovb_curves cs;
 	memset(&cs, 0, sizeof cs);
-	int status = ovb_run_profiling(argc - first, argv + first, &sel,
+	int status = ovb_run_profiling(argc - first, argv + first, &ovb_sel,
 		&curves, &cs);
 	ovb_curve_free(&cs);
-	ovb_select_free(&sel);
+	ovb_select_free(&ovb_sel);
 	return status;
 }

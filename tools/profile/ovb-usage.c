@@ -17,13 +17,11 @@
 
 #include "ovb.h"
 
-enum { OPT_INTERVAL = 'I', OPT_WIDTH = 'w', OPT_RES = 'r', OPT_CAPSULE = 'c',
-	OPT_PCT = 'p' };
+enum { OPT_INTERVAL = 'I', OPT_WIDTH = 'w', OPT_PCT = 'p' };
 
 static uint64_t opt_interval = 1000000000;      /* ns */
 static bool opt_interval_given;
 static double opt_width[OVB_NRES];              /* 0: automatic */
-static struct ovb_select sel;                   /* -r, -c */
 static double opt_pct[OVB_MAXPCT] = { 50, 90, 95, 99, 100 };
 static int opt_npct = 5;
 
@@ -39,12 +37,6 @@ static const struct argp_option options[] = {
 	  "about 100 bins up to the peak); repeatable", 0 },
 	{ "pct", OPT_PCT, "P[,...]", 0,
 	  "Also give the P-th percentiles (always: 50, 90, 95, 99, 100)", 0 },
-	{ NULL, 0, NULL, 0, "Selection:", 2 },
-	{ "resource", OPT_RES, "RES[,...]", 0,
-	  "cpu, net (bytes sent), net-rx (bytes received) or all (default: "
-	  "cpu,net); repeatable", 0 },
-	{ "capsule", OPT_CAPSULE, "NAME[,...]", 0,
-	  "Only these capsules (default: all); repeatable", 0 },
 	{ 0 }
 };
 
@@ -121,22 +113,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_interval_given = true;
 		return 0;
 	case OPT_WIDTH: add_width(st, arg); return 0;
-	case OPT_RES:
-		ovb_arg_res(st, "-r", arg, sel.res);
-		sel.res_given = true;
-		return 0;
-	case OPT_CAPSULE: ovb_arg_capsules(st, "-c", arg, &sel); return 0;
 	case OPT_PCT: add_pct(st, arg); return 0;
-	case ARGP_KEY_SUCCESS:
-		if (!sel.res_given)
-			sel.res[OVB_CPU] = sel.res[OVB_NET] = true;
-		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
 
 static const struct argp argp = { options, parse_opt, "[FILE...]", doc,
-	ovb_cli_child, NULL, NULL };
+	ovb_select_children, NULL, NULL };
 
 /* U of capsule and r from its samples (freed here), in intervals of I. */
 static int
@@ -255,9 +238,9 @@ main(int argc, char **argv)
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	struct ovb_usage u;
 	memset(&u, 0, sizeof u);
-	int status = ovb_run_profiling(argc - first, argv + first, &sel,
+	int status = ovb_run_profiling(argc - first, argv + first, &ovb_sel,
 		&measure, &u);
 	ovb_usage_free(&u);
-	ovb_select_free(&sel);
+	ovb_select_free(&ovb_sel);
 	return status;
 }
