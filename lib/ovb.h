@@ -2,7 +2,8 @@
  *
  * One public header, prefixed names, in pipeline order and sectioned by the
  * file that implements each part: the base (version, exit statuses,
- * resources and units); lib/ helpers (memory, I/O, the shared command line);
+ * resources and units); lib/ helpers (memory, numbers, I/O, the shared
+ * command line);
  * formats/ (the contract: lexer, registry, then each format as the pipeline
  * meets it); lib/ models and solvers (measuring U, token buckets, pmfs, the
  * node model, Cluster Reserves).  Reader internals shared between formats/
