@@ -3,11 +3,10 @@
  * One public header, prefixed names, in pipeline order and sectioned by the
  * file that implements each part: the base (version, exit statuses,
  * resources and units); lib/ helpers (memory, numbers, I/O, the shared
- * command line);
- * formats/ (the contract: lexer, registry, then each format as the pipeline
- * meets it); lib/ models and solvers (measuring U, token buckets, pmfs, the
- * node model, Cluster Reserves).  Reader internals shared between formats/
- * files are in formats/impl.h, not here.
+ * command line); formats/ (the contract: lexer, registry, then each format
+ * as the pipeline meets it); lib/ models and solvers (measuring U, token
+ * buckets, pmfs, the node model, Cluster Reserves).  Reader internals
+ * shared between formats/ files are in formats/impl.h, not here.
  *
  * Every format reader is strict: it reports "PROG: FILE:LINE: what is
  * wrong" on stderr and returns OVB_EDATA; it never aborts on bad input.
