@@ -5,13 +5,12 @@
  * Invariants of a read series: 1 <= I <= OVB_SERIES_MAXI; at least one
  * sample; T strictly increasing multiples of I with T + I <=
  * OVB_SERIES_MAXT; V finite and >= 0.  (CAPSULE, RES) unique in a file.
- */
+ * What is computed from series (U, rho(sigma), exact sums) is in
+ * lib/measure.c and lib/tbucket.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ovb.h"
-
-/* ---- the format ---- */
 
 struct ovb_series *
 ovb_series_add(struct ovb_series_set *ss, const char *capsule,
