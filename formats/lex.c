@@ -330,30 +330,3 @@ ovb_kv(char *tok, char **key, char **val)
 	*val = eq + 1;
 	return true;
 }
-
-char *
-ovb_fmt_real(char *buf, double v)
-{
-	if (v == 0) {
-		strcpy(buf, "0");
-		return buf;
-	}
-	if (fabs(v) < 9007199254740992.0 && v == trunc(v)) {
-		snprintf(buf, 32, "%.0f", v);
-		return buf;
-	}
-	for (int p = 1; p <= 17; p++) {
-		snprintf(buf, 32, "%.*g", p, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	return buf;
-}
-
-void
-ovb_put_real(FILE *f, double v)
-{
-	char buf[32];
-	fputc(' ', f);
-	fputs(ovb_fmt_real(buf, v), f);
-}

@@ -2,6 +2,7 @@
  * strict parsing of option values. */
 #include <argp.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ovb.h"
 
@@ -69,3 +70,84 @@ ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
 			(unsigned long long)lo, (unsigned long long)hi);
 	return v;
 }
+
+void
+ovb_arg_list(struct argp_state *st, const char *opt, const char *arg)
+{
+	size_t n = strlen(arg);
+	if (!n || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))
+		argp_error(st, "%s: '%s' has an empty item", opt, arg);
+}
+
+void
+ovb_arg_res(struct argp_state *st, const char *opt, char *arg,
+	bool want[OVB_NRES])
+{
+	ovb_arg_list(st, opt, arg);
+	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
+		int r = strcmp(s, "all") == 0 ? OVB_NRES : ovb_res_parse(s);
+		if (r < 0)
+			argp_error(st, "%s: unknown resource '%s' (cpu, net, "
+				"net-rx, all)", opt, s);
+		for (int i = 0; i < OVB_NRES; i++)
+			want[i] |= r == OVB_NRES || r == i;
+	}
+}
+
+void
+ovb_arg_capsules(struct argp_state *st, const char *opt, char *arg,
+	struct ovb_select *sel)
+{
+	ovb_arg_list(st, opt, arg);
+	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
+		if (!ovb_valid_name(s))
+			argp_error(st, "%s: '%s' is not a capsule name", opt, s);
+		if (ovb_names_add(&sel->caps, s, sel->ncaps)) {
+			sel->cap = ovb_xrealloc(sel->cap, sel->ncaps + 1,
+				sizeof *sel->cap);
+			sel->cap[sel->ncaps++] = s;
+		}
+	}
+}
+
+/* ---- -r and -c of the profiling tools ---- */
+
+struct ovb_select ovb_sel;
+
+static const struct argp_option select_options[] = {
+	{ NULL, 0, NULL, 0, "Selection:", 2 },
+	{ "resource", 'r', "RES[,...]", 0,
+	  "cpu, net (bytes sent), net-rx (bytes received) or all (default: "
+	  "cpu,net); repeatable", 0 },
+	{ "capsule", 'c', "NAME[,...]", 0,
+	  "Only these capsules (default: all); repeatable", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_select(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case 'r':
+		ovb_arg_res(st, "-r", arg, ovb_sel.res);
+		ovb_sel.res_given = true;
+		return 0;
+	case 'c':
+		ovb_arg_capsules(st, "-c", arg, &ovb_sel);
+		return 0;
+	case ARGP_KEY_SUCCESS:
+		if (!ovb_sel.res_given)
+			ovb_sel.res[OVB_CPU] = ovb_sel.res[OVB_NET] = true;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp select_argp = { select_options, parse_select,
+	NULL, NULL, NULL, NULL, NULL };
+
+const struct argp_child ovb_select_children[] = {
+	{ &select_argp, 0, NULL, 0 },
+	{ &common_argp, 0, NULL, 0 },
+	{ 0 }
+};

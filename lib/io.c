@@ -182,6 +182,18 @@ ovb_out_close(struct ovb_out *o, bool ok)
 }
 
 int
+ovb_out_end(struct ovb_out *o, int status)
+{
+	bool named = o->path != NULL;
+	int st = ovb_out_close(o, status == 0);
+	if (st > status)
+		status = st;
+	if (!named && (st = ovb_fshut_stdout()) > status)
+		status = st;
+	return status;
+}
+
+int
 ovb_fshut_stdout(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout) || fclose(stdout) == EOF) {
@@ -248,4 +260,160 @@ ovb_read_input(const char *path, ovb_take_fn *take, void *ctx)
 	ovb_lex_free(&lx);
 	ovb_close_in(f);
 	return st;
+}
+
+int
+ovb_read_inputs(int nfiles, char **files, ovb_take_fn *take, void *ctx)
+{
+	int status = 0, st;
+	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
+		if ((st = ovb_read_input(nfiles ? files[i] : NULL, take,
+		    ctx)) > status)
+			status = st;
+	return status;
+}
+
+/* ---- the inputs of a profiling tool ---- */
+
+static int
+claim(struct ovb_select *sel, const char *file, const char *name)
+{
+	size_t i = ovb_names_get(&sel->seen, name);
+	if (i != OVB_NONE)
+		return ovb_err_at(file, 0, "capsule %s was already read from %s",
+			name, sel->owner[i]);
+	sel->name = ovb_xrealloc(sel->name, sel->nseen + 1, sizeof *sel->name);
+	sel->owner = ovb_xrealloc(sel->owner, sel->nseen + 1,
+		sizeof *sel->owner);
+	sel->name[sel->nseen] = ovb_xstrdup(name);
+	sel->owner[sel->nseen] = ovb_xstrdup(file);
+	ovb_names_add(&sel->seen, sel->name[sel->nseen], sel->nseen);
+	sel->nseen++;
+	return 0;
+}
+
+/* 1: capsule name is chosen (and now claimed); 0: not chosen; or an
+ * error. */
+static int
+chosen(struct ovb_select *sel, const char *file, const char *name)
+{
+	size_t k = ovb_names_get(&sel->caps, name);
+	if (sel->ncaps && k == OVB_NONE)
+		return 0;
+	if (sel->ncaps)
+		sel->found[k] = true;
+	int st = claim(sel, file, name);
+	return st ? st : 1;
+}
+
+struct profiled {
+	struct ovb_select *sel;
+	const struct ovb_profile_fn *fn;
+	void *ctx;
+};
+
+static int
+each_oncap(struct profiled *p, const char *file, const struct ovb_onoff *o)
+{
+	int st = p->fn->onoff_file ? p->fn->onoff_file(p->ctx, file, o) : 0;
+	for (size_t i = 0; !st && i < o->ncap; i++) {
+		const struct ovb_oncap *c = &o->cap[i];
+		if ((st = chosen(p->sel, file, c->name)) != 1)
+			continue;
+		st = 0;
+		for (int r = 0; !st && r < OVB_NRES; r++)
+			if (p->sel->res[r])
+				st = p->fn->onoff(p->ctx, file, o, c,
+					(enum ovb_res)r);
+	}
+	return st;
+}
+
+/* The capsules of a series file in order of first appearance. */
+static int
+each_series(struct profiled *p, const char *file,
+	const struct ovb_series_set *ss)
+{
+	struct ovb_names done = { 0 };
+	int st = 0;
+	for (size_t i = 0; !st && i < ss->n; i++) {
+		const char *name = ss->s[i].capsule;
+		if (!ovb_names_add(&done, name, i))
+			continue;
+		if ((st = chosen(p->sel, file, name)) != 1)
+			continue;
+		st = 0;
+		for (int r = 0; !st && r < OVB_NRES; r++) {
+			if (!p->sel->res[r])
+				continue;
+			const struct ovb_series *se = ovb_series_find(ss, name,
+				(enum ovb_res)r);
+			if (se)
+				st = p->fn->series(p->ctx, file, se);
+			else if (!ovb_quiet)
+				ovb_warn("%s: capsule %s has no %s series; left "
+					"out", file, name,
+					ovb_res_name((enum ovb_res)r));
+		}
+	}
+	ovb_names_free(&done);
+	return st;
+}
+
+static int
+take_profiled(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
+{
+	struct profiled *p = ctx;
+	int st;
+	if (strcmp(fmt->name, "series") == 0) {
+		struct ovb_series_set ss;
+		if (!(st = ovb_series_read(lx, &ss)))
+			st = each_series(p, lx->name, &ss);
+		ovb_series_free(&ss);
+	} else {     /* ovb_onoff_read names the kind it got instead */
+		struct ovb_onoff o;
+		if (!(st = ovb_onoff_read(lx, &o)))
+			st = each_oncap(p, lx->name, &o);
+		ovb_onoff_free(&o);
+	}
+	return st;
+}
+
+int
+ovb_run_profiling(int nfiles, char **files, struct ovb_select *sel,
+	const struct ovb_profile_fn *fn, void *ctx)
+{
+	struct ovb_out out;
+	int status = ovb_out_open(&out, ovb_opt_output);
+	if (status)
+		return status;
+	sel->found = ovb_xcalloc(sel->ncaps + 1, sizeof *sel->found);
+	struct profiled p = { sel, fn, ctx };
+	status = ovb_read_inputs(nfiles, files, take_profiled, &p);
+	int missing = 0;
+	for (size_t i = 0; !status && i < sel->ncaps; i++)
+		if (!sel->found[i])
+			missing = ovb_err_at(NULL, 0, "capsule %s (-c) is in no "
+				"input", sel->cap[i]);
+	if (!status)
+		status = missing;
+	if (!status)
+		status = fn->write(ctx, out.f);
+	return ovb_out_end(&out, status);
+}
+
+void
+ovb_select_free(struct ovb_select *sel)
+{
+	for (size_t i = 0; i < sel->nseen; i++) {
+		free(sel->name[i]);
+		free(sel->owner[i]);
+	}
+	ovb_names_free(&sel->seen);
+	ovb_names_free(&sel->caps);
+	free(sel->name);
+	free(sel->owner);
+	free(sel->found);
+	free(sel->cap);
+	memset(sel, 0, sizeof *sel);
 }

@@ -7,7 +7,13 @@
  * usage in an interval is exact integer arithmetic until the one division
  * that makes it a rate: CPU-ns / I for cpu, bytes * 1e9 / I for net and
  * net-rx.  One sweep over the intervals, the busy periods (or transfers)
- * and the gaps, all in time order: O(intervals + records). */
+ * and the gaps, all in time order: O(intervals + records).
+ *
+ * From an ovb-series, U's samples are exact means of the series' samples.
+ * A double is m 2^e with an integer m < 2^53, so sums of doubles are exact
+ * as integers once every value is scaled to a common power of two: means
+ * and sums against a capacity use GMP integers (any range). */
+#include <gmp.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,4 +189,152 @@ ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
 		d->pct_v[d->npct++] = s->v[ovb_pct_rank(pct[i], s->n) - 1];
 	}
 	return true;
+}
+
+/* ---- exact sums ---- */
+
+/* sum = (v[0] + ... + v[n-1]) / 2^*scale exactly; returns false when every
+ * value is 0 (sum 0, scale 0). */
+static bool
+exact_sum(const double *v, size_t n, mpz_t sum, int *scale)
+{
+	int emin = 0;
+	bool any = false;
+	for (size_t i = 0; i < n; i++) {
+		int64_t m;
+		int e;
+		ovb_split_double(v[i], &m, &e);
+		if (m && (!any || e < emin))
+			emin = e, any = true;
+	}
+	mpz_set_ui(sum, 0);
+	*scale = emin;
+	if (!any)
+		return false;
+	mpz_t t;
+	mpz_init(t);
+	for (size_t i = 0; i < n; i++) {
+		int64_t m;
+		int e;
+		ovb_split_double(v[i], &m, &e);
+		if (!m)
+			continue;
+		mpz_set_si(t, m);
+		mpz_mul_2exp(t, t, (mp_bitcnt_t)(e - emin));
+		mpz_add(sum, sum, t);
+	}
+	mpz_clear(t);
+	return true;
+}
+
+/* The double nearest num 2^scale / den (num > 0, den > 0), ties to even
+ * (results in the subnormal range are rounded twice). */
+static double
+round_ratio(const mpz_t num, int scale, uint64_t den)
+{
+	mpz_t q, r, d, low;
+	mpz_inits(q, r, d, low, NULL);
+	mpz_set_ui(d, den);
+	/* q = floor(num 2^s / den), 2^54 <= q < 2^56, and r its remainder */
+	long s = 55 - ((long)mpz_sizeinbase(num, 2) -
+		(long)mpz_sizeinbase(d, 2));
+	if (s >= 0) {
+		mpz_mul_2exp(q, num, (mp_bitcnt_t)s);
+		mpz_tdiv_qr(q, r, q, d);
+	} else {
+		mpz_mul_2exp(d, d, (mp_bitcnt_t)-s);
+		mpz_tdiv_qr(q, r, num, d);
+	}
+	bool sticky = mpz_sgn(r) != 0;
+	/* keep 53 significant bits of q, to nearest, ties to even */
+	long drop = (long)mpz_sizeinbase(q, 2) - 53;
+	mpz_tdiv_r_2exp(low, q, (mp_bitcnt_t)drop);
+	mpz_tdiv_q_2exp(q, q, (mp_bitcnt_t)drop);
+	mpz_set_ui(r, 1);
+	mpz_mul_2exp(r, r, (mp_bitcnt_t)(drop - 1));   /* half an ulp */
+	int c = mpz_cmp(low, r);
+	if (c > 0 || (c == 0 && (sticky || mpz_odd_p(q))))
+		mpz_add_ui(q, q, 1);
+	double out = ldexp(mpz_get_d(q), (int)(drop - s + scale));
+	mpz_clears(q, r, d, low, NULL);
+	return out;
+}
+
+double
+ovb_exact_mean(const double *v, size_t n)
+{
+	if (n == 1)
+		return v[0];
+	mpz_t sum;
+	mpz_init(sum);
+	int scale;
+	double m = 0;
+	if (exact_sum(v, n, sum, &scale))
+		m = round_ratio(sum, scale, n);
+	mpz_clear(sum);
+	return m;
+}
+
+int
+ovb_sum_cmp(const double *v, size_t n, double c)
+{
+	/* fast path: a long double sum is within n ulps of the exact one */
+	long double s = 0, a = 0;
+	for (size_t i = 0; i < n; i++) {
+		s += v[i];
+		a += fabs(v[i]);
+	}
+	long double err = (a + fabsl((long double)c)) * (long double)(n + 2) *
+		1e-18L;
+	if (s - c > err)
+		return 1;
+	if (c - s > err)
+		return -1;
+	double *w = ovb_xcalloc(n + 1, sizeof *w);
+	memcpy(w, v, n * sizeof *w);
+	w[n] = -c;
+	int sign = 0;
+	/* split positives and negatives: exact_sum works on any signs */
+	mpz_t sum;
+	mpz_init(sum);
+	int scale;
+	if (exact_sum(w, n + 1, sum, &scale))
+		sign = mpz_sgn(sum);
+	mpz_clear(sum);
+	free(w);
+	return sign;
+}
+
+/* ---- U from a series ---- */
+
+void
+ovb_series_measure(const struct ovb_series *s, uint64_t len,
+	struct ovb_samples *out)
+{
+	memset(out, 0, sizeof *out);
+	uint64_t k = len / s->interval;   /* samples per measurement interval */
+	out->v = ovb_xcalloc(s->n / k + 1, sizeof *out->v);
+	double *kept = ovb_xcalloc(s->n + 1, sizeof *kept);
+	size_t nkept = 0;
+	for (size_t i = 0; i < s->n;) {
+		uint64_t w = s->t[i] / len;   /* the interval of sample i */
+		size_t j = i;
+		while (j < s->n && s->t[j] / len == w)
+			j++;
+		if (j - i == k) {   /* on the grid and increasing: complete */
+			double x = ovb_exact_mean(s->v + i, (size_t)k);
+			out->v[out->n++] = x;
+			if (x > out->peak)
+				out->peak = x;
+			memcpy(kept + nkept, s->v + i, (size_t)k * sizeof *kept);
+			nkept += (size_t)k;
+		}
+		i = j;
+	}
+	if (s->n)
+		out->ngap = (size_t)(s->t[s->n - 1] / len - s->t[0] / len + 1) -
+			out->n;
+	if (out->n)
+		out->mean = ovb_exact_mean(kept, nkept);
+	free(kept);
 }

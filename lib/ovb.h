@@ -2,11 +2,11 @@
  *
  * One public header, prefixed names, in pipeline order and sectioned by the
  * file that implements each part: the base (version, exit statuses,
- * resources and units); lib/ helpers (memory, I/O, the shared command line);
- * formats/ (the contract: lexer, registry, then each format as the pipeline
- * meets it); lib/ models and solvers (measuring U, token buckets, pmfs, the
- * node model, Cluster Reserves) and plots.  Reader internals shared between
- * formats/ files are in formats/impl.h, not here.
+ * resources and units); lib/ helpers (memory, numbers, I/O, the shared
+ * command line); formats/ (the contract: lexer, registry, then each format
+ * as the pipeline meets it); lib/ models and solvers (measuring U, token
+ * buckets, pmfs, the node model, Cluster Reserves) and plots.  Reader
+ * internals shared between formats/ files are in formats/impl.h, not here.
  *
  * Every format reader is strict: it reports "PROG: FILE:LINE: what is
  * wrong" on stderr and returns OVB_EDATA; it never aborts on bad input.
@@ -26,6 +26,9 @@
 struct ovb_lex;
 struct ovb_samples;
 struct ovb_curve;
+struct ovb_onoff;
+struct ovb_oncap;
+struct ovb_series;
 
 #define OVB_VERSION "0.1.0"
 
@@ -89,6 +92,16 @@ uint64_t ovb_rng_next(uint64_t *state);
 /* A double uniform in [0, 1) with 53 random bits. */
 double ovb_rng_uniform(uint64_t *state);
 
+/* ---- lib/num.c: the canonical number writer, the parts of a double ---- */
+
+/* Canonical number text: integers below 2^53 plainly, others in the
+ * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
+char *ovb_fmt_real(char *buf, double v);
+/* Convenience: writes " " and the canonical number to f. */
+void ovb_put_real(FILE *f, double v);
+/* v = m 2^e exactly, m an odd integer (m = e = 0 for v == 0). */
+void ovb_split_double(double v, int64_t *m, int *e);
+
 /* ---- lib/io.c: inputs and atomic outputs ---- */
 
 /* Opens path for reading; NULL or "-" is stdin, named "<stdin>".  On
@@ -108,6 +121,47 @@ struct ovb_format;
 typedef int ovb_take_fn(void *ctx, const struct ovb_format *fmt,
 	struct ovb_lex *lx);
 int ovb_read_input(const char *path, ovb_take_fn *take, void *ctx);
+/* ovb_read_input of files[0..nfiles), or of stdin when nfiles is 0; every
+ * file is read; returns the largest status. */
+int ovb_read_inputs(int nfiles, char **files, ovb_take_fn *take, void *ctx);
+
+/* The inputs of a profiling tool (ovb-usage, ovb-tbucket): ovb-onoff or
+ * ovb-series files, the capsules chosen by -c (all when none is given) and
+ * the resources by -r; a capsule may come from one file only. */
+struct ovb_select {
+	bool res[OVB_NRES];     /* -r (ovb_arg_res) */
+	bool res_given;
+	struct ovb_names caps;  /* -c NAME -> index in cap (ovb_arg_capsules) */
+	size_t ncaps;
+	char **cap;             /* borrowed from argv */
+	bool *found;            /* per -c capsule: in some input */
+	struct ovb_names seen;  /* capsule -> index in name and owner */
+	char **name, **owner;   /* capsules read, and their files */
+	size_t nseen;
+};
+struct ovb_profile_fn {
+	/* once per ovb-onoff file, before its capsules; may be NULL */
+	int (*onoff_file)(void *ctx, const char *file,
+		const struct ovb_onoff *o);
+	int (*onoff)(void *ctx, const char *file, const struct ovb_onoff *o,
+		const struct ovb_oncap *c, enum ovb_res r);
+	int (*series)(void *ctx, const char *file,
+		const struct ovb_series *se);
+	/* the result to f (reporting an empty one): 0 or a status */
+	int (*write)(void *ctx, FILE *f);
+};
+/* The run of a profiling tool after its options: opens -o; reads
+ * files[0..nfiles) (none: stdin; "-": stdin), each an ovb-series file,
+ * else an ovb-onoff (any other kind is reported as not ovb-onoff); calls
+ * fn->onoff for every chosen capsule in file order and chosen resource, or
+ * fn->series for every series of a chosen capsule (capsules in order of
+ * first appearance; a missing resource is warned about and left out), a
+ * file stopping at its first error; reports every -c capsule that was in
+ * no file; and when all went well, fn->write.  The output is all or
+ * nothing.  Returns the largest status. */
+int ovb_run_profiling(int nfiles, char **files, struct ovb_select *sel,
+	const struct ovb_profile_fn *fn, void *ctx);
+void ovb_select_free(struct ovb_select *sel);
 
 /* An output that appears whole or not at all: a named file is written to a
  * temporary beside it and renamed by ovb_out_commit. */
@@ -122,6 +176,9 @@ int ovb_out_open(struct ovb_out *o, const char *path);
 int ovb_out_close(struct ovb_out *o, bool ok);
 /* Checks stdout for write errors at exit (sbase fshut); 0 or OVB_EIO. */
 int ovb_fshut_stdout(void);
+/* The end of a tool's run: ovb_out_close(o, status == 0), then, when o is
+ * stdout, ovb_fshut_stdout; returns the largest of status and theirs. */
+int ovb_out_end(struct ovb_out *o, int status);
 
 /* Progress on stderr, only when stderr is a terminal and not quiet. */
 bool ovb_progress_wanted(void);
@@ -144,6 +201,19 @@ double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
 	double lo, double hi);
 uint64_t ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
 	uint64_t lo, uint64_t hi);
+/* A comma-separated list without empty items, or argp_error. */
+void ovb_arg_list(struct argp_state *st, const char *opt, const char *arg);
+/* "RES[,...]" (cpu, net, net-rx, all): sets want[] of each; splits arg. */
+void ovb_arg_res(struct argp_state *st, const char *opt, char *arg,
+	bool want[OVB_NRES]);
+/* "NAME[,...]": adds the capsule names to sel->caps; splits arg. */
+void ovb_arg_capsules(struct argp_state *st, const char *opt, char *arg,
+	struct ovb_select *sel);
+/* The children of a profiling tool (ovb-usage, ovb-tbucket): -r and -c
+ * into ovb_sel (resources cpu,net when -r is not given), then -o, -q,
+ * -v. */
+extern const struct argp_child ovb_select_children[];
+extern struct ovb_select ovb_sel;
 
 /* ---- formats/lex.c: records, tokens, numbers, error messages ---- */
 
@@ -201,10 +271,6 @@ int ovb_tok_prob(const struct ovb_lex *lx, int i, const char *what, double *v);
 int ovb_tok_u64(const struct ovb_lex *lx, int i, const char *what, uint64_t *v);
 /* Splits "key=value" in place; false when there is no '='. */
 bool ovb_kv(char *tok, char **key, char **val);
-
-/* Canonical number text: integers below 2^53 plainly, others in the
- * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
-char *ovb_fmt_real(char *buf, double v);
 
 /* ---- formats/format.c: every format by name and magic ---- */
 
@@ -402,23 +468,6 @@ void ovb_series_push(struct ovb_series *s, uint64_t t, double v);
 /* The series of capsule and res in ss, or NULL. */
 const struct ovb_series *ovb_series_find(const struct ovb_series_set *ss,
 	const char *capsule, enum ovb_res res);
-/* The sign (-1, 0, 1) of the exact v[0] + ... + v[n-1] - c. */
-int ovb_sum_cmp(const double *v, size_t n, double c);
-/* U's samples from a series: the usage in every measurement interval
- * [kL, (k+1)L) (L a multiple of I, in s) whose L/I samples are all
- * present, in time order; each value and the mean are exact means rounded
- * once.  ngap counts the intervals between the first and the last sample
- * left out for a missing sample. */
-void ovb_series_measure(const struct ovb_series *s, uint64_t len,
-	struct ovb_samples *out);
-/* The exact token-bucket curve of a series, as ovb_tbucket: A(t) is
- * continuous and rises with slope V over each sample's [T, T+I); missing
- * samples split it like gaps.  Exact in 128-bit integers when the values
- * need at most about 120 - 2 log2(n) bits relative to the largest (else
- * they are first rounded up to such a grid: an upper bound).  0, or
- * OVB_EDATA with *why set, not reported. */
-int ovb_series_tbucket(const struct ovb_series *s, struct ovb_curve *cv,
-	const char **why);
 
 /* ---- formats/usage.c: usage distributions (format ovb-usage) ---- */
 
@@ -609,7 +658,8 @@ void ovb_gain_free(struct ovb_gain *g);
 /* Is the record the older form's header "nodes O placed"? */
 bool ovb_gain_header(const struct ovb_lex *lx);
 
-/* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace ---- */
+/* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace
+ * or an ovb-series ---- */
 
 /* The usage of one capsule and resource in each measurement interval
  * [t0 + kI, t0 + (k+1)I) that lies wholly in the span and overlaps no gap,
@@ -637,6 +687,18 @@ double ovb_auto_width(enum ovb_res r, double peak);
 bool ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
 	const double *pct, int npct);
 
+/* The exact mean of v[0..n) (n >= 1) rounded once to the nearest double. */
+double ovb_exact_mean(const double *v, size_t n);
+/* The sign (-1, 0, 1) of the exact v[0] + ... + v[n-1] - c. */
+int ovb_sum_cmp(const double *v, size_t n, double c);
+/* U's samples from a series: the usage in every measurement interval
+ * [kL, (k+1)L) (L a multiple of I, in s) whose L/I samples are all
+ * present, in time order; each value and the mean are exact means rounded
+ * once.  ngap counts the intervals between the first and the last sample
+ * left out for a missing sample. */
+void ovb_series_measure(const struct ovb_series *s, uint64_t len,
+	struct ovb_samples *out);
+
 /* The exact token-bucket curve of one capsule and resource: rho(sigma) is
  * the max over intervals [s, t] within one gap-free part of the span of
  * A(t) - A(s) - sigma (t - s), A the cumulative usage (cpu: continuous,
@@ -651,6 +713,14 @@ bool ovb_dist_fill(struct ovb_dist *d, struct ovb_samples *s, double width,
  * long or too large for exact 128-bit arithmetic. */
 int ovb_tbucket(const struct ovb_onoff *o, const struct ovb_oncap *c,
 	enum ovb_res res, struct ovb_curve *cv, const char **why);
+/* The exact token-bucket curve of a series, as ovb_tbucket: A(t) is
+ * continuous and rises with slope V over each sample's [T, T+I); missing
+ * samples split it like gaps.  Exact in 128-bit integers when the values
+ * need at most about 120 - 2 log2(n) bits relative to the largest (else
+ * they are first rounded up to such a grid: an upper bound).  0, or
+ * OVB_EDATA with *why set, not reported. */
+int ovb_series_tbucket(const struct ovb_series *s, struct ovb_curve *cv,
+	const char **why);
 
 /* ---- lib/pmf.c: a node's aggregate usage Y and Pr(Y > C) ----
  *
@@ -692,7 +762,6 @@ double ovb_pmf_tail_with(const struct ovb_pmf *y, const double *ytail,
 	const struct ovb_pmf *u, double c);
 /* ytail[k] = Pr(Y > k g), k in [0, n); ytail must hold y->n doubles. */
 void ovb_pmf_tails(const struct ovb_pmf *y, double *ytail);
-double ovb_pmf_max(const struct ovb_pmf *y);   /* largest value with mass */
 void ovb_pmf_free(struct ovb_pmf *y);
 
 /* ---- lib/xpmf.c: Y as exact integer counts (GMP), Pr(Y > c) as a rational ----

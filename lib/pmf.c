@@ -131,12 +131,6 @@ ovb_pmf_tail_with(const struct ovb_pmf *y, const double *ytail,
 	return s;
 }
 
-double
-ovb_pmf_max(const struct ovb_pmf *y)
-{
-	return (double)(y->n - 1) * y->g;
-}
-
 void
 ovb_pmf_free(struct ovb_pmf *y)
 {

@@ -17,7 +17,11 @@
  * breakpoint, else the line found splits the range in two.  The last line
  * is the flat one, dt = 0 (rho = the most bytes of one instant, 0 for cpu);
  * the last breakpoint is the peak.  Every comparison is on __int128
- * integers, exact while span * total amount < 2^124, which is checked. */
+ * integers, exact while span * total amount < 2^124, which is checked.
+ *
+ * A series gives the same problem on the points of a piecewise-linear A
+ * (see series_build below); the refinement and the rounding of its points
+ * (envelope, put) are shared, only the scan over the points differs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +31,7 @@
 typedef __int128 i128;
 
 struct pt { int64_t t, a0, a1; };
-struct line { int64_t dt, da; };
+struct line { i128 dt, da; };
 
 struct trace {
 	size_t n, cap, nseg, capseg;
@@ -164,8 +168,9 @@ check_size(const struct ovb_onoff *o, const struct ovb_oncap *c,
 }
 
 static struct scan
-scan(const struct trace *tr, i128 p, i128 q)
+scan(const void *trace, i128 p, i128 q)
 {
+	const struct trace *tr = trace;
 	struct scan b = { 0, { 0, 0 } };
 	for (size_t k = 0; k < tr->nseg; k++) {
 		size_t end = k + 1 < tr->nseg ? tr->seg[k + 1] : tr->n;
@@ -195,8 +200,9 @@ at(struct line l, i128 p, i128 q)
 
 /* sigma = p/q [amount/ns] in the rate unit, rho = v/q in the amount unit. */
 static struct ovb_pt
-point(enum ovb_res res, i128 p, i128 q, i128 v)
+point(const void *trace, enum ovb_res res, i128 p, i128 q, i128 v)
 {
+	(void)trace;
 	long double unit = res == OVB_CPU ? 1e9L : 1;
 	struct ovb_pt x;
 	x.sigma = (double)((long double)p / (long double)q * (1e9L / unit));
@@ -235,17 +241,27 @@ put(struct ovb_curve *cv, struct ovb_pt x)
 
 struct job { struct line a, b; };
 
-/* Eisner-Severance over [mean, oo), emitting breakpoints left to right. */
-static void
-envelope(const struct trace *tr, enum ovb_res res, struct ovb_curve *cv,
-	i128 pm, i128 qm)
+/* What the envelope needs of a trace: the best line at sigma = p/q, and
+ * the (sigma, rho) a breakpoint p/q, rho v/q stands for. */
+struct source {
+	const void *tr;
+	struct scan (*scan)(const void *tr, i128 p, i128 q);
+	struct ovb_pt (*point)(const void *tr, enum ovb_res res, i128 p,
+		i128 q, i128 v);
+};
+
+/* Eisner-Severance over [mean, oo), emitting breakpoints left to right
+ * from sigma = pm/qm; flat is the last line.  Returns the scans made. */
+static size_t
+envelope(const struct source *src, enum ovb_res res, struct ovb_curve *cv,
+	i128 pm, i128 qm, struct line flat)
 {
-	struct scan s = scan(tr, pm, qm);
-	put(cv, point(res, pm, qm, s.v));
+	struct scan s = src->scan(src->tr, pm, qm);
+	put(cv, src->point(src->tr, res, pm, qm, s.v));
 	i128 lp = pm, lq = qm;
 	size_t n = 0, cap = 0, nscan = 1;
 	struct job *stack = NULL;
-	*OVB_PUSH(stack, n, cap) = (struct job){ s.l, { 0, tr->flat } };
+	*OVB_PUSH(stack, n, cap) = (struct job){ s.l, flat };
 	char what[OVB_MAXNAME + 32];
 	snprintf(what, sizeof what, "%s %s: envelope scans", cv->capsule,
 		ovb_res_name(res));
@@ -254,21 +270,21 @@ envelope(const struct trace *tr, enum ovb_res res, struct ovb_curve *cv,
 		if (j.a.dt == j.b.dt)
 			continue;
 		i128 p = j.a.da - j.b.da, q = j.a.dt - j.b.dt;
-		s = scan(tr, p, q);
+		s = src->scan(src->tr, p, q);
 		ovb_progress(what, (double)++nscan, 0);
 		i128 v = at(j.a, p, q);
 		if (s.v > v) {
 			*OVB_PUSH(stack, n, cap) = (struct job){ s.l, j.b };
 			*OVB_PUSH(stack, n, cap) = (struct job){ j.a, s.l };
 		} else if (p * lq > lp * q) {
-			put(cv, point(res, p, q, v));
+			put(cv, src->point(src->tr, res, p, q, v));
 			lp = p, lq = q;
 		}
 	}
 	free(stack);
-	if (ovb_verbose)
-		ovb_warn("%s %s: %zu points, %zu breakpoints, %zu scans",
-			cv->capsule, ovb_res_name(res), tr->n, cv->n, nscan);
+	cv->mean = cv->pt[0].sigma;
+	cv->peak = cv->pt[cv->n - 1].sigma;
+	return nscan;
 }
 
 int
@@ -289,9 +305,173 @@ ovb_tbucket(const struct ovb_onoff *o, const struct ovb_oncap *c,
 	else
 		build_net(&tr, o, c->recv, c->nrecv);
 	i128 total = tr.n ? tr.p[tr.n - 1].a1 : 0;
-	envelope(&tr, res, cv, total, tr.len);
-	cv->mean = cv->pt[0].sigma;
-	cv->peak = cv->pt[cv->n - 1].sigma;
+	struct source src = { &tr, scan, point };
+	size_t nscan = envelope(&src, res, cv, total, tr.len,
+		(struct line){ 0, tr.flat });
+	if (ovb_verbose)
+		ovb_warn("%s %s: %zu points, %zu breakpoints, %zu scans",
+			cv->capsule, ovb_res_name(res), tr.n, cv->n, nscan);
+	free(tr.p);
+	free(tr.seg);
+	return 0;
+}
+
+/* ---- the token-bucket curve of a series ----
+ *
+ * The points of a piecewise-linear A: per run of consecutive samples, the
+ * sample starts and the run's end, times in units of I from the run's
+ * start, A in units of 2^E (value) x I (time), continuous (no steps).
+ * rho(sigma) = max over points s <= t of one run of A(t) - A(s) -
+ * sigma (t - s). */
+
+struct spt { int64_t t; i128 a; };
+
+struct strace {
+	size_t n, nseg;
+	struct spt *p;
+	size_t *seg;            /* run k is p[seg[k] .. seg[k+1]) */
+	i128 total;             /* scaled sum of all samples */
+	int E;                  /* values are in units of 2^E */
+	bool rounded;           /* some value was rounded up to the grid */
+	uint64_t interval;      /* I [s] */
+};
+
+static int
+bits_of(uint64_t x)
+{
+	int b = 0;
+	for (; x; x >>= 1)
+		b++;
+	return b;
+}
+
+/* The value in units of 2^E, rounded up. */
+static i128
+scaled(double v, int E, bool *rounded)
+{
+	int64_t m;
+	int e;
+	ovb_split_double(v, &m, &e);
+	if (!m)
+		return 0;
+	if (e >= E)
+		return (i128)m << (e - E);
+	*rounded = true;
+	int sh = E - e;
+	if (sh >= 63)
+		return 1;
+	i128 q = (i128)m >> sh;
+	return ((q << sh) == m) ? q : q + 1;
+}
+
+static const char *
+series_build(struct strace *tr, const struct ovb_series *s)
+{
+	int nb = bits_of((uint64_t)s->n + 1);
+	if (2 * nb > 60)
+		return "series too long for exact 128-bit arithmetic";
+	int emin = 0, etop = 0;
+	bool any = false;
+	for (size_t i = 0; i < s->n; i++) {
+		int64_t m;
+		int e, x;
+		ovb_split_double(s->v[i], &m, &e);
+		if (!m)
+			continue;
+		frexp(s->v[i], &x);
+		if (!any || e < emin)
+			emin = e;
+		if (!any || x > etop)
+			etop = x;
+		any = true;
+	}
+	/* every value < 2^(etop - E); sums < 2^(etop - E + nb); products
+	 * with times (< 2^nb) < 2^(etop - E + 2 nb) <= 2^125 */
+	int E = emin;
+	if (any && etop - E > 125 - 2 * nb)
+		E = etop - (125 - 2 * nb);
+	tr->E = E;
+	tr->interval = s->interval;
+	tr->p = ovb_xcalloc(2 * s->n, sizeof *tr->p);
+	tr->seg = ovb_xcalloc(s->n + 1, sizeof *tr->seg);
+	i128 a = 0;
+	int64_t t0 = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		bool start = i == 0 || s->t[i] != s->t[i - 1] + s->interval;
+		if (start) {
+			tr->seg[tr->nseg++] = tr->n;
+			t0 = (int64_t)(s->t[i] / s->interval);
+			tr->p[tr->n++] = (struct spt){ 0, a };
+		}
+		a += scaled(s->v[i], E, &tr->rounded);
+		tr->p[tr->n++] = (struct spt){ (int64_t)(s->t[i] /
+			s->interval) - t0 + 1, a };
+	}
+	tr->total = a;
+	return NULL;
+}
+
+static struct scan
+series_scan(const void *trace, i128 p, i128 q)
+{
+	const struct strace *tr = trace;
+	struct scan b = { 0, { 0, 0 } };
+	for (size_t k = 0; k < tr->nseg; k++) {
+		size_t end = k + 1 < tr->nseg ? tr->seg[k + 1] : tr->n;
+		size_t arg = tr->seg[k];
+		i128 min = 0;
+		for (size_t i = tr->seg[k]; i < end; i++) {
+			const struct spt *x = &tr->p[i];
+			i128 g = q * x->a - p * x->t;
+			if (i == tr->seg[k] || g < min)
+				min = g, arg = i;
+			i128 v = g - min;
+			if (v > b.v) {
+				b.v = v;
+				b.l.dt = x->t - tr->p[arg].t;
+				b.l.da = x->a - tr->p[arg].a;
+			}
+		}
+	}
+	return b;
+}
+
+/* sigma = p/q 2^E [rate unit]; rho = v/q 2^E I [amount unit]. */
+static struct ovb_pt
+series_point(const void *trace, enum ovb_res res, i128 p, i128 q, i128 v)
+{
+	const struct strace *tr = trace;
+	(void)res;
+	struct ovb_pt x;
+	x.sigma = (double)ldexpl((long double)p / (long double)q, tr->E);
+	x.rho = (double)(ldexpl((long double)v / (long double)q, tr->E) *
+		(long double)tr->interval);
+	return x;
+}
+
+int
+ovb_series_tbucket(const struct ovb_series *s, struct ovb_curve *cv,
+	const char **why)
+{
+	memset(cv, 0, sizeof *cv);
+	cv->capsule = ovb_xstrdup(s->capsule);
+	cv->res = s->res;
+	if (!s->n) {
+		*why = "no samples";
+		return OVB_EDATA;
+	}
+	struct strace tr;
+	memset(&tr, 0, sizeof tr);
+	if ((*why = series_build(&tr, s)))
+		return OVB_EDATA;
+	struct source src = { &tr, series_scan, series_point };
+	size_t nscan = envelope(&src, s->res, cv, tr.total, (i128)s->n,
+		(struct line){ 0, 0 });
+	if (ovb_verbose)
+		ovb_warn("%s %s: %zu samples in %zu runs, %zu breakpoints, "
+			"%zu scans%s", cv->capsule, ovb_res_name(s->res), s->n,
+			tr.nseg, cv->n, nscan, tr.rounded ? "; values rounded "
+			"up to a common grid for 128-bit arithmetic" : "");
 	free(tr.p);
 	free(tr.seg);
 	return 0;

@@ -142,7 +142,7 @@ struct input {
 };
 
 static int
-take(struct input *in, struct ovb_dist *d, const char *file)
+take_dist(struct input *in, struct ovb_dist *d, const char *file)
 {
 	for (size_t j = 0; j < in->n; j++)
 		if (in->d[j].res == d->res && !strcmp(in->d[j].capsule,
@@ -159,35 +159,27 @@ take(struct input *in, struct ovb_dist *d, const char *file)
 	return 0;
 }
 
+/* One input (ovb_read_input's take): usage or profiles. */
 static int
-read_one(struct input *in, const char *path)
+take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 {
-	FILE *f;
-	const char *name;
-	int st = ovb_open_in(path, &f, &name);
-	if (st)
-		return st;
-	struct ovb_lex lx;
-	ovb_lex_init(&lx, f, name);
-	const struct ovb_format *fmt = ovb_format_sniff(&lx, &st);
-	if (fmt && !strcmp(fmt->name, "usage")) {
+	struct input *in = ctx;
+	int st;
+	if (!strcmp(fmt->name, "usage")) {
 		struct ovb_usage u;
-		if (!(st = ovb_usage_read(&lx, &u)))
+		if (!(st = ovb_usage_read(lx, &u)))
 			for (size_t i = 0; i < u.n && !st; i++)
-				st = take(in, &u.d[i], name);
+				st = take_dist(in, &u.d[i], lx->name);
 		ovb_usage_free(&u);
-	} else if (fmt && !strcmp(fmt->name, "profile")) {
+	} else if (!strcmp(fmt->name, "profile")) {
 		struct ovb_profiles p;
-		if (!(st = ovb_profile_read(&lx, &p)))
+		if (!(st = ovb_profile_read(lx, &p)))
 			for (size_t i = 0; i < p.n && !st; i++)
-				st = take(in, &p.q[i].U, name);
+				st = take_dist(in, &p.q[i].U, lx->name);
 		ovb_profile_free(&p);
-	} else if (fmt) {
-		st = ovb_err(&lx, "this is an ovb-%s file; expected ovb-usage or "
+	} else
+		st = ovb_err(lx, "this is an ovb-%s file; expected ovb-usage or "
 			"ovb-profile", fmt->name);
-	}
-	ovb_lex_free(&lx);
-	ovb_close_in(f);
 	return st;
 }
 
@@ -468,14 +460,11 @@ run(struct input *in, FILE *out)
 int
 main(int argc, char **argv)
 {
-	int first, status = 0, st;
+	int first, status;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	struct input in;
 	memset(&in, 0, sizeof in);
-	int nfiles = argc - first;
-	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
-		if ((st = read_one(&in, nfiles ? argv[first + i] : NULL)) > status)
-			status = st;
+	status = ovb_read_inputs(argc - first, argv + first, take, &in);
 	/* computed into memory first: nothing is written on error */
 	char *buf = NULL;
 	size_t len = 0;
@@ -491,10 +480,8 @@ main(int argc, char **argv)
 		struct ovb_out out;
 		if (!(status = ovb_out_open(&out, ovb_opt_output))) {
 			fwrite(buf, 1, len, out.f);
-			status = ovb_out_close(&out, true);
+			status = ovb_out_end(&out, 0);
 		}
-		if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
-			status = st;
 	}
 	free(buf);
 	input_free(&in);

@@ -135,21 +135,23 @@ static const struct argp argp = { options, parse_opt,
 
 /* ---- inputs ---- */
 
+struct wanted { const char *fmt; void *obj; };
+
+/* ovb_read_input's take: the wanted format's reader, whatever the file
+ * is (the reader's magic check names what it got instead). */
+static int
+take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
+{
+	const struct wanted *w = ctx;
+	(void)fmt;
+	return ovb_format_by_name(w->fmt)->read(lx, w->obj);
+}
+
 static int
 read_file(const char *path, const char *fmt, void *obj)
 {
-	FILE *f;
-	const char *name;
-	int st = ovb_open_in(path, &f, &name);
-	if (st)
-		return st;
-	struct ovb_lex lx;
-	ovb_lex_init(&lx, f, name);
-	const struct ovb_format *F = ovb_format_by_name(fmt);
-	st = F->read(&lx, obj);
-	ovb_lex_free(&lx);
-	ovb_close_in(f);
-	return st;
+	struct wanted w = { fmt, obj };
+	return ovb_read_input(path, take, &w);
 }
 
 /* Series files merged into one set: the samples of a (capsule, res) in

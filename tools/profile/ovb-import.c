@@ -120,23 +120,6 @@ parse_date(struct argp_state *st, const char *opt, const char *s)
 	return 0;
 }
 
-static void
-add_res(struct argp_state *st, char *arg)
-{
-	size_t n = strlen(arg);
-	if (!n || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))
-		argp_error(st, "-r: '%s' has an empty item", arg);
-	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
-		int r = strcmp(s, "all") == 0 ? OVB_NRES : ovb_res_parse(s);
-		if (r < 0)
-			argp_error(st, "-r: unknown resource '%s' (cpu, net, "
-				"net-rx, all)", s);
-		for (int i = 0; i < OVB_NRES; i++)
-			opt_res[i] |= r == OVB_NRES || r == i;
-	}
-	opt_res_given = true;
-}
-
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)
 {
@@ -164,7 +147,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_to = parse_date(st, "--to", arg);
 		opt_to_given = true;
 		return 0;
-	case OPT_RES: add_res(st, arg); return 0;
+	case OPT_RES:
+		ovb_arg_res(st, "-r", arg, opt_res);
+		opt_res_given = true;
+		return 0;
 	case ARGP_KEY_SUCCESS:
 		if (!opt_bitbrains)
 			argp_error(st, "give the kind of input: --bitbrains");

@@ -181,33 +181,25 @@ take_curves(struct input *in, struct ovb_curves *c, const char *file)
 	return 0;
 }
 
+/* One input (ovb_read_input's take): usage or curves. */
 static int
-read_one(struct input *in, const char *path)
+take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 {
-	FILE *f;
-	const char *name;
-	int st = ovb_open_in(path, &f, &name);
-	if (st)
-		return st;
-	struct ovb_lex lx;
-	ovb_lex_init(&lx, f, name);
-	const struct ovb_format *fmt = ovb_format_sniff(&lx, &st);
-	if (fmt && strcmp(fmt->name, "usage") == 0) {
+	struct input *in = ctx;
+	int st;
+	if (strcmp(fmt->name, "usage") == 0) {
 		struct ovb_usage u;
-		if (!(st = ovb_usage_read(&lx, &u)))
-			st = take_usage(in, &u, name);
+		if (!(st = ovb_usage_read(lx, &u)))
+			st = take_usage(in, &u, lx->name);
 		ovb_usage_free(&u);
-	} else if (fmt && strcmp(fmt->name, "curve") == 0) {
+	} else if (strcmp(fmt->name, "curve") == 0) {
 		struct ovb_curves c;
-		if (!(st = ovb_curve_read(&lx, &c)))
-			st = take_curves(in, &c, name);
+		if (!(st = ovb_curve_read(lx, &c)))
+			st = take_curves(in, &c, lx->name);
 		ovb_curve_free(&c);
-	} else if (fmt) {
-		st = ovb_err(&lx, "this is an ovb-%s file; expected ovb-usage "
+	} else
+		st = ovb_err(lx, "this is an ovb-%s file; expected ovb-usage "
 			"or ovb-curve", fmt->name);
-	}
-	ovb_lex_free(&lx);
-	ovb_close_in(f);
 	return st;
 }
 
@@ -343,7 +335,7 @@ input_free(struct input *in)
 int
 main(int argc, char **argv)
 {
-	int first, status = 0, st;
+	int first, status;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	struct input in;
 	memset(&in, 0, sizeof in);
@@ -352,18 +344,12 @@ main(int argc, char **argv)
 	struct ovb_out out;
 	if ((status = ovb_out_open(&out, ovb_opt_output)))
 		return status;
-	int nfiles = argc - first;
-	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
-		if ((st = read_one(&in, nfiles ? argv[first + i] : NULL)) > status)
-			status = st;
+	status = ovb_read_inputs(argc - first, argv + first, take, &in);
 	if (!status)
 		status = assemble(&in, &p);
 	if (!status)
 		status = ovb_profile_write(out.f, &p);
-	if ((st = ovb_out_close(&out, status == 0)) > status)
-		status = st;
-	if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
-		status = st;
+	status = ovb_out_end(&out, status);
 	input_free(&in);
 	ovb_profile_free(&p);
 	free(sets);

@@ -17,16 +17,11 @@
 
 #include "ovb.h"
 
-enum { OPT_INTERVAL = 'I', OPT_WIDTH = 'w', OPT_RES = 'r', OPT_CAPSULE = 'c',
-	OPT_PCT = 'p' };
+enum { OPT_INTERVAL = 'I', OPT_WIDTH = 'w', OPT_PCT = 'p' };
 
 static uint64_t opt_interval = 1000000000;      /* ns */
 static bool opt_interval_given;
 static double opt_width[OVB_NRES];              /* 0: automatic */
-static bool opt_res[OVB_NRES], opt_res_given;
-static struct ovb_names opt_caps;
-static size_t ncaps;
-static char **caps;
 static double opt_pct[OVB_MAXPCT] = { 50, 90, 95, 99, 100 };
 static int opt_npct = 5;
 
@@ -42,12 +37,6 @@ static const struct argp_option options[] = {
 	  "about 100 bins up to the peak); repeatable", 0 },
 	{ "pct", OPT_PCT, "P[,...]", 0,
 	  "Also give the P-th percentiles (always: 50, 90, 95, 99, 100)", 0 },
-	{ NULL, 0, NULL, 0, "Selection:", 2 },
-	{ "resource", OPT_RES, "RES[,...]", 0,
-	  "cpu, net (bytes sent), net-rx (bytes received) or all (default: "
-	  "cpu,net); repeatable", 0 },
-	{ "capsule", OPT_CAPSULE, "NAME[,...]", 0,
-	  "Only these capsules (default: all); repeatable", 0 },
 	{ 0 }
 };
 
@@ -79,44 +68,6 @@ static const char doc[] =
 	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-usage -r all\n\n"
 	OVB_EXIT_DOC;
 
-/* A comma-separated list without empty items. */
-static void
-check_list(struct argp_state *st, const char *opt, const char *arg)
-{
-	size_t n = strlen(arg);
-	if (!n || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))
-		argp_error(st, "%s: '%s' has an empty item", opt, arg);
-}
-
-static void
-add_res(struct argp_state *st, char *arg)
-{
-	check_list(st, "-r", arg);
-	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
-		int r = strcmp(s, "all") == 0 ? OVB_NRES : ovb_res_parse(s);
-		if (r < 0)
-			argp_error(st, "-r: unknown resource '%s' (cpu, net, "
-				"net-rx, all)", s);
-		for (int i = 0; i < OVB_NRES; i++)
-			opt_res[i] |= r == OVB_NRES || r == i;
-	}
-	opt_res_given = true;
-}
-
-static void
-add_caps(struct argp_state *st, char *arg)
-{
-	check_list(st, "-c", arg);
-	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
-		if (!ovb_valid_name(s))
-			argp_error(st, "-c: '%s' is not a capsule name", s);
-		if (ovb_names_add(&opt_caps, s, ncaps)) {
-			caps = ovb_xrealloc(caps, ncaps + 1, sizeof *caps);
-			caps[ncaps++] = s;
-		}
-	}
-}
-
 static void
 add_width(struct argp_state *st, char *arg)
 {
@@ -137,7 +88,7 @@ add_width(struct argp_state *st, char *arg)
 static void
 add_pct(struct argp_state *st, char *arg)
 {
-	check_list(st, "-p", arg);
+	ovb_arg_list(st, "-p", arg);
 	for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save)); arg = NULL) {
 		double p = ovb_arg_real(st, "-p", s, 0, 100);
 		bool have = false;
@@ -162,31 +113,17 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_interval_given = true;
 		return 0;
 	case OPT_WIDTH: add_width(st, arg); return 0;
-	case OPT_RES: add_res(st, arg); return 0;
-	case OPT_CAPSULE: add_caps(st, arg); return 0;
 	case OPT_PCT: add_pct(st, arg); return 0;
-	case ARGP_KEY_SUCCESS:
-		if (!opt_res_given)
-			opt_res[OVB_CPU] = opt_res[OVB_NET] = true;
-		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
 
 static const struct argp argp = { options, parse_opt, "[FILE...]", doc,
-	ovb_cli_child, NULL, NULL };
-
-struct state {
-	struct ovb_usage u;
-	struct ovb_names seen;     /* capsule -> index in name, owner */
-	char **name, **owner;      /* capsules, and the files they came from */
-	size_t nseen;
-	bool *found;               /* per -c capsule */
-};
+	ovb_select_children, NULL, NULL };
 
 /* U of capsule and r from its samples (freed here), in intervals of I. */
 static int
-put_dist(struct state *s, const char *file, const char *capsule,
+put_dist(struct ovb_usage *u, const char *file, const char *capsule,
 	enum ovb_res r, double interval, struct ovb_samples *smp)
 {
 	struct ovb_samples sm = *smp;
@@ -198,7 +135,7 @@ put_dist(struct state *s, const char *file, const char *capsule,
 		d.capsule = ovb_xstrdup(capsule);
 		d.res = r;
 		d.interval = interval;
-		*OVB_PUSH(s->u.d, s->u.n, s->u.cap) = d;
+		*OVB_PUSH(u->d, u->n, u->cap) = d;
 	} else {
 		char a[32], b[32];
 		const char *unit = ovb_res_rate_unit(r);
@@ -212,18 +149,19 @@ put_dist(struct state *s, const char *file, const char *capsule,
 }
 
 static int
-measure_one(struct state *s, const char *file, const struct ovb_onoff *o,
+measure_one(void *u, const char *file, const struct ovb_onoff *o,
 	const struct ovb_oncap *c, enum ovb_res r)
 {
 	struct ovb_samples sm;
 	ovb_measure(o, c, r, opt_interval, &sm);
-	return put_dist(s, file, c->name, r, (double)opt_interval / 1e9, &sm);
+	return put_dist(u, file, c->name, r, (double)opt_interval / 1e9, &sm);
 }
 
 /* Once per file: are there intervals, and did gaps cost some? */
 static int
-check_intervals(const char *file, const struct ovb_onoff *o)
+check_intervals(void *u, const char *file, const struct ovb_onoff *o)
 {
+	(void)u;
 	uint64_t total = (o->t1 - o->t0) / opt_interval;
 	struct ovb_oncap none;
 	memset(&none, 0, sizeof none);
@@ -246,45 +184,9 @@ check_intervals(const char *file, const struct ovb_onoff *o)
 	return 0;
 }
 
-static int
-claim(struct state *s, const char *file, const char *name)
-{
-	size_t i = ovb_names_get(&s->seen, name);
-	if (i != OVB_NONE)
-		return ovb_err_at(file, 0, "capsule %s was already read from %s",
-			name, s->owner[i]);
-	s->name = ovb_xrealloc(s->name, s->nseen + 1, sizeof *s->name);
-	s->owner = ovb_xrealloc(s->owner, s->nseen + 1, sizeof *s->owner);
-	s->name[s->nseen] = ovb_xstrdup(name);
-	s->owner[s->nseen] = ovb_xstrdup(file);
-	ovb_names_add(&s->seen, s->name[s->nseen], s->nseen);
-	s->nseen++;
-	return 0;
-}
-
-static int
-usage_of(struct state *s, const char *file, const struct ovb_onoff *o)
-{
-	int st = check_intervals(file, o);
-	for (size_t i = 0; !st && i < o->ncap; i++) {
-		const struct ovb_oncap *c = &o->cap[i];
-		size_t k = ovb_names_get(&opt_caps, c->name);
-		if (ncaps && k == OVB_NONE)
-			continue;
-		if (ncaps)
-			s->found[k] = true;
-		if ((st = claim(s, file, c->name)))
-			break;
-		for (int r = 0; !st && r < OVB_NRES; r++)
-			if (opt_res[r])
-				st = measure_one(s, file, o, c, (enum ovb_res)r);
-	}
-	return st;
-}
-
 /* One series: U in intervals of len s (a multiple of its interval). */
 static int
-measure_series(struct state *s, const char *file,
+measure_series(void *u, const char *file,
 	const struct ovb_series *se)
 {
 	uint64_t len = se->interval;
@@ -314,137 +216,31 @@ measure_series(struct state *s, const char *file,
 			"%llu s miss samples and are left out", file,
 			se->capsule, ovb_res_name(se->res), sm.ngap,
 			sm.ngap + sm.n, (unsigned long long)len);
-	return put_dist(s, file, se->capsule, se->res, (double)len, &sm);
-}
-
-/* The capsules of a series file in order of first appearance. */
-static int
-usage_of_series(struct state *s, const char *file,
-	const struct ovb_series_set *ss)
-{
-	struct ovb_names done = { 0 };
-	int st = 0;
-	for (size_t i = 0; !st && i < ss->n; i++) {
-		const char *name = ss->s[i].capsule;
-		if (!ovb_names_add(&done, name, i))
-			continue;
-		size_t k = ovb_names_get(&opt_caps, name);
-		if (ncaps && k == OVB_NONE)
-			continue;
-		if (ncaps)
-			s->found[k] = true;
-		if ((st = claim(s, file, name)))
-			break;
-		for (int r = 0; !st && r < OVB_NRES; r++) {
-			if (!opt_res[r])
-				continue;
-			const struct ovb_series *se = ovb_series_find(ss, name,
-				(enum ovb_res)r);
-			if (se)
-				st = measure_series(s, file, se);
-			else if (!ovb_quiet)
-				ovb_warn("%s: capsule %s has no %s series; left "
-					"out", file, name,
-					ovb_res_name((enum ovb_res)r));
-		}
-	}
-	ovb_names_free(&done);
-	return st;
-}
-
-/* 1: the input is an ovb-series file; 0: read it as onoff; or an error. */
-static int
-is_series(struct ovb_lex *lx)
-{
-	int st = ovb_lex_next(lx);
-	if (st == 1) {
-		ovb_lex_unread(lx);
-		return strcmp(lx->tok[0], "ovb-series") == 0;
-	}
-	if (st == 0)
-		ovb_lex_unread(lx);
-	return st;
+	return put_dist(u, file, se->capsule, se->res, (double)len, &sm);
 }
 
 static int
-read_one(struct state *s, const char *path)
+write_usage(void *u, FILE *f)
 {
-	FILE *f;
-	const char *name;
-	int st = ovb_open_in(path, &f, &name);
-	if (st)
-		return st;
-	struct ovb_lex lx;
-	ovb_lex_init(&lx, f, name);
-	if ((st = is_series(&lx)) == 1) {
-		struct ovb_series_set ss;
-		if (!(st = ovb_series_read(&lx, &ss)))
-			st = usage_of_series(s, name, &ss);
-		ovb_series_free(&ss);
-	} else if (st == 0) {
-		struct ovb_onoff o;
-		if (!(st = ovb_onoff_read(&lx, &o)))
-			st = usage_of(s, name, &o);
-		ovb_onoff_free(&o);
-	}
-	ovb_lex_free(&lx);
-	ovb_close_in(f);
-	return st;
-}
-
-static int
-finish(struct state *s)
-{
-	int st = 0;
-	for (size_t i = 0; i < ncaps; i++)
-		if (!s->found[i])
-			st = ovb_err_at(NULL, 0, "capsule %s (-c) is in no input",
-				caps[i]);
-	if (!st && !s->u.n)
-		st = ovb_err_at(NULL, 0, "no capsules in the input: nothing "
+	if (!((struct ovb_usage *)u)->n)
+		return ovb_err_at(NULL, 0, "no capsules in the input: nothing "
 			"to measure");
-	return st;
+	return ovb_usage_write(f, u);
 }
 
-static void
-state_free(struct state *s)
-{
-	for (size_t i = 0; i < s->nseen; i++) {
-		free(s->name[i]);
-		free(s->owner[i]);
-	}
-	ovb_names_free(&s->seen);
-	free(s->name);
-	free(s->owner);
-	free(s->found);
-	ovb_usage_free(&s->u);
-}
+static const struct ovb_profile_fn measure = { check_intervals,
+	measure_one, measure_series, write_usage };
 
 int
 main(int argc, char **argv)
 {
-	int first, status = 0, st;
+	int first;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
-	struct state s;
-	memset(&s, 0, sizeof s);
-	s.found = ovb_xcalloc(ncaps + 1, sizeof *s.found);
-	struct ovb_out out;
-	if ((status = ovb_out_open(&out, ovb_opt_output)))
-		return status;
-	int nfiles = argc - first;
-	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
-		if ((st = read_one(&s, nfiles ? argv[first + i] : NULL)) > status)
-			status = st;
-	if (!status)
-		status = finish(&s);
-	if (!status)
-		status = ovb_usage_write(out.f, &s.u);
-	if ((st = ovb_out_close(&out, status == 0)) > status)
-		status = st;
-	if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
-		status = st;
-	state_free(&s);
-	ovb_names_free(&opt_caps);
-	free(caps);
+	struct ovb_usage u;
+	memset(&u, 0, sizeof u);
+	int status = ovb_run_profiling(argc - first, argv + first, &ovb_sel,
+		&measure, &u);
+	ovb_usage_free(&u);
+	ovb_select_free(&ovb_sel);
 	return status;
 }
