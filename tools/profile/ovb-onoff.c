@@ -87,6 +87,8 @@ static struct state {
 	bool started, header;
 	uint64_t t0, t1;
 	uint64_t *cpu_since; /* per CPU: when its current task was switched in */
+	int16_t *pred_cap;   /* per CPU: the capsule of the task before it */
+	uint64_t *pred_start;/* and when that task's run began */
 	struct change *held; /* a min-heap by (time, seq) */
 	size_t nheld, capheld;
 	uint64_t seq, emitted, clamped, mismatched;
@@ -447,6 +449,30 @@ note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
 	k->charged = 0;
 }
 
+/* The kernel charges a task woken onto a CPU from the moment it was
+ * enqueued, not from its sched_switch (the scheduler skips the clock
+ * update between them), and stops charging the task it displaces then.
+ * With sched:sched_stat_runtime, a run that the kernel charged from
+ * before its switch-in starts there, and its predecessor on the CPU ends
+ * there; returns the run's start. */
+static uint64_t
+charged_start(uint32_t c, int32_t tid, uint64_t t)
+{
+	uint64_t in = S.cpu_since[c], charged = tid > 0 ? S.task[tid].charged : 0;
+	if (!S.has_runtime || !charged || t - in >= charged)
+		return in;
+	uint64_t s = t - charged;
+	if (s < S.pred_start[c])
+		s = S.pred_start[c];
+	if (S.cur_cap[c] != S.pred_cap[c]) {
+		change(S.cur_cap[c], +1, s);
+		change(S.cur_cap[c], -1, in);
+		change(S.pred_cap[c], -1, s);
+		change(S.pred_cap[c], +1, in);
+	}
+	return s;
+}
+
 static int
 on_switch(const struct ovb_pev *ev)
 {
@@ -458,7 +484,8 @@ on_switch(const struct ovb_pev *ev)
 	if ((st = grow_ids(ev->prev, "task")) || (st = grow_ids(ev->next, "task")))
 		return st;
 	int16_t next = capsule_of_task(ev->next);
-	uint64_t t = ev->time;
+	uint64_t t = ev->time, began = S.cpu_since[c];
+	int16_t ran = S.cur_cap[c];
 	if (S.cur_tid[c] < 0) {
 		/* the first switch on this CPU: prev ran since the span began */
 		int16_t prev = capsule_of_task(ev->prev);
@@ -472,6 +499,8 @@ on_switch(const struct ovb_pev *ev)
 		change(prev, +1, s);
 		change(prev, -1, t);
 		change(next, +1, t);
+		ran = prev;
+		began = s;
 	} else if (S.cur_tid[c] != ev->prev) {
 		/* the trace missed a switch on this CPU (kernels drop some
 		 * switches out of the idle task): prev ran from an estimated
@@ -483,10 +512,17 @@ on_switch(const struct ovb_pev *ev)
 		change(prev, +1, s);
 		change(prev, -1, t);
 		change(next, +1, t);
-	} else if (S.cur_cap[c] != next) {
-		change(S.cur_cap[c], -1, t);
-		change(next, +1, t);
+		ran = prev;
+		began = s;
+	} else {
+		began = charged_start(c, ev->prev, t);
+		if (S.cur_cap[c] != next) {
+			change(S.cur_cap[c], -1, t);
+			change(next, +1, t);
+		}
 	}
+	S.pred_cap[c] = ran;
+	S.pred_start[c] = began;
 	note_run(c, ev, t);
 	S.cur_tid[c] = ev->next;
 	S.cur_cap[c] = next;
@@ -596,9 +632,11 @@ start(const struct ovb_pev *ev)
 	S.cur_cap = ovb_xmalloc(S.ncpus * sizeof *S.cur_cap);
 	S.cpu_last = ovb_xcalloc(S.ncpus, sizeof *S.cpu_last);
 	S.cpu_since = ovb_xcalloc(S.ncpus, sizeof *S.cpu_since);
+	S.pred_cap = ovb_xmalloc(S.ncpus * sizeof *S.pred_cap);
+	S.pred_start = ovb_xcalloc(S.ncpus, sizeof *S.pred_start);
 	S.has_runtime = ovb_perf_has(S.perf, "sched:sched_stat_runtime");
 	for (uint32_t c = 0; c < S.ncpus; c++)
-		S.cur_tid[c] = -1, S.cur_cap[c] = -1;
+		S.cur_tid[c] = -1, S.cur_cap[c] = -1, S.pred_cap[c] = -1;
 	return 0;
 }
 
