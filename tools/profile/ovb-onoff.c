@@ -536,10 +536,37 @@ on_switch(const struct ovb_pev *ev)
 static int
 on_runtime(const struct ovb_pev *ev)
 {
-	int st = grow_ids(ev->next, "task");
-	if (!st && ev->next > 0)
-		S.task[ev->next].charged += ev->n;
-	return st;
+	int32_t tid = ev->next;
+	uint32_t c = ev->cpu;
+	int st = grow_ids(tid, "task");
+	if (st || tid <= 0)
+		return st;
+	S.task[tid].charged += ev->n;
+	/* Charged in its own context, so running on this CPU: if the trace
+	 * missed the switch to it, it began where the kernel began charging
+	 * it (placed now, not at its switch out, which may be far ahead). */
+	if (!S.started || ev->tid != tid || c >= S.ncpus || S.cur_tid[c] == tid)
+		return 0;
+	for (uint32_t o = 0; o < S.ncpus; o++)
+		if (S.cur_tid[o] == tid)
+			return 0;
+	uint64_t t = ev->time, s = t > S.task[tid].charged ?
+		t - S.task[tid].charged : 0;
+	uint64_t lo = S.cur_tid[c] < 0 ? S.t0 : S.cpu_since[c];
+	if (s < lo)
+		s = lo;
+	int16_t k = capsule_of_task(tid);
+	if (S.cur_tid[c] >= 0)
+		S.mismatched++;
+	S.closed++;
+	change(S.cur_cap[c], -1, s);
+	change(k, +1, s);
+	S.pred_cap[c] = S.cur_cap[c];
+	S.pred_start[c] = S.cur_tid[c] < 0 ? S.t0 : S.cpu_since[c];
+	S.cur_tid[c] = tid;
+	S.cur_cap[c] = k;
+	S.cpu_since[c] = s;
+	return 0;
 }
 
 static int
