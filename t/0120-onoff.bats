@@ -56,6 +56,8 @@ fixtures() {
 	run -64 --separate-stderr ovb-onoff -c a=cgroup:/x x
 	[[ $stderr == *"cgroup selectors are not supported"* ]]
 	run -64 --separate-stderr ovb-onoff -c a=comm:x one two
+	run -64 --separate-stderr ovb-onoff --strict=1.5x -c a=comm:x x
+	[[ $stderr == *"--strict"* ]]
 }
 
 @test "onoff: shipped fixtures exist, each with its kernel accounting" {
@@ -423,6 +425,45 @@ bad_trace() {
 	cp "$data" "$t"
 	patch "$t" $((off + 6)) ffff           # runs past the data section?
 	run -65 --separate-stderr ovb-onoff -c a=comm:. "$t"
+}
+
+@test "onoff: sampled tracepoints are refused from the attributes (fixture patched)" {
+	local data=$(unpack_fixture redis) t=$BATS_TEST_TMPDIR/t.data
+	local aoff
+	aoff=$(od -An -tu8 -j24 -N8 "$data" | tr -d ' ')   # the attributes
+	# the first attribute is sched:sched_switch: sample_period at +16
+	cp "$data" "$t"
+	patch "$t" $((aoff + 16)) 0700000000000000
+	bad_trace "$t" "sched:sched_switch" "once every 7 events" "-c"
+	# freq (bit 10 of the flags at +40): sample_freq 7 Hz
+	local b
+	b=$(od -An -tx1 -j$((aoff + 41)) -N1 "$t" | tr -d ' ')
+	patch "$t" $((aoff + 41)) "$(printf '%02x' $((0x$b | 0x04)))"
+	bad_trace "$t" "sampled at 7 Hz" "-F"
+}
+
+@test "onoff: the uncertainty the dropped switches leave is bounded per capsule; --strict refuses above the bound" {
+	local data main
+	data=$(unpack_fixture redis)
+	main=$(acct_field "$FIXTURES/redis.acct" main_pid)
+	# the server ran on CPU 0, whose switches are all there
+	run -0 --separate-stderr ovb-onoff -v --strict -c "srv=pid:$main" "$data"
+	[[ $stderr == *"capsule srv: busy "*" uncertain by at most 0.000000 cpu-s (0 %) from 0 runs"* ]]
+	# redis-benchmark ran on CPU 1, whose idle task emits no switches
+	run -0 --separate-stderr ovb-onoff -c 'load=comm:^redis-bench' "$data"
+	[[ $stderr == *"capsule load: busy "*"sched:sched_stat_runtime"* ]]
+	run -65 --separate-stderr ovb-onoff --strict -c 'load=comm:^redis-bench' \
+		-o "$BATS_TEST_TMPDIR/o" "$data"
+	[[ $stderr == *"refused under --strict (bound 1.5 %)"* ]]
+	[[ ! -e $BATS_TEST_TMPDIR/o ]]
+	# a looser bound, above what it says
+	local pct
+	pct=$(sed -nE 's/.*cpu-s \(([0-9.e+]+) %\).*/\1/p' <<<"$stderr" | head -1)
+	run -0 --separate-stderr ovb-onoff --strict="$(python3 -c "print($pct * 1.01)")" \
+		-c 'load=comm:^redis-bench' "$data"
+	# and -q silences the warning
+	run -0 --separate-stderr ovb-onoff -q -c 'load=comm:^redis-bench' "$data"
+	assert_equal "$stderr" ""
 }
 
 @test "onoff: an empty trace (no samples) is an error" {

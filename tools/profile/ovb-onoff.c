@@ -190,7 +190,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_STRICT:
 		opt_strict = true;
 		if (arg)
-			opt_bound = ovb_arg_real(st, "--strict", arg, 0, 100);
+			opt_bound = ovb_arg_real(st, "--strict", arg, 0, 1e9);
 		return 0;
 	case ARGP_KEY_ARG:
 		if (st->arg_num > 0)
