@@ -37,7 +37,8 @@ enum {
 	S_IDENTIFIER = 1 << 16,
 };
 enum { R_ENABLED = 1, R_RUNNING = 2, R_ID = 4, R_GROUP = 8, R_LOST = 16 };
-enum { FEAT_TRACING_DATA = 1, FEAT_NRCPUS = 7, FEAT_DIR_FORMAT = 24,
+enum { FEAT_TRACING_DATA = 1, FEAT_NRCPUS = 7, FEAT_CMDLINE = 11,
+	FEAT_DIR_FORMAT = 24,
 	FEAT_COMPRESSED = 27 };
 #define MISC_COMM_EXEC (1 << 13)
 #define TRACE_FLAG_IRQS (0x08 | 0x10 | 0x40) /* hardirq, softirq, nmi */
@@ -85,6 +86,7 @@ struct ovb_perf {
 	uint32_t ncpumap;          /* CPUs in the CPU_MAP record; 0 none */
 	uint32_t cpumap_first;
 	uint64_t lost_samples;
+	char filtered[128];        /* an event we use recorded with --filter */
 };
 
 static int
@@ -148,6 +150,7 @@ get32(const unsigned char *b)
 /* ---- event attributes ---- */
 
 static void bind_attr(struct ovb_perf *p, struct attr *at);
+static void cmdline(struct ovb_perf *p, const unsigned char *b, size_t n);
 
 static int
 add_attr(struct ovb_perf *p, const unsigned char *a, size_t size)
@@ -558,6 +561,11 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 		} else if (bit == FEAT_NRCPUS && size >= 8) {
 			if (!(st = read_at(p, off, sec, 8)))
 				p->ncpus = get32(sec + 4);
+		} else if (bit == FEAT_CMDLINE && size <= 65536) {
+			unsigned char *b = ovb_xmalloc((size_t)size);
+			if (!(st = read_at(p, off, b, (size_t)size)))
+				cmdline(p, b, (size_t)size);
+			free(b);
 		}
 	}
 	for (size_t i = 0; !st && i < p->nattr; i++)
@@ -836,6 +844,65 @@ decode_task(struct ovb_perf *p, uint32_t type, uint16_t misc, size_t n,
 
 /* ---- how the trace was recorded ---- */
 
+static bool
+used_event(const char *e)
+{
+	static const char *const used[] = { "sched:sched_switch",
+		"sched:sched_stat_runtime", "sock:sock_send_length",
+		"sock:sock_recv_length", "net:net_dev_queue" };
+	for (size_t i = 0; i < sizeof used / sizeof *used; i++) {
+		size_t n = strlen(used[i]);
+		if (!strncmp(e, used[i], n) && (!e[n] || e[n] == ',' ||
+		    e[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/* CMDLINE: u32 nr, then nr x { u32 len; char str[len] } (NUL-padded):
+ * perf's own argv.  A --filter applies to the events of the -e before it;
+ * it drops events that perf.data does not say were dropped. */
+static void
+cmdline(struct ovb_perf *p, const unsigned char *b, size_t n)
+{
+	struct cursor c = { b, n, 0 };
+	uint32_t nr, len;
+	const unsigned char *a;
+	char last[256] = "";
+	bool want_ev = false, want_filter = false;
+	if (!take_u32(&c, &nr))
+		return;
+	for (uint32_t i = 0; i < nr && take_u32(&c, &len) && take(&c, len, &a);
+	    i++) {
+		char arg[256];
+		size_t k = strnlen((const char *)a, len);
+		if (k >= sizeof arg)
+			k = sizeof arg - 1;
+		memcpy(arg, a, k);
+		arg[k] = '\0';
+		if (want_ev) {
+			snprintf(last, sizeof last, "%s", arg);
+			want_ev = false;
+		} else if (want_filter) {
+			want_filter = false;
+			if (used_event(last) && !p->filtered[0])
+				snprintf(p->filtered, sizeof p->filtered, "%s", last);
+		} else if (!strcmp(arg, "-e") || !strcmp(arg, "--event"))
+			want_ev = true;
+		else if (!strncmp(arg, "--event=", 8))
+			snprintf(last, sizeof last, "%s", arg + 8);
+		else if (!strncmp(arg, "-e", 2))
+			snprintf(last, sizeof last, "%s", arg + 2);
+		else if (!strcmp(arg, "--filter"))
+			want_filter = true;
+		else if (!strncmp(arg, "--filter=", 9) && used_event(last) &&
+		    !p->filtered[0])
+			snprintf(p->filtered, sizeof p->filtered, "%s", last);
+		else if (!strcmp(arg, "--"))
+			break;
+	}
+}
+
 /* THREAD_MAP: u64 nr, then nr x { u64 pid; char comm[16] }.  A system-wide
  * recording (-a, -C) has the one entry -1; a per-task one the tasks. */
 static int
@@ -911,6 +978,10 @@ check_recording(struct ovb_perf *p)
 			"the switches out of those tasks, not into them, so their "
 			"busy time is unknown; record system-wide with -a "
 			"(ovb-capture does)", (long long)p->task_pid);
+	if (p->filtered[0])
+		return bad(p, "%s was recorded with --filter (perf record "
+			"--filter), so the events the filter dropped are missing; "
+			"record without --filter", p->filtered);
 	if (p->ncpumap && p->ncpus && p->ncpumap < p->ncpus)
 		return bad(p, "recorded on %u of the %u CPUs (perf record -C, "
 			"first CPU %u): what ran on the others is unknown; record "
@@ -971,6 +1042,8 @@ user_record(struct ovb_perf *p, uint32_t type, size_t n)
 	case REC_HEADER_FEATURE:
 		if (n >= 16 && get64(p->buf) == FEAT_NRCPUS)
 			p->ncpus = get32(p->buf + 12);
+		else if (n >= 8 && get64(p->buf) == FEAT_CMDLINE)
+			cmdline(p, p->buf + 8, n - 8);
 		return 0;
 	case REC_COMPRESSED:
 	case REC_COMPRESSED2:

@@ -147,7 +147,8 @@ burn_check() {
 	require_tracing
 	local dir=$BATS_TEST_TMPDIR
 	# burn.py prints the pid and the accounting; perf's stream goes to a file
-	perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch -o - -- \
+	perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch \
+		-e sched:sched_stat_runtime -o - -- \
 		sh -c "$PIN python3 '$BATS_TEST_DIRNAME/live/burn.py' 0.5 3 >'$dir/burn.out'" \
 		>"$dir/t.pipe" 2>/dev/null
 	head -c 16 "$dir/t.pipe" | od -An -tx1 | grep -q '10 00 00 00 00 00 00 00'
@@ -282,12 +283,15 @@ refused() {
 	within_pct 1.5
 }
 
-@test "onoff: live: sampled tracepoints (-F, -c N) are refused, -c 1 is right" {
+@test "onoff: live: sampled (-F, -c N) or filtered tracepoints are refused, -c 1 is right" {
 	require_tracing
 	burn_rec 0 0.3 perf record -q -a -F 10 -k CLOCK_MONOTONIC -e sched:sched_switch
 	refused "sampled at 10 Hz" "-F"
 	burn_rec 0 0.3 perf record -q -a -c 3 -k CLOCK_MONOTONIC -e sched:sched_switch
 	refused "once every 3 events" "-c"
+	burn_rec 0 0.3 perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch \
+		--filter 'prev_pid != 0'
+	refused "sched:sched_switch was recorded with --filter" "without --filter"
 	burn_rec "${LOADS[-1]}" 1 perf record -q -a -c 1 -k CLOCK_MONOTONIC \
 		-e sched:sched_switch -e sched:sched_stat_runtime
 	busy_rel --strict
