@@ -886,7 +886,7 @@ cmdline(struct ovb_perf *p, const unsigned char *b, size_t n)
 		} else if (want_filter) {
 			want_filter = false;
 			if (used_event(last) && !p->filtered[0])
-				snprintf(p->filtered, sizeof p->filtered, "%s", last);
+				snprintf(p->filtered, sizeof p->filtered, "%.100s", last);
 		} else if (!strcmp(arg, "-e") || !strcmp(arg, "--event"))
 			want_ev = true;
 		else if (!strncmp(arg, "--event=", 8))
@@ -897,7 +897,7 @@ cmdline(struct ovb_perf *p, const unsigned char *b, size_t n)
 			want_filter = true;
 		else if (!strncmp(arg, "--filter=", 9) && used_event(last) &&
 		    !p->filtered[0])
-			snprintf(p->filtered, sizeof p->filtered, "%s", last);
+			snprintf(p->filtered, sizeof p->filtered, "%.100s", last);
 		else if (!strcmp(arg, "--"))
 			break;
 	}

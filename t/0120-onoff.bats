@@ -229,6 +229,7 @@ busy_rel() {
 		# wakeup latency every trace has)
 		python3 -c "import sys; b,u,k=$busy,$unsure,$k/1e9; sys.exit(0 if abs(b-k) <= u + 0.015*k else 1)" ||
 			fail "busy $busy, kernel $k: beyond the bound $unsure"
+		rm -f "$dir/strict.onoff"
 		run --separate-stderr ovb-onoff --strict -c "burn=pid:$pid" \
 			-o "$dir/strict.onoff" "$dir/t.data"
 		if [[ $status == 0 ]]; then
