@@ -421,8 +421,11 @@ missed_start(uint32_t c, int32_t tid, uint64_t t, int16_t cap)
 			s = k->lastout;
 		else
 			s = t > k->run ? t - k->run : 0;
-		/* it started somewhere in [lo, t]: bound the error */
+		/* it started somewhere in [lo, t], after it last left a CPU:
+		 * bound the error */
 		uint64_t lo = since > k->lastout ? since : k->lastout;
+		if (s < lo)
+			s = lo;
 		if (lo < t) {
 			if (cap >= 0)
 				S.cap[cap].unsure += t - lo, S.cap[cap].nunsure++;
