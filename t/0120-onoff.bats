@@ -225,16 +225,19 @@ busy_rel() {
 		busy=$(sed -E 's/.* busy ([0-9.]+) cpu-s.*/\1/' <<<"$line")
 		unsure=$(sed -E 's/.* at most ([0-9.]+) cpu-s.*/\1/' <<<"$line")
 		echo "# sched_switch only, load on CPU $c: busy $busy unsure $unsure kernel $k" >&3
-		# the kernel's figure lies within the bound (plus 1.5% for the
-		# wakeup latency every trace has)
-		python3 -c "import sys; b,u,k=$busy,$unsure,$k/1e9; sys.exit(0 if abs(b-k) <= u + 0.015*k else 1)" ||
+		# the kernel's figure lies within the bound, plus 3% for what no
+		# sched_switch trace sees: the kernel charges a woken task from
+		# its wakeup, not its switch in, and on this shared machine the
+		# woken burner waits for other engineers' tasks (measured up to
+		# -1.6% with no switch missing; t/fixtures/README.md)
+		python3 -c "import sys; b,u,k=$busy,$unsure,$k/1e9; sys.exit(0 if abs(b-k) <= u + 0.03*k else 1)" ||
 			fail "busy $busy, kernel $k: beyond the bound $unsure"
 		rm -f "$dir/strict.onoff"
 		run --separate-stderr ovb-onoff --strict -c "burn=pid:$pid" \
 			-o "$dir/strict.onoff" "$dir/t.data"
 		if [[ $status == 0 ]]; then
 			busy_rel
-			within_pct 1.5
+			within_pct 3
 		else
 			[[ $status == 65 ]] || fail "status $status"
 			[[ $stderr == *"sched:sched_stat_runtime"* ]]
