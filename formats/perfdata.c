@@ -27,6 +27,7 @@ enum {
 	REC_LOST = 2, REC_COMM = 3, REC_EXIT = 4, REC_FORK = 7, REC_SAMPLE = 9,
 	REC_LOST_SAMPLES = 13, REC_USER = 64, REC_HEADER_ATTR = 64,
 	REC_HEADER_TRACING_DATA = 66, REC_FINISHED_ROUND = 68,
+	REC_THREAD_MAP = 73, REC_CPU_MAP = 74,
 	REC_HEADER_FEATURE = 80, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
 };
 enum {
@@ -36,18 +37,21 @@ enum {
 	S_IDENTIFIER = 1 << 16,
 };
 enum { R_ENABLED = 1, R_RUNNING = 2, R_ID = 4, R_GROUP = 8, R_LOST = 16 };
-enum { FEAT_TRACING_DATA = 1, FEAT_NRCPUS = 7, FEAT_DIR_FORMAT = 24,
+enum { FEAT_TRACING_DATA = 1, FEAT_NRCPUS = 7, FEAT_CMDLINE = 11,
+	FEAT_DIR_FORMAT = 24,
 	FEAT_COMPRESSED = 27 };
 #define MISC_COMM_EXEC (1 << 13)
 #define TRACE_FLAG_IRQS (0x08 | 0x10 | 0x40) /* hardirq, softirq, nmi */
 #define MAXATTR 4096
+#define MAXCPUMAP 4096
 
-enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ };
+enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME };
 
 struct attr {
 	uint32_t type;
 	uint64_t config, sample_type, read_format;
-	bool sample_id_all;
+	uint64_t period;           /* sample_period, or sample_freq if freq */
+	bool freq, sample_id_all;
 	enum handler h;
 	struct tep_format_field *f1, *f2, *f3, *flags;
 };
@@ -76,6 +80,13 @@ struct ovb_perf {
 	uint64_t seq, round_max, prev_round_max, flush_limit, last_out;
 	uint64_t reordered;
 	bool eof;
+	/* how it was recorded */
+	bool checked, per_task;
+	int64_t task_pid;          /* a task of a per-task recording */
+	uint32_t ncpumap;          /* CPUs in the CPU_MAP record; 0 none */
+	uint32_t cpumap_first;
+	uint64_t lost_samples;
+	char filtered[128];        /* an event we use recorded with --filter */
 };
 
 static int
@@ -139,6 +150,7 @@ get32(const unsigned char *b)
 /* ---- event attributes ---- */
 
 static void bind_attr(struct ovb_perf *p, struct attr *at);
+static void cmdline(struct ovb_perf *p, const unsigned char *b, size_t n);
 
 static int
 add_attr(struct ovb_perf *p, const unsigned char *a, size_t size)
@@ -152,8 +164,10 @@ add_attr(struct ovb_perf *p, const unsigned char *a, size_t size)
 	memset(at, 0, sizeof *at);
 	at->type = get32(a);
 	at->config = get64(a + 8);
+	at->period = get64(a + 16);
 	at->sample_type = get64(a + 24);
 	at->read_format = get64(a + 32);
+	at->freq = get64(a + 40) >> 10 & 1;
 	at->sample_id_all = get64(a + 40) >> 18 & 1;
 	bind_attr(p, at);
 	return 0;
@@ -497,6 +511,11 @@ bind_attr(struct ovb_perf *p, struct attr *at)
 	    !strcmp(ev->name, "net_dev_queue")) {
 		at->f1 = tep_find_field(ev, "len");
 		at->h = at->f1 ? H_DEVQ : H_NONE;
+	} else if (!strcmp(ev->system, "sched") &&
+	    !strcmp(ev->name, "sched_stat_runtime")) {
+		at->f1 = tep_find_field(ev, "pid");
+		at->f2 = tep_find_field(ev, "runtime");
+		at->h = at->f1 && at->f2 ? H_RUNTIME : H_NONE;
 	}
 }
 
@@ -542,6 +561,11 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 		} else if (bit == FEAT_NRCPUS && size >= 8) {
 			if (!(st = read_at(p, off, sec, 8)))
 				p->ncpus = get32(sec + 4);
+		} else if (bit == FEAT_CMDLINE && size <= 65536) {
+			unsigned char *b = ovb_xmalloc((size_t)size);
+			if (!(st = read_at(p, off, b, (size_t)size)))
+				cmdline(p, b, (size_t)size);
+			free(b);
 		}
 	}
 	for (size_t i = 0; !st && i < p->nattr; i++)
@@ -757,7 +781,11 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	ev->tid = (int32_t)s.tid;
 	ev->sample = true;
 	ev->irq = at->flags && (field(at->flags, &s) & TRACE_FLAG_IRQS);
-	if (at->h == H_SWITCH) {
+	if (at->h == H_RUNTIME) {
+		ev->kind = OVB_PEV_RUNTIME;
+		ev->next = field_int(at->f1, &s);
+		ev->n = field(at->f2, &s);
+	} else if (at->h == H_SWITCH) {
 		ev->kind = OVB_PEV_SWITCH;
 		ev->prev = field_int(at->f1, &s);
 		ev->next = field_int(at->f2, &s);
@@ -814,6 +842,176 @@ decode_task(struct ovb_perf *p, uint32_t type, uint16_t misc, size_t n,
 	return true;
 }
 
+/* ---- how the trace was recorded ---- */
+
+static bool
+used_event(const char *e)
+{
+	static const char *const used[] = { "sched:sched_switch",
+		"sched:sched_stat_runtime", "sock:sock_send_length",
+		"sock:sock_recv_length", "net:net_dev_queue" };
+	for (size_t i = 0; i < sizeof used / sizeof *used; i++) {
+		size_t n = strlen(used[i]);
+		if (!strncmp(e, used[i], n) && (!e[n] || e[n] == ',' ||
+		    e[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/* CMDLINE: u32 nr, then nr x { u32 len; char str[len] } (NUL-padded):
+ * perf's own argv.  A --filter applies to the events of the -e before it;
+ * it drops events that perf.data does not say were dropped. */
+static void
+cmdline(struct ovb_perf *p, const unsigned char *b, size_t n)
+{
+	struct cursor c = { b, n, 0 };
+	uint32_t nr, len;
+	const unsigned char *a;
+	char last[256] = "";
+	bool want_ev = false, want_filter = false;
+	if (!take_u32(&c, &nr))
+		return;
+	for (uint32_t i = 0; i < nr && take_u32(&c, &len) && take(&c, len, &a);
+	    i++) {
+		char arg[256];
+		size_t k = strnlen((const char *)a, len);
+		if (k >= sizeof arg)
+			k = sizeof arg - 1;
+		memcpy(arg, a, k);
+		arg[k] = '\0';
+		if (want_ev) {
+			snprintf(last, sizeof last, "%s", arg);
+			want_ev = false;
+		} else if (want_filter) {
+			want_filter = false;
+			if (used_event(last) && !p->filtered[0])
+				snprintf(p->filtered, sizeof p->filtered, "%.100s", last);
+		} else if (!strcmp(arg, "-e") || !strcmp(arg, "--event"))
+			want_ev = true;
+		else if (!strncmp(arg, "--event=", 8))
+			snprintf(last, sizeof last, "%s", arg + 8);
+		else if (!strncmp(arg, "-e", 2))
+			snprintf(last, sizeof last, "%s", arg + 2);
+		else if (!strcmp(arg, "--filter"))
+			want_filter = true;
+		else if (!strncmp(arg, "--filter=", 9) && used_event(last) &&
+		    !p->filtered[0])
+			snprintf(p->filtered, sizeof p->filtered, "%.100s", last);
+		else if (!strcmp(arg, "--"))
+			break;
+	}
+}
+
+/* THREAD_MAP: u64 nr, then nr x { u64 pid; char comm[16] }.  A system-wide
+ * recording (-a, -C) has the one entry -1; a per-task one the tasks. */
+static int
+thread_map(struct ovb_perf *p, size_t n)
+{
+	if (n < 8 || get64(p->buf) > (n - 8) / 24)
+		return bad(p, "corrupt THREAD_MAP record");
+	for (uint64_t i = 0; i < get64(p->buf); i++) {
+		int64_t pid = (int64_t)get64(p->buf + 8 + 24 * i);
+		if (pid != -1) {
+			p->per_task = true;
+			p->task_pid = pid;
+		}
+	}
+	return 0;
+}
+
+/* CPU_MAP: u16 type, then 0: u16 nr, u16 cpu[nr]; 1: a mask (u16 nr, u16
+ * long_size, then 32- or 64-bit words); 2: u8 any_cpu, u8 pad, u16 first,
+ * u16 last.  Counts the CPUs recorded. */
+static int
+cpu_map(struct ovb_perf *p, size_t n)
+{
+	const unsigned char *b = p->buf;
+	if (n < 4)
+		return bad(p, "corrupt CPU_MAP record");
+	unsigned type = (unsigned)(b[0] | b[1] << 8), cnt = 0, first = 0;
+	if (type == 0) {
+		unsigned nr = (unsigned)(b[2] | b[3] << 8);
+		if (n < 4 + 2 * (size_t)nr)
+			return bad(p, "corrupt CPU_MAP record");
+		for (unsigned i = 0; i < nr; i++) {
+			unsigned c = (unsigned)(b[4 + 2 * i] | b[5 + 2 * i] << 8);
+			if (c != 0xffff && !cnt++)
+				first = c;
+		}
+	} else if (type == 1) {
+		if (n < 6)
+			return bad(p, "corrupt CPU_MAP record");
+		unsigned nr = (unsigned)(b[2] | b[3] << 8);
+		unsigned ls = (unsigned)(b[4] | b[5] << 8);
+		size_t off = ls == 4 ? 6 : 10;
+		if ((ls != 4 && ls != 8) || n < off + (size_t)nr * ls)
+			return bad(p, "corrupt CPU_MAP record");
+		for (size_t bit = 0; bit < (size_t)nr * ls * 8; bit++)
+			if (b[off + bit / 8] >> (bit % 8) & 1 && !cnt++)
+				first = (unsigned)bit;
+	} else if (type == 2) {
+		if (n < 8)
+			return bad(p, "corrupt CPU_MAP record");
+		unsigned lo = (unsigned)(b[4] | b[5] << 8);
+		unsigned hi = (unsigned)(b[6] | b[7] << 8);
+		if (hi < lo)
+			return bad(p, "corrupt CPU_MAP record");
+		cnt = hi - lo + 1;
+		first = lo;
+	} else
+		return 0;   /* a later kind: not checked */
+	p->ncpumap = cnt ? cnt : MAXCPUMAP;
+	p->cpumap_first = first;
+	return 0;
+}
+
+/* Refuses, before the first sample, what cannot give every CPU's
+ * switches: see formats/perfdata.md. */
+static int
+check_recording(struct ovb_perf *p)
+{
+	p->checked = true;
+	if (p->per_task)
+		return bad(p, "recorded per task (perf record -p PID, -t, -u, or "
+			"a command without -a; task %lld): such a trace holds only "
+			"the switches out of those tasks, not into them, so their "
+			"busy time is unknown; record system-wide with -a "
+			"(ovb-capture does)", (long long)p->task_pid);
+	if (p->filtered[0])
+		return bad(p, "%s was recorded with --filter (perf record "
+			"--filter), so the events the filter dropped are missing; "
+			"record without --filter", p->filtered);
+	if (p->ncpumap && p->ncpus && p->ncpumap < p->ncpus)
+		return bad(p, "recorded on %u of the %u CPUs (perf record -C, "
+			"first CPU %u): what ran on the others is unknown; record "
+			"every CPU (drop -C)", p->ncpumap, p->ncpus, p->cpumap_first);
+	for (size_t i = 0; i < p->nattr; i++) {
+		struct attr *at = &p->attr[i];
+		if (at->h == H_NONE || (!at->freq && at->period == 1))
+			continue;
+		const char *name = "a tracepoint";
+		struct tep_event *ev = tep_find_event(p->tep, (int)at->config);
+		char buf[160];
+		if (ev) {
+			snprintf(buf, sizeof buf, "%s:%s", ev->system, ev->name);
+			name = buf;
+		}
+		if (at->freq)
+			return bad(p, "%s was sampled at %llu Hz (perf record -F "
+				"%llu), so most of its events are missing; record "
+				"every event: drop -F (ovb-capture does)", name,
+				(unsigned long long)at->period,
+				(unsigned long long)at->period);
+		return bad(p, "%s was sampled once every %llu events (perf record "
+			"-c %llu), so most of its events are missing; record every "
+			"event: drop -c, or give -c 1", name,
+			(unsigned long long)at->period,
+			(unsigned long long)at->period);
+	}
+	return 0;
+}
+
 static int
 user_record(struct ovb_perf *p, uint32_t type, size_t n)
 {
@@ -844,11 +1042,17 @@ user_record(struct ovb_perf *p, uint32_t type, size_t n)
 	case REC_HEADER_FEATURE:
 		if (n >= 16 && get64(p->buf) == FEAT_NRCPUS)
 			p->ncpus = get32(p->buf + 12);
+		else if (n >= 8 && get64(p->buf) == FEAT_CMDLINE)
+			cmdline(p, p->buf + 8, n - 8);
 		return 0;
 	case REC_COMPRESSED:
 	case REC_COMPRESSED2:
 		return bad(p, "recorded with compression (perf record -z), "
 			"which this reader does not decode; record without -z");
+	case REC_THREAD_MAP:
+		return thread_map(p, n);
+	case REC_CPU_MAP:
+		return cpu_map(p, n);
 	}
 	return 0;
 }
@@ -923,13 +1127,23 @@ read_event(struct ovb_perf *p)
 	if (!p->tracing_parsed && type == REC_SAMPLE)
 		return bad(p, "no tracing data: the trace holds no tracepoint "
 			"format descriptions (was it recorded with -e sched:...?)");
+	if (!p->checked && type == REC_SAMPLE && (st = check_recording(p)))
+		return st;
 	struct ovb_pev ev;
 	bool keep = false;
 	st = 0;
 	if (type == REC_SAMPLE)
 		keep = decode_sample(p, n, &ev, &st);
-	else if (type == REC_COMM || type == REC_FORK || type == REC_EXIT ||
-	    type == REC_LOST || type == REC_LOST_SAMPLES)
+	else if (type == REC_LOST_SAMPLES) {
+		/* perf's per-event count of the losses when recording ended:
+		 * the same losses as the LOST records, so not delivered */
+		if (n < 8)
+			st = bad(p, "corrupt record of type %u at byte %llu", type,
+				(unsigned long long)(p->pos - n - 8));
+		else
+			p->lost_samples += get64(p->buf);
+	} else if (type == REC_COMM || type == REC_FORK || type == REC_EXIT ||
+	    type == REC_LOST)
 		keep = decode_task(p, type, misc, n, &ev, &st);
 	if (keep) {
 		ev.seq = p->seq++;
@@ -954,7 +1168,7 @@ ovb_perf_next(struct ovb_perf *p, struct ovb_pev *ev)
 			return 1;
 		}
 		if (p->eof)
-			return 0;
+			return p->checked ? 0 : check_recording(p);
 		int st = read_event(p);
 		if (st)
 			return st;
@@ -987,6 +1201,12 @@ uint64_t
 ovb_perf_reordered(const struct ovb_perf *p)
 {
 	return p->reordered;
+}
+
+uint64_t
+ovb_perf_lost_samples(const struct ovb_perf *p)
+{
+	return p->lost_samples;
 }
 
 void

@@ -363,7 +363,9 @@ void ovb_onoff_put_span(FILE *f, uint64_t t0, uint64_t t1);
  * (perf record -o -), decodes tracepoint payloads with libtraceevent from
  * the trace's own format descriptions, and returns events in time order
  * (FINISHED_ROUND semantics: memory holds about two rounds of events, not
- * the trace).  Refuses compressed, directory and foreign-endian traces. */
+ * the trace).  Refuses compressed, directory and foreign-endian traces,
+ * and recordings that cannot give every CPU's switches: per-task (no -a),
+ * a CPU subset (-C), tracepoints sampled (-F, -c N); formats/perfdata.md. */
 enum ovb_pev_kind {
 	OVB_PEV_SWITCH,  /* sched:sched_switch: prev -> next on cpu */
 	OVB_PEV_SEND,    /* bytes sent by the sampled task */
@@ -372,6 +374,8 @@ enum ovb_pev_kind {
 	OVB_PEV_FORK,    /* task tid of process pid created by ptid of ppid */
 	OVB_PEV_EXIT,    /* task tid of process pid exited */
 	OVB_PEV_LOST,    /* n events lost on cpu, noticed at time */
+	OVB_PEV_RUNTIME, /* sched:sched_stat_runtime: task next was charged
+	                    n ns of CPU time, ending about at time */
 };
 struct ovb_pev {
 	enum ovb_pev_kind kind;
@@ -399,6 +403,10 @@ uint32_t ovb_perf_ncpus(const struct ovb_perf *p);
 bool ovb_perf_has(const struct ovb_perf *p, const char *sysname);
 /* Events that arrived after later ones had been delivered. */
 uint64_t ovb_perf_reordered(const struct ovb_perf *p);
+/* Events lost by the kernel as perf counted them per event when recording
+ * ended (LOST_SAMPLES records: the same losses as the LOST records
+ * delivered as OVB_PEV_LOST, plus any that no LOST record reported). */
+uint64_t ovb_perf_lost_samples(const struct ovb_perf *p);
 /* How far through the input, for progress (bytes; total 0 in pipe mode). */
 void ovb_perf_progress(const struct ovb_perf *p, double *done, double *total);
 void ovb_perf_close(struct ovb_perf *p);

@@ -7,15 +7,16 @@
 bats_require_minimum_version 1.5.0
 load test_helper
 
-# The live load runs on CPU 0: on the VMs this project runs on, CPU 1's
-# idle task emits no tracepoints, so its switches out of idle are missing
-# from every trace and ovb-onoff can only estimate those runs (see
-# t/fixtures/README.md; the fixtures were recorded the same way).  The
-# concurrency of several CPUs is checked on the fixtures.
+# Live loads run on CPU 0, on CPU 1 and on both: on the VMs this project
+# runs on, CPU 1's idle task emits no tracepoints, so its switches out of
+# idle are missing from every trace (see t/fixtures/README.md), and
+# sched:sched_stat_runtime is what closes them.
 PIN=
 if command -v taskset >/dev/null && [[ $(nproc) -ge 2 ]]; then
 	PIN="taskset -c 0"
 fi
+LOADS=(0)
+[[ $(nproc) -ge 2 ]] && LOADS=(0 1 0,1)
 
 teardown() {
 	if [[ -n ${NGINX_PID:-} && -f $NGINX_PID ]]; then
@@ -55,6 +56,8 @@ fixtures() {
 	run -64 --separate-stderr ovb-onoff -c a=cgroup:/x x
 	[[ $stderr == *"cgroup selectors are not supported"* ]]
 	run -64 --separate-stderr ovb-onoff -c a=comm:x one two
+	run -64 --separate-stderr ovb-onoff --strict=1.5x -c a=comm:x x
+	[[ $stderr == *"--strict"* ]]
 }
 
 @test "onoff: shipped fixtures exist, each with its kernel accounting" {
@@ -144,7 +147,8 @@ burn_check() {
 	require_tracing
 	local dir=$BATS_TEST_TMPDIR
 	# burn.py prints the pid and the accounting; perf's stream goes to a file
-	perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch -o - -- \
+	perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch \
+		-e sched:sched_stat_runtime -o - -- \
 		sh -c "$PIN python3 '$BATS_TEST_DIRNAME/live/burn.py' 0.5 3 >'$dir/burn.out'" \
 		>"$dir/t.pipe" 2>/dev/null
 	head -c 16 "$dir/t.pipe" | od -An -tx1 | grep -q '10 00 00 00 00 00 00 00'
@@ -157,6 +161,202 @@ burn_check() {
 	rel=$output
 	echo "# live pipe: trace vs kernel $rel" >&3
 	within_pct 1.5
+}
+
+# ---- live: every CPU, every way of recording ----
+
+# burn_rec CPUS SECONDS RECORDER...: runs burn.py (two duty-cycled workers,
+# 2 ms on, 3 ms off, pinned to CPUS) under RECORDER (which must take
+# "-o FILE -- COMMAND"), into $BATS_TEST_TMPDIR/t.data; sets pid and k (the
+# kernel's accounting, wait4).
+burn_rec() {
+	local cpus=$1 secs=$2 dir=$BATS_TEST_TMPDIR
+	shift 2
+	"$@" -o "$dir/t.data" -- python3 "$BATS_TEST_DIRNAME/live/burn.py" \
+		"$secs" 2 2:3 "$cpus" >"$dir/burn.out" 2>"$dir/rec.err" ||
+		{ cat "$dir/rec.err"; return 1; }
+	pid=$(awk '$1 == "pid" { print $2 }' "$dir/burn.out")
+	k=$(awk '$1 == "cpu_ns" { print $2 }' "$dir/burn.out")
+	[[ -n $pid && $k -gt 0 ]]
+}
+
+# busy_rel [OVB-ONOFF OPTIONS]: the relative error of the burner's busy
+# time in $BATS_TEST_TMPDIR/t.data against k; sets rel.
+busy_rel() {
+	local dir=$BATS_TEST_TMPDIR
+	ovb-onoff "$@" -c "burn=pid:$pid" "$dir/t.data" >"$dir/t.onoff"
+	rel=$(awk -v k="$k" '$1 == "busy" { s += ($4 - $3) * $5 }
+		END { printf "%.6f\n", (s - k) / k }' "$dir/t.onoff")
+}
+
+@test "onoff: live: loads on CPU 0, CPU 1 and both, by ovb-capture: within 1.5% of wait4" {
+	require_tracing
+	local c
+	for c in "${LOADS[@]}"; do
+		burn_rec "$c" 1 ovb-capture -q
+		busy_rel --strict
+		echo "# ovb-capture, load on CPU $c: trace vs kernel $rel" >&3
+		within_pct 1.5
+	done
+}
+
+@test "onoff: live: loads on CPU 0, CPU 1 and both, by plain perf record -a: within 1.5% of wait4" {
+	require_tracing
+	local c
+	for c in "${LOADS[@]}"; do
+		burn_rec "$c" 1 perf record -q -a -k CLOCK_MONOTONIC \
+			-e sched:sched_switch -e sched:sched_stat_runtime
+		busy_rel --strict
+		echo "# perf record -a, load on CPU $c: trace vs kernel $rel" >&3
+		within_pct 1.5
+	done
+}
+
+@test "onoff: live: sched_switch alone: the error stays within the stated uncertainty, --strict refuses above 1.5%" {
+	require_tracing
+	local c dir=$BATS_TEST_TMPDIR
+	for c in "${LOADS[@]}"; do
+		burn_rec "$c" 1 perf record -q -a -k CLOCK_MONOTONIC \
+			-e sched:sched_switch
+		run -0 --separate-stderr ovb-onoff -v -c "burn=pid:$pid" "$dir/t.data"
+		local line busy unsure
+		line=$(grep -E '^ovb-onoff: .*: capsule burn: busy ' <<<"$stderr")
+		[[ -n $line ]] || fail "no uncertainty in: $stderr"
+		busy=$(sed -E 's/.* busy ([0-9.]+) cpu-s.*/\1/' <<<"$line")
+		unsure=$(sed -E 's/.* at most ([0-9.]+) cpu-s.*/\1/' <<<"$line")
+		echo "# sched_switch only, load on CPU $c: busy $busy unsure $unsure kernel $k" >&3
+		# the kernel's figure lies within the bound, plus 3% for what no
+		# sched_switch trace sees: the kernel charges a woken task from
+		# its wakeup, not its switch in, and on this shared machine the
+		# woken burner waits for other engineers' tasks (measured up to
+		# -1.6% with no switch missing; t/fixtures/README.md)
+		python3 -c "import sys; b,u,k=$busy,$unsure,$k/1e9; sys.exit(0 if abs(b-k) <= u + 0.03*k else 1)" ||
+			fail "busy $busy, kernel $k: beyond the bound $unsure"
+		rm -f "$dir/strict.onoff"
+		run --separate-stderr ovb-onoff --strict -c "burn=pid:$pid" \
+			-o "$dir/strict.onoff" "$dir/t.data"
+		if [[ $status == 0 ]]; then
+			busy_rel
+			within_pct 3
+		else
+			[[ $status == 65 ]] || fail "status $status"
+			[[ $stderr == *"sched:sched_stat_runtime"* ]]
+			[[ $stderr == *"refused under --strict"* ]]
+			[[ ! -e $dir/strict.onoff ]]
+		fi
+	done
+}
+
+# refused WORDS...: ovb-onoff on $BATS_TEST_TMPDIR/t.data exits 65, writes
+# nothing, and its message has every WORD.
+refused() {
+	run -65 --separate-stderr ovb-onoff -c a=comm:. "$BATS_TEST_TMPDIR/t.data"
+	assert_equal "$output" ""
+	local w
+	for w in "$@"; do
+		[[ $stderr == *"$w"* ]] || fail "'$w' not in: $stderr"
+	done
+	echo "# ${stderr#ovb-onoff: *: }" >&3
+}
+
+@test "onoff: live: per-task recordings (-p PID, no -a) are refused, naming -a" {
+	require_tracing
+	local dir=$BATS_TEST_TMPDIR
+	perf record -q -k CLOCK_MONOTONIC -e sched:sched_switch -o "$dir/t.data" \
+		-- python3 "$BATS_TEST_DIRNAME/live/burn.py" 0.3 1 2:3 >/dev/null 2>&1
+	refused "recorded per task" "-a"
+	python3 "$BATS_TEST_DIRNAME/live/burn.py" 1.5 1 2:3 >/dev/null &
+	local bg=$!
+	sleep 0.2
+	perf record -q -k CLOCK_MONOTONIC -e sched:sched_switch -p "$bg" \
+		-o "$dir/t.data" -- sleep 0.5 >/dev/null 2>&1
+	wait "$bg"
+	refused "recorded per task" "-p PID" "-a"
+}
+
+@test "onoff: live: -C: a subset of the CPUs is refused, every CPU is right" {
+	require_tracing
+	[[ $(nproc) -ge 2 ]] || skip "one CPU"
+	burn_rec 1 0.5 perf record -q -C 0 -k CLOCK_MONOTONIC -e sched:sched_switch \
+		-e sched:sched_stat_runtime
+	refused "recorded on 1 of the $(nproc) CPUs" "-C"
+	burn_rec 0,1 1 perf record -q -C "0-$(($(nproc) - 1))" -k CLOCK_MONOTONIC \
+		-e sched:sched_switch -e sched:sched_stat_runtime
+	busy_rel --strict
+	echo "# -C every CPU: trace vs kernel $rel" >&3
+	within_pct 1.5
+}
+
+@test "onoff: live: sampled (-F, -c N) or filtered tracepoints are refused, -c 1 is right" {
+	require_tracing
+	burn_rec 0 0.3 perf record -q -a -F 10 -k CLOCK_MONOTONIC -e sched:sched_switch
+	refused "sampled at 10 Hz" "-F"
+	burn_rec 0 0.3 perf record -q -a -c 3 -k CLOCK_MONOTONIC -e sched:sched_switch
+	refused "once every 3 events" "-c"
+	burn_rec 0 0.3 perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch \
+		--filter 'prev_pid != 0'
+	refused "sched:sched_switch was recorded with --filter" "without --filter"
+	burn_rec "${LOADS[-1]}" 1 perf record -q -a -c 1 -k CLOCK_MONOTONIC \
+		-e sched:sched_switch -e sched:sched_stat_runtime
+	busy_rel --strict
+	echo "# -c 1: trace vs kernel $rel" >&3
+	within_pct 1.5
+}
+
+@test "onoff: live: lost events (perf record -m 1) are counted once, as perf counts them" {
+	require_tracing
+	local dir=$BATS_TEST_TMPDIR
+	perf record -q -a -m 1 -k CLOCK_MONOTONIC -e sched:sched_switch \
+		-e sched:sched_stat_runtime -o "$dir/t.data" -- \
+		python3 "$BATS_TEST_DIRNAME/live/burn.py" 1 4 0.2:0.2 >/dev/null 2>&1
+	# perf's own count: the per-event LOST_SAMPLES of perf report --stats
+	local perf_lost ours
+	perf_lost=$(perf report --stats -i "$dir/t.data" 2>/dev/null |
+		awk '/ stats:$/ && !/^Aggregated/ { ev = 1 }
+			ev && $1 == "LOST_SAMPLES" { s += $3 }
+			END { print s + 0 }')
+	ovb-onoff -c a=comm:. "$dir/t.data" >"$dir/t.onoff"
+	ours=$(awk '$1 == "gap" { s += $4 } END { print s + 0 }' "$dir/t.onoff")
+	echo "# lost: ovb-onoff $ours, perf report --stats $perf_lost" >&3
+	[[ $perf_lost -gt 0 ]] || skip "perf lost nothing with -m 1 this time"
+	assert_equal "$ours" "$perf_lost"
+}
+
+@test "onoff: live: --net=devq: bytes sent in interrupt context are reported, never silently dropped" {
+	require_tracing
+	[[ -r /sys/kernel/tracing/events/net/net_dev_queue/format ]] ||
+		skip "no net:net_dev_queue"
+	local dir=$BATS_TEST_TMPDIR size=8000000
+	ovb-capture -q --net=devq -o "$dir/t.data" -- python3 -c "
+import os, socket
+s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)
+port = s.getsockname()[1]
+if os.fork() == 0:
+    c = socket.create_connection(('127.0.0.1', port))
+    b = bytes($size)
+    c.sendall(b); c.close(); os._exit(0)
+a, _ = s.accept(); n = 0
+while True:
+    d = a.recv(65536)
+    if not d: break
+    n += len(d)
+os.wait(); print('pid', os.getpid())
+" >"$dir/py.out"
+	local pid
+	pid=$(awk '$1 == "pid" { print $2 }' "$dir/py.out")
+	run -0 --separate-stderr ovb-onoff -c "snd=pid:$pid" "$dir/t.data" -o "$dir/t.onoff"
+	local credited irq=0
+	credited=$(awk '$1 == "send" { s += $4 } END { print s + 0 }' "$dir/t.onoff")
+	if [[ $stderr =~ ([0-9]+)\ bytes\ sent\ or\ received\ in\ interrupt\ context ]]; then
+		irq=${BASH_REMATCH[1]}
+		[[ $stderr == *"--net=sock"* ]]
+		run -65 --separate-stderr ovb-onoff --strict -c "snd=pid:$pid" \
+			-o "$dir/strict.onoff" "$dir/t.data"
+		[[ ! -e $dir/strict.onoff ]]
+	fi
+	echo "# devq: $credited B credited, $irq B in irq context reported, of $size" >&3
+	# every payload byte is accounted for: credited or reported
+	[[ $((credited + irq)) -ge $size ]]
 }
 
 # ---- bad input: clear message, status 65, no output file ----
@@ -235,6 +435,45 @@ bad_trace() {
 	run -65 --separate-stderr ovb-onoff -c a=comm:. "$t"
 }
 
+@test "onoff: sampled tracepoints are refused from the attributes (fixture patched)" {
+	local data=$(unpack_fixture redis) t=$BATS_TEST_TMPDIR/t.data
+	local aoff
+	aoff=$(od -An -tu8 -j24 -N8 "$data" | tr -d ' ')   # the attributes
+	# the first attribute is sched:sched_switch: sample_period at +16
+	cp "$data" "$t"
+	patch "$t" $((aoff + 16)) 0700000000000000
+	bad_trace "$t" "sched:sched_switch" "once every 7 events" "-c"
+	# freq (bit 10 of the flags at +40): sample_freq 7 Hz
+	local b
+	b=$(od -An -tx1 -j$((aoff + 41)) -N1 "$t" | tr -d ' ')
+	patch "$t" $((aoff + 41)) "$(printf '%02x' $((0x$b | 0x04)))"
+	bad_trace "$t" "sampled at 7 Hz" "-F"
+}
+
+@test "onoff: the uncertainty the dropped switches leave is bounded per capsule; --strict refuses above the bound" {
+	local data main
+	data=$(unpack_fixture redis)
+	main=$(acct_field "$FIXTURES/redis.acct" main_pid)
+	# the server ran on CPU 0, whose switches are all there
+	run -0 --separate-stderr ovb-onoff -v --strict -c "srv=pid:$main" "$data"
+	[[ $stderr == *"capsule srv: busy "*" uncertain by at most 0.000000 cpu-s (0 %) from 0 runs"* ]]
+	# redis-benchmark ran on CPU 1, whose idle task emits no switches
+	run -0 --separate-stderr ovb-onoff -c 'load=comm:^redis-bench' "$data"
+	[[ $stderr == *"capsule load: busy "*"sched:sched_stat_runtime"* ]]
+	run -65 --separate-stderr ovb-onoff --strict -c 'load=comm:^redis-bench' \
+		-o "$BATS_TEST_TMPDIR/o" "$data"
+	[[ $stderr == *"refused under --strict (bound 1.5 %)"* ]]
+	[[ ! -e $BATS_TEST_TMPDIR/o ]]
+	# a looser bound, above what it says
+	local pct
+	pct=$(sed -nE 's/.*cpu-s \(([0-9.e+]+) %\).*/\1/p' <<<"$stderr" | head -1)
+	run -0 --separate-stderr ovb-onoff --strict="$(python3 -c "print($pct * 1.01)")" \
+		-c 'load=comm:^redis-bench' "$data"
+	# and -q silences the warning
+	run -0 --separate-stderr ovb-onoff -q -c 'load=comm:^redis-bench' "$data"
+	assert_equal "$stderr" ""
+}
+
 @test "onoff: an empty trace (no samples) is an error" {
 	# recorded with a tracepoint that did not fire (t/fixtures/record.sh)
 	bad_trace "$(unpack_fixture empty)" "no samples"
@@ -291,7 +530,7 @@ bad_trace() {
 	# format descriptions that libtraceevent 1.7 crashes or leaks on; the
 	# reader only hands it descriptions of the kernel's own shape
 	local f t n=0
-	for f in "$DATA"/perf-regress-*.data.gz; do
+	for f in "$FIXTURES"/perf-regress-*.data.gz; do
 		t=$BATS_TEST_TMPDIR/$(basename "$f" .gz)
 		gzip -dc "$f" >"$t"
 		run -65 --separate-stderr ovb-onoff -c a=comm:. "$t"

@@ -1,7 +1,9 @@
 /* ovb-capture: record the kernel events a profile needs with perf record.
  *
  * Checks that tracing is permitted before starting, picks the tracepoints
- * the running kernel has (CPU: sched:sched_switch; network: the socket
+ * the running kernel has (CPU: sched:sched_switch, and
+ * sched:sched_stat_runtime, whose charges close the switches some kernels
+ * drop, e.g. from an idle task that emits no tracepoints; network: the socket
  * layer's sock:sock_send_length / sock_recv_length where present, else
  * net:net_dev_queue, which fires in the sending task's context for locally
  * generated packets), and runs perf system-wide, without a shell, for a
@@ -158,6 +160,10 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 	push(&v, &n, &cap, "CLOCK_MONOTONIC");
 	push(&v, &n, &cap, "-e");
 	push(&v, &n, &cap, "sched:sched_switch");
+	if (has_event("sched/sched_stat_runtime")) {
+		push(&v, &n, &cap, "-e");
+		push(&v, &n, &cap, "sched:sched_stat_runtime");
+	}
 	if (strcmp(opt_net, "none") && sock) {
 		push(&v, &n, &cap, "-e");
 		push(&v, &n, &cap, "sock:sock_send_length");

@@ -25,7 +25,8 @@
 #define PID_LIMIT 4194304            /* the kernel's PID_MAX_LIMIT */
 #define LOOKBACK 1000000000ULL /* ns of trace time held before output */
 
-enum { OPT_RECV = 0x100, OPT_NO_NET };
+enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT };
+#define BOUND_PCT 1.5        /* default --strict bound, % of busy time */
 
 struct selector {
 	char *name, *text;
@@ -37,6 +38,8 @@ struct selector {
 struct task {
 	uint64_t lastout;    /* when it was last switched out */
 	uint64_t run;        /* a moving average of its observed runs, ns */
+	uint64_t charged;    /* CPU time the kernel charged it since then
+	                        (sched:sched_stat_runtime), ns */
 	bool runnable;       /* it was preempted then, not asleep */
 };
 
@@ -50,6 +53,10 @@ struct proc {
 struct capstate {
 	uint32_t n;          /* CPUs running the capsule's tasks */
 	uint64_t since;
+	uint64_t busy;       /* CPU-ns written */
+	uint64_t unsure;     /* CPU-ns by which busy may be off: runs whose
+	                        start the trace misses and nothing closed */
+	uint64_t nunsure;    /* how many such runs */
 	struct ovb_busy last;/* the period not yet written (last.ncpu 0: none),
 	                        so that one ending where the next begins with
 	                        as many CPUs is written as one */
@@ -59,7 +66,8 @@ struct change { uint64_t time, seq; int16_t cap; int8_t delta; };
 
 static struct selector sel[MAXCAPS];
 static int nsel;
-static bool opt_recv, opt_net = true;
+static bool opt_recv, opt_net = true, opt_strict;
+static double opt_bound = BOUND_PCT;
 static const char *opt_input;
 
 static struct state {
@@ -79,12 +87,16 @@ static struct state {
 	bool started, header;
 	uint64_t t0, t1;
 	uint64_t *cpu_since; /* per CPU: when its current task was switched in */
+	int16_t *pred_cap;   /* per CPU: the capsule of the task before it */
+	uint64_t *pred_start;/* and when that task's run began */
 	struct change *held; /* a min-heap by (time, seq) */
 	size_t nheld, capheld;
 	uint64_t seq, emitted, clamped, mismatched;
 	struct ovb_gap gap;  /* the last gap, held to merge overlaps */
 	bool have_gap;
 	uint64_t events, irq_bytes;
+	bool has_runtime;    /* sched:sched_stat_runtime was recorded */
+	uint64_t closed, lost;
 } S;
 
 static const struct argp_option options[] = {
@@ -96,6 +108,10 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Network:", 2 },
 	{ "recv", OPT_RECV, NULL, 0, "Also write bytes received", 0 },
 	{ "no-net", OPT_NO_NET, NULL, 0, "Write CPU busy periods only", 0 },
+	{ NULL, 0, NULL, 0, "Checks:", 3 },
+	{ "strict", OPT_STRICT, "PCT", OPTION_ARG_OPTIONAL,
+	  "Fail (status 65) when a capsule's busy time is uncertain by more "
+	  "than PCT % (default 1.5), or network bytes could not be credited", 0 },
 	{ 0 }
 };
 
@@ -107,10 +123,16 @@ static const char doc[] =
 	"(the default) for a pipe-mode stream from 'perf record -o -'.  It "
 	"must hold sched:sched_switch; network bytes come from "
 	"sock:sock_send_length / sock:sock_recv_length, or from "
-	"net:net_dev_queue where those are missing.\n\n"
+	"net:net_dev_queue where those are missing.  Where the kernel drops "
+	"switches (some idle tasks emit none), sched:sched_stat_runtime closes "
+	"the gaps; without it a run's start is estimated and the uncertainty "
+	"is reported (-v: per capsule; a warning above 1.5 %; --strict fails). "
+	"Traces recorded per task (no -a, -p), on a CPU subset (-C), with "
+	"sampled tracepoints (-F, -c) or filtered ones (--filter) are "
+	"refused.\n\n"
 	"EXAMPLES:\n"
-	"  perf record -a -e sched:sched_switch -e sock:sock_send_length \\\n"
-	"      -o web.data -- sleep 30\n"
+	"  perf record -a -e sched:sched_switch -e sched:sched_stat_runtime \\\n"
+	"      -e sock:sock_send_length -o web.data -- sleep 30\n"
 	"  ovb-onoff -c web=comm:^nginx$ web.data > web.onoff\n"
 	"  ovb-onoff -c web=comm:^nginx$ -c db=comm:^postgres$ all.data\n"
 	"  perf record -a -e sched:sched_switch -o - -- sleep 5 | \\\n"
@@ -166,6 +188,11 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case 'c': add_selector(st, arg); return 0;
 	case OPT_RECV: opt_recv = true; return 0;
 	case OPT_NO_NET: opt_net = false; return 0;
+	case OPT_STRICT:
+		opt_strict = true;
+		if (arg)
+			opt_bound = ovb_arg_real(st, "--strict", arg, 0, 1e9);
+		return 0;
 	case ARGP_KEY_ARG:
 		if (st->arg_num > 0)
 			argp_error(st, "one trace at a time");
@@ -279,6 +306,7 @@ apply(int16_t k, int delta, uint64_t t)
 {
 	struct capstate *c = &S.cap[k];
 	if (c->n && t > c->since) {
+		c->busy += (t - c->since) * c->n;
 		if (c->last.ncpu == c->n && c->last.end == c->since)
 			c->last.end = t;
 		else {
@@ -380,14 +408,32 @@ put_gap(uint64_t start, uint64_t end, uint64_t lost)
  * a CPU was waiting and is taken to start as soon as it could; one that
  * slept is taken to have run for as long as its runs usually last. */
 static uint64_t
-missed_start(uint32_t c, int32_t tid, uint64_t t)
+missed_start(uint32_t c, int32_t tid, uint64_t t, int16_t cap)
 {
 	const struct task *k = &S.task[tid];
 	uint64_t since = S.cpu_since[c], s;
-	if (k->runnable && k->lastout)
-		s = k->lastout;
-	else
-		s = t > k->run ? t - k->run : 0;
+	if (S.has_runtime && k->charged) {
+		/* the kernel's charges since it last left a CPU are this run */
+		s = t > k->charged ? t - k->charged : 0;
+		S.closed++;
+	} else {
+		if (k->runnable && k->lastout)
+			s = k->lastout;
+		else
+			s = t > k->run ? t - k->run : 0;
+		/* it started somewhere in [lo, t], after it last left a CPU:
+		 * bound the error */
+		uint64_t lo = since > k->lastout ? since : k->lastout;
+		if (s < lo)
+			s = lo;
+		if (lo < t) {
+			if (cap >= 0)
+				S.cap[cap].unsure += t - lo, S.cap[cap].nunsure++;
+			if (S.cur_cap[c] >= 0 && S.cur_cap[c] != cap)
+				S.cap[S.cur_cap[c]].unsure += t - lo,
+				S.cap[S.cur_cap[c]].nunsure++;
+		}
+	}
 	return s < since ? since : s > t ? t : s;
 }
 
@@ -404,6 +450,31 @@ note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
 	}
 	k->lastout = t;
 	k->runnable = ev->prev_runnable;
+	k->charged = 0;
+}
+
+/* The kernel charges a task woken onto a CPU from the moment it was
+ * enqueued, not from its sched_switch (the scheduler skips the clock
+ * update between them), and stops charging the task it displaces then.
+ * With sched:sched_stat_runtime, a run that the kernel charged from
+ * before its switch-in starts there, and its predecessor on the CPU ends
+ * there; returns the run's start. */
+static uint64_t
+charged_start(uint32_t c, int32_t tid, uint64_t t)
+{
+	uint64_t in = S.cpu_since[c], charged = tid > 0 ? S.task[tid].charged : 0;
+	if (!S.has_runtime || !charged || t - in >= charged)
+		return in;
+	uint64_t s = t - charged;
+	if (s < S.pred_start[c])
+		s = S.pred_start[c];
+	if (S.cur_cap[c] != S.pred_cap[c]) {
+		change(S.cur_cap[c], +1, s);
+		change(S.cur_cap[c], -1, in);
+		change(S.pred_cap[c], -1, s);
+		change(S.pred_cap[c], +1, in);
+	}
+	return s;
 }
 
 static int
@@ -417,32 +488,88 @@ on_switch(const struct ovb_pev *ev)
 	if ((st = grow_ids(ev->prev, "task")) || (st = grow_ids(ev->next, "task")))
 		return st;
 	int16_t next = capsule_of_task(ev->next);
-	uint64_t t = ev->time;
+	uint64_t t = ev->time, began = S.cpu_since[c];
+	int16_t ran = S.cur_cap[c];
 	if (S.cur_tid[c] < 0) {
 		/* the first switch on this CPU: prev ran since the span began */
 		int16_t prev = capsule_of_task(ev->prev);
-		change(prev, +1, S.t0);
+		uint64_t s = S.t0;
+		if (ev->prev > 0 && S.has_runtime && S.task[ev->prev].charged &&
+		    t - S.t0 > S.task[ev->prev].charged) {
+			/* it started inside the span, its switch-in missed */
+			s = t - S.task[ev->prev].charged;
+			S.closed++;
+		}
+		change(prev, +1, s);
 		change(prev, -1, t);
 		change(next, +1, t);
+		ran = prev;
+		began = s;
 	} else if (S.cur_tid[c] != ev->prev) {
 		/* the trace missed a switch on this CPU (kernels drop some
 		 * switches out of the idle task): prev ran from an estimated
 		 * start, the task we thought ran until then */
-		uint64_t s = missed_start(c, ev->prev, t);
 		int16_t prev = capsule_of_task(ev->prev);
+		uint64_t s = missed_start(c, ev->prev, t, prev);
 		S.mismatched++;
 		change(S.cur_cap[c], -1, s);
 		change(prev, +1, s);
 		change(prev, -1, t);
 		change(next, +1, t);
-	} else if (S.cur_cap[c] != next) {
-		change(S.cur_cap[c], -1, t);
-		change(next, +1, t);
+		ran = prev;
+		began = s;
+	} else {
+		began = charged_start(c, ev->prev, t);
+		if (S.cur_cap[c] != next) {
+			change(S.cur_cap[c], -1, t);
+			change(next, +1, t);
+		}
 	}
+	S.pred_cap[c] = ran;
+	S.pred_start[c] = began;
 	note_run(c, ev, t);
 	S.cur_tid[c] = ev->next;
 	S.cur_cap[c] = next;
 	S.cpu_since[c] = t;
+	return 0;
+}
+
+/* CPU time the kernel charged a task (sched:sched_stat_runtime, fired
+ * when the scheduler updates the running task's statistics: at every
+ * tick, and when it leaves the CPU, before its sched_switch). */
+static int
+on_runtime(const struct ovb_pev *ev)
+{
+	int32_t tid = ev->next;
+	uint32_t c = ev->cpu;
+	int st = grow_ids(tid, "task");
+	if (st || tid <= 0)
+		return st;
+	S.task[tid].charged += ev->n;
+	/* Charged in its own context, so running on this CPU: if the trace
+	 * missed the switch to it, it began where the kernel began charging
+	 * it (placed now, not at its switch out, which may be far ahead). */
+	if (!S.started || ev->tid != tid || c >= S.ncpus || S.cur_tid[c] == tid)
+		return 0;
+	for (uint32_t o = 0; o < S.ncpus; o++)
+		if (S.cur_tid[o] == tid)
+			return 0;
+	uint64_t t = ev->time, s = t > S.task[tid].charged ?
+		t - S.task[tid].charged : 0;
+	uint64_t lo = S.cur_tid[c] < 0 ? S.t0 : S.cpu_since[c];
+	if (s < lo)
+		s = lo;
+	int16_t k = capsule_of_task(tid);
+	if (S.cur_tid[c] >= 0)
+		S.mismatched++;
+	S.closed++;
+	change(S.cur_cap[c], -1, s);
+	change(k, +1, s);
+	S.pred_cap[c] = S.cur_cap[c];
+	S.pred_start[c] = S.cur_tid[c] < 0 ? S.t0 : S.cpu_since[c];
+	S.cur_tid[c] = tid;
+	S.cur_cap[c] = k;
+	S.cpu_since[c] = s;
 	return 0;
 }
 
@@ -517,6 +644,7 @@ on_lost(const struct ovb_pev *ev)
 		S.cpu_last[ev->cpu] : S.t0;
 	if (!S.started)
 		return;
+	S.lost += ev->n;
 	put_gap(start < S.t0 ? S.t0 : start, ev->time, ev->n ? ev->n : 1);
 }
 
@@ -535,8 +663,11 @@ start(const struct ovb_pev *ev)
 	S.cur_cap = ovb_xmalloc(S.ncpus * sizeof *S.cur_cap);
 	S.cpu_last = ovb_xcalloc(S.ncpus, sizeof *S.cpu_last);
 	S.cpu_since = ovb_xcalloc(S.ncpus, sizeof *S.cpu_since);
+	S.pred_cap = ovb_xmalloc(S.ncpus * sizeof *S.pred_cap);
+	S.pred_start = ovb_xcalloc(S.ncpus, sizeof *S.pred_start);
+	S.has_runtime = ovb_perf_has(S.perf, "sched:sched_stat_runtime");
 	for (uint32_t c = 0; c < S.ncpus; c++)
-		S.cur_tid[c] = -1, S.cur_cap[c] = -1;
+		S.cur_tid[c] = -1, S.cur_cap[c] = -1, S.pred_cap[c] = -1;
 	return 0;
 }
 
@@ -559,6 +690,7 @@ on_event(const struct ovb_pev *ev)
 	case OVB_PEV_SEND:
 	case OVB_PEV_RECV: return on_xfer(ev);
 	case OVB_PEV_LOST: on_lost(ev); return 0;
+	case OVB_PEV_RUNTIME: return on_runtime(ev);
 	default: return on_task(ev);
 	}
 }
@@ -574,6 +706,17 @@ finish(void)
 			apply((int16_t)k, -(int)S.cap[k].n, S.t1);
 		flush_busy((int16_t)k);
 	}
+	/* losses perf counted per event that no LOST record placed: lost
+	 * after each CPU's last event */
+	uint64_t ls = ovb_perf_lost_samples(S.perf);
+	if (ls > S.lost) {
+		uint64_t from = S.t1;
+		for (uint32_t c = 0; c < S.ncpus; c++)
+			if (S.cpu_last[c] && S.cpu_last[c] < from)
+				from = S.cpu_last[c];
+		put_gap(from, S.t1, ls - S.lost);
+		S.lost = ls;
+	}
 	if (S.have_gap) {
 		if (S.gap.end > S.t1)
 			S.gap.end = S.t1;
@@ -581,6 +724,45 @@ finish(void)
 	}
 	ovb_onoff_put_span(S.out, S.t0, S.t1);
 	return 0;
+}
+
+/* Per capsule, how far its busy time may be off; -v says it, a warning
+ * says it above the bound, --strict fails then.  Network bytes sent in
+ * interrupt context (net:net_dev_queue) cannot be credited: said, and
+ * --strict fails. */
+static int
+check_bounds(const char *name)
+{
+	int st = 0;
+	for (int k = 0; k < nsel; k++) {
+		const struct capstate *c = &S.cap[k];
+		double pct = c->busy ? 100.0 * (double)c->unsure / (double)c->busy :
+			c->unsure ? 100.0 : 0;
+		bool over = pct > opt_bound;
+		if (ovb_verbose || (over && !ovb_quiet) || (over && opt_strict))
+			ovb_warn("%s: capsule %s: busy %.6f cpu-s, uncertain by at "
+				"most %.6f cpu-s (%.3g %%) from %llu runs whose start "
+				"the trace misses%s", name, sel[k].name,
+				(double)c->busy / 1e9, (double)c->unsure / 1e9, pct,
+				(unsigned long long)c->nunsure, !over ? "" :
+				S.has_runtime ? "; the kernel dropped switches this "
+				"trace could not close" : "; record with -e "
+				"sched:sched_stat_runtime as well (ovb-capture does), "
+				"which closes them");
+		if (over && opt_strict)
+			st = OVB_EDATA;
+	}
+	if (S.irq_bytes && (ovb_verbose || !ovb_quiet || opt_strict))
+		ovb_warn("%s: %llu bytes sent or received in interrupt context "
+			"(net:net_dev_queue does not name the socket's owner) are not "
+			"credited to any capsule; record sock:sock_send_length "
+			"(ovb-capture --net=sock) where the kernel has it", name,
+			(unsigned long long)S.irq_bytes);
+	if (S.irq_bytes && opt_strict)
+		st = OVB_EDATA;
+	if (st)
+		ovb_warn("%s: refused under --strict (bound %g %%)", name, opt_bound);
+	return st;
 }
 
 static int
@@ -620,15 +802,20 @@ run(const char *path)
 		}
 		if (!st)
 			st = finish();
+		if (!st)
+			st = check_bounds(name);
 	}
 	if (!st && ovb_verbose)
 		ovb_warn("%s: %llu samples, %llu delivered out of order, %llu "
-			"switches missing from the trace, %llu changes placed late, "
-			"%llu bytes in irq context not credited", name,
+			"switches missing from the trace (%llu closed by "
+			"sched_stat_runtime), %llu changes placed late, %llu events "
+			"lost, %llu bytes in irq context not credited", name,
 			(unsigned long long)S.events,
 			(unsigned long long)ovb_perf_reordered(S.perf),
 			(unsigned long long)S.mismatched,
+			(unsigned long long)S.closed,
 			(unsigned long long)S.clamped,
+			(unsigned long long)S.lost,
 			(unsigned long long)S.irq_bytes);
 	ovb_perf_close(S.perf);
 	ovb_close_in(f);
