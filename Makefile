@@ -111,7 +111,7 @@ endif
 # Seeds of each target: t/data/*.NAME, and these (.gz: decompressed).
 FUZZ_SEEDS_apps      := t/data/*.apps t/data/*.rsl
 FUZZ_SEEDS_bitbrains := t/data/*bitbrains*.csv
-FUZZ_SEEDS_perf      := t/fixtures/*.perf.data.gz t/data/perf-regress-*.data.gz
+FUZZ_SEEDS_perf      := t/fixtures/*.perf.data.gz t/fixtures/perf-regress-*.data.gz
 
 FUZZLIBOBJ := $(LIBSRC:%.c=build/fuzz/lib/%.o)
 FUZZLIB    := build/fuzz/lib/libovb.a

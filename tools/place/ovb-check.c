@@ -114,33 +114,29 @@ static struct {
 	struct ovb_names defs;      /* application name -> def index */
 } S;
 
+/* One input (ovb_read_input's take), told apart by its magic line. */
 static int
-read_input(const char *path)
+take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 {
-	FILE *f;
-	const char *name;
-	int st = ovb_open_in(path, &f, &name);
-	if (st)
-		return st;
-	struct ovb_lex lx;
-	ovb_lex_init(&lx, f, name);
-	const struct ovb_format *fmt = ovb_format_sniff(&lx, &st);
-	if (fmt && !strcmp(fmt->name, "profile")) {
+	(void)ctx;
+	int st;
+	const char *name = lx->name;
+	if (!strcmp(fmt->name, "profile")) {
 		struct ovb_profiles p;
-		if (!(st = ovb_profile_read(&lx, &p)))
+		if (!(st = ovb_profile_read(lx, &p)))
 			st = ovb_profile_merge(&S.prof, &p, name);
 		ovb_profile_free(&p);
-	} else if (fmt && !strcmp(fmt->name, "cluster")) {
+	} else if (!strcmp(fmt->name, "cluster")) {
 		if (S.have_cluster)
-			st = ovb_err(&lx, "a second cluster file (the first is %s)",
+			st = ovb_err(lx, "a second cluster file (the first is %s)",
 				S.cluster_file);
-		else if (!(st = ovb_cluster_read(&lx, &S.cluster))) {
+		else if (!(st = ovb_cluster_read(lx, &S.cluster))) {
 			S.have_cluster = true;
 			S.cluster_file = ovb_xstrdup(name);
 		}
-	} else if (fmt && !strcmp(fmt->name, "apps")) {
+	} else if (!strcmp(fmt->name, "apps")) {
 		struct ovb_apps a;
-		if (!(st = ovb_apps_read(&lx, &a))) {
+		if (!(st = ovb_apps_read(lx, &a))) {
 			if (S.napps == S.capapps)
 				S.apps_file = ovb_xrealloc(S.apps_file,
 					S.capapps ? 2 * S.capapps : 8,
@@ -149,20 +145,18 @@ read_input(const char *path)
 			*OVB_PUSH(S.apps, S.napps, S.capapps) = a;
 		} else
 			ovb_apps_free(&a);
-	} else if (fmt && !strcmp(fmt->name, "plan")) {
+	} else if (!strcmp(fmt->name, "plan")) {
 		if (S.have_plan)
-			st = ovb_err(&lx, "a second plan (the first is %s)",
+			st = ovb_err(lx, "a second plan (the first is %s)",
 				S.plan_file);
-		else if (!(st = ovb_plan_read(&lx, &S.plan))) {
+		else if (!(st = ovb_plan_read(lx, &S.plan))) {
 			S.have_plan = true;
 			S.plan_file = ovb_xstrdup(name);
 		}
-	} else if (fmt) {
-		st = ovb_err(&lx, "an ovb-%s file is not an input of ovb-check "
+	} else {
+		st = ovb_err(lx, "an ovb-%s file is not an input of ovb-check "
 			"(cluster, apps, plan, profile)", fmt->name);
 	}
-	ovb_lex_free(&lx);
-	ovb_close_in(f);
 	return st;
 }
 
@@ -837,7 +831,7 @@ main(int argc, char **argv)
 	int first, status = 0, st;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	for (int i = first; i < argc; i++)
-		if ((st = read_input(argv[i])) > status)
+		if ((st = ovb_read_input(argv[i], take, NULL)) > status)
 			status = st;
 	if (!status && (!S.have_cluster || !S.napps || !S.have_plan)) {
 		ovb_warn("missing input: %s%s%s(give the cluster, apps, plan and "
