@@ -39,7 +39,7 @@ FUZZSRC := $(sort $(wildcard fuzz/fuzz-*.c))
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all check test asan fuzz fuzz-run deps deps-check demo bench \
+.PHONY: all check test asan fuzz fuzz-run deps deps-check deps-tools-check demo bench \
 	install uninstall clean
 
 all: $(TOOLS)
@@ -63,9 +63,19 @@ $(foreach t,$(TOOLSRC),$(eval $(call tool_rule,$(t))))
 # The suite: built tools first on PATH, stdin from /dev/null.
 BATS     ?= bats
 BATSFLAGS ?=
+# Test files run TEST_JOBS at a time (GNU parallel; one test at a time
+# within a file), except those marked "# ovb: serial" (they record the
+# machine with perf), which run alone afterwards.
+TEST_JOBS   ?= $(shell nproc 2>/dev/null || echo 1)
+TESTS       := $(sort $(wildcard t/*.bats))
+SERIALTESTS := $(shell grep -l '^\# ovb: serial' $(TESTS))
+PARTESTS    := $(filter-out $(SERIALTESTS),$(TESTS))
+BATSJOBS     = $(if $(filter-out 0 1,$(TEST_JOBS)),--jobs $(TEST_JOBS) \
+	--no-parallelize-within-files)
+RUNTESTS     = $(BATS) $(BATSFLAGS) $(BATSJOBS) $(PARTESTS) </dev/null; \
+	s=$$?; $(BATS) $(BATSFLAGS) $(SERIALTESTS) </dev/null || s=1; exit $$s
 check: deps-check all
-	PATH="$(CURDIR)/$(BIN):$$PATH" OVB_ROOT="$(CURDIR)" \
-		$(BATS) $(BATSFLAGS) t/ </dev/null
+	PATH="$(CURDIR)/$(BIN):$$PATH" OVB_ROOT="$(CURDIR)" $(RUNTESTS)
 test: check
 
 # The same flags for gcc and clang; clang >= 17 (make asan CC=clang-19)
@@ -80,7 +90,7 @@ asan: deps-check
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	PATH="$(CURDIR)/$(ASANDIR)/bin:$$PATH" OVB_ROOT="$(CURDIR)" \
-		$(BATS) $(BATSFLAGS) t/ </dev/null
+		$(RUNTESTS)
 
 # libFuzzer: one target per format, derived (never listed by hand) from
 # the specs formats/NAME.md and the readers formats/NAME.c (the registry
@@ -170,12 +180,15 @@ fuzz-run: fuzz
 	done; \
 	if [ -n "$$fail" ]; then echo "fuzz-run: failed:$$fail" >&2; exit 1; fi
 
+# deps: everything (tools, tests); make demo needs only the tools' set.
 deps:
 	.ci/deps install
 deps-check:
-	@.ci/deps check
+	@.ci/deps check test
+deps-tools-check:
+	@.ci/deps check tools
 
-demo: deps-check all
+demo: deps-tools-check all
 	./demo.sh
 
 bench: all

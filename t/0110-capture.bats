@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # ovb-capture: recording the kernel events a profile needs.
 
+# ovb: serial (records the whole machine with perf: runs alone)
 bats_require_minimum_version 1.5.0
 load test_helper
 

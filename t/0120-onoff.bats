@@ -4,6 +4,7 @@
 # cgroup holding the server) and of a live recording (wait4 of a process
 # tree burning known CPU).
 
+# ovb: serial (records the whole machine with perf: runs alone)
 bats_require_minimum_version 1.5.0
 load test_helper
 
