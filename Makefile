@@ -64,18 +64,22 @@ $(foreach t,$(TOOLSRC),$(eval $(call tool_rule,$(t))))
 BATS     ?= bats
 BATSFLAGS ?=
 # Test files run TEST_JOBS at a time (GNU parallel; one test at a time
-# within a file), except those marked "# ovb: serial" (they record the
-# machine with perf), which run alone afterwards.
+# within a file).  Those marked "# ovb: serial" (they record the machine
+# with perf, so two of them must not overlap) run one after the other, in
+# a second bats beside the first, their report printed after it.
 TEST_JOBS   ?= $(shell nproc 2>/dev/null || echo 1)
 TESTS       := $(sort $(wildcard t/*.bats))
 SERIALTESTS := $(shell grep -l '^\# ovb: serial' $(TESTS))
 PARTESTS    := $(filter-out $(SERIALTESTS),$(TESTS))
 BATSJOBS     = $(if $(filter-out 0 1,$(TEST_JOBS)),--jobs $(TEST_JOBS) \
 	--no-parallelize-within-files)
-RUNTESTS     = $(BATS) $(BATSFLAGS) $(BATSJOBS) $(PARTESTS) </dev/null; \
-	s=$$?; $(BATS) $(BATSFLAGS) $(SERIALTESTS) </dev/null || s=1; exit $$s
+RUNTESTS     = log=$$(mktemp); \
+	$(BATS) $(BATSFLAGS) $(SERIALTESTS) </dev/null >"$$log" 2>&1 & \
+	$(BATS) $(BATSFLAGS) $(BATSJOBS) $(PARTESTS) </dev/null; s=$$?; \
+	wait $$! || s=1; cat "$$log"; rm -f "$$log"; exit $$s
 check: deps-check all
-	PATH="$(CURDIR)/$(BIN):$$PATH" OVB_ROOT="$(CURDIR)" $(RUNTESTS)
+	export PATH="$(CURDIR)/$(BIN):$$PATH" OVB_ROOT="$(CURDIR)"; \
+		$(RUNTESTS)
 test: check
 
 # The same flags for gcc and clang; clang >= 17 (make asan CC=clang-19)
@@ -87,9 +91,9 @@ ASANDIR  := build/asan$(filter-out -cc,-$(notdir $(firstword $(CC))))
 asan: deps-check
 	$(MAKE) BUILD=$(ASANDIR) BIN=$(ASANDIR)/bin CFLAGS='$(SANFLAGS)' \
 		WERROR='$(WERROR)' all
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	PATH="$(CURDIR)/$(ASANDIR)/bin:$$PATH" OVB_ROOT="$(CURDIR)" \
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		PATH="$(CURDIR)/$(ASANDIR)/bin:$$PATH" OVB_ROOT="$(CURDIR)"; \
 		$(RUNTESTS)
 
 # libFuzzer: one target per format, derived (never listed by hand) from
