@@ -968,8 +968,8 @@ place_app(const struct ovb_app *app, struct capsule *cps)
 		}
 	} else
 		reject(app, "no assignment of its %zu capsules to distinct "
-			"feasible %s exists (%zu in all)", m, group ? "label values" :
-			"nodes", ncols);
+			"feasible %s exists (%zu feasible %s in all)", m, group ?
+			"label values" : "nodes", ncols, group ? "values" : "nodes");
 	free(row_col);
 	free(cost);
 	free(node_of);
