@@ -23,7 +23,9 @@
 	X(reserves, ovb_reserves) \
 	X(curve, ovb_curves) \
 	X(series, ovb_series_set) \
-	X(gain, ovb_gain)
+	X(gain, ovb_gain) \
+	X(bids, ovb_bids) \
+	X(migrations, ovb_migrations)
 
 /* Each format's reader, writer and free behind the registry's exact
  * signatures: one small wrapper per function converts the void * to the

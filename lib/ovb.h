@@ -666,6 +666,51 @@ void ovb_gain_free(struct ovb_gain *g);
 /* Is the record the older form's header "nodes O placed"? */
 bool ovb_gain_header(const struct ovb_lex *lx);
 
+/* ---- formats/bids.c: a market's bids, caps and placement (format ovb-bids) ----
+ * The resources of the Merkat market: cpu (in cpu, as ovb-cluster) and mem
+ * (in MiB, a node's from its cluster label mem=MiB). */
+enum ovb_mres { OVB_MCPU, OVB_MMEM, OVB_NMRES };
+const char *ovb_mres_name(enum ovb_mres r);     /* "cpu", "mem" */
+const char *ovb_mres_unit(enum ovb_mres r);     /* "cpu", "MiB" */
+int ovb_mres_parse(const char *s);              /* enum value, or -1 */
+struct ovb_bid {
+	double bid;             /* credit, > 0 */
+	double amax;            /* the cap a_max, > 0, in the unit */
+	unsigned long line;     /* 0: no bid for this resource */
+};
+struct ovb_vm {
+	char *name;
+	char *node;             /* NULL: not placed (a new VM) */
+	unsigned long line;
+	struct ovb_bid bid[OVB_NMRES];
+};
+struct ovb_bids {
+	size_t n, cap;
+	struct ovb_vm *vm;      /* file order; n >= 1 in a read file */
+	struct ovb_names byname;
+	double reserve[OVB_NMRES];      /* credit per unit, >= 0 */
+	bool has_reserve[OVB_NMRES];
+	bool has_mem;           /* every vm bids for mem */
+};
+int ovb_bids_read(struct ovb_lex *lx, struct ovb_bids *b);
+int ovb_bids_write(FILE *f, const struct ovb_bids *b);
+void ovb_bids_free(struct ovb_bids *b);
+
+/* ---- formats/migrations.c: a migration plan (format ovb-migrations) ---- */
+
+struct ovb_step {
+	char *vm, *from, *to;   /* from NULL: a deployment of a new VM */
+	unsigned long line;
+};
+struct ovb_migrations {
+	double err[3];          /* the max error before, after, a lower bound */
+	size_t n, cap;
+	struct ovb_step *step;  /* in order */
+};
+int ovb_migrations_read(struct ovb_lex *lx, struct ovb_migrations *m);
+int ovb_migrations_write(FILE *f, const struct ovb_migrations *m);
+void ovb_migrations_free(struct ovb_migrations *m);
+
 /* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace
  * or an ovb-series ---- */
 
@@ -913,6 +958,58 @@ struct ovb_nodestat {           /* what a plan's risk record states */
 };
 void ovb_node_stat(const struct ovb_need *m, size_t n, double C,
 	uint64_t points, struct ovb_nodestat *st);
+
+/* ---- lib/market.c: the Merkat market (proportional share, errors, tabu) ----
+ *
+ * alloc_i is a VM's capped proportional share of the whole cluster's
+ * capacity (water-filling: x_j = min(a_max_j, b_j L) with L such that the
+ * x_j sum to the capacity, or every x_j = a_max_j when the caps fit);
+ * alloc_r the same over its node's VMs and capacity; e_r = |alloc_i -
+ * alloc_r| / alloc_i (Eq. 2); a VM's error is max over cpu and mem. */
+/* The water-filling of bid[0..k), amax[0..k) over capacity C into x. */
+void ovb_waterfill(const double *bid, const double *amax, size_t k, double C,
+	double *x);
+/* The same in exact rationals. */
+void ovb_xwaterfill(mpq_t *bid, mpq_t *amax, size_t k, const mpq_t C,
+	mpq_t *x);
+struct ovb_market {
+	size_t nvm, nnode, nres;        /* nres 1 (cpu) or 2 (cpu, mem) */
+	const struct ovb_bids *b;
+	const struct ovb_cluster *c;
+	double *cap[OVB_NMRES];         /* per node */
+	double *bid[OVB_NMRES], *amax[OVB_NMRES], *alloc_i[OVB_NMRES];
+	double total[OVB_NMRES], bidsum[OVB_NMRES], price[OVB_NMRES];
+	size_t *node;                   /* per vm: its node, OVB_NONE if new */
+};
+/* Checks bids against the cluster (a node that is not in it, a VM whose
+ * a_max exceeds every node's capacity, a node without mem=MiB when VMs bid
+ * for mem: 65 at the file's line) and computes alloc_i and the prices. */
+int ovb_market_init(struct ovb_market *m, const struct ovb_bids *b,
+	const char *bfile, const struct ovb_cluster *c, const char *cfile);
+void ovb_market_free(struct ovb_market *m);
+/* alloc_r[r][j] and err[j] (the VM's max_r e_r) for placement node_of
+ * (OVB_NONE: not placed: alloc_r 0, err 0); returns the max error. */
+double ovb_market_errors(const struct ovb_market *m, const size_t *node_of,
+	double *alloc_r[OVB_NMRES], double *err);
+/* A lower bound on the max error of every placement (bids.md). */
+double ovb_market_bound(const struct ovb_market *m);
+struct ovb_tabu_opt {
+	uint64_t niter;         /* stop after niter iterations without gain */
+	double emax;            /* stop when the best max error <= emax */
+	uint64_t mmax;          /* at most mmax migrations of placed VMs */
+	uint64_t tenure;        /* iterations a (vm, node) pair stays tabu */
+	uint64_t seed;          /* ties broken at random from it */
+};
+struct ovb_tabu_stat {
+	double before, after;   /* max error of the start and the best */
+	uint64_t iters, moves;  /* iterations run; migrations in the best */
+};
+/* Algorithm 1 with its fixes (README): node_of in: the placement
+ * (OVB_NONE: a new VM, first put on the least loaded node where its mem
+ * fits); out: the best placement found.  65 (reported at the bids file's
+ * line) when a new VM fits no node. */
+int ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
+	size_t *node_of, struct ovb_tabu_stat *st, const char *bfile);
 
 /* ---- lib/rsv.c: Cluster Reserves steps 1-3 (GLPK) and the bank ----
  *

@@ -41,6 +41,8 @@ args() {
 	ovb-convolve) A=(-r cpu -C 1 "@$DATA/example.usage") ;;
 	ovb-fmt) A=(-c "@$DATA/example.plan") ;;
 	ovb-import) A=(--bitbrains "@$DATA/replay-bitbrains.csv") ;;
+	ovb-market) A=("$DATA/market-fig3.cluster" "@$DATA/example.bids") ;;
+	ovb-rebalance) A=("$DATA/market-fig3.cluster" "@$DATA/example.bids") ;;
 	ovb-onoff)
 		BADEND=truncate
 		A=(-c 'all=comm:.' "@$(unpack_fixture nginx)") ;;

@@ -1,0 +1,164 @@
+#!/usr/bin/env bats
+# ovb-market: Merkat's proportional-share allocations, errors and prices,
+# against the paper's Fig. 3 and the independent Fraction oracle
+# t/oracle/market.py on instances from t/gen/market.py.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	T=$BATS_TEST_TMPDIR
+	PY=/usr/bin/python3
+	ORACLE=$BATS_TEST_DIRNAME/oracle/market.py
+	GEN=$BATS_TEST_DIRNAME/gen/market.py
+	FIG3=("$DATA/market-fig3.cluster" "$DATA/example.bids")
+}
+
+# field RECORD-PREFIX N: field N of the output line starting with PREFIX
+field() {
+	awk -v p="$1" -v n="$2" 'index($0, p) == 1 { print $n; exit }' <<<"$output"
+}
+
+@test "market: Fig. 3 exactly: alloc_i 37.5 x3 and 93.75 x2, price 0.32, alloc_r 33.33/100/100, errors 1/9 and 1/15" {
+	run -0 --separate-stderr ovb-market --exact "${FIG3[@]}"
+	assert_equal "$(field 'price cpu' 3)" 8/25
+	for v in v1 v2 v3; do
+		assert_equal "$(field "alloc $v n1 cpu" 5)" 75/2
+		assert_equal "$(field "alloc $v n1 cpu" 6)" 100/3
+		assert_equal "$(field "alloc $v n1 cpu" 7)" 1/9
+	done
+	assert_equal "$(field 'alloc v4 n2 cpu' 5)" 375/4
+	assert_equal "$(field 'alloc v4 n2 cpu' 6)" 100
+	assert_equal "$(field 'alloc v4 n2 cpu' 7)" 1/15
+	assert_equal "$(field 'alloc v5 n3 cpu' 7)" 1/15
+	assert_equal "$(field 'error max' 3)" 1/9
+	# the doubles: the same to 1e-12
+	run -0 --separate-stderr ovb-market "${FIG3[@]}"
+	$PY -c "import sys; v=[float(x) for x in sys.argv[1:]]; \
+		e=[0.32, 37.5, 100/3, 1/9, 93.75, 100, 1/15]; \
+		assert all(abs(a-b) <= 1e-12*b for a, b in zip(v, e)), v" \
+		"$(field 'price cpu' 3)" "$(field 'alloc v1 n1' 5)" "$(field 'alloc v1 n1' 6)" \
+		"$(field 'alloc v1 n1' 7)" "$(field 'alloc v4 n2' 5)" "$(field 'alloc v4 n2' 6)" \
+		"$(field 'alloc v4 n2' 7)"
+}
+
+@test "market: Fig. 3's placement is the best of all 243 (exhaustive oracle): min max-error 1/9" {
+	run -0 --separate-stderr "$PY" "$ORACLE" best "${FIG3[@]}"
+	read -r best _ count total <<<"$output"
+	assert_equal "$total" 243
+	assert_equal "$best" 1/9
+	run -0 --separate-stderr ovb-market --exact "${FIG3[@]}"
+	assert_equal "$(field 'error max' 3)" "$best"
+	# the bound never exceeds the optimum
+	run -0 --separate-stderr ovb-market "${FIG3[@]}"
+	$PY -c "import sys; assert float(sys.argv[1]) <= 1/9" "$(field 'error bound' 3)"
+}
+
+@test "market: --exact equals the Fraction oracle on 40 random instances (caps binding, mem, new VMs, reserve prices)" {
+	local s
+	for s in $(seq 1 40); do
+		mkdir -p "$T/$s"
+		$PY "$GEN" "$T/$s" "$s" $((2 + s % 3)) $((3 + s % 6)) \
+			$( ((s % 2)) && echo --mem) --new $((s % 3 == 0))
+		ovb-market --exact "$T/$s/cluster" "$T/$s/bids" |
+			grep -v -e '^#' -e '^error bound' >"$T/$s/got"
+		$PY "$ORACLE" exact "$T/$s/cluster" "$T/$s/bids" >"$T/$s/want"
+		diff "$T/$s/want" "$T/$s/got" || fail "instance $s differs"
+	done
+}
+
+@test "market: properties (exact): per node sum alloc_r <= capacity, every alloc <= a_max, bound <= error" {
+	local s
+	for s in $(seq 101 130); do
+		mkdir -p "$T/$s"
+		$PY "$GEN" "$T/$s" "$s" 3 8 --mem
+		ovb-market --exact "$T/$s/cluster" "$T/$s/bids" >"$T/$s/out"
+		$PY - "$T/$s/cluster" "$T/$s/bids" "$T/$s/out" <<'PY' || fail "instance $s"
+import sys
+from fractions import Fraction as F
+cap, amax, load = {}, {}, {}
+for line in open(sys.argv[1]):
+    t = line.split()
+    if t and t[0] == 'node':
+        lab = dict(x.split('=') for x in t[6:])
+        cap[(t[1], 'cpu')] = F(t[2]); cap[(t[1], 'mem')] = F(lab['mem'])
+for line in open(sys.argv[2]):
+    t = line.split()
+    if t and t[0] == 'bid':
+        amax[(t[1], t[2])] = F(t[5])
+for line in open(sys.argv[3]):
+    t = line.split()
+    if t and t[0] == 'alloc':
+        ai, ar = F(t[4]), F(t[5])
+        assert ai <= amax[(t[1], t[3])] and ar <= amax[(t[1], t[3])], t
+        load[(t[2], t[3])] = load.get((t[2], t[3]), 0) + ar
+    if t and t[0] == 'error' and t[1] == 'max':
+        emax = F(t[2])
+    if t and t[0] == 'error' and t[1] == 'bound':
+        bound = float(t[2])
+for k, v in load.items():
+    assert v <= cap[k], (k, v, cap[k])
+assert bound <= float(emax) + 1e-12
+PY
+	done
+}
+
+@test "market: error 0 on perfectly partitionable instances (each node's bids its share of the total)" {
+	local s
+	for s in $(seq 1 15); do
+		mkdir -p "$T/$s"
+		$PY "$GEN" "$T/$s" "$s" $((2 + s % 4)) $((6 + s % 5)) --partition
+		run -0 --separate-stderr ovb-market --exact "$T/$s/cluster" "$T/$s/bids"
+		assert_equal "$(field 'error max' 3)" 0
+	done
+}
+
+# bad NAME SED: the Fig. 3 bids edited by SED must exit 65 with
+# FILE:LINE at the edited line, and write nothing with -o.
+bad() {
+	variant "$1.bids" "$DATA/example.bids" "$2"
+	local line
+	line=$(diff "$DATA/example.bids" "$BAD" | sed -n 's/^[0-9,]*c\([0-9]*\).*/\1/p' | head -1)
+	run -65 --separate-stderr ovb-market -o "$T/out" "$DATA/market-fig3.cluster" "$BAD"
+	assert_equal "$output" ""
+	[[ $stderr == "ovb-market: $BAD:$line: "* ]] || fail "stderr: $stderr (line $line)"
+	[[ ! -e $T/out ]] || fail "-o was written"
+	run -65 --separate-stderr ovb-rebalance -o "$T/out" "$DATA/market-fig3.cluster" "$BAD"
+	[[ $stderr == "ovb-rebalance: $BAD:$line: "* ]] || fail "stderr: $stderr (line $line)"
+	[[ ! -e $T/out ]] || fail "-o was written"
+}
+
+@test "market: bad input: negative bid, a_max 0, a VM bigger than every node, unknown node: 65 at FILE:LINE, nothing written" {
+	bad negbid 's/^bid v4 cpu 30 /bid v4 cpu -30 /'
+	[[ $stderr == *bid* ]]
+	bad amax0 's/^bid v2 cpu 12 credit 100 /bid v2 cpu 12 credit 0 /'
+	[[ $stderr == *a_max* ]]
+	bad bigger 's/^bid v5 cpu 30 credit 100 /bid v5 cpu 30 credit 101 /'
+	[[ $stderr == *"bigger than every node"* ]]
+	bad unknown 's/^vm v3 n1$/vm v3 n9/'
+	[[ $stderr == *"'n9' is not in the cluster"* ]]
+}
+
+@test "market: a mem bid needs mem=MiB on every node: 65 at the cluster's node line" {
+	sed '/^bid v1 cpu/a bid v1 mem 1 credit 512 MiB' "$DATA/example.bids" >"$T/mem.bids"
+	run -65 --separate-stderr ovb-market "$DATA/market-fig3.cluster" "$T/mem.bids"
+	[[ $stderr == *"mem bid"* ]] || fail "$stderr"
+	for v in v2 v3 v4 v5; do
+		sed -i "/^bid $v cpu/a bid $v mem 1 credit 512 MiB" "$T/mem.bids"
+	done
+	sed 's/ mem=10240$//' "$DATA/market-fig3.cluster" >"$T/nomem.cluster"
+	run -65 --separate-stderr ovb-market "$T/nomem.cluster" "$T/mem.bids"
+	assert_equal "$stderr" "ovb-market: $T/nomem.cluster:3: node n1: the vms bid for mem, and the node has no label mem=MiB with a value > 0"
+	run -0 --separate-stderr ovb-market --exact "$DATA/market-fig3.cluster" "$T/mem.bids"
+	# mem: 5 x 512 MiB fit anywhere: every VM gets its cap, error 0 on mem
+	assert_equal "$(field 'alloc v1 n1 mem' 5)" 512
+	assert_equal "$(field 'alloc v1 n1 mem' 7)" 0
+}
+
+@test "market: the output is deterministic and the inputs' order does not matter" {
+	run -0 --separate-stderr ovb-market "${FIG3[@]}"
+	local a=$output
+	run -0 --separate-stderr ovb-market "$DATA/example.bids" "$DATA/market-fig3.cluster"
+	assert_equal "$output" "$a"
+	run -64 --separate-stderr ovb-market "$DATA/example.bids"
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+"""Random Merkat market instances for t/0500-market.bats and t/0510.
+
+  market.py DIR SEED NODES VMS [--mem] [--new K] [--partition] [--mmax]
+
+writes DIR/cluster and DIR/bids: NODES nodes of 50..200 cpu (mem 4096..
+16384 MiB with --mem), VMS VMs with bids 1..40 credit and caps a_max 5..
+the smallest node (some binding), each on a random node; the last K VMs
+new (node -).  --partition builds an instance of error 0: the VMs are
+dealt to nodes, each node's bids proportional to its capacity, caps far
+above the shares."""
+import random
+import sys
+
+
+def main():
+    d, seed, N, M = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    opts = sys.argv[5:]
+    mem = '--mem' in opts
+    part = '--partition' in opts
+    new = int(opts[opts.index('--new') + 1]) if '--new' in opts else 0
+    rnd = random.Random(seed)
+    caps = [rnd.choice([50, 80, 100, 120, 150, 200]) for _ in range(N)]
+    mems = [rnd.choice([4096, 8192, 16384]) for _ in range(N)]
+    with open(d + '/cluster', 'w') as f:
+        f.write('ovb-cluster 1\n')
+        for i in range(N):
+            f.write('node n%d %d cpu 125000000 B/s%s\n' % (i + 1, caps[i],
+                    ' mem=%d' % mems[i] if mem else ''))
+    vms = []
+    if part:
+        # node i gets k_i >= 1 VMs whose bids sum to caps[i] / 10
+        per = [1] * N
+        for _ in range(M - N):
+            per[rnd.randrange(N)] += 1
+        for i in range(N):
+            total = caps[i] // 10 * 4
+            cuts = sorted(rnd.sample(range(1, total), per[i] - 1)) if per[i] > 1 else []
+            parts = [b - a for a, b in zip([0] + cuts, cuts + [total])]
+            for p in parts:
+                vms.append(('n%d' % (i + 1), p, max(caps)))
+    else:
+        for j in range(M):
+            vms.append(('n%d' % rnd.randint(1, N), rnd.randint(1, 40),
+                        rnd.randint(5, min(caps))))
+    with open(d + '/bids', 'w') as f:
+        f.write('ovb-bids 1\n')
+        if rnd.random() < 0.3:
+            f.write('reserve cpu %g credit/cpu\n' % rnd.choice([0.01, 1, 5]))
+        for j, (node, bid, amax) in enumerate(vms):
+            if j >= len(vms) - new:
+                node = '-'
+            f.write('vm v%d %s\n' % (j + 1, node))
+            f.write('bid v%d cpu %s credit %s cpu\n' % (j + 1, bid, amax))
+            if mem:
+                f.write('bid v%d mem %d credit %d MiB\n' % (j + 1, rnd.randint(1, 20),
+                        rnd.choice([512, 1024, 2048, 4096])))
+
+
+main()

@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+"""Independent oracle for ovb-market and ovb-rebalance (Merkat market).
+
+Reads the ovb-cluster and ovb-bids files itself, computes in Fractions
+(the exact values of the files' decimals read as doubles, as --exact does)
+by its own water-filling: raise a common level L, a VM's share b_j L
+stopped at its cap, until the capacity is used (iterating over the caps
+that bind, not sorting), and searches all N^M placements exhaustively.
+
+  market.py exact CLUSTER BIDS         the ovb-market --exact lines
+  market.py best CLUSTER BIDS          min over placements of the max error
+                                       (as a Fraction), and how many reach it
+  market.py check CLUSTER BIDS MIGR    the migration plan's claims: moves
+                                       applied give 'error after'; <= M_max
+                                       (argv[5]); mem fits; never worse
+"""
+import itertools
+import sys
+from fractions import Fraction as F
+
+
+def fr(s):
+    return F(float(s))
+
+
+def read_cluster(path):
+    nodes = []
+    for line in open(path):
+        t = line.split('#', 1)[0].split()
+        if t and t[0] == 'node':
+            labels = dict(x.split('=', 1) for x in t[6:])
+            mem = fr(labels['mem']) if 'mem' in labels else None
+            nodes.append((t[1], fr(t[2]), mem))
+    return nodes
+
+
+def read_bids(path):
+    vms, order, reserve = {}, [], {}
+    for line in open(path):
+        t = line.split('#', 1)[0].split()
+        if not t:
+            continue
+        if t[0] == 'vm':
+            vms[t[1]] = {'node': None if t[2] == '-' else t[2]}
+            order.append(t[1])
+        elif t[0] == 'bid':
+            vms[t[1]][t[2]] = (fr(t[3]), fr(t[5]))
+        elif t[0] == 'reserve':
+            reserve[t[1]] = fr(t[2])
+    return order, vms, reserve
+
+
+def share(bids, caps, C):
+    """Capped proportional share: x_j = min(cap_j, b_j L), sum x = C."""
+    n = len(bids)
+    if sum(caps) <= C:
+        return list(caps)
+    capped = set()
+    while True:
+        R = C - sum(caps[j] for j in capped)
+        B = sum(bids[j] for j in range(n) if j not in capped)
+        L = R / B
+        new = {j for j in range(n) if j not in capped and bids[j] * L >= caps[j]}
+        if not new:
+            return [caps[j] if j in capped else bids[j] * L for j in range(n)]
+        capped |= new
+
+
+def resources(vms, order):
+    return ['cpu'] + (['mem'] if 'mem' in vms[order[0]] else [])
+
+
+def market(nodes, order, vms, place):
+    """alloc_i[r][vm], alloc_r[r][vm], err[vm] for placement place[vm]."""
+    res = resources(vms, order)
+    ai, ar, err = {}, {}, {v: F(0) for v in order}
+    for r in res:
+        k = 1 if r == 'cpu' else 2
+        C = sum(n[k] for n in nodes)
+        x = share([vms[v][r][0] for v in order], [vms[v][r][1] for v in order], C)
+        ai[r] = dict(zip(order, x))
+        ar[r] = {}
+        for n in nodes:
+            on = [v for v in order if place[v] == n[0]]
+            y = share([vms[v][r][0] for v in on], [vms[v][r][1] for v in on], n[k])
+            ar[r].update(zip(on, y))
+        for v in order:
+            if place[v] is not None:
+                err[v] = max(err[v], abs(ai[r][v] - ar[r][v]) / ai[r][v])
+    return ai, ar, err
+
+
+def q(x):
+    return str(x.numerator) if x.denominator == 1 else str(x)
+
+
+def exact(cpath, bpath):
+    nodes = read_cluster(cpath)
+    order, vms, reserve = read_bids(bpath)
+    place = {v: vms[v]['node'] for v in order}
+    ai, ar, err = market(nodes, order, vms, place)
+    price = {}
+    for r in resources(vms, order):
+        k = 1 if r == 'cpu' else 2
+        p = sum(vms[v][r][0] for v in order) / sum(n[k] for n in nodes)
+        price[r] = max(p, reserve.get(r, F(0)))
+        print('price %s %s credit/%s' % (r, q(price[r]), 'cpu' if r == 'cpu' else 'MiB'))
+    for v in order:
+        for r in resources(vms, order):
+            node = place[v]
+            if node is None:
+                print('alloc %s - %s %s - -' % (v, r, q(ai[r][v])))
+            else:
+                e = abs(ai[r][v] - ar[r][v]) / ai[r][v]
+                print('alloc %s %s %s %s %s %s' % (v, node, r, q(ai[r][v]), q(ar[r][v]), q(e)))
+    for v in order:
+        node = place[v]
+        ch = sum(price[r] * (ar[r][v] if node else ai[r][v]) for r in price)
+        print('vm %s %s %s %s credit' % (v, node or '-', q(err[v]) if node else '-', q(ch)))
+    print('error max %s' % q(max(err.values())))
+
+
+def mem_ok(nodes, order, vms, place):
+    if 'mem' not in vms[order[0]]:
+        return True
+    for n in nodes:
+        if sum(vms[v]['mem'][1] for v in order if place[v] == n[0]) > n[2]:
+            return False
+    return True
+
+
+def best(cpath, bpath):
+    nodes = read_cluster(cpath)
+    order, vms, _ = read_bids(bpath)
+    top, count, total = None, 0, 0
+    for combo in itertools.product([n[0] for n in nodes], repeat=len(order)):
+        place = dict(zip(order, combo))
+        if not mem_ok(nodes, order, vms, place):
+            continue
+        total += 1
+        e = max(market(nodes, order, vms, place)[2].values())
+        if top is None or e < top:
+            top, count = e, 1
+        elif e == top:
+            count += 1
+    print('%s %r %d %d' % (q(top), float(top), count, total))
+
+
+def check(cpath, bpath, mpath, mmax):
+    nodes = read_cluster(cpath)
+    order, vms, _ = read_bids(bpath)
+    place = {v: vms[v]['node'] for v in order}
+    errs, moves = {}, 0
+    steps = []
+    for line in open(mpath):
+        t = line.split('#', 1)[0].split()
+        if t and t[0] == 'error':
+            errs[t[1]] = float(t[2])
+        elif t and t[0] in ('move', 'deploy'):
+            steps.append(t)
+    # memory at every step: new VMs deployed first would be checked as
+    # they come; running VMs hold their mem from the start
+    for t in steps:
+        if t[0] == 'move':
+            assert place[t[1]] == t[2], 'move %s from %s: it is on %s' % (t[1], t[2], place[t[1]])
+            place[t[1]] = t[3]
+            moves += 1
+        else:
+            assert place[t[1]] is None, 'deploy of a placed vm %s' % t[1]
+            place[t[1]] = t[2]
+    assert all(place[v] is not None for v in order), 'a new vm was not deployed'
+    assert mem_ok(nodes, order, vms, place), 'mem overcommitted at the end'
+    assert moves <= mmax, '%d moves > M_max %d' % (moves, mmax)
+    after = float(max(market(nodes, order, vms, place)[2].values()))
+    assert abs(after - errs['after']) <= 1e-9 * max(1, after), \
+        'error after %r, recomputed %r' % (errs['after'], after)
+    assert errs['after'] <= errs['before'] + 1e-12, 'worse than the input'
+    assert errs['bound'] <= errs['after'] + 1e-12, 'bound above the result'
+    print('ok %d moves, after %r' % (moves, after))
+
+
+if __name__ == '__main__':
+    cmd = sys.argv[1]
+    if cmd == 'exact':
+        exact(sys.argv[2], sys.argv[3])
+    elif cmd == 'best':
+        best(sys.argv[2], sys.argv[3])
+    elif cmd == 'check':
+        check(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))

@@ -1,0 +1,335 @@
+/* ovb-market: the allocations, errors and prices of a Merkat market.
+ *
+ * Reads an ovb-cluster file (cpu capacities; mem=MiB labels when the VMs
+ * bid for mem) and an ovb-bids file (bids, caps a_max, placement), in any
+ * order, and writes per VM and resource alloc_i (the capped proportional
+ * share of the whole cluster, Eq. 1 by water-filling), alloc_r (the same
+ * over its node), e_r (Eq. 2); per VM its max error and its charge; per
+ * resource the price max(reserve, sum of bids / capacity); the largest
+ * error and a lower bound on the best placement's.
+ *
+ * Invariants: the output depends only on the inputs; with --exact every
+ * number is the exact rational of the inputs' doubles; nothing is written
+ * on an error. */
+#include <argp.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+enum { OPT_EXACT = 0x100 };
+static bool opt_exact;
+
+static const struct argp_option options[] = {
+	{ "exact", OPT_EXACT, NULL, 0, "Exact rationals (GMP) of the inputs' "
+	  "numbers: every value as NUM/DEN", 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"The allocations, allocation errors and prices of a proportional-share "
+	"market (Merkat)."
+	"\v"
+	"CLUSTER is an ovb-cluster file (capacity: the node's cpu; mem from "
+	"its label mem=MiB when the VMs bid for mem), BIDS an ovb-bids file "
+	"(formats/bids.md); either order.  Output records:\n"
+	"  price RES P credit/UNIT   max(reserve, sum of bids / capacity)\n"
+	"  alloc VM NODE RES ALLOC_I ALLOC_R E_R   in the resource's unit\n"
+	"  vm VM NODE ERROR CHARGE credit   max_r e_r; sum_r price x alloc_r\n"
+	"  error max E, error bound LB   the largest error; a lower bound on "
+	"that of every placement\n"
+	"A VM not placed (node -) has alloc_r, e_r and error '-' and is "
+	"charged for alloc_i.  Numbers are the shortest decimals that read "
+	"back as the computed doubles; --exact computes in rationals from the "
+	"exact values of the inputs' doubles (a decimal like 0.1 is taken as "
+	"the double nearest it) and writes NUM/DEN.\n\n"
+	"EXAMPLES:\n"
+	"  ovb-market t/data/market-fig3.cluster t/data/example.bids\n"
+	"  ovb-market --exact cluster bids -o market.txt\n\n"
+	OVB_EXIT_DOC;
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *st)
+{
+	(void)arg;
+	switch (key) {
+	case OPT_EXACT: opt_exact = true; return 0;
+	case ARGP_KEY_ARG: return ARGP_ERR_UNKNOWN;
+	case ARGP_KEY_SUCCESS:
+		if (st->argc - st->next != 2)
+			argp_error(st, "give two files: CLUSTER and BIDS");
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp argp = { options, parse_opt, "CLUSTER BIDS", doc,
+	ovb_cli_child, NULL, NULL };
+
+struct input {
+	struct ovb_cluster c;
+	struct ovb_bids b;
+	char *cfile, *bfile;
+};
+
+static int
+take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
+{
+	struct input *in = ctx;
+	if (!strcmp(fmt->name, "cluster") && !in->cfile) {
+		in->cfile = ovb_xstrdup(lx->name);
+		return ovb_cluster_read(lx, &in->c);
+	}
+	if (!strcmp(fmt->name, "bids") && !in->bfile) {
+		in->bfile = ovb_xstrdup(lx->name);
+		return ovb_bids_read(lx, &in->b);
+	}
+	return ovb_err(lx, "this is an ovb-%s file; expected one ovb-cluster "
+		"and one ovb-bids", fmt->name);
+}
+
+static void
+put(FILE *f, double v)
+{
+	ovb_put_real(f, v);
+}
+
+static void
+run_double(const struct ovb_market *m, FILE *f)
+{
+	const struct ovb_bids *b = m->b;
+	double *ar[OVB_NMRES], *err = ovb_xcalloc(m->nvm, sizeof *err);
+	for (size_t r = 0; r < OVB_NMRES; r++)
+		ar[r] = ovb_xcalloc(m->nvm, sizeof **ar);
+	double emax = ovb_market_errors(m, m->node, ar, err);
+	fputs("# price RES P credit/UNIT: max(reserve, sum of bids / "
+		"capacity)\n", f);
+	for (size_t r = 0; r < m->nres; r++) {
+		fprintf(f, "price %s", ovb_mres_name(r));
+		put(f, m->price[r]);
+		fprintf(f, " credit/%s\n", ovb_mres_unit(r));
+	}
+	fputs("# alloc VM NODE RES ALLOC_I ALLOC_R E_R (cpu in cpu, mem in "
+		"MiB)\n", f);
+	for (size_t j = 0; j < m->nvm; j++)
+		for (size_t r = 0; r < m->nres; r++) {
+			const char *node = b->vm[j].node;
+			fprintf(f, "alloc %s %s %s", b->vm[j].name, node ? node :
+				"-", ovb_mres_name(r));
+			put(f, m->alloc_i[r][j]);
+			if (node) {
+				put(f, ar[r][j]);
+				put(f, fabs(m->alloc_i[r][j] - ar[r][j]) /
+					m->alloc_i[r][j]);
+				fputc('\n', f);
+			} else
+				fputs(" - -\n", f);
+		}
+	fputs("# vm VM NODE ERROR CHARGE credit: max_r e_r, sum_r price x "
+		"alloc_r\n", f);
+	for (size_t j = 0; j < m->nvm; j++) {
+		const char *node = b->vm[j].node;
+		double charge = 0;
+		for (size_t r = 0; r < m->nres; r++)
+			charge += m->price[r] * (node ? ar[r][j] :
+				m->alloc_i[r][j]);
+		fprintf(f, "vm %s %s", b->vm[j].name, node ? node : "-");
+		if (node)
+			put(f, err[j]);
+		else
+			fputs(" -", f);
+		put(f, charge);
+		fputs(" credit\n", f);
+	}
+	fputs("error max", f);
+	put(f, emax);
+	fputs("\nerror bound", f);
+	put(f, ovb_market_bound(m));
+	fputc('\n', f);
+	for (size_t r = 0; r < OVB_NMRES; r++)
+		free(ar[r]);
+	free(err);
+}
+
+static void
+putq(FILE *f, const mpq_t q)
+{
+	char *s = ovb_mpq_str(q);
+	fprintf(f, " %s", s);
+	free(s);
+}
+
+static mpq_t *
+qvec(size_t n)
+{
+	mpq_t *v = ovb_xcalloc(n ? n : 1, sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		mpq_init(v[i]);
+	return v;
+}
+
+static void
+qfree(mpq_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		mpq_clear(v[i]);
+	free(v);
+}
+
+/* The same computation in rationals. */
+static void
+run_exact(const struct ovb_market *m, FILE *f)
+{
+	const struct ovb_bids *b = m->b;
+	size_t M = m->nvm, N = m->nnode;
+	mpq_t *bid[OVB_NMRES], *amax[OVB_NMRES], *ai[OVB_NMRES], *ar[OVB_NMRES];
+	mpq_t price[OVB_NMRES], *err = qvec(M), C, t, u, emax;
+	mpq_inits(C, t, u, emax, NULL);
+	mpq_t *gb = qvec(M), *ga = qvec(M), *gx = qvec(M);
+	size_t *gi = ovb_xcalloc(M, sizeof *gi);
+	fputs("# price RES P credit/UNIT: max(reserve, sum of bids / "
+		"capacity)\n", f);
+	for (size_t r = 0; r < m->nres; r++) {
+		bid[r] = qvec(M);
+		amax[r] = qvec(M);
+		ai[r] = qvec(M);
+		ar[r] = qvec(M);
+		mpq_init(price[r]);
+		mpq_set_ui(C, 0, 1);
+		for (size_t n = 0; n < N; n++) {
+			mpq_set_d(t, m->cap[r][n]);
+			mpq_add(C, C, t);
+		}
+		for (size_t j = 0; j < M; j++) {
+			mpq_set_d(bid[r][j], m->bid[r][j]);
+			mpq_set_d(amax[r][j], m->amax[r][j]);
+			mpq_add(price[r], price[r], bid[r][j]);
+		}
+		ovb_xwaterfill(bid[r], amax[r], M, C, ai[r]);
+		mpq_div(price[r], price[r], C);
+		mpq_set_d(t, b->reserve[r]);
+		if (mpq_cmp(t, price[r]) > 0)
+			mpq_set(price[r], t);
+		for (size_t n = 0; n < N; n++) {
+			size_t k = 0;
+			for (size_t j = 0; j < M; j++)
+				if (m->node[j] == n) {
+					gi[k] = j;
+					mpq_set(gb[k], bid[r][j]);
+					mpq_set(ga[k], amax[r][j]);
+					k++;
+				}
+			mpq_set_d(C, m->cap[r][n]);
+			ovb_xwaterfill(gb, ga, k, C, gx);
+			for (size_t i = 0; i < k; i++)
+				mpq_set(ar[r][gi[i]], gx[i]);
+		}
+		fprintf(f, "price %s", ovb_mres_name(r));
+		putq(f, price[r]);
+		fprintf(f, " credit/%s\n", ovb_mres_unit(r));
+	}
+	fputs("# alloc VM NODE RES ALLOC_I ALLOC_R E_R (cpu in cpu, mem in "
+		"MiB)\n", f);
+	for (size_t j = 0; j < M; j++)
+		for (size_t r = 0; r < m->nres; r++) {
+			const char *node = b->vm[j].node;
+			fprintf(f, "alloc %s %s %s", b->vm[j].name, node ? node :
+				"-", ovb_mres_name(r));
+			putq(f, ai[r][j]);
+			if (node) {
+				mpq_sub(t, ai[r][j], ar[r][j]);
+				mpq_abs(t, t);
+				mpq_div(t, t, ai[r][j]);
+				if (mpq_cmp(t, err[j]) > 0)
+					mpq_set(err[j], t);
+				if (mpq_cmp(t, emax) > 0)
+					mpq_set(emax, t);
+				putq(f, ar[r][j]);
+				putq(f, t);
+				fputc('\n', f);
+			} else
+				fputs(" - -\n", f);
+		}
+	fputs("# vm VM NODE ERROR CHARGE credit: max_r e_r, sum_r price x "
+		"alloc_r\n", f);
+	for (size_t j = 0; j < M; j++) {
+		const char *node = b->vm[j].node;
+		mpq_set_ui(u, 0, 1);
+		for (size_t r = 0; r < m->nres; r++) {
+			mpq_mul(t, price[r], node ? ar[r][j] : ai[r][j]);
+			mpq_add(u, u, t);
+		}
+		fprintf(f, "vm %s %s", b->vm[j].name, node ? node : "-");
+		if (node)
+			putq(f, err[j]);
+		else
+			fputs(" -", f);
+		putq(f, u);
+		fputs(" credit\n", f);
+	}
+	fputs("error max", f);
+	putq(f, emax);
+	fputs("\nerror bound", f);
+	put(f, ovb_market_bound(m));
+	fputs(" # a double, as in the default mode\n", f);
+	for (size_t r = 0; r < m->nres; r++) {
+		qfree(bid[r], M);
+		qfree(amax[r], M);
+		qfree(ai[r], M);
+		qfree(ar[r], M);
+		mpq_clear(price[r]);
+	}
+	qfree(err, M);
+	qfree(gb, M);
+	qfree(ga, M);
+	qfree(gx, M);
+	free(gi);
+	mpq_clears(C, t, u, emax, NULL);
+}
+
+int
+main(int argc, char **argv)
+{
+	int first, status;
+	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	struct input in;
+	memset(&in, 0, sizeof in);
+	status = ovb_read_inputs(argc - first, argv + first, take, &in);
+	if (!status && (!in.cfile || !in.bfile))
+		status = ovb_err_at(in.cfile ? in.cfile : in.bfile, 0, "expected "
+			"one ovb-cluster and one ovb-bids file");
+	struct ovb_market m;
+	memset(&m, 0, sizeof m);
+	char *buf = NULL;
+	size_t len = 0;
+	if (!status)
+		status = ovb_market_init(&m, &in.b, in.bfile, &in.c, in.cfile);
+	if (!status) {
+		FILE *mem = open_memstream(&buf, &len);
+		if (!mem) {
+			ovb_warn("out of memory");
+			return OVB_ESOFT;
+		}
+		fputs("# ovb-market: Merkat proportional share (Eq. 1-2)\n", mem);
+		if (opt_exact)
+			run_exact(&m, mem);
+		else
+			run_double(&m, mem);
+		fclose(mem);
+		struct ovb_out out;
+		if (!(status = ovb_out_open(&out, ovb_opt_output))) {
+			fwrite(buf, 1, len, out.f);
+			status = ovb_out_end(&out, 0);
+		}
+	}
+	free(buf);
+	ovb_market_free(&m);
+	if (in.cfile)
+		ovb_cluster_free(&in.c);
+	if (in.bfile)
+		ovb_bids_free(&in.b);
+	free(in.cfile);
+	free(in.bfile);
+	return status;
+}
