@@ -608,9 +608,18 @@ ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
 	s.tabu = ovb_xcalloc(o->tenure ? o->tenure : 1, sizeof *s.tabu);
 	memcpy(s.start, node_of, M * sizeof *s.start);
 	memcpy(s.cur, node_of, M * sizeof *s.cur);
-	for (size_t j = 0; j < M; j++)
-		if (s.cur[j] != OVB_NONE && m->nres > 1)
-			s.memused[s.cur[j]] += m->amax[OVB_MMEM][j];
+	int status = 0;
+	for (size_t j = 0; j < M && !status; j++)
+		if (s.cur[j] != OVB_NONE && m->nres > 1) {
+			size_t n = s.cur[j];
+			s.memused[n] += m->amax[OVB_MMEM][j];
+			if (s.memused[n] > m->cap[OVB_MMEM][n])
+				status = ovb_err_at(bfile, m->b->vm[j].line, "vm %s: "
+					"node %s's mem is overcommitted: its vms' mem "
+					"a_max sum to %g MiB > %g MiB", m->b->vm[j].name,
+					m->c->node[n].name, s.memused[n],
+					m->cap[OVB_MMEM][n]);
+		}
 	members_init(&s.mb, m, s.cur);
 	/* new VMs: each on the least loaded node (cpu bids per cpu, then
 	 * index) where its mem fits */
@@ -618,7 +627,6 @@ ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
 	for (size_t j = 0; j < M; j++)
 		if (s.cur[j] != OVB_NONE)
 			load[s.cur[j]] += m->bid[OVB_MCPU][j];
-	int status = 0;
 	for (size_t j = 0; j < M && !status; j++) {
 		if (s.cur[j] != OVB_NONE)
 			continue;
@@ -647,13 +655,16 @@ ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
 		s.total = bestsum;
 		st->before = bestmax;
 		memcpy(node_of, s.cur, M * sizeof *node_of);
+		st->moves = 0;
 		uint64_t still = 0;
 		while (still < o->niter && bestmax > o->emax) {
 			if (!tabu_step(&s, bestmax, bestsum))
 				break;
 			s.iter++;
 			double sum, mx = global_max(&s, &sum);
-			if (obj_cmp(mx, sum, bestmax, bestsum) < 0) {
+			int c = obj_cmp(mx, sum, bestmax, bestsum);
+			/* as good with fewer migrations is better too */
+			if (c < 0 || (c == 0 && s.moved < st->moves)) {
 				/* a copy of the placement, not an alias */
 				memcpy(node_of, s.cur, M * sizeof *node_of);
 				bestmax = mx;
@@ -665,12 +676,6 @@ ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
 		}
 		st->after = bestmax;
 		st->iters = s.iter;
-		if (st->after == st->before) {
-			size_t nm = 0;
-			for (size_t j = 0; j < M; j++)
-				nm += s.start[j] != OVB_NONE && node_of[j] != s.start[j];
-			st->moves = nm;
-		}
 	}
 	members_free(&s.mb, N);
 	gather_free(&s.g);

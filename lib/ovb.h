@@ -1007,7 +1007,7 @@ struct ovb_tabu_stat {
 /* Algorithm 1 with its fixes (README): node_of in: the placement
  * (OVB_NONE: a new VM, first put on the least loaded node where its mem
  * fits); out: the best placement found.  65 (reported at the bids file's
- * line) when a new VM fits no node. */
+ * line) when the input overcommits a node's mem or a new VM fits no node. */
 int ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
 	size_t *node_of, struct ovb_tabu_stat *st, const char *bfile);
 

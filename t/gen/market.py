@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """Random Merkat market instances for t/0500-market.bats and t/0510.
 
-  market.py DIR SEED NODES VMS [--mem] [--new K] [--partition] [--mmax]
+  market.py DIR SEED NODES VMS [--mem] [--new K] [--partition]
 
-writes DIR/cluster and DIR/bids: NODES nodes of 50..200 cpu (mem 4096..
-16384 MiB with --mem), VMS VMs with bids 1..40 credit and caps a_max 5..
-the smallest node (some binding), each on a random node; the last K VMs
-new (node -).  --partition builds an instance of error 0: the VMs are
+writes DIR/cluster and DIR/bids: NODES nodes of 50..200 cpu (with --mem
+8192..32768 MiB, and each VM's 512..2048 MiB on a node where it fits),
+VMS VMs with bids 1..40 credit and caps a_max 5..the smallest node (some
+binding), each on a random node; the last K VMs new (node -).  --partition builds an instance of error 0: the VMs are
 dealt to nodes, each node's bids proportional to its capacity, caps far
 above the shares."""
 import random
@@ -21,7 +21,7 @@ def main():
     new = int(opts[opts.index('--new') + 1]) if '--new' in opts else 0
     rnd = random.Random(seed)
     caps = [rnd.choice([50, 80, 100, 120, 150, 200]) for _ in range(N)]
-    mems = [rnd.choice([4096, 8192, 16384]) for _ in range(N)]
+    mems = [rnd.choice([8192, 16384, 32768]) for _ in range(N)]
     with open(d + '/cluster', 'w') as f:
         f.write('ovb-cluster 1\n')
         for i in range(N):
@@ -41,8 +41,21 @@ def main():
                 vms.append(('n%d' % (i + 1), p, max(caps)))
     else:
         for j in range(M):
-            vms.append(('n%d' % rnd.randint(1, N), rnd.randint(1, 40),
-                        rnd.randint(5, min(caps))))
+            vms.append(['n%d' % rnd.randint(1, N), rnd.randint(1, 40),
+                        rnd.randint(5, min(caps))])
+    vmem = [rnd.choice([512, 1024, 2048]) for _ in vms]
+    if mem:
+        # a placement where mem fits: each VM on a random node with room
+        used = [0] * N
+        for j, v in enumerate(vms):
+            fit = [i for i in range(N) if used[i] + vmem[j] <= mems[i]]
+            if not fit:  # shrink the VM to the largest room left
+                i = max(range(N), key=lambda i: mems[i] - used[i])
+                vmem[j] = max(256, (mems[i] - used[i]) // 256 * 256)
+                fit = [i]
+            i = rnd.choice(fit)
+            used[i] += vmem[j]
+            v[0] = 'n%d' % (i + 1)
     with open(d + '/bids', 'w') as f:
         f.write('ovb-bids 1\n')
         if rnd.random() < 0.3:
@@ -54,7 +67,7 @@ def main():
             f.write('bid v%d cpu %s credit %s cpu\n' % (j + 1, bid, amax))
             if mem:
                 f.write('bid v%d mem %d credit %d MiB\n' % (j + 1, rnd.randint(1, 20),
-                        rnd.choice([512, 1024, 2048, 4096])))
+                        vmem[j]))
 
 
 main()
