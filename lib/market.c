@@ -358,13 +358,14 @@ ovb_market_bound(const struct ovb_market *m)
 			double a = m->alloc_i[r][j];
 			double best = fmin(m->amax[r][j], c[0]);
 			if (best < a)
-				lb = fmax(lb, (a - best) / a);
+				lb = fmax(lb, (a - best) / a - 1e-12);
 			suma += m->amax[r][j];
 			sumi += a;
 		}
+		/* less a relative 1e-12 for the rounding of the sums */
 		double most = fmin(suma, top);
 		if (sumi > 0 && most < sumi)
-			lb = fmax(lb, (sumi - most) / sumi);
+			lb = fmax(lb, (sumi - most) / sumi - 1e-12);
 	}
 	free(c);
 	return lb;
