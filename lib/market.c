@@ -371,6 +371,46 @@ ovb_market_bound(const struct ovb_market *m)
 	return lb;
 }
 
+/* ---- Algorithm 3, fixed ---- */
+
+/* The total bid for n VMs of caps amax, +inf when they do not fit. */
+static double
+afford_total(const struct ovb_market *m, const double *amax, uint64_t n,
+	double *bid)
+{
+	double total = 0;
+	for (size_t r = 0; r < m->nres; r++) {
+		double a = amax[r] * (double)n, C = m->total[r];
+		if (!(a < C))
+			return INFINITY;
+		double b = m->bidsum[r] / C * a / (1 - a / C);
+		if (bid)
+			bid[r] = b / (double)n;
+		total += b;
+	}
+	return total;
+}
+
+uint64_t
+ovb_market_afford(const struct ovb_market *m, const double *amax,
+	uint64_t nmax, double budget, double *bid)
+{
+	/* the total grows with n: binary search for the last n below budget */
+	uint64_t lo = 0, hi = nmax;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		if (afford_total(m, amax, mid, NULL) < budget)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	for (size_t r = 0; r < m->nres; r++)
+		bid[r] = 0;
+	if (lo)
+		afford_total(m, amax, lo, bid);
+	return lo;
+}
+
 /* ---- Algorithm 1, fixed ---- */
 
 struct tabu_entry { size_t vm, node; uint64_t until; };

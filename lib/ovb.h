@@ -993,6 +993,14 @@ double ovb_market_errors(const struct ovb_market *m, const size_t *node_of,
 	double *alloc_r[OVB_NMRES], double *err);
 /* A lower bound on the max error of every placement (bids.md). */
 double ovb_market_bound(const struct ovb_market *m);
+/* Algorithm 3, fixed: the most VMs n in [1, nmax], each with caps
+ * amax[r], whose total bid sum_r P[r] a[r] n / (1 - a[r] n / C[r]) is
+ * below budget, P[r] the price of the OTHER bids (their sum / C[r], not
+ * the market price, which would count the tenant's own bids, nor the
+ * reserve); bid[r] the bid per VM that gives each its cap.  0 when not
+ * even one VM is affordable or fits (a[r] n >= C[r]). */
+uint64_t ovb_market_afford(const struct ovb_market *m, const double *amax,
+	uint64_t nmax, double budget, double *bid);
 struct ovb_tabu_opt {
 	uint64_t niter;         /* stop after niter iterations without gain */
 	double emax;            /* stop when the best max error <= emax */

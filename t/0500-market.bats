@@ -162,3 +162,52 @@ bad() {
 	assert_equal "$output" "$a"
 	run -64 --separate-stderr ovb-market "$DATA/example.bids"
 }
+
+@test "market: --budget (Algorithm 3, fixed): the most VMs a budget buys at their caps, against a brute-force Fraction count" {
+	run -0 --separate-stderr ovb-market --budget 50 --nvms 8 --vm-cpu 25 "${FIG3[@]}"
+	# the other bids 96 over 300 cpu: 4 VMs of 25 cpu cost 0.32*100/(1-1/3) = 48
+	assert_line --regexp '^afford 4 vms 4[78]\.9*[0-9]* credit$'
+	local s
+	for s in $(seq 1 20); do
+		mkdir -p "$T/$s"
+		$PY "$GEN" "$T/$s" "$s" 3 6 $( ((s % 2)) && echo --mem)
+		local args=(--budget $((s * 7)) --nvms 12 --vm-cpu $((5 + s)))
+		((s % 2)) && args+=(--vm-mem 700)
+		ovb-market "${args[@]}" "$T/$s/cluster" "$T/$s/bids" >"$T/$s/out"
+		$PY - "$T/$s/cluster" "$T/$s/bids" "$T/$s/out" $((s * 7)) 12 $((5 + s)) 700 <<'PY' || fail "instance $s"
+import sys
+from fractions import Fraction as F
+cl, bi, out = sys.argv[1:4]
+budget, nmax, acpu, amem = F(sys.argv[4]), int(sys.argv[5]), F(sys.argv[6]), F(sys.argv[7])
+cap = {'cpu': F(0), 'mem': F(0)}
+for line in open(cl):
+    t = line.split()
+    if t and t[0] == 'node':
+        cap['cpu'] += F(t[2])
+        lab = dict(x.split('=') for x in t[6:])
+        cap['mem'] += F(lab.get('mem', 0))
+bids = {}
+for line in open(bi):
+    t = line.split()
+    if t and t[0] == 'bid':
+        bids[t[2]] = bids.get(t[2], 0) + F(t[3])
+a = {'cpu': acpu, 'mem': amem}
+def total(n):
+    s = 0
+    for r in bids:
+        if a[r] * n >= cap[r]:
+            return None
+        s += bids[r] / cap[r] * a[r] * n / (1 - a[r] * n / cap[r])
+    return s
+best = 0
+for n in range(1, nmax + 1):
+    t = total(n)
+    if t is not None and t < budget:
+        best = n
+got = [l.split() for l in open(out) if l.startswith('afford ')][0]
+assert int(got[1]) == best, (got, best)
+if best:
+    assert abs(float(got[3]) - float(total(best))) <= 1e-9 * float(total(best)), got
+PY
+	done
+}

@@ -18,12 +18,20 @@
 
 #include "ovb.h"
 
-enum { OPT_EXACT = 0x100 };
+enum { OPT_EXACT = 0x100, OPT_BUDGET, OPT_NVMS, OPT_VMCPU, OPT_VMMEM };
 static bool opt_exact;
+static double opt_budget = -1, opt_vm[OVB_NMRES];
+static uint64_t opt_nvms = 1;
 
 static const struct argp_option options[] = {
 	{ "exact", OPT_EXACT, NULL, 0, "Exact rationals (GMP) of the inputs' "
 	  "numbers: every value as NUM/DEN", 0 },
+	{ "budget", OPT_BUDGET, "CREDITS", 0, "Algorithm 3: how many new VMs "
+	  "BUDGET buys at their caps (with --vm-cpu, --nvms)", 0 },
+	{ "nvms", OPT_NVMS, "N", 0, "the most VMs asked for (default 1)", 0 },
+	{ "vm-cpu", OPT_VMCPU, "CPU", 0, "a new VM's cpu cap a_max, in cpu", 0 },
+	{ "vm-mem", OPT_VMMEM, "MIB", 0, "a new VM's mem cap a_max, in MiB "
+	  "(when the VMs bid for mem)", 0 },
 	{ 0 }
 };
 
@@ -44,9 +52,15 @@ static const char doc[] =
 	"back as the computed doubles; --exact computes in rationals from the "
 	"exact values of the inputs' doubles (a decimal like 0.1 is taken as "
 	"the double nearest it) and writes NUM/DEN.\n\n"
+	"--budget (Algorithm 3, fixed) asks how many more VMs, each with caps "
+	"--vm-cpu (and --vm-mem), up to --nvms, a tenant can run at their "
+	"caps for BUDGET credit given the bids in BIDS: 'afford N vms TOTAL "
+	"credit' and 'afford-bid RES BID credit' per VM; the price used is "
+	"that of the other bids (sum / capacity), not the market price.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-market t/data/market-fig3.cluster t/data/example.bids\n"
-	"  ovb-market --exact cluster bids -o market.txt\n\n"
+	"  ovb-market --exact cluster bids -o market.txt\n"
+	"  ovb-market --budget 50 --nvms 8 --vm-cpu 25 cluster bids\n\n"
 	OVB_EXIT_DOC;
 
 static error_t
@@ -55,10 +69,16 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	(void)arg;
 	switch (key) {
 	case OPT_EXACT: opt_exact = true; return 0;
+	case OPT_BUDGET: opt_budget = ovb_arg_real(st, "--budget", arg, 0, 1e300); return 0;
+	case OPT_NVMS: opt_nvms = ovb_arg_u64(st, "--nvms", arg, 1, 1000000000); return 0;
+	case OPT_VMCPU: opt_vm[OVB_MCPU] = ovb_arg_real(st, "--vm-cpu", arg, 0, 1e300); return 0;
+	case OPT_VMMEM: opt_vm[OVB_MMEM] = ovb_arg_real(st, "--vm-mem", arg, 0, 1e300); return 0;
 	case ARGP_KEY_ARG: return ARGP_ERR_UNKNOWN;
 	case ARGP_KEY_SUCCESS:
 		if (st->argc - st->next != 2)
 			argp_error(st, "give two files: CLUSTER and BIDS");
+		if (opt_budget >= 0 && !(opt_vm[OVB_MCPU] > 0))
+			argp_error(st, "--budget needs --vm-cpu > 0");
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -288,6 +308,26 @@ run_exact(const struct ovb_market *m, FILE *f)
 	mpq_clears(C, t, u, emax, NULL);
 }
 
+static void
+put_afford(const struct ovb_market *m, FILE *f)
+{
+	double bid[OVB_NMRES];
+	uint64_t n = ovb_market_afford(m, opt_vm, opt_nvms, opt_budget, bid);
+	double total = 0;
+	for (size_t r = 0; r < m->nres; r++)
+		total += bid[r] * (double)n;
+	fputs("# afford N vms TOTAL credit; afford-bid RES BID credit (per "
+		"VM, to get its cap; Algorithm 3)\n", f);
+	fprintf(f, "afford %llu vms", (unsigned long long)n);
+	put(f, total);
+	fputs(" credit\n", f);
+	for (size_t r = 0; r < m->nres; r++) {
+		fprintf(f, "afford-bid %s", ovb_mres_name(r));
+		put(f, bid[r]);
+		fputs(" credit\n", f);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -316,6 +356,16 @@ main(int argc, char **argv)
 			run_exact(&m, mem);
 		else
 			run_double(&m, mem);
+		if (opt_budget >= 0 && m.nres > 1 && !(opt_vm[OVB_MMEM] > 0)) {
+			fclose(mem);
+			free(buf);
+			buf = NULL;
+			status = ovb_err_at(in.bfile, 0, "the vms bid for mem: "
+				"--budget needs --vm-mem > 0");
+			goto out;
+		}
+		if (opt_budget >= 0)
+			put_afford(&m, mem);
 		fclose(mem);
 		struct ovb_out out;
 		if (!(status = ovb_out_open(&out, ovb_opt_output))) {
@@ -323,6 +373,7 @@ main(int argc, char **argv)
 			status = ovb_out_end(&out, 0);
 		}
 	}
+out:
 	free(buf);
 	ovb_market_free(&m);
 	if (in.cfile)
