@@ -117,3 +117,34 @@ errof() {
 	assert_equal "$stderr" "ovb-rebalance: $T/bids:$(line_of '^vm v4 ' "$T/bids"): vm v4: node n1's mem is overcommitted: its vms' mem a_max sum to 4096 MiB > 3100 MiB"
 	[[ ! -e $T/out ]]
 }
+
+@test "rebalance: with 2 VMs of mem per node, Fig. 3's optimum is out of reach: the constrained optimum, mem checked after every step" {
+	sed 's/ mem=10240$/ mem=2048/' "$DATA/market-fig3.cluster" >"$T/cluster"
+	cat >"$T/bids" <<-'B'
+	ovb-bids 1
+	vm v1 n1
+	bid v1 cpu 12 credit 100 cpu
+	bid v1 mem 1 credit 1024 MiB
+	vm v2 n2
+	bid v2 cpu 12 credit 100 cpu
+	bid v2 mem 1 credit 1024 MiB
+	vm v3 n1
+	bid v3 cpu 30 credit 100 cpu
+	bid v3 mem 1 credit 1024 MiB
+	vm v4 n2
+	bid v4 cpu 30 credit 100 cpu
+	bid v4 mem 1 credit 1024 MiB
+	vm v5 n3
+	bid v5 cpu 12 credit 100 cpu
+	bid v5 mem 1 credit 1024 MiB
+	B
+	ovb-rebalance "$T/cluster" "$T/bids" >"$T/plan"
+	run -0 "$PY" "$ORACLE" check "$T/cluster" "$T/bids" "$T/plan" 5
+	run -0 "$PY" "$ORACLE" best "$T/cluster" "$T/bids"
+	read -r bestq best _ total <<<"$output"
+	# 243 placements less those with 3 or more VMs on a node
+	assert_equal "$total" 90
+	[[ $bestq != 1/9 ]]
+	"$PY" -c "import sys; a, b = map(float, sys.argv[1:]); assert abs(a - b) <= 1e-12, (a, b)" \
+		"$(errof after "$T/plan")" "$best"
+}

@@ -10,9 +10,10 @@ that bind, not sorting), and searches all N^M placements exhaustively.
   market.py exact CLUSTER BIDS         the ovb-market --exact lines
   market.py best CLUSTER BIDS          min over placements of the max error
                                        (as a Fraction), and how many reach it
-  market.py check CLUSTER BIDS MIGR    the migration plan's claims: moves
-                                       applied give 'error after'; <= M_max
-                                       (argv[5]); mem fits; never worse
+  market.py check CLUSTER BIDS MIGR M  the migration plan's claims: moves
+                                       applied in order give 'error after';
+                                       <= M moves; mem fits after every
+                                       step; never worse; bound <= after
 """
 import itertools
 import sys
@@ -158,8 +159,8 @@ def check(cpath, bpath, mpath, mmax):
             errs[t[1]] = float(t[2])
         elif t and t[0] in ('move', 'deploy'):
             steps.append(t)
-    # memory at every step: new VMs deployed first would be checked as
-    # they come; running VMs hold their mem from the start
+    # mem at every step: running VMs hold theirs from the start, new ones
+    # from their deployment
     for t in steps:
         if t[0] == 'move':
             assert place[t[1]] == t[2], 'move %s from %s: it is on %s' % (t[1], t[2], place[t[1]])
@@ -168,6 +169,7 @@ def check(cpath, bpath, mpath, mmax):
         else:
             assert place[t[1]] is None, 'deploy of a placed vm %s' % t[1]
             place[t[1]] = t[2]
+        assert mem_ok(nodes, order, vms, place), 'mem overcommitted after %s' % t
     assert all(place[v] is not None for v in order), 'a new vm was not deployed'
     assert mem_ok(nodes, order, vms, place), 'mem overcommitted at the end'
     assert moves <= mmax, '%d moves > M_max %d' % (moves, mmax)

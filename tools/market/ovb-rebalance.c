@@ -50,8 +50,10 @@ static const char doc[] =
 	"M_max VMs leave their input node, or overcommit a node's mem (the "
 	"VMs' mem a_max), is not allowed.  The search keeps a copy of the "
 	"best placement met and stops after N_iter iterations without a "
-	"better one, or when it is <= E_max.  Each iteration costs O(M log "
-	"M + N) (every node's water-filling once, with the VM added).  "
+	"better one, or when it is <= E_max.  Each VM tried costs O(M log M "
+	"+ N) (every node's water-filling once, with the VM added); an "
+	"iteration tries the VMs by decreasing error until one can move, "
+	"usually the first.  "
 	"Output: ovb-migrations (formats/migrations.md).\n\n"
 	"EXAMPLES:\n"
 	"  ovb-rebalance t/data/market-fig3.cluster t/data/example.bids\n"
@@ -100,10 +102,10 @@ take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 		"and one ovb-bids", fmt->name);
 }
 
-/* The plan from start to best: deployments first (new VMs hold no mem
- * yet... they are placed where they fit at the end), then the moves in an
- * order where each destination has room for the VM's mem when it runs
- * (repeated passes; a cycle that no order can break is run in VM order). */
+/* The plan from start to best: the deployments and moves in an order
+ * where each destination has room for the VM's mem when it runs (repeated
+ * passes in VM order; a cycle of full nodes, which no order can run
+ * without spare room, is written in VM order). */
 static void
 plan(const struct ovb_market *m, const size_t *start, const size_t *best,
 	struct ovb_migrations *mg)
@@ -115,18 +117,8 @@ plan(const struct ovb_market *m, const size_t *start, const size_t *best,
 	for (size_t j = 0; j < M; j++) {
 		if (start[j] != OVB_NONE && m->nres > 1)
 			used[start[j]] += m->amax[OVB_MMEM][j];
-		done[j] = start[j] != OVB_NONE && start[j] == best[j];
+		done[j] = start[j] == best[j];
 	}
-	for (size_t j = 0; j < M; j++)
-		if (start[j] == OVB_NONE) {
-			struct ovb_step *s = OVB_PUSH(mg->step, mg->n, mg->cap);
-			memset(s, 0, sizeof *s);
-			s->vm = ovb_xstrdup(b->vm[j].name);
-			s->to = ovb_xstrdup(m->c->node[best[j]].name);
-			if (m->nres > 1)
-				used[best[j]] += m->amax[OVB_MMEM][j];
-			done[j] = true;
-		}
 	for (bool progress = true, force = false;;) {
 		if (!progress)
 			force = true;
@@ -144,9 +136,11 @@ plan(const struct ovb_market *m, const size_t *start, const size_t *best,
 			struct ovb_step *s = OVB_PUSH(mg->step, mg->n, mg->cap);
 			memset(s, 0, sizeof *s);
 			s->vm = ovb_xstrdup(b->vm[j].name);
-			s->from = ovb_xstrdup(m->c->node[start[j]].name);
+			if (start[j] != OVB_NONE) {
+				s->from = ovb_xstrdup(m->c->node[start[j]].name);
+				used[start[j]] -= need;
+			}
 			s->to = ovb_xstrdup(m->c->node[best[j]].name);
-			used[start[j]] -= need;
 			used[best[j]] += need;
 			done[j] = true;
 			progress = true;
