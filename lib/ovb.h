@@ -744,6 +744,11 @@ struct ovb_rsv_stat {
 	double acc;                 /* step 2's certified max |R - R*| */
 	double shortfall;           /* step 2's deviation above V (<= tol) */
 	long lp_iter, qp_iter, evals;
+	long ipm_iter;              /* step 2: barrier iterations (fallback) */
+	enum ovb_rsv_how { OVB_RSV_NEWTON, OVB_RSV_IPM, OVB_RSV_STEP1 } how;
+	                            /* step 2's point: dual Newton; Newton
+	                             * after the barrier method; step 1's
+	                             * point with the bound the duals prove */
 	double sec[3];              /* seconds in steps 1, 2, 3 */
 	bool warm;                  /* step 1 started from the last basis */
 };
