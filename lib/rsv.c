@@ -76,6 +76,7 @@ struct ovb_rsv {
 	bool dual;
 	/* the bank */
 	double *bank;               /* s: balances */
+	double *cols2;              /* s: column sums after step 2 */
 };
 
 double
@@ -115,6 +116,7 @@ ovb_rsv_new(size_t n, size_t s, const struct ovb_rsv_opt *o)
 	m->lam = ovb_xcalloc(s, sizeof *m->lam);
 	m->nu = ovb_xcalloc(n, sizeof *m->nu);
 	m->bank = ovb_xcalloc(s, sizeof *m->bank);
+	m->cols2 = ovb_xcalloc(s, sizeof *m->cols2);
 	return m;
 }
 
@@ -130,6 +132,7 @@ ovb_rsv_free(struct ovb_rsv *m)
 	free(m->lam);
 	free(m->nu);
 	free(m->bank);
+	free(m->cols2);
 	free(m);
 }
 
@@ -1480,6 +1483,23 @@ bank(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R)
 		B[j] *= m->o.bank_keep;
 }
 
+static void
+col_sums(const struct ovb_rsv_in *in, const double *R, double *out)
+{
+	for (size_t j = 0; j < in->s; j++) {
+		long double c = 0;
+		for (size_t i = 0; i < in->n; i++)
+			c += R[i * in->s + j];
+		out[j] = (double)c;
+	}
+}
+
+const double *
+ovb_rsv_cols2(const struct ovb_rsv *m)
+{
+	return m->cols2;
+}
+
 int
 ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 	struct ovb_rsv_stat *st, char *why, size_t whylen)
@@ -1502,6 +1522,7 @@ ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 		bank(m, in, R);
 		st->sec[0] = ovb_now() - t0;
 		st->dev[0] = st->dev[1] = st->dev[2] = deviation(in, R);
+		col_sums(in, R, m->cols2);
 		return 0;
 	}
 	int rc = step1(m, in, R, st, why, whylen);
@@ -1514,6 +1535,7 @@ ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 		return rc;
 	double t2 = ovb_now();
 	st->sec[1] = t2 - t1;
+	col_sums(in, R, m->cols2);
 	if (st->dev[1] > st->V + dev_tol(in)) {
 		snprintf(why, whylen, "step 2's deviation %.17g exceeds V = %.17g "
 			"beyond the tolerance", st->dev[1], st->V);
