@@ -776,6 +776,8 @@ groups_by_workers(struct run *x, bool cells, const double *A, double *R,
 			uint64_t st;
 			if (!ovb_wire_get_u64(f, &st))
 				goto lost;
+			if (st && st != OVB_EDATA && st != OVB_ESOFT)
+				goto lost;
 			if (st) {
 				uint64_t len;
 				char why[sizeof x->why];
@@ -784,7 +786,7 @@ groups_by_workers(struct run *x, bool cells, const double *A, double *R,
 					goto lost;
 				why[len] = 0;
 				if (!status) {
-					status = st > 255 ? OVB_ESOFT : (int)st;
+					status = (int)st;
 					memcpy(x->why, why, sizeof why);
 				}
 				continue;
