@@ -418,8 +418,9 @@ quantize(const struct run *x, double *R)
  * formats/worker.md on its standard input and output.  Worker w solves
  * the groups g with g mod W = w, keeping one manager per group (warm
  * starts, bank balances) across rounds and iterations.  Requests to a
- * worker end with SYNC; only then does it answer, so neither side ever
- * blocks writing while the other writes. */
+ * worker end with SYNC; only then does it solve and answer, so neither
+ * side ever blocks writing while the other writes, and the parent's
+ * writes to one worker never wait for its solves. */
 
 enum { MSG_CELLS = 1, MSG_SOLVE = 2, MSG_SYNC = 3 };
 
@@ -534,6 +535,12 @@ serve(FILE *in, FILE *out)
 		if (!ovb_wire_get_u64(in, &tag))
 			break;
 		if (tag == MSG_SYNC) {
+			/* Solves come here, after the whole batch has been read,
+			 * so the parent's writes never wait for a solve. */
+			for (size_t k = 0; k < ndone; k++) {
+				struct mgr *m = &grp[done[k]];
+				m->status = mgr_solve(m, S, m->why, sizeof m->why);
+			}
 			bool ok = true;
 			for (size_t k = 0; ok && k < ndone; k++) {
 				struct mgr *m = &grp[done[k]];
@@ -588,7 +595,6 @@ serve(FILE *in, FILE *out)
 				st = serve_bad("a solve without cells, or short");
 				break;
 			}
-			m->status = mgr_solve(m, S, m->why, sizeof m->why);
 			*OVB_PUSH(done, ndone, cdone) = g;
 		} else {
 			st = serve_bad("unknown message");
