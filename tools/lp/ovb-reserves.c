@@ -1242,7 +1242,8 @@ verbose_table(const struct run *x)
 	fprintf(stderr, "round\t%s\tdev\tms", opt.method == OVB_RSV_LP ? "V" :
 		"-");
 	if (ovb_verbose > 1)
-		fprintf(stderr, "\tlp_it\tqp_it\tbound\twarm\tms1\tms2\tms3");
+		fprintf(stderr, "\tlp_it\tqp_it\tbound\twarm\tms1\tms2\tms3\t"
+			"ipm_it");
 	for (size_t j = 0; j < x->S; j++)
 		fprintf(stderr, "\t%s/%g", rs->class[j], rs->share[j]);
 	fputc('\n', stderr);
@@ -1251,9 +1252,10 @@ verbose_table(const struct run *x)
 		fprintf(stderr, "%zu\t%.6g\t%.6g\t%.1f", k + 1, st->V, st->dev[2],
 			st->wall * 1e3);
 		if (ovb_verbose > 1)
-			fprintf(stderr, "\t%ld\t%ld\t%.2g\t%s\t%.1f\t%.1f\t%.1f",
+			fprintf(stderr, "\t%ld\t%ld\t%.2g\t%s\t%.1f\t%.1f\t%.1f\t%ld",
 				st->lp_iter, st->qp_iter, st->acc, st->warm ? "warm" :
-				"cold", st->sec[0] * 1e3, st->sec[1] * 1e3, st->sec[2] * 1e3);
+				"cold", st->sec[0] * 1e3, st->sec[1] * 1e3, st->sec[2] * 1e3,
+				st->ipm_iter);
 		shares(x, rs->round[k].R, a);
 		for (size_t j = 0; j < x->S; j++)
 			fprintf(stderr, "\t%.3f", a[j]);
