@@ -514,10 +514,19 @@ serve(FILE *in, FILE *out)
 		if (!ovb_wire_get_u64(in, &a[k]))
 			return serve_bad("short greeting");
 	double f[4], *D = ovb_xmalloc(S * sizeof *D);
-	if (!ovb_wire_get_f64(in, f, 4) || !ovb_wire_get_f64(in, D, S))
+	if (!ovb_wire_get_f64(in, f, 4) || !ovb_wire_get_f64(in, D, S)) {
+		free(D);
 		return serve_bad("short greeting");
-	if (a[0] > 1 || a[1] < 1 || a[1] > 3 || !(f[0] >= 0 && f[0] <= 100))
-		return serve_bad("bad options");
+	}
+	bool good = a[0] <= 1 && a[1] >= 1 && a[1] <= 3 && a[2] <= 1 &&
+		f[0] >= 0 && f[0] <= 100 && f[1] >= 1e-9 && f[1] <= 0.01 &&
+		f[2] >= 0 && f[2] <= 100 && f[3] >= 0 && f[3] <= 1;
+	for (size_t j = 0; good && j < S; j++)
+		good = D[j] >= 0 && D[j] <= 100;
+	if (!good) {
+		free(D);
+		return serve_bad("bad options or shares");
+	}
 	opt.method = a[0] ? OVB_RSV_BANK : OVB_RSV_LP;
 	opt.steps = (int)a[1];
 	opt.cold = a[2] != 0;
