@@ -953,6 +953,11 @@ struct ovb_rsv_stat {
 	double acc;                 /* step 2's certified max |R - R*| */
 	double shortfall;           /* step 2's deviation above V (<= tol) */
 	long lp_iter, qp_iter, evals;
+	long ipm_iter;              /* step 2: barrier iterations (fallback) */
+	enum ovb_rsv_how { OVB_RSV_NEWTON, OVB_RSV_IPM, OVB_RSV_STEP1 } how;
+	                            /* step 2's point: dual Newton; Newton
+	                             * after the barrier method; step 1's
+	                             * point with the bound the duals prove */
 	double sec[3];              /* seconds in steps 1, 2, 3 */
 	bool warm;                  /* step 1 started from the last basis */
 };
@@ -970,6 +975,22 @@ double ovb_rsv_k(double D, double u);
  * else 100; t = u + k; idle = r > u + 1e-6. */
 void ovb_rsv_cell(double D, double u, double r, double floor, double *lb,
 	double *ub, double *t, bool *idle);
+/* Column sums sum_i R[i,j] (s of them) after step 2 of the last solve
+ * (after the bank for the bank). */
+const double *ovb_rsv_cols2(const struct ovb_rsv *m);
+
+/* ---- formats/worker.c: the words of the ovb-worker protocol ----
+ * (formats/worker.md): u64 little-endian, binary64 little-endian.  The
+ * magic is 8 bytes "ovb-wrk\n" then the version as a u64.  false / -1:
+ * short read or write; get_magic 1: not the magic. */
+#define OVB_WIRE_MAGIC "ovb-wrk\n"
+#define OVB_WIRE_VERSION 1
+bool ovb_wire_put_u64(FILE *f, uint64_t v);
+bool ovb_wire_get_u64(FILE *f, uint64_t *v);
+bool ovb_wire_put_f64(FILE *f, const double *v, size_t n);
+bool ovb_wire_get_f64(FILE *f, double *v, size_t n);
+bool ovb_wire_put_magic(FILE *f);
+int ovb_wire_get_magic(FILE *f, uint64_t *version);
 
 /* ---- lib/plot.c: plots drawn by gnuplot ----
  *
