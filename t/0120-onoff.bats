@@ -540,3 +540,20 @@ bad_trace() {
 	done
 	[[ $n -ge 4 ]]
 }
+
+@test "onoff: a selector that matches no process is an error naming it (a typo is not an empty profile); --allow-empty writes the magic line" {
+	data=$(unpack_fixture nginx)
+	d=$BATS_TEST_TMPDIR
+	run -65 --separate-stderr ovb-onoff -c 'web=comm:^ngnix$' -o "$d/out" "$data"
+	assert_output ''
+	assert_equal "$stderr" "ovb-onoff: $data: selector web=comm:^ngnix\$ matches no process of the trace (a typo?  --allow-empty accepts it)"
+	[[ ! -e $d/out ]]
+	# beside a capsule that matches, still an error
+	run -65 --separate-stderr ovb-onoff -c 'srv=comm:^nginx$' -c 'web=comm:^ngnix$' "$data"
+	run -0 ovb-onoff --allow-empty -c 'web=comm:^ngnix$' -o "$d/out" "$data"
+	run -0 ovb-fmt "$d/out"
+	[[ $(head -1 "$d/out") == 'ovb-onoff 1' ]]
+	# -v names the processes each selector matched
+	run -0 --separate-stderr ovb-onoff -v -c 'srv=comm:^nginx$' -c 'rest=comm:.' "$data"
+	[[ $stderr == *"capsule srv (comm:^nginx\$): 2 processes: "*"(nginx) "*"(nginx)"* ]] || fail "stderr: $stderr"
+}
