@@ -340,7 +340,7 @@ warm_restricted(struct ovb_rsv *m, const struct ovb_rsv_in *in,
 	glp_smcp *p)
 {
 	glp_prob *lp = m->lp;
-	size_t n = m->n, s = m->s, ns = n * s, nfix = 0;
+	size_t n = m->n, s = m->s, ns = n * s;
 	unsigned char *fixed = ovb_xcalloc(ns, 1);
 	for (size_t c = 0; c < ns; c++)
 		if (in->lb[c] < in->ub[c] &&
@@ -348,7 +348,6 @@ warm_restricted(struct ovb_rsv *m, const struct ovb_rsv_in *in,
 			glp_set_col_bnds(lp, (int)(1 + c), GLP_FX, in->lb[c],
 				in->lb[c]);
 			fixed[c] = 1;
-			nfix++;
 		}
 	int rc = 0;
 	for (int pass = 0; pass < 50; pass++) {
