@@ -258,3 +258,28 @@ root_or_skip() {
 	run -0 --separate-stderr env SYSTEMD_UNIT_PATH="$d/n1:" systemd-analyze verify "${f%.d}"
 	[[ $stderr == *"Invalid CPU weight"* ]] || fail "verify took CPUWeight=10001: $stderr"
 }
+
+@test "the demo plan: cgroup, systemd, kubernetes and tc (--clamp) hold and load; SCHED_DEADLINE refuses its packed nodes" {
+	run -0 --separate-stderr sh "$BATS_TEST_DIRNAME/../demo.sh" "$T/demo"
+	local DC=$DATA/demo.cluster DP=$T/demo/demo.plan t n
+	for t in cgroup systemd kubernetes; do
+		oracle "$t" "$DC" "$DP"
+	done
+	# the profiles' bursts are below the MTU or rate/HZ: 65 by default
+	run -65 --separate-stderr ovb-enforce -t tc "$DC" "$DP"
+	stderr_has ": tc: burst "
+	oracle tc "$DC" "$DP" --clamp --dev lo
+	if [[ $(id -u) == 0 ]] && unshare -n true 2>/dev/null; then
+		for n in n1 n2 n3 n4; do
+			awk -v n=$n '$0 ~ "^# node " n ":" { on = 1; next } /^# node / { on = 0 } on && /^tc /' "$T/out.tc" >"$T/$n.sh"
+			run -0 unshare -n bash -c "ip link set lo up && set -e && . '$T/$n.sh' 2>/dev/null && tc class show dev lo"
+			[[ ${#lines[@]} -eq $(grep -c '^tc class' "$T/$n.sh") ]] || fail "$n: classes missing: $output"
+		done
+	fi
+	# Eq. 1 admits up to C; the kernel's SCHED_DEADLINE 0.90 C: the demo
+	# packs n1 to an Eq. 1 load above 1.8 of its 2 CPUs
+	run -65 --separate-stderr ovb-enforce -t sched-deadline "$DC" "$DP"
+	stderr_has "node n1: sched-deadline: over-admitted: sum runtime/period"
+	awk '$1 == "risk" && $2 == "n1" && $3 == "cpu" { exit !($6 > 0.9 * $7) }' "$DP" ||
+		fail "n1's Eq. 1 load is within 0.9 C, yet refused"
+}
