@@ -666,6 +666,35 @@ void ovb_gain_free(struct ovb_gain *g);
 /* Is the record the older form's header "nodes O placed"? */
 bool ovb_gain_header(const struct ovb_lex *lx);
 
+/* ---- formats/rt.c: VSched's real-time reservations (format ovb-rt) ---- */
+
+struct ovb_rtnode {
+	char *name;
+	uint64_t cpus;          /* >= 1 */
+	double cap;             /* per CPU: sum slice/period <= cap, (0, 1] */
+	unsigned long line;
+};
+struct ovb_rttask {
+	size_t node;            /* index in node */
+	char *name;
+	double period, slice;   /* [s], 0 < slice <= period */
+	unsigned long line;
+};
+struct ovb_rtrate {             /* the application's rate at (period, U) */
+	double period, U, r;    /* [s], (0, 1], fraction of R_max */
+	unsigned long line;
+};
+struct ovb_rt {
+	size_t nnode, capnode, ntask, captask, nrate, caprate;
+	struct ovb_rtnode *node;
+	struct ovb_rttask *task;
+	struct ovb_rtrate *rate;
+	struct ovb_names byname;
+};
+int ovb_rt_read(struct ovb_lex *lx, struct ovb_rt *rt);
+int ovb_rt_write(FILE *f, const struct ovb_rt *rt);
+void ovb_rt_free(struct ovb_rt *rt);
+
 /* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace
  * or an ovb-series ---- */
 
