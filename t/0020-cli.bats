@@ -40,6 +40,7 @@ args() {
 		A=("@$T/small.cluster" "$DATA/check-apps" "$DATA/check-plan" "$DATA/check-profile") ;;
 	ovb-convolve) A=(-r cpu -C 1 "@$DATA/example.usage") ;;
 	ovb-enforce) A=(-t cgroup "@$DATA/example.cluster" "$DATA/example.plan") ;;
+	ovb-rt) A=("@$DATA/example.rt") ;;
 	ovb-fmt) A=(-c "@$DATA/example.plan") ;;
 	ovb-import) A=(--bitbrains "@$DATA/replay-bitbrains.csv") ;;
 	ovb-onoff)
