@@ -112,6 +112,13 @@ ovb_dl_map(const struct ovb_need *n, const struct ovb_klimits *L,
 	}
 	d->period = d->deadline = (uint64_t)Pn;
 	double P = Pn * 1e-9;
+	if (1 - tau / (2 * P) >= L->dl_cap) {
+		/* a task's supply over tau is positive only when Q/P > 1 -
+		 * tau/(2P): beyond the cap, whatever k */
+		snprintf(why, len, "tau %g s is too short for any task of "
+			"period %.0f ns within the cap %g", tau, Pn, L->dl_cap);
+		return -1;
+	}
 	uint64_t k = (uint64_t)ceil(D / tau / L->dl_cap);
 	if (k < 1)
 		k = 1;

@@ -131,6 +131,10 @@ oracle() {
 		stderr_has "capsule shop/web: $t:"
 		stderr_has "cannot be represented"
 	done
+	# a tau under two periods of 100 us: no task within the cap supplies anything
+	sed -E "s/^(qos shop web cpu 0.95) 0.02 1 /\1 0 0.000001 /" "$PL" >"$T/p"
+	run -65 --separate-stderr ovb-enforce -t sched-deadline --clamp -o "$T/o" "$CL" "$T/p"
+	stderr_has "capsule shop/web: sched-deadline: tau 1e-06 s is too short for any task of period 100000 ns within the cap 0.9"
 	sed -E "s/^(qos shop web net) 4500000 /\1 1e300 /" "$PL" >"$T/p"
 	run -65 --separate-stderr ovb-enforce -t tc --clamp -o "$T/o" "$CL" "$T/p"
 	stderr_has "beyond tc's range"
