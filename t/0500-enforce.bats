@@ -287,3 +287,48 @@ root_or_skip() {
 	awk '$1 == "risk" && $2 == "n1" && $3 == "cpu" { exit !($6 > 0.9 * $7) }' "$DP" ||
 		fail "n1's Eq. 1 load is within 0.9 C, yet refused"
 }
+
+# start_all FILE: starts every chrt line of FILE at once (sleep 2 as CMD);
+# sets ADMITTED to how many the kernel took
+start_all() {
+	local line pids=() p
+	ADMITTED=0
+	while read -r line; do
+		${line% CMD} sleep 2 2>>"$T/chrt.err" &
+		pids+=($!)
+	done < <(grep '^chrt -d' "$1")
+	for p in "${pids[@]}"; do
+		wait "$p" && ADMITTED=$((ADMITTED + 1))
+	done
+	return 0
+}
+
+@test "live: ovb-enforce's node admission agrees with the kernel's on a node of this machine's CPUs" {
+	root_or_skip "start SCHED_DEADLINE tasks"
+	command -v chrt >/dev/null || skip "no chrt"
+	local n s i
+	n=$(nproc)
+	printf 'ovb-cluster 1\nnode m %d cpu 1000000 B/s\n' "$n" >"$T/m.cluster"
+	for s in 0.85 0.9; do
+		{
+			echo "ovb-plan 1"
+			for ((i = 1; i <= n; i++)); do
+				echo "place a c$i m -"
+				echo "qos a c$i cpu $s 0 1 0"
+			done
+		} >"$T/m.$s"
+	done
+	# one capsule of 0.85 cpu per CPU: within 0.90 x CPUs, all admitted
+	run -0 --separate-stderr ovb-enforce -t sched-deadline -o "$T/ok" "$T/m.cluster" "$T/m.0.85"
+	start_all "$T/ok"
+	[[ $ADMITTED == $(grep -c '^chrt' "$T/ok") ]] || fail "the kernel took $ADMITTED: $(cat "$T/chrt.err")"
+	# 0.9 per CPU needs a little more than 0.90 x CPUs (the supply bound's
+	# overhead): ovb-enforce refuses, and the kernel refuses the same set
+	run -65 --separate-stderr ovb-enforce -t sched-deadline "$T/m.cluster" "$T/m.0.9"
+	stderr_has "node m: sched-deadline: over-admitted"
+	run -0 --separate-stderr ovb-enforce -t sched-deadline --dl-cap 1 -o "$T/over" "$T/m.cluster" "$T/m.0.9"
+	: >"$T/chrt.err"
+	start_all "$T/over"
+	((ADMITTED < $(grep -c '^chrt' "$T/over"))) || fail "the kernel took all $ADMITTED"
+	grep -q "Device or resource busy" "$T/chrt.err" || fail "no EBUSY: $(cat "$T/chrt.err")"
+}
