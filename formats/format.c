@@ -24,6 +24,7 @@
 	X(curve, ovb_curves) \
 	X(series, ovb_series_set) \
 	X(gain, ovb_gain) \
+	X(rt, ovb_rt) \
 	X(bids, ovb_bids) \
 	X(migrations, ovb_migrations)
 

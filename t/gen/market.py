@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Random Merkat market instances for t/0500-market.bats and t/0510.
+"""Random Merkat market instances for t/0550-market.bats and t/0560.
 
   market.py DIR SEED NODES VMS [--mem] [--new K] [--partition]
 
