@@ -411,6 +411,53 @@ ovb_market_afford(const struct ovb_market *m, const double *amax,
 	return lo;
 }
 
+/* ---- Algorithm 2, fixed ---- */
+
+void
+ovb_vertical_bid(const struct ovb_vpolicy *p, size_t nres, double v,
+	const double *alloc, double *bid, double *last)
+{
+	double gap = fabs(p->v_ref - v) / fmin(v, p->v_ref);
+	double T = floor(gap), f = fmax(2, 1 + T), prev[OVB_NMRES];
+	for (size_t r = 0; r < nres; r++) {
+		double old = prev[r] = bid[r], tmp = old;
+		if ((v < p->v_low && alloc[r] > p->alloc_min[r]) ||
+		    alloc[r] >= p->alloc_max[r]) {
+			tmp = fmax(old / f, p->bid_min);
+			double d = old - tmp;
+			if (last[r] > 0 && d > 0 && fabs((d - last[r]) / d) < 0.1)
+				tmp = fmax(old - d / 2, p->bid_min);
+		} else if ((v > p->v_high && alloc[r] < p->alloc_max[r]) ||
+		    alloc[r] < p->alloc_min[r]) {
+			tmp = old * f;
+			double d = tmp - old;
+			if (last[r] < 0 && d > 0 && fabs((d + last[r]) / d) < 0.1)
+				tmp = old + d / 2;
+		}
+		bid[r] = tmp;
+	}
+	/* over budget: the budget shared by the resources' shortfalls
+	 * 1 - alloc/alloc_max; a resource at its max keeps its bid */
+	double sum = 0, wsum = 0, budget = p->bid_max, w[OVB_NMRES] = { 0, 0 };
+	for (size_t r = 0; r < nres; r++)
+		sum += bid[r];
+	if (sum > p->bid_max) {
+		for (size_t r = 0; r < nres; r++) {
+			if (alloc[r] >= p->alloc_max[r])
+				budget -= bid[r];
+			else
+				wsum += w[r] = 1 - alloc[r] / p->alloc_max[r];
+		}
+		for (size_t r = 0; r < nres; r++)
+			if (wsum > 0 && w[r] > 0)
+				bid[r] = fmax(budget, 0) * w[r] / wsum;
+			else if (wsum == 0)     /* all at max: scaled to budget */
+				bid[r] *= p->bid_max / sum;
+	}
+	for (size_t r = 0; r < nres; r++)
+		last[r] = bid[r] - prev[r];
+}
+
 /* ---- Algorithm 1, fixed ---- */
 
 struct tabu_entry { size_t vm, node; uint64_t until; };

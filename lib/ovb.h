@@ -1097,6 +1097,23 @@ double ovb_market_bound(const struct ovb_market *m);
  * even one VM is affordable or fits (a[r] n >= C[r]). */
 uint64_t ovb_market_afford(const struct ovb_market *m, const double *amax,
 	uint64_t nmax, double budget, double *bid);
+/* Algorithm 2 (the vertical bid policy), fixed: one period's new bids of
+ * a VM from its performance v (a cost: time per step, higher is worse)
+ * against v_ref, v_low < v_high, its allocation alloc[r] within
+ * [alloc_min[r], alloc_max[r]], the budget bid_max per period and the
+ * floor bid_min; last[r] the previous change of bid[r], updated.
+ * Fixes (README): T = floor(|v_ref - v| / min(v, v_ref)), the gap in
+ * either direction (the paper's floor((v_ref - v) / v) is <= -1 whenever
+ * v > v_ref); a damped decrease goes from bid[r], not from bid_tmp (line
+ * 11), an increase starts from bid[r] (line 14); damping applies when the
+ * previous change went the other way; the new bid is kept whether or not
+ * it was damped (lines 12 and 20). */
+struct ovb_vpolicy {
+	double v_ref, v_low, v_high, bid_min, bid_max;
+	double alloc_min[OVB_NMRES], alloc_max[OVB_NMRES];
+};
+void ovb_vertical_bid(const struct ovb_vpolicy *p, size_t nres, double v,
+	const double *alloc, double *bid, double *last);
 struct ovb_tabu_opt {
 	uint64_t niter;         /* stop after niter iterations without gain */
 	double emax;            /* stop when the best max error <= emax */

@@ -211,3 +211,32 @@ if best:
 PY
 	done
 }
+
+@test "market: --policy (Algorithm 2, fixed): T grows when v > v_ref, damping on reversals, budget; against the oracle's replay" {
+	# v = 3 v_ref: T = floor(2/1) = 2, the bid triples (the paper's T = -1 would double it)
+	run -0 --separate-stderr ovb-market --policy v1 --perf 3 --vref 1 --vlow 0.75 --vhigh 0.95 --bid-max 1000 "${FIG3[@]}"
+	assert_line --regexp '^policy 1 v1 3 cpu 33\.33333+[0-9]* 36$'
+	# 20 -> 10 (a decrease of 10), then an increase of 10 is halved: 15
+	run -0 --separate-stderr ovb-market --policy v1 --perf 2,1.5,1.2,0.9,0.5,0.5,2 --vref 1 --vlow 0.75 --vhigh 0.95 --bid-max 40 "${FIG3[@]}"
+	assert_line 'policy 5 v1 0.5 cpu 62.5 20'
+	assert_line --regexp '^policy 6 v1 0.5 cpu 45\.45[0-9]* 10$'
+	assert_line --regexp '^policy 7 v1 2 cpu 29\.41[0-9]* 15$'
+	local s perf
+	for s in $(seq 1 15); do
+		mkdir -p "$T/p$s"
+		$PY "$GEN" "$T/p$s" "$s" 3 6 $( ((s % 2)) && echo --mem)
+		perf=$($PY -c "import random; r = random.Random($s); print(','.join('%.3g' % r.uniform(0.3, 3) for _ in range(12)))")
+		ovb-market --policy v2 --perf "$perf" --vref 1 --vlow 0.75 --vhigh 0.95 \
+			--bid-max $((10 + s * 3)) --alloc-min 0.1 "$T/p$s/cluster" "$T/p$s/bids" |
+			awk '$1 == "policy" { $1 = $2 = $3 = ""; print }' | tr -s ' ' >"$T/p$s/got"
+		$PY "$ORACLE" policy "$T/p$s/cluster" "$T/p$s/bids" v2 "$perf" 1 0.75 0.95 $((10 + s * 3)) 0.1 >"$T/p$s/want"
+		$PY - "$T/p$s/got" "$T/p$s/want" <<-'PY' || fail "instance $s"
+		import sys
+		got = [[float(x) for x in l.split() if x not in ('cpu', 'mem')] for l in open(sys.argv[1])]
+		want = [[float(x) for x in l.split()] for l in open(sys.argv[2])]
+		assert len(got) == len(want) == 12, (len(got), len(want))
+		for g, w in zip(got, want):
+		    assert len(g) == len(w) and all(abs(a - b) <= 1e-9 * max(1, abs(b)) for a, b in zip(g, w)), (g, w)
+		PY
+	done
+}

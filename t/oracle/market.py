@@ -10,6 +10,9 @@ that bind, not sorting), and searches all N^M placements exhaustively.
   market.py exact CLUSTER BIDS         the ovb-market --exact lines
   market.py best CLUSTER BIDS          min over placements of the max error
                                        (as a Fraction), and how many reach it
+  market.py policy CLUSTER BIDS VM PERF VREF VLOW VHIGH BIDMAX AMIN
+                                       Algorithm 2 (fixed) replayed: per
+                                       period v, then alloc and bid per res
   market.py check CLUSTER BIDS MIGR M  the migration plan's claims: moves
                                        applied in order give 'error after';
                                        <= M moves; mem fits after every
@@ -181,11 +184,75 @@ def check(cpath, bpath, mpath, mmax):
     print('ok %d moves, after %r' % (moves, after))
 
 
+def vertical(p, v, alloc, bid, last):
+    """Algorithm 2 with the fixes of README.md, in floats, per resource."""
+    import math
+    f = max(2.0, 1 + math.floor(abs(p['vref'] - v) / min(v, p['vref'])))
+    prev = list(bid)
+    for r in range(len(bid)):
+        if (v < p['vlow'] and alloc[r] > p['amin'][r]) or alloc[r] >= p['amax'][r]:
+            new = max(bid[r] / f, p['bmin'])
+            d = bid[r] - new
+            if last[r] > 0 and d > 0 and abs((d - last[r]) / d) < 0.1:
+                new = max(bid[r] - d / 2, p['bmin'])
+        elif (v > p['vhigh'] and alloc[r] < p['amax'][r]) or alloc[r] < p['amin'][r]:
+            new = bid[r] * f
+            d = new - bid[r]
+            if last[r] < 0 and d > 0 and abs((d + last[r]) / d) < 0.1:
+                new = bid[r] + d / 2
+        else:
+            new = bid[r]
+        bid[r] = new
+    if sum(bid) > p['bmax']:
+        budget, w = p['bmax'], [0.0] * len(bid)
+        for r in range(len(bid)):
+            if alloc[r] >= p['amax'][r]:
+                budget -= bid[r]
+            else:
+                w[r] = 1 - alloc[r] / p['amax'][r]
+        total = sum(bid)
+        for r in range(len(bid)):
+            if sum(w) > 0 and w[r] > 0:
+                bid[r] = max(budget, 0) * w[r] / sum(w)
+            elif sum(w) == 0:
+                bid[r] *= p['bmax'] / total
+    for r in range(len(bid)):
+        last[r] = bid[r] - prev[r]
+
+
+def policy(cpath, bpath, vm, perf, vref, vlow, vhigh, bmax, amin):
+    """The policy lines of ovb-market --policy, floats to 1e-9."""
+    nodes = read_cluster(cpath)
+    order, vms, _ = read_bids(bpath)
+    res = resources(vms, order)
+    place = {v: vms[v]['node'] for v in order}
+    p = {'vref': vref, 'vlow': vlow, 'vhigh': vhigh, 'bmin': 0.0, 'bmax': bmax,
+         'amax': [float(vms[vm][r][1]) for r in res],
+         'amin': [amin * float(vms[vm][r][1]) for r in res]}
+    bid = [float(vms[vm][r][0]) for r in res]
+    last = [0.0] * len(res)
+    out = []
+    for k, v in enumerate(perf):
+        for i, r in enumerate(res):
+            vms[vm][r] = (F(bid[i]), vms[vm][r][1])
+        ai, ar, _ = market(nodes, order, vms, place)
+        alloc = [float((ar if place[vm] else ai)[r][vm]) for r in res]
+        vertical(p, v, alloc, bid, last)
+        out.append([v] + [x for i in range(len(res)) for x in (alloc[i], bid[i])])
+    return out
+
+
 if __name__ == '__main__':
     cmd = sys.argv[1]
     if cmd == 'exact':
         exact(sys.argv[2], sys.argv[3])
     elif cmd == 'best':
         best(sys.argv[2], sys.argv[3])
+    elif cmd == 'policy':
+        a = sys.argv
+        rows = policy(a[2], a[3], a[4], [float(x) for x in a[5].split(',')],
+                      float(a[6]), float(a[7]), float(a[8]), float(a[9]), float(a[10]))
+        for row in rows:
+            print(' '.join(repr(x) for x in row))
     elif cmd == 'check':
         check(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))

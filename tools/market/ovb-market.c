@@ -18,7 +18,15 @@
 
 #include "ovb.h"
 
-enum { OPT_EXACT = 0x100, OPT_BUDGET, OPT_NVMS, OPT_VMCPU, OPT_VMMEM };
+enum { OPT_EXACT = 0x100, OPT_BUDGET, OPT_NVMS, OPT_VMCPU, OPT_VMMEM,
+	OPT_POLICY, OPT_PERF, OPT_VREF, OPT_VLOW, OPT_VHIGH, OPT_BIDMIN,
+	OPT_BIDMAX, OPT_ALLOCMIN };
+static const char *opt_policy;
+static double *opt_perf;
+static size_t nopt_perf, capopt_perf;
+static struct ovb_vpolicy opt_vp = { .v_ref = -1, .v_low = -1, .v_high = -1,
+	.bid_min = 0, .bid_max = -1 };
+static double opt_allocmin;
 static bool opt_exact;
 static double opt_budget = -1, opt_vm[OVB_NMRES];
 static uint64_t opt_nvms = 1;
@@ -32,6 +40,18 @@ static const struct argp_option options[] = {
 	{ "vm-cpu", OPT_VMCPU, "CPU", 0, "a new VM's cpu cap a_max, in cpu", 0 },
 	{ "vm-mem", OPT_VMMEM, "MIB", 0, "a new VM's mem cap a_max, in MiB "
 	  "(when the VMs bid for mem)", 0 },
+	{ "policy", OPT_POLICY, "VM", 0, "Algorithm 2: replay VM's bid policy "
+	  "over --perf (with --vref, --vlow, --vhigh, --bid-max)", 0 },
+	{ "perf", OPT_PERF, "V,...", 0, "the VM's performance per period (a "
+	  "cost: higher is worse, e.g. seconds per step), > 0", 0 },
+	{ "vref", OPT_VREF, "V", 0, "the reference performance v_ref", 0 },
+	{ "vlow", OPT_VLOW, "V", 0, "below it, bids go down", 0 },
+	{ "vhigh", OPT_VHIGH, "V", 0, "above it, bids go up", 0 },
+	{ "bid-min", OPT_BIDMIN, "CREDITS", 0, "a bid's floor (default 0)", 0 },
+	{ "bid-max", OPT_BIDMAX, "CREDITS", 0, "the VM's budget per period, all "
+	  "resources", 0 },
+	{ "alloc-min", OPT_ALLOCMIN, "FRACTION", 0, "alloc_min as a fraction of "
+	  "a_max (default 0)", 0 },
 	{ 0 }
 };
 
@@ -60,7 +80,9 @@ static const char doc[] =
 	"EXAMPLES:\n"
 	"  ovb-market t/data/market-fig3.cluster t/data/example.bids\n"
 	"  ovb-market --exact cluster bids -o market.txt\n"
-	"  ovb-market --budget 50 --nvms 8 --vm-cpu 25 cluster bids\n\n"
+	"  ovb-market --budget 50 --nvms 8 --vm-cpu 25 cluster bids\n"
+	"  ovb-market --policy v1 --perf 2,1.5,0.5 --vref 1 --vlow 0.75 "
+	"--vhigh 0.95 --bid-max 40 cluster bids\n\n"
 	OVB_EXIT_DOC;
 
 static error_t
@@ -73,12 +95,41 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_NVMS: opt_nvms = ovb_arg_u64(st, "--nvms", arg, 1, 1000000000); return 0;
 	case OPT_VMCPU: opt_vm[OVB_MCPU] = ovb_arg_real(st, "--vm-cpu", arg, 0, 1e300); return 0;
 	case OPT_VMMEM: opt_vm[OVB_MMEM] = ovb_arg_real(st, "--vm-mem", arg, 0, 1e300); return 0;
+	case OPT_POLICY:
+		if (!ovb_valid_name(arg))
+			argp_error(st, "--policy: '%s' is not a VM name", arg);
+		opt_policy = arg;
+		return 0;
+	case OPT_PERF:
+		ovb_arg_list(st, "--perf", arg);
+		for (char *save = NULL, *t = strtok_r(arg, ",", &save); t;
+		    t = strtok_r(NULL, ",", &save)) {
+			double v = ovb_arg_real(st, "--perf", t, 0, 1e300);
+			if (!(v > 0))
+				argp_error(st, "--perf: %s is not > 0", t);
+			*OVB_PUSH(opt_perf, nopt_perf, capopt_perf) = v;
+		}
+		return 0;
+	case OPT_VREF: opt_vp.v_ref = ovb_arg_real(st, "--vref", arg, 1e-300, 1e300); return 0;
+	case OPT_VLOW: opt_vp.v_low = ovb_arg_real(st, "--vlow", arg, 0, 1e300); return 0;
+	case OPT_VHIGH: opt_vp.v_high = ovb_arg_real(st, "--vhigh", arg, 0, 1e300); return 0;
+	case OPT_BIDMIN: opt_vp.bid_min = ovb_arg_real(st, "--bid-min", arg, 0, 1e300); return 0;
+	case OPT_BIDMAX: opt_vp.bid_max = ovb_arg_real(st, "--bid-max", arg, 0, 1e300); return 0;
+	case OPT_ALLOCMIN: opt_allocmin = ovb_arg_real(st, "--alloc-min", arg, 0, 1); return 0;
 	case ARGP_KEY_ARG: return ARGP_ERR_UNKNOWN;
 	case ARGP_KEY_SUCCESS:
 		if (st->argc - st->next != 2)
 			argp_error(st, "give two files: CLUSTER and BIDS");
 		if (opt_budget >= 0 && !(opt_vm[OVB_MCPU] > 0))
 			argp_error(st, "--budget needs --vm-cpu > 0");
+		if (opt_policy && (!nopt_perf || opt_vp.v_ref < 0 ||
+		    opt_vp.v_low < 0 || opt_vp.v_high < 0 || opt_vp.bid_max < 0))
+			argp_error(st, "--policy needs --perf, --vref, --vlow, "
+				"--vhigh and --bid-max");
+		if (opt_policy && !(opt_vp.v_low < opt_vp.v_high))
+			argp_error(st, "--vlow must be below --vhigh");
+		if (opt_policy && opt_exact)
+			argp_error(st, "--policy and --exact exclude each other");
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -328,6 +379,54 @@ put_afford(const struct ovb_market *m, FILE *f)
 	}
 }
 
+/* Algorithm 2 over --perf: per period, the market with the current bids,
+ * then the VM's new bids. */
+static int
+replay(struct ovb_market *m, FILE *f, const char *bfile)
+{
+	size_t j = ovb_names_get(&m->b->byname, opt_policy);
+	if (j == OVB_NONE)
+		return ovb_err_at(bfile, 0, "--policy: vm '%s' is not in the "
+			"file", opt_policy);
+	double *ar[OVB_NMRES], *err = ovb_xcalloc(m->nvm, sizeof *err);
+	for (size_t r = 0; r < OVB_NMRES; r++)
+		ar[r] = ovb_xcalloc(m->nvm, sizeof **ar);
+	struct ovb_vpolicy p = opt_vp;
+	double bid[OVB_NMRES], last[OVB_NMRES] = { 0, 0 }, alloc[OVB_NMRES];
+	for (size_t r = 0; r < m->nres; r++) {
+		p.alloc_max[r] = m->amax[r][j];
+		p.alloc_min[r] = opt_allocmin * m->amax[r][j];
+		bid[r] = m->bid[r][j];
+	}
+	fputs("# policy PERIOD VM V then per resource RES ALLOC BID: the "
+		"allocation in the period, the bid for the next (Algorithm 2)\n",
+		f);
+	for (size_t k = 0; k < nopt_perf; k++) {
+		for (size_t r = 0; r < m->nres; r++) {
+			m->bid[r][j] = bid[r];
+			ovb_waterfill(m->bid[r], m->amax[r], m->nvm, m->total[r],
+				m->alloc_i[r]);
+		}
+		ovb_market_errors(m, m->node, ar, err);
+		for (size_t r = 0; r < m->nres; r++)
+			alloc[r] = m->node[j] != OVB_NONE ? ar[r][j] :
+				m->alloc_i[r][j];
+		ovb_vertical_bid(&p, m->nres, opt_perf[k], alloc, bid, last);
+		fprintf(f, "policy %zu %s", k + 1, opt_policy);
+		put(f, opt_perf[k]);
+		for (size_t r = 0; r < m->nres; r++) {
+			fprintf(f, " %s", ovb_mres_name(r));
+			put(f, alloc[r]);
+			put(f, bid[r]);
+		}
+		fputc('\n', f);
+	}
+	for (size_t r = 0; r < OVB_NMRES; r++)
+		free(ar[r]);
+	free(err);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -366,6 +465,10 @@ main(int argc, char **argv)
 		}
 		if (opt_budget >= 0)
 			put_afford(&m, mem);
+		if (opt_policy && (status = replay(&m, mem, in.bfile))) {
+			fclose(mem);
+			goto out;
+		}
 		fclose(mem);
 		struct ovb_out out;
 		if (!(status = ovb_out_open(&out, ovb_opt_output))) {
@@ -382,5 +485,6 @@ out:
 		ovb_bids_free(&in.b);
 	free(in.cfile);
 	free(in.bfile);
+	free(opt_perf);
 	return status;
 }
