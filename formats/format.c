@@ -23,7 +23,8 @@
 	X(reserves, ovb_reserves) \
 	X(curve, ovb_curves) \
 	X(series, ovb_series_set) \
-	X(gain, ovb_gain)
+	X(gain, ovb_gain) \
+	X(trade, ovb_trade)
 
 /* Each format's reader, writer and free behind the registry's exact
  * signatures: one small wrapper per function converts the void * to the
