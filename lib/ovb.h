@@ -1003,7 +1003,8 @@ struct ovb_trade_rec {          /* one capsule in one interval */
 struct ovb_trade_state {
 	double *A, *U, *scratch, *node_sum, *app_sum;
 	bool *was;
-	size_t *appkey, *nodekey, *n1, *n2;
+	size_t *n1, *n2;
+	size_t *nodestart, *nodemem, *appstart, *appmem; /* group members */
 };
 void ovb_trade_state_init(struct ovb_trade_state *s,
 	const struct ovb_trade_in *in);

@@ -35,17 +35,18 @@ floor_of(const struct ovb_trade_cap *c, const struct ovb_trade_opt *o)
 	return f;
 }
 
-/* Cuts the allocations above R of the capsules chosen by sel (capsule
- * index k chosen when key[k] == want) until their sum is at most limit:
- * each excess in proportion, the last one taking the rounding. */
+/* Cuts the allocations above R of the capsules mem[0..n) until their sum
+ * is at most limit: each excess in proportion, the last one taking the
+ * rounding. */
 static void
-cut_excess(const struct ovb_trade_in *in, double *A, const size_t *key,
-	size_t want, const bool *present, double limit)
+cut_excess(const struct ovb_trade_in *in, double *A, const size_t *mem,
+	size_t n, const bool *present, double limit)
 {
 	double sum = 0, E = 0;
 	size_t last = OVB_NONE;
-	for (size_t k = 0; k < in->ncap; k++) {
-		if (!present[k] || key[k] != want)
+	for (size_t i = 0; i < n; i++) {
+		size_t k = mem[i];
+		if (!present[k])
 			continue;
 		sum += A[k];
 		if (A[k] > in->cap[k].R) {
@@ -59,8 +60,9 @@ cut_excess(const struct ovb_trade_in *in, double *A, const size_t *key,
 	if (over > E)
 		over = E;
 	double left = over;
-	for (size_t k = 0; k < in->ncap; k++) {
-		if (!present[k] || key[k] != want || A[k] <= in->cap[k].R)
+	for (size_t i = 0; i < n; i++) {
+		size_t k = mem[i];
+		if (!present[k] || A[k] <= in->cap[k].R)
 			continue;
 		double e = A[k] - in->cap[k].R;
 		double cut = k == last ? left : over * (e / E);
@@ -73,6 +75,28 @@ cut_excess(const struct ovb_trade_in *in, double *A, const size_t *key,
 	}
 }
 
+/* The members of every group (node or application) in capsule order:
+ * mem[start[g]..start[g+1]). */
+static void
+group_index(const struct ovb_trade_in *in, bool by_node, size_t ngroup,
+	size_t **start, size_t **mem)
+{
+	size_t *st = ovb_xcalloc(ngroup + 2, sizeof *st);
+	size_t *m = ovb_xcalloc(in->ncap + 1, sizeof *m);
+	for (size_t k = 0; k < in->ncap; k++)
+		st[(by_node ? in->cap[k].node : in->cap[k].app) + 1]++;
+	for (size_t g = 0; g < ngroup; g++)
+		st[g + 1] += st[g];
+	size_t *fill = ovb_xcalloc(ngroup + 1, sizeof *fill);
+	for (size_t k = 0; k < in->ncap; k++) {
+		size_t g = by_node ? in->cap[k].node : in->cap[k].app;
+		m[st[g] + fill[g]++] = k;
+	}
+	free(fill);
+	*start = st;
+	*mem = m;
+}
+
 void
 ovb_trade_step(const struct ovb_trade_in *in, const struct ovb_trade_opt *o,
 	struct ovb_trade_state *s, const double *u, const bool *present,
@@ -80,13 +104,10 @@ ovb_trade_step(const struct ovb_trade_in *in, const struct ovb_trade_opt *o,
 {
 	size_t n = in->ncap;
 	double *next = s->scratch;
-	size_t *appkey = s->appkey, *nodekey = s->nodekey;
 	/* Arrivals and the usage of the interval (Eq. 2). */
 	for (size_t k = 0; k < n; k++) {
 		const struct ovb_trade_cap *c = &in->cap[k];
 		struct ovb_trade_rec *r = &rec[k];
-		appkey[k] = c->app;
-		nodekey[k] = c->node;
 		if (!present[k]) {
 			s->was[k] = false;
 			memset(r, 0, sizeof *r);
@@ -175,9 +196,13 @@ ovb_trade_step(const struct ovb_trade_in *in, const struct ovb_trade_opt *o,
 	/* Step 4: per node, then per application, the allocations above R cut
 	 * in proportion to their excess. */
 	for (size_t j = 0; !o->no_step4 && j < in->nnode; j++)
-		cut_excess(in, next, nodekey, j, present, in->node_cap[j]);
+		cut_excess(in, next, s->nodemem + s->nodestart[j],
+			s->nodestart[j + 1] - s->nodestart[j], present,
+			in->node_cap[j]);
 	for (size_t i = 0; !o->no_step4 && i < in->napp; i++)
-		cut_excess(in, next, appkey, i, present, in->app_R[i]);
+		cut_excess(in, next, s->appmem + s->appstart[i],
+			s->appstart[i + 1] - s->appstart[i], present,
+			in->app_R[i]);
 	for (size_t k = 0; k < n; k++) {
 		rec[k].next = next[k];
 		if (present[k])
@@ -193,8 +218,8 @@ ovb_trade_state_init(struct ovb_trade_state *s, const struct ovb_trade_in *in)
 	s->U = ovb_xcalloc(n + 1, sizeof *s->U);
 	s->scratch = ovb_xcalloc(n + 1, sizeof *s->scratch);
 	s->was = ovb_xcalloc(n + 1, sizeof *s->was);
-	s->appkey = ovb_xcalloc(n + 1, sizeof *s->appkey);
-	s->nodekey = ovb_xcalloc(n + 1, sizeof *s->nodekey);
+	group_index(in, true, in->nnode, &s->nodestart, &s->nodemem);
+	group_index(in, false, in->napp, &s->appstart, &s->appmem);
 	s->node_sum = ovb_xcalloc(in->nnode + 1, sizeof *s->node_sum);
 	s->app_sum = ovb_xcalloc(in->napp + 1, sizeof *s->app_sum);
 	s->n1 = ovb_xcalloc(in->nnode + 1, sizeof *s->n1);
@@ -208,8 +233,10 @@ ovb_trade_state_free(struct ovb_trade_state *s)
 	free(s->U);
 	free(s->scratch);
 	free(s->was);
-	free(s->appkey);
-	free(s->nodekey);
+	free(s->nodestart);
+	free(s->nodemem);
+	free(s->appstart);
+	free(s->appmem);
 	free(s->node_sum);
 	free(s->app_sum);
 	free(s->n1);

@@ -468,7 +468,9 @@ main(int argc, char **argv)
 {
 	int first, status;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	double t0 = ovb_now();
 	status = ovb_read_inputs(argc - first, argv + first, take, NULL);
+	double t1 = ovb_now();
 	if (!status && !S.have_cl)
 		status = ovb_err_at(argv[first], 0, "no ovb-cluster file among "
 			"the inputs");
@@ -483,8 +485,10 @@ main(int argc, char **argv)
 	struct viol v = { false };
 	if (!status)
 		status = build(&m);
+	double t2 = ovb_now();
 	if (!status)
 		status = replay(&m, &v);
+	double t3 = ovb_now();
 	struct ovb_out out;
 	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {
 		status = ovb_trade_write(out.f, &m.t);
@@ -492,6 +496,10 @@ main(int argc, char **argv)
 		if (!status && v.any)
 			status = OVB_FAIL;
 	}
+	if (!status && ovb_verbose)
+		ovb_warn("%zu capsules, %zu intervals: read %.3f s, replay "
+			"%.3f s, write %.3f s", m.t.ncaps, m.t.nat, t1 - t0,
+			t3 - t2, ovb_now() - t3);
 	ovb_trade_free(&m.t);
 	free(m.cap);
 	free(m.ser);
