@@ -245,7 +245,7 @@ ovb_trade_read(struct ovb_lex *lx, struct ovb_trade *t)
 }
 
 int
-ovb_trade_write(FILE *f, const struct ovb_trade *t)
+ovb_trade_write_head(FILE *f, const struct ovb_trade *t, bool intervals)
 {
 	char b[32];
 	ovb_put_magic(f, "trade");
@@ -272,36 +272,49 @@ ovb_trade_write(FILE *f, const struct ovb_trade *t)
 		ovb_put_real(f, c->eps);
 		fputc('\n', f);
 	}
-	if (t->nat)
+	if (intervals)
 		fprintf(f, "# at T[s]; c CAPSULE A USED U CLASS NEXT; n NODE "
 			"USED NEXT; a APP NEXT SLACK\n");
-	for (size_t k = 0; k < t->nat; k++) {
-		const struct ovb_trade_at *at = &t->at[k];
-		fprintf(f, "at %llu\n", (unsigned long long)at->t);
-		for (size_t i = 0; i < at->nrow; i++) {
-			const struct ovb_trade_row *r = &at->row[i];
-			fprintf(f, "c %s", t->capsule[r->cap].name);
-			ovb_put_real(f, r->A);
-			ovb_put_real(f, r->used);
-			ovb_put_real(f, r->U);
-			fprintf(f, " %s", ovb_trade_class_name(
-				(enum ovb_trade_class)r->cls));
-			ovb_put_real(f, r->next);
-			fputc('\n', f);
-		}
-		for (size_t i = 0; i < at->nnode; i++) {
-			fprintf(f, "n %s", t->node[at->node[i].idx].name);
-			ovb_put_real(f, at->node[i].used);
-			ovb_put_real(f, at->node[i].next);
-			fputc('\n', f);
-		}
-		for (size_t i = 0; i < at->napp; i++) {
-			fprintf(f, "a %s", t->app[at->app[i].idx].name);
-			ovb_put_real(f, at->app[i].next);
-			ovb_put_real(f, at->app[i].slack);
-			fputc('\n', f);
-		}
+	return ferror(f) ? OVB_EIO : 0;
+}
+
+int
+ovb_trade_write_at(FILE *f, const struct ovb_trade *t,
+	const struct ovb_trade_at *at)
+{
+	fprintf(f, "at %llu\n", (unsigned long long)at->t);
+	for (size_t i = 0; i < at->nrow; i++) {
+		const struct ovb_trade_row *r = &at->row[i];
+		fprintf(f, "c %s", t->capsule[r->cap].name);
+		ovb_put_real(f, r->A);
+		ovb_put_real(f, r->used);
+		ovb_put_real(f, r->U);
+		fprintf(f, " %s", ovb_trade_class_name(
+			(enum ovb_trade_class)r->cls));
+		ovb_put_real(f, r->next);
+		fputc('\n', f);
 	}
+	for (size_t i = 0; i < at->nnode; i++) {
+		fprintf(f, "n %s", t->node[at->node[i].idx].name);
+		ovb_put_real(f, at->node[i].used);
+		ovb_put_real(f, at->node[i].next);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < at->napp; i++) {
+		fprintf(f, "a %s", t->app[at->app[i].idx].name);
+		ovb_put_real(f, at->app[i].next);
+		ovb_put_real(f, at->app[i].slack);
+		fputc('\n', f);
+	}
+	return ferror(f) ? OVB_EIO : 0;
+}
+
+int
+ovb_trade_write(FILE *f, const struct ovb_trade *t)
+{
+	ovb_trade_write_head(f, t, t->nat > 0);
+	for (size_t k = 0; k < t->nat; k++)
+		ovb_trade_write_at(f, t, &t->at[k]);
 	return ferror(f) ? OVB_EIO : 0;
 }
 

@@ -703,6 +703,13 @@ struct ovb_trade {
 };
 int ovb_trade_read(struct ovb_lex *lx, struct ovb_trade *t);
 int ovb_trade_write(FILE *f, const struct ovb_trade *t);
+/* ovb_trade_write in pieces, for a writer that streams its intervals: the
+ * magic, header and declarations (intervals: the comment that introduces
+ * the interval records, written when there are some), then each interval
+ * in turn.  0 or OVB_EIO. */
+int ovb_trade_write_head(FILE *f, const struct ovb_trade *t, bool intervals);
+int ovb_trade_write_at(FILE *f, const struct ovb_trade *t,
+	const struct ovb_trade_at *at);
 void ovb_trade_free(struct ovb_trade *t);
 
 /* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace

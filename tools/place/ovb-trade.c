@@ -365,8 +365,10 @@ check_at(const struct model *m, const struct ovb_trade_at *at,
 	}
 }
 
+/* Replays every interval, writing each to f as it is made; *nat counts
+ * them and *wsec the seconds spent writing.  0 or OVB_EIO. */
 static int
-replay(struct model *m, struct viol *v)
+replay(struct model *m, struct viol *v, FILE *f, size_t *nat, double *wsec)
 {
 	struct ovb_trade *t = &m->t;
 	size_t n = t->ncaps;
@@ -399,6 +401,8 @@ replay(struct model *m, struct viol *v)
 	bool *nin = ovb_xcalloc(t->nnode + 1, sizeof *nin);
 	bool *ain = ovb_xcalloc(t->napp + 1, sizeof *ain);
 	struct ovb_trade_opt o = opt;
+	struct ovb_trade_at at0 = { 0 }, *at = &at0;
+	int st = 0;
 	o.no_step4 = opt_no_step4;
 	for (uint64_t T = t0; T <= t1; T += I) {
 		memset(m->app_R, 0, t->napp * sizeof *m->app_R);
@@ -415,9 +419,8 @@ replay(struct model *m, struct viol *v)
 				m->app_R[m->cap[k].app] += m->cap[k].R;
 		}
 		ovb_trade_step(&in, &o, &s, u, present, rec);
-		struct ovb_trade_at *at = OVB_PUSH(t->at, t->nat, t->capat);
-		memset(at, 0, sizeof *at);
 		at->t = T;
+		at->nrow = at->nnode = at->napp = 0;
 		memset(nused, 0, t->nnode * sizeof *nused);
 		memset(nnext, 0, t->nnode * sizeof *nnext);
 		memset(anext, 0, t->napp * sizeof *anext);
@@ -448,9 +451,16 @@ replay(struct model *m, struct viol *v)
 					m->app_R[i] - anext[i] };
 		if (opt_check && !v->any)
 			check_at(m, at, v);
-		if (T > UINT64_MAX - I)
+		double w = ovb_now();
+		st = ovb_trade_write_at(f, t, at);
+		*wsec += ovb_now() - w;
+		++*nat;
+		if (st || T > UINT64_MAX - I)
 			break;
 	}
+	free(at->row);
+	free(at->node);
+	free(at->app);
 	ovb_trade_state_free(&s);
 	free(u);
 	free(present);
@@ -460,7 +470,7 @@ replay(struct model *m, struct viol *v)
 	free(anext);
 	free(nin);
 	free(ain);
-	return 0;
+	return st;
 }
 
 int
@@ -485,21 +495,23 @@ main(int argc, char **argv)
 	struct viol v = { false };
 	if (!status)
 		status = build(&m);
-	double t2 = ovb_now();
-	if (!status)
-		status = replay(&m, &v);
-	double t3 = ovb_now();
+	/* The intervals are written as they are made, into the temporary
+	 * that ovb_out renames only when all went well. */
+	double t2 = ovb_now(), wsec = 0;
+	size_t nat = 0;
 	struct ovb_out out;
 	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {
-		status = ovb_trade_write(out.f, &m.t);
+		status = ovb_trade_write_head(out.f, &m.t, true);
+		if (!status)
+			status = replay(&m, &v, out.f, &nat, &wsec);
 		status = ovb_out_end(&out, status);
 		if (!status && v.any)
 			status = OVB_FAIL;
 	}
 	if (!status && ovb_verbose)
 		ovb_warn("%zu capsules, %zu intervals: read %.3f s, replay "
-			"%.3f s, write %.3f s", m.t.ncaps, m.t.nat, t1 - t0,
-			t3 - t2, ovb_now() - t3);
+			"%.3f s, write %.3f s", m.t.ncaps, nat, t1 - t0,
+			ovb_now() - t2 - wsec, wsec);
 	ovb_trade_free(&m.t);
 	free(m.cap);
 	free(m.ser);
