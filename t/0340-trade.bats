@@ -273,3 +273,21 @@ print(k)')
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	[[ $stderr == *"node 'n9' is not declared"* ]] || fail "$stderr"
 }
+
+@test "plan: placement and R of profiled capsules from the plan, rejected applications left out" {
+	printf 'ovb-series 1\n' >"$T/series"
+	local c
+	for c in web db w1 w2; do
+		printf 'series %s cpu\ninterval 300 s\nsample 0 0.5\nsample 300 0.5\n' "$c" >>"$T/series"
+	done
+	run -0 --separate-stderr ovb-trade --check "$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.plan" "$T/series"
+	assert_line 'capsule web shop n1 0.95 0 0.1'
+	assert_line 'capsule db shop n3 1.3 0 0.1'
+	assert_line 'capsule w1 batch n2 1 0.5 0.1'
+	assert_line 'capsule w2 batch n4 1 0.5 0.1'
+	refute_line --partial 'capsule big'
+	refute_line --partial 'app huge'
+	# without the plan the profiled capsules have no reservation
+	run -65 --separate-stderr ovb-trade "$DATA/example.cluster" "$DATA/example.apps" "$T/series"
+	[[ $stderr == *"capsule web of shop: profiled, and in no plan" ]] || fail "$stderr"
+}

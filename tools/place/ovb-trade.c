@@ -54,7 +54,8 @@ static const char doc[] =
 	"FILE... are, in any order (told apart by their magic line): one "
 	"ovb-cluster, one ovb-apps or Sharc RSL file (R, LB, epsilon, "
 	"TradeResources of every capsule), at most one ovb-plan (the "
-	"placement, and R of profiled capsules: the plan's sigma) and "
+	"placement, and R of profiled capsules: the plan's sigma; the "
+	"applications it rejected are left out) and "
 	"ovb-series files with one series per capsule of the resource, all "
 	"with the same interval I.  A capsule is placed by the plan, else by "
 	"its node=; it runs from its series' first sample to its last (it "
@@ -197,6 +198,16 @@ placed_of(const char *app, const char *capsule)
 	return NULL;
 }
 
+/* Did the plan reject the application?  (It is then not replayed.) */
+static bool
+rejected(const char *app)
+{
+	for (size_t i = 0; S.have_plan && i < S.plan.nrej; i++)
+		if (!strcmp(S.plan.rej[i].app, app))
+			return true;
+	return false;
+}
+
 static int
 build(struct model *m)
 {
@@ -229,7 +240,7 @@ build(struct model *m)
 	int st = 0;
 	for (size_t i = 0; !st && i < S.apps.n; i++) {
 		const struct ovb_app *a = &S.apps.app[i];
-		if (a->op == OVB_OP_TERMINATE)
+		if (a->op == OVB_OP_TERMINATE || rejected(a->name))
 			continue;
 		size_t ai = t->napp;
 		struct ovb_trade_app *ta = OVB_PUSH(t->app, t->napp, t->capapp);
