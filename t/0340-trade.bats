@@ -291,3 +291,10 @@ print(k)')
 	run -65 --separate-stderr ovb-trade "$DATA/example.cluster" "$DATA/example.apps" "$T/series"
 	[[ $stderr == *"capsule web of shop: profiled, and in no plan" ]] || fail "$stderr"
 }
+
+@test "bad input: series spanning more than 10^8 intervals: 65, nothing written" {
+	printf 'ovb-series 1\nseries s1 net\ninterval 1 s\nsample 0 1\nseries s2 net\ninterval 1 s\nsample 100000000 1\n' >"$T/series"
+	run -65 --separate-stderr ovb-trade -r net -o "$T/o" "$DATA/trade-stream.cluster" "$DATA/trade-stream.apps" "$T/series"
+	assert_equal "$stderr" "ovb-trade: $T/series:5: series s2 net: the series span more than 100000000 intervals of 1 s"
+	[[ ! -e $T/o ]]
+}

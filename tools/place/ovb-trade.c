@@ -16,6 +16,8 @@
 enum { OPT_ALPHA = 0x100, OPT_EPS, OPT_ENFORCE, OPT_N1, OPT_RECLAIM,
 	OPT_DELTA, OPT_CHECK, OPT_NO_STEP4 };
 
+#define MAX_INTERVALS 100000000u
+
 static struct ovb_trade_opt opt = { 1, false, true, false, 0.1, false };
 static double opt_eps = 0.1;
 static int opt_res = OVB_CPU;
@@ -65,7 +67,9 @@ static const char doc[] =
 	"application, Step 3 by Eq. 5 summed over the application's capsules, "
 	"Step 4 cutting allocations above R until each node's sum is at most "
 	"its capacity and each application's at most R_i).  Admission: the "
-	"reservations on a node must fit its capacity.\n\n"
+	"reservations on a node must fit its capacity.  Capsules with no "
+	"reservation of the resource are left out; the series may span at "
+	"most 10^8 intervals.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-trade cluster apps usage.series > run.trade\n"
 	"  ovb-trade --enforce capped --reclaim fix --check cluster rsl plan "
@@ -327,6 +331,24 @@ build(struct model *m)
 	if (!st && !capc)
 		st = ovb_err_at(S.apps_file, 0, "no capsule uses %s: nothing to "
 			"replay", ovb_res_name(r));
+	/* The replay walks every interval from the first sample to the
+	 * last: refuse spans that would only make empty intervals. */
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	size_t k1 = 0;
+	for (size_t k = 0; !st && k < t->ncaps; k++) {
+		const struct ovb_series *se = m->ser[k];
+		if (se->t[0] < t0)
+			t0 = se->t[0];
+		if (se->t[se->n - 1] > t1)
+			t1 = se->t[se->n - 1], k1 = k;
+	}
+	if (!st && (t1 - t0) / t->interval >= MAX_INTERVALS) {
+		const struct ovb_series *se = m->ser[k1];
+		st = ovb_err_at(S.ser_file[se - S.ser.s], se->line, "series %s "
+			"%s: the series span more than %u intervals of %llu s",
+			se->capsule, ovb_res_name(se->res), MAX_INTERVALS,
+			(unsigned long long)t->interval);
+	}
 	return st;
 }
 
