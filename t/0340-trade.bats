@@ -25,6 +25,12 @@ field() {
 		$1 == "c" && $2 == c && at == t { print $k }' "$4"
 }
 
+# near X Y: |X - Y| <= 1e-12 (an independent figure computed in decimal)
+near() {
+	awk -v x="$1" -v y="$2" 'BEGIN { d = x - y; exit !(d <= 1e-12 && d >= -1e-12) }' ||
+		fail "$1 is not $2"
+}
+
 # ---------------------------------------------------------------------------
 # The paper's scenarios.
 
@@ -297,4 +303,18 @@ print(k)')
 	run -65 --separate-stderr ovb-trade -r net -o "$T/o" "$DATA/trade-stream.cluster" "$DATA/trade-stream.apps" "$T/series"
 	assert_equal "$stderr" "ovb-trade: $T/series:5: series s2 net: the series span more than 100000000 intervals of 1 s"
 	[[ ! -e $T/o ]]
+}
+
+@test "N1: with a needy non-trading capsule on the node the two readings differ" {
+	# n1: F (no trading, R 0.5, busy) and t1 (R 0.3, busy); t2 on n2 (R
+	# 0.7) uses 0.1 and lends 0.6.  Node n1's spare 0.2 is split over N1:
+	# all = 2 (F and t1 have U >= A) gives t1 0.1 more, borrowers = 1 0.2
+	printf 'ovb-cluster 1\nnode n1 1 cpu 1 B/s\nnode n2 1 cpu 1 B/s\n' >"$T/cluster"
+	printf 'ovb-apps 1\napp F\ncapsule f cpu=0.5 net=0 node=n1\napp T trade=yes\ncapsule t1 cpu=0.3 net=0 node=n1\ncapsule t2 cpu=0.7 net=0 node=n2\n' >"$T/apps"
+	printf 'ovb-series 1\nseries f cpu\ninterval 60 s\nsample 0 1\nseries t1 cpu\ninterval 60 s\nsample 0 1\nseries t2 cpu\ninterval 60 s\nsample 0 0.1\n' >"$T/series"
+	ovb-trade --n1 all --check "$T/cluster" "$T/apps" "$T/series" >"$T/all"
+	ovb-trade --n1 borrowers --check "$T/cluster" "$T/apps" "$T/series" >"$T/b"
+	near "$(field t1 0 7 "$T/all")" 0.4
+	near "$(field t1 0 7 "$T/b")" 0.5
+	assert_equal "$(field f 0 7 "$T/all")" 0.5
 }
