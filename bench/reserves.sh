@@ -1,6 +1,8 @@
 #!/bin/sh
 # bench/reserves.sh [WORKDIR]: ovb-reserves timings and deviations, the
-# numbers in bench/README.md (section ovb-reserves).  Runs one job at a time (the machine stays
+# numbers in bench/README.md (section ovb-reserves).  ACCEPTANCE=1 runs
+# only sections A and B (issue 16: hierarchy against the flat optimum,
+# scale through --worker-cmd).  Runs one job at a time (the machine stays
 # usable); about 10 minutes on 2 cores.  Needs bin/ (make) and python3;
 # instances come from t/oracle/reserves_gen.py and the closed-loop
 # simulator t/oracle/reserves_sim.py and are kept in WORKDIR (default a
@@ -42,6 +44,67 @@ dev1() {
 	sed -n 's/^# round 1: //p' "$1"
 }
 
+# note FILE KEY: the value after KEY in round 1's note
+note() {
+	sed -n "s/^# round 1: .*$2 \([-0-9.e+]*\).*/\1/p" "$1" | head -1
+}
+
+# Issue 16's acceptance figures first (ACCEPTANCE=1: only these).
+echo "## A. Hierarchy against the flat optimum: 2,000 x 50, r = D, steps 1-2, --fanout 100 and 500"
+echo "usage	fanout	grouping	flat V	lower bound	hierarchy deviation	above flat V	passes	seconds"
+for usage in random blocky; do
+	f=$W/a2000$usage.reserves
+	$GEN --seed 16 --nodes 2000 --classes 50 --no-r --usage $usage >"$f"
+	ovb-reserves --steps 2 "$f" -o "$f.flat"
+	V=$(sed -n 's/^# round 1: V \([^;]*\);.*/\1/p' "$f.flat")
+	for fo in 100 500; do
+	for g in contiguous random similar; do
+		s=$(secs ovb-reserves --steps 2 --fanout $fo --grouping $g "$f" -o "$f.$g")
+		lb=$(note "$f.$g" "lower bound")
+		d=$(note "$f.$g" "deviation")
+		pass=$(sed -n 's/^# round 1: .*(pass \([0-9]* of [0-9]*\)).*/\1/p' "$f.$g")
+		awk -v u=$usage -v fo=$fo -v g=$g -v V="$V" -v lb="$lb" -v d="$d" -v p="$pass" -v s="$s" \
+			'BEGIN { printf "%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f%%\t%s\t%s\n", u, fo, g, V, lb, d, 100 * (d - V) / V, p, s }'
+	done
+	done
+done
+
+echo
+echo "## B. Scale: 10,000 x 100, r = D, --fanout 100 (steps 1-3); then 100,000 x 100 through --worker-cmd"
+$GEN --seed 5 --nodes 10000 --classes 100 --sum-d 100 --no-r >"$W/b10k.reserves"
+echo "10,000 x 100 --floor 0.5 --fanout 100: $(secs ovb-reserves --floor 0.5 --fanout 100 "$W/b10k.reserves" -o "$W/b10k.out") s wall"
+sed -n 's/^# round 1: /  /p' "$W/b10k.out"
+[ -s "$W/b100k.reserves" ] || python3 - "$W/b100k.reserves" <<'PY'
+import random, sys
+# 100,000 nodes x 100 classes, r = D, random usage (like reserves_gen.py,
+# written in one pass to keep memory small)
+rng = random.Random(100)
+n, s = 100000, 100
+w = [rng.expovariate(1) for _ in range(s)]
+D = [int(x * 100 / sum(w) * 1000) / 1000 for x in w]
+with open(sys.argv[1], "w") as f:
+    f.write("ovb-reserves 1\n")
+    f.writelines(f"class c{j + 1} {D[j]:g}\n" for j in range(s))
+    f.writelines(f"node n{i + 1}\n" for i in range(n))
+    f.write("round 1\n")
+    for i in range(n):
+        v = [0.0 if rng.random() < 0.15 else rng.uniform(0, 100) for _ in range(s)]
+        fill = 100 if rng.random() < 0.4 else rng.uniform(10, 100)
+        t = sum(v) or 1
+        f.writelines(f"u n{i + 1} c{j + 1} {int(v[j] * fill / t * 1000) / 1000:g}\n"
+                     for j in range(s))
+PY
+mkdir -p "$W/fake"
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in -*) shift ;; *) break ;; esac; done\nshift\nexec sh -c "$*"\n' >"$W/fake/ssh"
+chmod +x "$W/fake/ssh"
+for it in 1 3; do
+	echo "100,000 x 100 --floor 0.5 --fanout 100 --iterate $it -j 2 --worker-cmd 'ssh -T %h ovb-reserves --serve' (stand-in ssh): $(PATH=$W/fake:$PATH secs ovb-reserves --floor 0.5 --fanout 100 --iterate $it -j 2 --hosts a,b --worker-cmd 'ssh -T %h ovb-reserves --serve' "$W/b100k.reserves" -o "$W/b100k.out") s wall"
+	sed -n 's/^# round 1: /  /p' "$W/b100k.out"
+done
+echo "load: $(uptime)"
+[ "${ACCEPTANCE:-0}" = 1 ] && exit 0
+
+echo
 echo "## 1. 1,000 nodes x 50 classes, one round, steps 1-3 (read, solve, write)"
 $GEN --seed 11 --nodes 1000 --classes 50 >"$W/n1000.reserves"
 echo "wall: $(best3 ovb-reserves "$W/n1000.reserves") s (best of 3)"

@@ -24,7 +24,8 @@
 	X(curve, ovb_curves) \
 	X(series, ovb_series_set) \
 	X(gain, ovb_gain) \
-	X(trade, ovb_trade)
+	X(trade, ovb_trade) \
+	X(rt, ovb_rt)
 
 /* Each format's reader, writer and free behind the registry's exact
  * signatures: one small wrapper per function converts the void * to the

@@ -1,12 +1,22 @@
 /* cli.c: the options every ovb-* tool shares, as one argp child, and the
  * strict parsing of option values. */
 #include <argp.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ovb.h"
 
-const char *argp_program_version = "overbook " OVB_VERSION;
+/* --version: "PROGRAM (overbook) VERSION", the GNU form, so that help2man
+ * names each manual page after its tool. */
+static void
+version(FILE *f, struct argp_state *st)
+{
+	(void)st;
+	fprintf(f, "%s (overbook) %s\n", program_invocation_short_name,
+		OVB_VERSION);
+}
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = version;
 const char *ovb_opt_output;
 int ovb_verbose;
 bool ovb_quiet;

@@ -711,6 +711,34 @@ int ovb_trade_write_head(FILE *f, const struct ovb_trade *t, bool intervals);
 int ovb_trade_write_at(FILE *f, const struct ovb_trade *t,
 	const struct ovb_trade_at *at);
 void ovb_trade_free(struct ovb_trade *t);
+/* ---- formats/rt.c: VSched's real-time reservations (format ovb-rt) ---- */
+
+struct ovb_rtnode {
+	char *name;
+	uint64_t cpus;          /* >= 1 */
+	double cap;             /* per CPU: sum slice/period <= cap, (0, 1] */
+	unsigned long line;
+};
+struct ovb_rttask {
+	size_t node;            /* index in node */
+	char *name;
+	double period, slice;   /* [s], 0 < slice <= period */
+	unsigned long line;
+};
+struct ovb_rtrate {             /* the application's rate at (period, U) */
+	double period, U, r;    /* [s], (0, 1], fraction of R_max */
+	unsigned long line;
+};
+struct ovb_rt {
+	size_t nnode, capnode, ntask, captask, nrate, caprate;
+	struct ovb_rtnode *node;
+	struct ovb_rttask *task;
+	struct ovb_rtrate *rate;
+	struct ovb_names byname;
+};
+int ovb_rt_read(struct ovb_lex *lx, struct ovb_rt *rt);
+int ovb_rt_write(FILE *f, const struct ovb_rt *rt);
+void ovb_rt_free(struct ovb_rt *rt);
 
 /* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace
  * or an ovb-series ---- */
@@ -960,6 +988,73 @@ struct ovb_nodestat {           /* what a plan's risk record states */
 void ovb_node_stat(const struct ovb_need *m, size_t n, double C,
 	uint64_t points, struct ovb_nodestat *st);
 
+/* ---- lib/enforce.c: from a plan to the kernel's controls ----
+ *
+ * One capsule's share on one resource, rendered for a facility, every
+ * number checked against the kernel's limit (README "From plan to
+ * machine" gives each limit's source).  The decision on section 4.1's
+ * tolerance: O is applied once, where the plan applied it.  What a target
+ * GUARANTEES is the Eq. 1 term over the capsule's own tau, D = (sigma tau
+ * + rho)(1 - O) (the amount the plan admitted, so the guarantees of a
+ * node add up to its LOAD); what a target CAPS is the profile's own
+ * envelope sigma tau + rho, never discounted again (sigma is already the
+ * (1 - O) percentile).  The paper's x = (1 - O) rho every y = rho/sigma
+ * (ovb_cpu_resv) gives (1 - O) sigma, a second discount without the
+ * burst over tau: only its y is used, as a bound on the period.
+ *
+ * A map function returns 0 when every limit holds, 1 when one does not
+ * (why says which, naming the limit; with clamp the value was moved to
+ * the limit and the guarantee may be lost), -1 when the number cannot be
+ * represented at all. */
+struct ovb_klimits {
+	double dl_cap;          /* SCHED_DEADLINE share per CPU (0.90 here) */
+	uint64_t dl_pmin, dl_pmax;      /* period bounds [ns] */
+	uint64_t hz;            /* kernel HZ for tc's burst >= rate/HZ */
+	uint64_t mtu;           /* [B] */
+};
+void ovb_klimits_default(struct ovb_klimits *L);
+#define OVB_DL_RUNTIME_MIN 1024         /* ns (1 << DL_SCALE) */
+#define OVB_CFS_QUOTA_MIN 1000          /* us */
+#define OVB_CFS_PERIOD_MIN 1000         /* us */
+#define OVB_CFS_PERIOD_MAX 1000000      /* us */
+#define OVB_CFS_QUOTA_MAX ((UINT64_C(1) << 44) - 1)     /* us (MAX_BW) */
+#define OVB_WEIGHT_MIN 1
+#define OVB_WEIGHT_MAX 10000
+/* D (guarantee) and E (cap) over the capsule's tau [amount unit]. */
+double ovb_enf_guarantee(const struct ovb_need *n);
+double ovb_enf_envelope(const struct ovb_need *n);
+/* SCHED_DEADLINE: k tasks of runtime/deadline/period [ns], deadline =
+ * period = min(y, tau/100), whose k (Q/P)(tau - 2(P - Q)) (the supply
+ * bound of a greedy CBS over any window) is at least D, each Q/P at
+ * most dl_cap.  k = 0: nothing to reserve. */
+struct ovb_dl { uint64_t k, runtime, deadline, period; };
+int ovb_dl_map(const struct ovb_need *n, const struct ovb_klimits *L,
+	bool clamp, struct ovb_dl *d, char *why, size_t len);
+double ovb_dl_sbf(const struct ovb_dl *d, double t);    /* [cpu-s] */
+/* cpu.max "QUOTA PERIOD" [us] with period = min(1 s, tau/10): over any
+ * window of tau, at any phase, it lets through at least (floor(tau /
+ * period) - 1) quota >= E; cpu.max.burst = min(rho, quota) [us]. */
+struct ovb_cfs { uint64_t quota, period, burst; };
+int ovb_cfs_map(const struct ovb_need *n, bool clamp, struct ovb_cfs *c,
+	char *why, size_t len);
+double ovb_cfs_allow(const struct ovb_cfs *c, double t);  /* [cpu-s] */
+/* cpu.weight of a node's capsules from their guarantees g[0..n) [cpu],
+ * the largest 10000: 0, or the index + 1 of the first capsule whose share
+ * w C / sum w is below g (the rounding lost it; why says so). */
+size_t ovb_weight_map(const double *g, size_t n, double C, uint64_t *w,
+	char *why, size_t len);
+/* tc htb class: rate = D/tau (guaranteed when the rates fit the link),
+ * ceil = sigma with burst = cburst = rho (the cap), units bit/s and B. */
+struct ovb_tb { uint64_t rate, ceil, burst; };    /* bit/s, bit/s, B */
+int ovb_tc_map(const struct ovb_need *n, const struct ovb_klimits *L,
+	bool clamp, struct ovb_tb *t, char *why, size_t len);
+/* Kubernetes: requests.cpu = D/tau, limits.cpu such that the CFS period
+ * of 100 ms lets E through over any window of tau (needs tau >= 0.2 s;
+ * otherwise no limit, has_limit false) [millicores]. */
+struct ovb_k8s { uint64_t request, limit; bool has_limit; };
+int ovb_k8s_map(const struct ovb_need *n, bool clamp, struct ovb_k8s *k,
+	char *why, size_t len);
+
 /* ---- lib/trade.c: Sharc's resource trading (section 4.3), replayed ----
  *
  * One recomputation of every capsule's allocation A from the usage of the
@@ -1022,7 +1117,6 @@ void ovb_trade_state_free(struct ovb_trade_state *s);
 void ovb_trade_step(const struct ovb_trade_in *in,
 	const struct ovb_trade_opt *o, struct ovb_trade_state *s,
 	const double *u, const bool *present, struct ovb_trade_rec *rec);
-
 /* ---- lib/rsv.c: Cluster Reserves steps 1-3 (GLPK) and the bank ----
  *
  * One manager's allocation problem: n "nodes" (nodes, or whole groups of
@@ -1062,6 +1156,11 @@ struct ovb_rsv_stat {
 	double acc;                 /* step 2's certified max |R - R*| */
 	double shortfall;           /* step 2's deviation above V (<= tol) */
 	long lp_iter, qp_iter, evals;
+	long ipm_iter;              /* step 2: barrier iterations (fallback) */
+	enum ovb_rsv_how { OVB_RSV_NEWTON, OVB_RSV_IPM, OVB_RSV_STEP1 } how;
+	                            /* step 2's point: dual Newton; Newton
+	                             * after the barrier method; step 1's
+	                             * point with the bound the duals prove */
 	double sec[3];              /* seconds in steps 1, 2, 3 */
 	bool warm;                  /* step 1 started from the last basis */
 };
@@ -1079,6 +1178,22 @@ double ovb_rsv_k(double D, double u);
  * else 100; t = u + k; idle = r > u + 1e-6. */
 void ovb_rsv_cell(double D, double u, double r, double floor, double *lb,
 	double *ub, double *t, bool *idle);
+/* Column sums sum_i R[i,j] (s of them) after step 2 of the last solve
+ * (after the bank for the bank). */
+const double *ovb_rsv_cols2(const struct ovb_rsv *m);
+
+/* ---- formats/worker.c: the words of the ovb-worker protocol ----
+ * (formats/worker.md): u64 little-endian, binary64 little-endian.  The
+ * magic is 8 bytes "ovb-wrk\n" then the version as a u64.  false / -1:
+ * short read or write; get_magic 1: not the magic. */
+#define OVB_WIRE_MAGIC "ovb-wrk\n"
+#define OVB_WIRE_VERSION 1
+bool ovb_wire_put_u64(FILE *f, uint64_t v);
+bool ovb_wire_get_u64(FILE *f, uint64_t *v);
+bool ovb_wire_put_f64(FILE *f, const double *v, size_t n);
+bool ovb_wire_get_f64(FILE *f, double *v, size_t n);
+bool ovb_wire_put_magic(FILE *f);
+int ovb_wire_get_magic(FILE *f, uint64_t *version);
 
 /* ---- lib/plot.c: plots drawn by gnuplot ----
  *

@@ -55,6 +55,9 @@ strs_free(struct strs *a)
 	free(a->s);
 }
 
+static char *vxasprintf(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
 static char *
 vxasprintf(const char *fmt, va_list ap)
 {

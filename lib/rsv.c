@@ -35,7 +35,12 @@
  * q(y)), so max |x - x*| <= ||x - R(y)|| + sqrt(w_max gap) is a proven
  * bound, reported.  The gap has first-order terms lambda (C - T), so
  * rounding floors it near 1e-5 points at 1000 nodes: the loop also stops
- * when the bound stops improving, and fails only above 0.01 points.
+ * when the bound stops improving.  When Newton stalls above 0.01 points
+ * (degenerate faces make its generalized Hessian singular), a primal-dual
+ * interior-point method (ipm_solve) solves the same QP, which cannot
+ * stall, and Newton restarts from its duals; should that too end above
+ * 0.01 points, the feasible step-1 point is kept with the bound the best
+ * duals prove for it (sqrt(w_max (f(x) - q(y)))).  Step 2 never fails.
  *
  * Step 3 gives capacity left on a node to the classes idle there (r > u:
  * the usage cap held them) that are below target, in proportion to their
@@ -71,6 +76,7 @@ struct ovb_rsv {
 	bool dual;
 	/* the bank */
 	double *bank;               /* s: balances */
+	double *cols2;              /* s: column sums after step 2 */
 };
 
 double
@@ -110,6 +116,7 @@ ovb_rsv_new(size_t n, size_t s, const struct ovb_rsv_opt *o)
 	m->lam = ovb_xcalloc(s, sizeof *m->lam);
 	m->nu = ovb_xcalloc(n, sizeof *m->nu);
 	m->bank = ovb_xcalloc(s, sizeof *m->bank);
+	m->cols2 = ovb_xcalloc(s, sizeof *m->cols2);
 	return m;
 }
 
@@ -125,6 +132,7 @@ ovb_rsv_free(struct ovb_rsv *m)
 	free(m->lam);
 	free(m->nu);
 	free(m->bank);
+	free(m->cols2);
 	free(m);
 }
 
@@ -332,7 +340,7 @@ warm_restricted(struct ovb_rsv *m, const struct ovb_rsv_in *in,
 	glp_smcp *p)
 {
 	glp_prob *lp = m->lp;
-	size_t n = m->n, s = m->s, ns = n * s, nfix = 0;
+	size_t n = m->n, s = m->s, ns = n * s;
 	unsigned char *fixed = ovb_xcalloc(ns, 1);
 	for (size_t c = 0; c < ns; c++)
 		if (in->lb[c] < in->ub[c] &&
@@ -340,7 +348,6 @@ warm_restricted(struct ovb_rsv *m, const struct ovb_rsv_in *in,
 			glp_set_col_bnds(lp, (int)(1 + c), GLP_FX, in->lb[c],
 				in->lb[c]);
 			fixed[c] = 1;
-			nfix++;
 		}
 	int rc = 0;
 	for (int pass = 0; pass < 50; pass++) {
@@ -882,6 +889,273 @@ qp_newton(struct qp *q, double *y, double acc, double tol, double Vp,
 	return rc;
 }
 
+/* ---- step 2's fallback: a primal-dual interior-point method ----
+ *
+ * When projected Newton on the dual stalls (its generalized Hessian is
+ * singular on degenerate faces, and the face "flow = F" is exactly the
+ * maximal flow), the same QP is solved in the primal by a path-following
+ * barrier method, which cannot stall: every iteration solves one positive
+ * definite system and cuts the complementarity mu by a fraction.  Rows:
+ * node i (sum_k x <= cap), class k (sum_i x <= T), flow (-sum x <= -F'),
+ * F' = F - tol/2 (the stated tolerance leaves the interior non-empty);
+ * bounds lb <= x <= ub (cells with lb = ub are constants).  The normal
+ * equations G D G^T + E, D = (2/w + Sigma)^-1, are reduced to the m + 1
+ * class and flow rows by eliminating the diagonal node block: O(n m^2)
+ * per iteration.  Only the duals y = (lambda, mu) are used: the
+ * certificate (qp_cert) is computed from them exactly as for Newton. */
+static void
+ipm_solve(const struct qp *q, double tol, double *y, long *iters)
+{
+	size_t n = q->n, m = q->m, d = m + 1, nc = n * m;
+	double *x = ovb_xmalloc(nc * sizeof *x), *zl = ovb_xmalloc(nc *
+		sizeof *zl), *zu = ovb_xmalloc(nc * sizeof *zu),
+		*D = ovb_xmalloc(nc * sizeof *D), *rd = ovb_xmalloc(nc * sizeof *rd),
+		*dx = ovb_xmalloc(nc * sizeof *dx);
+	size_t nr = n + d;          /* rows: nodes, classes, flow */
+	double *s = ovb_xmalloc(nr * sizeof *s), *lam = ovb_xmalloc(nr *
+		sizeof *lam), *h = ovb_xmalloc(nr * sizeof *h), *rp = ovb_xmalloc(nr *
+		sizeof *rp), *dl = ovb_xmalloc(nr * sizeof *dl), *a = ovb_xmalloc(n *
+		sizeof *a), *S = ovb_xmalloc(d * d * sizeof *S), *Sc = ovb_xmalloc(d *
+		d * sizeof *Sc), *rhs = ovb_xmalloc(d * sizeof *rhs), *sol =
+		ovb_xmalloc(d * sizeof *sol), *Gx = ovb_xmalloc(nr * sizeof *Gx),
+		*rt = ovb_xmalloc(nr * sizeof *rt), *ds = ovb_xmalloc(nr * sizeof *ds);
+	unsigned char *fix = ovb_xmalloc(nc);
+	double scale = 1;
+	for (size_t c = 0; c < nc; c++) {
+		fix[c] = !(q->ub[c] - q->lb[c] > 1e-12 * (1 + fabs(q->ub[c])));
+		x[c] = fix[c] ? q->lb[c] : q->lb[c] + 0.5 * (q->ub[c] - q->lb[c]);
+		zl[c] = zu[c] = fix[c] ? 0 : 1;
+		scale = fmax(scale, fabs(q->t[c]));
+	}
+	for (size_t i = 0; i < n; i++)
+		h[i] = q->cap[i];
+	for (size_t k = 0; k < m; k++)
+		h[n + k] = q->T[k];
+	h[n + m] = -(q->F - 0.5 * tol);
+	long it;
+	for (it = 0; it < 200; it++) {
+		/* Gx, primal residual, mu */
+		memset(Gx, 0, nr * sizeof *Gx);
+		for (size_t i = 0; i < n; i++)
+			for (size_t k = 0; k < m; k++) {
+				double v = x[i * m + k];
+				Gx[i] += v;
+				Gx[n + k] += v;
+				Gx[n + m] -= v;
+			}
+		if (it == 0)
+			for (size_t r = 0; r < nr; r++) {
+				s[r] = fmax(h[r] - Gx[r], 1);
+				lam[r] = 1;
+			}
+		double mu = 0, pres = 0, dres = 0;
+		size_t cnt = nr;
+		for (size_t r = 0; r < nr; r++) {
+			rp[r] = Gx[r] + s[r] - h[r];
+			pres = fmax(pres, fabs(rp[r]));
+			mu += s[r] * lam[r];
+		}
+		for (size_t c = 0; c < nc; c++) {
+			if (fix[c])
+				continue;
+			mu += (x[c] - q->lb[c]) * zl[c] + (q->ub[c] - x[c]) * zu[c];
+			cnt += 2;
+		}
+		mu /= (double)cnt;
+		for (size_t i = 0; i < n; i++)
+			for (size_t k = 0; k < m; k++) {
+				size_t c = i * m + k;
+				if (fix[c])
+					continue;
+				double g = 2 * q->iw[i] * (x[c] - q->t[c]) + lam[i] +
+					lam[n + k] - lam[n + m] - zl[c] + zu[c];
+				dres = fmax(dres, fabs(g));
+			}
+		if (!isfinite(mu) || (mu < 1e-12 * scale && pres < 1e-8 * (1 +
+		    scale) && dres < 1e-8 * (1 + scale)) || mu < 1e-15 * scale)
+			break;
+		for (size_t k = 0; k < d; k++)
+			y[k] = fmax(0, lam[n + k]);     /* the last finite duals */
+		/* D and the reduced system, once per iteration */
+		memset(S, 0, d * d * sizeof *S);
+		for (size_t i = 0; i < n; i++) {
+			double *Di = D + i * m, ai = s[i] / lam[i], sd = 0;
+			for (size_t k = 0; k < m; k++) {
+				size_t c = i * m + k;
+				Di[k] = fix[c] ? 0 : 1 / (2 * q->iw[i] + zl[c] / (x[c] -
+					q->lb[c]) + zu[c] / (q->ub[c] - x[c]));
+				sd += Di[k];
+				S[k * d + k] += Di[k];
+			}
+			S[m * d + m] += sd;
+			for (size_t k = 0; k < m; k++)
+				S[k * d + m] -= Di[k], S[m * d + k] -= Di[k];
+			ai += sd;
+			a[i] = ai;
+			/* minus b b^T / a, b = (D_i, -sd) */
+			for (size_t k = 0; k < m; k++) {
+				double f = Di[k] / ai;
+				if (f == 0)
+					continue;
+				for (size_t l = 0; l <= k; l++)
+					S[k * d + l] -= f * Di[l];
+				S[m * d + k] += f * sd;
+			}
+			S[m * d + m] -= sd * sd / ai;
+		}
+		for (size_t k = 0; k < d; k++) {
+			S[k * d + k] += s[n + k] / lam[n + k];
+			for (size_t l = 0; l < k; l++)
+				S[l * d + k] = S[k * d + l];
+		}
+		/* predictor (sigma 0), then the step for sigma (mu_aff/mu)^3 */
+		double sigma = 0, alpha = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			double smu = sigma * mu;
+			/* r~_d = 2c(x-t) + G^T lam - smu/(x-lb) + smu/(ub-x) */
+			for (size_t i = 0; i < n; i++)
+				for (size_t k = 0; k < m; k++) {
+					size_t c = i * m + k;
+					rd[c] = fix[c] ? 0 : 2 * q->iw[i] * (x[c] - q->t[c]) +
+						lam[i] + lam[n + k] - lam[n + m] - smu / (x[c] -
+						q->lb[c]) + smu / (q->ub[c] - x[c]);
+				}
+			/* (G D G^T + E) dl = r~_p - G D r~_d, r~_p = rp + smu/lam - s */
+			for (size_t r = 0; r < nr; r++)
+				rt[r] = rp[r] + smu / lam[r] - s[r];
+			memset(rhs, 0, d * sizeof *rhs);
+			for (size_t i = 0; i < n; i++) {
+				double gi = 0;
+				const double *Di = D + i * m;
+				for (size_t k = 0; k < m; k++) {
+					double v = Di[k] * rd[i * m + k];
+					gi += v;
+					rhs[k] -= v;
+					rhs[m] += v;
+				}
+				dl[i] = rt[i] - gi;     /* node rhs, for now */
+			}
+			for (size_t k = 0; k < d; k++)
+				rhs[k] += rt[n + k];
+			for (size_t i = 0; i < n; i++) {
+				const double *Di = D + i * m;
+				double f = dl[i] / a[i], sd = 0;
+				for (size_t k = 0; k < m; k++) {
+					rhs[k] -= f * Di[k];
+					sd += Di[k];
+				}
+				rhs[m] += f * sd;
+			}
+			memcpy(Sc, S, d * d * sizeof *S);
+			double dmax = 0;
+			for (size_t k = 0; k < d; k++)
+				dmax = fmax(dmax, Sc[k * d + k]);
+			if (!chol_solve(Sc, d, 1e-14 * dmax, rhs, sol))
+				goto out;
+			for (size_t k = 0; k < d; k++)
+				dl[n + k] = sol[k];
+			for (size_t i = 0; i < n; i++) {
+				const double *Di = D + i * m;
+				double v = dl[i];
+				for (size_t k = 0; k < m; k++)
+					v -= Di[k] * (sol[k] - sol[m]);
+				dl[i] = v / a[i];
+			}
+			/* dx = -D (r~_d + G^T dl); ds = (smu - s lam - s dl) / lam */
+			for (size_t i = 0; i < n; i++)
+				for (size_t k = 0; k < m; k++) {
+					size_t c = i * m + k;
+					dx[c] = -D[c] * (rd[c] + dl[i] + dl[n + k] - dl[n + m]);
+				}
+			for (size_t r = 0; r < nr; r++)
+				ds[r] = (smu - s[r] * lam[r] - s[r] * dl[r]) / lam[r];
+			/* the largest step keeping everything positive */
+			double ap = 1;
+			for (size_t r = 0; r < nr; r++) {
+				if (ds[r] < 0)
+					ap = fmin(ap, -s[r] / ds[r]);
+				if (dl[r] < 0)
+					ap = fmin(ap, -lam[r] / dl[r]);
+			}
+			double muaff = 0;
+			for (size_t c = 0; c < nc; c++) {
+				if (fix[c])
+					continue;
+				double xl = x[c] - q->lb[c], xu = q->ub[c] - x[c];
+				double dzl = (smu - xl * zl[c] - zl[c] * dx[c]) / xl;
+				double dzu = (smu - xu * zu[c] + zu[c] * dx[c]) / xu;
+				if (dx[c] < 0)
+					ap = fmin(ap, -xl / dx[c]);
+				if (dx[c] > 0)
+					ap = fmin(ap, xu / dx[c]);
+				if (dzl < 0)
+					ap = fmin(ap, -zl[c] / dzl);
+				if (dzu < 0)
+					ap = fmin(ap, -zu[c] / dzu);
+				rd[c] = dzl;    /* kept for the update */
+			}
+			if (pass == 0) {
+				for (size_t r = 0; r < nr; r++)
+					muaff += (s[r] + ap * ds[r]) * (lam[r] + ap * dl[r]);
+				for (size_t c = 0; c < nc; c++) {
+					if (fix[c])
+						continue;
+					double xl = x[c] - q->lb[c], xu = q->ub[c] - x[c];
+					double dzu = (-xu * zu[c] + zu[c] * dx[c]) / xu;
+					muaff += (xl + ap * dx[c]) * (zl[c] + ap * rd[c]) +
+						(xu - ap * dx[c]) * (zu[c] + ap * dzu);
+				}
+				muaff /= (double)cnt;
+				double rr = muaff / mu;
+				sigma = fmin(0.9, fmax(1e-4, rr * rr * rr));
+				continue;
+			}
+			alpha = fmin(1, 0.99 * ap);
+			for (size_t c = 0; c < nc; c++) {
+				if (fix[c])
+					continue;
+				double xu = q->ub[c] - x[c];
+				double dzu = (smu - xu * zu[c] + zu[c] * dx[c]) / xu;
+				x[c] += alpha * dx[c];
+				zl[c] += alpha * rd[c];
+				zu[c] += alpha * dzu;
+			}
+			for (size_t r = 0; r < nr; r++) {
+				s[r] += alpha * ds[r];
+				lam[r] += alpha * dl[r];
+			}
+		}
+		if (!(alpha > 1e-10))
+			break;
+	}
+out:
+	*iters = it;
+	free(x), free(zl), free(zu), free(D), free(rd), free(dx), free(s);
+	free(lam), free(h), free(rp), free(dl), free(a), free(S), free(Sc);
+	free(rhs), free(sol), free(Gx), free(rt), free(ds), free(fix);
+}
+
+/* sqrt(w_max (f(x) - q(y))): a bound on ||x - x*|| for any feasible x (f
+ * is strongly convex with modulus 2 / w_max); x is n x m like q->R. */
+static double
+cert_point(struct qp *q, const double *y, const double *x)
+{
+	size_t n = q->n, m = q->m;
+	qp_eval(q, y);
+	long double gap = 0;
+	for (size_t i = 0; i < n; i++) {
+		const double *a = q->Rn + i * m, *b = x + i * m, *t = q->t + i * m;
+		double di = 0;
+		for (size_t k = 0; k < m; k++)
+			di += (b[k] - a[k]) * (b[k] + a[k] - 2 * t[k]);
+		gap += di * q->iw[i];
+	}
+	for (size_t k = 0; k < m; k++)
+		gap -= y[k] * (q->Cn[k] - q->T[k]);
+	gap -= y[m] * (q->F - flow(q->Cn, m));
+	return (double)sqrtl(fmaxl(gap, 0) * q->wmax);
+}
+
 static int
 step2(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 	struct ovb_rsv_stat *st, char *why, size_t whylen)
@@ -979,17 +1253,41 @@ step2(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 	double bound, shortfall;
 	int rc = qp_newton(&q, y, m->o.accuracy, tol, Vp, &bound,
 		&shortfall, &st->qp_iter);
-	st->evals = q.evals;
-	st->acc = bound;
-	st->shortfall = shortfall;
-	int status = 0;
+	st->how = OVB_RSV_NEWTON;
 	if (rc && !(bound <= 0.01 && shortfall <= tol)) {
-		snprintf(why, whylen, "step 2 did not converge: the solution is "
-			"only known within %.3g points (deviation %.3g above V) "
-			"after %ld Newton iterations", bound, shortfall, st->qp_iter);
-		status = OVB_ESOFT;
+		/* Newton stalled: the barrier method's duals, then Newton
+		 * from there (it finishes the job near the optimum). */
+		double *y2 = ovb_xmalloc((mm + 1) * sizeof *y2);
+		ipm_solve(&q, tol, y2, &st->ipm_iter);
+		double b2, s2;
+		long it2;
+		int rc2 = qp_newton(&q, y2, m->o.accuracy, tol, Vp, &b2, &s2,
+			&it2);
+		st->qp_iter += it2;
+		st->how = OVB_RSV_IPM;
+		if (s2 <= tol && (!(shortfall <= tol) || b2 < bound)) {
+			rc = rc2, bound = b2, shortfall = s2;
+			memcpy(y, y2, (mm + 1) * sizeof *y);
+		}
+		free(y2);
+	}
+	st->evals = q.evals;
+	if (rc && !(bound <= 0.01 && shortfall <= tol) && !(shortfall <= tol &&
+	    bound <= 1e3)) {
+		/* No dual point certifies a point of its own: keep the
+		 * (feasible) step-1 point, with the bound the best y proves. */
+		double *x1 = ovb_xmalloc(n * mm * sizeof *x1);
+		for (size_t i = 0; i < n; i++)
+			for (size_t k = 0; k < mm; k++)
+				x1[i * mm + k] = R[i * s + q.J[k]];
+		bound = cert_point(&q, y, x1);
+		shortfall = 0;
+		st->how = OVB_RSV_STEP1;
+		free(x1);
 	} else {
 		/* The certified point (q.Rn, left by qp_cert) into R. */
+		if (rc)
+			bound = qp_cert(&q, y, &shortfall);
 		for (size_t i = 0; i < n; i++)
 			for (size_t k = 0; k < mm; k++)
 				R[i * s + q.J[k]] = q.Rn[i * mm + k];
@@ -1000,6 +1298,10 @@ step2(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 		memcpy(m->nu, q.nu, n * sizeof *m->nu);
 		m->dual = true;
 	}
+	st->acc = bound;
+	st->shortfall = shortfall;
+	(void)why, (void)whylen;
+	int status = 0;
 	st->dev[1] = deviation(in, R);
 	free(y);
 	free(q.J), free(q.T), free(q.t), free(q.lb), free(q.ub), free(q.cap);
@@ -1180,6 +1482,23 @@ bank(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R)
 		B[j] *= m->o.bank_keep;
 }
 
+static void
+col_sums(const struct ovb_rsv_in *in, const double *R, double *out)
+{
+	for (size_t j = 0; j < in->s; j++) {
+		long double c = 0;
+		for (size_t i = 0; i < in->n; i++)
+			c += R[i * in->s + j];
+		out[j] = (double)c;
+	}
+}
+
+const double *
+ovb_rsv_cols2(const struct ovb_rsv *m)
+{
+	return m->cols2;
+}
+
 int
 ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 	struct ovb_rsv_stat *st, char *why, size_t whylen)
@@ -1202,6 +1521,7 @@ ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 		bank(m, in, R);
 		st->sec[0] = ovb_now() - t0;
 		st->dev[0] = st->dev[1] = st->dev[2] = deviation(in, R);
+		col_sums(in, R, m->cols2);
 		return 0;
 	}
 	int rc = step1(m, in, R, st, why, whylen);
@@ -1214,6 +1534,7 @@ ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 		return rc;
 	double t2 = ovb_now();
 	st->sec[1] = t2 - t1;
+	col_sums(in, R, m->cols2);
 	if (st->dev[1] > st->V + dev_tol(in)) {
 		snprintf(why, whylen, "step 2's deviation %.17g exceeds V = %.17g "
 			"beyond the tolerance", st->dev[1], st->V);

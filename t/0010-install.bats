@@ -15,13 +15,16 @@ setup() {
 	for t in "$ROOT"/tools/*/ovb-*.c; do
 		t=$(basename "$t" .c)
 		[[ -x $d/usr/bin/$t ]] || fail "$t not installed"
-		"$d/usr/bin/$t" --version | grep -q '^overbook '
+		[[ $("$d/usr/bin/$t" --version) == "$t (overbook) "* ]] ||
+			fail "$t --version: $("$d/usr/bin/$t" --version)"
 		n=$((n + 1))
 	done
 	[[ $n -ge 1 ]]
 	if command -v help2man >/dev/null; then
 		[[ -s $d/usr/share/man/man1/ovb-fmt.1 ]]
-		grep -q 'ovb-fmt' "$d/usr/share/man/man1/ovb-fmt.1"
+		# each page is named after its tool, not the package
+		grep -q '^\.TH OVB-FMT "1"' "$d/usr/share/man/man1/ovb-fmt.1"
+		grep -q '^ovb-fmt \\- ' "$d/usr/share/man/man1/ovb-fmt.1"
 	fi
 	run -0 make -s -C "$ROOT" uninstall DESTDIR="$d" PREFIX=/usr
 	[[ -z $(find "$d" -type f) ]]

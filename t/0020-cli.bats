@@ -39,6 +39,8 @@ args() {
 		sed -E 's/^node a 3.5 cpu/node a 1 cpu/' "$DATA/check-cluster" >"$T/small.cluster"
 		A=("@$T/small.cluster" "$DATA/check-apps" "$DATA/check-plan" "$DATA/check-profile") ;;
 	ovb-convolve) A=(-r cpu -C 1 "@$DATA/example.usage") ;;
+	ovb-enforce) A=(-t cgroup "@$DATA/example.cluster" "$DATA/example.plan") ;;
+	ovb-rt) A=("@$DATA/example.rt") ;;
 	ovb-fmt) A=(-c "@$DATA/example.plan") ;;
 	ovb-import) A=(--bitbrains "@$DATA/replay-bitbrains.csv") ;;
 	ovb-onoff)

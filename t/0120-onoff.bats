@@ -91,7 +91,7 @@ fixtures() {
 	data=$(unpack_fixture nginx)
 	main=$(acct_field "$FIXTURES/nginx.acct" main_pid)
 	ovb-onoff -c "srv=pid:$main" "$data" >"$BATS_TEST_TMPDIR/one"
-	ovb-onoff -c "srv=pid:$main" -c 'rest=comm:.' -c 'none=comm:^$' \
+	ovb-onoff --allow-empty -c "srv=pid:$main" -c 'rest=comm:.' -c 'none=comm:^$' \
 		"$data" >"$BATS_TEST_TMPDIR/all"
 	run -0 ovb-fmt "$BATS_TEST_TMPDIR/all"
 	diff <(grep '^busy srv ' "$BATS_TEST_TMPDIR/one") \
@@ -539,4 +539,21 @@ bad_trace() {
 		n=$((n + 1))
 	done
 	[[ $n -ge 4 ]]
+}
+
+@test "onoff: a selector that matches no process is an error naming it (a typo is not an empty profile); --allow-empty writes the magic line" {
+	data=$(unpack_fixture nginx)
+	d=$BATS_TEST_TMPDIR
+	run -65 --separate-stderr ovb-onoff -c 'web=comm:^ngnix$' -o "$d/out" "$data"
+	assert_output ''
+	assert_equal "$stderr" "ovb-onoff: $data: selector web=comm:^ngnix\$ matches no process of the trace (a typo?  --allow-empty accepts it)"
+	[[ ! -e $d/out ]]
+	# beside a capsule that matches, still an error
+	run -65 --separate-stderr ovb-onoff -c 'srv=comm:^nginx$' -c 'web=comm:^ngnix$' "$data"
+	run -0 ovb-onoff --allow-empty -c 'web=comm:^ngnix$' -o "$d/out" "$data"
+	run -0 ovb-fmt "$d/out"
+	[[ $(head -1 "$d/out") == 'ovb-onoff 1' ]]
+	# -v names the processes each selector matched
+	run -0 --separate-stderr ovb-onoff -v -c 'srv=comm:^nginx$' -c 'rest=comm:.' "$data"
+	[[ $stderr == *"capsule srv (comm:^nginx\$): 2 processes: "*"(nginx) "*"(nginx)"* ]] || fail "stderr: $stderr"
 }

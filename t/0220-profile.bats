@@ -103,7 +103,8 @@ agree() {
 	ovb-usage -q -r cpu "$DATA/example.onoff" >"$T/u"
 	ovb-tbucket -q -r cpu "$DATA/example.onoff" >"$T/c"
 	run -0 --separate-stderr ovb-profile -O 0.01 -t 1 "$T/u" "$T/c"
-	assert_equal "$stderr" "ovb-profile: web cpu: sigma 0.01035 cpu (U's percentile 99) is below the curve's mean 0.15521380345086272 cpu: rho is rho(mean) and the curve is left out"
+	[[ $stderr == *$'\n'"ovb-profile: web cpu: sigma 0.01035 cpu (U's percentile 99) is below the curve's mean 0.15521380345086272 cpu: rho is rho(mean) and the curve is left out"$'\n'* ]] ||
+		fail "stderr: $stderr"
 	run -0 grep -A2 '^profile web cpu' <<<"$output"
 	assert_line 'sigma 0.01035 cpu'
 	assert_line 'rho 0.2844786196549137 cpu-s'
@@ -158,4 +159,17 @@ agree() {
 	assert_equal "$stderr" 'ovb-profile: no capsule and resource has both a usage distribution and a curve'
 	run -65 --separate-stderr ovb-profile -O 0.1 -t 1 -o "$T/out" "$T/u" "$DATA/example.cluster"
 	[[ ! -e $T/out ]]
+}
+
+@test "too few intervals for the percentile: a warning with the count; --strict fails" {
+	ovb-usage -q -r cpu "$DATA/example.onoff" >"$T/u"
+	ovb-tbucket -q -r cpu "$DATA/example.onoff" >"$T/c"
+	grep -q '^intervals 1$' "$T/u" || fail "the example should have one interval: $(grep intervals "$T/u")"
+	run -0 --separate-stderr ovb-profile -O 0.01 -t 1 -o "$T/p" "$T/u" "$T/c"
+	[[ $stderr == "ovb-profile: warning: web cpu: percentile 99 of 1 intervals is their maximum (O = 0.01 needs at least 100; measure longer or with a smaller -I)"* ]] ||
+		fail "stderr: $stderr"
+	run -65 --separate-stderr ovb-profile --strict -O 0.01 -t 1 -o "$T/p2" "$T/u" "$T/c"
+	[[ ! -e $T/p2 ]]
+	# O = 0.5 needs 2 intervals: still 1; O = 0 is the maximum by definition
+	run -0 --separate-stderr ovb-profile --strict -O 0 -t 1 "$T/u" "$T/c"
 }

@@ -48,7 +48,7 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	# ovb-check: two capsules on one rack, one on an unlabelled node
 	sed -E 's/^place s two [^ ]+ -$/place s two a2 -/; s/^place s one [^ ]+ -$/place s one a1 -/' "$d/plan" >"$d/bad"
 	run -1 ovb-check "$d/c" "$d/a" "$d/bad"
-	assert_line --partial 'violation a2 - spread app=s rack=a on a1 and a2'
+	assert_line 'violation a2 - spread app=s rack=a on several nodes: capsules s/one,s/two'
 	sed -E 's/^place s two [^ ]+ -$/place s two x -/' "$d/plan" >"$d/bad2"
 	run -1 ovb-check "$d/c" "$d/a" "$d/bad2"
 	assert_line --partial 'violation x - spread app=s spreads by rack, but node x has no rack label'

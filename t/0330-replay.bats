@@ -184,28 +184,36 @@ pairs() {
 # ---------------------------------------------------------------------------
 # Errors.
 
-@test "errors: a capsule without a series, different intervals, no common slot, unknown node: 65" {
+@test "a capsule without samples: its node is unmeasured (neither kept nor broken), the others replay as usual" {
 	sed '/^series db cpu$/,$d' "$S" >"$T/nodb.series"
-	run -65 --separate-stderr ovb-replay "$P" "$C" "$T/nodb.series"
-	assert_output ''
-	assert_equal "$stderr" "ovb-replay: $P:3: capsule db of shop on n2: no cpu series named db in the replayed series"
-	sed 's/^place shop db n2 -$/place shop db n2 dbprof/' "$P" >"$T/p"
-	run -65 --separate-stderr ovb-replay "$T/p" "$C" "$T/nodb.series"
-	assert_equal "$stderr" "ovb-replay: $T/p:3: capsule db of shop on n2: no cpu series named dbprof or db in the replayed series"
+	run -0 ovb-replay --no-fail "$P" "$C" "$S"
+	full=$output
+	run -0 --separate-stderr ovb-replay --no-fail "$P" "$C" "$T/nodb.series"
+	assert_equal "$stderr" "ovb-replay: $P:3: node n2 cpu unmeasured: capsule db of shop has no cpu series named db in the replayed series"
+	assert_line --regexp '^n2 +cpu +1 +0 +0 +- .* unmeasured$'
+	[[ $(grep -c ' unmeasured$' <<<"$output") == 1 ]]
+	# the other nodes' rows are those of the full replay
+	diff <(grep -v '^n2  *cpu\|^promises' <<<"$full" | tr -s ' ') \
+		<(grep -v '^n2  *cpu\|^promises' <<<"$output" | tr -s ' ')
+	assert_line --regexp '^promises kept: [0-9]+ of [0-9]+ \(1 unmeasured: a capsule without samples\)$'
+}
+
+@test "errors: different intervals, unknown node: 65; no common slot: unmeasured" {
 	# w1 cpu sampled every 600 s
 	awk '/^series/{w = ($2 == "w1" && $3 == "cpu")} w && /^interval/{$2 = 600} w && /^sample/{$2 = $2 * 2} {print}' "$S" >"$T/i.series"
 	run -65 --separate-stderr ovb-replay "$P" "$C" "$T/i.series"
 	stderr_has "$P:5: node n1 cpu: the replayed series of webprof and w1 have different intervals (300 s, 600 s)"
 	# w1 cpu moved a day later: no slot in common with web
 	awk '/^series/{w = ($2 == "w1" && $3 == "cpu")} w && /^sample/{$2 = $2 + 86400} {print}' "$S" >"$T/l.series"
-	run -65 --separate-stderr ovb-replay "$P" "$C" "$T/l.series"
-	stderr_has "$P:5: node n1 cpu: the series of its capsules (web [series webprof], w1) have no slot in common"
+	run -0 --separate-stderr ovb-replay --no-fail "$P" "$C" "$T/l.series"
+	stderr_has "$P:5: node n1 cpu unmeasured: the series of its capsules (web [series webprof], w1) have no slot in common"
 	# with --missing-as-zero they meet
 	run -1 --separate-stderr ovb-replay --missing-as-zero "$P" "$C" "$T/l.series"
 	sed 's/^node n2 /node n9 /' "$C" >"$T/c"
 	run -65 --separate-stderr ovb-replay "$P" "$T/c" "$S"
 	stderr_has "$P:7: node n2 is not in the cluster"
 	# the guard's series must have the capsules too
+	sed '/^series db cpu$/,$d' "$S" >"$T/nodb.series"
 	run -65 --separate-stderr ovb-replay --guard "$T/nodb.series" "$P" "$C" "$S"
 	stderr_has 'no cpu series named db in the --guard series'
 }

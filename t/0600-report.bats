@@ -499,3 +499,9 @@ ovb-report: $T/nosuch: cannot open: No such file or directory"
 	read -r _ plots < <(python3 "$R/png.py" ink "$T/np.png" 0 0 1280 2000 2)
 	((plots < 4000)) || fail "the page without plots has $plots coloured pixels"
 }
+
+@test "plots: a write error is seen (gnuplot alone exits 0 on a full stdout): 74 with one message" {
+	run -74 --separate-stderr bash -c 'ovb-report -p node -n a -r cpu "$1" "$2" "$3" >/dev/full' \
+		_ "$DATA/report-small.cluster" "$DATA/report-small.plan" "$DATA/report-small.profile"
+	[[ $stderr == "ovb-report: <stdout>: write error: No space left on device" ]] || fail "stderr: $stderr"
+}

@@ -3,6 +3,7 @@
 
     reserves_gen.py --seed S [--nodes N] [--classes C] [--rounds K]
                     [--sum-d PCT] [--no-r] [--walk F] [--decimals P]
+                    [--usage random|blocky|zero]
 
 Shares D: random, adding up to --sum-d (default: 100 for odd seeds, 60..100
 for even ones), with now and then a class at 0 or below 1%.  Per node the
@@ -11,8 +12,10 @@ sometimes filling the node; r (unless --no-r) is random with about half
 its cells above u (the usage cap applies) and some rows full.  Rounds after
 the first move u by a random walk of relative size --walk (default 0.1)
 and give no r (ovb-reserves uses the previous R).  Values have --decimals
-digits (default 3) and rows never add up to more than 100.  Written to
-stdout."""
+digits (default 3) and rows never add up to more than 100.  --usage
+blocky: the nodes form blocks (about one per 10 nodes, at most one per
+class) and a node uses mostly the classes of its block (class j belongs to
+block j mod B), little else; zero: no usage at all.  Written to stdout."""
 
 import argparse
 import random
@@ -66,6 +69,8 @@ def main():
     ap.add_argument("--no-r", action="store_true")
     ap.add_argument("--walk", type=float, default=0.1)
     ap.add_argument("--decimals", type=int, default=3)
+    ap.add_argument("--usage", choices=("random", "blocky", "zero"),
+                    default="random")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     n, s, p = a.nodes, a.classes, a.decimals
@@ -77,6 +82,21 @@ def main():
     out += [f"node n{i + 1}" for i in range(n)]
     u = [row(rng, s, 100 if rng.random() < 0.4 else rng.uniform(10, 100), p)
          for _ in range(n)]
+    if a.usage == "zero":
+        u = [[0.0] * s for _ in range(n)]
+    elif a.usage == "blocky":
+        nb = max(1, min(s, n // 10 if n >= 20 else 2))
+        q = 10 ** p
+        for i in range(n):
+            b = i * nb // n
+            v = [rng.uniform(20, 100) if j % nb == b else
+                 (rng.uniform(0, 2) if rng.random() < 0.3 else 0.0)
+                 for j in range(s)]
+            fill = 100 if rng.random() < 0.5 else rng.uniform(30, 100)
+            tot = sum(v)
+            if tot > fill:
+                v = [x * fill / tot for x in v]
+            u[i] = [int(x * q) / q for x in v]
     for k in range(a.rounds):
         out.append(f"round {k + 1}")
         if k:

@@ -3,6 +3,7 @@
 solvers on random instances (needs python3-scipy and python3-cvxopt).
 
     reserves_lp.py [--count K] [--seed0 S] [--max-nodes N] [--max-classes C]
+                   [--usage random|blocky|zero|mix] [--no-r-share P]
 
 For each instance (t/oracle/reserves_gen.py, random size, floor, shares):
   step 1: V of `ovb-reserves --steps 2` (its '# round 1: V ...' note) equals
@@ -249,6 +250,9 @@ def main():
     ap.add_argument("--max-nodes", type=int, default=12)
     ap.add_argument("--max-classes", type=int, default=8)
     ap.add_argument("--tmp", default=os.environ.get("BATS_TEST_TMPDIR", "/tmp"))
+    ap.add_argument("--usage", default="random",
+                    choices=("random", "blocky", "zero", "mix"))
+    ap.add_argument("--no-r-share", type=float, default=0.2)
     a = ap.parse_args()
     worst_v = worst_r = worst_3 = worst_x = 0.0
     nvpos = nexact = 0
@@ -258,8 +262,11 @@ def main():
         s = rng.randint(1, a.max_classes)
         floor = rng.choice([1, 1, 0, 0.5, 2.5])
         opts = ["--seed", str(seed), "--nodes", str(n), "--classes", str(s)]
-        if rng.random() < 0.2:
+        if rng.random() < a.no_r_share:
             opts.append("--no-r")
+        if a.usage != "random":
+            opts += ["--usage", a.usage if a.usage != "mix" else
+                     rng.choice(("random", "blocky", "zero"))]
         text = subprocess.run([sys.executable, os.path.join(HERE,
                                "reserves_gen.py"), *opts], check=True,
                               capture_output=True, text=True).stdout

@@ -11,8 +11,11 @@
  * to u + k achieving it, spare capacity to idle classes below their
  * share); --method bank is section 3.2.2.  --fanout K manages groups of at
  * most K nodes separately under a top level that divides each class's
- * share among the groups; the groups are independent (--jobs runs them in
- * worker processes).
+ * share among the groups (each group as two aggregate nodes split by a
+ * minimum cut, passes repeated where groups fall short); the notes give a
+ * certified lower bound of the flat V.  The groups are independent:
+ * --jobs and --worker-cmd run them in workers (`ovb-reserves --serve`,
+ * the protocol of formats/worker.md).
  *
  * Invariants: every R has 0 <= R <= 100 and at most 100 per node; with
  * the LP and steps 1-2, floor <= R <= the usage cap and the deviation is
@@ -32,7 +35,8 @@
 
 enum { OPT_METHOD = 'm', OPT_JOBS = 'j', OPT_STEPS = 0x100, OPT_FLOOR,
 	OPT_ACC, OPT_COLD, OPT_INITIAL, OPT_BANKC, OPT_BANKKEEP, OPT_FANOUT,
-	OPT_GROUPING, OPT_SEED, OPT_PLAN, OPT_CLUSTER, OPT_TAU, OPT_REPORT };
+	OPT_GROUPING, OPT_SEED, OPT_PLAN, OPT_CLUSTER, OPT_TAU, OPT_REPORT,
+	OPT_ITERATE, OPT_WORKER_CMD, OPT_HOSTS, OPT_SERVE };
 enum grouping { G_CONTIGUOUS, G_RANDOM, G_SIMILAR };
 
 static struct ovb_rsv_opt opt = { .method = OVB_RSV_LP, .steps = 3,
@@ -42,7 +46,10 @@ static bool opt_equal, opt_plan, opt_report;
 static size_t opt_fanout, opt_jobs = 1;
 static enum grouping opt_grouping = G_CONTIGUOUS;
 static uint64_t opt_seed = 1;
-static const char *opt_cluster, *opt_input;
+static const char *opt_cluster, *opt_input, *opt_worker_cmd;
+static const char *opt_hosts = "localhost";
+static size_t opt_iterate = 10;
+static bool opt_serve, opt_jobs_set;
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Method:", 1 },
@@ -75,7 +82,20 @@ static const struct argp_option options[] = {
 	  "with the same most over-represented class together)", 0 },
 	{ "seed", OPT_SEED, "N", 0, "Seed of --grouping random (default 1)", 0 },
 	{ "jobs", OPT_JOBS, "N", 0,
-	  "Solve the groups in N worker processes (default 1)", 0 },
+	  "Solve the groups in N worker processes (default 1; with "
+	  "--worker-cmd, one per host)", 0 },
+	{ "iterate", OPT_ITERATE, "N", 0,
+	  "lp: at most N passes between the top level and the groups per "
+	  "round (default 10; 1: one pass, no feedback)", 0 },
+	{ "worker-cmd", OPT_WORKER_CMD, "CMD", 0,
+	  "Start each worker with the shell command CMD, which must run "
+	  "'ovb-reserves --serve' (%h: a host of --hosts, %%: %); e.g. "
+	  "'ssh -T %h ovb-reserves --serve'", 0 },
+	{ "hosts", OPT_HOSTS, "H1,H2,...", 0,
+	  "Hosts for %h of --worker-cmd, round-robin (default localhost)", 0 },
+	{ "serve", OPT_SERVE, NULL, 0,
+	  "Be a worker: the ovb-worker protocol (formats/worker.md) on "
+	  "standard input and output", 0 },
 	{ NULL, 0, NULL, 0, "Output:", 3 },
 	{ "plan", OPT_PLAN, NULL, 0,
 	  "Write the last round's R as an ovb-plan instead", 0 },
@@ -119,11 +139,20 @@ static const char doc[] =
 	"pay positive balances on needy nodes; 6 scale each node to 100 above "
 	"the floors, keep --bank-keep of the balances.\n\n"
 	"--fanout K: groups of at most K nodes (sizes differ by at most one).  "
-	"The top level solves the same problem with each group as one node "
-	"(capacity, bounds, u + k, usage summed; weight 1/size in Eq. 2), and "
-	"its allocation of class j to a group is that group's target.  "
-	"similar: nodes sorted by the class with the largest u - D in round "
-	"1.  --jobs N: the groups in N forked worker processes.\n\n"
+	"A lower bound of the flat step-1 V comes first, by max-flow min-cut "
+	"(a set K of classes found by single flips).  The top level solves "
+	"the same problem with each group as two nodes, its nodes that K's "
+	"classes could fill and the others (capacity, lb, u + k, usage "
+	"summed, each cell's bound min(ub - lb, room); weight 1/size in Eq. "
+	"2), so that its V is the flat V when K is a minimum cut; its "
+	"allocation of class j to a group is that group's target.  Where a "
+	"group falls short of a target, its amount becomes the bound there "
+	"and the top level divides again (--iterate passes at most; the best "
+	"pass is kept).  The notes give the lower bound and the deviation "
+	"above it.  similar: nodes sorted by the class with the largest u - "
+	"D in round 1.  --jobs N: the groups in N forked workers; "
+	"--worker-cmd: in workers started by a command (formats/worker.md), "
+	"e.g. on other hosts; the results are the same bytes.\n\n"
 	"--report: per round and class, the desired share D, the allocated "
 	"share sum_i R / N, the used share sum_i u / N (usage under that "
 	"round's r) and allocated - D.\n\n"
@@ -132,6 +161,8 @@ static const char doc[] =
 	"  ovb-reserves -v --report rounds.reserves     shares per round (TSV)\n"
 	"  ovb-reserves -m bank --bank-keep 1 r.reserves  bank, temporal\n"
 	"  ovb-reserves --fanout 100 -j 2 big.reserves  hierarchy, 2 workers\n"
+	"  ovb-reserves --fanout 100 --hosts n1,n2 --worker-cmd 'ssh -T %h "
+	"ovb-reserves --serve' big.reserves\n"
 	"  ovb-reserves --plan --cluster c.cluster r.reserves | ovb-fmt\n\n"
 	OVB_EXIT_DOC;
 
@@ -188,7 +219,24 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_JOBS:
 		opt_jobs = ovb_arg_u64(st, "--jobs", arg, 1, 256);
+		opt_jobs_set = true;
 		return 0;
+	case OPT_ITERATE:
+		opt_iterate = ovb_arg_u64(st, "--iterate", arg, 1, 1000);
+		return 0;
+	case OPT_WORKER_CMD:
+		if (!*arg)
+			argp_error(st, "--worker-cmd: empty command");
+		opt_worker_cmd = arg;
+		return 0;
+	case OPT_HOSTS:
+		if (!*arg || strstr(arg, ",,") || arg[0] == ',' ||
+		    arg[strlen(arg) - 1] == ',')
+			argp_error(st, "--hosts: '%s' is not a comma-separated list "
+				"of hosts", arg);
+		opt_hosts = arg;
+		return 0;
+	case OPT_SERVE: opt_serve = true; return 0;
 	case OPT_PLAN: opt_plan = true; return 0;
 	case OPT_CLUSTER: opt_cluster = arg; return 0;
 	case OPT_TAU:
@@ -209,6 +257,14 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--cluster goes with --plan");
 		if (opt.method == OVB_RSV_BANK && opt.steps != 3)
 			argp_error(st, "--steps goes with --method lp");
+		if (opt_serve && opt_input)
+			argp_error(st, "--serve reads the protocol on standard input, "
+				"no file");
+		if (opt_worker_cmd && !opt_jobs_set) {
+			opt_jobs = 1;
+			for (const char *p = opt_hosts; *p; p++)
+				opt_jobs += *p == ',';
+		}
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -220,8 +276,9 @@ static const struct argp argp = { options, parse_opt, "[FILE]", doc,
 /* ---- the run: data, groups, managers ---- */
 
 struct round_stat {
-	double V, dev[3], acc, wall, cpu, sec[3];
-	long lp_iter, qp_iter;
+	double V, dev[3], acc, acc_best, wall, cpu, sec[3];
+	long lp_iter, qp_iter, ipm_iter;
+	size_t iters, passes;       /* hierarchy: best pass, passes run */
 	bool warm;
 };
 
@@ -231,6 +288,8 @@ struct mgr {                    /* one manager's problem and buffers */
 	double *cap, *w, *T, *lb, *ub, *t, *u, *unused, *R;
 	unsigned char *idle, *needy;
 	struct ovb_rsv_stat st;
+	int status;                 /* --serve: of the last solve */
+	char why[512];
 };
 
 struct run {
@@ -243,6 +302,7 @@ struct run {
 	unsigned char *idle, *needy;
 	const double *u, *r;
 	const double *r0;           /* r of round 1 */
+	unsigned char *part;        /* N: the node's part of its group (top) */
 	struct mgr top, *grp;       /* grp: G of them, or NULL when flat */
 	struct round_stat *rst;
 	char why[512];
@@ -331,42 +391,6 @@ group_solve(struct run *x, size_t g, const double *T, double *Rout)
 	return st;
 }
 
-/* The top level: each group as one node, its cells summed. */
-static int
-top_solve(struct run *x)
-{
-	struct mgr *m = &x->top;
-	size_t S = x->S;
-	for (size_t j = 0; j < S; j++)
-		m->T[j] = (double)x->N * x->rs->share[j];
-	memset(m->lb, 0, x->G * S * sizeof *m->lb);
-	memset(m->ub, 0, x->G * S * sizeof *m->ub);
-	memset(m->t, 0, x->G * S * sizeof *m->t);
-	memset(m->u, 0, x->G * S * sizeof *m->u);
-	memset(m->unused, 0, x->G * S * sizeof *m->unused);
-	memset(m->idle, 0, x->G * S);
-	memset(m->needy, 0, x->G * S);
-	for (size_t g = 0; g < x->G; g++) {
-		size_t ng = x->gstart[g + 1] - x->gstart[g];
-		m->cap[g] = 100 * (double)ng;
-		m->w[g] = (double)ng;
-		for (size_t a = 0; a < ng; a++) {
-			size_t i = x->order[x->gstart[g] + a];
-			for (size_t j = 0; j < S; j++) {
-				size_t c = i * S + j, d = g * S + j;
-				m->lb[d] += x->lb[c];
-				m->ub[d] += x->ub[c];
-				m->t[d] += x->t[c];
-				m->u[d] += x->u[c];
-				m->unused[d] += x->unused[c];
-				m->idle[d] |= x->idle[c];
-				m->needy[d] |= x->needy[c];
-			}
-		}
-	}
-	return mgr_solve(m, S, x->why, sizeof x->why);
-}
-
 /* R as written: on a grid of 1e-9 points (far below step 2's accuracy;
  * short decimals, and the next round's r is exactly what the file says),
  * never below the floor, each node still within 100. */
@@ -387,80 +411,243 @@ quantize(const struct run *x, double *R)
 	}
 }
 
-/* ---- worker processes for the groups (--jobs) ---- */
+/* ---- workers for the groups (--jobs, --worker-cmd) ----
+ *
+ * A worker is `ovb-reserves --serve` (or a forked copy of this process
+ * running the same loop) speaking the ovb-worker protocol of
+ * formats/worker.md on its standard input and output.  Worker w solves
+ * the groups g with g mod W = w, keeping one manager per group (warm
+ * starts, bank balances) across rounds and iterations.  Requests to a
+ * worker end with SYNC; only then does it solve and answer, so neither
+ * side ever blocks writing while the other writes, and the parent's
+ * writes to one worker never wait for its solves. */
+
+enum { MSG_CELLS = 1, MSG_SOLVE = 2, MSG_SYNC = 3 };
 
 struct worker {
 	pid_t pid;
-	int to, from;
+	FILE *to, *from;
+	char *cmd;
 };
 static struct worker *workers;
 static size_t nworkers;
 
-static bool
-xwrite(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n) {
-		ssize_t k = write(fd, c, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		c += k, n -= (size_t)k;
-	}
-	return true;
-}
-
-static bool
-xread(int fd, void *p, size_t n)
-{
-	char *c = p;
-	while (n) {
-		ssize_t k = read(fd, c, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		c += k, n -= (size_t)k;
-	}
-	return true;
-}
-
-/* A worker: per round, reads the round number and the targets of its
- * groups, solves them, and answers status, why, stats and R. */
+/* Fills m's cells from usage u and allocation r (n x S) and D. */
 static void
-worker_loop(struct run *x, size_t w, int in, int out)
+mgr_cells(struct mgr *m, size_t S, const double *D, const double *u,
+	const double *r)
 {
-	size_t S = x->S, N = x->N;
-	double *T = ovb_xmalloc(S * sizeof *T), *R = ovb_xcalloc(N * S, sizeof *R),
-		*prev = ovb_xcalloc(N * S, sizeof *prev);
-	uint64_t k;
-	while (xread(in, &k, sizeof k)) {
-		const struct ovb_round *rd = &x->rs->round[k];
-		const double *r = k ? prev : x->r0;
-		leaf_cells(x, rd->u, r);
-		int st = 0;
-		for (size_t g = w; g < x->G; g += nworkers) {
-			if (!xread(in, T, S * sizeof *T))
-				_exit(OVB_ESOFT);
-			if (!st)
-				st = group_solve(x, g, T, R);
+	for (size_t a = 0; a < m->n; a++) {
+		m->cap[a] = 100;
+		m->w[a] = 1;
+		for (size_t j = 0; j < S; j++) {
+			size_t c = a * S + j;
+			bool idle;
+			ovb_rsv_cell(D[j], u[c], r[c], opt_floor, &m->lb[c], &m->ub[c],
+				&m->t[c], &idle);
+			m->u[c] = u[c];
+			m->idle[c] = idle;
+			m->needy[c] = !idle;
+			m->unused[c] = fmax(0, r[c] - u[c]);
 		}
-		int32_t st32 = st;
-		xwrite(out, &st32, sizeof st32);
-		if (st) {
-			xwrite(out, x->why, sizeof x->why);
+	}
+}
+
+static bool
+put_stat(FILE *f, const struct ovb_rsv_stat *st)
+{
+	double v[9] = { st->V, st->dev[0], st->dev[1], st->dev[2], st->acc,
+		st->shortfall, st->sec[0], st->sec[1], st->sec[2] };
+	return ovb_wire_put_f64(f, v, 9) &&
+		ovb_wire_put_u64(f, (uint64_t)st->lp_iter) &&
+		ovb_wire_put_u64(f, (uint64_t)st->qp_iter) &&
+		ovb_wire_put_u64(f, (uint64_t)st->ipm_iter) &&
+		ovb_wire_put_u64(f, (uint64_t)st->evals) &&
+		ovb_wire_put_u64(f, st->warm) && ovb_wire_put_u64(f, st->how);
+}
+
+static bool
+get_stat(FILE *f, struct ovb_rsv_stat *st)
+{
+	double v[9];
+	uint64_t a[6];
+	if (!ovb_wire_get_f64(f, v, 9))
+		return false;
+	for (int k = 0; k < 6; k++)
+		if (!ovb_wire_get_u64(f, &a[k]))
+			return false;
+	memset(st, 0, sizeof *st);
+	st->V = v[0], st->dev[0] = v[1], st->dev[1] = v[2], st->dev[2] = v[3];
+	st->acc = v[4], st->shortfall = v[5];
+	st->sec[0] = v[6], st->sec[1] = v[7], st->sec[2] = v[8];
+	st->lp_iter = (long)a[0], st->qp_iter = (long)a[1];
+	st->ipm_iter = (long)a[2], st->evals = (long)a[3];
+	st->warm = a[4] != 0;
+	st->how = a[5] == OVB_RSV_IPM ? OVB_RSV_IPM : a[5] == OVB_RSV_STEP1 ?
+		OVB_RSV_STEP1 : OVB_RSV_NEWTON;
+	return true;
+}
+
+static int
+serve_bad(const char *what)
+{
+	ovb_warn("--serve: <stdin>: %s (not the ovb-worker %d protocol of "
+		"formats/worker.md)", what, OVB_WIRE_VERSION);
+	return OVB_EDATA;
+}
+
+/* --serve: the worker loop on in/out.  0 at the end of input. */
+static int
+serve(FILE *in, FILE *out)
+{
+	uint64_t v, S, a[4];
+	int m0 = ovb_wire_get_magic(in, &v);
+	if (m0 < 0)
+		return serve_bad("no greeting");
+	if (m0 > 0)
+		return serve_bad("bad magic");
+	if (v != OVB_WIRE_VERSION)
+		return serve_bad("unknown protocol version");
+	if (!ovb_wire_get_u64(in, &S) || S == 0 || S > 1000000)
+		return serve_bad("bad class count");
+	for (int k = 0; k < 4; k++)
+		if (!ovb_wire_get_u64(in, &a[k]))
+			return serve_bad("short greeting");
+	double f[4], *D = ovb_xmalloc(S * sizeof *D);
+	if (!ovb_wire_get_f64(in, f, 4) || !ovb_wire_get_f64(in, D, S)) {
+		free(D);
+		return serve_bad("short greeting");
+	}
+	bool good = a[0] <= 1 && a[1] >= 1 && a[1] <= 3 && a[2] <= 1 &&
+		f[0] >= 0 && f[0] <= 100 && f[1] >= 1e-9 && f[1] <= 0.01 &&
+		f[2] >= 0 && f[2] <= 100 && f[3] >= 0 && f[3] <= 1;
+	for (size_t j = 0; good && j < S; j++)
+		good = D[j] >= 0 && D[j] <= 100;
+	if (!good) {
+		free(D);
+		return serve_bad("bad options or shares");
+	}
+	opt.method = a[0] ? OVB_RSV_BANK : OVB_RSV_LP;
+	opt.steps = (int)a[1];
+	opt.cold = a[2] != 0;
+	opt_floor = f[0], opt.accuracy = f[1], opt.bank_c = f[2];
+	opt.bank_keep = f[3];
+	if (!ovb_wire_put_magic(out) || fflush(out))
+		return OVB_EIO;
+	struct mgr *grp = NULL;
+	size_t ngrp = 0, *done = NULL, ndone = 0, cdone = 0;
+	double *buf = NULL;
+	size_t nbuf = 0;
+	int st = 0;
+	for (;;) {
+		uint64_t tag, g, n;
+		if (!ovb_wire_get_u64(in, &tag))
+			break;
+		if (tag == MSG_SYNC) {
+			/* Solves come here, after the whole batch has been read,
+			 * so the parent's writes never wait for a solve. */
+			for (size_t k = 0; k < ndone; k++) {
+				struct mgr *m = &grp[done[k]];
+				m->status = mgr_solve(m, S, m->why, sizeof m->why);
+			}
+			bool ok = true;
+			for (size_t k = 0; ok && k < ndone; k++) {
+				struct mgr *m = &grp[done[k]];
+				int s2 = m->status;
+				ok = ovb_wire_put_u64(out, (uint64_t)s2);
+				if (ok && s2) {
+					size_t len = strlen(m->why);
+					ok = ovb_wire_put_u64(out, len) &&
+						fwrite(m->why, 1, len, out) == len;
+				} else if (ok) {
+					ok = put_stat(out, &m->st) && ovb_wire_put_f64(out,
+						ovb_rsv_cols2(m->rsv), S) && ovb_wire_put_f64(out,
+						m->R, m->n * S);
+				}
+			}
+			ndone = 0;
+			if (!ok || fflush(out)) {
+				st = OVB_EIO;
+				break;
+			}
 			continue;
 		}
-		for (size_t g = w; g < x->G; g += nworkers) {
-			xwrite(out, &x->grp[g].st, sizeof x->grp[g].st);
-			for (size_t a = x->gstart[g]; a < x->gstart[g + 1]; a++)
-				xwrite(out, R + x->order[a] * S, S * sizeof *R);
+		if (!ovb_wire_get_u64(in, &g) || g > 100000000) {
+			st = serve_bad("bad group");
+			break;
 		}
-		quantize(x, R);         /* the r the parent will use */
-		memcpy(prev, R, N * S * sizeof *R);
+		if (g >= ngrp) {
+			grp = ovb_xrealloc(grp, g + 1, sizeof *grp);
+			memset(grp + ngrp, 0, (g + 1 - ngrp) * sizeof *grp);
+			ngrp = g + 1;
+		}
+		struct mgr *m = &grp[g];
+		if (tag == MSG_CELLS) {
+			if (!ovb_wire_get_u64(in, &n) || n == 0 || n > 100000000 ||
+			    (m->rsv && m->n != n)) {
+				st = serve_bad("bad node count");
+				break;
+			}
+			if (!m->rsv)
+				mgr_init(m, n, S);
+			if (nbuf < 2 * n * S) {
+				nbuf = 2 * n * S;
+				buf = ovb_xrealloc(buf, nbuf, sizeof *buf);
+			}
+			if (!ovb_wire_get_f64(in, buf, 2 * n * S)) {
+				st = serve_bad("short cells");
+				break;
+			}
+			mgr_cells(m, S, D, buf, buf + n * S);
+		} else if (tag == MSG_SOLVE) {
+			if (!m->rsv || !ovb_wire_get_f64(in, m->T, S)) {
+				st = serve_bad("a solve without cells, or short");
+				break;
+			}
+			*OVB_PUSH(done, ndone, cdone) = g;
+		} else {
+			st = serve_bad("unknown message");
+			break;
+		}
 	}
-	_exit(0);
+	for (size_t g = 0; g < ngrp; g++)
+		if (grp[g].rsv)
+			mgr_free(&grp[g]);
+	free(grp), free(done), free(buf), free(D);
+	return st;
+}
+
+/* The command of worker w: --worker-cmd with %h the host (from --hosts,
+ * round-robin) and %% a percent sign. */
+static char *
+worker_cmd(size_t w)
+{
+	size_t nh = 1;
+	for (const char *p = opt_hosts; *p; p++)
+		nh += *p == ',';
+	size_t h = w % nh;
+	const char *host = opt_hosts;
+	for (size_t k = 0; k < h; k++)
+		host = strchr(host, ',') + 1;
+	size_t hl = strcspn(host, ",");
+	size_t len = 0, cap = strlen(opt_worker_cmd) + 1;
+	char *s = ovb_xmalloc(cap);
+	for (const char *p = opt_worker_cmd; *p; p++) {
+		const char *add = p;
+		size_t al = 1;
+		if (p[0] == '%' && p[1] == 'h')
+			add = host, al = hl, p++;
+		else if (p[0] == '%' && p[1] == '%')
+			p++;
+		if (len + al + 1 > cap) {
+			cap = 2 * (len + al + 1);
+			s = ovb_xrealloc(s, cap, 1);
+		}
+		memcpy(s + len, add, al);
+		len += al;
+	}
+	s[len] = 0;
+	return s;
 }
 
 static int
@@ -472,6 +659,8 @@ workers_start(struct run *x)
 	fflush(NULL);
 	for (size_t w = 0; w < nworkers; w++) {
 		int a[2], b[2];
+		struct worker *wk = &workers[w];
+		wk->cmd = opt_worker_cmd ? worker_cmd(w) : NULL;
 		if (pipe(a) || pipe(b)) {
 			ovb_warn("pipe: %s", strerror(errno));
 			return OVB_ESOFT;
@@ -485,14 +674,54 @@ workers_start(struct run *x)
 			close(a[1]);
 			close(b[0]);
 			for (size_t v = 0; v < w; v++) {
-				close(workers[v].to);
-				close(workers[v].from);
+				fclose(workers[v].to);
+				fclose(workers[v].from);
 			}
-			worker_loop(x, w, a[0], b[1]);
+			if (wk->cmd) {
+				if (dup2(a[0], 0) < 0 || dup2(b[1], 1) < 0)
+					_exit(127);
+				close(a[0]);
+				close(b[1]);
+				execl("/bin/sh", "sh", "-c", wk->cmd, (char *)NULL);
+				_exit(127);
+			}
+			FILE *in = fdopen(a[0], "rb"), *out = fdopen(b[1], "wb");
+			_exit(in && out ? serve(in, out) : OVB_ESOFT);
 		}
 		close(a[0]);
 		close(b[1]);
-		workers[w] = (struct worker){ pid, a[1], b[0] };
+		wk->pid = pid;
+		wk->to = fdopen(a[1], "wb");
+		wk->from = fdopen(b[0], "rb");
+		if (!wk->to || !wk->from) {
+			ovb_warn("fdopen: %s", strerror(errno));
+			return OVB_ESOFT;
+		}
+		uint64_t hello[4] = { opt.method == OVB_RSV_BANK, (uint64_t)opt.steps,
+			opt.cold, 0 };
+		double f[4] = { opt_floor, opt.accuracy, opt.bank_c, opt.bank_keep };
+		bool ok = ovb_wire_put_magic(wk->to) &&
+			ovb_wire_put_u64(wk->to, x->S);
+		for (int k = 0; ok && k < 4; k++)
+			ok = ovb_wire_put_u64(wk->to, hello[k]);
+		ok = ok && ovb_wire_put_f64(wk->to, f, 4) &&
+			ovb_wire_put_f64(wk->to, x->rs->share, x->S) && !fflush(wk->to);
+		if (!ok) {
+			ovb_warn("worker %zu%s%s: cannot write to it", w + 1, wk->cmd ?
+				": " : "", wk->cmd ? wk->cmd : "");
+			return OVB_EUNAVAIL;
+		}
+	}
+	for (size_t w = 0; w < nworkers; w++) {
+		uint64_t v;
+		if (ovb_wire_get_magic(workers[w].from, &v) || v !=
+		    OVB_WIRE_VERSION) {
+			ovb_warn("worker %zu%s%s: no ovb-worker %d greeting (did the "
+				"command start 'ovb-reserves --serve'?)", w + 1,
+				workers[w].cmd ? ": " : "", workers[w].cmd ?
+				workers[w].cmd : "", OVB_WIRE_VERSION);
+			return OVB_EUNAVAIL;
+		}
 	}
 	return 0;
 }
@@ -501,57 +730,96 @@ static void
 workers_stop(void)
 {
 	for (size_t w = 0; w < nworkers; w++) {
-		close(workers[w].to);
-		close(workers[w].from);
+		if (workers[w].to)
+			fclose(workers[w].to);
+		if (workers[w].from)
+			fclose(workers[w].from);
 	}
-	for (size_t w = 0; w < nworkers; w++)
-		waitpid(workers[w].pid, NULL, 0);
+	for (size_t w = 0; w < nworkers; w++) {
+		if (workers[w].pid > 0)
+			waitpid(workers[w].pid, NULL, 0);
+		free(workers[w].cmd);
+	}
 	free(workers);
 	workers = NULL;
 	nworkers = 0;
 	signal(SIGPIPE, SIG_DFL);
 }
 
+/* One pass of the groups through the workers: the round's cells first
+ * when cells, then the targets A (G x S); R and each group's column
+ * sums after step 2 (cols, G x S) back. */
 static int
-groups_by_workers(struct run *x, size_t k, double *R)
+groups_by_workers(struct run *x, bool cells, const double *A, double *R,
+	double *cols)
 {
 	size_t S = x->S;
-	uint64_t k64 = k;
+	double *buf = NULL;
+	size_t nbuf = 0;
 	for (size_t w = 0; w < nworkers; w++) {
-		bool ok = xwrite(workers[w].to, &k64, sizeof k64);
-		for (size_t g = w; ok && g < x->G; g += nworkers)
-			ok = xwrite(workers[w].to, x->top.R + g * S, S * sizeof *R);
-		if (!ok)
+		FILE *f = workers[w].to;
+		bool ok = true;
+		for (size_t g = w; ok && g < x->G; g += nworkers) {
+			size_t n = x->gstart[g + 1] - x->gstart[g];
+			if (cells) {
+				if (nbuf < 2 * n * S) {
+					nbuf = 2 * n * S;
+					buf = ovb_xrealloc(buf, nbuf, sizeof *buf);
+				}
+				for (size_t a = 0; a < n; a++) {
+					size_t i = x->order[x->gstart[g] + a];
+					memcpy(buf + a * S, x->u + i * S, S * sizeof *buf);
+					memcpy(buf + (n + a) * S, x->r + i * S, S * sizeof *buf);
+				}
+				ok = ovb_wire_put_u64(f, MSG_CELLS) && ovb_wire_put_u64(f, g)
+					&& ovb_wire_put_u64(f, n) && ovb_wire_put_f64(f, buf,
+					2 * n * S);
+			}
+			ok = ok && ovb_wire_put_u64(f, MSG_SOLVE) &&
+				ovb_wire_put_u64(f, g) && ovb_wire_put_f64(f, A + g * S, S);
+		}
+		if (!ok || !ovb_wire_put_u64(f, MSG_SYNC) || fflush(f)) {
+			free(buf);
 			goto lost;
+		}
 	}
+	free(buf);
 	int status = 0;
 	for (size_t w = 0; w < nworkers; w++) {
-		int32_t st;
-		if (!xread(workers[w].from, &st, sizeof st))
-			goto lost;
-		if (st) {
-			char why[sizeof x->why];
-			if (!xread(workers[w].from, why, sizeof why))
-				goto lost;
-			if (!status) {
-				status = st;
-				memcpy(x->why, why, sizeof why);
-			}
-			continue;
-		}
+		FILE *f = workers[w].from;
 		for (size_t g = w; g < x->G; g += nworkers) {
-			if (!xread(workers[w].from, &x->grp[g].st, sizeof x->grp[g].st))
+			uint64_t st;
+			if (!ovb_wire_get_u64(f, &st))
+				goto lost;
+			if (st && st != OVB_EDATA && st != OVB_ESOFT)
+				goto lost;
+			if (st) {
+				uint64_t len;
+				char why[sizeof x->why];
+				if (!ovb_wire_get_u64(f, &len) || len >= sizeof why ||
+				    fread(why, 1, len, f) != len)
+					goto lost;
+				why[len] = 0;
+				if (!status) {
+					status = (int)st;
+					memcpy(x->why, why, sizeof why);
+				}
+				continue;
+			}
+			if (!get_stat(f, &x->grp[g].st) || !ovb_wire_get_f64(f,
+			    cols + g * S, S))
 				goto lost;
 			for (size_t a = x->gstart[g]; a < x->gstart[g + 1]; a++)
-				if (!xread(workers[w].from, R + x->order[a] * S,
-				    S * sizeof *R))
+				if (!ovb_wire_get_f64(f, R + x->order[a] * S, S))
 					goto lost;
 		}
 	}
 	return status;
 lost:
-	snprintf(x->why, sizeof x->why, "a worker process died");
-	return OVB_ESOFT;
+	snprintf(x->why, sizeof x->why, "a worker process died or broke the "
+		"ovb-worker protocol%s%s", opt_worker_cmd ? " (--worker-cmd " : "",
+		opt_worker_cmd ? "failed?)" : "");
+	return OVB_EUNAVAIL;
 }
 
 /* ---- grouping ---- */
@@ -627,11 +895,257 @@ add_stat(struct round_stat *rs, const struct ovb_rsv_stat *st)
 {
 	rs->lp_iter += st->lp_iter;
 	rs->qp_iter += st->qp_iter;
+	rs->ipm_iter += st->ipm_iter;
 	rs->acc = fmax(rs->acc, st->acc);
 	rs->cpu += st->sec[0] + st->sec[1] + st->sec[2];
 	for (int p = 0; p < 3; p++)
 		rs->sec[p] += st->sec[p];
 	rs->warm |= st->warm;
+}
+
+/* A lower bound of the flat step-1 V from the leaf cells, by max-flow
+ * min-cut.  With L[j] = sum_i lb, J the classes with L[j] < T[j], e[j] =
+ * T[j] - L[j], V = sum_{j not in J} (L[j] - T[j]) + sum_J e[j] - F, F
+ * the largest flow from the classes (at most e[j] each) through the cells
+ * (at most ub - lb) into the nodes (at most 100 - sum_j lb).  Any set A of
+ * classes is a cut: F <= sum_{J \ A} e[j] + sum_i min(c[i], sum_{j in A}
+ * d[i,j]).  A is found by flipping single classes while the cut shrinks,
+ * from A = J and from A = {}; the least cut found gives the bound. */
+static double
+cut_bound(const struct run *x, unsigned char *Kbest)
+{
+	size_t N = x->N, S = x->S;
+	double *e = ovb_xmalloc(S * sizeof *e), *c = ovb_xmalloc(N * sizeof *c),
+		*sA = ovb_xmalloc(N * sizeof *sA);
+	bool *inJ = ovb_xmalloc(S * sizeof *inJ), *A = ovb_xmalloc(S * sizeof *A);
+	long double base = 0, sumE = 0;
+	for (size_t j = 0; j < S; j++) {
+		long double L = 0, T = (long double)N * x->rs->share[j];
+		for (size_t i = 0; i < N; i++)
+			L += x->lb[i * S + j];
+		inJ[j] = L < T;
+		e[j] = inJ[j] ? (double)(T - L) : 0;
+		if (inJ[j])
+			sumE += e[j];
+		else
+			base += L - T;
+	}
+	for (size_t i = 0; i < N; i++) {
+		long double L = 0;
+		for (size_t j = 0; j < S; j++)
+			L += x->lb[i * S + j];
+		c[i] = fmax(0, (double)(100 - L));
+	}
+	long double best = sumE;                /* A = {} */
+	memset(Kbest, 0, S);
+	for (int start = 0; start < 2; start++) {
+		long double cut = 0;
+		for (size_t j = 0; j < S; j++) {
+			A[j] = start && inJ[j];
+			if (inJ[j] && !A[j])
+				cut += e[j];
+		}
+		for (size_t i = 0; i < N; i++) {
+			long double v = 0;
+			for (size_t j = 0; j < S; j++)
+				if (A[j])
+					v += x->ub[i * S + j] - x->lb[i * S + j];
+			sA[i] = (double)v;
+			cut += fminl(c[i], v);
+		}
+		for (int pass = 0; pass < 100; pass++) {
+			bool moved = false;
+			for (size_t j = 0; j < S; j++) {
+				if (!inJ[j])
+					continue;
+				double sg = A[j] ? -1 : 1;
+				long double dlt = A[j] ? e[j] : -e[j];
+				for (size_t i = 0; i < N; i++) {
+					double d = x->ub[i * S + j] - x->lb[i * S + j];
+					dlt += fmin(c[i], sA[i] + sg * d) - fmin(c[i], sA[i]);
+				}
+				if (dlt < -1e-9 * (1 + fabsl(cut))) {
+					A[j] = !A[j];
+					for (size_t i = 0; i < N; i++)
+						sA[i] += sg * (x->ub[i * S + j] - x->lb[i * S + j]);
+					cut += dlt;
+					moved = true;
+				}
+			}
+			if (!moved)
+				break;
+		}
+		/* recompute the cut exactly from A (no drift) */
+		cut = 0;
+		for (size_t j = 0; j < S; j++)
+			if (inJ[j] && !A[j])
+				cut += e[j];
+		for (size_t i = 0; i < N; i++) {
+			long double v = 0;
+			for (size_t j = 0; j < S; j++)
+				if (A[j])
+					v += x->ub[i * S + j] - x->lb[i * S + j];
+			cut += fminl(c[i], v);
+		}
+		if (cut < best) {
+			best = cut;
+			for (size_t j = 0; j < S; j++)
+				Kbest[j] = A[j];
+		}
+	}
+	free(e), free(c), free(sA), free(inJ), free(A);
+	return (double)(base + sumE - best);
+}
+
+/* The top level's problem from the leaf cells: each group as two
+ * aggregate nodes, its nodes on the sink side of the cut K (c[i] <
+ * sum_K d[i,j]: K's classes could fill them) and the others, cells
+ * summed, each class's bound min(ub - lb, c) per node.  With K a minimum
+ * cut, the flat V is then the top level's V as well: the cut's capacity
+ * is the parts' capacities plus the K classes' bounds. */
+static void
+top_build(struct run *x, const unsigned char *K)
+{
+	struct mgr *m = &x->top;
+	size_t S = x->S, P = 2 * x->G;
+	for (size_t j = 0; j < S; j++)
+		m->T[j] = (double)x->N * x->rs->share[j];
+	memset(m->lb, 0, P * S * sizeof *m->lb);
+	memset(m->ub, 0, P * S * sizeof *m->ub);
+	memset(m->t, 0, P * S * sizeof *m->t);
+	memset(m->u, 0, P * S * sizeof *m->u);
+	memset(m->unused, 0, P * S * sizeof *m->unused);
+	memset(m->idle, 0, P * S);
+	memset(m->needy, 0, P * S);
+	for (size_t p = 0; p < P; p++)
+		m->cap[p] = 0, m->w[p] = 0;
+	for (size_t g = 0; g < x->G; g++) {
+		for (size_t a = x->gstart[g]; a < x->gstart[g + 1]; a++) {
+			size_t i = x->order[a];
+			long double L = 0, dK = 0;
+			for (size_t j = 0; j < S; j++) {
+				L += x->lb[i * S + j];
+				if (K[j])
+					dK += x->ub[i * S + j] - x->lb[i * S + j];
+			}
+			double room = fmax(0, (double)(100 - L));
+			size_t p = 2 * g + (room < dK);
+			x->part[i] = (unsigned char)(room < dK);
+			m->cap[p] += 100;
+			m->w[p] += 1;
+			for (size_t j = 0; j < S; j++) {
+				size_t c = i * S + j, d = p * S + j;
+				m->lb[d] += x->lb[c];
+				m->ub[d] += x->lb[c] + fmin(x->ub[c] - x->lb[c], room);
+				m->t[d] += x->t[c];
+				m->u[d] += x->u[c];
+				m->unused[d] += x->unused[c];
+				m->idle[d] |= x->idle[c];
+				m->needy[d] |= x->needy[c];
+			}
+		}
+	}
+	for (size_t p = 0; p < P; p++)
+		if (m->w[p] == 0)
+			m->w[p] = 1;    /* an empty part: capacity 0, cells 0 */
+}
+
+/* The hierarchy's round: the top level divides each class among the
+ * groups (targets A), the groups solve, and where a group fell short of
+ * its target for a class the top level learns that group's amount as
+ * the class's bound there and divides again, while the deviation after
+ * step 2 is above the lower bound and --iterate allows; the best pass is
+ * kept.  The lower bound is the larger of the first top-level V (a
+ * relaxation: any flat allocation sums to a top-level one) and the
+ * cut bound. */
+static int
+solve_hier(struct run *x, size_t k, double *R)
+{
+	struct round_stat *rs = &x->rst[k];
+	size_t S = x->S, G = x->G;
+	struct mgr *top = &x->top;
+	double *Rt = ovb_xmalloc(x->N * S * sizeof *Rt), *cols = ovb_xmalloc(G *
+		S * sizeof *cols), *Ag = ovb_xmalloc(G * S * sizeof *Ag), *Cp = ovb_xmalloc(2 * G * S *
+		sizeof *Cp), tol = 0;
+	unsigned char *K = ovb_xmalloc(S);
+	double cb = cut_bound(x, K);
+	if (opt.method != OVB_RSV_LP)
+		cb = 0;
+	top_build(x, K);
+	free(K);
+	for (size_t j = 0; j < S; j++)
+		tol += 1e-7 * (1 + top->T[j]);
+	double best = INFINITY;
+	int st = 0;
+	size_t maxit = opt.method == OVB_RSV_LP ? opt_iterate : 1;
+	for (size_t it = 0; it < maxit; it++) {
+		if ((st = mgr_solve(top, S, x->why, sizeof x->why)))
+			break;
+		add_stat(rs, &top->st);
+		if (it == 0)            /* later passes are not relaxations */
+			rs->V = fmax(cb, top->st.V - tol);
+		for (size_t g = 0; g < G; g++)
+			for (size_t j = 0; j < S; j++)
+				Ag[g * S + j] = top->R[2 * g * S + j] +
+					top->R[(2 * g + 1) * S + j];
+		if (nworkers) {
+			st = groups_by_workers(x, it == 0, Ag, Rt, cols);
+		} else {
+			for (size_t g = 0; !st && g < G; g++) {
+				st = group_solve(x, g, Ag + g * S, Rt);
+				if (!st)
+					memcpy(cols + g * S, ovb_rsv_cols2(x->grp[g].rsv),
+						S * sizeof *cols);
+			}
+		}
+		if (st)
+			break;
+		double dev2 = 0, acc = 0;
+		for (size_t j = 0; j < S; j++) {
+			long double c = 0;
+			for (size_t g = 0; g < G; g++)
+				c += cols[g * S + j];
+			dev2 += fabs((double)(c - top->T[j]));
+		}
+		for (size_t g = 0; g < G; g++) {
+			add_stat(rs, &x->grp[g].st);
+			acc = fmax(acc, x->grp[g].st.acc);
+		}
+		if (it == 0 || dev2 < best - 1e-12 * (1 + best)) {
+			best = dev2;
+			memcpy(R, Rt, x->N * S * sizeof *R);
+			rs->dev[0] = rs->dev[1] = dev2;
+			rs->dev[2] = cluster_dev(x, R);
+			rs->acc_best = acc;
+			rs->iters = it + 1;
+		}
+		rs->passes = it + 1;
+		if (dev2 <= rs->V + tol)
+			break;
+		/* Parts that fell short of a class: its amount there becomes
+		 * the class's bound in that part, and the top level divides
+		 * again. */
+		bool changed = false;
+		memset(Cp, 0, 2 * G * S * sizeof *Cp);
+		for (size_t g = 0; g < G; g++)
+			for (size_t a = x->gstart[g]; a < x->gstart[g + 1]; a++) {
+				size_t i = x->order[a], p = 2 * g + x->part[i];
+				for (size_t j = 0; j < S; j++)
+					Cp[p * S + j] += fmin(Rt[i * S + j], x->ub[i * S + j]);
+			}
+		for (size_t c = 0; c < 2 * G * S; c++) {
+			double Ap = top->R[c], C = Cp[c];
+			if (C < Ap - 1e-7 * (1 + Ap) && top->ub[c] > C) {
+				top->ub[c] = fmax(top->lb[c], C);
+				changed = true;
+			}
+		}
+		if (!changed)
+			break;
+	}
+	rs->acc = rs->acc_best;
+	free(Rt), free(cols), free(Ag), free(Cp);
+	return st;
 }
 
 static int
@@ -661,24 +1175,8 @@ solve_round(struct run *x, size_t k, const double *r, double *R)
 		rs->V = m->st.V;
 		memcpy(rs->dev, m->st.dev, sizeof rs->dev);
 		add_stat(rs, &m->st);
-	} else {
-		if ((st = top_solve(x)))
-			return st;
-		add_stat(rs, &x->top.st);
-		rs->V = x->top.st.V;
-		if (nworkers)
-			st = groups_by_workers(x, k, R);
-		else
-			for (size_t g = 0; !st && g < x->G; g++)
-				st = group_solve(x, g, x->top.R + g * x->S, R);
-		if (st)
-			return st;
-		for (size_t g = 0; g < x->G; g++) {
-			add_stat(rs, &x->grp[g].st);
-			for (int p = 0; p < 2; p++)
-				rs->dev[p] += x->grp[g].st.dev[p];
-		}
-		rs->dev[2] = cluster_dev(x, R);
+	} else if ((st = solve_hier(x, k, R))) {
+		return st;
 	}
 	rs->wall = ovb_now() - t0;
 	return 0;
@@ -702,7 +1200,8 @@ run_rounds(struct run *x, struct ovb_reserves *rs)
 			rd->R = ovb_xmalloc(c * sizeof *rd->R);
 	}
 	x->r0 = rs->round[0].r;
-	if (x->G > 1 && opt_jobs > 1 && (st = workers_start(x)))
+	if (x->G > 1 && (opt_jobs > 1 || opt_worker_cmd) &&
+	    (st = workers_start(x)))
 		return st;
 	for (size_t k = 0; k < rs->nround && !st; k++) {
 		struct ovb_round *rd = &rs->round[k];
@@ -752,7 +1251,8 @@ verbose_table(const struct run *x)
 	fprintf(stderr, "round\t%s\tdev\tms", opt.method == OVB_RSV_LP ? "V" :
 		"-");
 	if (ovb_verbose > 1)
-		fprintf(stderr, "\tlp_it\tqp_it\tbound\twarm\tms1\tms2\tms3");
+		fprintf(stderr, "\tlp_it\tqp_it\tbound\twarm\tms1\tms2\tms3\t"
+			"ipm_it");
 	for (size_t j = 0; j < x->S; j++)
 		fprintf(stderr, "\t%s/%g", rs->class[j], rs->share[j]);
 	fputc('\n', stderr);
@@ -761,9 +1261,10 @@ verbose_table(const struct run *x)
 		fprintf(stderr, "%zu\t%.6g\t%.6g\t%.1f", k + 1, st->V, st->dev[2],
 			st->wall * 1e3);
 		if (ovb_verbose > 1)
-			fprintf(stderr, "\t%ld\t%ld\t%.2g\t%s\t%.1f\t%.1f\t%.1f",
+			fprintf(stderr, "\t%ld\t%ld\t%.2g\t%s\t%.1f\t%.1f\t%.1f\t%ld",
 				st->lp_iter, st->qp_iter, st->acc, st->warm ? "warm" :
-				"cold", st->sec[0] * 1e3, st->sec[1] * 1e3, st->sec[2] * 1e3);
+				"cold", st->sec[0] * 1e3, st->sec[1] * 1e3, st->sec[2] * 1e3,
+				st->ipm_iter);
 		shares(x, rs->round[k].R, a);
 		for (size_t j = 0; j < x->S; j++)
 			fprintf(stderr, "\t%.3f", a[j]);
@@ -819,10 +1320,22 @@ write_notes(FILE *f, const struct run *x)
 			fprintf(f, "# round %zu: deviation %.17g\n", k + 1, st->dev[2]);
 			continue;
 		}
-		if (x->G > 1)
-			fprintf(f, "# round %zu: top-level V %.17g; deviation %.17g; "
-				"step 2 within %.3g points of each manager's optimum\n",
-				k + 1, st->V, st->dev[2], st->acc);
+		if (x->G > 1) {
+			double gap = fmax(0, st->dev[1] - st->V);
+			fprintf(f, "# round %zu: lower bound %.17g (of the flat V); "
+				"deviation %.17g after step %d, %.3g points above the "
+				"bound", k + 1, st->V, st->dev[1], opt.steps < 2 ? 1 : 2,
+				gap);
+			if (st->V > 0)
+				fprintf(f, " (%.3g%%)", 100 * gap / st->V);
+			fprintf(f, " (pass %zu of %zu)", st->iters, st->passes);
+			if (opt.steps == 3)
+				fprintf(f, ", %.17g after step 3", st->dev[2]);
+			if (opt.steps >= 2)
+				fprintf(f, "; step 2 within %.3g points of each manager's "
+					"optimum", st->acc);
+			fputc('\n', f);
+		}
 		else if (opt.steps == 3)
 			fprintf(f, "# round %zu: V %.17g; deviation %.17g after step "
 				"2, %.17g after step 3; step 2 within %.3g points of the "
@@ -923,8 +1436,9 @@ run_init(struct run *x, const struct ovb_reserves *rs, const char *name)
 	x->idle = ovb_xmalloc(c);
 	x->needy = ovb_xmalloc(c);
 	x->rst = ovb_xcalloc(rs->nround, sizeof *x->rst);
+	x->part = ovb_xcalloc(x->N, 1);
 	make_groups(x);
-	mgr_init(&x->top, x->G == 1 ? x->N : x->G, x->S);
+	mgr_init(&x->top, x->G == 1 ? x->N : 2 * x->G, x->S);
 	if (x->G > 1) {
 		x->grp = ovb_xmalloc(x->G * sizeof *x->grp);
 		for (size_t g = 0; g < x->G; g++)
@@ -940,12 +1454,18 @@ run_free(struct run *x)
 		mgr_free(&x->grp[g]);
 	free(x->grp), free(x->order), free(x->gstart), free(x->lb), free(x->ub);
 	free(x->t), free(x->unused), free(x->idle), free(x->needy), free(x->rst);
+	free(x->part);
 }
 
 int
 main(int argc, char **argv)
 {
 	argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	if (opt_serve) {
+		int sst = serve(stdin, stdout);
+		glp_free_env();
+		return sst;
+	}
 	struct ovb_reserves rs;
 	memset(&rs, 0, sizeof rs);
 	struct ovb_cluster cl;

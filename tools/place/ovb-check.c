@@ -649,88 +649,161 @@ check_trust(const struct ovb_node *nd, struct cap *const *m, size_t n)
 	free(first);
 }
 
-/* spread=KEY: an application's capsules on labelled nodes with distinct
- * values of KEY. */
-static void
-check_spread(struct cap *caps, size_t ncaps)
+/* Capsules grouped by a key, in linear-logarithmic time: order[] holds
+ * the indices of caps sorted by (key, plan order); a group is a run of
+ * equal keys. */
+static struct cap *sort_caps;
+static const char *(*sort_key)(const struct cap *);
+
+static int
+by_key(const void *x, const void *y)
 {
-	for (size_t i = 0; i < ncaps; i++) {
-		const char *key = caps[i].app->spread, *v = NULL;
-		if (!key || caps[i].node == OVB_NONE)
-			continue;
-		v = ovb_node_label(&S.cluster.node[caps[i].node], key);
-		if (!v) {
-			violation(caps[i].pl->node, NULL, "spread", "app=%s spreads "
-				"by %s, but node %s has no %s label: capsules %s/%s",
-				caps[i].app->name, key, caps[i].pl->node, key,
-				caps[i].pl->app, caps[i].pl->capsule);
-			continue;
-		}
-		for (size_t j = 0; j < i; j++) {
-			if (caps[j].app != caps[i].app || caps[j].node == OVB_NONE ||
-			    caps[j].node == caps[i].node)
-				continue;   /* same node: a "distinct" violation */
-			const char *w = ovb_node_label(&S.cluster.node[caps[j].node],
-				key);
-			if (w && !strcmp(v, w))
-				violation(caps[i].pl->node, NULL, "spread", "app=%s "
-					"%s=%s on %s and %s: capsules %s/%s,%s/%s",
-					caps[i].app->name, key, v, caps[j].pl->node,
-					caps[i].pl->node, caps[j].pl->app,
-					caps[j].pl->capsule, caps[i].pl->app,
-					caps[i].pl->capsule);
-		}
-	}
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const struct cap *a = &sort_caps[i], *b = &sort_caps[j];
+	if (a->app != b->app)   /* applications by their definition */
+		return a->app->line != b->app->line ? (a->app->line <
+			b->app->line ? -1 : 1) : strcmp(a->app->name,
+			b->app->name);
+	const char *ka = sort_key(a), *kb = sort_key(b);
+	int c = strcmp(ka ? ka : "", kb ? kb : "");
+	if (c)
+		return c;
+	return (i > j) - (i < j);
 }
 
-static void
-check_all(struct cap *caps, size_t ncaps)
+static const char *
+node_key(const struct cap *c)
 {
-	/* capsules, in plan order */
+	return c->pl->node;
+}
+
+static const char *
+spread_key(const struct cap *c)
+{
+	return c->app->spread && c->node != OVB_NONE ?
+		ovb_node_label(&S.cluster.node[c->node], c->app->spread) : NULL;
+}
+
+struct group { size_t first, lo, hi; };   /* order[lo..hi), first member */
+
+static int
+by_first(const void *x, const void *y)
+{
+	const struct group *a = x, *b = y;
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+/* The groups of more than one capsule of one application with equal keys
+ * (key NULL: never grouped), in the order of their first capsule. */
+static struct group *
+groups(struct cap *caps, size_t ncaps, const char *(*key)(const struct cap *),
+	size_t *order, size_t *ngroups)
+{
 	for (size_t i = 0; i < ncaps; i++)
-		check_capsule(&caps[i]);
-	/* applications: distinct nodes, then placed whole */
-	struct cap **list = ovb_xcalloc(ncaps ? ncaps : 1, sizeof *list);
-	for (size_t i = 0; i < ncaps; i++) {
-		bool first = true;
-		for (size_t j = 0; j < i && first; j++)
-			first = !(caps[j].app == caps[i].app &&
-				!strcmp(caps[j].pl->node, caps[i].pl->node));
-		if (!first)
-			continue;
-		size_t n = 0;
-		for (size_t j = i; j < ncaps; j++)
-			if (caps[j].app == caps[i].app &&
-			    !strcmp(caps[j].pl->node, caps[i].pl->node))
-				list[n++] = &caps[j];
-		if (n > 1) {
-			char *l = capsule_list(list, n);
-			violation(caps[i].pl->node, NULL, "distinct", "app=%s %s",
-				caps[i].app->name, l);
-			free(l);
+		order[i] = i;
+	sort_caps = caps;
+	sort_key = key;
+	ovb_qsort(order, ncaps, sizeof *order, by_key);
+	struct group *g = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t lo = 0, hi; lo < ncaps; lo = hi) {
+		const struct cap *c = &caps[order[lo]];
+		const char *k = key(c);
+		for (hi = lo + 1; hi < ncaps && caps[order[hi]].app == c->app;
+		     hi++) {
+			const char *k2 = key(&caps[order[hi]]);
+			if (!k || !k2 || strcmp(k, k2))
+				break;
 		}
+		if (k && hi - lo > 1)
+			*OVB_PUSH(g, n, cap) = (struct group){ order[lo], lo, hi };
 	}
-	check_spread(caps, ncaps);
+	ovb_qsort(g, n, sizeof *g, by_first);
+	*ngroups = n;
+	return g;
+}
+
+/* Distinct nodes, and spread=KEY (labelled nodes, distinct values). */
+static void
+check_apart(struct cap *caps, size_t ncaps, size_t *order,
+	struct cap **list)
+{
+	size_t ng;
+	struct group *g = groups(caps, ncaps, node_key, order, &ng);
+	for (size_t k = 0; k < ng; k++) {
+		size_t n = 0;
+		for (size_t i = g[k].lo; i < g[k].hi; i++)
+			list[n++] = &caps[order[i]];
+		char *l = capsule_list(list, n);
+		violation(list[0]->pl->node, NULL, "distinct", "app=%s %s",
+			list[0]->app->name, l);
+		free(l);
+	}
+	free(g);
+	for (size_t i = 0; i < ncaps; i++)
+		if (caps[i].app->spread && caps[i].node != OVB_NONE &&
+		    !spread_key(&caps[i]))
+			violation(caps[i].pl->node, NULL, "spread", "app=%s spreads "
+				"by %s, but node %s has no %s label: capsules %s/%s",
+				caps[i].app->name, caps[i].app->spread,
+				caps[i].pl->node, caps[i].app->spread, caps[i].pl->app,
+				caps[i].pl->capsule);
+	g = groups(caps, ncaps, spread_key, order, &ng);
+	for (size_t k = 0; k < ng; k++) {
+		/* one value on several nodes (one node: "distinct" says it) */
+		size_t n = 0;
+		for (size_t i = g[k].lo; i < g[k].hi; i++)
+			list[n++] = &caps[order[i]];
+		bool nodes = false;
+		for (size_t i = 1; i < n && !nodes; i++)
+			nodes = list[i]->node != list[0]->node;
+		if (!nodes)
+			continue;
+		char *l = capsule_list(list, n);
+		violation(list[n - 1]->pl->node, NULL, "spread", "app=%s %s=%s "
+			"on several nodes: %s", list[0]->app->name,
+			list[0]->app->spread, spread_key(list[0]), l);
+		free(l);
+	}
+	free(g);
+}
+
+static int
+by_ptr(const void *x, const void *y)
+{
+	const void *a = *(const void *const *)x, *b = *(const void *const *)y;
+	return (a > b) - (a < b);
+}
+
+/* Every live application placed whole or rejected. */
+static void
+check_whole(struct cap *caps, size_t ncaps)
+{
+	const struct ovb_capsule **placed = ovb_xcalloc(ncaps ? ncaps : 1,
+		sizeof *placed);
+	for (size_t k = 0; k < ncaps; k++)
+		placed[k] = caps[k].c;
+	ovb_qsort(placed, ncaps, sizeof *placed, by_ptr);
+	struct ovb_names rejected = { 0 };
+	for (size_t j = 0; j < S.plan.nrej; j++)
+		ovb_names_add(&rejected, S.plan.rej[j].app, j);
 	for (size_t i = 0; i < S.ndef; i++) {
 		const struct appdef *d = &S.def[i];
 		if (!d->alive || !d->a->ncap)
 			continue;
-		bool rejected = false;
-		for (size_t j = 0; j < S.plan.nrej; j++)
-			rejected = rejected || !strcmp(S.plan.rej[j].app, d->a->name);
 		char *buf = NULL;
 		size_t len = 0, missing = 0;
 		FILE *f = open_memstream(&buf, &len);
 		for (size_t j = 0; j < d->a->ncap; j++) {
-			bool placed = false;
-			for (size_t k = 0; k < ncaps && !placed; k++)
-				placed = caps[k].c == &d->a->cap[j];
-			if (!placed)
+			const struct ovb_capsule *c = &d->a->cap[j];
+			if (!ncaps || !bsearch(&c, placed, ncaps, sizeof *placed,
+			    by_ptr))
 				fprintf(f, "%s%s/%s", missing++ ? "," : "", d->a->name,
-					d->a->cap[j].name);
+					c->name);
 		}
 		fclose(f);
-		if (missing == d->a->ncap && !rejected)
+		if (missing == d->a->ncap &&
+		    ovb_names_get(&rejected, d->a->name) == OVB_NONE)
 			violation(NULL, NULL, "unplaced", "app=%s is neither placed "
 				"nor rejected", d->a->name);
 		else if (missing && missing < d->a->ncap)
@@ -738,35 +811,76 @@ check_all(struct cap *caps, size_t ncaps)
 				"placed", d->a->name, buf);
 		free(buf);
 	}
-	/* nodes, in cluster order */
+	ovb_names_free(&rejected);
+	free(placed);
+}
+
+static int
+by_node_name(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c = strcmp(sort_caps[i].pl->node, sort_caps[j].pl->node);
+	return c ? c : (i > j) - (i < j);
+}
+
+static void
+check_all(struct cap *caps, size_t ncaps)
+{
+	size_t *order = ovb_xcalloc(ncaps + 1, sizeof *order);
+	struct cap **list = ovb_xcalloc(ncaps ? ncaps : 1, sizeof *list);
+	/* capsules, in plan order */
+	for (size_t i = 0; i < ncaps; i++)
+		check_capsule(&caps[i]);
+	/* applications: distinct nodes (and labels), then placed whole */
+	check_apart(caps, ncaps, order, list);
+	check_whole(caps, ncaps);
+	/* nodes, in cluster order: the capsules of each by a counting sort */
+	size_t *start = ovb_xcalloc(S.cluster.n + 2, sizeof *start);
+	for (size_t i = 0; i < ncaps; i++)
+		if (caps[i].node != OVB_NONE)
+			start[caps[i].node + 1]++;
+	for (size_t k = 0; k < S.cluster.n; k++)
+		start[k + 1] += start[k];
+	size_t *at = ovb_xcalloc(S.cluster.n + 1, sizeof *at);
+	memcpy(at, start, S.cluster.n * sizeof *at);
+	for (size_t i = 0; i < ncaps; i++)
+		if (caps[i].node != OVB_NONE)
+			list[at[caps[i].node]++] = &caps[i];
 	for (size_t k = 0; k < S.cluster.n; k++) {
 		const struct ovb_node *nd = &S.cluster.node[k];
-		size_t n = 0;
-		for (size_t i = 0; i < ncaps; i++)
-			if (caps[i].node == k)
-				list[n++] = &caps[i];
-		check_trust(nd, list, n);
+		size_t n = start[k + 1] - start[k];
+		check_trust(nd, list + start[k], n);
 		for (int r = 0; r < OVB_NCAP; r++)
-			check_node_res(nd, r, list, n);
+			check_node_res(nd, r, list + start[k], n);
 	}
-	/* nodes not in the cluster */
-	for (size_t i = 0; i < ncaps; i++) {
-		if (caps[i].node != OVB_NONE)
-			continue;
-		bool first = true;
-		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(caps[j].pl->node, caps[i].pl->node) != 0;
-		if (!first)
-			continue;
+	free(at);
+	free(start);
+	/* nodes not in the cluster, in the order of their first capsule */
+	size_t nu = 0;
+	for (size_t i = 0; i < ncaps; i++)
+		if (caps[i].node == OVB_NONE)
+			order[nu++] = i;
+	sort_caps = caps;
+	ovb_qsort(order, nu, sizeof *order, by_node_name);
+	struct group *g = NULL;
+	size_t ng = 0, capg = 0;
+	for (size_t lo = 0, hi; lo < nu; lo = hi) {
+		for (hi = lo + 1; hi < nu && !strcmp(caps[order[hi]].pl->node,
+		     caps[order[lo]].pl->node); hi++)
+			;
+		*OVB_PUSH(g, ng, capg) = (struct group){ order[lo], lo, hi };
+	}
+	ovb_qsort(g, ng, sizeof *g, by_first);
+	for (size_t k = 0; k < ng; k++) {
 		size_t n = 0;
-		for (size_t j = i; j < ncaps; j++)
-			if (!strcmp(caps[j].pl->node, caps[i].pl->node))
-				list[n++] = &caps[j];
+		for (size_t i = g[k].lo; i < g[k].hi; i++)
+			list[n++] = &caps[order[i]];
 		char *l = capsule_list(list, n);
-		violation(caps[i].pl->node, NULL, "node", "%s is not in the "
-			"cluster (%s) %s", caps[i].pl->node, S.cluster_file, l);
+		violation(list[0]->pl->node, NULL, "node", "%s is not in the "
+			"cluster (%s) %s", list[0]->pl->node, S.cluster_file, l);
 		free(l);
 	}
+	free(g);
 	for (size_t i = 0; i < S.plan.nrisk; i++) {
 		const struct ovb_noderisk *rk = &S.plan.risk[i];
 		if (node_index(rk->node) == OVB_NONE)
@@ -775,6 +889,7 @@ check_all(struct cap *caps, size_t ncaps)
 				rk->node, S.cluster_file, S.plan_file, rk->line);
 	}
 	free(list);
+	free(order);
 }
 
 static int

@@ -244,16 +244,20 @@ struct result {
 	uint64_t slots, over;
 	double emp;
 	bool kept;
+	bool unmeasured;      /* a capsule without samples, or no slot in
+	                         common: neither kept nor broken */
 	bool guarded, correlated;
 	uint64_t gslots, gover;
 	double gemp, gind, gp;
 };
 
 /* The series of each capsule on the node, in plan order. */
+/* With soft, a capsule without a series makes it return -1 (reported as
+ * a warning) rather than an error. */
 static int
 members(const struct ovb_plan *plan, const char *planfile,
 	const struct ovb_noderisk *r, const struct seriesdb *db,
-	const char *what, struct member **out, size_t *n)
+	const char *what, struct member **out, size_t *n, bool soft)
 {
 	*out = NULL;
 	*n = 0;
@@ -267,6 +271,17 @@ members(const struct ovb_plan *plan, const char *planfile,
 			s = ovb_series_find(&db->all, p->profile, r->res);
 		if (!s)
 			s = ovb_series_find(&db->all, p->capsule, r->res);
+		if (!s && soft) {
+			free(*out);
+			*out = NULL;
+			if (!ovb_quiet)
+				ovb_warn("%s:%lu: node %s %s unmeasured: capsule %s of %s "
+					"has no %s series named %s in the %s series",
+					planfile, p->line, p->node, ovb_res_name(r->res),
+					p->capsule, p->app, ovb_res_name(r->res),
+					p->profile ? p->profile : p->capsule, what);
+			return -1;
+		}
 		if (!s) {
 			free(*out);
 			*out = NULL;
@@ -443,7 +458,7 @@ guard(struct result *res, const struct ovb_plan *plan, const char *planfile,
 {
 	struct member *m;
 	size_t n;
-	int st = members(plan, planfile, res->r, gdb, "--guard", &m, &n);
+	int st = members(plan, planfile, res->r, gdb, "--guard", &m, &n, false);
 	if (st)
 		return st;
 	double *v = ovb_xcalloc(n + 1, sizeof *v);
@@ -518,7 +533,13 @@ replay(struct result *res, const struct ovb_plan *plan, const char *planfile,
 	}
 	struct member *m;
 	size_t n;
-	int st = members(plan, planfile, r, db, "replayed", &m, &n);
+	int st = members(plan, planfile, r, db, "replayed", &m, &n, true);
+	if (st < 0) {
+		res->unmeasured = true;
+		for (size_t i = 0; i < plan->n; i++)
+			res->ncap += !strcmp(plan->p[i].node, r->node);
+		return 0;
+	}
 	if (st)
 		return st;
 	res->ncap = n;
@@ -534,10 +555,14 @@ replay(struct result *res, const struct ovb_plan *plan, const char *planfile,
 	char who[512];
 	names(who, sizeof who, m, n);
 	free(m);
-	if (!c.slots)
-		return ovb_err_at(planfile, r->line, "node %s %s: the series of "
-			"its capsules (%s) have no slot in common", r->node, rn,
-			who);
+	if (!c.slots) {
+		if (!ovb_quiet)
+			ovb_warn("%s:%lu: node %s %s unmeasured: the series of its "
+				"capsules (%s) have no slot in common", planfile,
+				r->line, r->node, rn, who);
+		res->unmeasured = true;
+		return 0;
+	}
 	res->slots = c.slots;
 	res->over = c.over;
 	res->emp = (double)c.over / (double)c.slots;
@@ -578,7 +603,7 @@ row_text(const struct result *x, char cell[NCOLS][48], bool tsv)
 		snprintf(cell[6], 48, "%.6g", r->risk);
 		snprintf(cell[7], 48, "%.6g", r->omin);
 	}
-	strcpy(cell[8], x->kept ? "yes" : "no");
+	strcpy(cell[8], x->unmeasured ? "unmeasured" : x->kept ? "yes" : "no");
 	if (!x->guarded) {
 		for (int i = 9; i < NCOLS; i++)
 			strcpy(cell[i], "-");
@@ -633,12 +658,17 @@ report(FILE *f, const struct result *res, size_t n, bool guarded)
 		fputc('\n', f);
 	}
 	if (!opt_tsv) {
-		size_t kept = 0, corr = 0;
+		size_t kept = 0, corr = 0, un = 0;
 		for (size_t k = 0; k < n; k++) {
-			kept += res[k].kept;
+			kept += res[k].kept && !res[k].unmeasured;
 			corr += res[k].correlated;
+			un += res[k].unmeasured;
 		}
-		fprintf(f, "promises kept: %zu of %zu\n", kept, n);
+		fprintf(f, "promises kept: %zu of %zu", kept, n - un);
+		if (un)
+			fprintf(f, " (%zu unmeasured: a capsule without samples)",
+				un);
+		fputc('\n', f);
 		if (guarded)
 			fprintf(f, "correlated (independence under-estimates "
 				"the risk): %zu of %zu\n", corr, n);
@@ -688,7 +718,7 @@ main(int argc, char **argv)
 	}
 	if (!status) {
 		for (size_t i = 0; i < plan.nrisk; i++) {
-			if (!res[i].kept && !opt_no_fail)
+			if (!res[i].kept && !res[i].unmeasured && !opt_no_fail)
 				status = OVB_FAIL;
 			if (res[i].correlated && opt_fail_corr)
 				status = OVB_FAIL;

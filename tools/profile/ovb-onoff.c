@@ -25,7 +25,7 @@
 #define PID_LIMIT 4194304            /* the kernel's PID_MAX_LIMIT */
 #define LOOKBACK 1000000000ULL /* ns of trace time held before output */
 
-enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT };
+enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY };
 #define BOUND_PCT 1.5        /* default --strict bound, % of busy time */
 
 struct selector {
@@ -47,6 +47,7 @@ struct proc {
 	int32_t ppid;
 	int16_t cap;         /* capsule, -1 none; valid when cached */
 	bool cached, known;
+	bool counted;        /* in its capsule's nproc */
 	char comm[16];
 };
 
@@ -57,6 +58,8 @@ struct capstate {
 	uint64_t unsure;     /* CPU-ns by which busy may be off: runs whose
 	                        start the trace misses and nothing closed */
 	uint64_t nunsure;    /* how many such runs */
+	size_t nproc;        /* processes the selector matched */
+	char seen[160];      /* the first of them, "pid(comm) ...", for -v */
 	struct ovb_busy last;/* the period not yet written (last.ncpu 0: none),
 	                        so that one ending where the next begins with
 	                        as many CPUs is written as one */
@@ -66,7 +69,7 @@ struct change { uint64_t time, seq; int16_t cap; int8_t delta; };
 
 static struct selector sel[MAXCAPS];
 static int nsel;
-static bool opt_recv, opt_net = true, opt_strict;
+static bool opt_recv, opt_net = true, opt_strict, opt_allow_empty;
 static double opt_bound = BOUND_PCT;
 static const char *opt_input;
 
@@ -112,6 +115,9 @@ static const struct argp_option options[] = {
 	{ "strict", OPT_STRICT, "PCT", OPTION_ARG_OPTIONAL,
 	  "Fail (status 65) when a capsule's busy time is uncertain by more "
 	  "than PCT % (default 1.5), or network bytes could not be credited", 0 },
+	{ "allow-empty", OPT_ALLOW_EMPTY, NULL, 0,
+	  "A selector that matches no process of the trace is no error (its "
+	  "capsule is written, with no busy period)", 0 },
 	{ 0 }
 };
 
@@ -188,6 +194,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case 'c': add_selector(st, arg); return 0;
 	case OPT_RECV: opt_recv = true; return 0;
 	case OPT_NO_NET: opt_net = false; return 0;
+	case OPT_ALLOW_EMPTY: opt_allow_empty = true; return 0;
 	case OPT_STRICT:
 		opt_strict = true;
 		if (arg)
@@ -252,12 +259,22 @@ capsule_of_proc(int32_t pid)
 	struct proc *p = &S.proc[pid];
 	if (p->cached)
 		return p->cap;
+	int16_t was = p->cap;
 	p->cap = -1;
 	for (int i = 0; i < nsel && p->cap < 0; i++)
 		if (sel[i].kind == SEL_PID ? descends(pid, sel[i].pid) :
 		    p->comm[0] && !regexec(&sel[i].re, p->comm, 0, NULL, 0))
 			p->cap = (int16_t)i;
 	p->cached = true;
+	if (p->cap >= 0 && (p->cap != was || !p->counted)) {
+		struct capstate *c = &S.cap[p->cap];
+		size_t len = strlen(c->seen);
+		c->nproc++;
+		p->counted = true;
+		if (len < sizeof c->seen - 40)
+			snprintf(c->seen + len, sizeof c->seen - len, "%s%d(%.16s)",
+				len ? " " : "", pid, p->comm);
+	}
 	return p->cap;
 }
 
@@ -696,8 +713,24 @@ on_event(const struct ovb_pev *ev)
 }
 
 static int
-finish(void)
+finish(const char *name)
 {
+	int st = 0;
+	for (int k = 0; k < nsel; k++) {
+		const struct capstate *c = &S.cap[k];
+		if (ovb_verbose)
+			ovb_warn("capsule %s (%s): %zu process%s%s%s%s", sel[k].name,
+				sel[k].text, c->nproc, c->nproc == 1 ? "" : "es",
+				c->nproc ? ": " : "", c->seen,
+				strlen(c->seen) >= sizeof c->seen - 40 ? " ..." : "");
+		if (!c->nproc && !opt_allow_empty)
+			st = ovb_err_at(name, 0, "selector %s=%s matches no process "
+				"of the trace (a typo?  --allow-empty accepts it)",
+				sel[k].name, sel[k].text);
+	}
+	if (st)
+		return st;
+	put_header();   /* a file with no busy period still has its magic */
 	if (S.t1 == S.t0)
 		S.t1 = S.t0 + 1;
 	release(UINT64_MAX);
@@ -801,7 +834,7 @@ run(const char *path)
 			st = OVB_EDATA;
 		}
 		if (!st)
-			st = finish();
+			st = finish(name);
 		if (!st)
 			st = check_bounds(name);
 	}

@@ -14,7 +14,10 @@
 
 #include "ovb.h"
 
-enum { OPT_O = 'O', OPT_TAU = 't', OPT_SET = 0x100 };
+enum { OPT_O = 'O', OPT_TAU = 't', OPT_SET = 0x100, OPT_STRICT };
+
+static bool opt_strict;
+static size_t nshort;     /* percentiles that are a maximum by count */
 
 struct set { char *capsule; double O, tau; bool used; };
 
@@ -29,6 +32,9 @@ static const struct argp_option options[] = {
 	  "(1-O)*100th percentile of U", 0 },
 	{ "tau", OPT_TAU, "SECONDS", 0, "Guarantee period tau > 0 (required)",
 	  0 },
+	{ "strict", OPT_STRICT, NULL, 0,
+	  "Warnings are errors (65, no output): a percentile that is U's "
+	  "maximum only because U has too few intervals", 0 },
 	{ "set", OPT_SET, "CAPSULE:KEY=VALUE[,KEY=VALUE]", 0,
 	  "Override O or tau for one capsule (KEY O or tau); repeatable", 0 },
 	{ 0 }
@@ -114,6 +120,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_O: opt_O = tolerance(st, "-O", arg); return 0;
 	case OPT_TAU: opt_tau = period(st, "-t", arg); return 0;
 	case OPT_SET: add_set(st, arg); return 0;
+	case OPT_STRICT: opt_strict = true; return 0;
 	case ARGP_KEY_SUCCESS:
 		if (isnan(opt_O))
 			argp_error(st, "the tolerance -O is required");
@@ -257,6 +264,23 @@ settings(const char *capsule, double *O, double *tau)
 		}
 }
 
+
+/* With n intervals, the (1 - O) percentile (nearest rank) is the maximum
+ * whenever n O < 1: U then says nothing about the tail O is about. */
+static void
+check_count(const struct ovb_dist *d, double O)
+{
+	if (O <= 0 || (double)d->h.n * O >= 1)
+		return;
+	nshort++;
+	if (!ovb_quiet || opt_strict)
+		ovb_warn("%s%s %s: percentile %g of %llu intervals is their "
+			"maximum (O = %g needs at least %.0f; measure longer or with "
+			"a smaller -I)", opt_strict ? "error: " : "warning: ",
+			d->capsule, ovb_res_name(d->res), 100 - 100 * O,
+			(unsigned long long)d->h.n, O, ceil(1 / O));
+}
+
 static void
 profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	const struct ovb_curve *cv)
@@ -267,6 +291,7 @@ profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	const char *unit = ovb_res_rate_unit(d->res);
 	bool exact;
 	settings(cap, &q->O, &q->tau);
+	check_count(d, q->O);
 	q->sigma = percentile(d, q->O, &exact);
 	q->rho = ovb_curve_at(cv->pt, cv->n, q->sigma);
 	dist_copy(&q->U, d);
@@ -347,6 +372,8 @@ main(int argc, char **argv)
 	status = ovb_read_inputs(argc - first, argv + first, take, &in);
 	if (!status)
 		status = assemble(&in, &p);
+	if (!status && opt_strict && nshort)
+		status = OVB_EDATA;
 	if (!status)
 		status = ovb_profile_write(out.f, &p);
 	status = ovb_out_end(&out, status);

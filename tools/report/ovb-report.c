@@ -1396,16 +1396,22 @@ do_plot(void)
 	FILE *g = open_memstream(&text, &len);
 	script(g, opt_plot, r, nr);
 	fclose(g);
+	/* gnuplot's output comes back here and is written by us, so that a
+	 * write error (a full disk, a closed pipe) is ours to see: gnuplot
+	 * exits 0 after failing to write its own stdout */
+	char *img = NULL;
+	size_t nimg = 0;
+	st = ovb_plot_capture(text, len, &img, &nimg);
 	struct ovb_out o;
-	if (!(st = ovb_out_open(&o, ovb_opt_output))) {
-		fflush(o.f);
-		st = ovb_plot_run(text, len, fileno(o.f));
-		int st2 = ovb_out_close(&o, st == 0);
+	if (!st && !(st = ovb_out_open(&o, ovb_opt_output))) {
+		fwrite(img, 1, nimg, o.f);
+		int st2 = ovb_out_close(&o, true);
 		if (!st)
 			st = st2;
 		if (!st && (!ovb_opt_output || !strcmp(ovb_opt_output, "-")))
 			st = ovb_fshut_stdout();
 	}
+	free(img);
 	free(text);
 	return st;
 }

@@ -1,0 +1,305 @@
+/* enforce.c: a capsule's share rendered into the kernel's own controls
+ * (SCHED_DEADLINE, cgroup v2 CPU bandwidth and weight, tc htb, Kubernetes
+ * requests and limits), every number checked against the kernel's limit.
+ * The mappings and the decision on the tolerance are in lib/ovb.h; the
+ * limits and their sources in README.md, "From plan to machine".
+ *
+ * Invariants: every emitted number is an integer in the facility's own
+ * unit, rounded the safe way (a guarantee or a cap up); a guarantee is
+ * re-checked in doubles from the rounded integers and bumped until it
+ * holds. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "ovb.h"
+
+#define BIG 9e15                /* integers beyond this: not represented */
+/* A guarantee or a cap computed in doubles is raised by this factor before
+ * it is rounded up, so that it holds for the exact values too (the
+ * rounding error of these few operations is below 1e-15 relative). */
+#define SLACK (1 + 1e-12)
+
+void
+ovb_klimits_default(struct ovb_klimits *L)
+{
+	L->dl_cap = 0.90;               /* 0.95 RT bandwidth minus the fair
+	                                   server, measured on this kernel */
+	L->dl_pmin = UINT64_C(100) * 1000;      /* 100 us */
+	L->dl_pmax = UINT64_C(4194304) * 1000;  /* 4.194304 s */
+	L->hz = 100;                    /* the least HZ: the largest rate/HZ */
+	L->mtu = 1500;
+}
+
+double
+ovb_enf_guarantee(const struct ovb_need *n)
+{
+	return (n->sigma * n->tau + n->rho) * (1 - n->O);
+}
+
+double
+ovb_enf_envelope(const struct ovb_need *n)
+{
+	return n->sigma * n->tau + n->rho;
+}
+
+/* The least integer >= the exact Eq. 1 rate of n over its tau, times
+ * scale (GMP: the rational of the doubles, no slack needed). */
+static double
+eq1_ceil(const struct ovb_need *n, double scale)
+{
+	mpq_t t, q;
+	mpz_t z;
+	mpq_inits(t, q, NULL);
+	mpz_init(z);
+	mpq_set_d(q, n->tau);
+	ovb_eq1_xterm(t, n, q);
+	mpq_set_d(q, scale);
+	mpq_mul(t, t, q);
+	mpz_cdiv_q(z, mpq_numref(t), mpq_denref(t));
+	double v = mpz_get_d(z);
+	mpq_clears(t, q, NULL);
+	mpz_clear(z);
+	return v;
+}
+
+/* ---- SCHED_DEADLINE ---- */
+
+double
+ovb_dl_sbf(const struct ovb_dl *d, double t)
+{
+	if (d->k == 0 || d->period == 0)
+		return 0;
+	double Q = (double)d->runtime * 1e-9, P = (double)d->period * 1e-9;
+	double s = (Q / P) * (t - 2 * (P - Q));
+	return s > 0 ? (double)d->k * s : 0;
+}
+
+int
+ovb_dl_map(const struct ovb_need *n, const struct ovb_klimits *L,
+	bool clamp, struct ovb_dl *d, char *why, size_t len)
+{
+	int viol = 0;
+	double D = ovb_enf_guarantee(n) * SLACK, tau = n->tau;
+	*d = (struct ovb_dl){ 0, 0, 0, 0 };
+	if (!(D > 0))
+		return 0;
+	if (!(D / tau <= 1e6) || !(tau * 1e9 < BIG)) {
+		snprintf(why, len, "a reservation of %g cpu over %g s cannot "
+			"be represented in ns", D / tau, tau);
+		return -1;
+	}
+	double x, y, w;
+	ovb_cpu_resv(n, &x, &y, &w);
+	double Ps = fmin(y, tau / 100);
+	double Pn = floor(Ps * 1e9);
+	if (Pn < (double)L->dl_pmin) {
+		snprintf(why, len, "period %.0f ns < "
+			"sched_deadline_period_min_us %g us", Pn,
+			(double)L->dl_pmin / 1000);
+		viol = 1;
+		if (!clamp)
+			return 1;
+		Pn = (double)L->dl_pmin;
+	} else if (Pn > (double)L->dl_pmax) {
+		snprintf(why, len, "period %.0f ns > "
+			"sched_deadline_period_max_us %g us", Pn,
+			(double)L->dl_pmax / 1000);
+		viol = 1;
+		if (!clamp)
+			return 1;
+		Pn = (double)L->dl_pmax;
+	}
+	d->period = d->deadline = (uint64_t)Pn;
+	double P = Pn * 1e-9;
+	if (1 - tau / (2 * P) >= L->dl_cap) {
+		/* a task's supply over tau is positive only when Q/P > 1 -
+		 * tau/(2P): beyond the cap, whatever k */
+		snprintf(why, len, "tau %g s is too short for any task of "
+			"period %.0f ns within the cap %g", tau, Pn, L->dl_cap);
+		return -1;
+	}
+	uint64_t k = (uint64_t)ceil(D / tau / L->dl_cap);
+	if (k < 1)
+		k = 1;
+	for (;; k++) {
+		if (k > 1000000) {
+			snprintf(why, len, "no set of SCHED_DEADLINE tasks of "
+				"period %.0f ns reserves %g cpu-s over %g s",
+				Pn, D, tau);
+			return -1;
+		}
+		double dk = D / (double)k, b = tau - 2 * P;
+		double u = (-b + sqrt(b * b + 8 * P * dk)) / (4 * P);
+		double Q = ceil(u * Pn);
+		if (Q < OVB_DL_RUNTIME_MIN) {
+			if (!viol)
+				snprintf(why, len, "runtime %.0f ns < %d ns",
+					Q, OVB_DL_RUNTIME_MIN);
+			viol = 1;
+			if (!clamp)
+				return 1;
+			Q = OVB_DL_RUNTIME_MIN;
+		}
+		d->k = k;
+		d->runtime = (uint64_t)Q;
+		while (d->runtime <= d->period && ovb_dl_sbf(d, tau) < D)
+			d->runtime++;
+		if (d->runtime <= d->period &&
+		    (double)d->runtime / Pn <= L->dl_cap)
+			break;
+	}
+	return viol;
+}
+
+/* ---- cgroup v2 CPU bandwidth ---- */
+
+double
+ovb_cfs_allow(const struct ovb_cfs *c, double t)
+{
+	if (c->period == 0)
+		return 0;
+	double n = floor(t * 1e6 / (double)c->period) - 1;
+	return n > 0 ? n * (double)c->quota * 1e-6 : 0;
+}
+
+int
+ovb_cfs_map(const struct ovb_need *n, bool clamp, struct ovb_cfs *c,
+	char *why, size_t len)
+{
+	int viol = 0;
+	double E = ovb_enf_envelope(n) * SLACK, tau = n->tau;
+	*c = (struct ovb_cfs){ 0, 0, 0 };
+	if (!(tau * 1e6 < BIG) || !(E * 1e6 < BIG)) {
+		snprintf(why, len, "%g cpu-s over %g s cannot be represented "
+			"in us", E, tau);
+		return -1;
+	}
+	double p = floor(fmin(1e6, tau * 1e6 / 10));
+	if (p < OVB_CFS_PERIOD_MIN) {
+		snprintf(why, len, "period %.0f us < %d us", p,
+			OVB_CFS_PERIOD_MIN);
+		viol = 1;
+		if (!clamp)
+			return 1;
+		p = OVB_CFS_PERIOD_MIN;
+	}
+	c->period = (uint64_t)p;
+	double m = floor(tau * 1e6 / p) - 1;
+	if (m < 1)
+		m = 1;          /* clamped: the window holds under two periods */
+	double q = ceil(E * 1e6 / m);
+	if (q < OVB_CFS_QUOTA_MIN) {
+		if (!viol)
+			snprintf(why, len, "quota %.0f us < %d us", q,
+				OVB_CFS_QUOTA_MIN);
+		viol = 1;
+		if (!clamp)
+			return 1;
+		q = OVB_CFS_QUOTA_MIN;
+	}
+	if (q > (double)OVB_CFS_QUOTA_MAX) {
+		snprintf(why, len, "quota %.0f us > %" PRIu64 " us", q,
+			OVB_CFS_QUOTA_MAX);
+		return -1;
+	}
+	c->quota = (uint64_t)q;
+	while (!viol && ovb_cfs_allow(c, tau) < E)
+		c->quota++;
+	double b = ceil(n->rho * 1e6);
+	c->burst = b < (double)c->quota ? (uint64_t)b : c->quota;
+	return viol;
+}
+
+size_t
+ovb_weight_map(const double *g, size_t n, double C, uint64_t *w,
+	char *why, size_t len)
+{
+	double gmax = 0, W = 0;
+	for (size_t i = 0; i < n; i++)
+		gmax = fmax(gmax, g[i]);
+	for (size_t i = 0; i < n; i++) {
+		double v = gmax > 0 ?
+			ceil(g[i] / gmax * OVB_WEIGHT_MAX * SLACK) : 1;
+		v = fmin(v, OVB_WEIGHT_MAX);
+		w[i] = v < OVB_WEIGHT_MIN ? OVB_WEIGHT_MIN : (uint64_t)v;
+		W += (double)w[i];
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((double)w[i] * C < g[i] * W * SLACK) {
+			snprintf(why, len, "cpu.weight %" PRIu64 " of %.0f "
+				"gives %g cpu < its Eq. 1 term %g cpu",
+				w[i], W, (double)w[i] * C / W, g[i]);
+			return i + 1;
+		}
+	return 0;
+}
+
+/* ---- tc ---- */
+
+int
+ovb_tc_map(const struct ovb_need *n, const struct ovb_klimits *L,
+	bool clamp, struct ovb_tb *t, char *why, size_t len)
+{
+	int viol = 0;
+		*t = (struct ovb_tb){ 0, 0, 0 };
+	if (!(n->sigma * 8 < 1e15) || !(n->tau > 0)) {
+		snprintf(why, len, "rate %g B/s beyond tc's range", n->sigma);
+		return -1;
+	}
+	double rate = eq1_ceil(n, 8), ceil_ = ceil(n->sigma * 8);
+	double burst = ceil(n->rho);  /* exact: no slack */
+	if (!(ceil_ < 1e15) || !(rate < 1e15) || !(burst < 4e9)) {
+		snprintf(why, len, "rate %g B/s or burst %g B beyond tc's "
+			"range", n->sigma, n->rho);
+		return -1;
+	}
+	if (ceil_ < rate)
+		ceil_ = rate;
+	if (rate < 8)
+		rate = 8;               /* tc: a rate of at least 1 B/s */
+	if (ceil_ < 8)
+		ceil_ = 8;
+	double need = fmax((double)L->mtu, ceil(ceil_ / 8 / (double)L->hz));
+	if (burst < need) {
+		snprintf(why, len, "burst %.0f B < %s %.0f B", burst,
+			need == (double)L->mtu ? "the MTU" : "rate/HZ", need);
+		viol = 1;
+		if (!clamp)
+			return 1;
+		burst = need;
+	}
+	t->rate = (uint64_t)rate;
+	t->ceil = (uint64_t)ceil_;
+	t->burst = (uint64_t)burst;
+	return viol;
+}
+
+/* ---- Kubernetes ---- */
+
+int
+ovb_k8s_map(const struct ovb_need *n, bool clamp, struct ovb_k8s *k,
+	char *why, size_t len)
+{
+	(void)clamp;
+	double D = ovb_enf_guarantee(n) * SLACK;
+	double E = ovb_enf_envelope(n) * SLACK;
+	double tau = n->tau;
+	*k = (struct ovb_k8s){ 0, 0, false };
+	if (!(D / tau * 1000 < BIG) || !(E * 1000 < BIG)) {
+		snprintf(why, len, "%g cpu cannot be represented in "
+			"millicores", E / tau);
+		return -1;
+	}
+	double r = eq1_ceil(n, 1000);
+	k->request = r < 1 ? 1 : (uint64_t)r;
+	double m = floor(tau / 0.1) - 1;        /* CFS periods of 100 ms */
+	if (m >= 1) {
+		double l = ceil(E / (m * 0.1) * 1000);
+		if (l < 10)
+			l = 10;         /* the kubelet's least quota, 1 ms */
+		k->limit = l < (double)k->request ? k->request : (uint64_t)l;
+		k->has_limit = true;
+	}
+	return 0;
+}

@@ -1,0 +1,334 @@
+#!/usr/bin/env bats
+# ovb-enforce: a plan rendered into SCHED_DEADLINE, cgroup v2, systemd, tc
+# and Kubernetes settings.  t/oracle/enforce.py checks an output
+# independently (exact rationals): every number within the kernel's
+# limits, every guarantee at least the capsule's Eq. 1 term over its tau,
+# every cap at least sigma tau + rho.  The last tests apply the settings to
+# real kernel objects (as root; they skip, saying why, otherwise).
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	T=$BATS_TEST_TMPDIR
+	PY=python3
+	[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
+	ORACLE="$BATS_TEST_DIRNAME/oracle/enforce.py"
+	CL=$DATA/example.cluster
+	PL=$DATA/example.plan
+}
+
+stderr_has() {
+	[[ $stderr == *"$1"* ]] || fail "stderr lacks '$1': $stderr"
+}
+
+# oracle TARGET CLUSTER PLAN [ovb-enforce options...]
+oracle() {
+	local t=$1 c=$2 p=$3
+	shift 3
+	run -0 --separate-stderr ovb-enforce -t "$t" "$@" "$c" "$p"
+	printf '%s\n' "$output" >"$T/out.$t"
+	run -0 "$PY" "$ORACLE" "$t" "$c" "$p" "$T/out.$t"
+	assert_output --regexp '^ok [1-9]'
+}
+
+@test "every target on the example plan: within the limits, guarantees and caps hold" {
+	for t in sched-deadline cgroup systemd kubernetes; do
+		oracle "$t" "$CL" "$PL"
+	done
+	oracle tc "$CL" "$PL" --clamp
+}
+
+@test "the oracle rejects a guarantee one unit short and a limit broken" {
+	oracle sched-deadline "$CL" "$PL"
+	# one ns less runtime on the web capsule's tasks
+	awk '$1 == "dl" && $4 == "web" { $6 -= 1 } { print }' "$T/out.sched-deadline" >"$T/short"
+	sed -i -E '/^chrt/ s/--sched-runtime 4851456 /--sched-runtime 4851455 /' "$T/short"
+	run -1 "$PY" "$ORACLE" sched-deadline "$CL" "$PL" "$T/short"
+	assert_output --partial "supply"
+	oracle cgroup "$CL" "$PL"
+	sed -E 's|^(n1/shop.web/cpu.weight) .*|\1 10001|' "$T/out.cgroup" >"$T/w"
+	run -1 "$PY" "$ORACLE" cgroup "$CL" "$PL" "$T/w"
+	assert_output --partial "weight 10001"
+}
+
+@test "tc: a burst of 0 is below the MTU and rate/HZ: exit 65 naming capsule, target, limit; --clamp warns" {
+	run -65 --separate-stderr ovb-enforce -t tc -o "$T/o" "$CL" "$PL"
+	stderr_has "example.plan:$(line_of '^place batch w1' "$PL"): capsule batch/w1: tc: burst 0 B < rate/HZ 100000 B"
+	[[ ! -e $T/o ]] || fail "partial output"
+	run -0 --separate-stderr ovb-enforce -t tc --clamp "$CL" "$PL"
+	stderr_has "capsule batch/w1: tc: burst 0 B < rate/HZ 100000 B; clamped to the limit"
+	assert_line "tc class add dev eth0 parent 1:1 classid 1:10 htb rate 80000000bit ceil 80000000bit burst 100000b cburst 100000b"
+	# tc's units: rates in bit (bits/s), sizes in b (bytes): 4500000 B/s is 36000000bit
+	assert_line --partial "ceil 36000000bit burst 200000b"
+}
+
+@test "the tolerance is applied once: guarantees scale with 1 - O, caps do not" {
+	for o in 0 0.5; do
+		sed -E "s/^(qos shop web cpu 0.95 0.02 1) 0.01$/\1 $o/" "$PL" >"$T/plan.$o"
+		cmp -s "$PL" "$T/plan.$o" && fail "sed changed nothing"
+		oracle cgroup "$CL" "$T/plan.$o"
+		grep '^n1/shop.web/cpu.max ' "$T/out.cgroup" >"$T/max.$o"
+		oracle sched-deadline "$CL" "$T/plan.$o"
+		awk '$1 == "dl" && $4 == "web" { print $5 * $6 / $8 }' "$T/out.sched-deadline" >"$T/bw.$o"
+	done
+	cmp "$T/max.0" "$T/max.0.5"
+	# the reserved bandwidth of O=0.5 is about half that of O=0 (the
+	# supply bound's overhead of 2 (P - Q) aside), not a quarter
+	run -0 awk -v a="$(cat "$T/bw.0")" -v b="$(cat "$T/bw.0.5")" \
+		'BEGIN { r = b / a; print r; exit !(r > 0.49 && r < 0.53) }'
+}
+
+@test "the paper's x every y is reported, and the guarantee is the Eq. 1 term, above it" {
+	run -0 --separate-stderr ovb-enforce -t sched-deadline "$CL" "$PL"
+	# web: x/y = (1-O) sigma = 0.9405 cpu; Eq. 1 term (sigma + rho)(1-O) = 0.9603 cpu-s over 1 s
+	assert_line --partial "# shop/web: Eq. 1 term 0.96029999999999993 cpu-s over tau 1 s; cap 0.96999999999999997 cpu-s; section 4.1 x 0.019800000000000002 cpu-s every y 0.021052631578947371 s"
+	assert_line "dl n1 shop web 2 4851456 10000000 10000000 1"
+}
+
+@test "sched-deadline: an over-admitted node exits 65 naming the node and the sum" {
+	run -65 --separate-stderr ovb-enforce -t sched-deadline --dl-cap 0.2 -o "$T/o" "$CL" "$PL"
+	stderr_has "example.cluster:$(line_of '^node n1 ' "$CL"): node n1: sched-deadline: over-admitted: sum runtime/period"
+	stderr_has "> 0.2 x 4 cpu = 0.8"
+	[[ ! -e $T/o ]] || fail "partial output"
+}
+
+@test "kernel limits: a period below 100 us or 1000 us is exit 65, --clamp moves it to the limit" {
+	sed -E "s/^(qos shop web cpu 0.95) 0.02 1 /\1 0.0001 0.005 /" "$PL" >"$T/p"
+	run -65 --separate-stderr ovb-enforce -t sched-deadline "$CL" "$T/p"
+	stderr_has "capsule shop/web: sched-deadline: period 50000 ns < sched_deadline_period_min_us 100 us"
+	run -0 --separate-stderr ovb-enforce -t sched-deadline --clamp "$CL" "$T/p"
+	stderr_has "clamped to the limit"
+	assert_line --regexp "^dl n1 shop web [0-9]+ [0-9]+ 100000 100000 0.0050000000000000001$"
+	printf '%s\n' "$output" >"$T/out"
+	run -0 "$PY" "$ORACLE" sched-deadline "$CL" "$T/p" "$T/out"
+	run -65 --separate-stderr ovb-enforce -t cgroup "$CL" "$T/p"
+	stderr_has "capsule shop/web: cgroup: period 500 us < 1000 us"
+	run -0 --separate-stderr ovb-enforce -t cgroup --clamp "$CL" "$T/p"
+	assert_line --regexp "^n1/shop.web/cpu.max [0-9]+ 1000$"
+}
+
+@test "bad input: another cluster, unknown target, absurd numbers: 64/65, no partial output" {
+	run -65 --separate-stderr ovb-enforce -t cgroup -o "$T/o" "$DATA/demo.cluster" "$PL"
+	stderr_has "n1 has cpu capacity 4 here but 2 in"
+	stderr_has "a plan for another cluster"
+	sed -E '/^node n3 /d' "$CL" >"$T/c"
+	run -65 --separate-stderr ovb-enforce -t cgroup -o "$T/o" "$T/c" "$PL"
+	stderr_has "capsule shop/db is on node n3, which is not in"
+	run -64 --separate-stderr ovb-enforce -t cgroups "$CL" "$PL"
+	stderr_has "unknown target 'cgroups'"
+	run -64 --separate-stderr ovb-enforce "$CL" "$PL"
+	stderr_has "--target is required"
+	run -64 --separate-stderr ovb-enforce -t tc "$PL"
+	stderr_has "no ovb-cluster file"
+	run -64 --separate-stderr ovb-enforce -t tc --dl-cap 1.5 "$CL" "$PL"
+	run -64 --separate-stderr ovb-enforce -t tc --hz 0 "$CL" "$PL"
+	sed -E "s/^(qos shop web cpu) 0.95 /\1 -0.95 /" "$PL" >"$T/p"
+	run -65 --separate-stderr ovb-enforce -t cgroup -o "$T/o" "$CL" "$T/p"
+	sed -E "s/^(qos shop web cpu) 0.95 /\1 1e300 /" "$PL" >"$T/p"
+	for t in sched-deadline cgroup kubernetes; do
+		run -65 --separate-stderr ovb-enforce -t $t -o "$T/o" "$CL" "$T/p"
+		stderr_has "capsule shop/web: $t:"
+		stderr_has "cannot be represented"
+	done
+	# a tau under two periods of 100 us: no task within the cap supplies anything
+	sed -E "s/^(qos shop web cpu 0.95) 0.02 1 /\1 0 0.000001 /" "$PL" >"$T/p"
+	run -65 --separate-stderr ovb-enforce -t sched-deadline --clamp -o "$T/o" "$CL" "$T/p"
+	stderr_has "capsule shop/web: sched-deadline: tau 1e-06 s is too short for any task of period 100000 ns within the cap 0.9"
+	sed -E "s/^(qos shop web net) 4500000 /\1 1e300 /" "$PL" >"$T/p"
+	run -65 --separate-stderr ovb-enforce -t tc --clamp -o "$T/o" "$CL" "$T/p"
+	stderr_has "beyond tc's range"
+	[[ ! -e $T/o ]] || fail "partial output"
+}
+
+@test "property: random plans, every target within the limits, guarantees and caps hold" {
+	local s t ok=0
+	for s in 1 2 3 4 5 6 7 8; do
+		mkdir "$T/$s"
+		"$PY" "$BATS_TEST_DIRNAME/gen/place.py" $s "$T/$s"
+		ovb-place -o "$T/$s/plan" "$T/$s/cluster" "$T/$s/apps" "$T/$s/profile"
+		for t in cgroup systemd kubernetes; do
+			oracle "$t" "$T/$s/cluster" "$T/$s/plan"
+		done
+		oracle tc "$T/$s/cluster" "$T/$s/plan" --clamp
+		# SCHED_DEADLINE admits 0.90 of a CPU where Eq. 1 admits 1: a
+		# node may be refused, but only one whose Eq. 1 load is above
+		# 0.85 C (the supply bound's overhead is at most 2% here)
+		run --separate-stderr ovb-enforce -t sched-deadline "$T/$s/cluster" "$T/$s/plan"
+		if ((status == 65)); then
+			local nd
+			nd=$(grep -o 'node [^:]*: sched-deadline: over-admitted' <<<"$stderr" | head -1 | cut -d' ' -f2 | tr -d :)
+			[[ -n $nd ]] || fail "seed $s: $stderr"
+			awk -v n="$nd" '$1 == "risk" && $2 == n && $3 == "cpu" { exit !($6 > 0.85 * $7) }' "$T/$s/plan" ||
+				fail "seed $s: node $nd refused with an Eq. 1 load of at most 0.85 C"
+			ok=$((ok + 1))
+		else
+			oracle sched-deadline "$T/$s/cluster" "$T/$s/plan"
+		fi
+	done
+	echo "# $ok of 8 plans refused by SCHED_DEADLINE's admission" >&3
+}
+
+# ---- applied to the kernel ----
+
+root_or_skip() {
+	[[ $(id -u) == 0 ]] || skip "needs root to $1"
+}
+
+@test "live: the chrt -d lines start SCHED_DEADLINE tasks; a set over the cap gets EBUSY" {
+	root_or_skip "start SCHED_DEADLINE tasks"
+	command -v chrt >/dev/null || skip "no chrt"
+	run -0 --separate-stderr ovb-enforce -t sched-deadline "$CL" "$PL"
+	local line
+	line=$(grep -m1 '^chrt -d' <<<"$output")
+	line=${line% CMD}
+	# runs a task under the emitted parameters and reads its policy back
+	# (a SCHED_DEADLINE task may not fork: read it from outside)
+	$line sleep 2 &
+	local pid=$!
+	sleep 0.2
+	run -0 chrt -p $pid
+	wait $pid
+	assert_line --partial "SCHED_DEADLINE"
+	assert_line --partial "runtime/deadline/period parameters: 4851456/10000000/10000000"
+	# more tasks of 0.485 cpu than the CPUs' 0.90 each can admit
+	local n pids=() i rc=0
+	n=$(( $(nproc) * 90 / 48 + 1 ))
+	for ((i = 0; i < n; i++)); do
+		$line sleep 5 2>"$T/err.$i" &
+		pids+=($!)
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || rc=1
+	done
+	[[ $rc == 1 ]] || fail "$n tasks of 0.485 cpu on $(nproc) CPUs all admitted"
+	grep -l "Device or resource busy" "$T"/err.* >/dev/null || fail "no EBUSY: $(cat "$T"/err.*)"
+}
+
+@test "live: the tc commands load in a private network namespace and read back" {
+	root_or_skip "make a network namespace"
+	command -v tc >/dev/null || skip "no tc"
+	unshare -n true 2>/dev/null || skip "unshare -n not permitted"
+	run -0 --separate-stderr ovb-enforce -t tc --clamp --dev lo "$CL" "$PL"
+	# the commands of node n1, applied on lo
+	awk '/^# node n1:/ { on = 1; next } /^# node / { on = 0 } on && /^tc /' <<<"$output" >"$T/n1.sh"
+	[[ -s $T/n1.sh ]] || fail "no commands for n1"
+	run -0 unshare -n bash -c "ip link set lo up && set -e && . '$T/n1.sh' 2>/dev/null && tc -s class show dev lo"
+	# tc prints rates with SI prefixes: 35720000bit is 35720Kbit
+	assert_line --regexp "^class htb 1:10 parent 1:1 .*rate 35720Kbit ceil 36Mbit burst [0-9]+b cburst [0-9]+b"
+	local b
+	b=$(grep -o 'class htb 1:10 .* burst [0-9]*b' <<<"$output" | grep -o '[0-9]*b$')
+	b=${b%b}
+	# tc keeps a burst as a time in ticks: within 0.01% of 200000 B
+	(( b >= 199980 && b <= 200020 )) || fail "burst read back as $b"
+}
+
+@test "live: the cgroup files are written into a private cgroup v2 subtree and read back" {
+	root_or_skip "make a cgroup"
+	local root
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[[ -n $root ]] || skip "no cgroup v2 mounted"
+	grep -qw cpu "$root/cgroup.controllers" || skip "the cpu controller is not on cgroup v2 here ($root offers: $(cat "$root/cgroup.controllers"))"
+	run -0 --separate-stderr ovb-enforce -t cgroup "$CL" "$PL"
+	local cg=$root/ovb-test.$$ path v f
+	mkdir "$cg"
+	echo +cpu >"$cg/cgroup.subtree_control"
+	grep -E '^n1/' <<<"$output" | while read -r path v; do
+		f=$cg/${path#n1/}
+		mkdir -p "${f%/*}"
+		echo "$v" >"$f"
+		[[ $(cat "$f") == "$v" ]] || echo "$f: wrote $v, read $(cat "$f")" >>"$T/bad"
+	done
+	find "$cg" -depth -type d -exec rmdir {} \;
+	[[ ! -s $T/bad ]] || fail "$(cat "$T/bad")"
+}
+
+@test "live: the systemd drop-ins pass systemd-analyze verify with no line on stderr" {
+	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
+	run -0 --separate-stderr ovb-enforce -t systemd "$CL" "$PL"
+	local d=$T/units unit f
+	awk -v d="$d" '/^### / { f = d "/" $2; sub(/\/[^\/]*$/, "", f); system("mkdir -p " f); f = d "/" $2; next }
+		f && !/^#/ { print > f }' <<<"$output"
+	for f in "$d"/*/*.service.d; do
+		unit=${f%.d}
+		printf '[Unit]\nDescription=ovb test\n[Service]\nExecStart=/bin/true\n' >"$unit"
+		printf '[Slice]\n' >"${f%/*}/ovb.slice"
+		run -0 --separate-stderr env SYSTEMD_UNIT_PATH="${f%/*}:" systemd-analyze verify "$unit"
+		[[ -z $stderr ]] || fail "systemd-analyze verify $unit: $stderr"
+	done
+	# the test can fail: a weight beyond 10000 is a stderr line
+	f=$(ls -d "$d"/n1/*.service.d)
+	sed -i 's/^CPUWeight=.*/CPUWeight=10001/' "$f/50-ovb.conf"
+	run -0 --separate-stderr env SYSTEMD_UNIT_PATH="$d/n1:" systemd-analyze verify "${f%.d}"
+	[[ $stderr == *"Invalid CPU weight"* ]] || fail "verify took CPUWeight=10001: $stderr"
+}
+
+@test "the demo plan: cgroup, systemd, kubernetes and tc (--clamp) hold and load; SCHED_DEADLINE refuses its packed nodes" {
+	run -0 --separate-stderr sh "$BATS_TEST_DIRNAME/../demo.sh" "$T/demo"
+	local DC=$DATA/demo.cluster DP=$T/demo/demo.plan t n
+	for t in cgroup systemd kubernetes; do
+		oracle "$t" "$DC" "$DP"
+	done
+	# the profiles' bursts are below the MTU or rate/HZ: 65 by default
+	run -65 --separate-stderr ovb-enforce -t tc "$DC" "$DP"
+	stderr_has ": tc: burst "
+	oracle tc "$DC" "$DP" --clamp --dev lo
+	if [[ $(id -u) == 0 ]] && unshare -n true 2>/dev/null; then
+		for n in n1 n2 n3 n4; do
+			awk -v n=$n '$0 ~ "^# node " n ":" { on = 1; next } /^# node / { on = 0 } on && /^tc /' "$T/out.tc" >"$T/$n.sh"
+			run -0 unshare -n bash -c "ip link set lo up && set -e && . '$T/$n.sh' 2>/dev/null && tc class show dev lo"
+			[[ ${#lines[@]} -eq $(grep -c '^tc class' "$T/$n.sh") ]] || fail "$n: classes missing: $output"
+		done
+	fi
+	# Eq. 1 admits up to C; the kernel's SCHED_DEADLINE 0.90 C: the demo
+	# packs n1 to an Eq. 1 load above 1.8 of its 2 CPUs
+	run -65 --separate-stderr ovb-enforce -t sched-deadline "$DC" "$DP"
+	stderr_has "node n1: sched-deadline: over-admitted: sum runtime/period"
+	awk '$1 == "risk" && $2 == "n1" && $3 == "cpu" { exit !($6 > 0.9 * $7) }' "$DP" ||
+		fail "n1's Eq. 1 load is within 0.9 C, yet refused"
+}
+
+# start_all FILE: starts every chrt line of FILE at once (sleep 2 as CMD);
+# sets ADMITTED to how many the kernel took
+start_all() {
+	local line pids=() p
+	ADMITTED=0
+	while read -r line; do
+		${line% CMD} sleep 2 2>>"$T/chrt.err" &
+		pids+=($!)
+	done < <(grep '^chrt -d' "$1")
+	for p in "${pids[@]}"; do
+		wait "$p" && ADMITTED=$((ADMITTED + 1))
+	done
+	return 0
+}
+
+@test "live: ovb-enforce's node admission agrees with the kernel's on a node of this machine's CPUs" {
+	root_or_skip "start SCHED_DEADLINE tasks"
+	command -v chrt >/dev/null || skip "no chrt"
+	local n s i
+	n=$(nproc)
+	printf 'ovb-cluster 1\nnode m %d cpu 1000000 B/s\n' "$n" >"$T/m.cluster"
+	for s in 0.85 0.9; do
+		{
+			echo "ovb-plan 1"
+			for ((i = 1; i <= n; i++)); do
+				echo "place a c$i m -"
+				echo "qos a c$i cpu $s 0 1 0"
+			done
+		} >"$T/m.$s"
+	done
+	# one capsule of 0.85 cpu per CPU: within 0.90 x CPUs, all admitted
+	run -0 --separate-stderr ovb-enforce -t sched-deadline -o "$T/ok" "$T/m.cluster" "$T/m.0.85"
+	start_all "$T/ok"
+	[[ $ADMITTED == $(grep -c '^chrt' "$T/ok") ]] || fail "the kernel took $ADMITTED: $(cat "$T/chrt.err")"
+	# 0.9 per CPU needs a little more than 0.90 x CPUs (the supply bound's
+	# overhead): ovb-enforce refuses, and the kernel refuses the same set
+	run -65 --separate-stderr ovb-enforce -t sched-deadline "$T/m.cluster" "$T/m.0.9"
+	stderr_has "node m: sched-deadline: over-admitted"
+	run -0 --separate-stderr ovb-enforce -t sched-deadline --dl-cap 1 -o "$T/over" "$T/m.cluster" "$T/m.0.9"
+	: >"$T/chrt.err"
+	start_all "$T/over"
+	((ADMITTED < $(grep -c '^chrt' "$T/over"))) || fail "the kernel took all $ADMITTED"
+	grep -q "Device or resource busy" "$T/chrt.err" || fail "no EBUSY: $(cat "$T/chrt.err")"
+}

@@ -1,0 +1,484 @@
+/* ovb-enforce: render a plan into the settings that enforce it, per node,
+ * for one facility (--target): SCHED_DEADLINE (chrt -d), cgroup v2 files,
+ * systemd drop-ins, tc htb commands, Kubernetes resources.
+ *
+ * Reads a cluster and a plan for it (any order; the plan's qos records
+ * carry sigma, rho, tau and O, so no profile is needed).  Every number is
+ * checked against the kernel's limit (lib/enforce.c); a number the
+ * facility cannot take is an error naming the capsule, the target and the
+ * limit, or with --clamp a warning and the limit's value.  The output is
+ * written whole or not at all. */
+#include <argp.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+enum target { T_DL, T_CGROUP, T_SYSTEMD, T_TC, T_K8S, T_N };
+static const char *const tname[T_N] = { "sched-deadline", "cgroup",
+	"systemd", "tc", "kubernetes" };
+
+enum { OPT_TARGET = 't', OPT_CLAMP = 0x100, OPT_DLCAP, OPT_HZ, OPT_MTU,
+	OPT_DEV };
+
+static int opt_target = -1;
+static bool opt_clamp;
+static const char *opt_dev = "eth0";
+static struct ovb_klimits L;
+
+static const struct argp_option options[] = {
+	{ "target", OPT_TARGET, "T", 0, "sched-deadline, cgroup, systemd, tc "
+	  "or kubernetes (required)", 0 },
+	{ "clamp", OPT_CLAMP, NULL, 0, "Move a number beyond a kernel limit "
+	  "to the limit, with a warning naming the capsule (default: exit 65)",
+	  0 },
+	{ "dl-cap", OPT_DLCAP, "F", 0, "SCHED_DEADLINE share per CPU, "
+	  "(0, 1] (default 0.90: sched_rt_runtime_us/sched_rt_period_us "
+	  "minus the fair server)", 0 },
+	{ "hz", OPT_HZ, "N", 0, "Kernel HZ for tc's burst >= rate/HZ "
+	  "(default 100, the least)", 0 },
+	{ "mtu", OPT_MTU, "B", 0, "MTU in bytes (default 1500)", 0 },
+	{ "dev", OPT_DEV, "IFACE", 0, "tc: the interface (default eth0)", 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Render a plan into the settings that enforce it, per node."
+	"\v"
+	"Inputs: an ovb-cluster and an ovb-plan for it, in any order.  A "
+	"target that guarantees (sched-deadline, cpu.weight, tc rate, "
+	"Kubernetes requests) gives each capsule at least its Eq. 1 term "
+	"(sigma tau + rho)(1 - O) over any window of its tau; one that caps "
+	"(cpu.max, CPUQuota, tc ceil, Kubernetes limits) lets through at "
+	"least sigma tau + rho.  Units: ns (sched-deadline), us (cgroup), "
+	"bit/s and bytes (tc), millicores (kubernetes).\n\n"
+	"EXAMPLES:\n"
+	"  ovb-enforce -t sched-deadline cluster plan   chrt -d lines and a "
+	"table\n"
+	"  ovb-enforce -t cgroup cluster plan           NODE/CAPSULE/FILE "
+	"VALUE lines\n"
+	"  ovb-enforce -t tc --dev ens3 cluster plan    tc htb commands\n"
+	"  ovb-enforce -t systemd --clamp cluster plan  drop-ins, limits "
+	"clamped\n\n"
+	OVB_EXIT_DOC;
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case OPT_TARGET:
+		for (int t = 0; t < T_N; t++)
+			if (!strcmp(arg, tname[t]))
+				opt_target = t;
+		if (opt_target < 0)
+			argp_error(st, "--target: unknown target '%s' (%s, %s, "
+				"%s, %s, %s)", arg, tname[0], tname[1],
+				tname[2], tname[3], tname[4]);
+		return 0;
+	case OPT_CLAMP: opt_clamp = true; return 0;
+	case OPT_DLCAP:
+		L.dl_cap = ovb_arg_real(st, "--dl-cap", arg, 1e-6, 1);
+		return 0;
+	case OPT_HZ: L.hz = ovb_arg_u64(st, "--hz", arg, 1, 100000); return 0;
+	case OPT_MTU: L.mtu = ovb_arg_u64(st, "--mtu", arg, 68, 1 << 20);
+		return 0;
+	case OPT_DEV:
+		if (!*arg || strlen(arg) >= 16 || strpbrk(arg, " /\t\n"))
+			argp_error(st, "--dev: '%s' is not an interface name",
+				arg);
+		opt_dev = arg;
+		return 0;
+	case ARGP_KEY_SUCCESS:
+		if (opt_target < 0)
+			argp_error(st, "--target is required");
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp argp = { options, parse_opt,
+	"CLUSTER PLAN", doc, ovb_cli_child, NULL, NULL };
+
+static struct {
+	struct ovb_cluster cluster;
+	struct ovb_plan plan;
+	char *cluster_file, *plan_file;
+	bool have_cluster, have_plan;
+} S;
+
+static int
+take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
+{
+	(void)ctx;
+	int st;
+	if (!strcmp(fmt->name, "cluster")) {
+		if (S.have_cluster)
+			return ovb_err(lx, "a second cluster file (the first "
+				"is %s)", S.cluster_file);
+		if (!(st = ovb_cluster_read(lx, &S.cluster))) {
+			S.have_cluster = true;
+			S.cluster_file = ovb_xstrdup(lx->name);
+		}
+	} else if (!strcmp(fmt->name, "plan")) {
+		if (S.have_plan)
+			return ovb_err(lx, "a second plan (the first is %s)",
+				S.plan_file);
+		if (!(st = ovb_plan_read(lx, &S.plan))) {
+			S.have_plan = true;
+			S.plan_file = ovb_xstrdup(lx->name);
+		}
+	} else
+		st = ovb_err(lx, "an ovb-%s file is not an input of "
+			"ovb-enforce (cluster, plan)", fmt->name);
+	return st;
+}
+
+/* The plan is for this cluster: its nodes exist, its capacities agree. */
+static int
+same_cluster(void)
+{
+	int st = 0;
+	for (size_t i = 0; i < S.plan.n; i++) {
+		const struct ovb_placed *p = &S.plan.p[i];
+		if (ovb_names_get(&S.cluster.byname, p->node) == OVB_NONE)
+			st = ovb_err_at(S.plan_file, p->line, "capsule %s/%s is "
+				"on node %s, which is not in %s: a plan for "
+				"another cluster", p->app, p->capsule, p->node,
+				S.cluster_file);
+	}
+	for (size_t i = 0; i < S.plan.nrisk; i++) {
+		const struct ovb_noderisk *r = &S.plan.risk[i];
+		size_t j = ovb_names_get(&S.cluster.byname, r->node);
+		if (j == OVB_NONE)
+			st = ovb_err_at(S.plan_file, r->line, "node %s is not "
+				"in %s: a plan for another cluster", r->node,
+				S.cluster_file);
+		else if (S.cluster.node[j].cap[r->res] != r->capacity)
+			st = ovb_err_at(S.plan_file, r->line, "node %s has %s "
+				"capacity %.17g here but %.17g in %s: a plan for "
+				"another cluster", r->node, ovb_res_name(r->res),
+				r->capacity, S.cluster.node[j].cap[r->res],
+				S.cluster_file);
+	}
+	return st;
+}
+
+static bool
+need_of(const struct ovb_placed *p, int r, struct ovb_need *n)
+{
+	memset(n, 0, sizeof *n);
+	if (!p->has_qos[r])
+		return false;
+	n->used = true;
+	n->sigma = p->sigma[r];
+	n->rho = p->rho[r];
+	n->tau = p->tau[r];
+	n->O = p->O[r];
+	return true;
+}
+
+/* A limit: an error (65) or, with --clamp, a warning; v < 0 cannot be
+ * represented even clamped. */
+static int
+limit(const struct ovb_placed *p, int v, const char *why)
+{
+	if (v == 0)
+		return 0;
+	if (v > 0 && opt_clamp) {
+		ovb_warn("%s:%lu: capsule %s/%s: %s: %s; clamped to the limit",
+			S.plan_file, p->line, p->app, p->capsule,
+			tname[opt_target], why);
+		return 0;
+	}
+	return ovb_err_at(S.plan_file, p->line, "capsule %s/%s: %s: %s",
+		p->app, p->capsule, tname[opt_target], why);
+}
+
+static bool
+unit_name(const char *s)
+{
+	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		"0123456789_.:-") == strlen(s);
+}
+
+static void
+cpu_header(FILE *f, const struct ovb_placed *p, const struct ovb_need *n)
+{
+	double x, y, w;
+	ovb_cpu_resv(n, &x, &y, &w);
+	fprintf(f, "# %s/%s: Eq. 1 term %.17g cpu-s over tau %.17g s; cap "
+		"%.17g cpu-s; section 4.1 x %.17g cpu-s every y %.17g s\n",
+		p->app, p->capsule, ovb_enf_guarantee(n), n->tau,
+		ovb_enf_envelope(n), x, y);
+}
+
+static int
+node_dl(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
+{
+	int st = 0;
+	char why[256];
+	double sum = 0;
+	for (size_t i = 0; i < m; i++) {
+		const struct ovb_placed *p = &S.plan.p[idx[i]];
+		struct ovb_need n;
+		struct ovb_dl d;
+		if (!need_of(p, OVB_CPU, &n))
+			continue;
+		int v = ovb_dl_map(&n, &L, opt_clamp, &d, why, sizeof why);
+		int e = limit(p, v, why);
+		if (e) {
+			st = e;
+			continue;
+		}
+		if (d.k == 0)
+			continue;
+		cpu_header(f, p, &n);
+		fprintf(f, "dl %s %s %s %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %.17g\n", nd->name, p->app, p->capsule,
+			d.k, d.runtime, d.deadline, d.period, n.tau);
+		for (uint64_t j = 0; j < d.k; j++)
+			fprintf(f, "chrt -d --sched-runtime %" PRIu64
+				" --sched-deadline %" PRIu64 " --sched-period %"
+				PRIu64 " 0 CMD\n", d.runtime, d.deadline,
+				d.period);
+		sum += (double)d.k * (double)d.runtime / (double)d.period;
+	}
+	double cap = L.dl_cap * nd->cap[OVB_CPU];
+	if (!st && sum > cap)
+		st = ovb_err_at(S.cluster_file, nd->line, "node %s: "
+			"sched-deadline: over-admitted: sum runtime/period "
+			"%.9g > %g x %g cpu = %.9g", nd->name, sum, L.dl_cap,
+			nd->cap[OVB_CPU], cap);
+	fprintf(f, "# node %s: sum runtime/period %.9g of %.9g\n", nd->name,
+		sum, cap);
+	return st;
+}
+
+static int
+node_cfs(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
+{
+	int st = 0;
+	char why[256];
+	struct ovb_cfs *c = ovb_xcalloc(m + 1, sizeof *c);
+	double *g = ovb_xcalloc(m + 1, sizeof *g);
+	uint64_t *w = ovb_xcalloc(m + 1, sizeof *w);
+	size_t *use = ovb_xcalloc(m + 1, sizeof *use), nu = 0;
+	for (size_t i = 0; i < m; i++) {
+		const struct ovb_placed *p = &S.plan.p[idx[i]];
+		struct ovb_need n;
+		if (!need_of(p, OVB_CPU, &n))
+			continue;
+		if (opt_target == T_SYSTEMD &&
+		    (!unit_name(p->app) || !unit_name(p->capsule))) {
+			st = ovb_err_at(S.plan_file, p->line, "capsule %s/%s: "
+				"systemd: the name is not part of a unit name "
+				"([A-Za-z0-9_.:-])", p->app, p->capsule);
+			continue;
+		}
+		int v = ovb_cfs_map(&n, opt_clamp, &c[nu], why, sizeof why);
+		int e = limit(p, v, why);
+		if (e) {
+			st = e;
+			continue;
+		}
+		g[nu] = ovb_enf_guarantee(&n) / n.tau;
+		use[nu++] = idx[i];
+	}
+	size_t bad = st ? 0 : ovb_weight_map(g, nu, nd->cap[OVB_CPU], w, why,
+		sizeof why);
+	if (bad) {
+		int e = limit(&S.plan.p[use[bad - 1]], 1, why);
+		if (e)
+			st = e;
+	}
+	for (size_t i = 0; !st && i < nu; i++) {
+		const struct ovb_placed *p = &S.plan.p[use[i]];
+		struct ovb_need n;
+		need_of(p, OVB_CPU, &n);
+		cpu_header(f, p, &n);
+		if (opt_target == T_CGROUP) {
+			fprintf(f, "%s/%s.%s/cpu.max %" PRIu64 " %" PRIu64 "\n",
+				nd->name, p->app, p->capsule, c[i].quota,
+				c[i].period);
+			fprintf(f, "%s/%s.%s/cpu.max.burst %" PRIu64 "\n",
+				nd->name, p->app, p->capsule, c[i].burst);
+			fprintf(f, "%s/%s.%s/cpu.weight %" PRIu64 "\n",
+				nd->name, p->app, p->capsule, w[i]);
+			continue;
+		}
+		uint64_t pm = (c[i].quota * 10000 + c[i].period - 1) /
+			c[i].period;
+		fprintf(f, "### %s/ovb-%s.%s.service.d/50-ovb.conf\n"
+			"[Service]\nSlice=ovb.slice\nCPUWeight=%" PRIu64 "\n"
+			"CPUQuota=%" PRIu64 ".%02" PRIu64 "%%\n"
+			"CPUQuotaPeriodSec=%" PRIu64 "us\n", nd->name, p->app,
+			p->capsule, w[i], pm / 100, pm % 100, c[i].period);
+	}
+	free(c);
+	free(g);
+	free(w);
+	free(use);
+	return st;
+}
+
+static int
+node_tc(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
+{
+	int st = 0;
+	char why[256];
+	double link = ceil(nd->cap[OVB_NET] * 8), sum = 0;
+	unsigned cls = 0x10;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *g = open_memstream(&buf, &len);
+	if (!g) {
+		ovb_warn("out of memory");
+		exit(OVB_ESOFT);
+	}
+	for (size_t i = 0; i < m; i++) {
+		const struct ovb_placed *p = &S.plan.p[idx[i]];
+		struct ovb_need n;
+		struct ovb_tb t;
+		if (!need_of(p, OVB_NET, &n))
+			continue;
+		int v = ovb_tc_map(&n, &L, opt_clamp, &t, why, sizeof why);
+		int e = limit(p, v, why);
+		if (e) {
+			st = e;
+			continue;
+		}
+		if (cls > 0xffff) {
+			st = ovb_err_at(S.plan_file, p->line, "node %s: tc: "
+				"more than 65519 classes", nd->name);
+			break;
+		}
+		fprintf(g, "# %s/%s: Eq. 1 term %.17g B over tau %.17g s; cap "
+			"sigma %.17g B/s burst %.17g B\n", p->app, p->capsule,
+			ovb_enf_guarantee(&n), n.tau, n.sigma, n.rho);
+		fprintf(g, "tc class add dev %s parent 1:1 classid 1:%x htb "
+			"rate %" PRIu64 "bit ceil %" PRIu64 "bit burst %" PRIu64
+			"b cburst %" PRIu64 "b\n", opt_dev, cls++, t.rate,
+			t.ceil, t.burst, t.burst);
+		sum += (double)t.rate;
+	}
+	fclose(g);
+	if (!st && sum > link)
+		st = ovb_err_at(S.cluster_file, nd->line, "node %s: tc: the "
+			"guaranteed rates add up to %.17g bit/s > the link's "
+			"%.17g bit/s", nd->name, sum, link);
+	if (!st && cls > 0x10) {
+		fprintf(f, "# node %s: %s, link %.17g bit/s\n", nd->name,
+			opt_dev, link);
+		fprintf(f, "tc qdisc add dev %s root handle 1: htb\n", opt_dev);
+		fprintf(f, "tc class add dev %s parent 1: classid 1:1 htb rate "
+			"%.17gbit ceil %.17gbit\n", opt_dev, link, link);
+		fwrite(buf, 1, len, f);
+	}
+	free(buf);
+	return st;
+}
+
+static int
+node_k8s(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
+{
+	int st = 0;
+	char why[256];
+	for (size_t i = 0; i < m; i++) {
+		const struct ovb_placed *p = &S.plan.p[idx[i]];
+		struct ovb_need n;
+		struct ovb_k8s k;
+		if (!need_of(p, OVB_CPU, &n))
+			continue;
+		int e = limit(p, ovb_k8s_map(&n, opt_clamp, &k, why,
+			sizeof why), why);
+		if (e) {
+			st = e;
+			continue;
+		}
+		fprintf(f, "- node: %s\n  app: %s\n  capsule: %s\n  resources:\n"
+			"    requests: {cpu: %" PRIu64 "m}\n", nd->name, p->app,
+			p->capsule, k.request);
+		if (k.has_limit)
+			fprintf(f, "    limits: {cpu: %" PRIu64 "m}\n", k.limit);
+		fprintf(f, "  # QoS class Burstable: %s\n", k.has_limit ?
+			"no memory request (not a resource of the plan)" :
+			"tau < 0.2 s, two CFS periods of 100 ms: no cpu limit");
+	}
+	return st;
+}
+
+static int
+render(FILE *f)
+{
+	int st = 0;
+	fprintf(f, "# ovb-enforce --target %s\n", tname[opt_target]);
+	size_t *idx = ovb_xcalloc(S.plan.n + 1, sizeof *idx);
+	for (size_t j = 0; j < S.cluster.n; j++) {
+		const struct ovb_node *nd = &S.cluster.node[j];
+		size_t m = 0;
+		for (size_t i = 0; i < S.plan.n; i++)
+			if (!strcmp(S.plan.p[i].node, nd->name))
+				idx[m++] = i;
+		if (!m)
+			continue;
+		int e;
+		switch (opt_target) {
+		case T_DL: e = node_dl(f, nd, idx, m); break;
+		case T_TC: e = node_tc(f, nd, idx, m); break;
+		case T_K8S: e = node_k8s(f, nd, idx, m); break;
+		default: e = node_cfs(f, nd, idx, m); break;
+		}
+		if (e > st)
+			st = e;
+	}
+	free(idx);
+	return st;
+}
+
+int
+main(int argc, char **argv)
+{
+	int first, status = 0, st;
+	ovb_klimits_default(&L);
+	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	for (int i = first; i < argc; i++)
+		if ((st = ovb_read_input(argv[i], take, NULL)) > status)
+			status = st;
+	if (!status && (!S.have_cluster || !S.have_plan)) {
+		ovb_warn("missing input: %s%s(give the cluster and the plan)",
+			S.have_cluster ? "" : "no ovb-cluster file; ",
+			S.have_plan ? "" : "no ovb-plan file; ");
+		status = OVB_EUSAGE;
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		ovb_warn("out of memory");
+		return OVB_ESOFT;
+	}
+	if (!status && !(status = same_cluster()))
+		status = render(f);
+	fclose(f);
+	if (!status) {
+		struct ovb_out out;
+		if (!(st = ovb_out_open(&out, ovb_opt_output))) {
+			fwrite(buf, 1, len, out.f);
+			st = ovb_out_close(&out, true);
+		}
+		if (!ovb_opt_output && !st)
+			st = ovb_fshut_stdout();
+		if (st)
+			status = st;
+	}
+	free(buf);
+	if (S.have_plan)
+		ovb_plan_free(&S.plan);
+	if (S.have_cluster)
+		ovb_cluster_free(&S.cluster);
+	free(S.plan_file);
+	free(S.cluster_file);
+	return status;
+}
