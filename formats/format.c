@@ -24,6 +24,7 @@
 	X(curve, ovb_curves) \
 	X(series, ovb_series_set) \
 	X(gain, ovb_gain) \
+	X(trade, ovb_trade) \
 	X(rt, ovb_rt)
 
 /* Each format's reader, writer and free behind the registry's exact
