@@ -411,10 +411,23 @@ run(struct input *in, FILE *out)
 	}
 	double interval = common_interval(in, sel, nsel);
 	if (isnan(interval)) {
-		if (opt_dist) {
+		if (opt_dist) {   /* name the first that differs */
+			size_t j = 1;
+			while (j < nsel && in->d[sel[j]].interval ==
+			    in->d[sel[0]].interval)
+				j++;
+			const struct ovb_dist *a = &in->d[sel[0]];
+			const struct ovb_dist *b = &in->d[sel[j < nsel ? j : 0]];
+			char x[32], y[32];
+			st = ovb_err_at(in->file[sel[j < nsel ? j : 0]], 0,
+				"--dist: the distributions have different "
+				"measurement intervals (%s %s: %s s; %s %s in %s: "
+				"%s s), so Y has none", b->capsule,
+				ovb_res_name(b->res), ovb_fmt_real(x, b->interval),
+				a->capsule, ovb_res_name(a->res), in->file[sel[0]],
+				ovb_fmt_real(y, a->interval));
 			free(sel);
-			return ovb_err_at(NULL, 0, "--dist: the distributions have "
-				"different measurement intervals, so Y has none");
+			return st;
 		}
 		if (!ovb_quiet)
 			ovb_warn("warning: the distributions have different "
