@@ -59,8 +59,13 @@ probe() {
 	local st=0 why=
 	"$tool" -o "$dir/out" "${args[@]}" <"$input" >/dev/null \
 		2>"$dir.err" || st=$?
-	local err
-	err=$(<"$dir.err")
+	local err= left
+	IFS= read -r -d '' err <"$dir.err" || true
+	err=${err%$'\n'}
+	shopt -s nullglob dotglob
+	left=("$dir"/*)
+	left=("${left[@]##*/}")
+	shopt -u nullglob dotglob
 	local ok1=0   # status 1 is a check's verdict on valid input
 	[[ $tool == ovb-check || $tool == ovb-replay ]] && ok1=1
 	case $cls:$st in
@@ -89,11 +94,11 @@ probe() {
 			done
 		fi
 		((hit)) || why+="${why:+; }stderr does not start a line with '$want'"
-		[[ -z $(ls -A "$dir") ]] ||
-			why+="${why:+; }left in -o dir: $(ls -A "$dir" | tr '\n' ' ')"
+		((${#left[@]} == 0)) ||
+			why+="${why:+; }left in -o dir: ${left[*]}"
 	else
-		[[ $(ls -A "$dir") == out ]] ||
-			why+="${why:+; }-o dir holds: $(ls -A "$dir" | tr '\n' ' ')"
+		[[ ${left[*]} == out ]] ||
+			why+="${why:+; }-o dir holds: ${left[*]}"
 		if ((rb && st == 0)) && ! ovb-fmt "$dir/out" 2>>"$dir.err"; then
 			why+="${why:+; }output does not read back: $(tail -1 "$dir.err")"
 		fi
@@ -101,7 +106,6 @@ probe() {
 	if [[ -n $why ]]; then
 		FAILS+="$tool ${args[*]: -1}: $why"$'\n'"    ${err//$'\n'/$'\n'    }"$'\n'
 	fi
-	rm -rf "$dir" "$dir.err"
 }
 
 # corpus FORMAT: prints "PATH CLASS LINE" for the format's files, committed
