@@ -210,7 +210,7 @@ reads_reserves() {
 	# ovb-reserves needs a round (formats/reserves.md): a file without
 	# one is valid, but not an input to allocate
 	local cls=$1
-	[[ ${3##*/} == magic-only ]] && cls=bad
+	[[ ${3##*/} == *magic-only* ]] && cls=bad
 	probe "$cls" "${@:2}" 1 ovb-reserves @
 }
 

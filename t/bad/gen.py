@@ -298,6 +298,23 @@ def perfdata():
     put(f, 'whole', trace, 'ok')
 
 
+def regressions():
+    """Hand-made cases of defects the corpus found (issue 18)."""
+    # a bin beyond the largest real: ovb-profile wrote 'sigma inf',
+    # ovb-convolve called it a usage error (64) naming no file
+    u = (b'ovb-usage 1\nusage web cpu\ninterval 1 s\nwidth 1e308 cpu\n'
+         b'intervals 2\nbin 0 1\nbin 2 1\n')
+    put('usage', 'reg-width-inf', u, 'bad', 2)
+    put('profile', 'reg-width-inf', b'ovb-profile 1\nprofile web cpu\n'
+        b'sigma 1 cpu\nrho 0 cpu-s\ntau 1 s\nO 0.01\ninterval 1 s\n'
+        b'width 1e308 cpu\nintervals 2\nbin 0 1\nbin 2 1\n', 'bad', 2)
+    # a plan with CR-only line ends was read as an empty plan
+    put('plan', 'reg-cr-only-short', b'ovb-plan 1\r# x\rreject a b: c\r',
+        'bad', 1)
+    # a reserves file of only its magic is valid (was 'no classes')
+    put('reserves', 'reg-magic-only-crlf', b'ovb-reserves 1\r\n', 'ok')
+
+
 def main():
     global ROOT, BIG
     if len(sys.argv) == 3 and sys.argv[1] == '--big':
@@ -314,6 +331,7 @@ def main():
     text_variants('plan', os.path.join(DATA, 'replay-small.plan'), 'rp-')
     bitbrains(os.path.join(DATA, 'replay-bitbrains.csv'))
     perfdata()
+    regressions()
     with open(os.path.join(ROOT, 'MANIFEST'), 'w') as m:
         m.write('# FORMAT/NAME CLASS LINE: written by gen.py\n')
         m.write('\n'.join(sorted(manifest)) + '\n')
