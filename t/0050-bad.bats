@@ -94,6 +94,11 @@ probe() {
 			done
 		fi
 		((hit)) || why+="${why:+; }stderr does not start a line with '$want'"
+		# one error, said once (ovb-fmt, and ovb-onoff under -q)
+		if [[ $cls == bad && ($tool == ovb-fmt || $tool == ovb-onoff) &&
+			$err == *$'\n'* ]]; then
+			why+="${why:+; }more than one line on stderr"
+		fi
 		((${#left[@]} == 0)) ||
 			why+="${why:+; }left in -o dir: ${left[*]}"
 	else
