@@ -143,6 +143,8 @@ run_format() {
 
 fmt_probe() {	# ovb-fmt --canonical: the corpus file is the only input
 	probe "$@" 1 ovb-fmt -c @
+	# on standard input too, where the line is known: <stdin>:LINE
+	[[ $2 == - ]] || probe "$1" "$2" "<$3" 1 ovb-fmt -c -
 }
 
 reads_onoff() {
