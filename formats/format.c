@@ -24,6 +24,7 @@
 	X(curve, ovb_curves) \
 	X(series, ovb_series_set) \
 	X(gain, ovb_gain) \
+	X(trade, ovb_trade) \
 	X(rt, ovb_rt) \
 	X(bids, ovb_bids) \
 	X(migrations, ovb_migrations)
@@ -106,7 +107,8 @@ ovb_magic(struct ovb_lex *lx, const char *name)
 			name, t);
 	}
 	uint64_t v;
-	if (lx->ntok != 2 || !ovb_parse_u64(lx->tok[1], &v))
+	if (lx->ntok != 2 || !ovb_parse_u64(lx->tok[1], &v) ||
+	    (lx->tok[1][0] == '0' && lx->tok[1][1]))   /* "01" is not "1" */
 		return ovb_err(lx, "magic record: expected 'ovb-%s %d'", name,
 			OVB_FORMAT_VERSION);
 	if (v != OVB_FORMAT_VERSION)

@@ -96,6 +96,10 @@ ovb_lex_next(struct ovb_lex *lx)
 			return ovb_err(lx, "NUL byte in line: not a text file");
 		if ((size_t)n > OVB_MAXLINE)
 			return ovb_err(lx, "line longer than %d bytes", OVB_MAXLINE);
+		const char *cr = memchr(lx->buf, '\r', (size_t)n);
+		if (cr && !(cr == lx->buf + n - 2 && lx->buf[n - 1] == '\n'))
+			return ovb_err(lx, "CR not followed by LF: CR-only line "
+				"ends are not accepted (convert them to LF)");
 		int st = split(lx, (size_t)n);
 		if (st)
 			return st;

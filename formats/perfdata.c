@@ -584,12 +584,15 @@ ovb_perf_open(FILE *f, const char *name, struct ovb_perf **pp)
 	p->tep = tep_alloc();
 	*pp = p;
 	unsigned char first[16];
-	int st = read_exact(p, first, 16);
-	if (st == OVB_EDATA)
-		return bad(p, p->pos ? "truncated perf.data header" :
-			"empty file: no perf.data header");
-	if (st)
-		return st;
+	size_t got = fread(first, 1, sizeof first, f);   /* one message */
+	if (got < sizeof first && ferror(f)) {
+		ovb_warn("%s: read error: %s", name, strerror(errno));
+		return OVB_EIO;
+	}
+	if (got < sizeof first)
+		return bad(p, got ? "truncated perf.data header (%zu of 16 "
+			"bytes)" : "empty file: no perf.data header", got);
+	p->pos = sizeof first;
 	uint64_t magic = get64(first);
 	if (magic == __builtin_bswap64(PERF_MAGIC2))
 		return bad(p, "big-endian perf.data (recorded on a machine of "

@@ -191,10 +191,8 @@ ovb_reserves_read(struct ovb_lex *lx, struct ovb_reserves *r)
 	}
 	if (!st)
 		st = round_end(&rr, lx);
-	if (!st && !r->nclass)
-		st = ovb_err(lx, "no classes");
-	if (!st && !r->nnode)
-		st = ovb_err(lx, "no nodes");
+	/* zero classes or nodes is valid by the grammar (a round needs
+	 * both, which read_round checks); ovb-reserves needs a round */
 	for (int m = 0; m < 3; m++)
 		free(rr.given[m]);
 	return st;

@@ -235,6 +235,12 @@ ovb_dist_end(struct ovb_dist_reader *r, struct ovb_lex *lx)
 			(unsigned long long)sum, (unsigned long long)h->n);
 	while (h->nbins && h->count[h->nbins - 1] == 0)
 		h->nbins--;
+	if (h->nbins && (!isfinite(ovb_hist_hi(h, h->nbins - 1)) ||
+	    !isfinite(hi)))
+		return ovb_err_at(lx->name, r->line, "distribution of %s %s: "
+			"bin %zu of width %g reaches beyond the largest real "
+			"(1.8e308)", d->capsule, ovb_res_name(d->res),
+			h->nbins - 1, h->width);
 	if (d->has_mean && !within(d->mean, lo / (double)sum,
 	    hi / (double)sum, hi / (double)sum + h->width))
 		return ovb_err_at(lx->name, r->line, "distribution of %s %s: "

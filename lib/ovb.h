@@ -666,6 +666,51 @@ void ovb_gain_free(struct ovb_gain *g);
 /* Is the record the older form's header "nodes O placed"? */
 bool ovb_gain_header(const struct ovb_lex *lx);
 
+/* ---- formats/trade.c: a trading replay (format ovb-trade) ---- */
+
+struct ovb_trade_node { char *name; double cap; };
+struct ovb_trade_capsule {
+	char *name, *app, *node;
+	double R, lb, eps;
+};
+struct ovb_trade_app { char *name; double R; bool trade; };
+struct ovb_trade_row {          /* "c" record */
+	size_t cap;             /* index in capsule */
+	double A, used, U, next;
+	int cls;                /* enum ovb_trade_class (lib/trade.c) */
+};
+struct ovb_trade_sum {          /* "n" (node: used, next) or "a" (app) */
+	size_t idx;
+	double used, next, slack;
+};
+struct ovb_trade_at {
+	uint64_t t;
+	size_t nrow, caprow, nnode, capnode, napp, capapp;
+	struct ovb_trade_row *row;
+	struct ovb_trade_sum *node, *app;
+};
+struct ovb_trade {
+	char *res;              /* cpu | net */
+	uint64_t interval;      /* I [s] */
+	double alpha, delta;
+	char *enforce, *n1, *reclaim;
+	size_t nnode, capnode, ncaps, capcaps, napp, capapp, nat, capat;
+	struct ovb_trade_node *node;
+	struct ovb_trade_capsule *capsule;
+	struct ovb_trade_app *app;
+	struct ovb_trade_at *at;
+	struct ovb_names nodes, capsules, apps;
+};
+int ovb_trade_read(struct ovb_lex *lx, struct ovb_trade *t);
+int ovb_trade_write(FILE *f, const struct ovb_trade *t);
+/* ovb_trade_write in pieces, for a writer that streams its intervals: the
+ * magic, header and declarations (intervals: the comment that introduces
+ * the interval records, written when there are some), then each interval
+ * in turn.  0 or OVB_EIO. */
+int ovb_trade_write_head(FILE *f, const struct ovb_trade *t, bool intervals);
+int ovb_trade_write_at(FILE *f, const struct ovb_trade *t,
+	const struct ovb_trade_at *at);
+void ovb_trade_free(struct ovb_trade *t);
 /* ---- formats/rt.c: VSched's real-time reservations (format ovb-rt) ---- */
 
 struct ovb_rtnode {
@@ -1054,6 +1099,69 @@ int ovb_tc_map(const struct ovb_need *n, const struct ovb_klimits *L,
 struct ovb_k8s { uint64_t request, limit; bool has_limit; };
 int ovb_k8s_map(const struct ovb_need *n, bool clamp, struct ovb_k8s *k,
 	char *why, size_t len);
+
+/* ---- lib/trade.c: Sharc's resource trading (section 4.3), replayed ----
+ *
+ * One recomputation of every capsule's allocation A from the usage of the
+ * interval that ends: Eq. 2's smoothing, Steps 0-2 of every application,
+ * then Step 3 (Eq. 5 summed over the application's C_i capsules) from the
+ * node and application sums after Steps 1-2, then Step 4: the allocations
+ * above R cut in proportion to their excess until every node's sum is at
+ * most its capacity, then every application's at most R_i.  Amounts are
+ * in the resource's rate unit (a node's capacity in place of the paper's
+ * 1).  formats/trade.md gives the rules and the deviations. */
+enum ovb_trade_class {
+	OVB_TRADE_FIXED,        /* Step 0: trading not permitted, A = R */
+	OVB_TRADE_RECLAIM,      /* Step 1: a lender (A < R) with U >= A */
+	OVB_TRADE_UNDER,        /* Step 2: U < A, an under-user */
+	OVB_TRADE_BORROW,       /* Step 3: U >= A >= R, a borrower */
+	OVB_TRADE_ABSENT,       /* no series yet, or no longer */
+};
+const char *ovb_trade_class_name(enum ovb_trade_class c);
+int ovb_trade_class_parse(const char *s);   /* the class, or -1 */
+struct ovb_trade_cap {
+	size_t app, node;       /* indices */
+	double R, lb, eps;      /* reservation, lower bound [rate unit] */
+};
+struct ovb_trade_in {
+	size_t ncap, napp, nnode;
+	const struct ovb_trade_cap *cap;
+	const double *node_cap; /* nnode: capacity [rate unit] */
+	const double *app_R;    /* napp: R_i = sum of its R_ij */
+	const bool *app_trade;  /* napp: TradeResources */
+};
+struct ovb_trade_opt {
+	double alpha;           /* Eq. 2, in (0, 1] */
+	bool capped;            /* usage clamped to A (token bucket) */
+	bool n1_all;            /* N1: needy capsules of every application
+	                           (U >= A); false: the node's borrowers */
+	bool fix;               /* never below max(LB, delta R); Step 1 adds
+	                           at least epsilon R */
+	double delta;
+	bool no_step4;          /* leave Step 4 out (to measure it) */
+};
+struct ovb_trade_rec {          /* one capsule in one interval */
+	enum ovb_trade_class cls;
+	double A;               /* allocation in force in the interval */
+	double used;            /* usage replayed (clamped when capped) */
+	double U;               /* smoothed usage (Eq. 2) */
+	double next;            /* allocation for the next interval */
+};
+struct ovb_trade_state {
+	double *A, *U, *scratch, *node_sum, *app_sum;
+	bool *was;
+	size_t *n1, *n2;
+	size_t *nodestart, *nodemem, *appstart, *appmem; /* group members */
+};
+void ovb_trade_state_init(struct ovb_trade_state *s,
+	const struct ovb_trade_in *in);
+void ovb_trade_state_free(struct ovb_trade_state *s);
+/* One interval: u[k] the usage of capsule k (NAN: no report, taken as R),
+ * present[k] whether it runs (a capsule that appears starts at A = U = R);
+ * fills rec[0..ncap). */
+void ovb_trade_step(const struct ovb_trade_in *in,
+	const struct ovb_trade_opt *o, struct ovb_trade_state *s,
+	const double *u, const bool *present, struct ovb_trade_rec *rec);
 
 /* ---- lib/market.c: the Merkat market (proportional share, errors, tabu) ----
  *

@@ -54,6 +54,7 @@ args() {
 	ovb-report) A=("@$DATA/example.profile") ;;
 	ovb-reserves) A=("@$DATA/example.reserves") ;;
 	ovb-tbucket) A=("@$DATA/example.onoff") ;;
+	ovb-trade) A=(-r net "@$DATA/trade-stream.series" "$DATA/trade-stream.cluster" "$DATA/trade-stream.apps") ;;
 	ovb-usage) A=("@$DATA/example.onoff") ;;
 	*) return 1 ;;
 	esac

@@ -202,7 +202,7 @@ bad_line() {
 	# a header alone: no samples at all
 	head -1 "$CSV" >"$T/4.csv"
 	run -65 --separate-stderr ovb-import -q --bitbrains "$T/4.csv"
-	assert_equal "$stderr" 'ovb-import: no samples in the input'
+	assert_equal "$stderr" "ovb-import: $T/4.csv: no samples in the input"
 }
 
 @test "bad options: 64; a missing file: 66" {

@@ -357,5 +357,5 @@ $(printf '2\tc1\t60\t60\t60\t0\n2\tc2\t30\t30\t30\t0\n2\tc3\t10\t10\t9.5\t0')"
 	assert_output --partial 'EXAMPLES:'
 	assert_output --partial 'Exit status:'
 	run -0 ovb-reserves --version
-	assert_output --partial 'overbook '
+	assert_output --regexp '^ovb-reserves \(overbook\) [0-9]+\.[0-9]+'
 }

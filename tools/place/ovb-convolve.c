@@ -411,10 +411,23 @@ run(struct input *in, FILE *out)
 	}
 	double interval = common_interval(in, sel, nsel);
 	if (isnan(interval)) {
-		if (opt_dist) {
+		if (opt_dist) {   /* name the first that differs */
+			size_t j = 1;
+			while (j < nsel && in->d[sel[j]].interval ==
+			    in->d[sel[0]].interval)
+				j++;
+			const struct ovb_dist *a = &in->d[sel[0]];
+			const struct ovb_dist *b = &in->d[sel[j < nsel ? j : 0]];
+			char x[32], y[32];
+			st = ovb_err_at(in->file[sel[j < nsel ? j : 0]], 0,
+				"--dist: the distributions have different "
+				"measurement intervals (%s %s: %s s; %s %s in %s: "
+				"%s s), so Y has none", b->capsule,
+				ovb_res_name(b->res), ovb_fmt_real(x, b->interval),
+				a->capsule, ovb_res_name(a->res), in->file[sel[0]],
+				ovb_fmt_real(y, a->interval));
 			free(sel);
-			return ovb_err_at(NULL, 0, "--dist: the distributions have "
-				"different measurement intervals, so Y has none");
+			return st;
 		}
 		if (!ovb_quiet)
 			ovb_warn("warning: the distributions have different "
@@ -424,17 +437,25 @@ run(struct input *in, FILE *out)
 	double g = opt_grid, points = 1;
 	for (size_t i = 0; i < nsel && !opt_grid; i++)
 		g = fmax(g, in->d[sel[i]].h.width);
+	size_t widest = sel[0];
+	double most = 0;
 	for (size_t i = 0; i < nsel; i++) {
 		const struct ovb_hist *h = &in->d[sel[i]].h;
-		points += ceil(ovb_hist_hi(h, h->nbins - 1) / g);
+		double p = ceil(ovb_hist_hi(h, h->nbins - 1) / g);
+		points += p;
+		if (!(p <= most))
+			most = p, widest = sel[i];
 	}
-	if (points > 1e8) {
+	if (!(points <= 1e8)) {
 		char a[32];
-		ovb_warn("Y would span %.3g points of the grid of %s %s; choose a "
-			"coarser grid with -g", points, ovb_fmt_real(a, g),
-			ovb_res_rate_unit(in->d[sel[0]].res));
+		const struct ovb_dist *d = &in->d[widest];
+		ovb_err_at(in->file[widest], 0, "Y would span %.3g points of the "
+			"grid of %s %s (%s %s alone spans %.3g); choose a coarser "
+			"grid with -g", points, ovb_fmt_real(a, g),
+			ovb_res_rate_unit(d->res), d->capsule, ovb_res_name(d->res),
+			most);
 		free(sel);
-		return OVB_EUSAGE;
+		return opt_grid ? OVB_EUSAGE : OVB_EDATA;  /* -g or the data */
 	}
 	struct result R;
 	memset(&R, 0, sizeof R);

@@ -441,7 +441,11 @@ main(int argc, char **argv)
 		for (size_t i = 0; i < s.n; i++)
 			to_series(&s.c[i], &ss);
 		if (!ss.n)
-			status = ovb_err_at(NULL, 0, "no samples in the input%s",
+			status = ovb_err_at(argc - first == 1 &&
+				strcmp(argv[first], "-") ? argv[first] :
+				argc - first == 1 ? "<stdin>" : NULL, 0,
+				"no samples in %s%s", argc - first == 1 ?
+				"the input" : "any of the inputs",
 				opt_from_given || opt_to_given ?
 				" between --from and --to" : "");
 	}

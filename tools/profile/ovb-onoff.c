@@ -75,6 +75,7 @@ static const char *opt_input;
 
 static struct state {
 	struct ovb_perf *perf;
+	const char *name;    /* the trace, for messages */
 	FILE *out;
 	int32_t *task_pid;   /* tid -> pid, 0 unknown (tid 0 is the idle task) */
 	struct task *task;   /* by tid */
@@ -222,7 +223,7 @@ static int
 grow_ids(int32_t id, const char *what)
 {
 	if (id < 0 || id > PID_LIMIT)
-		return ovb_err_at(NULL, 0, "trace names %s %d, beyond the kernel's "
+		return ovb_err_at(S.name, 0, "trace names %s %d, beyond the kernel's "
 			"limit", what, id), OVB_EDATA;
 	size_t need = (size_t)id + 1;
 	if (need > S.ntask) {
@@ -499,7 +500,7 @@ on_switch(const struct ovb_pev *ev)
 {
 	uint32_t c = ev->cpu;
 	if (c >= S.ncpus)
-		return ovb_err_at(NULL, 0, "sched_switch on CPU %u, but the trace "
+		return ovb_err_at(S.name, 0, "sched_switch on CPU %u, but the trace "
 			"has %u CPUs", c, S.ncpus), OVB_EDATA;
 	int st;
 	if ((st = grow_ids(ev->prev, "task")) || (st = grow_ids(ev->next, "task")))
@@ -813,6 +814,7 @@ run(const char *path)
 	int st = ovb_open_in(path, &f, &name);
 	if (st)
 		return st;
+	S.name = name;
 	if (!(st = ovb_perf_open(f, name, &S.perf))) {
 		struct ovb_pev ev;
 		while ((st = ovb_perf_next(S.perf, &ev)) == 1) {

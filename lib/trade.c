@@ -1,0 +1,245 @@
+/* trade.c: Sharc's resource trading (section 4.3), one recomputation at a
+ * time, for ovb-trade's offline replay.  Spec of the rules as implemented,
+ * with every deviation from the paper: formats/trade.md. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+const char *
+ovb_trade_class_name(enum ovb_trade_class c)
+{
+	static const char *const name[] = { "fixed", "reclaim", "under",
+		"borrow", "absent" };
+	return name[c];
+}
+
+int
+ovb_trade_class_parse(const char *s)
+{
+	for (int c = 0; c <= OVB_TRADE_ABSENT; c++)
+		if (!strcmp(s, ovb_trade_class_name((enum ovb_trade_class)c)))
+			return c;
+	return -1;
+}
+
+/* The least allocation a capsule may be given: its lower bound, and with
+ * the fix delta R. */
+static double
+floor_of(const struct ovb_trade_cap *c, const struct ovb_trade_opt *o)
+{
+	double f = c->lb;
+	if (o->fix && o->delta * c->R > f)
+		f = o->delta * c->R;
+	return f;
+}
+
+/* Cuts the allocations above R of the capsules mem[0..n) until their sum
+ * is at most limit: each excess in proportion, the last one taking the
+ * rounding. */
+static void
+cut_excess(const struct ovb_trade_in *in, double *A, const size_t *mem,
+	size_t n, const bool *present, double limit)
+{
+	double sum = 0, E = 0;
+	size_t last = OVB_NONE;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = mem[i];
+		if (!present[k])
+			continue;
+		sum += A[k];
+		if (A[k] > in->cap[k].R) {
+			E += A[k] - in->cap[k].R;
+			last = k;
+		}
+	}
+	double over = sum - limit;
+	if (over <= 0 || last == OVB_NONE)
+		return;
+	if (over > E)
+		over = E;
+	double left = over;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = mem[i];
+		if (!present[k] || A[k] <= in->cap[k].R)
+			continue;
+		double e = A[k] - in->cap[k].R;
+		double cut = k == last ? left : over * (e / E);
+		if (cut > e)
+			cut = e;
+		if (cut > left)
+			cut = left;
+		A[k] -= cut;
+		left -= cut;
+	}
+}
+
+/* The members of every group (node or application) in capsule order:
+ * mem[start[g]..start[g+1]). */
+static void
+group_index(const struct ovb_trade_in *in, bool by_node, size_t ngroup,
+	size_t **start, size_t **mem)
+{
+	size_t *st = ovb_xcalloc(ngroup + 2, sizeof *st);
+	size_t *m = ovb_xcalloc(in->ncap + 1, sizeof *m);
+	for (size_t k = 0; k < in->ncap; k++)
+		st[(by_node ? in->cap[k].node : in->cap[k].app) + 1]++;
+	for (size_t g = 0; g < ngroup; g++)
+		st[g + 1] += st[g];
+	size_t *fill = ovb_xcalloc(ngroup + 1, sizeof *fill);
+	for (size_t k = 0; k < in->ncap; k++) {
+		size_t g = by_node ? in->cap[k].node : in->cap[k].app;
+		m[st[g] + fill[g]++] = k;
+	}
+	free(fill);
+	*start = st;
+	*mem = m;
+}
+
+void
+ovb_trade_step(const struct ovb_trade_in *in, const struct ovb_trade_opt *o,
+	struct ovb_trade_state *s, const double *u, const bool *present,
+	struct ovb_trade_rec *rec)
+{
+	size_t n = in->ncap;
+	double *next = s->scratch;
+	/* Arrivals and the usage of the interval (Eq. 2). */
+	for (size_t k = 0; k < n; k++) {
+		const struct ovb_trade_cap *c = &in->cap[k];
+		struct ovb_trade_rec *r = &rec[k];
+		if (!present[k]) {
+			s->was[k] = false;
+			memset(r, 0, sizeof *r);
+			r->cls = OVB_TRADE_ABSENT;
+			next[k] = 0;
+			continue;
+		}
+		if (!s->was[k]) {
+			s->A[k] = c->R;
+			s->U[k] = c->R;
+			s->was[k] = true;
+		}
+		double used;
+		if (isnan(u[k]))
+			used = c->R;          /* no report: U_new = R */
+		else if (o->capped && u[k] > s->A[k])
+			used = s->A[k];       /* the token bucket clamps */
+		else
+			used = u[k];
+		r->A = s->A[k];
+		r->used = used;
+		r->U = o->alpha * used + (1 - o->alpha) * s->U[k];
+		s->U[k] = r->U;
+	}
+	/* Steps 0, 1 and 2 of every application. */
+	for (size_t k = 0; k < n; k++) {
+		if (!present[k])
+			continue;
+		const struct ovb_trade_cap *c = &in->cap[k];
+		struct ovb_trade_rec *r = &rec[k];
+		double A = r->A, U = r->U, R = c->R, e = c->eps;
+		if (!in->app_trade[c->app]) {
+			r->cls = OVB_TRADE_FIXED;
+			next[k] = R;
+		} else if (U >= A && A < R) {
+			r->cls = OVB_TRADE_RECLAIM;          /* Eq. 3 */
+			double a = (1 + e) * U;
+			if (o->fix && A + e * R > a)
+				a = A + e * R;
+			/* the fix's additive steps land on R, not an ulp below */
+			if (o->fix && a > R * (1 - 1e-12))
+				a = R;
+			next[k] = a < R ? a : R;
+		} else if (U < A) {
+			r->cls = OVB_TRADE_UNDER;            /* Eq. 4 */
+			next[k] = A >= R ? U : (1 - e) * A;
+		} else {
+			r->cls = OVB_TRADE_BORROW;
+			next[k] = A;
+		}
+		if (r->cls != OVB_TRADE_FIXED && next[k] < floor_of(c, o))
+			next[k] = floor_of(c, o);
+	}
+	/* Step 3 (Eq. 5 summed over C_i), from the sums after Steps 1-2 of
+	 * all applications. */
+	memset(s->node_sum, 0, in->nnode * sizeof *s->node_sum);
+	memset(s->app_sum, 0, in->napp * sizeof *s->app_sum);
+	memset(s->n1, 0, in->nnode * sizeof *s->n1);
+	memset(s->n2, 0, in->napp * sizeof *s->n2);
+	for (size_t k = 0; k < n; k++) {
+		if (!present[k])
+			continue;
+		const struct ovb_trade_cap *c = &in->cap[k];
+		s->node_sum[c->node] += next[k];
+		s->app_sum[c->app] += next[k];
+		bool needy = o->n1_all ? rec[k].U >= rec[k].A :
+			rec[k].cls == OVB_TRADE_BORROW;
+		if (needy)
+			s->n1[c->node]++;
+		if (rec[k].cls == OVB_TRADE_BORROW)
+			s->n2[c->app]++;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (!present[k] || rec[k].cls != OVB_TRADE_BORROW)
+			continue;
+		const struct ovb_trade_cap *c = &in->cap[k];
+		double a = (in->node_cap[c->node] - s->node_sum[c->node]) /
+			(double)s->n1[c->node];
+		double b = (in->app_R[c->app] - s->app_sum[c->app]) /
+			(double)s->n2[c->app];
+		double v = next[k] + (a < b ? a : b);
+		/* Footnote 4: a negative share returns what was borrowed, never
+		 * more: not below R. */
+		next[k] = v < c->R ? c->R : v;
+	}
+	/* Step 4: per node, then per application, the allocations above R cut
+	 * in proportion to their excess. */
+	for (size_t j = 0; !o->no_step4 && j < in->nnode; j++)
+		cut_excess(in, next, s->nodemem + s->nodestart[j],
+			s->nodestart[j + 1] - s->nodestart[j], present,
+			in->node_cap[j]);
+	for (size_t i = 0; !o->no_step4 && i < in->napp; i++)
+		cut_excess(in, next, s->appmem + s->appstart[i],
+			s->appstart[i + 1] - s->appstart[i], present,
+			in->app_R[i]);
+	for (size_t k = 0; k < n; k++) {
+		rec[k].next = next[k];
+		if (present[k])
+			s->A[k] = next[k];
+	}
+}
+
+void
+ovb_trade_state_init(struct ovb_trade_state *s, const struct ovb_trade_in *in)
+{
+	size_t n = in->ncap;
+	s->A = ovb_xcalloc(n + 1, sizeof *s->A);
+	s->U = ovb_xcalloc(n + 1, sizeof *s->U);
+	s->scratch = ovb_xcalloc(n + 1, sizeof *s->scratch);
+	s->was = ovb_xcalloc(n + 1, sizeof *s->was);
+	group_index(in, true, in->nnode, &s->nodestart, &s->nodemem);
+	group_index(in, false, in->napp, &s->appstart, &s->appmem);
+	s->node_sum = ovb_xcalloc(in->nnode + 1, sizeof *s->node_sum);
+	s->app_sum = ovb_xcalloc(in->napp + 1, sizeof *s->app_sum);
+	s->n1 = ovb_xcalloc(in->nnode + 1, sizeof *s->n1);
+	s->n2 = ovb_xcalloc(in->napp + 1, sizeof *s->n2);
+}
+
+void
+ovb_trade_state_free(struct ovb_trade_state *s)
+{
+	free(s->A);
+	free(s->U);
+	free(s->scratch);
+	free(s->was);
+	free(s->nodestart);
+	free(s->nodemem);
+	free(s->appstart);
+	free(s->appmem);
+	free(s->node_sum);
+	free(s->app_sum);
+	free(s->n1);
+	free(s->n2);
+	memset(s, 0, sizeof *s);
+}
