@@ -417,3 +417,17 @@ ovb_select_free(struct ovb_select *sel)
 	free(sel->cap);
 	memset(sel, 0, sizeof *sel);
 }
+
+int
+ovb_out_buffer(const char *buf, size_t len, int status)
+{
+	if (status && status != OVB_FAIL)
+		return status;
+	struct ovb_out out;
+	int st = ovb_out_open(&out, ovb_opt_output);
+	if (!st) {
+		fwrite(buf, 1, len, out.f);
+		st = ovb_out_end(&out, 0);
+	}
+	return st ? st : status;
+}

@@ -777,3 +777,48 @@ ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
 	free(s.tmp);
 	return status;
 }
+
+/* ---- the inputs of the market tools ---- */
+
+static int
+take_market(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
+{
+	struct ovb_market_in *in = ctx;
+	if (!strcmp(fmt->name, "cluster") && !in->cfile) {
+		in->cfile = ovb_xstrdup(lx->name);
+		return ovb_cluster_read(lx, &in->c);
+	}
+	if (!strcmp(fmt->name, "bids") && !in->bfile) {
+		in->bfile = ovb_xstrdup(lx->name);
+		return ovb_bids_read(lx, &in->b);
+	}
+	return ovb_err(lx, "this is an ovb-%s file; expected one ovb-cluster "
+		"and one ovb-bids", fmt->name);
+}
+
+int
+ovb_market_load(int nfiles, char **files, struct ovb_market_in *in,
+	struct ovb_market *m)
+{
+	memset(in, 0, sizeof *in);
+	memset(m, 0, sizeof *m);
+	int st = ovb_read_inputs(nfiles, files, take_market, in);
+	if (!st && (!in->cfile || !in->bfile))
+		st = ovb_err_at(in->cfile ? in->cfile : in->bfile, 0, "expected "
+			"one ovb-cluster and one ovb-bids file");
+	if (!st)
+		st = ovb_market_init(m, &in->b, in->bfile, &in->c, in->cfile);
+	return st;
+}
+
+void
+ovb_market_in_free(struct ovb_market_in *in)
+{
+	if (in->cfile)
+		ovb_cluster_free(&in->c);
+	if (in->bfile)
+		ovb_bids_free(&in->b);
+	free(in->cfile);
+	free(in->bfile);
+	memset(in, 0, sizeof *in);
+}

@@ -179,6 +179,11 @@ int ovb_fshut_stdout(void);
 /* The end of a tool's run: ovb_out_close(o, status == 0), then, when o is
  * stdout, ovb_fshut_stdout; returns the largest of status and theirs. */
 int ovb_out_end(struct ovb_out *o, int status);
+/* A tool that builds its whole output in memory first: when status is 0
+ * or OVB_FAIL (a check that failed still reports), writes buf[0..len) to
+ * -o (atomically) or stdout and checks it; returns the write error, else
+ * status.  Any other status writes nothing and is returned. */
+int ovb_out_buffer(const char *buf, size_t len, int status);
 
 /* Progress on stderr, only when stderr is a terminal and not quiet. */
 bool ovb_progress_wanted(void);
@@ -1191,6 +1196,17 @@ struct ovb_market {
 int ovb_market_init(struct ovb_market *m, const struct ovb_bids *b,
 	const char *bfile, const struct ovb_cluster *c, const char *cfile);
 void ovb_market_free(struct ovb_market *m);
+/* The inputs of ovb-market and ovb-rebalance: one ovb-cluster and one
+ * ovb-bids file in any order (files[0..nfiles), stdin when none), and the
+ * market built from them; 0 or a status (reported). */
+struct ovb_market_in {
+	struct ovb_cluster c;
+	struct ovb_bids b;
+	char *cfile, *bfile;    /* NULL: not read */
+};
+int ovb_market_load(int nfiles, char **files, struct ovb_market_in *in,
+	struct ovb_market *m);
+void ovb_market_in_free(struct ovb_market_in *in);
 /* alloc_r[r][j] and err[j] (the VM's max_r e_r) for placement node_of
  * (OVB_NONE: not placed: alloc_r 0, err 0); returns the max error. */
 double ovb_market_errors(const struct ovb_market *m, const size_t *node_of,

@@ -462,17 +462,8 @@ main(int argc, char **argv)
 	if (!status && !(status = same_cluster()))
 		status = render(f);
 	fclose(f);
-	if (!status) {
-		struct ovb_out out;
-		if (!(st = ovb_out_open(&out, ovb_opt_output))) {
-			fwrite(buf, 1, len, out.f);
-			st = ovb_out_close(&out, true);
-		}
-		if (!ovb_opt_output && !st)
-			st = ovb_fshut_stdout();
-		if (st)
-			status = st;
-	}
+	if (!status)
+		status = ovb_out_buffer(buf, len, 0);
 	free(buf);
 	if (S.have_plan)
 		ovb_plan_free(&S.plan);

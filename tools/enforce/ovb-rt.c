@@ -365,17 +365,7 @@ main(int argc, char **argv)
 			if ((st = admit_node(f, i)) > status)
 				status = st;
 	fclose(f);
-	if (!status || status == OVB_FAIL) {
-		struct ovb_out out;
-		if (!(st = ovb_out_open(&out, ovb_opt_output))) {
-			fwrite(buf, 1, len, out.f);
-			st = ovb_out_close(&out, true);
-		}
-		if (!ovb_opt_output && !st)
-			st = ovb_fshut_stdout();
-		if (st)
-			status = st;
-	}
+	status = ovb_out_buffer(buf, len, status);
 	free(buf);
 	if (have)
 		ovb_rt_free(&R);

@@ -138,28 +138,6 @@ parse_opt(int key, char *arg, struct argp_state *st)
 static const struct argp argp = { options, parse_opt, "CLUSTER BIDS", doc,
 	ovb_cli_child, NULL, NULL };
 
-struct input {
-	struct ovb_cluster c;
-	struct ovb_bids b;
-	char *cfile, *bfile;
-};
-
-static int
-take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
-{
-	struct input *in = ctx;
-	if (!strcmp(fmt->name, "cluster") && !in->cfile) {
-		in->cfile = ovb_xstrdup(lx->name);
-		return ovb_cluster_read(lx, &in->c);
-	}
-	if (!strcmp(fmt->name, "bids") && !in->bfile) {
-		in->bfile = ovb_xstrdup(lx->name);
-		return ovb_bids_read(lx, &in->b);
-	}
-	return ovb_err(lx, "this is an ovb-%s file; expected one ovb-cluster "
-		"and one ovb-bids", fmt->name);
-}
-
 static void
 put(FILE *f, double v)
 {
@@ -432,18 +410,11 @@ main(int argc, char **argv)
 {
 	int first, status;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
-	struct input in;
-	memset(&in, 0, sizeof in);
-	status = ovb_read_inputs(argc - first, argv + first, take, &in);
-	if (!status && (!in.cfile || !in.bfile))
-		status = ovb_err_at(in.cfile ? in.cfile : in.bfile, 0, "expected "
-			"one ovb-cluster and one ovb-bids file");
+	struct ovb_market_in in;
 	struct ovb_market m;
-	memset(&m, 0, sizeof m);
+	status = ovb_market_load(argc - first, argv + first, &in, &m);
 	char *buf = NULL;
 	size_t len = 0;
-	if (!status)
-		status = ovb_market_init(&m, &in.b, in.bfile, &in.c, in.cfile);
 	if (!status) {
 		FILE *mem = open_memstream(&buf, &len);
 		if (!mem) {
@@ -470,21 +441,12 @@ main(int argc, char **argv)
 			goto out;
 		}
 		fclose(mem);
-		struct ovb_out out;
-		if (!(status = ovb_out_open(&out, ovb_opt_output))) {
-			fwrite(buf, 1, len, out.f);
-			status = ovb_out_end(&out, 0);
-		}
+		status = ovb_out_buffer(buf, len, 0);
 	}
 out:
 	free(buf);
 	ovb_market_free(&m);
-	if (in.cfile)
-		ovb_cluster_free(&in.c);
-	if (in.bfile)
-		ovb_bids_free(&in.b);
-	free(in.cfile);
-	free(in.bfile);
+	ovb_market_in_free(&in);
 	free(opt_perf);
 	return status;
 }

@@ -966,17 +966,7 @@ main(int argc, char **argv)
 	if (!status)
 		status = check();
 	fclose(V);
-	if (!status || status == OVB_FAIL) {
-		struct ovb_out out;
-		if (!(st = ovb_out_open(&out, ovb_opt_output))) {
-			fwrite(buf, 1, len, out.f);
-			st = ovb_out_close(&out, true);
-		}
-		if (!ovb_opt_output && !st)
-			st = ovb_fshut_stdout();
-		if (st)
-			status = st;
-	}
+	status = ovb_out_buffer(buf, len, status);
 	free(buf);
 	free_all();
 	return status;

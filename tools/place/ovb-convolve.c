@@ -497,13 +497,8 @@ main(int argc, char **argv)
 	if (!status)
 		status = run(&in, mem);
 	fclose(mem);
-	if (!status) {
-		struct ovb_out out;
-		if (!(status = ovb_out_open(&out, ovb_opt_output))) {
-			fwrite(buf, 1, len, out.f);
-			status = ovb_out_end(&out, 0);
-		}
-	}
+	if (!status)
+		status = ovb_out_buffer(buf, len, 0);
 	free(buf);
 	input_free(&in);
 	free(opt_capsule);
