@@ -35,11 +35,10 @@ against Fraction(O_min) (the double's exact value); with no profiled
 capsule, Pr = 1 if the exact sum of the X's exceeds C, else 0."""
 
 import argparse
-import math
-import sys
 from fractions import Fraction
 
 import formats
+from formats import grid_down, grid_up
 
 RES = ("cpu", "net")
 
@@ -97,26 +96,6 @@ def effective(app, c, prof):
                         1.0), O=pick(c["O"], app["O"], 0.0), lb=lb,
                         width=None, bins=None)
     return e
-
-
-def grid_up(x, g):
-    if not x > 0:
-        return 0
-    k = max(1, int(math.ceil(x / g)))
-    while k > 1 and float(k - 1) * g >= x:
-        k -= 1
-    while float(k) * g < x:
-        k += 1
-    return k
-
-
-def grid_down(c, g):
-    k = max(0, int(math.floor(c / g)))
-    while float(k + 1) * g <= c:
-        k += 1
-    while k > 0 and float(k) * g > c:
-        k -= 1
-    return k
 
 
 def pr_exceed(members, C, grid):

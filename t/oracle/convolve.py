@@ -37,6 +37,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import formats
+from formats import grid_down, grid_up
 
 
 def read_dists(paths):
@@ -49,26 +50,6 @@ def read_dists(paths):
 def select(ds, res, caps):
     return [d for d in ds if (res is None or d[1] == res)
             and (not caps or d[0] in caps)]
-
-
-def grid_up(x, g):
-    if not x > 0:
-        return 0
-    k = max(1, int(math.ceil(x / g)))
-    while k > 1 and float(k - 1) * g >= x:
-        k -= 1
-    while float(k) * g < x:
-        k += 1
-    return k
-
-
-def grid_down(c, g):
-    k = max(0, int(math.floor(c / g)))
-    while float(k + 1) * g <= c:
-        k += 1
-    while k > 0 and float(k) * g > c:
-        k -= 1
-    return k
 
 
 def on_grid(d, g):

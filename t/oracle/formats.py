@@ -21,6 +21,7 @@ decimal itself (exact rationals of a width), the text is kept too.
   read_bitbrains(path) the rows of a Bitbrains CSV file (GWA-T-12)"""
 
 import gzip
+import math
 
 RESOURCES = ("cpu", "net", "net-rx")
 
@@ -301,3 +302,28 @@ def read_bitbrains(path):
         assert len(fld) == 11, (path, line)
         rows.append((int(fld[0]), [float(v) for v in fld]))
     return rows
+
+
+# ---- the grid rule of formats/plan.md (lib/pmf.c), in doubles ----
+
+def grid_up(x, g):
+    """ovb_grid_up: the least k >= 1 with k*g >= x (a double product), 0
+    for x <= 0."""
+    if not x > 0:
+        return 0
+    k = max(1, int(math.ceil(x / g)))
+    while k > 1 and float(k - 1) * g >= x:
+        k -= 1
+    while float(k) * g < x:
+        k += 1
+    return k
+
+
+def grid_down(c, g):
+    """ovb_grid_down: the largest k >= 0 with k*g <= c."""
+    k = max(0, int(math.floor(c / g)))
+    while float(k + 1) * g <= c:
+        k += 1
+    while k > 0 and float(k) * g > c:
+        k -= 1
+    return k

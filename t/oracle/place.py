@@ -18,6 +18,7 @@ import sys
 from fractions import Fraction as F
 
 import formats
+from formats import grid_up
 
 MARGIN = 0  # the exact rule of formats/plan.md: no safety margin
 
@@ -35,17 +36,6 @@ def load(d):
              "spread": a.kv.get("spread")}
             for a in formats.read_apps(d + "/apps")]
     return nodes, prof, apps, labels
-
-
-def grid_up(x, g):
-    if not x > 0:
-        return 0
-    k = max(1, math.ceil(x / g))
-    while k > 1 and (k - 1) * g >= x:
-        k -= 1
-    while k * g < x:
-        k += 1
-    return k
 
 
 def needs(app, cap, prof):
