@@ -181,6 +181,7 @@ def gen_plain(rnd, I):
         I.node(dec(T, d), dec(Tn, dn))
         k = rnd.randint(1, 3) if d != 16 else rnd.randint(2, 3)
         cpus = [dec(p, d) for p in parts_of(rnd, d, T, k)]
+        k = len(cpus)   # a small total has fewer parts than asked
         nets = ([dec(p, dn) for p in parts_of(rnd, dn, Tn, k)]
                 if rnd.random() < 0.5 else ["0"] * k)
         if rnd.random() < 0.2:
