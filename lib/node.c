@@ -23,7 +23,6 @@
 #include "ovb.h"
 
 #define U53 (DBL_EPSILON / 2)   /* unit roundoff 2^-53 */
-#define TINY 1e-300             /* covers underflow in any sum here */
 
 static double
 pick(double capsule, double app, double dflt)
@@ -151,25 +150,6 @@ ovb_eq1_xcmp(const struct ovb_need *m, size_t n,
 	return sign;
 }
 
-double
-ovb_sum_err(size_t n)
-{
-	/* each term: at most 5 roundings; a sum of n non-negative terms:
-	 * n - 1 more, relative to the exact sum; doubled for the higher-order
-	 * terms and the max with lb (exact) */
-	return 2 * (double)(n + 6) * U53;
-}
-
-int
-ovb_decide(double v, double err, double limit)
-{
-	if (v * (1 + err) + TINY <= limit)
-		return 1;
-	if (v * (1 - err) - TINY > limit)
-		return 0;
-	return -1;
-}
-
 bool
 ovb_eq1_holds(const struct ovb_need *m, size_t n,
 	const struct ovb_need *extra, double C)
@@ -271,14 +251,23 @@ ovb_tail_err(const struct ovb_need *m, size_t n,
 	 * of at most L terms): at most (m + 2)(3L + 4) u in all, L the
 	 * longest vector; 4 (m + 2)(L + 2) u bounds it with room for the
 	 * higher-order terms. */
-	size_t L = 0, sum = 0, steps = 0, K = ovb_grid_down(C, g);
+	size_t maxlen = 0, sumlen = 0, steps = 0;
 	EACH(i, m, n, extra) {
 		size_t k = ovb_need_top(at(m, n, extra, i), g) + 1;
-		L = k > L ? k : L;
-		sum += k;
+		maxlen = k > maxlen ? k : maxlen;
+		sumlen += k;
 		steps++;
 	}
-	L += sum < K + 2 ? sum : K + 2;   /* Y's length, clipped or not */
+	return ovb_tail_err_of(steps, maxlen, sumlen, g, C);
+}
+
+double
+ovb_tail_err_of(size_t steps, size_t maxlen, size_t sumlen, double g,
+	double C)
+{
+	size_t K = ovb_grid_down(C, g);
+	size_t L = maxlen + (sumlen < K + 2 ? sumlen : K + 2);  /* Y's length,
+	                                                 clipped or not */
 	return 4 * (double)(steps + 2) * (double)(L + 2) * U53;
 }
 
@@ -303,11 +292,22 @@ xtail(mpq_t pr, const struct ovb_need *m, size_t n,
 	ovb_xpmf_free(&y);
 }
 
-/* The exact sign of (sum of the plain sigmas) - C. */
+/* Above C (> 0) or not (<= 0): the exact sum of the plain sigmas against
+ * C; the doubles' sum decides when its error bound keeps it off C, GMP
+ * otherwise. */
 static int
 plain_cmp(const struct ovb_need *m, size_t n, const struct ovb_need *extra,
 	double C)
 {
+	double f = 0;
+	size_t k = 0;
+	EACH(i, m, n, extra) {
+		f += at(m, n, extra, i)->sigma;
+		k++;
+	}
+	int d = ovb_decide(f, ovb_sum_err(k), C);
+	if (d >= 0)
+		return d ? -1 : 1;
 	mpq_t s, x;
 	mpq_inits(s, x, NULL);
 	EACH(i, m, n, extra) {

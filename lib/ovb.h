@@ -17,6 +17,7 @@
 #define OVB_H
 
 #include <argp.h>
+#include <float.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -992,11 +993,26 @@ int ovb_eq1_xcmp(const struct ovb_need *m, size_t n,
 /* Eq. 1 holds: LOAD <= C exactly. */
 bool ovb_eq1_holds(const struct ovb_need *m, size_t n,
 	const struct ovb_need *extra, double C);
-/* A certified relative error bound of a sum of n Eq. 1 terms in doubles. */
-double ovb_sum_err(size_t n);
+/* A certified relative error bound of a sum of n Eq. 1 terms in doubles:
+ * each term at most 5 roundings, a sum of n non-negative terms n - 1 more,
+ * relative to the exact sum; doubled for the higher-order terms.  Inline:
+ * ovb-place asks it for every node and capsule. */
+static inline double
+ovb_sum_err(size_t n)
+{
+	return 2 * (double)(n + 6) * (DBL_EPSILON / 2);
+}
 /* Is the exact value (within relative err of v) <= limit?  1 yes, 0 no,
- * -1 too close to tell in doubles. */
-int ovb_decide(double v, double err, double limit);
+ * -1 too close to tell in doubles.  1e-300 covers underflow in any sum. */
+static inline int
+ovb_decide(double v, double err, double limit)
+{
+	if (v * (1 + err) + 1e-300 <= limit)
+		return 1;
+	if (v * (1 - err) - 1e-300 > limit)
+		return 0;
+	return -1;
+}
 /* The grid rule: the largest bin width of the profiled needs, at least
  * C/points when points > 0; 0 when none is profiled (Y is then the exact
  * sum of the plain sigmas). */
@@ -1024,6 +1040,10 @@ void ovb_node_y(const struct ovb_need *m, size_t n,
  * lib/pmf.c on grid g from these needs. */
 double ovb_tail_err(const struct ovb_need *m, size_t n,
 	const struct ovb_need *extra, double g, double C);
+/* The same bound from the needs' counts: steps U's, the longest of
+ * maxlen grid points, sumlen points in all (a caller that keeps them). */
+double ovb_tail_err_of(size_t steps, size_t maxlen, size_t sumlen, double g,
+	double C);
 /* Eq. 3: Pr(Y > C) <= limit exactly, Y on grid g (0: the plain sum); p is
  * Pr(Y > C) computed in doubles, or NAN to decide exactly at once. */
 int ovb_eq3_decide(const struct ovb_need *m, size_t n,

@@ -533,14 +533,16 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	struct ovb_eq1 e1;
 	ovb_eq1_load(need, n, NULL, &e1);
 	double tmin = e1.tau_min, omin = e1.omin, load = e1.load;
-	bool eq1_over = !ovb_eq1_holds(need, n, NULL, C);
-	struct ovb_need *nolb = ovb_xcalloc(n, sizeof *nolb);
-	for (size_t i = 0; i < n; i++) {
-		nolb[i] = need[i];
-		nolb[i].lb = 0;
+	bool eq1_over = !ovb_eq1_holds(need, n, NULL, C), eq1_over0 = false;
+	if (eq1_over) {         /* over without the lower bounds too? */
+		struct ovb_need *nolb = ovb_xcalloc(n, sizeof *nolb);
+		for (size_t i = 0; i < n; i++) {
+			nolb[i] = need[i];
+			nolb[i].lb = 0;
+		}
+		eq1_over0 = !ovb_eq1_holds(nolb, n, NULL, C);
+		free(nolb);
 	}
-	bool eq1_over0 = eq1_over && !ovb_eq1_holds(nolb, n, NULL, C);
-	free(nolb);
 	if (eq1_over && !eq1_over0)
 		violation(nd->name, res, "lb", "load=%s %s > C=%s %s with the "
 			"lower bounds (%s %s without) %s", num(load), unit, num(C),

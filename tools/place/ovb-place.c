@@ -46,7 +46,8 @@ struct nres {
 	double tau_min, omin;
 	double load;              /* Eq. 1's left side / tau_min */
 	double g;                 /* grid width, once a profiled capsule came */
-	double plain;             /* deterministic sum while g == 0 */
+	size_t maxlen, sumlen;    /* the members' U's on grid g: the longest,
+	                             and all their grid points (error bounds) */
 	struct ovb_pmf y;         /* clipped at the capacity */
 	double *tail;
 	double risk;
@@ -240,6 +241,14 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 /* ---- node state ---- */
 
 static void
+count_len(struct nres *nr, const struct ovb_need *n, double g)
+{
+	size_t k = ovb_need_top(n, g) + 1;
+	nr->maxlen = k > nr->maxlen ? k : nr->maxlen;
+	nr->sumlen += k;
+}
+
+static void
 add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 {
 	if (nr->ncap == 0 || n->tau < nr->tau_min) {
@@ -253,7 +262,6 @@ add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 	nr->ncap++;
 	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
 	if (!nr->g && !n->h) {
-		nr->plain += n->sigma;
 		/* Y is the exact sum of the plain reservations */
 		nr->risk = ovb_eq3_decide(nr->members, nr->nmembers, NULL, 0, cap,
 			0, NAN) ? 0 : 1;
@@ -264,7 +272,11 @@ add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 		/* the first profiled capsule, or a coarser grid: rebuild */
 		ovb_pmf_free(&nr->y);
 		ovb_node_y(nr->members, nr->nmembers, NULL, g, cap, &nr->y);
+		nr->maxlen = nr->sumlen = 0;
+		for (size_t i = 0; i < nr->nmembers; i++)
+			count_len(nr, &nr->members[i], g);
 	} else {
+		count_len(nr, n, g);
 		struct ovb_pmf u;
 		ovb_need_pmf(n, g, &u);
 		ovb_pmf_add(&nr->y, &u);
@@ -377,22 +389,14 @@ eq1_ok(const struct nres *nr, const struct ovb_need *n, double cap,
 		cap) <= 0;
 }
 
-/* Pr(Y + U > C) in doubles for the node with the capsule added, on grid
- * g: cheap bounds first (it is at least Pr(Y > C) and at most
- * Pr(Y > C - max U)), each used only when its error bound decides. */
+/* Pr(Y + U > C) in doubles for the node with the capsule added, on its
+ * own grid g, with err the certified relative error bound: cheap bounds
+ * first (it is at least Pr(Y > C) and at most Pr(Y > C - max U)), each
+ * used only when the bound decides. */
 static double
 risk_with(const struct nres *nr, const struct ovb_need *n, double g,
-	double cap, double limit)
+	double cap, double limit, double err)
 {
-	if (!(nr->g && g == nr->g)) {
-		/* a new grid: every U moved onto it on its own */
-		struct ovb_pmf y;
-		ovb_node_y(nr->members, nr->nmembers, n, g, cap, &y);
-		double r = ovb_pmf_tail(&y, cap);
-		ovb_pmf_free(&y);
-		return r;
-	}
-	double err = ovb_tail_err(nr->members, nr->nmembers, n, g, cap);
 	if (ovb_decide(nr->risk, err, limit) == 0)
 		return nr->risk;
 	/* Y + U > C  <=>  k + j > K on the grid (as in ovb_pmf_tail) */
@@ -409,17 +413,40 @@ risk_with(const struct nres *nr, const struct ovb_need *n, double g,
 }
 
 /* Eq. 3 with the capsule added, against the least tolerance, decided
- * exactly (lib/node.c) */
+ * exactly (lib/node.c).  On the node's own grid the members' lengths are
+ * kept (nr->maxlen, nr->sumlen), so the bounds cost O(1), not a pass over
+ * the members; a new grid rebuilds Y anyway. */
 static bool
 eq3_ok(const struct nres *nr, const struct ovb_need *n, double cap)
 {
 	double limit = nr->ncap ? fmin(nr->omin, n->O) : n->O;
-	double g = ovb_grid_add(nr->g, n, cap, opt_grid), p = NAN;
-	if (!ovb_grid_holds(nr->members, nr->nmembers, n, g))
-		return false;   /* more than OVB_MAXGRID points: not here */
-	if (g > 0 && limit > 0 && limit < 1)
-		p = risk_with(nr, n, g, cap, limit);
-	return ovb_eq3_decide(nr->members, nr->nmembers, n, g, cap, limit, p);
+	double g = ovb_grid_add(nr->g, n, cap, opt_grid);
+	if (!(nr->g && g == nr->g && limit < 1)) {
+		/* plain reservations only, limit 1, or a new grid */
+		if (!ovb_grid_holds(nr->members, nr->nmembers, n, g))
+			return false;   /* more than OVB_MAXGRID points */
+		double p = NAN;
+		if (g > 0 && limit > 0 && limit < 1) {
+			struct ovb_pmf y;
+			ovb_node_y(nr->members, nr->nmembers, n, g, cap, &y);
+			p = ovb_pmf_tail(&y, cap);
+			ovb_pmf_free(&y);
+		}
+		return ovb_eq3_decide(nr->members, nr->nmembers, n, g, cap,
+			limit, p);
+	}
+	/* the members, on this grid, were held when they came (a coarser
+	 * grid only shortens them) */
+	size_t k = ovb_need_top(n, g) + 1;
+	if (k - 1 > OVB_MAXGRID)
+		return false;
+	if (limit <= 0)         /* Pr = 0: the largest values fit */
+		return nr->sumlen - nr->nmembers + k - 1 <= ovb_grid_down(cap, g);
+	double err = ovb_tail_err_of(nr->nmembers + 1, k > nr->maxlen ? k :
+		nr->maxlen, nr->sumlen + k, g, cap);
+	int d = ovb_decide(risk_with(nr, n, g, cap, limit, err), err, limit);
+	return d >= 0 ? d : ovb_eq3_decide(nr->members, nr->nmembers, n, g,
+		cap, limit, NAN);
 }
 
 /* Higher is better: the fit the policy wants, mixed with trust. */
