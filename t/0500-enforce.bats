@@ -251,16 +251,9 @@ root_or_skip() {
 @test "live: the systemd drop-ins pass systemd-analyze verify with no line on stderr" {
 	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
 	run -0 --separate-stderr ovb-enforce -t systemd "$CL" "$PL"
-	local d=$T/units unit f
-	awk -v d="$d" '/^### / { f = d "/" $2; sub(/\/[^\/]*$/, "", f); system("mkdir -p " f); f = d "/" $2; next }
-		f && !/^#/ { print > f }' <<<"$output"
-	for f in "$d"/*/*.service.d; do
-		unit=${f%.d}
-		printf '[Unit]\nDescription=ovb test\n[Service]\nExecStart=/bin/true\n' >"$unit"
-		printf '[Slice]\n' >"${f%/*}/ovb.slice"
-		run -0 --separate-stderr env SYSTEMD_UNIT_PATH="${f%/*}:" systemd-analyze verify "$unit"
-		[[ -z $stderr ]] || fail "systemd-analyze verify $unit: $stderr"
-	done
+	printf '%s\n' "$output" >"$T/out.systemd"
+	local d=$T/units f
+	verify_systemd "$T/out.systemd" "$d"
 	# the test can fail: a weight beyond 10000 is a stderr line
 	f=$(ls -d "$d"/n1/*.service.d)
 	sed -i 's/^CPUWeight=.*/CPUWeight=10001/' "$f/50-ovb.conf"
@@ -279,6 +272,9 @@ root_or_skip() {
 	run -65 --separate-stderr ovb-enforce -t tc "$DC" "$DP"
 	stderr_has ": tc: burst "
 	oracle tc "$DC" "$DP" --clamp --dev lo
+	if command -v systemd-analyze >/dev/null; then
+		verify_systemd "$T/out.systemd" "$T/units"
+	fi
 	[[ $(id -u) == 0 ]] || skip "needs root to apply the settings"
 	if unshare -n true 2>/dev/null; then
 		for n in n1 n2 n3 n4; do
@@ -314,6 +310,21 @@ root_or_skip() {
 	if [[ -n $root ]]; then
 		apply_cgroup cgroup1 "$root"
 	fi
+}
+
+# verify_systemd OUT DIR: the drop-ins of OUT as units under DIR, each
+# through systemd-analyze verify, which must say nothing on stderr
+verify_systemd() {
+	local d=$2 unit f
+	awk -v d="$d" '/^### / { f = d "/" $2; sub(/\/[^\/]*$/, "", f); system("mkdir -p " f); f = d "/" $2; next }
+		f && !/^#/ { print > f }' "$1"
+	for f in "$d"/*/*.service.d; do
+		unit=${f%.d}
+		printf '[Unit]\nDescription=ovb test\n[Service]\nExecStart=/bin/true\n' >"$unit"
+		printf '[Slice]\n' >"${f%/*}/ovb.slice"
+		run -0 --separate-stderr env SYSTEMD_UNIT_PATH="${f%/*}:" systemd-analyze verify "$unit"
+		[[ -z $stderr ]] || fail "systemd-analyze verify $unit: $stderr"
+	done
 }
 
 # apply_cgroup TARGET ROOT: writes node n1's files of $T/out.TARGET
