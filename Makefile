@@ -74,7 +74,8 @@ PARTESTS    := $(filter-out $(SERIALTESTS),$(TESTS))
 BATSJOBS     = $(if $(filter-out 0 1,$(TEST_JOBS)),--jobs $(TEST_JOBS) \
 	--no-parallelize-within-files)
 RUNTESTS     = log=$$(mktemp); \
-	$(BATS) $(BATSFLAGS) $(SERIALTESTS) </dev/null >"$$log" 2>&1 & \
+	$(if $(SERIALTESTS),$(BATS) $(BATSFLAGS) $(SERIALTESTS),:) \
+		</dev/null >"$$log" 2>&1 & \
 	$(BATS) $(BATSFLAGS) $(BATSJOBS) $(PARTESTS) </dev/null; s=$$?; \
 	wait $$! || s=1; cat "$$log"; rm -f "$$log"; exit $$s
 check: deps-check all

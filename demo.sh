@@ -31,16 +31,24 @@ echo "Profiles of the shipped traces (I = 10 ms, O = 0.01, tau = 1 s):"
 echo
 sh bench/table1.sh "$out/fixtures.profile"
 
-ovb-place t/data/demo.cluster t/data/demo.apps "$out/fixtures.profile" \
-	-o "$out/demo.plan"
-ovb-check t/data/demo.cluster t/data/demo.apps "$out/demo.plan" \
-	"$out/fixtures.profile"
+# placed so that the plan reaches the machines: every node's reservations
+# within what the kernel's SCHED_DEADLINE admits (0.90 of each CPU)
+ovb-place -t sched-deadline t/data/demo.cluster t/data/demo.apps \
+	"$out/fixtures.profile" -o "$out/demo.plan"
+ovb-check -t sched-deadline t/data/demo.cluster t/data/demo.apps \
+	"$out/demo.plan" "$out/fixtures.profile"
 echo
-echo "Placement of $(grep -c '^app ' t/data/demo.apps) web shops (ovb-place, checked by ovb-check):"
+echo "Placement of $(grep -c '^app ' t/data/demo.apps) web shops (ovb-place -t sched-deadline, checked by ovb-check):"
 echo
 ovb-report -t nodes t/data/demo.cluster "$out/demo.plan" "$out/fixtures.profile"
 echo
 ovb-report -t rejects t/data/demo.cluster "$out/demo.plan" "$out/fixtures.profile"
+ovb-enforce -t sched-deadline t/data/demo.cluster "$out/demo.plan" \
+	-o "$out/demo.sched-deadline"
+echo
+echo "SCHED_DEADLINE reservations that enforce it (ovb-enforce, all in $out/demo.sched-deadline):"
+echo
+grep '^# node ' "$out/demo.sched-deadline"
 if command -v gnuplot >/dev/null; then
 	ovb-report -f html --title 'overbook demo: the shipped traces' \
 		t/data/demo.cluster "$out/demo.plan" "$out/fixtures.profile" \

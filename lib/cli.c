@@ -161,3 +161,73 @@ const struct argp_child ovb_select_children[] = {
 	{ &common_argp, 0, NULL, 0 },
 	{ 0 }
 };
+
+/* ---- the enforcement targets: ovb-enforce, ovb-check, ovb-place ---- */
+
+bool ovb_target_on[OVB_NTARGET];
+size_t ovb_ntargets;
+bool ovb_target_clamp;
+struct ovb_klimits ovb_klim;
+
+enum { TOPT_CLAMP = 0x180, TOPT_DLCAP, TOPT_HZ, TOPT_MTU };
+
+static const struct argp_option target_options[] = {
+	{ NULL, 0, NULL, 0, "Enforcement (the kernel's limits, README \"From "
+	  "plan to machine\"):", 90 },
+	{ "target", 't', "T[,T...]", 0, "sched-deadline, cgroup, cgroup1 (the "
+	  "v1 cpu controller), systemd, tc or kubernetes", 0 },
+	{ "clamp", TOPT_CLAMP, NULL, 0, "Move a number beyond a kernel limit "
+	  "to the limit, with a warning naming the capsule (default: an "
+	  "error)", 0 },
+	{ "dl-cap", TOPT_DLCAP, "F", 0, "SCHED_DEADLINE share per CPU, (0, 1] "
+	  "(default 0.90: sched_rt_runtime_us/sched_rt_period_us minus the "
+	  "fair server)", 0 },
+	{ "hz", TOPT_HZ, "N", 0, "Kernel HZ for tc's burst >= rate/HZ "
+	  "(default 100, the least)", 0 },
+	{ "mtu", TOPT_MTU, "B", 0, "MTU in bytes (default 1500)", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_target(int key, char *arg, struct argp_state *st)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		ovb_klimits_default(&ovb_klim);
+		return 0;
+	case 't':
+		ovb_arg_list(st, "--target", arg);
+		for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save));
+		     arg = NULL) {
+			int t = ovb_target_parse(s);
+			if (t < 0)
+				argp_error(st, "--target: unknown target '%s' "
+					"(sched-deadline, cgroup, cgroup1, "
+					"systemd, tc, kubernetes)", s);
+			if (!ovb_target_on[t])
+				ovb_ntargets++;
+			ovb_target_on[t] = true;
+		}
+		return 0;
+	case TOPT_CLAMP: ovb_target_clamp = true; return 0;
+	case TOPT_DLCAP:
+		ovb_klim.dl_cap = ovb_arg_real(st, "--dl-cap", arg, 1e-6, 1);
+		return 0;
+	case TOPT_HZ:
+		ovb_klim.hz = ovb_arg_u64(st, "--hz", arg, 1, 100000);
+		return 0;
+	case TOPT_MTU:
+		ovb_klim.mtu = ovb_arg_u64(st, "--mtu", arg, 68, 1 << 20);
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp target_argp = { target_options, parse_target,
+	NULL, NULL, NULL, NULL, NULL };
+
+const struct argp_child ovb_target_children[] = {
+	{ &target_argp, 0, NULL, 0 },
+	{ &common_argp, 0, NULL, 0 },
+	{ 0 }
+};

@@ -11,6 +11,8 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ovb.h"
 
@@ -212,24 +214,25 @@ ovb_cfs_map(const struct ovb_need *n, bool clamp, struct ovb_cfs *c,
 }
 
 size_t
-ovb_weight_map(const double *g, size_t n, double C, uint64_t *w,
-	char *why, size_t len)
+ovb_weight_map(const double *g, size_t n, double C, uint64_t wmin,
+	uint64_t wmax, uint64_t *w, char *why, size_t len)
 {
 	double gmax = 0, W = 0;
 	for (size_t i = 0; i < n; i++)
 		gmax = fmax(gmax, g[i]);
 	for (size_t i = 0; i < n; i++) {
 		double v = gmax > 0 ?
-			ceil(g[i] / gmax * OVB_WEIGHT_MAX * SLACK) : 1;
-		v = fmin(v, OVB_WEIGHT_MAX);
-		w[i] = v < OVB_WEIGHT_MIN ? OVB_WEIGHT_MIN : (uint64_t)v;
+			ceil(g[i] / gmax * (double)wmax * SLACK) : 1;
+		v = fmin(v, (double)wmax);
+		w[i] = v < (double)wmin ? wmin : (uint64_t)v;
 		W += (double)w[i];
 	}
 	for (size_t i = 0; i < n; i++)
 		if ((double)w[i] * C < g[i] * W * SLACK) {
-			snprintf(why, len, "cpu.weight %" PRIu64 " of %.0f "
+			snprintf(why, len, "%s %" PRIu64 " of %.0f "
 				"gives %g cpu < its Eq. 1 term %g cpu",
-				w[i], W, (double)w[i] * C / W, g[i]);
+				wmax == OVB_SHARES_MAX ? "cpu.shares" :
+				"cpu.weight", w[i], W, (double)w[i] * C / W, g[i]);
 			return i + 1;
 		}
 	return 0;
@@ -302,4 +305,205 @@ ovb_k8s_map(const struct ovb_need *n, bool clamp, struct ovb_k8s *k,
 		k->has_limit = true;
 	}
 	return 0;
+}
+
+/* ---- a node's admission ---- */
+
+/* Whether the rational sum of the terms num[i]/den[i] is at most a * b
+ * (doubles, taken exactly). */
+static bool
+sum_within(const uint64_t *num, const uint64_t *den, size_t m, double a,
+	double b)
+{
+	mpq_t s, t, lim;
+	mpq_inits(s, t, lim, NULL);
+	for (size_t i = 0; i < m; i++) {
+		mpz_set_ui(mpq_numref(t), 0);
+		mpz_import(mpq_numref(t), 1, 1, sizeof num[i], 0, 0, &num[i]);
+		mpz_import(mpq_denref(t), 1, 1, sizeof den[i], 0, 0, &den[i]);
+		mpq_canonicalize(t);
+		mpq_add(s, s, t);
+	}
+	mpq_set_d(lim, a);
+	mpq_set_d(t, b);
+	mpq_mul(lim, lim, t);
+	bool ok = mpq_cmp(s, lim) <= 0;
+	mpq_clears(s, t, lim, NULL);
+	return ok;
+}
+
+bool
+ovb_dl_admit(const struct ovb_dl *d, size_t m, double dl_cap, double C,
+	double *sum)
+{
+	uint64_t *num = ovb_xcalloc(m + 1, sizeof *num);
+	uint64_t *den = ovb_xcalloc(m + 1, sizeof *den);
+	size_t k = 0;
+	*sum = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (d[i].k == 0)
+			continue;
+		/* k Q < 2^64: k <= 1e6 and Q <= P <= 4.2e9 */
+		num[k] = d[i].k * d[i].runtime;
+		den[k++] = d[i].period;
+		*sum += (double)d[i].k * (double)d[i].runtime /
+			(double)d[i].period;
+	}
+	bool ok = sum_within(num, den, k, dl_cap, C);
+	free(num);
+	free(den);
+	return ok;
+}
+
+/* The sum of m integers x(i) against a * b, exactly. */
+static bool
+ints_within(const uint64_t *x, size_t stride, size_t m, double a, double b,
+	double *sum)
+{
+	uint64_t *num = ovb_xcalloc(m + 1, sizeof *num);
+	uint64_t *den = ovb_xcalloc(m + 1, sizeof *den);
+	*sum = 0;
+	for (size_t i = 0; i < m; i++) {
+		num[i] = *(const uint64_t *)((const char *)x + i * stride);
+		den[i] = 1;
+		*sum += (double)num[i];
+	}
+	bool ok = sum_within(num, den, m, a, b);
+	free(num);
+	free(den);
+	return ok;
+}
+
+bool
+ovb_tc_admit(const struct ovb_tb *t, size_t m, double C, double *sum)
+{
+	/* the link ceil(8 C) bit/s: the rates are integers, so a sum <=
+	 * 8 C is the same test */
+	return ints_within(&t->rate, sizeof *t, m, 8, C, sum);
+}
+
+bool
+ovb_k8s_admit(const struct ovb_k8s *k, size_t m, double C, double *sum)
+{
+	return ints_within(&k->request, sizeof *k, m, 1000, C, sum);
+}
+
+/* ---- targets ---- */
+
+const char *const ovb_target_names[OVB_NTARGET] = { "sched-deadline",
+	"cgroup", "systemd", "tc", "kubernetes", "cgroup1" };
+
+int
+ovb_target_parse(const char *s)
+{
+	for (int t = 0; t < OVB_NTARGET; t++)
+		if (!strcmp(s, ovb_target_names[t]))
+			return t;
+	return -1;
+}
+
+enum ovb_res
+ovb_target_res(int t)
+{
+	return t == OVB_T_TC ? OVB_NET : OVB_CPU;
+}
+
+/* One capsule's map under target t; the node's admission needs what the
+ * map gives, kept in the arrays at index i. */
+static int
+map_one(int t, const struct ovb_klimits *L, bool clamp,
+	const struct ovb_need *n, size_t i, struct ovb_dl *dl,
+	struct ovb_cfs *cfs, double *g, struct ovb_tb *tb, struct ovb_k8s *k8,
+	char *why, size_t len)
+{
+	switch (t) {
+	case OVB_T_DL:
+		return ovb_dl_map(n, L, clamp, &dl[i], why, len);
+	case OVB_T_TC:
+		return ovb_tc_map(n, L, clamp, &tb[i], why, len);
+	case OVB_T_K8S:
+		return ovb_k8s_map(n, clamp, &k8[i], why, len);
+	default:
+		g[i] = ovb_enf_guarantee(n) / n->tau;
+		return ovb_cfs_map(n, clamp, &cfs[i], why, len);
+	}
+}
+
+int
+ovb_enf_node(int t, const struct ovb_klimits *L, bool clamp,
+	const struct ovb_need *n, size_t m, double C, size_t *bad, char *why,
+	size_t len)
+{
+	size_t sz = m + 1;
+	struct ovb_dl *dl = t == OVB_T_DL ? ovb_xcalloc(sz, sizeof *dl) : NULL;
+	struct ovb_tb *tb = t == OVB_T_TC ? ovb_xcalloc(sz, sizeof *tb) : NULL;
+	struct ovb_k8s *k8 = t == OVB_T_K8S ? ovb_xcalloc(sz, sizeof *k8) :
+		NULL;
+	bool cfs_like = !dl && !tb && !k8;
+	struct ovb_cfs *cfs = cfs_like ? ovb_xcalloc(sz, sizeof *cfs) : NULL;
+	double *g = cfs_like ? ovb_xcalloc(sz, sizeof *g) : NULL;
+	uint64_t *w = cfs_like ? ovb_xcalloc(sz, sizeof *w) : NULL;
+	size_t used = 0;
+	int v = 0;
+	*bad = m;
+	for (size_t i = 0; i < m && !v; i++) {
+		if (!n[i].used)
+			continue;
+		struct ovb_need one = n[i];
+		size_t j = used;
+		v = map_one(t, L, clamp, &one, j, dl, cfs, g, tb, k8, why, len);
+		if (v && clamp && v > 0)
+			v = 0;
+		if (v)
+			*bad = i;
+		used++;
+	}
+	double sum;
+	if (!v) {
+		switch (t) {
+		case OVB_T_DL:
+			if (!ovb_dl_admit(dl, used, L->dl_cap, C, &sum)) {
+				snprintf(why, len, "over-admitted: sum runtime/"
+					"period %.9g > %g x %g cpu = %.9g", sum,
+					L->dl_cap, C, L->dl_cap * C);
+				v = 1;
+			}
+			break;
+		case OVB_T_TC:
+			if (!ovb_tc_admit(tb, used, C, &sum)) {
+				snprintf(why, len, "the guaranteed rates add up to "
+					"%.17g bit/s > the link's %.17g bit/s", sum,
+					ceil(C * 8));
+				v = 1;
+			}
+			break;
+		case OVB_T_K8S:
+			if (!ovb_k8s_admit(k8, used, C, &sum)) {
+				snprintf(why, len, "the requests add up to %.17gm "
+					"> the node's %.17gm", sum, C * 1000);
+				v = 1;
+			}
+			break;
+		default: {
+			bool v1 = t == OVB_T_CGROUP1;
+			size_t b = ovb_weight_map(g, used, C,
+				v1 ? OVB_SHARES_MIN : OVB_WEIGHT_MIN,
+				v1 ? OVB_SHARES_MAX : OVB_WEIGHT_MAX, w, why, len);
+			if (b) {
+				/* the b-th used capsule */
+				for (size_t i = 0, u = 0; i < m; i++)
+					if (n[i].used && ++u == b)
+						*bad = i;
+				v = 1;
+			}
+		}
+		}
+	}
+	free(dl);
+	free(tb);
+	free(k8);
+	free(cfs);
+	free(g);
+	free(w);
+	return v;
 }

@@ -1111,8 +1111,10 @@ double ovb_cfs_allow(const struct ovb_cfs *c, double t);  /* [cpu-s] */
 /* cpu.weight of a node's capsules from their guarantees g[0..n) [cpu],
  * the largest 10000: 0, or the index + 1 of the first capsule whose share
  * w C / sum w is below g (the rounding lost it; why says so). */
-size_t ovb_weight_map(const double *g, size_t n, double C, uint64_t *w,
-	char *why, size_t len);
+size_t ovb_weight_map(const double *g, size_t n, double C, uint64_t wmin,
+	uint64_t wmax, uint64_t *w, char *why, size_t len);
+#define OVB_SHARES_MIN 2                /* cgroup v1 cpu.shares */
+#define OVB_SHARES_MAX 262144
 /* tc htb class: rate = D/tau (guaranteed when the rates fit the link),
  * ceil = sigma with burst = cburst = rho (the cap), units bit/s and B. */
 struct ovb_tb { uint64_t rate, ceil, burst; };    /* bit/s, bit/s, B */
@@ -1124,6 +1126,43 @@ int ovb_tc_map(const struct ovb_need *n, const struct ovb_klimits *L,
 struct ovb_k8s { uint64_t request, limit; bool has_limit; };
 int ovb_k8s_map(const struct ovb_need *n, bool clamp, struct ovb_k8s *k,
 	char *why, size_t len);
+
+/* A node's sums against its admission, decided exactly (the rationals of
+ * the integers and doubles): SCHED_DEADLINE sum k Q/P <= dl_cap C (the
+ * kernel's admission per root domain, C CPUs); tc's guaranteed rates <=
+ * the link, ceil(8 C) bit/s; Kubernetes requests <= 1000 C millicores
+ * (the scheduler's fit on allocatable).  *sum gets the sum in doubles. */
+bool ovb_dl_admit(const struct ovb_dl *d, size_t m, double dl_cap, double C,
+	double *sum);
+bool ovb_tc_admit(const struct ovb_tb *t, size_t m, double C, double *sum);
+bool ovb_k8s_admit(const struct ovb_k8s *k, size_t m, double C,
+	double *sum);
+
+/* The targets, and whether the kernel would take a node's capsules: each
+ * capsule's numbers within the limits (or clamped, with clamp) and the
+ * node's sums within its admission (cgroup and systemd: weights that keep
+ * every Eq. 1 term; cgroup1: the same with cpu.shares).  One rule for
+ * ovb-enforce, ovb-check --target and ovb-place --target.  n[0..m) are
+ * the needs on the target's resource (ovb_target_res); C the node's
+ * capacity of it.  0: taken; 1: a limit or the admission is broken, -1: a
+ * number cannot be represented; *bad is the capsule's index, or m for the
+ * node's sum; why says which limit, with the numbers. */
+enum ovb_target { OVB_T_DL, OVB_T_CGROUP, OVB_T_SYSTEMD, OVB_T_TC,
+	OVB_T_K8S, OVB_T_CGROUP1, OVB_NTARGET };
+extern const char *const ovb_target_names[OVB_NTARGET];
+int ovb_target_parse(const char *s);            /* -1: unknown */
+enum ovb_res ovb_target_res(int t);
+int ovb_enf_node(int t, const struct ovb_klimits *L, bool clamp,
+	const struct ovb_need *n, size_t m, double C, size_t *bad, char *why,
+	size_t len);
+/* The children of a tool that knows the targets (lib/cli.c): -t
+ * T[,T...], --clamp, --dl-cap, --hz, --mtu into the globals below, then
+ * -o, -q, -v. */
+extern const struct argp_child ovb_target_children[];
+extern bool ovb_target_on[OVB_NTARGET];
+extern size_t ovb_ntargets;
+extern bool ovb_target_clamp;
+extern struct ovb_klimits ovb_klim;
 
 /* ---- lib/trade.c: Sharc's resource trading (section 4.3), replayed ----
  *

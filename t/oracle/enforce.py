@@ -95,7 +95,7 @@ def main():
             if s > dl_cap * cap[nd][0]:
                 bad.append("node %s: sum %s > cap" % (nd, float(s)))
         res = "cpu"
-    elif target in ("cgroup", "systemd"):
+    elif target in ("cgroup", "cgroup1", "systemd"):
         vals = {}
         cur = None
         for l in lines:
@@ -107,7 +107,7 @@ def main():
             if target == "systemd" and cur and "=" in l:
                 k, v = l.split("=", 1)
                 vals.setdefault(cur, {})[k] = v
-            elif target == "cgroup" and l and not l.startswith("#"):
+            elif target != "systemd" and l and not l.startswith("#"):
                 path, v = l.split(" ", 1)
                 nd, cg, f = path.split("/")
                 vals.setdefault((nd, cg), {})[f] = v
@@ -117,10 +117,19 @@ def main():
             key = (app, capsule)
             seen[key] = seen.get(key, 0) + 1
             n += 1
+            wmin, wmax = 1, 10000
             if target == "cgroup":
                 q, p = (int(x) for x in v["cpu.max"].split())
                 b = int(v["cpu.max.burst"])
                 w = int(v["cpu.weight"])
+                if not b <= q:
+                    bad.append("%s: burst %d > quota %d" % (key, b, q))
+            elif target == "cgroup1":
+                q = int(v["cpu.cfs_quota_us"])
+                p = int(v["cpu.cfs_period_us"])
+                b = int(v["cpu.cfs_burst_us"])
+                w = int(v["cpu.shares"])
+                wmin, wmax = 2, 262144
                 if not b <= q:
                     bad.append("%s: burst %d > quota %d" % (key, b, q))
             else:
@@ -133,7 +142,7 @@ def main():
                     bad.append("%s: not in ovb.slice" % (key,))
             if not (q >= 1000 and 1000 <= p <= 1000000):
                 bad.append("%s: cpu.max %s %s outside limits" % (key, q, p))
-            if not 1 <= w <= 10000:
+            if not wmin <= w <= wmax:
                 bad.append("%s: weight %d" % (key, w))
             g, e, tau = guar(key, "cpu")
             periods = math.floor(tau * 10**6 / p) - 1
@@ -197,6 +206,13 @@ def main():
             m = re.match(r"    (requests|limits): \{cpu: (\d+)m\}$", l)
             if m:
                 cur[m.group(1)] = int(m.group(2))
+        req = {}
+        for it in items:
+            req[it["node"]] = req.get(it["node"], 0) + it["requests"]
+        for nd, r in req.items():
+            if F(r, 1000) > cap[nd][0]:
+                bad.append("node %s: requests %dm > %s cpu" %
+                           (nd, r, cap[nd][0]))
         for it in items:
             key = (it["app"], it["capsule"])
             seen[key] = seen.get(key, 0) + 1

@@ -16,30 +16,18 @@
 
 #include "ovb.h"
 
-enum target { T_DL, T_CGROUP, T_SYSTEMD, T_TC, T_K8S, T_N };
-static const char *const tname[T_N] = { "sched-deadline", "cgroup",
-	"systemd", "tc", "kubernetes" };
+#define tname ovb_target_names
+enum { T_DL = OVB_T_DL, T_CGROUP = OVB_T_CGROUP, T_SYSTEMD = OVB_T_SYSTEMD,
+	T_TC = OVB_T_TC, T_K8S = OVB_T_K8S, T_CGROUP1 = OVB_T_CGROUP1 };
 
-enum { OPT_TARGET = 't', OPT_CLAMP = 0x100, OPT_DLCAP, OPT_HZ, OPT_MTU,
-	OPT_DEV };
+enum { OPT_DEV = 0x100 };
 
 static int opt_target = -1;
 static bool opt_clamp;
 static const char *opt_dev = "eth0";
-static struct ovb_klimits L;
+#define L ovb_klim
 
 static const struct argp_option options[] = {
-	{ "target", OPT_TARGET, "T", 0, "sched-deadline, cgroup, systemd, tc "
-	  "or kubernetes (required)", 0 },
-	{ "clamp", OPT_CLAMP, NULL, 0, "Move a number beyond a kernel limit "
-	  "to the limit, with a warning naming the capsule (default: exit 65)",
-	  0 },
-	{ "dl-cap", OPT_DLCAP, "F", 0, "SCHED_DEADLINE share per CPU, "
-	  "(0, 1] (default 0.90: sched_rt_runtime_us/sched_rt_period_us "
-	  "minus the fair server)", 0 },
-	{ "hz", OPT_HZ, "N", 0, "Kernel HZ for tc's burst >= rate/HZ "
-	  "(default 100, the least)", 0 },
-	{ "mtu", OPT_MTU, "B", 0, "MTU in bytes (default 1500)", 0 },
 	{ "dev", OPT_DEV, "IFACE", 0, "tc: the interface (default eth0)", 0 },
 	{ 0 }
 };
@@ -68,22 +56,6 @@ static error_t
 parse_opt(int key, char *arg, struct argp_state *st)
 {
 	switch (key) {
-	case OPT_TARGET:
-		for (int t = 0; t < T_N; t++)
-			if (!strcmp(arg, tname[t]))
-				opt_target = t;
-		if (opt_target < 0)
-			argp_error(st, "--target: unknown target '%s' (%s, %s, "
-				"%s, %s, %s)", arg, tname[0], tname[1],
-				tname[2], tname[3], tname[4]);
-		return 0;
-	case OPT_CLAMP: opt_clamp = true; return 0;
-	case OPT_DLCAP:
-		L.dl_cap = ovb_arg_real(st, "--dl-cap", arg, 1e-6, 1);
-		return 0;
-	case OPT_HZ: L.hz = ovb_arg_u64(st, "--hz", arg, 1, 100000); return 0;
-	case OPT_MTU: L.mtu = ovb_arg_u64(st, "--mtu", arg, 68, 1 << 20);
-		return 0;
 	case OPT_DEV:
 		if (!*arg || strlen(arg) >= 16 || strpbrk(arg, " /\t\n"))
 			argp_error(st, "--dev: '%s' is not an interface name",
@@ -91,15 +63,21 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_dev = arg;
 		return 0;
 	case ARGP_KEY_SUCCESS:
-		if (opt_target < 0)
+		if (ovb_ntargets == 0)
 			argp_error(st, "--target is required");
+		if (ovb_ntargets > 1)
+			argp_error(st, "--target: one target at a time");
+		for (int t = 0; t < OVB_NTARGET; t++)
+			if (ovb_target_on[t])
+				opt_target = t;
+		opt_clamp = ovb_target_clamp;
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
 
 static const struct argp argp = { options, parse_opt,
-	"CLUSTER PLAN", doc, ovb_cli_child, NULL, NULL };
+	"CLUSTER PLAN", doc, ovb_target_children, NULL, NULL };
 
 static struct {
 	struct ovb_cluster cluster;
@@ -220,6 +198,8 @@ node_dl(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 	int st = 0;
 	char why[256];
 	double sum = 0;
+	struct ovb_dl *dls = ovb_xcalloc(m + 1, sizeof *dls);
+	size_t nd_ = 0;
 	for (size_t i = 0; i < m; i++) {
 		const struct ovb_placed *p = &S.plan.p[idx[i]];
 		struct ovb_need n;
@@ -243,16 +223,18 @@ node_dl(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 				" --sched-deadline %" PRIu64 " --sched-period %"
 				PRIu64 " 0 CMD\n", d.runtime, d.deadline,
 				d.period);
-		sum += (double)d.k * (double)d.runtime / (double)d.period;
+		dls[nd_] = d;
+		nd_++;
 	}
 	double cap = L.dl_cap * nd->cap[OVB_CPU];
-	if (!st && sum > cap)
+	if (!st && !ovb_dl_admit(dls, nd_, L.dl_cap, nd->cap[OVB_CPU], &sum))
 		st = ovb_err_at(S.cluster_file, nd->line, "node %s: "
 			"sched-deadline: over-admitted: sum runtime/period "
 			"%.9g > %g x %g cpu = %.9g", nd->name, sum, L.dl_cap,
 			nd->cap[OVB_CPU], cap);
 	fprintf(f, "# node %s: sum runtime/period %.9g of %.9g\n", nd->name,
 		sum, cap);
+	free(dls);
 	return st;
 }
 
@@ -286,8 +268,10 @@ node_cfs(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 		g[nu] = ovb_enf_guarantee(&n) / n.tau;
 		use[nu++] = idx[i];
 	}
-	size_t bad = st ? 0 : ovb_weight_map(g, nu, nd->cap[OVB_CPU], w, why,
-		sizeof why);
+	bool v1 = opt_target == T_CGROUP1;
+	size_t bad = st ? 0 : ovb_weight_map(g, nu, nd->cap[OVB_CPU],
+		v1 ? OVB_SHARES_MIN : OVB_WEIGHT_MIN,
+		v1 ? OVB_SHARES_MAX : OVB_WEIGHT_MAX, w, why, sizeof why);
 	if (bad) {
 		int e = limit(&S.plan.p[use[bad - 1]], 1, why);
 		if (e)
@@ -305,6 +289,17 @@ node_cfs(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 			fprintf(f, "%s/%s.%s/cpu.max.burst %" PRIu64 "\n",
 				nd->name, p->app, p->capsule, c[i].burst);
 			fprintf(f, "%s/%s.%s/cpu.weight %" PRIu64 "\n",
+				nd->name, p->app, p->capsule, w[i]);
+			continue;
+		}
+		if (opt_target == T_CGROUP1) {
+			fprintf(f, "%s/%s.%s/cpu.cfs_period_us %" PRIu64 "\n",
+				nd->name, p->app, p->capsule, c[i].period);
+			fprintf(f, "%s/%s.%s/cpu.cfs_quota_us %" PRIu64 "\n",
+				nd->name, p->app, p->capsule, c[i].quota);
+			fprintf(f, "%s/%s.%s/cpu.cfs_burst_us %" PRIu64 "\n",
+				nd->name, p->app, p->capsule, c[i].burst);
+			fprintf(f, "%s/%s.%s/cpu.shares %" PRIu64 "\n",
 				nd->name, p->app, p->capsule, w[i]);
 			continue;
 		}
@@ -330,6 +325,8 @@ node_tc(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 	char why[256];
 	double link = ceil(nd->cap[OVB_NET] * 8), sum = 0;
 	unsigned cls = 0x10;
+	struct ovb_tb *tbs = ovb_xcalloc(m + 1, sizeof *tbs);
+	size_t ntb = 0;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *g = open_memstream(&buf, &len);
@@ -361,10 +358,10 @@ node_tc(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 			"rate %" PRIu64 "bit ceil %" PRIu64 "bit burst %" PRIu64
 			"b cburst %" PRIu64 "b\n", opt_dev, cls++, t.rate,
 			t.ceil, t.burst, t.burst);
-		sum += (double)t.rate;
+		tbs[ntb++] = t;
 	}
 	fclose(g);
-	if (!st && sum > link)
+	if (!st && !ovb_tc_admit(tbs, ntb, nd->cap[OVB_NET], &sum))
 		st = ovb_err_at(S.cluster_file, nd->line, "node %s: tc: the "
 			"guaranteed rates add up to %.17g bit/s > the link's "
 			"%.17g bit/s", nd->name, sum, link);
@@ -377,6 +374,7 @@ node_tc(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 		fwrite(buf, 1, len, f);
 	}
 	free(buf);
+	free(tbs);
 	return st;
 }
 
@@ -385,6 +383,8 @@ node_k8s(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 {
 	int st = 0;
 	char why[256];
+	struct ovb_k8s *ks = ovb_xcalloc(m + 1, sizeof *ks);
+	size_t nk = 0;
 	for (size_t i = 0; i < m; i++) {
 		const struct ovb_placed *p = &S.plan.p[idx[i]];
 		struct ovb_need n;
@@ -397,6 +397,7 @@ node_k8s(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 			st = e;
 			continue;
 		}
+		ks[nk++] = k;
 		fprintf(f, "- node: %s\n  app: %s\n  capsule: %s\n  resources:\n"
 			"    requests: {cpu: %" PRIu64 "m}\n", nd->name, p->app,
 			p->capsule, k.request);
@@ -406,6 +407,12 @@ node_k8s(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 			"no memory request (not a resource of the plan)" :
 			"tau < 0.2 s, two CFS periods of 100 ms: no cpu limit");
 	}
+	double sum;
+	if (!st && !ovb_k8s_admit(ks, nk, nd->cap[OVB_CPU], &sum))
+		st = ovb_err_at(S.cluster_file, nd->line, "node %s: kubernetes: "
+			"the requests add up to %.17gm > the node's %.17gm",
+			nd->name, sum, nd->cap[OVB_CPU] * 1000);
+	free(ks);
 	return st;
 }
 
@@ -441,7 +448,6 @@ int
 main(int argc, char **argv)
 {
 	int first, status = 0, st;
-	ovb_klimits_default(&L);
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	for (int i = first; i < argc; i++)
 		if ((st = ovb_read_input(argv[i], take, NULL)) > status)

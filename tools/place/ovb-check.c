@@ -61,7 +61,9 @@ static const char doc[] =
 	"numbers than recomputed: qos values to a relative 1e-9, PR to 1e-9, "
 	"LOAD to a relative 1e-9, O_MIN and CAPACITY exactly), unplaced and "
 	"incomplete (an application neither placed nor rejected, or placed "
-	"in part).\n\n"
+	"in part), target (with --target: a number beyond a kernel limit, or "
+	"a node the kernel would not admit, as ovb-enforce would refuse "
+	"it).\n\n"
 	"Eq. 3 is decided exactly: Pr(Y > C) as a rational from the "
 	"histograms' counts, against the exact value of O_min's double.  "
 	"Pr(Y > C) counts the grid points k*g > C strictly.\n\n"
@@ -70,6 +72,8 @@ static const char doc[] =
 	"  ovb-place c.txt a.txt *.profile | ovb-check c.txt a.txt *.profile -\n"
 	"  ovb-check c.txt a.txt plan.txt *.profile | grep ' eq3 '\n"
 	"  ovb-check c.txt old.apps new.apps plan2.txt *.profile  (a stream)\n"
+	"  ovb-check -t sched-deadline,tc c.txt a.txt plan.txt *.profile  "
+	"(enforceable too)\n"
 	"  CI gate, failing the job on a violation (1) or bad input (65):\n"
 	"    - run: ovb-check conf/cluster conf/apps plan.txt prof/*.profile\n\n"
 	OVB_EXIT_DOC;
@@ -90,7 +94,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 }
 
 static const struct argp argp = { options, parse_opt,
-	"CLUSTER APPS... PLAN [PROFILE...]", doc, ovb_cli_child, NULL, NULL };
+	"CLUSTER APPS... PLAN [PROFILE...]", doc, ovb_target_children, NULL,
+	NULL };
 
 /* ---- inputs ---- */
 
@@ -504,6 +509,29 @@ node_risk(const struct ovb_need *need, size_t n, double C, double *g,
 	return p;
 }
 
+/* --target: would the kernel take the node's capsules (lib/enforce.c,
+ * the rule ovb-enforce and ovb-place --target use)? */
+static void
+check_targets(const char *node, int r, const struct ovb_need *need, size_t n,
+	double C, struct cap **m, const char *list)
+{
+	for (int t = 0; t < OVB_NTARGET; t++) {
+		char why[256];
+		size_t bad;
+		if (!ovb_target_on[t] || (int)ovb_target_res(t) != r ||
+		    !ovb_enf_node(t, &ovb_klim, ovb_target_clamp, need, n, C,
+		    &bad, why, sizeof why))
+			continue;
+		if (bad < n)
+			violation(node, rname(r), "target", "%s: capsule %s/%s: "
+				"%s %s", ovb_target_names[t], m[bad]->pl->app,
+				m[bad]->pl->capsule, why, list);
+		else
+			violation(node, rname(r), "target", "%s: %s %s",
+				ovb_target_names[t], why, list);
+	}
+}
+
 /* Eq. 1, Eq. 3 and the risk record of one node and resource. */
 static void
 check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
@@ -550,6 +578,7 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	else if (eq1_over)
 		violation(nd->name, res, "eq1", "load=%s %s > C=%s %s (tau_min=%s "
 			"s) %s", num(load), unit, num(C), unit, num(tmin), list);
+	check_targets(nd->name, r, need, n, C, m, list);
 	/* Eq. 3 */
 	double g = ovb_node_grid(need, n, NULL, C, S.plan.grid);
 	if (!ovb_grid_holds(need, n, NULL, g)) {

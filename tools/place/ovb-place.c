@@ -153,7 +153,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 }
 
 static const struct argp argp = { options, parse_opt,
-	"CLUSTER APPS [PROFILE...] [PLAN]", doc, ovb_cli_child, NULL, NULL };
+	"CLUSTER APPS [PROFILE...] [PLAN]", doc, ovb_target_children, NULL,
+	NULL };
 
 /* ---- inputs ---- */
 
@@ -364,9 +365,9 @@ node_trust(const struct node *nd, size_t a)
 
 /* ---- feasibility and scores ---- */
 
-enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_EQ3, W_NWHY };
+enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_TARGET, W_EQ3, W_NWHY };
 static const char *const why_name[W_NWHY] = { "", "pinned elsewhere",
-	"no spread label", "trust 0", "Eq. 1", "Eq. 3" };
+	"no spread label", "trust 0", "Eq. 1", "--target", "Eq. 3" };
 
 /* Eq. 1 with the capsule added, decided exactly (lib/node.c); *after is
  * the load in doubles, for the score. */
@@ -449,6 +450,31 @@ eq3_ok(const struct nres *nr, const struct ovb_need *n, double cap)
 		cap, limit, NAN);
 }
 
+/* --target: would the kernel take the node's capsules with this one
+ * (lib/enforce.c, the rule of ovb-enforce and ovb-check --target)?  NULL,
+ * or which target refuses and why (in why[len]). */
+static const char *
+target_refuses(const struct capsule *cp, const struct node *nd, char *why,
+	size_t len)
+{
+	for (int t = 0; ovb_ntargets && t < OVB_NTARGET; t++) {
+		int r = (int)ovb_target_res(t);
+		const struct nres *nr = &nd->r[r];
+		if (!ovb_target_on[t] || !cp->need[r].used)
+			continue;
+		struct ovb_need *all = ovb_xcalloc(nr->nmembers + 1, sizeof *all);
+		memcpy(all, nr->members, nr->nmembers * sizeof *all);
+		all[nr->nmembers] = cp->need[r];
+		size_t bad;
+		int v = ovb_enf_node(t, &ovb_klim, ovb_target_clamp, all,
+			nr->nmembers + 1, nd->n->cap[r], &bad, why, len);
+		free(all);
+		if (v)
+			return ovb_target_names[t];
+	}
+	return NULL;
+}
+
 /* Higher is better: the fit the policy wants, mixed with trust. */
 static double
 score(const struct capsule *cp, const struct node *nd, const double after[],
@@ -492,6 +518,9 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 		if (cp->need[r].used && !eq1_ok(&nd->r[r], &cp->need[r],
 		    nd->n->cap[r], &after[r]))
 			return W_EQ1;
+	char why[256];
+	if (target_refuses(cp, nd, why, sizeof why))
+		return W_TARGET;
 	*sc = score(cp, nd, after, trust);
 	return W_OK;
 }
@@ -834,6 +863,13 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 			fprintf(f, ", %s Eq. 1 needs %.3g %s more (load %.6g > %g %s)",
 				ovb_res_name((enum ovb_res)r), after - cap, u, after,
 				cap, u);
+			continue;
+		}
+		char why[256];
+		const char *t = target_refuses(cp, nd, why, sizeof why);
+		if (t && (int)ovb_target_res(ovb_target_parse(t)) == r) {
+			fprintf(f, ", %s --target %s: %s", ovb_res_name((enum ovb_res)r),
+				t, why);
 			continue;
 		}
 		if (eq3_ok(nr, n, cap))
