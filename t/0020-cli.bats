@@ -44,6 +44,7 @@ args() {
 	ovb-fmt) A=(-c "@$DATA/example.plan") ;;
 	ovb-import) A=(--bitbrains "@$DATA/replay-bitbrains.csv") ;;
 	ovb-market) A=("$DATA/market-fig3.cluster" "@$DATA/example.bids") ;;
+	ovb-merge) A=("@$DATA/example.profile") ;;
 	ovb-rebalance) A=("$DATA/market-fig3.cluster" "@$DATA/example.bids") ;;
 	ovb-onoff)
 		BADEND=truncate
