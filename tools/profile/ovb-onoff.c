@@ -25,8 +25,8 @@
 #define PID_LIMIT 4194304            /* the kernel's PID_MAX_LIMIT */
 #define LOOKBACK 1000000000ULL /* ns of trace time held before output */
 
-enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY };
-#define BOUND_PCT 1.5        /* default --strict bound, % of busy time */
+enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU };
+#define BOUND_PCT 1.5        /* default bound on the uncertainty, % of busy */
 
 struct selector {
 	char *name, *text;
@@ -58,6 +58,10 @@ struct capstate {
 	uint64_t unsure;     /* CPU-ns by which busy may be off: runs whose
 	                        start the trace misses and nothing closed */
 	uint64_t nunsure;    /* how many such runs */
+	uint64_t woken;      /* CPU-ns by which busy may be off: runs of woken
+	                        tasks the kernel may have charged from before
+	                        their switch in (no sched_stat_runtime) */
+	uint64_t nwoken;     /* how many such runs */
 	size_t nproc;        /* processes the selector matched */
 	char seen[160];      /* the first of them, "pid(comm) ...", for -v */
 	struct ovb_busy last;/* the period not yet written (last.ncpu 0: none),
@@ -70,7 +74,7 @@ struct change { uint64_t time, seq; int16_t cap; int8_t delta; };
 static struct selector sel[MAXCAPS];
 static int nsel;
 static bool opt_recv, opt_net = true, opt_strict, opt_allow_empty;
-static double opt_bound = BOUND_PCT;
+static double opt_bound = BOUND_PCT;   /* < 0: any */
 static const char *opt_input;
 
 static struct state {
@@ -113,9 +117,12 @@ static const struct argp_option options[] = {
 	{ "recv", OPT_RECV, NULL, 0, "Also write bytes received", 0 },
 	{ "no-net", OPT_NO_NET, NULL, 0, "Write CPU busy periods only", 0 },
 	{ NULL, 0, NULL, 0, "Checks:", 3 },
+	{ "max-uncertainty", OPT_MAXU, "PCT|any", 0,
+	  "Refuse the trace (status 65) when a capsule's busy time may be off "
+	  "by more than PCT % (default 1.5); 'any' warns instead", 0 },
 	{ "strict", OPT_STRICT, "PCT", OPTION_ARG_OPTIONAL,
-	  "Fail (status 65) when a capsule's busy time is uncertain by more "
-	  "than PCT % (default 1.5), or network bytes could not be credited", 0 },
+	  "As --max-uncertainty=PCT (default 1.5), and also fail when network "
+	  "bytes could not be credited to a capsule", 0 },
 	{ "allow-empty", OPT_ALLOW_EMPTY, NULL, 0,
 	  "A selector that matches no process of the trace is no error (its "
 	  "capsule is written, with no busy period)", 0 },
@@ -130,10 +137,13 @@ static const char doc[] =
 	"(the default) for a pipe-mode stream from 'perf record -o -'.  It "
 	"must hold sched:sched_switch; network bytes come from "
 	"sock:sock_send_length / sock:sock_recv_length, or from "
-	"net:net_dev_queue where those are missing.  Where the kernel drops "
-	"switches (some idle tasks emit none), sched:sched_stat_runtime closes "
-	"the gaps; without it a run's start is estimated and the uncertainty "
-	"is reported (-v: per capsule; a warning above 1.5 %; --strict fails). "
+	"net:net_dev_queue where those are missing.  sched:sched_stat_runtime "
+	"places every run where the kernel's accounting does: from before its "
+	"switch in when a wakeup preempted, and where the kernel dropped the "
+	"switch (some idle tasks emit none).  Without it each such start is "
+	"bounded, not known: -v prints the bound per capsule, and a trace "
+	"whose busy time may be off by more than 1.5 % is refused (status 65; "
+	"--max-uncertainty). "
 	"Traces recorded per task (no -a, -p), on a CPU subset (-C), with "
 	"sampled tracepoints (-F, -c) or filtered ones (--filter) are "
 	"refused.\n\n"
@@ -200,6 +210,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_strict = true;
 		if (arg)
 			opt_bound = ovb_arg_real(st, "--strict", arg, 0, 1e9);
+		return 0;
+	case OPT_MAXU:
+		opt_bound = !strcmp(arg, "any") ? -1 :
+			ovb_arg_real(st, "--max-uncertainty", arg, 0, 1e9);
 		return 0;
 	case ARGP_KEY_ARG:
 		if (st->arg_num > 0)
@@ -455,6 +469,33 @@ missed_start(uint32_t c, int32_t tid, uint64_t t, int16_t cap)
 	return s < since ? since : s > t ? t : s;
 }
 
+/* Without sched:sched_stat_runtime: the kernel charges a task woken onto
+ * a CPU from when it was enqueued, not from its sched_switch, and stops
+ * charging the task it displaces then (see charged_start); a trace of
+ * switches alone does not say when that was.  It was after the CPU's
+ * previous switch and after the task last left a CPU: the time in between
+ * is what the capsules of both may be off by.  A task resumed after a
+ * preemption was not woken and is charged from its switch in. */
+static void
+woken_bound(uint32_t c, int32_t tid, uint64_t t, int16_t cap)
+{
+	if (tid <= 0)
+		return;
+	const struct task *k = &S.task[tid];
+	if (k->runnable && k->lastout)
+		return;
+	uint64_t lo = S.cpu_since[c] > k->lastout ? S.cpu_since[c] : k->lastout;
+	if (lo >= t)
+		return;
+	int16_t pred = S.cur_cap[c];
+	if (cap == pred)
+		return;
+	if (cap >= 0)
+		S.cap[cap].woken += t - lo, S.cap[cap].nwoken++;
+	if (pred >= 0)
+		S.cap[pred].woken += t - lo, S.cap[pred].nwoken++;
+}
+
 /* Per task: the end and kind of its last run, and its usual run length. */
 static void
 note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
@@ -538,6 +579,8 @@ on_switch(const struct ovb_pev *ev)
 		began = s;
 	} else {
 		began = charged_start(c, ev->prev, t);
+		if (!S.has_runtime)
+			woken_bound(c, ev->next, t, next);
 		if (S.cur_cap[c] != next) {
 			change(S.cur_cap[c], -1, t);
 			change(next, +1, t);
@@ -760,42 +803,59 @@ finish(const char *name)
 	return 0;
 }
 
-/* Per capsule, how far its busy time may be off; -v says it, a warning
- * says it above the bound, --strict fails then.  Network bytes sent in
- * interrupt context (net:net_dev_queue) cannot be credited: said, and
- * --strict fails. */
+/* Per capsule, how far its busy time may be off: runs whose switch in
+ * the trace misses, and (without sched:sched_stat_runtime) runs of woken
+ * tasks the kernel may have charged from before their switch in.  -v says
+ * it; above the bound the trace is refused (--max-uncertainty=any: a
+ * warning).  Network bytes sent in interrupt context (net:net_dev_queue)
+ * that could not be credited: said, and --strict fails. */
 static int
 check_bounds(const char *name)
 {
 	int st = 0;
 	for (int k = 0; k < nsel; k++) {
 		const struct capstate *c = &S.cap[k];
-		double pct = c->busy ? 100.0 * (double)c->unsure / (double)c->busy :
-			c->unsure ? 100.0 : 0;
-		bool over = pct > opt_bound;
-		if (ovb_verbose || (over && !ovb_quiet) || (over && opt_strict))
-			ovb_warn("%s: capsule %s: busy %.6f cpu-s, uncertain by at "
-				"most %.6f cpu-s (%.3g %%) from %llu runs whose start "
-				"the trace misses%s", name, sel[k].name,
-				(double)c->busy / 1e9, (double)c->unsure / 1e9, pct,
-				(unsigned long long)c->nunsure, !over ? "" :
-				S.has_runtime ? "; the kernel dropped switches this "
-				"trace could not close" : "; record with -e "
-				"sched:sched_stat_runtime as well (ovb-capture does), "
-				"which closes them");
-		if (over && opt_strict)
+		uint64_t u = c->unsure + c->woken;
+		double pct = c->busy ? 100.0 * (double)u / (double)c->busy :
+			u ? 100.0 : 0;
+		bool over = opt_bound >= 0 && pct > opt_bound;
+		bool warn = opt_bound < 0 && pct > BOUND_PCT && !ovb_quiet;
+		if (!ovb_verbose && !over && !warn)
+			continue;
+		char why[256];
+		snprintf(why, sizeof why, "%llu runs whose switch in the trace "
+			"misses%s", (unsigned long long)c->nunsure,
+			S.has_runtime ? "" : ", ");
+		if (!S.has_runtime)
+			snprintf(why + strlen(why), sizeof why - strlen(why),
+				"%llu runs of woken tasks (the kernel charges a woken "
+				"task from before its switch in, by how much only "
+				"sched:sched_stat_runtime says)",
+				(unsigned long long)c->nwoken);
+		ovb_warn("%s: capsule %s: busy %.6f cpu-s, uncertain by at most "
+			"%.6f cpu-s (%.3g %%): %s%s", name, sel[k].name,
+			(double)c->busy / 1e9, (double)u / 1e9, pct, why,
+			!over && !warn ? "" : S.has_runtime ? "; the kernel "
+			"dropped switches this trace could not close" :
+			"; record -e sched:sched_stat_runtime too, as ovb-capture "
+			"does");
+		if (over)
 			st = OVB_EDATA;
 	}
+	if (st)
+		ovb_warn("%s: refused: busy time uncertain by more than %g %% "
+			"(--max-uncertainty=PCT, or any, accepts it)", name,
+			opt_bound);
 	if (S.irq_bytes && (ovb_verbose || !ovb_quiet || opt_strict))
 		ovb_warn("%s: %llu bytes sent or received in interrupt context "
 			"(net:net_dev_queue does not name the socket's owner) are not "
 			"credited to any capsule; record sock:sock_send_length "
 			"(ovb-capture --net=sock) where the kernel has it", name,
 			(unsigned long long)S.irq_bytes);
-	if (S.irq_bytes && opt_strict)
+	if (S.irq_bytes && opt_strict) {
+		ovb_warn("%s: refused under --strict", name);
 		st = OVB_EDATA;
-	if (st)
-		ovb_warn("%s: refused under --strict (bound %g %%)", name, opt_bound);
+	}
 	return st;
 }
 
