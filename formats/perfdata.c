@@ -524,6 +524,8 @@ bind_attr(struct ovb_perf *p, struct attr *at)
 		at->f2 = tep_find_field(ev, "skbaddr");
 		at->f3 = tep_find_field(ev, "saddr");
 		at->f4 = tep_find_field(ev, "daddr");
+		if (!at->f3 || !at->f4)   /* both or no flow */
+			at->f3 = at->f4 = NULL;
 		at->h = at->f1 ? H_SOCK : H_NONE;
 	} else if (!strcmp(ev->system, "sock") &&
 	    !strcmp(ev->name, "inet_sock_set_state")) {
