@@ -45,7 +45,8 @@ enum { FEAT_TRACING_DATA = 1, FEAT_NRCPUS = 7, FEAT_CMDLINE = 11,
 #define MAXATTR 4096
 #define MAXCPUMAP 4096
 
-enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME };
+enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME, H_SOCK,
+	H_SOFTIRQ, H_TIMER };
 
 struct attr {
 	uint32_t type;
@@ -53,7 +54,7 @@ struct attr {
 	uint64_t period;           /* sample_period, or sample_freq if freq */
 	bool freq, sample_id_all;
 	enum handler h;
-	struct tep_format_field *f1, *f2, *f3, *flags;
+	struct tep_format_field *f1, *f2, *f3, *f4, *flags;
 };
 
 struct idmap { uint64_t id; uint32_t attr; };
@@ -510,12 +511,43 @@ bind_attr(struct ovb_perf *p, struct attr *at)
 	} else if (!strcmp(ev->system, "net") &&
 	    !strcmp(ev->name, "net_dev_queue")) {
 		at->f1 = tep_find_field(ev, "len");
+		at->f2 = tep_find_field(ev, "skbaddr");
 		at->h = at->f1 ? H_DEVQ : H_NONE;
 	} else if (!strcmp(ev->system, "sched") &&
 	    !strcmp(ev->name, "sched_stat_runtime")) {
 		at->f1 = tep_find_field(ev, "pid");
 		at->f2 = tep_find_field(ev, "runtime");
 		at->h = at->f1 && at->f2 ? H_RUNTIME : H_NONE;
+	} else if (!strcmp(ev->system, "tcp") &&
+	    !strcmp(ev->name, "tcp_probe")) {
+		at->f1 = tep_find_field(ev, "skaddr");
+		at->f2 = tep_find_field(ev, "skbaddr");
+		at->f3 = tep_find_field(ev, "saddr");
+		at->f4 = tep_find_field(ev, "daddr");
+		if (!at->f3 || !at->f4)   /* both or no flow */
+			at->f3 = at->f4 = NULL;
+		at->h = at->f1 ? H_SOCK : H_NONE;
+	} else if (!strcmp(ev->system, "sock") &&
+	    !strcmp(ev->name, "inet_sock_set_state")) {
+		at->f1 = tep_find_field(ev, "skaddr");
+		at->f4 = tep_find_field(ev, "newstate");
+		at->h = at->f1 && at->f4 ? H_SOCK : H_NONE;
+	} else if (!strcmp(ev->system, "irq") &&
+	    (!strcmp(ev->name, "softirq_entry") ||
+	     !strcmp(ev->name, "softirq_exit")))
+		at->h = H_SOFTIRQ;
+	else if (!strcmp(ev->system, "timer") &&
+	    !strncmp(ev->name, "hrtimer_", 8)) {
+		/* f2 tells them apart: hrtimer_start has expires, the entry
+		 * has now, the exit neither */
+		at->f1 = tep_find_field(ev, "hrtimer");
+		at->f2 = !strcmp(ev->name, "hrtimer_start") ?
+			tep_find_field(ev, "expires") :
+			!strcmp(ev->name, "hrtimer_expire_entry") ?
+			tep_find_field(ev, "now") : NULL;
+		at->f3 = !strcmp(ev->name, "hrtimer_start") ? at->f2 : NULL;
+		at->h = at->f1 && (at->f2 || !strcmp(ev->name,
+			"hrtimer_expire_exit")) ? H_TIMER : H_NONE;
 	}
 }
 
@@ -764,6 +796,24 @@ field_int(struct tep_format_field *f, const struct sample *s)
 	return (int32_t)(uint32_t)field(f, s);
 }
 
+/* FNV-1a over the bytes of fields a then b (a socket's two addresses, in
+ * either order: the flow seen from one end or from the other). */
+static uint64_t
+flow_hash(struct tep_format_field *a, struct tep_format_field *b,
+	const struct sample *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct tep_format_field *f[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		if (!f[i] || f[i]->offset < 0 || f[i]->size < 0 ||
+		    (size_t)f[i]->offset + (size_t)f[i]->size > s->rawsize)
+			return 0;
+		for (int j = 0; j < f[i]->size; j++)
+			h = (h ^ s->raw[f[i]->offset + j]) * 0x100000001b3ULL;
+	}
+	return h ? h : 1;
+}
+
 /* Decodes a sample into ev; false when it is not one we use. */
 static bool
 decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
@@ -784,7 +834,22 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	ev->tid = (int32_t)s.tid;
 	ev->sample = true;
 	ev->irq = at->flags && (field(at->flags, &s) & TRACE_FLAG_IRQS);
-	if (at->h == H_RUNTIME) {
+	if (at->h == H_SOCK) {
+		ev->kind = OVB_PEV_SOCK;
+		ev->sk = field(at->f1, &s);
+		ev->sk_state = at->f4 && !at->f3 ? field_int(at->f4, &s) : -1;
+		if (at->f3) {   /* tcp:tcp_probe */
+			ev->skb = field(at->f2, &s);
+			ev->flow = flow_hash(at->f3, at->f4, &s);
+			ev->rflow = flow_hash(at->f4, at->f3, &s);
+		}
+	} else if (at->h == H_SOFTIRQ) {
+		ev->kind = OVB_PEV_SOFTIRQ;
+	} else if (at->h == H_TIMER) {
+		ev->kind = OVB_PEV_TIMER;
+		ev->sk = field(at->f1, &s);
+		ev->n = at->f3 ? 0 : at->f2 ? 1 : 2;
+	} else if (at->h == H_RUNTIME) {
 		ev->kind = OVB_PEV_RUNTIME;
 		ev->next = field_int(at->f1, &s);
 		ev->n = field(at->f2, &s);
@@ -797,6 +862,8 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	} else {
 		int64_t bytes = at->h == H_DEVQ ? (int64_t)field(at->f1, &s) :
 			field_int(at->f1, &s);
+		if (at->h == H_DEVQ)
+			ev->skb = field(at->f2, &s);
 		/* sock_recv_length with MSG_PEEK (2) received nothing */
 		if (at->h == H_RECV && at->f2 && field(at->f2, &s) & 2)
 			bytes = 0;
@@ -852,7 +919,10 @@ used_event(const char *e)
 {
 	static const char *const used[] = { "sched:sched_switch",
 		"sched:sched_stat_runtime", "sock:sock_send_length",
-		"sock:sock_recv_length", "net:net_dev_queue" };
+		"sock:sock_recv_length", "net:net_dev_queue", "tcp:tcp_probe",
+		"sock:inet_sock_set_state", "irq:softirq_entry",
+		"irq:softirq_exit", "timer:hrtimer_start",
+		"timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit" };
 	for (size_t i = 0; i < sizeof used / sizeof *used; i++) {
 		size_t n = strlen(used[i]);
 		if (!strncmp(e, used[i], n) && (!e[n] || e[n] == ',' ||

@@ -382,6 +382,12 @@ enum ovb_pev_kind {
 	OVB_PEV_LOST,    /* n events lost on cpu, noticed at time */
 	OVB_PEV_RUNTIME, /* sched:sched_stat_runtime: task next was charged
 	                    n ns of CPU time, ending about at time */
+	OVB_PEV_SOCK,    /* tcp:tcp_probe (a segment reached socket sk) or
+	                    sock:inet_sock_set_state (sk entered sk_state),
+	                    in the sampled task's or an irq's context */
+	OVB_PEV_SOFTIRQ, /* irq:softirq_entry or softirq_exit on cpu */
+	OVB_PEV_TIMER,   /* timer:hrtimer_start (n 0), hrtimer_expire_entry
+	                    (1) or hrtimer_expire_exit (2) of hrtimer sk */
 };
 struct ovb_pev {
 	enum ovb_pev_kind kind;
@@ -393,6 +399,13 @@ struct ovb_pev {
 	int32_t ppid, ptid;       /* fork: the parent */
 	int32_t prev, next;       /* switch: task ids */
 	bool prev_runnable;       /* switch: prev was preempted, not asleep */
+	uint64_t sk;              /* sock: the socket's kernel address */
+	int32_t sk_state;         /* sock: the new TCP state, -1 (tcp_probe) */
+	uint64_t skb;             /* tcp_probe: the segment's skb; send from
+	                             net:net_dev_queue: the skb queued */
+	uint64_t flow, rflow;     /* tcp_probe: a hash of the socket's local
+	                             then remote address, and the reverse (the
+	                             flow as its peer sees it); 0 unknown */
 	uint64_t n;               /* send/recv: bytes; lost: events */
 	bool sample;              /* a tracepoint sample (defines the span) */
 	bool irq;                 /* raised in hard/soft irq or NMI context */
