@@ -25,12 +25,12 @@
 
 enum policy { WORST_FIT, BEST_FIT, TOLERANCE, RANDOM };
 enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID,
-	OPT_STRICT };
+	OPT_STRICT, OPT_SCAN };
 
 static enum policy opt_policy = WORST_FIT;
 static uint64_t opt_seed = 1, opt_grid = 1000;
 static double opt_trust_weight;
-static bool opt_strict;
+static bool opt_strict, opt_scan;
 static size_t nrejected;  /* applications rejected by this run */
 static size_t nwarnings;  /* warnings that --strict makes errors */
 struct capsule {
@@ -98,6 +98,9 @@ static const struct argp_option options[] = {
 	  "Exit 1 when an application is rejected (the plan is still "
 	  "written); warnings (profiles of different measurement intervals "
 	  "on one node) are errors: exit 65, no plan", 3 },
+	{ "scan", OPT_SCAN, NULL, 0,
+	  "Examine every node for every capsule instead of the nodes in "
+	  "order of headroom (the same plan, slower: for comparison)", 1 },
 	{ NULL, 0, NULL, 0, "Model:", 2 },
 	{ "grid", OPT_GRID, "POINTS", 0,
 	  "A node's distributions sit on a grid at least CAPACITY/POINTS wide "
@@ -147,6 +150,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_STRICT:
 		opt_strict = true;
+		return 0;
+	case OPT_SCAN:
+		opt_scan = true;
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -590,6 +596,310 @@ best_first(struct cand *tmp, size_t n, size_t k)
 	ovb_qsort(tmp, k, sizeof *tmp, by_score);
 }
 
+/* ---- the node index ----
+ *
+ * Worst-fit and tolerance score a node by its headroom after the capsule
+ * is added, sum over resources of (C - load after)/C/NCAP, and the load
+ * after is at least the load now plus the capsule's own Eq. 1 term t (the
+ * node's loads only grow: a new term, and tau_min only falls).  So on
+ * nodes of one shape (the same capacities) the score is at most the
+ * headroom now less sum t/C/NCAP, the same for all of them: each shape
+ * keeps its nodes in a heap by headroom now, and the shapes' heaps are
+ * walked best-first together by that bound, stopping as soon as the best
+ * candidate found beats every node not yet seen.  The plan is the one a
+ * pass over all nodes gives (t/0310 compares them with --scan); the cost
+ * is the nodes visited, a few when the bound is tight.  Best-fit, random
+ * and trust weighting score otherwise: they pass over all nodes. */
+struct shape {
+	const double *cap;            /* the capacities of its nodes */
+	size_t *heap, n;              /* its nodes, most headroom first */
+	double drop;                  /* sum t/C/NCAP of the capsule */
+};
+static struct shape *shapes;
+static size_t nshapes;
+static double *pre;               /* by node: headroom now, as score() */
+static size_t *hpos, *shape_of;   /* by node: its slot, its shape */
+
+static bool
+use_index(void)
+{
+	return !opt_scan && opt_trust_weight == 0 &&
+		(opt_policy == WORST_FIT || opt_policy == TOLERANCE);
+}
+
+static double
+headroom(const struct node *nd)
+{
+	double fit = 0;
+	for (int r = 0; r < OVB_NCAP; r++)
+		fit += (nd->n->cap[r] - nd->r[r].load) / nd->n->cap[r] / OVB_NCAP;
+	return fit;
+}
+
+/* Heap order: more headroom first, then the lower node index. */
+static bool
+above(size_t a, size_t b)
+{
+	return pre[a] != pre[b] ? pre[a] > pre[b] : a < b;
+}
+
+static void
+heap_swap(size_t *h, size_t i, size_t j)
+{
+	size_t x = h[i];
+	h[i] = h[j];
+	h[j] = x;
+	hpos[h[i]] = i;
+	hpos[h[j]] = j;
+}
+
+static void
+heap_down(struct shape *sh, size_t i)
+{
+	size_t *h = sh->heap, n = sh->n;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < n && above(h[l], h[m]))
+			m = l;
+		if (r < n && above(h[r], h[m]))
+			m = r;
+		if (m == i)
+			return;
+		heap_swap(h, i, m);
+		i = m;
+	}
+}
+
+/* Restores the heap after slot i's node changed its headroom. */
+static void
+heap_fix(struct shape *sh, size_t i)
+{
+	size_t *h = sh->heap, j = i;
+	while (j > 0 && above(h[j], h[(j - 1) / 2])) {
+		heap_swap(h, j, (j - 1) / 2);
+		j = (j - 1) / 2;
+	}
+	if (j == i)
+		heap_down(sh, i);
+}
+
+static void
+index_free(void)
+{
+	for (size_t k = 0; k < nshapes; k++)
+		free(shapes[k].heap);
+	free(shapes);
+	free(pre);
+	free(hpos);
+	free(shape_of);
+	shapes = NULL;
+	nshapes = 0;
+	pre = NULL;
+	hpos = shape_of = NULL;
+}
+
+/* Nodes by their capacities (the index ties them by node index). */
+static int
+by_caps(const void *x, const void *y)
+{
+	const double *a = S.node[*(const size_t *)x].n->cap;
+	const double *b = S.node[*(const size_t *)y].n->cap;
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (a[r] != b[r])
+			return a[r] < b[r] ? -1 : 1;
+	return 0;
+}
+
+static void
+index_build(void)
+{
+	size_t n = S.cluster.n, cap = 0;
+	index_free();
+	if (!use_index() || !n)
+		return;
+	pre = ovb_xmalloc(n * sizeof *pre);
+	hpos = ovb_xmalloc(n * sizeof *hpos);
+	shape_of = ovb_xmalloc(n * sizeof *shape_of);
+	/* shapes: runs of equal capacities among the nodes sorted by them */
+	size_t *order = ovb_xmalloc(n * sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	ovb_qsort(order, n, sizeof *order, by_caps);
+	for (size_t j = 0; j < n; j++) {
+		size_t i = order[j];
+		if (!j || by_caps(&order[j - 1], &order[j]) != 0) {
+			struct shape *sh = OVB_PUSH(shapes, nshapes, cap);
+			*sh = (struct shape){ S.node[i].n->cap, NULL, 0, 0 };
+		}
+		shape_of[i] = nshapes - 1;
+	}
+	free(order);
+	for (size_t k = 0; k < nshapes; k++)
+		shapes[k].heap = ovb_xmalloc(n * sizeof *shapes[k].heap);
+	for (size_t i = 0; i < n; i++) {
+		struct shape *sh = &shapes[shape_of[i]];
+		pre[i] = headroom(&S.node[i]);
+		hpos[i] = sh->n;
+		sh->heap[sh->n++] = i;
+	}
+	for (size_t k = 0; k < nshapes; k++)
+		for (size_t i = shapes[k].n / 2; i-- > 0;)
+			heap_down(&shapes[k], i);
+}
+
+static void
+index_update(const struct node *nd)
+{
+	if (!shapes)
+		return;
+	size_t i = (size_t)(nd - S.node);
+	pre[i] = headroom(nd);
+	heap_fix(&shapes[shape_of[i]], hpos[i]);
+}
+
+/* A walk of the shapes' heaps together, by the bound: a small heap of
+ * frontier slots (shape, slot). */
+struct front { size_t shape, slot; double ub; size_t node; };
+struct walk { struct front *q; size_t n, cap; };
+
+static bool
+front_above(const struct front *a, const struct front *b)
+{
+	return a->ub != b->ub ? a->ub > b->ub : a->node < b->node;
+}
+
+static void
+walk_push(struct walk *w, size_t k, size_t slot)
+{
+	const struct shape *sh = &shapes[k];
+	if (slot >= sh->n)
+		return;
+	size_t node = sh->heap[slot], i = w->n;
+	*OVB_PUSH(w->q, w->n, w->cap) = (struct front){ k, slot,
+		pre[node] - sh->drop, node };
+	while (i > 0 && front_above(&w->q[i], &w->q[(i - 1) / 2])) {
+		struct front x = w->q[i];
+		w->q[i] = w->q[(i - 1) / 2];
+		w->q[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
+/* The next node by the bound (*ub), or OVB_NONE. */
+static size_t
+walk_next(struct walk *w, double *ub)
+{
+	if (!w->n) {
+		*ub = -INFINITY;
+		return OVB_NONE;
+	}
+	struct front top = w->q[0];
+	size_t i = 0;
+	w->q[0] = w->q[--w->n];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < w->n && front_above(&w->q[l], &w->q[m]))
+			m = l;
+		if (r < w->n && front_above(&w->q[r], &w->q[m]))
+			m = r;
+		if (m == i)
+			break;
+		struct front x = w->q[i];
+		w->q[i] = w->q[m];
+		w->q[m] = x;
+		i = m;
+	}
+	walk_push(w, top.shape, 2 * top.slot + 1);
+	walk_push(w, top.shape, 2 * top.slot + 2);
+	*ub = top.ub;
+	return top.node;
+}
+
+/* Candidate max-heap by (score, node), as by_score orders them. */
+static void
+cand_push(struct cand *h, size_t *n, struct cand c)
+{
+	size_t i = (*n)++;
+	h[i] = c;
+	while (i > 0 && by_score(&h[i], &h[(i - 1) / 2]) < 0) {
+		struct cand x = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
+static struct cand
+cand_pop(struct cand *h, size_t *n)
+{
+	struct cand top = h[0];
+	h[0] = h[--*n];
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < *n && by_score(&h[l], &h[m]) < 0)
+			m = l;
+		if (r < *n && by_score(&h[r], &h[m]) < 0)
+			m = r;
+		if (m == i)
+			break;
+		struct cand x = h[i];
+		h[i] = h[m];
+		h[m] = x;
+		i = m;
+	}
+	return top;
+}
+
+/* candidates() by the index: the same groups in the same order.  A node
+ * is taken from the candidates' heap only when no node not yet visited
+ * can score as high (its headroom now, less a margin for the rounding of
+ * the two sums, is below). */
+static size_t
+candidates_indexed(const struct capsule *cp, size_t want, const size_t *group,
+	struct cand *out, struct cand *tmp, size_t counts[W_NWHY])
+{
+	struct walk w = { 0 };
+	size_t n = 0, found = 0, next;
+	double ub;
+	for (size_t k = 0; k < nshapes; k++) {
+		shapes[k].drop = 0;
+		for (int r = 0; r < OVB_NCAP; r++)
+			if (cp->need[r].used)
+				shapes[k].drop += ovb_eq1_term(&cp->need[r],
+					cp->need[r].tau) / shapes[k].cap[r] / OVB_NCAP;
+		walk_push(&w, k, 0);
+	}
+	next = walk_next(&w, &ub);
+	while (found < want) {
+		double bound = ub + 1e-9 * (1 + fabs(ub));
+		if (n && (next == OVB_NONE || tmp[0].score > bound)) {
+			struct cand c = cand_pop(tmp, &n);
+			bool taken = false;
+			for (size_t k = 0; group && k < found && !taken; k++)
+				taken = out[k].group == c.group;
+			if (taken)
+				continue;
+			enum why wh = eq3_tests(cp, &S.node[c.node]);
+			counts[wh]++;
+			if (wh == W_OK)
+				out[found++] = c;
+			continue;
+		}
+		if (next == OVB_NONE)
+			break;
+		double sc;
+		enum why wh = cheap_tests(cp, &S.node[next], &sc);
+		if (wh == W_OK)
+			cand_push(tmp, &n, (struct cand){ next, group ?
+				group[next] : next, sc });
+		else
+			counts[wh]++;
+		next = walk_next(&w, &ub);
+	}
+	free(w.q);
+	return found;
+}
+
 /* The capsule's best `want` feasible groups by score (in each its best
  * node), into out (returns how many); counts[] tells why the others were
  * not.  Eq. 3, the dear test, is tried in score order on the best few
@@ -600,6 +910,8 @@ candidates(const struct capsule *cp, size_t want, const size_t *group,
 	struct cand *out, struct cand *tmp, size_t counts[W_NWHY])
 {
 	size_t n = 0, found = 0;
+	if (shapes && !cp->c->node)
+		return candidates_indexed(cp, want, group, out, tmp, counts);
 	for (size_t i = 0; i < S.cluster.n; i++) {
 		double sc;
 		enum why w = cheap_tests(cp, &S.node[i], &sc);
@@ -722,6 +1034,7 @@ add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 			S.total_load[r] += ovb_eq1_term(&need[r], need[r].tau);
 			S.total_n[r]++;
 		}
+	index_update(nd);
 	for (size_t i = 0; i < nd->napps; i++)
 		if (nd->apps[i] == app)
 			return;
@@ -1056,6 +1369,7 @@ node_named(const char *name)
 static void
 clear_nodes(void)
 {
+	index_free();
 	for (size_t i = 0; S.node && i < S.cluster.n; i++) {
 		for (int r = 0; r < OVB_NCAP; r++) {
 			ovb_pmf_free(&S.node[i].r[r].y);
@@ -1080,6 +1394,7 @@ rebuild(void)
 	for (size_t i = 0; i < S.out.n; i++)
 		add_capsule(node_named(S.out.p[i].node), S.needs[i],
 			app_index(S.out.p[i].app));
+	index_build();
 }
 
 /* Takes the application's capsules out of the plan (terminate, modify). */
@@ -1209,6 +1524,7 @@ in_plan(const char *app)
 static int
 place_all(void)
 {
+	index_build();
 	for (size_t a = 0; a < S.apps.n; a++) {
 		const struct ovb_app *app = &S.apps.app[a];
 		if (app->op != OVB_OP_NEW)
