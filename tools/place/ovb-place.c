@@ -600,25 +600,30 @@ best_first(struct cand *tmp, size_t n, size_t k)
  *
  * Worst-fit and tolerance score a node by its headroom after the capsule
  * is added, sum over resources of (C - load after)/C/NCAP, and the load
- * after is at least the load now plus the capsule's own Eq. 1 term t (the
- * node's loads only grow: a new term, and tau_min only falls).  So on
- * nodes of one shape (the same capacities) the score is at most the
- * headroom now less sum t/C/NCAP, the same for all of them: each shape
- * keeps its nodes in a heap by headroom now, and the shapes' heaps are
- * walked best-first together by that bound, stopping as soon as the best
- * candidate found beats every node not yet seen.  The plan is the one a
- * pass over all nodes gives (t/0310 compares them with --scan); the cost
- * is the nodes visited, a few when the bound is tight.  Best-fit, random
- * and trust weighting score otherwise: they pass over all nodes. */
+ * after is at least the load now plus the capsule's own Eq. 1 term t (a
+ * node's loads only grow: a new term, and tau_min only falls).  On nodes
+ * of one shape (the same capacities) the score is thus at most the
+ * headroom now less sum t/C/NCAP, the same for all of them, and Eq. 1
+ * fails for certain where C - load < t on a resource the capsule uses.
+ * Each shape keeps its nodes in a segment tree holding, per subtree, the
+ * largest headroom and the largest C - load of each resource; the shapes'
+ * trees are searched best-first together by the bound on the score,
+ * leaving out every subtree where Eq. 1 must fail, and the search stops
+ * as soon as the best candidate found beats every node not yet seen.  The
+ * candidates, and so the plan, are those of a pass over all nodes (t/0310
+ * compares them with --scan); when no node takes the capsule, the pass
+ * itself runs, for the reasons' counts.  Best-fit, random and trust
+ * weighting score otherwise: they pass over all nodes. */
 struct shape {
 	const double *cap;            /* the capacities of its nodes */
-	size_t *heap, n;              /* its nodes, most headroom first */
+	size_t *node, n, size;        /* its nodes by index; leaves (2^k) */
+	double *top;                  /* per tree slot: the largest headroom */
+	double *room[OVB_NCAP];       /* per tree slot: the largest C - load */
 	double drop;                  /* sum t/C/NCAP of the capsule */
 };
 static struct shape *shapes;
 static size_t nshapes;
-static double *pre;               /* by node: headroom now, as score() */
-static size_t *hpos, *shape_of;   /* by node: its slot, its shape */
+static size_t *leaf_of, *shape_of;  /* by node: its leaf slot, its shape */
 
 static bool
 use_index(void)
@@ -636,78 +641,50 @@ headroom(const struct node *nd)
 	return fit;
 }
 
-/* Heap order: more headroom first, then the lower node index. */
-static bool
-above(size_t a, size_t b)
+static void
+slot_pull(struct shape *sh, size_t i)
 {
-	return pre[a] != pre[b] ? pre[a] > pre[b] : a < b;
+	size_t l = 2 * i, r = l + 1;
+	sh->top[i] = fmax(sh->top[l], sh->top[r]);
+	for (int k = 0; k < OVB_NCAP; k++)
+		sh->room[k][i] = fmax(sh->room[k][l], sh->room[k][r]);
 }
 
 static void
-heap_swap(size_t *h, size_t i, size_t j)
+leaf_set(struct shape *sh, size_t slot, const struct node *nd)
 {
-	size_t x = h[i];
-	h[i] = h[j];
-	h[j] = x;
-	hpos[h[i]] = i;
-	hpos[h[j]] = j;
+	sh->top[slot] = headroom(nd);
+	for (int k = 0; k < OVB_NCAP; k++)
+		sh->room[k][slot] = nd->n->cap[k] - nd->r[k].load;
 }
 
-static void
-heap_down(struct shape *sh, size_t i)
+/* Nodes by their capacities, then their index. */
+static int
+by_caps(const void *x, const void *y)
 {
-	size_t *h = sh->heap, n = sh->n;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < n && above(h[l], h[m]))
-			m = l;
-		if (r < n && above(h[r], h[m]))
-			m = r;
-		if (m == i)
-			return;
-		heap_swap(h, i, m);
-		i = m;
-	}
-}
-
-/* Restores the heap after slot i's node changed its headroom. */
-static void
-heap_fix(struct shape *sh, size_t i)
-{
-	size_t *h = sh->heap, j = i;
-	while (j > 0 && above(h[j], h[(j - 1) / 2])) {
-		heap_swap(h, j, (j - 1) / 2);
-		j = (j - 1) / 2;
-	}
-	if (j == i)
-		heap_down(sh, i);
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const double *a = S.node[i].n->cap, *b = S.node[j].n->cap;
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (a[r] != b[r])
+			return a[r] < b[r] ? -1 : 1;
+	return (i > j) - (i < j);
 }
 
 static void
 index_free(void)
 {
-	for (size_t k = 0; k < nshapes; k++)
-		free(shapes[k].heap);
+	for (size_t k = 0; k < nshapes; k++) {
+		free(shapes[k].node);
+		free(shapes[k].top);
+		for (int r = 0; r < OVB_NCAP; r++)
+			free(shapes[k].room[r]);
+	}
 	free(shapes);
-	free(pre);
-	free(hpos);
+	free(leaf_of);
 	free(shape_of);
 	shapes = NULL;
 	nshapes = 0;
-	pre = NULL;
-	hpos = shape_of = NULL;
-}
-
-/* Nodes by their capacities (the index ties them by node index). */
-static int
-by_caps(const void *x, const void *y)
-{
-	const double *a = S.node[*(const size_t *)x].n->cap;
-	const double *b = S.node[*(const size_t *)y].n->cap;
-	for (int r = 0; r < OVB_NCAP; r++)
-		if (a[r] != b[r])
-			return a[r] < b[r] ? -1 : 1;
-	return 0;
+	leaf_of = shape_of = NULL;
 }
 
 static void
@@ -717,34 +694,48 @@ index_build(void)
 	index_free();
 	if (!use_index() || !n)
 		return;
-	pre = ovb_xmalloc(n * sizeof *pre);
-	hpos = ovb_xmalloc(n * sizeof *hpos);
+	leaf_of = ovb_xmalloc(n * sizeof *leaf_of);
 	shape_of = ovb_xmalloc(n * sizeof *shape_of);
-	/* shapes: runs of equal capacities among the nodes sorted by them */
 	size_t *order = ovb_xmalloc(n * sizeof *order);
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
 	ovb_qsort(order, n, sizeof *order, by_caps);
 	for (size_t j = 0; j < n; j++) {
 		size_t i = order[j];
-		if (!j || by_caps(&order[j - 1], &order[j]) != 0) {
+		const double *c = S.node[i].n->cap, *p = j ?
+			S.node[order[j - 1]].n->cap : NULL;
+		if (!p || memcmp(c, p, OVB_NCAP * sizeof *c)) {
 			struct shape *sh = OVB_PUSH(shapes, nshapes, cap);
-			*sh = (struct shape){ S.node[i].n->cap, NULL, 0, 0 };
+			*sh = (struct shape){ .cap = c };
+			sh->node = ovb_xmalloc(n * sizeof *sh->node);
 		}
+		struct shape *sh = &shapes[nshapes - 1];
 		shape_of[i] = nshapes - 1;
+		sh->node[sh->n++] = i;
 	}
 	free(order);
-	for (size_t k = 0; k < nshapes; k++)
-		shapes[k].heap = ovb_xmalloc(n * sizeof *shapes[k].heap);
-	for (size_t i = 0; i < n; i++) {
-		struct shape *sh = &shapes[shape_of[i]];
-		pre[i] = headroom(&S.node[i]);
-		hpos[i] = sh->n;
-		sh->heap[sh->n++] = i;
+	for (size_t k = 0; k < nshapes; k++) {
+		struct shape *sh = &shapes[k];
+		for (sh->size = 1; sh->size < sh->n; sh->size *= 2)
+			;
+		sh->top = ovb_xmalloc(2 * sh->size * sizeof *sh->top);
+		for (int r = 0; r < OVB_NCAP; r++)
+			sh->room[r] = ovb_xmalloc(2 * sh->size * sizeof
+				*sh->room[r]);
+		for (size_t j = 0; j < sh->size; j++) {
+			size_t slot = sh->size + j;
+			if (j < sh->n) {
+				leaf_of[sh->node[j]] = slot;
+				leaf_set(sh, slot, &S.node[sh->node[j]]);
+				continue;
+			}
+			sh->top[slot] = -INFINITY;
+			for (int r = 0; r < OVB_NCAP; r++)
+				sh->room[r][slot] = -INFINITY;
+		}
+		for (size_t i = sh->size; i-- > 1;)
+			slot_pull(sh, i);
 	}
-	for (size_t k = 0; k < nshapes; k++)
-		for (size_t i = shapes[k].n / 2; i-- > 0;)
-			heap_down(&shapes[k], i);
 }
 
 static void
@@ -753,31 +744,40 @@ index_update(const struct node *nd)
 	if (!shapes)
 		return;
 	size_t i = (size_t)(nd - S.node);
-	pre[i] = headroom(nd);
-	heap_fix(&shapes[shape_of[i]], hpos[i]);
+	struct shape *sh = &shapes[shape_of[i]];
+	size_t slot = leaf_of[i];
+	leaf_set(sh, slot, nd);
+	for (slot /= 2; slot >= 1; slot /= 2)
+		slot_pull(sh, slot);
 }
 
-/* A walk of the shapes' heaps together, by the bound: a small heap of
- * frontier slots (shape, slot). */
-struct front { size_t shape, slot; double ub; size_t node; };
-struct walk { struct front *q; size_t n, cap; };
+/* The best-first search: a heap of tree slots by their bound. */
+struct front { double ub; size_t shape, slot; };
+struct walk { struct front *q; size_t n, cap; double need[OVB_NCAP]; };
 
+/* Whether Eq. 1 can hold somewhere under slot: on every resource the
+ * capsule uses, some node with C - load >= t (less a margin for the
+ * rounding of the loads). */
 static bool
-front_above(const struct front *a, const struct front *b)
+may_fit(const struct walk *w, const struct shape *sh, size_t slot)
 {
-	return a->ub != b->ub ? a->ub > b->ub : a->node < b->node;
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (w->need[r] > 0 && sh->room[r][slot] < w->need[r] -
+		    1e-9 * sh->cap[r])
+			return false;
+	return true;
 }
 
 static void
 walk_push(struct walk *w, size_t k, size_t slot)
 {
 	const struct shape *sh = &shapes[k];
-	if (slot >= sh->n)
+	if (sh->top[slot] == -INFINITY || !may_fit(w, sh, slot))
 		return;
-	size_t node = sh->heap[slot], i = w->n;
-	*OVB_PUSH(w->q, w->n, w->cap) = (struct front){ k, slot,
-		pre[node] - sh->drop, node };
-	while (i > 0 && front_above(&w->q[i], &w->q[(i - 1) / 2])) {
+	size_t i = w->n;
+	*OVB_PUSH(w->q, w->n, w->cap) = (struct front){ sh->top[slot] -
+		sh->drop, k, slot };
+	while (i > 0 && w->q[i].ub > w->q[(i - 1) / 2].ub) {
 		struct front x = w->q[i];
 		w->q[i] = w->q[(i - 1) / 2];
 		w->q[(i - 1) / 2] = x;
@@ -785,22 +785,16 @@ walk_push(struct walk *w, size_t k, size_t slot)
 	}
 }
 
-/* The next node by the bound (*ub), or OVB_NONE. */
-static size_t
-walk_next(struct walk *w, double *ub)
+static struct front
+walk_pop(struct walk *w)
 {
-	if (!w->n) {
-		*ub = -INFINITY;
-		return OVB_NONE;
-	}
 	struct front top = w->q[0];
-	size_t i = 0;
 	w->q[0] = w->q[--w->n];
-	for (;;) {
+	for (size_t i = 0;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < w->n && front_above(&w->q[l], &w->q[m]))
+		if (l < w->n && w->q[l].ub > w->q[m].ub)
 			m = l;
-		if (r < w->n && front_above(&w->q[r], &w->q[m]))
+		if (r < w->n && w->q[r].ub > w->q[m].ub)
 			m = r;
 		if (m == i)
 			break;
@@ -809,10 +803,26 @@ walk_next(struct walk *w, double *ub)
 		w->q[m] = x;
 		i = m;
 	}
-	walk_push(w, top.shape, 2 * top.slot + 1);
-	walk_push(w, top.shape, 2 * top.slot + 2);
-	*ub = top.ub;
-	return top.node;
+	return top;
+}
+
+/* The next node that may take the capsule, best bound first (*ub), or
+ * OVB_NONE. */
+static size_t
+walk_next(struct walk *w, double *ub)
+{
+	while (w->n) {
+		struct front f = walk_pop(w);
+		const struct shape *sh = &shapes[f.shape];
+		if (f.slot >= sh->size) {
+			*ub = f.ub;
+			return sh->node[f.slot - sh->size];
+		}
+		walk_push(w, f.shape, 2 * f.slot);
+		walk_push(w, f.shape, 2 * f.slot + 1);
+	}
+	*ub = -INFINITY;
+	return OVB_NONE;
 }
 
 /* Candidate max-heap by (score, node), as by_score orders them. */
@@ -850,24 +860,25 @@ cand_pop(struct cand *h, size_t *n)
 	return top;
 }
 
-/* candidates() by the index: the same groups in the same order.  A node
- * is taken from the candidates' heap only when no node not yet visited
- * can score as high (its headroom now, less a margin for the rounding of
- * the two sums, is below). */
+/* candidates() by the index: the same groups in the same order, or 0
+ * and the counts from a pass over all nodes.  A node is taken from the
+ * candidates' heap only when no node not yet visited can score as high
+ * (the bound, plus a margin for the rounding of the sums, is below). */
 static size_t
 candidates_indexed(const struct capsule *cp, size_t want, const size_t *group,
-	struct cand *out, struct cand *tmp, size_t counts[W_NWHY])
+	struct cand *out, struct cand *tmp)
 {
 	struct walk w = { 0 };
 	size_t n = 0, found = 0, next;
 	double ub;
+	for (int r = 0; r < OVB_NCAP; r++)
+		w.need[r] = cp->need[r].used ? ovb_eq1_term(&cp->need[r],
+			cp->need[r].tau) : 0;
 	for (size_t k = 0; k < nshapes; k++) {
 		shapes[k].drop = 0;
 		for (int r = 0; r < OVB_NCAP; r++)
-			if (cp->need[r].used)
-				shapes[k].drop += ovb_eq1_term(&cp->need[r],
-					cp->need[r].tau) / shapes[k].cap[r] / OVB_NCAP;
-		walk_push(&w, k, 0);
+			shapes[k].drop += w.need[r] / shapes[k].cap[r] / OVB_NCAP;
+		walk_push(&w, k, 1);
 	}
 	next = walk_next(&w, &ub);
 	while (found < want) {
@@ -877,23 +888,16 @@ candidates_indexed(const struct capsule *cp, size_t want, const size_t *group,
 			bool taken = false;
 			for (size_t k = 0; group && k < found && !taken; k++)
 				taken = out[k].group == c.group;
-			if (taken)
-				continue;
-			enum why wh = eq3_tests(cp, &S.node[c.node]);
-			counts[wh]++;
-			if (wh == W_OK)
+			if (!taken && eq3_tests(cp, &S.node[c.node]) == W_OK)
 				out[found++] = c;
 			continue;
 		}
 		if (next == OVB_NONE)
 			break;
 		double sc;
-		enum why wh = cheap_tests(cp, &S.node[next], &sc);
-		if (wh == W_OK)
+		if (cheap_tests(cp, &S.node[next], &sc) == W_OK)
 			cand_push(tmp, &n, (struct cand){ next, group ?
 				group[next] : next, sc });
-		else
-			counts[wh]++;
 		next = walk_next(&w, &ub);
 	}
 	free(w.q);
@@ -910,8 +914,9 @@ candidates(const struct capsule *cp, size_t want, const size_t *group,
 	struct cand *out, struct cand *tmp, size_t counts[W_NWHY])
 {
 	size_t n = 0, found = 0;
-	if (shapes && !cp->c->node)
-		return candidates_indexed(cp, want, group, out, tmp, counts);
+	if (shapes && !cp->c->node &&
+	    (found = candidates_indexed(cp, want, group, out, tmp)))
+		return found;
 	for (size_t i = 0; i < S.cluster.n; i++) {
 		double sc;
 		enum why w = cheap_tests(cp, &S.node[i], &sc);
