@@ -98,6 +98,8 @@ double ovb_rng_uniform(uint64_t *state);
 /* Canonical number text: integers below 2^53 plainly, others in the
  * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
 char *ovb_fmt_real(char *buf, double v);
+/* The same, returning the end of the text (its terminating NUL). */
+char *ovb_fmt_real_end(char *buf, double v);
 /* Convenience: writes " " and the canonical number to f. */
 void ovb_put_real(FILE *f, double v);
 /* v = m 2^e exactly, m an odd integer (m = e = 0 for v == 0). */
