@@ -332,6 +332,70 @@ ovb_market_errors(const struct ovb_market *m, const size_t *node_of,
 	return emax;
 }
 
+/* q = the decimal text s (as ovb_fmt_real writes: [-]D[.D][e[+-]D]). */
+static void
+decimal_mpq(mpq_t q, const char *s)
+{
+	mpz_t n, p;
+	mpz_inits(n, p, NULL);
+	char digits[40];
+	size_t nd = 0;
+	long ex = 0;
+	bool neg = *s == '-', frac = false;
+	if (neg)
+		s++;
+	for (; *s && *s != 'e' && nd < sizeof digits - 1; s++) {
+		if (*s == '.')
+			frac = true;
+		else {
+			digits[nd++] = *s;
+			ex -= frac;
+		}
+	}
+	digits[nd] = 0;
+	if (*s == 'e')
+		ex += strtol(s + 1, NULL, 10);
+	mpz_set_str(n, digits, 10);
+	if (neg)
+		mpz_neg(n, n);
+	mpz_ui_pow_ui(p, 10, (unsigned long)labs(ex));
+	mpq_set_z(q, n);
+	if (ex >= 0)
+		mpz_mul(mpq_numref(q), mpq_numref(q), p);
+	else {
+		mpz_set(mpq_denref(q), p);
+		mpq_canonicalize(q);
+	}
+	mpz_clears(n, p, NULL);
+}
+
+size_t
+ovb_fit_printed(double *x, const size_t *idx, size_t k, double C)
+{
+	char buf[32];
+	mpq_t cap, sum, t;
+	mpq_inits(cap, sum, t, NULL);
+	decimal_mpq(cap, ovb_fmt_real(buf, C));
+	size_t steps = 0;
+	for (;;) {
+		mpq_set_ui(sum, 0, 1);
+		size_t big = OVB_NONE;
+		for (size_t i = 0; i < k; i++) {
+			double v = x[idx[i]];
+			decimal_mpq(t, ovb_fmt_real(buf, v));
+			mpq_add(sum, sum, t);
+			if (v > 0 && (big == OVB_NONE || v > x[idx[big]]))
+				big = i;
+		}
+		if (mpq_cmp(sum, cap) <= 0 || big == OVB_NONE)
+			break;
+		x[idx[big]] = nextafter(x[idx[big]], 0);
+		steps++;
+	}
+	mpq_clears(cap, sum, t, NULL);
+	return steps;
+}
+
 static int
 dbl_desc(const void *pa, const void *pb)
 {

@@ -1272,6 +1272,11 @@ void ovb_market_in_free(struct ovb_market_in *in);
  * (OVB_NONE: not placed: alloc_r 0, err 0); returns the max error. */
 double ovb_market_errors(const struct ovb_market *m, const size_t *node_of,
 	double *alloc_r[OVB_NMRES], double *err);
+/* Lowers x[idx[0..k)], the largest first, an ulp at a time until the
+ * decimals ovb_fmt_real writes for them sum, exactly (GMP), to at most the
+ * decimal it writes for C: printed allocations never exceed a printed
+ * capacity.  Returns the number of ulps taken (0 almost always). */
+size_t ovb_fit_printed(double *x, const size_t *idx, size_t k, double C);
 /* A lower bound on the max error of every placement (bids.md). */
 double ovb_market_bound(const struct ovb_market *m);
 /* Algorithm 3, fixed: the most VMs n in [1, nmax], each with caps

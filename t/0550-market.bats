@@ -103,6 +103,42 @@ PY
 	done
 }
 
+@test "market: double mode: per node the written alloc_r sum to at most the capacity, exactly (Fraction of the decimals)" {
+	local s
+	for s in $(seq 201 260); do
+		mkdir -p "$T/$s"
+		$PY "$GEN" "$T/$s" "$s" $((2 + s % 3)) $((4 + s % 9)) $( ((s % 2)) && echo --mem)
+		ovb-market "$T/$s/cluster" "$T/$s/bids" >"$T/$s/out"
+	done
+	run -0 --separate-stderr $PY - "$T" <<'PY'
+import sys, os
+from fractions import Fraction as F
+tight = over = 0
+for s in range(201, 261):
+    d = os.path.join(sys.argv[1], str(s))
+    cap, load, fsum = {}, {}, {}
+    for line in open(d + '/cluster'):
+        t = line.split()
+        if t and t[0] == 'node':
+            cap[(t[1], 'cpu')] = F(t[2])
+            for x in t[6:]:
+                if x.startswith('mem='):
+                    cap[(t[1], 'mem')] = F(x[4:])
+    for line in open(d + '/out'):
+        t = line.split()
+        if t and t[0] == 'alloc' and t[2] != '-':
+            k = (t[2], t[3])
+            load[k] = load.get(k, 0) + F(t[5])
+            fsum[k] = fsum.get(k, 0.0) + float(t[5])
+    for k, v in load.items():
+        assert v <= cap[k], (s, k, float(v - cap[k]))
+        tight += v == cap[k]
+print("nodes at capacity exactly: %d" % tight)
+PY
+	# the instances are tight: many nodes are filled to the last digit
+	[[ ${output##* } -ge 20 ]] || fail "$output"
+}
+
 @test "market: error 0 on perfectly partitionable instances (each node's bids its share of the total)" {
 	local s
 	for s in $(seq 1 15); do
