@@ -1277,7 +1277,10 @@ double ovb_market_errors(const struct ovb_market *m, const size_t *node_of,
  * decimal it writes for C: printed allocations never exceed a printed
  * capacity.  Returns the number of ulps taken (0 almost always). */
 size_t ovb_fit_printed(double *x, const size_t *idx, size_t k, double C);
-/* A lower bound on the max error of every placement (bids.md). */
+/* A lower bound on the max error of every placement (bids.md): a VM's
+ * cap, the cluster's total, and the node sums searched by branch and
+ * bound within OVB_MARKET_LB_BUDGET (VM, node) trials. */
+#define OVB_MARKET_LB_BUDGET 2000000
 double ovb_market_bound(const struct ovb_market *m);
 /* Algorithm 3, fixed: the most VMs n in [1, nmax], each with caps
  * amax[r], whose total bid sum_r P[r] a[r] n / (1 - a[r] n / C[r]) is
