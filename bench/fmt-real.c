@@ -2,8 +2,10 @@
  *
  *	fmt-real check N SEED   compare the texts on N random doubles of every
  *	                        kind (and a fixed list); exit 1 on a difference
- *	fmt-real bench N        ns per number: the old search, the old
- *	                        bisection of formats/series.c, ovb_fmt_real
+ *	fmt-real bench N [MIX]  CPU ns per number: the old searches (1..17,
+ *	                        series.c's bisection, printf 15/16/17) and
+ *	                        ovb_fmt_real; MIX 0 the formats' numbers, 1
+ *	                        ovb-trade's
  *
  * Built from this file and lib/num.c alone (t/0030-num.bats, bench/run):
  *	cc -O2 -Ilib bench/fmt-real.c lib/num.c -lm */
@@ -182,20 +184,30 @@ static double
 now(void)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);  /* CPU: a shared machine */
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 static int
-bench(long n)
+bench(long n, int mix)
 {
 	uint64_t seed = 42;
 	double *v = malloc((size_t)n * sizeof *v);
 	if (!v)
 		return 70;
-	/* what the formats write: measured rates, probabilities, bin edges */
-	for (long i = 0; i < n; i++)
-		v[i] = draw(&seed, i % 2 ? 6 : 4);
+	/* mix 0, what the formats write: measured rates, probabilities, bin
+	 * edges (short decimals times 10^-30..10^30, uniform values scaled by
+	 * 10^-10..10^9); mix 1, what ovb-trade writes: usages of 3 places in
+	 * [0, 4), and results of arithmetic on them (x 1.1, sums) */
+	for (long i = 0; i < n; i++) {
+		if (mix == 0)
+			v[i] = draw(&seed, i % 2 ? 6 : 4);
+		else {
+			double u = (double)(next(&seed) % 4000) / 1000;
+			v[i] = i % 4 == 3 ? u * 1.1 + 0.9 * (double)(next(&seed) %
+				1000) / 1000 : u;
+		}
+	}
 	char *(*fn[4])(char *, double) = { old_fmt, bisect_fmt, search_fmt,
 		ovb_fmt_real };
 	const char *name[4] = { "old: precisions 1..17 in turn",
@@ -230,7 +242,7 @@ main(int argc, char **argv)
 		return check(atol(argv[2]), argc > 3 ?
 			strtoull(argv[3], NULL, 10) : 1);
 	if (argc >= 3 && strcmp(argv[1], "bench") == 0)
-		return bench(atol(argv[2]));
-	fprintf(stderr, "usage: fmt-real check N [SEED] | bench N\n");
+		return bench(atol(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
+	fprintf(stderr, "usage: fmt-real check N [SEED] | bench N [MIX]\n");
 	return 64;
 }

@@ -15,8 +15,23 @@
  * 2^53, written plainly before this point.  Otherwise the shortest P is
  * 16 or 17 (17 always reads back).  The bound needs v's full 53 bits, so
  * subnormals (fewer bits, rare) take every precision from 1 in turn.
- * t/0030-num.bats checks the output against the one-precision-at-a-time
- * search on random doubles of every kind. */
+ *
+ * That is the definition; three paths compute it without printf or
+ * strtod for almost every number (issue 12: at 540 ns a number, writing
+ * dominated every large output):
+ *  - integers below 2^53: the digits directly;
+ *  - fmt_short: decimals of at most 6 places below 10^9 (usages, shares,
+ *    capacities), recognised by one multiplication and one exact IEEE
+ *    division;
+ *  - fmt_exact: every normal v with 10^-11 <= |v| < 10^17: the 17-, 16-
+ *    and 15-digit roundings of v and whether each reads back, in exact
+ *    128-bit integer arithmetic;
+ *  - anything else (subnormals, huge or tiny magnitudes, NaN, inf): the
+ *    printf and strtod search above.
+ * bench/fmt-real.c and t/0030-num.bats check the output against the
+ * one-precision-at-a-time search on millions of random doubles of every
+ * kind (halfway cases, binade edges, subnormals), and that a wrong tie
+ * rule or a wrong rounding interval below a power of two is caught. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -102,6 +117,8 @@ reads_back(uint64_t C, int t, u128 W4, uint64_t p5, uint64_t f, bool low)
 		if (low)
 			lim = p5;
 	}
+	/* (an exact tie needs more than 17 digits for v in this range, so
+	 * the == case is there for completeness) */
 	return diff < lim || (diff == lim && !(f & 1));
 }
 
