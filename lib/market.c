@@ -396,6 +396,43 @@ ovb_fit_printed(double *x, const size_t *idx, size_t k, double C)
 	return steps;
 }
 
+/* Each node's alloc_r as written sum to at most its capacity as written,
+ * exactly (ovb_fit_printed), and the errors follow the written alloc_r. */
+void
+ovb_market_fit_printed(const struct ovb_market *m, double *ar[OVB_NMRES], double *err,
+	double *emax)
+{
+	size_t N = m->nnode, M = m->nvm;
+	size_t *start = ovb_xcalloc(N + 1, sizeof *start);
+	size_t *idx = ovb_xcalloc(M ? M : 1, sizeof *idx);
+	for (size_t j = 0; j < M; j++)
+		if (m->node[j] != OVB_NONE)
+			start[m->node[j] + 1]++;
+	for (size_t n = 0; n < N; n++)
+		start[n + 1] += start[n];
+	size_t *fill = ovb_xcalloc(N ? N : 1, sizeof *fill);
+	for (size_t j = 0; j < M; j++)
+		if (m->node[j] != OVB_NONE)
+			idx[start[m->node[j]] + fill[m->node[j]]++] = j;
+	for (size_t r = 0; r < m->nres; r++)
+		for (size_t n = 0; n < N; n++)
+			ovb_fit_printed(ar[r], idx + start[n], start[n + 1] -
+				start[n], m->cap[r][n]);
+	*emax = 0;
+	for (size_t j = 0; j < M; j++) {
+		if (m->node[j] == OVB_NONE)
+			continue;
+		err[j] = 0;
+		for (size_t r = 0; r < m->nres; r++)
+			err[j] = fmax(err[j], fabs(m->alloc_i[r][j] - ar[r][j]) /
+				m->alloc_i[r][j]);
+		*emax = fmax(*emax, err[j]);
+	}
+	free(fill);
+	free(idx);
+	free(start);
+}
+
 static int
 dbl_desc(const void *pa, const void *pb)
 {
