@@ -98,6 +98,8 @@ double ovb_rng_uniform(uint64_t *state);
 /* Canonical number text: integers below 2^53 plainly, others in the
  * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
 char *ovb_fmt_real(char *buf, double v);
+/* The same, returning the end of the text (its terminating NUL). */
+char *ovb_fmt_real_end(char *buf, double v);
 /* Convenience: writes " " and the canonical number to f. */
 void ovb_put_real(FILE *f, double v);
 /* v = m 2^e exactly, m an odd integer (m = e = 0 for v == 0). */
@@ -1240,6 +1242,30 @@ void ovb_trade_step(const struct ovb_trade_in *in,
 	const struct ovb_trade_opt *o, struct ovb_trade_state *s,
 	const double *u, const bool *present, struct ovb_trade_rec *rec);
 
+/* A replay summed per calendar month (UTC) of the intervals' start, as
+ * ovb-report shows it: lent = sum over capsules and intervals of R - A
+ * where A < R ([rate unit] x intervals); usage above A; node-intervals
+ * whose usage is above capacity; reclaims: from a capsule's first
+ * interval in class reclaim to the interval whose NEXT is R again
+ * (counted in the month it ends; median, 90th percentile (nearest rank)
+ * and max length in intervals), abandoned when it falls back to under
+ * first. */
+struct ovb_trade_month {
+	int64_t month;          /* year * 12 + month - 1 */
+	size_t intervals, rows, above_A, node_intervals, node_over;
+	double lent;
+	size_t reclaims, abandoned;
+	uint64_t rec_median, rec_p90, rec_max;
+};
+struct ovb_trade_day {          /* the same per day, for plots */
+	uint64_t day;           /* t / 86400 */
+	size_t intervals, node_over;
+	double lent;
+};
+/* *out and *days malloc'd; returns the number of months. */
+size_t ovb_trade_months(const struct ovb_trade *t, struct ovb_trade_month **out,
+	struct ovb_trade_day **days, size_t *ndays);
+
 /* ---- lib/market.c: the Merkat market (proportional share, errors, tabu) ----
  *
  * alloc_i is a VM's capped proportional share of the whole cluster's
@@ -1283,7 +1309,19 @@ void ovb_market_in_free(struct ovb_market_in *in);
  * (OVB_NONE: not placed: alloc_r 0, err 0); returns the max error. */
 double ovb_market_errors(const struct ovb_market *m, const size_t *node_of,
 	double *alloc_r[OVB_NMRES], double *err);
-/* A lower bound on the max error of every placement (bids.md). */
+/* Lowers x[idx[0..k)], the largest first, an ulp at a time until the
+ * decimals ovb_fmt_real writes for them sum, exactly (GMP), to at most the
+ * decimal it writes for C: printed allocations never exceed a printed
+ * capacity.  Returns the number of ulps taken (0 almost always). */
+size_t ovb_fit_printed(double *x, const size_t *idx, size_t k, double C);
+/* ovb_fit_printed on every node's alloc_r (from ovb_market_errors), and
+ * err[] and *emax recomputed from them: what ovb-market writes. */
+void ovb_market_fit_printed(const struct ovb_market *m,
+	double *ar[OVB_NMRES], double *err, double *emax);
+/* A lower bound on the max error of every placement (bids.md): a VM's
+ * cap, the cluster's total, and the node sums searched by branch and
+ * bound within OVB_MARKET_LB_BUDGET (VM, node) trials. */
+#define OVB_MARKET_LB_BUDGET 2000000
 double ovb_market_bound(const struct ovb_market *m);
 /* Algorithm 3, fixed: the most VMs n in [1, nmax], each with caps
  * amax[r], whose total bid sum_r P[r] a[r] n / (1 - a[r] n / C[r]) is
@@ -1471,6 +1509,16 @@ struct ovb_plot_gain {
 	double gain;                /* mean / the mean at O = 0, or NAN */
 };
 void ovb_plot_gain(FILE *f, bool png, const struct ovb_plot_gain *v,
+	size_t n);
+
+/* A trading replay over time: per day the mean lent and the node-
+ * intervals above capacity, a line per replay (ovb_trade_months' days). */
+struct ovb_plot_trade {
+	const char *label, *unit;
+	const struct ovb_trade_day *days;
+	size_t ndays;
+};
+void ovb_plot_trade(FILE *f, bool png, const struct ovb_plot_trade *v,
 	size_t n);
 
 /* Runs gnuplot ($OVB_GNUPLOT, else "gnuplot"; no shell, no init files) on

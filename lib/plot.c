@@ -696,6 +696,45 @@ ovb_plot_gain(FILE *g, bool png, const struct ovb_plot_gain *v, size_t n)
 	strs_free(&a);
 }
 
+/* A trading replay over time (issue 12): per day the mean lent (sum of
+ * R - A over the lenders) and the node-intervals above capacity, a line
+ * per replay. */
+void
+ovb_plot_trade(FILE *g, bool png, const struct ovb_plot_trade *v, size_t n)
+{
+	struct strs a = { 0 };
+	head(g, png, 900, 620);
+	fprintf(g, "set multiplot layout 2,1 title %s\n"
+		"set xdata time\nset timefmt '%%s'\nset format x '%%Y-%%m-%%d'\n"
+		"set key top right\nset yrange [0:*]\n", q(&a, "Resource "
+		"trading replayed (%s)", n ? v[0].unit : ""));
+	for (size_t i = 0; i < n; i++) {
+		fprintf(g, "$T%zu << EOD\n", i);
+		for (size_t d = 0; d < v[i].ndays; d++) {
+			const struct ovb_trade_day *x = &v[i].days[d];
+			fprintf(g, "%llu " N " %zu\n", (unsigned long long)
+				x->day * 86400, x->intervals ? x->lent /
+				(double)x->intervals : 0, x->node_over);
+		}
+		fprintf(g, "EOD\n");
+	}
+	for (int panel = 0; panel < 2; panel++) {
+		fprintf(g, "set ylabel %s\n", panel ? q(&a, "node-intervals "
+			"above capacity (per day)") : q(&a, "lent, mean [%s]",
+			n ? v[0].unit : ""));
+		fprintf(g, "plot ");
+		for (size_t i = 0; i < n; i++)
+			fprintf(g, "%s$T%zu using 1:%d with steps lw 2 title %s",
+				i ? ", " : "", i, panel ? 3 : 2,
+				q(&a, "%s", v[i].label));
+		if (!n)
+			fprintf(g, "0 notitle");
+		fprintf(g, "\n");
+	}
+	fprintf(g, "unset multiplot\n");
+	strs_free(&a);
+}
+
 /* ---- running gnuplot ---- */
 
 int

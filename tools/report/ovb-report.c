@@ -38,14 +38,16 @@ enum { OPT_FORMAT = 'f', OPT_TABLE = 't', OPT_PLOT = 'p', OPT_CAPSULE = 'c',
 	OPT_RES = 'r', OPT_NODE = 'n', OPT_NOPLOTS = 0x100, OPT_TITLE };
 
 enum format { F_TEXT, F_TSV, F_HTML };
-enum plot { P_NONE, P_PDF, P_CDF, P_CURVE, P_NODE, P_CLUSTER, P_GAIN, NPLOT };
-enum tabid { T_NODES, T_PLACEMENTS, T_REJECTS, T_CAPSULES, T_GAIN, NTABLE };
+enum plot { P_NONE, P_PDF, P_CDF, P_CURVE, P_NODE, P_CLUSTER, P_GAIN,
+	P_TRADE, NPLOT };
+enum tabid { T_NODES, T_PLACEMENTS, T_REJECTS, T_CAPSULES, T_GAIN, T_TRADE,
+	T_MARKET, NTABLE };
 
 static const char *const format_names[] = { "text", "tsv", "html" };
 static const char *const plot_names[NPLOT] = { "", "pdf", "cdf", "curve",
-	"node", "cluster", "gain" };
+	"node", "cluster", "gain", "trade" };
 static const char *const table_names[NTABLE] = { "nodes", "placements",
-	"rejects", "capsules", "gain" };
+	"rejects", "capsules", "gain", "trade", "market" };
 
 static enum format opt_format = F_TEXT;
 static bool opt_format_given, opt_noplots, opt_title_given, opt_png;
@@ -63,7 +65,8 @@ static const struct argp_option options[] = {
 	  "self-contained page: every table and plot)", 0 },
 	{ "table", OPT_TABLE, "NAME[,NAME...]", 0,
 	  "Only these tables (in html, with their plots): nodes, placements, "
-	  "rejects, capsules, gain (default: every one the inputs allow)", 0 },
+	  "rejects, capsules, gain, trade, market (default: every one the "
+	  "inputs allow)", 0 },
 	{ NULL, 0, NULL, 0, "HTML pages:", 2 },
 	{ "no-plots", OPT_NOPLOTS, NULL, 0,
 	  "The tables only (needs no gnuplot)", 0 },
@@ -76,7 +79,8 @@ static const struct argp_option options[] = {
 	  "percentiles), curve (its token-bucket curve rho(sigma) with the "
 	  "chosen point), node (a node's aggregate usage Y against its "
 	  "capacity), cluster (reserved vs capacity per node), gain (placed "
-	  "applications vs overbooking tolerance)", 0 },
+	  "applications vs overbooking tolerance), trade (per day: lent and "
+	  "nodes above capacity, a line per ovb-trade file)", 0 },
 	{ "capsule", OPT_CAPSULE, "NAME", 0,
 	  "The capsule of a pdf, cdf or curve plot", 0 },
 	{ "node", OPT_NODE, "NAME", 0, "The node of a node plot", 0 },
@@ -109,6 +113,17 @@ static const char doc[] =
 	"averaged, with a 95% "
 	"confidence interval (Student's t); gain is the mean over the mean at "
 	"O = 0 with the same nodes.\n\n"
+	"ovb-trade files (replays of Sharc's resource trading) give the trade "
+	"table, a row per file and calendar month (UTC): the mean lent (R - A "
+	"over the lenders), capsule-intervals with usage above A, node-"
+	"intervals above capacity, and how many intervals reclaiming lenders "
+	"took to get R back (median, 90th percentile, max); give a replay "
+	"with and one without trading side by side.  An ovb-cluster with an "
+	"ovb-bids file (and optionally the ovb-migrations plan of "
+	"ovb-rebalance) gives the market table: per VM and resource its bid, "
+	"its share of the whole cluster (alloc_i) against what it gets on its "
+	"node (alloc_r), the error, its charge and its moves; the prices, the "
+	"largest error and the lower bound in the note.\n\n"
 	"Y, a node's aggregate usage of a resource, is the sum of the U of "
 	"its capsules (a plain reservation: its sigma, always), convolved on "
 	"a grid as ovb-place does: the largest bin width of the node's "
@@ -126,7 +141,10 @@ static const char doc[] =
 	"  ovb-report -f tsv -t nodes cluster plan *.profile | cut -f1,2,8,10\n"
 	"  ovb-report -f html cluster plan *.profile runs.gain -o report.html\n"
 	"  ovb-report -p pdf -c web -r cpu web.profile -o web-cpu.svg\n"
-	"  ovb-report -p node -n n1 -r cpu cluster plan *.profile -o n1.png\n\n"
+	"  ovb-report -p node -n n1 -r cpu cluster plan *.profile -o n1.png\n"
+	"  ovb-report aug.trade aug-notrade.trade   the trade table\n"
+	"  ovb-report -p trade aug.trade aug-notrade.trade -o trade.svg\n"
+	"  ovb-report cluster bids migrations       the market table\n\n"
 	"Exit status: 0 success; 64 usage error; 65 bad input data; 66 cannot "
 	"open an input; 69 gnuplot missing or failed; 70 internal error; 74 "
 	"I/O error.\n";
@@ -280,6 +298,16 @@ static struct {
 	size_t nfile, capfile;
 } in;
 
+/* Trading replays and markets (issues 12, 13): at the end of the file. */
+struct table;
+static bool extra_read(const char *fmt, struct ovb_lex *lx, int *st);
+static bool extra_possible(enum tabid id);
+static bool market_given(void);
+static void table_trade(struct table *t);
+static void table_market(struct table *t);
+static void plot_trade(FILE *g);
+static void extra_free(void);
+
 /* Reads one input with its format's reader (ovb_read_input's take). */
 static int
 read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
@@ -332,10 +360,13 @@ read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 			for (size_t i = 0; i < g.n; i++)
 				*OVB_PUSH(in.run, in.nrun, in.caprun) = g.run[i];
 		ovb_gain_free(&g);
+	} else if (extra_read(fmt->name, lx, &st)) {
+		;
 	} else {
 		st = ovb_err(lx, "this is an ovb-%s file; ovb-report reads "
 			"ovb-profile, ovb-usage, ovb-curve, ovb-cluster, ovb-plan, "
-			"ovb-apps and ovb-gain", fmt->name);
+			"ovb-apps, ovb-gain, ovb-trade, ovb-bids and "
+			"ovb-migrations", fmt->name);
 	}
 	return st;
 }
@@ -1072,10 +1103,12 @@ static bool
 table_possible(enum tabid id)
 {
 	switch (id) {
-	case T_NODES: return in.cluster_file != NULL;
+	case T_NODES: return in.cluster_file != NULL && (in.plan_file ||
+		!market_given());
 	case T_PLACEMENTS: case T_REJECTS: return in.plan_file != NULL;
 	case T_CAPSULES: return nrows > 0;
 	case T_GAIN: return ngains > 0;
+	case T_TRADE: case T_MARKET: return extra_possible(id);
 	case NTABLE: break;
 	}
 	return false;
@@ -1083,7 +1116,8 @@ table_possible(enum tabid id)
 
 static const char *const table_needs[NTABLE] = { "an ovb-cluster file",
 	"an ovb-plan file", "an ovb-plan file",
-	"an ovb-profile or ovb-usage file", "a gain table" };
+	"an ovb-profile or ovb-usage file", "a gain table",
+	"an ovb-trade file", "an ovb-cluster and an ovb-bids file" };
 
 static bool
 table_wanted(enum tabid id)
@@ -1120,6 +1154,8 @@ make_table(struct table *t, enum tabid id)
 	case T_REJECTS: table_rejects(t); break;
 	case T_CAPSULES: table_capsules(t); break;
 	case T_GAIN: table_gain(t); break;
+	case T_TRADE: table_trade(t); break;
+	case T_MARKET: table_market(t); break;
 	case NTABLE: break;
 	}
 }
@@ -1348,6 +1384,7 @@ script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 		break;
 	}
 	case P_GAIN: ovb_plot_gain(g, opt_png, gains, ngains); break;
+	case P_TRADE: plot_trade(g); break;
 	case P_NONE: case NPLOT: break;
 	}
 }
@@ -1374,6 +1411,12 @@ plot_select(enum plot kind, const struct row **r, const struct nres **nr)
 	case P_GAIN:
 		if (!ngains) {
 			ovb_warn("--plot gain: needs a gain table (ovb-gain)");
+			return OVB_EUSAGE;
+		}
+		return 0;
+	case P_TRADE:
+		if (!extra_possible(T_TRADE)) {
+			ovb_warn("--plot trade: needs an ovb-trade file");
 			return OVB_EUSAGE;
 		}
 		return 0;
@@ -1713,7 +1756,8 @@ html_page(FILE *f)
 	}
 	fputs("</p>\n<nav>", f);
 	static const char *const heads[NTABLE] = { "Nodes", "Placements",
-		"Rejected applications", "Capsules", "Overbooking gain" };
+		"Rejected applications", "Capsules", "Overbooking gain",
+		"Trading", "Market" };
 	for (int i = 0; i < NTABLE; i++)
 		if (table_wanted((enum tabid)i))
 			fprintf(f, "<a href=\"#%s\">%s</a>", table_names[i],
@@ -1743,6 +1787,14 @@ html_page(FILE *f)
 		if (id == T_CAPSULES && plots_on())
 			for (size_t k = 0; k < nrows && !st; k++)
 				st = capsule_figures(f, &rows[k], k);
+		if (id == T_TRADE && plots_on() && !st) {
+			fputs("<div class=\"figs\">\n", f);
+			st = figure(f, P_TRADE, NULL, NULL, "Per day: the mean "
+				"lent (R - A over the lenders) and the node-intervals "
+				"whose usage is above capacity, a line per replay.",
+				true);
+			fputs("</div>\n", f);
+		}
 		if (id == T_GAIN && plots_on() && !st) {
 			fputs("<div class=\"figs\">\n", f);
 			st = figure(f, P_GAIN, NULL, NULL, "Applications placed "
@@ -1807,6 +1859,284 @@ free_all(void)
 	}
 	free(nres);
 	free(gains);
+	extra_free();
+}
+
+/* ---- trading replays (ovb-trade, issue 12) and markets (issue 13) ---- */
+
+struct in_trade {
+	const char *file;
+	struct ovb_trade t;
+	struct ovb_trade_month *mo;
+	struct ovb_trade_day *day;
+	size_t nmo, nday;
+};
+static struct {
+	struct in_trade *tr;
+	size_t ntr, captr;
+	struct ovb_bids bids;
+	struct ovb_migrations mig;
+	const char *bids_file, *mig_file;
+	bool bids_read, mig_read;
+} ex;
+
+static bool
+extra_read(const char *fmt, struct ovb_lex *lx, int *st)
+{
+	if (!strcmp(fmt, "trade")) {
+		struct in_trade *r = OVB_PUSH(ex.tr, ex.ntr, ex.captr);
+		memset(r, 0, sizeof *r);
+		r->file = lx->name;
+		if ((*st = ovb_trade_read(lx, &r->t))) {
+			ovb_trade_free(&r->t);
+			ex.ntr--;
+		} else
+			r->nmo = ovb_trade_months(&r->t, &r->mo, &r->day,
+				&r->nday);
+		return true;
+	}
+	if (!strcmp(fmt, "bids") || !strcmp(fmt, "migrations")) {
+		bool b = !strcmp(fmt, "bids");
+		const char **have = b ? &ex.bids_file : &ex.mig_file;
+		if (*have) {
+			*st = ovb_err(lx, "a second ovb-%s file (the first is %s)",
+				fmt, *have);
+			return true;
+		}
+		*(b ? &ex.bids_read : &ex.mig_read) = true;
+		*st = b ? ovb_bids_read(lx, &ex.bids) :
+			ovb_migrations_read(lx, &ex.mig);
+		if (!*st)
+			*have = lx->name;
+		return true;
+	}
+	return false;
+}
+
+static bool
+market_given(void)
+{
+	return ex.bids_file != NULL;
+}
+
+static bool
+extra_possible(enum tabid id)
+{
+	return id == T_TRADE ? ex.ntr > 0 : id == T_MARKET ?
+		ex.bids_file && in.cluster_file : false;
+}
+
+/* A replay's label: trading or not, enforcement, reclaim rule. */
+static char *
+trade_label(const struct in_trade *r)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->t.napp; i++)
+		any |= r->t.app[i].trade;
+	return any ? xasprintf("%s, %s", r->t.enforce, r->t.reclaim) :
+		xasprintf("no trading");
+}
+
+static const struct col trade_cols[] = {
+	{ "replay", "replay", NULL, W_BOTH },
+	{ "file", "file", NULL, W_BOTH },
+	{ "month", "month", NULL, W_BOTH },
+	{ "intervals", "intervals", NULL, W_BOTH | F_NUM },
+	{ "lent, mean", "lent_mean", NULL, W_BOTH | F_NUM },
+	{ "usage above A", "above_A_fraction", NULL, W_BOTH | F_NUM },
+	{ "nodes above capacity", "node_intervals_over", NULL, W_BOTH | F_NUM },
+	{ "node-intervals", "node_intervals", NULL, W_BOTH | F_NUM },
+	{ "reclaims", "reclaims", NULL, W_BOTH | F_NUM },
+	{ "back to R: median/90th/max", "recovery_median_p90_max", NULL,
+	  W_BOTH },
+	{ "abandoned", "abandoned", NULL, W_BOTH | F_NUM },
+};
+
+static void
+table_trade(struct table *t)
+{
+	t->title = "Resource trading replayed (Sharc), per month";
+	t->note = "lent: the mean over the month's intervals of the sum of R - "
+		"A over the capsules lending (A < R), in the resource's rate "
+		"unit; usage above A: the capsule-intervals whose usage exceeds "
+		"their allocation; nodes above capacity: node-intervals whose "
+		"usage sum is above the node's capacity; reclaims: from a "
+		"lender's first interval of class reclaim until its allocation "
+		"is R again, in intervals (in the month it ends), abandoned when "
+		"the usage falls back first.";
+	TCOLS(t, trade_cols);
+	for (size_t i = 0; i < ex.ntr; i++) {
+		const struct in_trade *r = &ex.tr[i];
+		const char *unit = r->t.res && !strcmp(r->t.res, "net") ?
+			"B/s" : "cpu";
+		for (size_t k = 0; k < r->nmo; k++) {
+			const struct ovb_trade_month *m = &r->mo[k];
+			double lent = m->intervals ? m->lent /
+				(double)m->intervals : 0;
+			double above = m->rows ? (double)m->above_A /
+				(double)m->rows : 0;
+			trow(t, false);
+			tput(t, trade_label(r), NULL);
+			tput(t, ovb_xstrdup(r->file), NULL);
+			tput(t, xasprintf("%04lld-%02d", (long long)(m->month / 12),
+				(int)(m->month % 12) + 1), NULL);
+			tput(t, xasprintf("%zu", m->intervals), NULL);
+			tput(t, ovb_plot_qty(lent, unit), xreal(lent));
+			tput(t, xasprintf("%.2f%%", 100 * above), xreal(above));
+			tput(t, xasprintf("%zu", m->node_over), NULL);
+			tput(t, xasprintf("%zu", m->node_intervals), NULL);
+			tput(t, xasprintf("%zu", m->reclaims), NULL);
+			tput(t, m->reclaims ? xasprintf("%llu / %llu / %llu",
+				(unsigned long long)m->rec_median,
+				(unsigned long long)m->rec_p90,
+				(unsigned long long)m->rec_max) : dash(),
+				m->reclaims ? xasprintf("%llu/%llu/%llu",
+				(unsigned long long)m->rec_median,
+				(unsigned long long)m->rec_p90,
+				(unsigned long long)m->rec_max) : NULL);
+			tput(t, xasprintf("%zu", m->abandoned), NULL);
+		}
+	}
+}
+
+static void
+plot_trade(FILE *g)
+{
+	struct ovb_plot_trade *v = ovb_xcalloc(ex.ntr ? ex.ntr : 1, sizeof *v);
+	char **labels = ovb_xcalloc(ex.ntr ? ex.ntr : 1, sizeof *labels);
+	for (size_t i = 0; i < ex.ntr; i++) {
+		const struct in_trade *r = &ex.tr[i];
+		char *l = trade_label(r);
+		labels[i] = xasprintf("%s (%s)", l, r->file);
+		free(l);
+		v[i] = (struct ovb_plot_trade){ labels[i], r->t.res &&
+			!strcmp(r->t.res, "net") ? "B/s" : "cpu", r->day,
+			r->nday };
+	}
+	ovb_plot_trade(g, opt_png, v, ex.ntr);
+	for (size_t i = 0; i < ex.ntr; i++)
+		free(labels[i]);
+	free(labels);
+	free(v);
+}
+
+static const struct col market_cols[] = {
+	{ "vm", "vm", NULL, W_BOTH },
+	{ "node", "node", NULL, W_BOTH },
+	{ "res", "res", NULL, W_BOTH },
+	{ "bid", "bid_credit", NULL, W_BOTH | F_NUM },
+	{ "share of cluster (alloc_i)", "alloc_i", NULL, W_BOTH | F_NUM },
+	{ "on node (alloc_r)", "alloc_r", NULL, W_BOTH | F_NUM },
+	{ "error", "e_r", NULL, W_BOTH | F_NUM },
+	{ "charge", "charge_credit", NULL, W_BOTH | F_NUM },
+	{ "migration", "migration", NULL, W_BOTH },
+};
+
+static char *market_note;
+
+static void
+table_market(struct table *t)
+{
+	t->title = "Proportional-share market (Merkat): allocations, prices, "
+		"errors";
+	TCOLS(t, market_cols);
+	struct ovb_market m;
+	if (ovb_market_init(&m, &ex.bids, ex.bids_file, &in.cluster,
+	    in.cluster_file)) {
+		t->note = "the market could not be computed (see the message)";
+		return;
+	}
+	double *ar[OVB_NMRES], *err = ovb_xcalloc(m.nvm ? m.nvm : 1,
+		sizeof *err), emax;
+	for (size_t r = 0; r < OVB_NMRES; r++)
+		ar[r] = ovb_xcalloc(m.nvm ? m.nvm : 1, sizeof **ar);
+	emax = ovb_market_errors(&m, m.node, ar, err);
+	ovb_market_fit_printed(&m, ar, err, &emax);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fprintf(f, "price:");
+	for (size_t r = 0; r < m.nres; r++) {
+		char *p = xreal(m.price[r]);
+		fprintf(f, "%s %s %s credit/%s", r ? "," : "",
+			ovb_mres_name(r), p, ovb_mres_unit(r));
+		free(p);
+	}
+	char *e = xreal(emax), *b = xreal(ovb_market_bound(&m));
+	fprintf(f, "; the largest error %s, no placement below %s (a lower "
+		"bound); error = |alloc_i - alloc_r| / alloc_i (Eq. 2).", e, b);
+	free(e);
+	free(b);
+	if (ex.mig_file) {
+		char *e0 = xreal(ex.mig.err[0]), *e1 = xreal(ex.mig.err[1]);
+		fprintf(f, "  Migration plan %s: %zu step%s, error %s -> %s:",
+			ex.mig_file, ex.mig.n, ex.mig.n == 1 ? "" : "s", e0, e1);
+		for (size_t i = 0; i < ex.mig.n; i++) {
+			const struct ovb_step *s = &ex.mig.step[i];
+			fprintf(f, "%s %zu. %s %s%s%s -> %s", i ? ";" : "", i + 1,
+				s->from ? "move" : "deploy", s->vm, s->from ? " " : "",
+				s->from ? s->from : "", s->to);
+		}
+		fprintf(f, ".");
+		free(e0);
+		free(e1);
+	}
+	fclose(f);
+	free(market_note);
+	market_note = buf;
+	t->note = market_note;
+	const struct ovb_bids *bd = &ex.bids;
+	for (size_t j = 0; j < m.nvm; j++) {
+		const char *node = bd->vm[j].node;
+		char *mv = NULL;
+		for (size_t i = 0; ex.mig_file && i < ex.mig.n; i++)
+			if (!strcmp(ex.mig.step[i].vm, bd->vm[j].name)) {
+				free(mv);
+				mv = xasprintf("%zu. -> %s", i + 1,
+					ex.mig.step[i].to);
+			}
+		double charge = 0;
+		for (size_t r = 0; r < m.nres; r++)
+			charge += m.price[r] * (node ? ar[r][j] : m.alloc_i[r][j]);
+		for (size_t r = 0; r < m.nres; r++) {
+			double ai = m.alloc_i[r][j];
+			trow(t, false);
+			tput(t, ovb_xstrdup(bd->vm[j].name), NULL);
+			tput(t, ovb_xstrdup(node ? node : "-"), NULL);
+			tput(t, ovb_xstrdup(ovb_mres_name(r)), NULL);
+			tput(t, xreal(m.bid[r][j]), NULL);
+			tput(t, ovb_plot_qty(ai, ovb_mres_unit(r)), xreal(ai));
+			tput(t, node ? ovb_plot_qty(ar[r][j], ovb_mres_unit(r)) :
+				dash(), node ? xreal(ar[r][j]) : NULL);
+			double er = node ? fabs(ai - ar[r][j]) / ai : 0;
+			tput(t, node ? xasprintf("%.4f", er) : dash(),
+				node ? xreal(er) : NULL);
+			tput(t, r ? ovb_xstrdup("") : xasprintf("%.4g credit",
+				charge), r ? NULL : xreal(charge));
+			tput(t, mv && !r ? ovb_xstrdup(mv) : ovb_xstrdup(""), NULL);
+		}
+		free(mv);
+	}
+	for (size_t r = 0; r < OVB_NMRES; r++)
+		free(ar[r]);
+	free(err);
+	ovb_market_free(&m);
+}
+
+static void
+extra_free(void)
+{
+	for (size_t i = 0; i < ex.ntr; i++) {
+		ovb_trade_free(&ex.tr[i].t);
+		free(ex.tr[i].mo);
+		free(ex.tr[i].day);
+	}
+	free(ex.tr);
+	if (ex.bids_read)
+		ovb_bids_free(&ex.bids);
+	if (ex.mig_read)
+		ovb_migrations_free(&ex.mig);
+	free(market_note);
 }
 
 int
