@@ -1478,5 +1478,8 @@ void ovb_plot_html(FILE *f, const char *s);
 /* v to 4 significant digits with its unit ("1.44 cpu"); B and B/s take
  * decimal k, M, G, T prefixes; unit NULL: the number alone.  malloc'd. */
 char *ovb_plot_qty(double v, const char *unit);
+/* reserved/capacity in percent, "85.0%" (tiny: "1e-303%", huge:
+ * "1e+312%", never inf): malloc'd. */
+char *ovb_plot_used(double load, double cap);
 
 #endif

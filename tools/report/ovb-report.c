@@ -959,6 +959,19 @@ members_text(const struct nres *nr)
 	return s;
 }
 
+/* reserved/capacity in percent: in long double, so that a tiny capacity
+ * (1e-300) or a huge one (1e308) gives a number, not inf or 0 */
+static char *
+used_text(double load, double cap, bool tsv)
+{
+	long double u = 100.0L * (long double)load / (long double)cap;
+	double d = (double)u;
+	if (!tsv)
+		return ovb_plot_used(load, cap);
+	return isfinite(d) && (d != 0 || u == 0) ? xreal(d) :
+		xasprintf("%.17Lg", u);
+}
+
 static const struct col node_cols[] = {
 	{ "node", "node", NULL, W_BOTH },
 	{ "res", "res", NULL, W_BOTH },
@@ -998,8 +1011,8 @@ table_nodes(struct table *t)
 		tput(t, xasprintf("%zu", nr->nmem), NULL);
 		tput(t, ovb_plot_qty(load, u), xreal(load));
 		tput(t, ovb_plot_qty(nr->cap, u), xreal(nr->cap));
-		tput(t, xasprintf("%.1f%%", 100 * load / nr->cap),
-			xreal(100 * load / nr->cap));
+		tput(t, used_text(load, nr->cap, false),
+			used_text(load, nr->cap, true));
 		tput(t, ovb_plot_qty(nr->cap - load, u), xreal(nr->cap - load));
 		tput(t, nr->risk ? ovb_plot_qty(nr->risk->risk, NULL) : dash(),
 			nr->risk ? xreal(nr->risk->risk) : NULL);
