@@ -202,6 +202,11 @@ extern bool ovb_quiet;                         /* -q */
 	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \
 	"input data; 66 cannot open an input; 69 a program we run is missing " \
 	"or failed; 70 internal error; 74 I/O error; 77 not permitted.\n"
+/* The same for a tool that checks nothing (no status 1). */
+#define OVB_EXIT_DOC_NOCHECK \
+	"Exit status: 0 success; 64 usage error; 65 bad input data; 66 cannot " \
+	"open an input; 69 a program we run is missing or failed; 70 internal " \
+	"error; 74 I/O error; 77 not permitted.\n"
 /* Strict option values; bad ones go through argp_error (exit 64). */
 double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
 	double lo, double hi);

@@ -63,7 +63,7 @@ static const char doc[] =
 	"  ovb-usage t.onoff >u; ovb-tbucket t.onoff >c; ovb-profile -O 0.05 "
 	"-t 0.1 u c\n"
 	"  ovb-profile -O 0.01 -t 1 --set db:O=0,tau=0.1 u c   stricter db\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static double
 tolerance(struct argp_state *st, const char *opt, const char *s)

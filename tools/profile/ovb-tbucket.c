@@ -46,7 +46,7 @@ static const char doc[] =
 	"  ovb-tbucket -r cpu -c web,db trace.onoff\n"
 	"  ovb-tbucket -r all trace.onoff | ovb-fmt   curves for every resource\n"
 	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-tbucket\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static const struct argp argp = { NULL, NULL, "[FILE...]", doc,
 	ovb_select_children, NULL, NULL };

@@ -66,7 +66,7 @@ static const char doc[] =
 	"  ovb-usage -r all -w net=1e6 -c web,db t.onoff\n"
 	"  ovb-usage -p 97.5 t.onoff | ovb-fmt     an extra exact percentile\n"
 	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-usage -r all\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static void
 add_width(struct argp_state *st, char *arg)
