@@ -247,6 +247,7 @@ dist_copy(struct ovb_dist *to, const struct ovb_dist *from)
 	to->h.count = ovb_xcalloc(from->h.nbins ? from->h.nbins : 1,
 		sizeof *to->h.count);
 	memcpy(to->h.count, from->h.count, from->h.nbins * sizeof *to->h.count);
+	ovb_trace_copy(&to->trace, &from->trace);
 }
 
 static void
@@ -295,6 +296,8 @@ profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	q->sigma = percentile(d, q->O, &exact);
 	q->rho = ovb_curve_at(cv->pt, cv->n, q->sigma);
 	dist_copy(&q->U, d);
+	if (!q->U.trace.has)     /* where and when: the usage's, or the curve's */
+		ovb_trace_copy(&q->U.trace, &cv->trace);
 	char a[32], b[32], c[32];
 	ovb_fmt_real(a, 100 - 100 * q->O);
 	ovb_fmt_real(b, q->sigma);

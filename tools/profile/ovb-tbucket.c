@@ -76,6 +76,8 @@ curve_one(void *cs, const char *file, const struct ovb_onoff *o,
 	struct ovb_curve cv;
 	const char *why;
 	int st = ovb_tbucket(o, c, r, &cv, &why);
+	if (!st)   /* where and when, from the onoff file's trace record */
+		ovb_onoff_trace(o, &cv.trace);
 	return keep(cs, &cv, st, why, file, 0, "capsule");
 }
 

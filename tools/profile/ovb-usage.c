@@ -154,7 +154,11 @@ measure_one(void *u, const char *file, const struct ovb_onoff *o,
 {
 	struct ovb_samples sm;
 	ovb_measure(o, c, r, opt_interval, &sm);
-	return put_dist(u, file, c->name, r, (double)opt_interval / 1e9, &sm);
+	int st = put_dist(u, file, c->name, r, (double)opt_interval / 1e9, &sm);
+	struct ovb_usage *us = u;
+	if (!st)   /* where and when, from the onoff file's trace record */
+		ovb_onoff_trace(o, &us->d[us->n - 1].trace);
+	return st;
 }
 
 /* Once per file: are there intervals, and did gaps cost some? */
