@@ -224,3 +224,33 @@ setup() {
 	assert_output --partial '<section id="apps">'
 	assert_output --regexp '<tr class="bad"><td>shop[0-9]+</td><td>cache</td><td><span class="bad">rejected</span>'
 }
+
+@test "live: a recording here, file and pipe mode, names this host and kernel and starts now" {
+	require_tracing
+	local mode before after
+	for mode in file pipe; do
+		before=$(date +%s)
+		if [[ $mode == file ]]; then
+			perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch \
+				-o "$T/t.data" -- sleep 0.3 2>/dev/null
+			ovb-onoff -q --allow-empty -c 'x=comm:^sleep$' "$T/t.data" \
+				-o "$T/t.onoff"
+		else
+			perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch \
+				-o - -- sleep 0.3 2>/dev/null >"$T/t.data"
+			ovb-onoff -q --allow-empty -c 'x=comm:^sleep$' - <"$T/t.data" \
+				>"$T/t.onoff"
+		fi
+		after=$(date +%s)
+		run -0 grep '^trace ' "$T/t.onoff"
+		local host
+		host=$(hostname | sed 's/[^A-Za-z0-9_.:+@/-]/_/g; s/^[^A-Za-z0-9_]/_/')
+		assert_output --regexp "^trace $host $(uname -r | sed 's/[.+]/\\&/g') [0-9]+ [0-9]+\$"
+		ovb-usage -q -I 0.01 "$T/t.onoff" -o "$T/t.usage"
+		run -0 awk '$1 == "trace" { print $4; exit }' "$T/t.usage"
+		local start
+		start=$(date -u -d "$output" +%s) || fail "start $output"
+		((start >= before - 2 && start <= after + 1)) ||
+			fail "$mode: trace starts $output, recorded between $(date -u -d @"$before") and $(date -u -d @"$after")"
+	done
+}
