@@ -809,7 +809,8 @@ ovb_plot_node(FILE *g, bool png, const struct ovb_plot_node *nd)
 
 /* Reserved (Eq. 1) vs capacity per node, a panel per resource, its key
  * above the panel (never over a bar's percentage); a panel whose bars span
- * more than two decades (a huge capacity, a tiny load) is on a log scale. */
+ * more than 1.5 decades (a huge capacity, a tiny load; as the curve plot) is
+ * on a log scale. */
 void
 ovb_plot_cluster(FILE *g, bool png, const struct ovb_plot_load *v,
 	size_t n, size_t nnodes)
@@ -837,7 +838,7 @@ ovb_plot_cluster(FILE *g, bool png, const struct ovb_plot_load *v,
 			}
 		struct scale sc = scale_for(ovb_res_rate_unit((enum ovb_res)r),
 			top);
-		bool logy = isfinite(low) && top / low > 100;
+		bool logy = isfinite(low) && top / low > 30;
 		double ylo = logy ? fmax(low / sc.div / 3, 1e-300) : 0,
 			yhi = logy ? top / sc.div * 8 : top / sc.div * 1.15;
 		fprintf(g, "$D%d << EOD\n", r);
