@@ -85,7 +85,7 @@ need_chromium() {
 	for page in r s; do
 		for w in 1280 700; do
 			run -0 /usr/bin/python3 "$R/layout.py" "$T/$page.html" "$w" "$T"
-			assert_output --regexp "width $w \\(window $w\\): [0-9]+ figures, [0-9]+ texts, [0-9]+ pairs, 0 problems"
+			assert_output --regexp "width $w \\(window $w, screenshot ${w}x2000\\): [0-9]+ figures, [0-9]+ texts, [0-9]+ pairs, 0 problems"
 		done
 	done
 	# the check can fail: two labels put on one another are found

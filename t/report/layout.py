@@ -7,7 +7,8 @@ the page reads inf or nan.
 A copy of PAGE in DIR gets a small script at its end that, once laid out,
 takes every <text> of every <svg> (getBoundingClientRect: the box as
 drawn, after the figure's scaling) and writes the boxes into the page;
-Chromium's --dump-dom returns it (t/report/chromium.sh's flags).  Two boxes
+Chromium's --dump-dom returns it (t/report/chromium.sh's flags); the
+page itself is screenshotted at the same window size (DIR/layout-WIDTH.png).  Two boxes
 overlap when they share more than 0.5 px in both directions (a text drawn
 twice in one place, as gnuplot draws a boxed label, is one text).  Prints one
 line per overlap or bad text, and a summary; exit 0 when there is none, 1
@@ -16,6 +17,7 @@ otherwise, 2 when Chromium failed."""
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -73,6 +75,17 @@ def main():
     raw = m.group(1).replace("&lt;", "<").replace("&gt;", ">") \
         .replace("&quot;", '"').replace("&#39;", "'").replace("&amp;", "&")
     data = json.loads(raw)
+    # and the screenshot of the same layout (the window's size, PNG)
+    shot = os.path.join(d, "layout-%d.png" % width)
+    q = subprocess.run(args[:-2] + ["--screenshot=" + shot, "file://" +
+                                    os.path.abspath(page)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with open(shot, "rb") as f:
+        png = f.read(24)
+    if q.returncode or png[:8] != b"\x89PNG\r\n\x1a\n":
+        print("chromium made no screenshot (%d)" % q.returncode)
+        sys.exit(2)
+    sw, sh = struct.unpack(">II", png[16:24])
     bad = []
     figs = {}
     for t in data["texts"]:
@@ -98,9 +111,9 @@ def main():
                 m.group(0), s[max(0, m.start() - 30):m.end() + 30]))
     for b in bad:
         print(b)
-    print("width %d (window %d): %d figures, %d texts, %d pairs, "
-          "%d problems" % (width, data["w"], len(figs), len(data["texts"]),
-                           npairs, len(bad)))
+    print("width %d (window %d, screenshot %dx%d): %d figures, %d texts, "
+          "%d pairs, %d problems" % (width, data["w"], sw, sh, len(figs),
+                                    len(data["texts"]), npairs, len(bad)))
     sys.exit(1 if bad else 0)
 
 
