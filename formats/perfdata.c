@@ -37,7 +37,8 @@ enum {
 	S_IDENTIFIER = 1 << 16,
 };
 enum { R_ENABLED = 1, R_RUNNING = 2, R_ID = 4, R_GROUP = 8, R_LOST = 16 };
-enum { FEAT_TRACING_DATA = 1, FEAT_NRCPUS = 7, FEAT_CMDLINE = 11,
+enum { FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4,
+	FEAT_NRCPUS = 7, FEAT_CMDLINE = 11, FEAT_CLOCK_DATA = 29,
 	FEAT_DIR_FORMAT = 24,
 	FEAT_COMPRESSED = 27 };
 #define MISC_COMM_EXEC (1 << 13)
@@ -88,7 +89,66 @@ struct ovb_perf {
 	uint32_t cpumap_first;
 	uint64_t lost_samples;
 	char filtered[128];        /* an event we use recorded with --filter */
+	/* where and when: HOSTNAME, OSRELEASE ("": absent), CLOCK_DATA */
+	char host[OVB_MAXNAME + 1], kernel[OVB_MAXNAME + 1];
+	bool has_clock;
+	uint64_t wall, clock;
 };
+
+/* A feature string (u32 length, then the NUL-padded text) as a name of the
+ * formats: characters outside [A-Za-z0-9_.:+@/-] become '_', a leading
+ * one that is not alphanumeric too, at most OVB_MAXNAME long. */
+static void
+feat_name(char *out, const unsigned char *b, size_t n)
+{
+	out[0] = '\0';
+	if (n < 4)
+		return;
+	size_t len = b[0] | b[1] << 8 | (size_t)b[2] << 16 | (size_t)b[3] << 24;
+	if (len > n - 4)
+		len = n - 4;
+	size_t k = 0;
+	for (size_t i = 0; i < len && b[4 + i] && k < OVB_MAXNAME; i++) {
+		unsigned char ch = b[4 + i];
+		bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			(ch >= '0' && ch <= '9') || ch == '_';
+		bool other = k > 0 && strchr(".:+@/-", ch) != NULL;
+		out[k] = alnum || other ? (char)ch : '_';
+		k++;
+	}
+	out[k] = '\0';
+}
+
+/* CLOCK_DATA: u32 version, u32 clockid, u64 wall-clock ns, u64 clock ns */
+static void
+feat_clock(struct ovb_perf *p, const unsigned char *b, size_t n)
+{
+	if (n < 24)
+		return;
+	uint64_t w = 0, c = 0;
+	for (int i = 7; i >= 0; i--) {
+		w = w << 8 | b[8 + i];
+		c = c << 8 | b[16 + i];
+	}
+	if (w) {
+		p->has_clock = true;
+		p->wall = w;
+		p->clock = c;
+	}
+}
+
+/* The where-and-when features (file mode: a feature section; pipe mode: a
+ * HEADER_FEATURE record's payload). */
+static void
+feature(struct ovb_perf *p, int bit, const unsigned char *b, size_t n)
+{
+	if (bit == FEAT_HOSTNAME)
+		feat_name(p->host, b, n);
+	else if (bit == FEAT_OSRELEASE)
+		feat_name(p->kernel, b, n);
+	else if (bit == FEAT_CLOCK_DATA)
+		feat_clock(p, b, n);
+}
 
 static int
 bad(const struct ovb_perf *p, const char *fmt, ...)
@@ -593,6 +653,11 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 		} else if (bit == FEAT_NRCPUS && size >= 8) {
 			if (!(st = read_at(p, off, sec, 8)))
 				p->ncpus = get32(sec + 4);
+		} else if ((bit == FEAT_HOSTNAME || bit == FEAT_OSRELEASE ||
+		    bit == FEAT_CLOCK_DATA) && size <= 4096) {
+			unsigned char b[4096];
+			if (!(st = read_at(p, off, b, (size_t)size)))
+				feature(p, bit, b, (size_t)size);
 		} else if (bit == FEAT_CMDLINE && size <= 65536) {
 			unsigned char *b = ovb_xmalloc((size_t)size);
 			if (!(st = read_at(p, off, b, (size_t)size)))
@@ -1117,6 +1182,8 @@ user_record(struct ovb_perf *p, uint32_t type, size_t n)
 			p->ncpus = get32(p->buf + 12);
 		else if (n >= 8 && get64(p->buf) == FEAT_CMDLINE)
 			cmdline(p, p->buf + 8, n - 8);
+		else if (n >= 8)
+			feature(p, (int)get64(p->buf), p->buf + 8, n - 8);
 		return 0;
 	case REC_COMPRESSED:
 	case REC_COMPRESSED2:
@@ -1252,6 +1319,26 @@ uint32_t
 ovb_perf_ncpus(const struct ovb_perf *p)
 {
 	return p->ncpus;
+}
+
+const char *
+ovb_perf_host(const struct ovb_perf *p)
+{
+	return p->host[0] ? p->host : NULL;
+}
+
+const char *
+ovb_perf_kernel(const struct ovb_perf *p)
+{
+	return p->kernel[0] ? p->kernel : NULL;
+}
+
+bool
+ovb_perf_clock(const struct ovb_perf *p, uint64_t *wall, uint64_t *clock)
+{
+	*wall = p->wall;
+	*clock = p->clock;
+	return p->has_clock;
 }
 
 bool

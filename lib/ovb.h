@@ -204,6 +204,11 @@ extern bool ovb_quiet;                         /* -q */
 	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \
 	"input data; 66 cannot open an input; 69 a program we run is missing " \
 	"or failed; 70 internal error; 74 I/O error; 77 not permitted.\n"
+/* The same for a tool that checks nothing (no status 1). */
+#define OVB_EXIT_DOC_NOCHECK \
+	"Exit status: 0 success; 64 usage error; 65 bad input data; 66 cannot " \
+	"open an input; 69 a program we run is missing or failed; 70 internal " \
+	"error; 74 I/O error; 77 not permitted.\n"
 /* Strict option values; bad ones go through argp_error (exit 64). */
 double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
 	double lo, double hi);
@@ -313,6 +318,22 @@ struct ovb_hist {
 /* Percentiles are nearest-rank: the smallest observed x such that at least
  * p% of the intervals used at most x (p = 0: the minimum). */
 #define OVB_MAXPCT 16
+/* Where and when the trace a distribution or curve was measured from was
+ * recorded: the optional record "trace HOST KERNEL START LENGTH s" of
+ * usage, profile and curve blocks (formats/usage.md). */
+struct ovb_trace {
+	bool has;
+	char *host, *kernel;     /* names; NULL: not known ("-") */
+	char *start;             /* UTC, "2026-11-21T03:14:38.424701000Z";
+	                            NULL: not known ("-") */
+	double length;           /* the trace's span [s] */
+};
+void ovb_trace_free(struct ovb_trace *t);
+void ovb_trace_copy(struct ovb_trace *to, const struct ovb_trace *from);
+/* Reads the current record (tok[0] "trace") into *t; 0 or the error. */
+int ovb_trace_read(struct ovb_lex *lx, struct ovb_trace *t);
+/* Writes the record (nothing when !t->has). */
+void ovb_trace_put(FILE *f, const struct ovb_trace *t);
 struct ovb_dist {        /* U of one capsule and resource */
 	char *capsule;
 	enum ovb_res res;
@@ -322,6 +343,7 @@ struct ovb_dist {        /* U of one capsule and resource */
 	double mean;         /* [rate unit] */
 	int npct;
 	double pct_p[OVB_MAXPCT], pct_v[OVB_MAXPCT];
+	struct ovb_trace trace;
 };
 void ovb_dist_free(struct ovb_dist *d);
 /* Value range of bin k: bin 0 is [0,0]; bin k is ((k-1)w, kw]. */
@@ -351,7 +373,18 @@ struct ovb_onoff {
 	size_t ncap, capcap, ngap, capgap;
 	struct ovb_oncap *cap;
 	struct ovb_gap *gap;
+	/* the optional record "trace HOST KERNEL WALL CLOCK": the traced
+	 * machine and, with has_clock, the wall-clock time WALL [ns since the
+	 * epoch, UTC] at trace-clock time CLOCK [ns] */
+	bool has_trace, has_clock;
+	char *host, *kernel;  /* NULL: not known */
+	uint64_t wall, clock;
 };
+/* The trace of o as usage, profile and curve blocks carry it: host,
+ * kernel, the wall-clock time of the span's start and its length. */
+void ovb_onoff_trace(const struct ovb_onoff *o, struct ovb_trace *t);
+void ovb_onoff_put_trace(FILE *f, const char *host, const char *kernel,
+	bool has_clock, uint64_t wall, uint64_t clock);
 int ovb_onoff_read(struct ovb_lex *lx, struct ovb_onoff *o);
 int ovb_onoff_write(FILE *f, const struct ovb_onoff *o);
 void ovb_onoff_free(struct ovb_onoff *o);
@@ -420,6 +453,11 @@ int ovb_perf_open(FILE *f, const char *name, struct ovb_perf **p);
 /* 1: an event in *ev; 0: the end; or OVB_EDATA/OVB_EIO (reported). */
 int ovb_perf_next(struct ovb_perf *p, struct ovb_pev *ev);
 uint32_t ovb_perf_ncpus(const struct ovb_perf *p);
+/* The header's HOSTNAME and OSRELEASE (NULL: absent), and CLOCK_DATA: the
+ * wall-clock time [ns since the epoch] at a trace-clock time [ns]. */
+const char *ovb_perf_host(const struct ovb_perf *p);
+const char *ovb_perf_kernel(const struct ovb_perf *p);
+bool ovb_perf_clock(const struct ovb_perf *p, uint64_t *wall, uint64_t *clock);
 /* Was tracepoint "system:event" recorded? */
 bool ovb_perf_has(const struct ovb_perf *p, const char *sysname);
 /* Events that arrived after later ones had been delivered. */
@@ -517,6 +555,7 @@ struct ovb_curve {
 	double peak;            /* the least rate with the least burst */
 	size_t n, cap;
 	struct ovb_pt *pt;      /* breakpoints, sigma increasing */
+	struct ovb_trace trace;  /* where and when (formats/usage.md) */
 };
 struct ovb_curves {
 	size_t n, cap;
@@ -1539,5 +1578,8 @@ void ovb_plot_html(FILE *f, const char *s);
 /* v to 4 significant digits with its unit ("1.44 cpu"); B and B/s take
  * decimal k, M, G, T prefixes; unit NULL: the number alone.  malloc'd. */
 char *ovb_plot_qty(double v, const char *unit);
+/* reserved/capacity in percent, "85.0%" (tiny: "1e-303%", huge:
+ * "1e+312%", never inf): malloc'd. */
+char *ovb_plot_used(double load, double cap);
 
 #endif

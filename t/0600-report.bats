@@ -456,7 +456,7 @@ ovb-report: $T/nosuch: cannot open: No such file or directory"
 	run -0 grep -c '<figure' "$T/a.html"
 	assert_output 12      # cluster, 3 nodes, 3 x pdf/cdf, 2 curves, gain
 	run -0 grep -oE '<section id="[a-z]+"' "$T/a.html"
-	assert_output "$(printf '<section id="%s"\n' nodes placements rejects capsules gain)"
+	assert_output "$(printf '<section id="%s"\n' nodes apps placements rejects capsules gain)"
 	# nothing fetched: no scripts, links, sources, imports; URLs only as
 	# the SVG namespaces
 	run -1 grep -iE '<script|<link|<img| src=|@import|<iframe|url\(http' "$T/a.html"

@@ -355,6 +355,17 @@ uncache(int32_t pid)
 
 /* ---- output ---- */
 
+/* Where and when the trace was recorded (formats/onoff.md, trace), from
+ * the perf.data header's HOSTNAME, OSRELEASE and CLOCK_DATA. */
+static void
+put_trace(void)
+{
+	uint64_t wall, clock;
+	bool has_clock = ovb_perf_clock(S.perf, &wall, &clock);
+	ovb_onoff_put_trace(S.out, ovb_perf_host(S.perf),
+		ovb_perf_kernel(S.perf), has_clock, wall, clock);
+}
+
 static void
 put_header(void)
 {
@@ -362,6 +373,7 @@ put_header(void)
 		return;
 	S.header = true;
 	ovb_onoff_put_header(S.out, S.ncpus);
+	put_trace();
 	for (int i = 0; i < nsel; i++)
 		ovb_onoff_put_capsule(S.out, sel[i].name, sel[i].text);
 }

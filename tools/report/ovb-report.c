@@ -40,14 +40,15 @@ enum { OPT_FORMAT = 'f', OPT_TABLE = 't', OPT_PLOT = 'p', OPT_CAPSULE = 'c',
 enum format { F_TEXT, F_TSV, F_HTML };
 enum plot { P_NONE, P_PDF, P_CDF, P_CURVE, P_NODE, P_CLUSTER, P_GAIN,
 	P_TRADE, NPLOT };
-enum tabid { T_NODES, T_PLACEMENTS, T_REJECTS, T_CAPSULES, T_GAIN, T_TRADE,
-	T_MARKET, NTABLE };
+enum tabid { T_NODES, T_APPS, T_PLACEMENTS, T_REJECTS, T_CAPSULES,
+	T_TRACES, T_GAIN, T_TRADE, T_MARKET, NTABLE };
 
 static const char *const format_names[] = { "text", "tsv", "html" };
 static const char *const plot_names[NPLOT] = { "", "pdf", "cdf", "curve",
 	"node", "cluster", "gain", "trade" };
-static const char *const table_names[NTABLE] = { "nodes", "placements",
-	"rejects", "capsules", "gain", "trade", "market" };
+static const char *const table_names[NTABLE] = { "nodes", "apps",
+	"placements", "rejects", "capsules", "traces", "gain", "trade",
+	"market" };
 
 static enum format opt_format = F_TEXT;
 static bool opt_format_given, opt_noplots, opt_title_given, opt_png;
@@ -64,8 +65,9 @@ static const struct argp_option options[] = {
 	  "exact numbers in base units, for pipelines) or html (one "
 	  "self-contained page: every table and plot)", 0 },
 	{ "table", OPT_TABLE, "NAME[,NAME...]", 0,
-	  "Only these tables (in html, with their plots): nodes, placements, "
-	  "rejects, capsules, gain, trade, market (default: every one the "
+	  "Only these tables (in html, with their plots): nodes, apps, "
+	  "placements, rejects, capsules, traces, gain, trade, market "
+	  "(default: every one the "
 	  "inputs allow)", 0 },
 	{ NULL, 0, NULL, 0, "HTML pages:", 2 },
 	{ "no-plots", OPT_NOPLOTS, NULL, 0,
@@ -103,6 +105,13 @@ static const char doc[] =
 	"the Eq. 1 load; without it lb is 0), and gain tables.  A usage "
 	"block of a capsule and resource that a profile also has is not used "
 	"(the profile carries the same U).\n\n"
+	"The apps table shows each application of the plan: its capsules, "
+	"their nodes and sigma (rate), and the overflow probability Pr(Y > C) "
+	"of each capsule's node; a rejected application shows the capsule no "
+	"node takes, the node nearest to taking it and what that node lacks "
+	"(from the plan's reject record).  The traces table shows where and "
+	"when each capsule was measured (the trace records of the profile, "
+	"usage and curve files: host, kernel, UTC start, length).\n\n"
 	"A gain table (ovb-gain, formats/gain.md) holds the results of a "
 	"capacity experiment (Fig. 7 of the overbooking paper): after the "
 	"magic line 'ovb-gain 1', one line 'run NODES O PLACED' per run with "
@@ -166,8 +175,8 @@ parse_tables(struct argp_state *st, const char *arg)
 	    t = strtok_r(NULL, ",", &save)) {
 		int i = lookup(table_names, NTABLE, t);
 		if (i < 0)
-			argp_error(st, "--table: unknown table '%s' (nodes, "
-				"placements, rejects, capsules, gain)", t);
+			argp_error(st, "--table: unknown table '%s' (nodes, apps, "
+				"placements, rejects, capsules, traces, gain)", t);
 		opt_tables |= 1u << i;
 	}
 	free(copy);
@@ -381,6 +390,7 @@ struct row {
 	const struct ovb_pt *pt;        /* rho(sigma), or NULL */
 	size_t npt;
 	const char *file, *curve_file;
+	const struct ovb_trace *curve_trace;  /* the curve file's, or NULL */
 };
 static struct row *rows;
 static size_t nrows, caprows;
@@ -416,7 +426,7 @@ build_rows(void)
 			*OVB_PUSH(rows, nrows, caprows) = (struct row){
 				q->U.capsule, q->U.res, &q->U, q,
 				q->ncurve ? q->curve : NULL, q->ncurve,
-				in.prof[i].file, q->ncurve ? in.prof[i].file : NULL };
+				in.prof[i].file, q->ncurve ? in.prof[i].file : NULL, NULL };
 		}
 	for (size_t i = 0; i < in.nusage; i++)
 		for (size_t j = 0; j < in.usage[i].u.n; j++) {
@@ -436,7 +446,7 @@ build_rows(void)
 					ovb_res_name(d->res), old->file);
 			*OVB_PUSH(rows, nrows, caprows) = (struct row){
 				d->capsule, d->res, d, NULL, NULL, 0,
-				in.usage[i].file, NULL };
+				in.usage[i].file, NULL, NULL };
 		}
 	for (size_t i = 0; i < in.ncurve; i++)
 		for (size_t j = 0; j < in.curve[i].c.n; j++) {
@@ -459,6 +469,7 @@ build_rows(void)
 			r->pt = cv->pt;
 			r->npt = cv->n;
 			r->curve_file = in.curve[i].file;
+			r->curve_trace = &cv->trace;
 		}
 	return 0;
 }
@@ -895,6 +906,54 @@ table_capsules(struct table *t)
 	}
 }
 
+static const struct col trace_cols[] = {
+	{ "capsule", "capsule", NULL, W_BOTH },
+	{ "res", "res", NULL, W_BOTH },
+	{ "host", "host", NULL, W_BOTH },
+	{ "kernel", "kernel", NULL, W_BOTH },
+	{ "start (UTC)", "start", NULL, W_BOTH },
+	{ "length", "length_s", NULL, W_BOTH | F_NUM },
+	{ NULL, "file", NULL, W_TSV },
+};
+
+static bool
+row_traced(const struct row *r)
+{
+	return r->U->trace.has || (r->q == NULL && r->curve_trace &&
+		r->curve_trace->has);
+}
+
+static const struct ovb_trace *
+row_trace(const struct row *r)
+{
+	return r->U->trace.has ? &r->U->trace : r->curve_trace;
+}
+
+static void
+table_traces(struct table *t)
+{
+	t->title = "Traces: where and when each capsule was measured";
+	t->note = "from the perf.data header (HOSTNAME, OSRELEASE, CLOCK_DATA) "
+		"through ovb-onoff's trace record; start: the wall-clock time of "
+		"the trace's first instant; length: its span";
+	TCOLS(t, trace_cols);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		if (!row_traced(r))
+			continue;
+		const struct ovb_trace *tr = row_trace(r);
+		trow(t, false);
+		tput(t, ovb_xstrdup(r->capsule), NULL);
+		tput(t, ovb_xstrdup(ovb_res_name(r->res)), NULL);
+		tput(t, ovb_xstrdup(tr->host ? tr->host : "-"), NULL);
+		tput(t, ovb_xstrdup(tr->kernel ? tr->kernel : "-"), NULL);
+		tput(t, tr->start ? xasprintf("%.19s", tr->start) : dash(),
+			ovb_xstrdup(tr->start ? tr->start : "-"));
+		tput(t, ovb_plot_qty(tr->length, "s"), xreal(tr->length));
+		tput(t, NULL, ovb_xstrdup(r->file));
+	}
+}
+
 static const struct col placement_cols[] = {
 	{ "app", "app", NULL, W_BOTH },
 	{ "capsule", "capsule", NULL, W_BOTH },
@@ -990,6 +1049,19 @@ members_text(const struct nres *nr)
 	return s;
 }
 
+/* reserved/capacity in percent: in long double, so that a tiny capacity
+ * (1e-300) or a huge one (1e308) gives a number, not inf or 0 */
+static char *
+used_text(double load, double cap, bool tsv)
+{
+	long double u = 100.0L * (long double)load / (long double)cap;
+	double d = (double)u;
+	if (!tsv)
+		return ovb_plot_used(load, cap);
+	return isfinite(d) && (d != 0 || u == 0) ? xreal(d) :
+		xasprintf("%.17Lg", u);
+}
+
 static const struct col node_cols[] = {
 	{ "node", "node", NULL, W_BOTH },
 	{ "res", "res", NULL, W_BOTH },
@@ -1029,8 +1101,8 @@ table_nodes(struct table *t)
 		tput(t, xasprintf("%zu", nr->nmem), NULL);
 		tput(t, ovb_plot_qty(load, u), xreal(load));
 		tput(t, ovb_plot_qty(nr->cap, u), xreal(nr->cap));
-		tput(t, xasprintf("%.1f%%", 100 * load / nr->cap),
-			xreal(100 * load / nr->cap));
+		tput(t, used_text(load, nr->cap, false),
+			used_text(load, nr->cap, true));
 		tput(t, ovb_plot_qty(nr->cap - load, u), xreal(nr->cap - load));
 		tput(t, nr->risk ? ovb_plot_qty(nr->risk->risk, NULL) : dash(),
 			nr->risk ? xreal(nr->risk->risk) : NULL);
@@ -1047,6 +1119,137 @@ table_nodes(struct table *t)
 		tput(t, NULL, nr->nmem ? xreal(nr->st.eq1.omin) : dash());
 		tput(t, NULL, nr->st.g ? xreal(nr->st.g) : dash());
 		tput(t, members_text(nr), NULL);
+	}
+}
+
+/* ---- applications: each one's capsules, nodes and risks; rejections with
+ * what the nearest node lacks ---- */
+
+static const struct nres *
+nres_of(const char *node, int r)
+{
+	for (size_t i = 0; i < nnres; i++)
+		if ((int)nres[i].res == r && !strcmp(nres[i].node->name, node))
+			return &nres[i];
+	return NULL;
+}
+
+static const struct col app_cols[] = {
+	{ "app", "app", NULL, W_BOTH },
+	{ "capsule", "capsule", NULL, W_BOTH },
+	{ "status", "status", NULL, W_BOTH | F_CHECK },
+	{ "node", "node", NULL, W_BOTH },
+	{ "cpu sigma (rate)", "sigma_cpu", "cpu σ (rate)", W_BOTH | F_NUM },
+	{ "net sigma (rate)", "sigma_net", "net σ (rate)", W_BOTH | F_NUM },
+	{ "O", "O", NULL, W_BOTH | F_NUM },
+	{ "node Pr(Y>C) cpu", "pr_cpu", NULL, W_BOTH | F_NUM },
+	{ "node Pr(Y>C) net", "pr_net", NULL, W_BOTH | F_NUM },
+	{ "what the node lacks", "lacks", NULL, W_BOTH | F_WRAP },
+	{ NULL, "reason", NULL, W_TSV },
+};
+
+/* A rejection's reason as ovb-place writes it: "capsule C: ...; nearest N,
+ * RES what it lacks, ...": the capsule, the nearest node and what it
+ * lacks, each NULL-free (malloc'd; "-" when the reason does not say). */
+static void
+parse_reason(const char *why, char **cap, char **node, char **lacks)
+{
+	*cap = *node = *lacks = NULL;
+	if (!strncmp(why, "capsule ", 8)) {
+		size_t n = strcspn(why + 8, ": ");
+		*cap = strndup(why + 8, n);
+	}
+	const char *p = strstr(why, "; nearest ");
+	if (p) {
+		p += 10;
+		size_t n = strcspn(p, ", ");
+		*node = strndup(p, n);
+		p += n;
+		if (*p == ',')
+			*lacks = ovb_xstrdup(p + 2 - (p[1] != ' '));
+	}
+	if (!*cap)
+		*cap = ovb_xstrdup("-");
+	if (!*node)
+		*node = ovb_xstrdup("-");
+	if (!*lacks)
+		*lacks = ovb_xstrdup(why);
+}
+
+static void
+table_apps(struct table *t)
+{
+	t->title = "Applications: capsules, nodes and risks; rejections with "
+		"what the nearest node lacks";
+	t->note = "sigma (rate) per resource as placed (cpu in cpu, net in "
+		"B/s); node Pr(Y>C): the overflow probability of the capsule's "
+		"node for that resource (the plan's, or computed); a rejected "
+		"application: the capsule no node takes, the node nearest to "
+		"taking it and its shortfall (Eq. 1 in the resource's unit, Eq. 3 "
+		"against O_min), from the plan's reject record";
+	TCOLS(t, app_cols);
+	for (size_t i = 0; i < in.plan.n; i++) {
+		const struct ovb_placed *pl = &in.plan.p[i];
+		bool first = true;
+		for (size_t k = 0; k < i; k++)
+			first &= strcmp(in.plan.p[k].app, pl->app) != 0;
+		if (!first)
+			continue;
+		for (size_t j = i; j < in.plan.n; j++) {
+			const struct ovb_placed *c = &in.plan.p[j];
+			if (strcmp(c->app, pl->app))
+				continue;
+			bool bad = false;
+			for (int r = 0; r < OVB_NCAP; r++) {
+				const struct nres *nr = nres_of(c->node, r);
+				bad |= c->has_qos[r] && nr && (!eq1_holds(nr) ||
+					!eq3_holds(nr));
+			}
+			trow(t, bad);
+			tput(t, ovb_xstrdup(c->app), NULL);
+			tput(t, ovb_xstrdup(c->capsule), NULL);
+			tput(t, ovb_xstrdup(bad ? "placed, node violated" : "ok"),
+				ovb_xstrdup(bad ? "placed-violated" : "placed"));
+			tput(t, ovb_xstrdup(c->node), NULL);
+			double O = -1;
+			for (int r = 0; r < OVB_NCAP; r++) {
+				if (!c->has_qos[r]) {
+					tput(t, dash(), NULL);
+					continue;
+				}
+				tput(t, ovb_plot_qty(c->sigma[r],
+					ovb_res_rate_unit((enum ovb_res)r)),
+					xreal(c->sigma[r]));
+				O = O < 0 ? c->O[r] : fmin(O, c->O[r]);
+			}
+			tput(t, O < 0 ? dash() : ovb_plot_qty(O, NULL),
+				O < 0 ? NULL : xreal(O));
+			for (int r = 0; r < OVB_NCAP; r++) {
+				const struct nres *nr = nres_of(c->node, r);
+				if (!c->has_qos[r] || !nr) {
+					tput(t, dash(), NULL);
+					continue;
+				}
+				tput(t, ovb_plot_qty(shown_pr(nr), NULL),
+					xreal(shown_pr(nr)));
+			}
+			tput(t, dash(), NULL);
+			tput(t, NULL, dash());
+		}
+	}
+	for (size_t i = 0; i < in.plan.nrej; i++) {
+		const struct ovb_reject *rj = &in.plan.rej[i];
+		char *cap, *node, *lacks;
+		parse_reason(rj->reason, &cap, &node, &lacks);
+		trow(t, true);
+		tput(t, ovb_xstrdup(rj->app), NULL);
+		tput(t, cap, NULL);
+		tput(t, ovb_xstrdup("rejected"), NULL);
+		tput(t, node, NULL);
+		for (int k = 0; k < 5; k++)
+			tput(t, dash(), NULL);
+		tput(t, lacks, NULL);
+		tput(t, NULL, ovb_xstrdup(rj->reason));
 	}
 }
 
@@ -1105,8 +1308,14 @@ table_possible(enum tabid id)
 	switch (id) {
 	case T_NODES: return in.cluster_file != NULL && (in.plan_file ||
 		!market_given());
-	case T_PLACEMENTS: case T_REJECTS: return in.plan_file != NULL;
+	case T_APPS: case T_PLACEMENTS: case T_REJECTS:
+		return in.plan_file != NULL;
 	case T_CAPSULES: return nrows > 0;
+	case T_TRACES:
+		for (size_t i = 0; i < nrows; i++)
+			if (row_traced(&rows[i]))
+				return true;
+		return false;
 	case T_GAIN: return ngains > 0;
 	case T_TRADE: case T_MARKET: return extra_possible(id);
 	case NTABLE: break;
@@ -1115,8 +1324,9 @@ table_possible(enum tabid id)
 }
 
 static const char *const table_needs[NTABLE] = { "an ovb-cluster file",
-	"an ovb-plan file", "an ovb-plan file",
-	"an ovb-profile or ovb-usage file", "a gain table",
+	"an ovb-plan file", "an ovb-plan file", "an ovb-plan file",
+	"an ovb-profile or ovb-usage file",
+	"a profile, usage or curve file with trace records", "a gain table",
 	"an ovb-trade file", "an ovb-cluster and an ovb-bids file" };
 
 static bool
@@ -1153,6 +1363,8 @@ make_table(struct table *t, enum tabid id)
 	case T_PLACEMENTS: table_placements(t); break;
 	case T_REJECTS: table_rejects(t); break;
 	case T_CAPSULES: table_capsules(t); break;
+	case T_APPS: table_apps(t); break;
+	case T_TRACES: table_traces(t); break;
 	case T_GAIN: table_gain(t); break;
 	case T_TRADE: table_trade(t); break;
 	case T_MARKET: table_market(t); break;
@@ -1598,6 +1810,66 @@ plots_on(void)
 	return !opt_noplots;
 }
 
+/* Where and when the capsules were measured: the hosts and kernels, the
+ * earliest start and the traces' lengths. */
+static void
+html_traces(FILE *f)
+{
+	size_t n = 0;
+	const char *first = NULL, *last = NULL;
+	double lmin = INFINITY, lmax = 0;
+	struct ovb_names hosts = { 0 }, kernels = { 0 };
+	char *hl = NULL, *kl = NULL;
+	size_t hn = 0, kn = 0;
+	FILE *hf = open_memstream(&hl, &hn), *kf = open_memstream(&kl, &kn);
+	for (size_t i = 0; i < nrows; i++) {
+		if (!row_traced(&rows[i]))
+			continue;
+		const struct ovb_trace *t = row_trace(&rows[i]);
+		n++;
+		const char *h = t->host ? t->host : "unknown",
+			*k = t->kernel ? t->kernel : "unknown";
+		if (ovb_names_get(&hosts, h) == OVB_NONE) {
+			fprintf(hf, "%s%s", hosts.n ? ", " : "", h);
+			ovb_names_add(&hosts, h, 0);
+		}
+		if (ovb_names_get(&kernels, k) == OVB_NONE) {
+			fprintf(kf, "%s%s", kernels.n ? ", " : "", k);
+			ovb_names_add(&kernels, k, 0);
+		}
+		if (t->start && (!first || strcmp(t->start, first) < 0))
+			first = t->start;
+		if (t->start && (!last || strcmp(t->start, last) > 0))
+			last = t->start;
+		lmin = fmin(lmin, t->length);
+		lmax = fmax(lmax, t->length);
+	}
+	fclose(hf);
+	fclose(kf);
+	if (n) {
+		char *a = ovb_plot_qty(lmin, "s"), *b = ovb_plot_qty(lmax, "s");
+		fprintf(f, "<li>Measured (<a href=\"#traces\">traces</a>): %zu of "
+			"them on host ", n);
+		ovb_plot_html(f, hl);
+		fputs(", kernel ", f);
+		ovb_plot_html(f, kl);
+		if (first) {
+			fprintf(f, ", traces starting %.19s", first);
+			if (strcmp(first, last))
+				fprintf(f, " to %.19s", last);
+			fputs(" UTC", f);
+		}
+		fprintf(f, ", %s%s%s long.</li>\n", a, lmin == lmax ? "" : " to ",
+			lmin == lmax ? "" : b);
+		free(a);
+		free(b);
+	}
+	free(hl);
+	free(kl);
+	ovb_names_free(&hosts);
+	ovb_names_free(&kernels);
+}
+
 static void
 html_summary(FILE *f)
 {
@@ -1608,6 +1880,7 @@ html_summary(FILE *f)
 			np += rows[i].q != NULL;
 		fprintf(f, "<li>%zu capsule resource%s profiled (%zu with a QoS "
 			"profile).</li>\n", nrows, nrows == 1 ? "" : "s", np);
+		html_traces(f);
 	}
 	if (in.cluster_file) {
 		size_t used = 0;
@@ -1755,9 +2028,9 @@ html_page(FILE *f)
 		fputs("</code>", f);
 	}
 	fputs("</p>\n<nav>", f);
-	static const char *const heads[NTABLE] = { "Nodes", "Placements",
-		"Rejected applications", "Capsules", "Overbooking gain",
-		"Trading", "Market" };
+	static const char *const heads[NTABLE] = { "Nodes", "Applications",
+		"Placements", "Rejected applications", "Capsules", "Traces",
+		"Overbooking gain", "Trading", "Market" };
 	for (int i = 0; i < NTABLE; i++)
 		if (table_wanted((enum tabid)i))
 			fprintf(f, "<a href=\"#%s\">%s</a>", table_names[i],
