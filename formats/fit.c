@@ -9,14 +9,15 @@
  * Invariants after a successful read: one fit record, first; one search
  * record; at least one point, in strictly increasing O; UNIT is copies for
  * `fit more` and nodes for `fit nodes`; BOUND never only with COUNT 0 and
- * only for nodes; where records only in a `fit more` file, after their
+ * only for nodes, at-most only for nodes; where records only in a `fit more` file, after their
  * point, NODE unique within the point, CAPSULES >= 1. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "impl.h"
 
-static const char *const bound_name[] = { "exact", "at-least", "never" };
+static const char *const bound_name[] = { "exact", "at-least", "at-most",
+	"never" };
 
 const char *
 ovb_fit_bound_name(enum ovb_fit_bound b)
@@ -70,15 +71,18 @@ read_point(struct ovb_lex *lx, struct ovb_fit *fit)
 			"not '%s'", fit->q == OVB_FIT_MORE ? "more" : "nodes", unit,
 			lx->tok[3]);
 	int b = 0;
-	while (b < 3 && strcmp(lx->tok[4], bound_name[b]))
+	while (b < 4 && strcmp(lx->tok[4], bound_name[b]))
 		b++;
-	if (b == 3)
-		return ovb_err(lx, "point: '%s' is not exact, at-least or never",
-			lx->tok[4]);
+	if (b == 4)
+		return ovb_err(lx, "point: '%s' is not exact, at-least, at-most or "
+			"never", lx->tok[4]);
 	p.bound = (enum ovb_fit_bound)b;
 	if (p.bound == OVB_FIT_NEVER && (fit->q != OVB_FIT_NODES || p.count))
 		return ovb_err(lx, "point: 'never' is the answer of a 'fit nodes' "
 			"question with COUNT 0 only");
+	if (p.bound == OVB_FIT_AT_MOST && fit->q != OVB_FIT_NODES)
+		return ovb_err(lx, "point: 'at-most' is the answer of a 'fit nodes' "
+			"question only");
 	if (p.bound != OVB_FIT_NEVER && fit->q == OVB_FIT_NODES && !p.count)
 		return ovb_err(lx, "point: 0 nodes hold nothing (COUNT >= 1, or "
 			"0 never)");
@@ -172,7 +176,7 @@ ovb_fit_write(FILE *f, const struct ovb_fit *fit)
 		"question\n# search METHOD: ovb-place's policy, or exhaustive\n"
 		"# point O COUNT UNIT BOUND: COUNT copies of APP fit on top of "
 		"the plan, or nodes of the shape hold the apps, at tolerance O "
-		"(BOUND exact, at-least or never)\n"
+		"(BOUND exact, at-least, at-most or never)\n"
 		"# where NODE CAPSULES: the copies' capsules on NODE, for the "
 		"point above\n");
 	if (fit->q == OVB_FIT_MORE)

@@ -638,9 +638,12 @@ void ovb_plan_free(struct ovb_plan *p);
 /* ---- formats/fit.c: what-if answers of ovb-fit (format ovb-fit) ---- */
 
 enum ovb_fit_question { OVB_FIT_MORE, OVB_FIT_NODES };
-/* exact: the count itself; at-least: ovb-fit stopped at its --max; never:
- * no number of nodes of the shape holds the apps (COUNT 0) */
-enum ovb_fit_bound { OVB_FIT_EXACT, OVB_FIT_AT_LEAST, OVB_FIT_NEVER };
+/* exact: the count itself; at-least: ovb-fit stopped at its --max or
+ * --budget; at-most: nodes that suffice, fewer not ruled out within the
+ * --budget; never: no number of nodes of the shape holds the apps
+ * (COUNT 0) */
+enum ovb_fit_bound { OVB_FIT_EXACT, OVB_FIT_AT_LEAST, OVB_FIT_AT_MOST,
+	OVB_FIT_NEVER };
 struct ovb_fitwhere {
 	char *node;
 	uint64_t capsules;      /* the new copies' capsules on node */

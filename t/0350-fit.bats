@@ -134,6 +134,26 @@ node b 4 cpu 1e9 B/s' -o "$T/out" "${a[@]}"
 	run -0 python3 "$ORACLE/fit.py" --seeds nodes 101 140 --curve 0,0.05,0.2
 }
 
+@test "fit --exhaustive: counts equal exhaustive search (the most copies, the fewest nodes), plans accepted by ovb-check" {
+	run -0 python3 "$ORACLE/fit.py" --seeds more 1 100 --exhaustive --budget 5000000
+	echo "# --exhaustive: $output" >&3
+	[[ $output == *" 0 where the policy's count is not the exhaustive one" ]]
+	run -0 python3 "$ORACLE/fit.py" --seeds nodes 1 100 --exhaustive
+	echo "# --exhaustive: $output" >&3
+	[[ $output == *" 0 where the policy's count is not the exhaustive one" ]]
+	run -0 python3 "$ORACLE/fit.py" --seeds nodes 101 130 --exhaustive --curve 0,0.2
+	# a budget too small for the search: a bound, and the policy's plan
+	python3 "$BATS_TEST_DIRNAME/gen/fit.py" 272 "$T" more
+	ovb-place -q --grid 0 "$T/cluster" "$T/base.apps" "$T/profile" -o "$T/plan"
+	run -0 ovb-fit --grid 0 --exhaustive --budget 10 --more cand "$T/cluster" "$T/apps" "$T/profile" "$T/plan"
+	assert_line --regexp '^point 0.2 [0-9]+ copies at-least$'
+	assert_line 'search exhaustive'
+	# --nodes --exhaustive takes new applications only
+	run -65 --separate-stderr ovb-fit --exhaustive --nodes 'node s 8 cpu 1e9 B/s' -o "$T/out" <(printf 'ovb-apps 1\napp x\ncapsule a cpu=1\napp y op=terminate\n')
+	[[ $stderr == *":4: application y: op=terminate, but --nodes --exhaustive places new applications only" ]]
+	[[ ! -e $T/out ]]
+}
+
 @test "fit --more on the demo cluster: ovb-place places N copies and rejects copy N+1, ovb-check accepts the plan" {
 	demo_profile
 	local c="$DATA/demo.cluster" p="$T/f.profile" n

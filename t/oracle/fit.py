@@ -240,8 +240,11 @@ def max_copies(state, trust, cand, needs, stop, budget=None):
 
 
 def read_answer(path):
+    """The fit record, the points (O, COUNT, BOUND), and whether the
+    search was exhaustive."""
     recs = list(formats.records(path))
     fit = next(t for t in recs if t[0] == "fit")
+    fit.append(next(t for t in recs if t[0] == "search")[1] == "exhaustive")
     pts = [(float(t[1]), int(t[2]), t[4]) for t in recs if t[0] == "point"]
     return fit, pts
 
@@ -255,7 +258,7 @@ def more(d, answer, plan=None):
     trust = Trust(model, cand)
     base, _ = placed_state(model, nodes, d + "/plan", trust)
     app = model.apps[cand]
-    single = len(app.caps) == 1
+    single = len(app.caps) == 1 or fit[-1]     # exhaustive: equal
     report = []
     for O, count, bound in pts:
         needs = model.needs(app, O if len(pts) > 1 else None)
@@ -334,9 +337,9 @@ def nodes(d, answer, plan=None, cluster=None):
                 sys.exit("O=%g: ovb-fit says never, %d nodes hold them" % (O, k))
             report.append("%g:never" % O)
             continue
-        if k is None or count < k:
-            sys.exit("O=%g: ovb-fit says %d nodes, exhaustive needs %s" %
-                     (O, count, k))
+        if k is None or count < k or (fit[-1] and count != k):
+            sys.exit("O=%g: ovb-fit (%s) says %d nodes, exhaustive needs %s"
+                     % (O, "exhaustive" if fit[-1] else "policy", count, k))
         report.append("%g:%d/%d" % (O, count, k))
     if plan:
         cl = formats.read_cluster(cluster)

@@ -26,6 +26,11 @@
  * many nodes as capsules every application finds empty nodes, so when
  * that fails no k does ("never", exit 1).
  *
+ * --exhaustive: "fits" means a placement exists.  After the policy's
+ * answer, a depth-first search over placements (below) for more copies or
+ * fewer nodes, within --budget tries; what it finds is handed to
+ * ovb-place with every capsule pinned, so the plan is still ovb-place's.
+ *
  * Invariants: no output is written unless every run succeeded; the same
  * inputs give the same bytes; every plan written is ovb-place's output
  * for the inputs written beside it (--apps-out, --cluster-out), which
@@ -45,14 +50,16 @@
 extern char **environ;
 
 enum { OPT_MORE = 0x100, OPT_NODES, OPT_CURVE, OPT_POLICY, OPT_SEED,
-	OPT_GRID, OPT_MAX, OPT_PLAN_OUT, OPT_APPS_OUT, OPT_CLUSTER_OUT };
+	OPT_GRID, OPT_MAX, OPT_PLAN_OUT, OPT_APPS_OUT, OPT_CLUSTER_OUT,
+	OPT_EXHAUSTIVE, OPT_BUDGET };
 
 static const char *opt_more, *opt_nodes, *opt_policy = "worst-fit",
 	*opt_seed, *opt_grid;
 static const char *opt_plan_out, *opt_apps_out, *opt_cluster_out;
 static double *opt_curve;
 static size_t opt_ncurve;
-static uint64_t opt_max = 100000;
+static uint64_t opt_max = 100000, opt_budget = 200000;
+static bool opt_exhaustive;
 static struct ovb_cluster shape;    /* --nodes given as a node line */
 
 static const struct argp_option options[] = {
@@ -78,6 +85,14 @@ static const struct argp_option options[] = {
 	{ "max", OPT_MAX, "N", 0,
 	  "Try at most N copies or nodes (default 100000); reaching it "
 	  "answers 'at-least N'", 2 },
+	{ "exhaustive", OPT_EXHAUSTIVE, NULL, 0,
+	  "\"Fits\" means a placement exists (a search of every placement, "
+	  "after the policy's answer): the most copies that can be placed "
+	  "together, the fewest nodes that can hold the apps", 2 },
+	{ "budget", OPT_BUDGET, "N", 0,
+	  "--exhaustive tries at most N placements of an application per "
+	  "answer (default 200000); beyond it the answer is a bound "
+	  "(at-least copies, at-most nodes)", 2 },
 	{ NULL, 0, NULL, 0, "Outputs besides the answer (-o), without --curve:",
 	  3 },
 	{ "plan-out", OPT_PLAN_OUT, "FILE", 0,
@@ -232,6 +247,12 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_MAX:
 		opt_max = ovb_arg_u64(st, "--max", arg, 1, 100000000);
+		return 0;
+	case OPT_EXHAUSTIVE:
+		opt_exhaustive = true;
+		return 0;
+	case OPT_BUDGET:
+		opt_budget = ovb_arg_u64(st, "--budget", arg, 1, UINT64_MAX / 2);
 		return 0;
 	case OPT_PLAN_OUT:
 		opt_plan_out = arg;
@@ -470,6 +491,407 @@ run_place(bool with_plan, struct ovb_plan *out)
 	return st;
 }
 
+/* ---- --exhaustive: a placement exists ----
+ *
+ * Node states as lists of needs per resource, each node decided by the
+ * node model's ovb_node_stat (Eq. 1 and Eq. 3, exactly, on the grid the
+ * plan will state); an application's capsules go on distinct nodes (or
+ * distinct values of its spread label), pinned ones on their node, none
+ * beside an application of trust 0.  The search tries node tuples in
+ * lexicographic order: copies of an application are interchangeable, so
+ * copy j+1 takes a tuple no smaller than copy j's; empty nodes of one
+ * shape are interchangeable, so an application goes on the nodes used
+ * so far and the first few empty ones.  Every tuple tried counts against
+ * --budget.  The placement found is handed to ovb-place with each capsule
+ * pinned to its node, which writes the plan (and must place it all). */
+
+struct xnode {
+	struct ovb_need *m[OVB_NCAP];
+	size_t n[OVB_NCAP], cap[OVB_NCAP];
+	const char **app;               /* the applications on it, by name */
+	const struct ovb_app **def;     /* and their records (NULL: none) */
+	size_t napp, capapp;
+};
+
+static struct {
+	struct xnode *node;
+	const struct ovb_node *def;     /* the cluster's nodes */
+	size_t n;
+	uint64_t grid, tries;
+	bool over;                      /* the budget ran out */
+	size_t *tuple;                  /* every tuple of m distinct nodes */
+	size_t ntuple, m;
+} X;
+
+static void
+x_init(const struct ovb_node *def, size_t n, uint64_t grid)
+{
+	X.node = ovb_xcalloc(n + 1, sizeof *X.node);
+	X.def = def;
+	X.n = n;
+	X.grid = grid;
+	X.tries = 0;
+	X.over = false;
+}
+
+static void
+x_free(void)
+{
+	for (size_t i = 0; i < X.n; i++) {
+		for (int r = 0; r < OVB_NCAP; r++)
+			free(X.node[i].m[r]);
+		free(X.node[i].app);
+		free(X.node[i].def);
+	}
+	free(X.node);
+	free(X.tuple);
+	X.node = NULL;
+	X.tuple = NULL;
+	X.ntuple = X.m = 0;
+}
+
+static void
+x_push(size_t i, const struct ovb_need need[OVB_NCAP], const char *app,
+	const struct ovb_app *def)
+{
+	struct xnode *x = &X.node[i];
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (need[r].used)
+			*OVB_PUSH(x->m[r], x->n[r], x->cap[r]) = need[r];
+	size_t capdef = x->capapp;
+	*OVB_PUSH(x->app, x->napp, x->capapp) = app;
+	size_t k = x->napp - 1;
+	if (capdef != x->capapp)
+		x->def = ovb_xrealloc(x->def, x->capapp, sizeof *x->def);
+	x->def[k] = def;
+}
+
+static void
+x_pop(size_t i, const struct ovb_need need[OVB_NCAP])
+{
+	struct xnode *x = &X.node[i];
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (need[r].used)
+			x->n[r]--;
+	x->napp--;
+}
+
+static bool
+x_node_ok(size_t i)
+{
+	for (int r = 0; r < OVB_NCAP; r++) {
+		struct ovb_nodestat st;
+		if (!X.node[i].n[r])
+			continue;
+		ovb_node_stat(X.node[i].m[r], X.node[i].n[r], X.def[i].cap[r],
+			X.grid, &st);
+		if (!st.eq1_ok || !st.eq3_ok)
+			return false;
+	}
+	return true;
+}
+
+/* Trust 0 between application a (record def) and b (record bdef, or
+ * NULL), either way. */
+static bool
+distrust(const char *a, const struct ovb_app *def, const char *b,
+	const struct ovb_app *bdef)
+{
+	for (size_t i = 0; def && i < def->ntrust; i++)
+		if (def->trust[i].v <= 0 && !strcmp(def->trust[i].app, b))
+			return true;
+	for (size_t i = 0; bdef && i < bdef->ntrust; i++)
+		if (bdef->trust[i].v <= 0 && !strcmp(bdef->trust[i].app, a))
+			return true;
+	return false;
+}
+
+/* Puts application app (name, record def, its capsules' needs) on the
+ * nodes of tuple t when every rule holds; false (and nothing put) when
+ * not. */
+static bool
+x_place(const char *name, const struct ovb_app *def,
+	struct ovb_need (*need)[OVB_NCAP], const size_t *t)
+{
+	size_t m = def->ncap;
+	for (size_t i = 0; i < m; i++) {
+		const struct ovb_node *nd = &X.def[t[i]];
+		if (def->cap[i].node && strcmp(def->cap[i].node, nd->name))
+			return false;
+		if (def->spread) {
+			const char *v = ovb_node_label(nd, def->spread);
+			if (!v)
+				return false;
+			for (size_t j = 0; j < i; j++) {
+				const char *w = ovb_node_label(&X.def[t[j]], def->spread);
+				if (!strcmp(v, w))
+					return false;
+			}
+		}
+		const struct xnode *x = &X.node[t[i]];
+		for (size_t j = 0; j < x->napp; j++)
+			if (distrust(name, def, x->app[j], x->def[j]))
+				return false;
+	}
+	size_t i = 0;
+	bool ok = true;
+	for (; i < m; i++)
+		x_push(t[i], need[i], name, def);
+	for (size_t j = 0; j < m && ok; j++)
+		ok = x_node_ok(t[j]);
+	if (!ok)
+		while (i-- > 0)
+			x_pop(t[i], need[i]);
+	return ok;
+}
+
+static void
+x_unplace(const struct ovb_app *def, struct ovb_need (*need)[OVB_NCAP],
+	const size_t *t)
+{
+	for (size_t i = def->ncap; i-- > 0;)
+		x_pop(t[i], need[i]);
+}
+
+static void
+gen_tuples(size_t n, size_t m, size_t d, size_t *t, bool *used)
+{
+	if (d == m) {
+		memcpy(X.tuple + X.ntuple++ * m, t, m * sizeof *t);
+		return;
+	}
+	for (size_t v = 0; v < n; v++)
+		if (!used[v]) {
+			used[v] = true;
+			t[d] = v;
+			gen_tuples(n, m, d + 1, t, used);
+			used[v] = false;
+		}
+}
+
+/* Every tuple of m distinct nodes of the first n, in lexicographic
+ * order, into X.tuple; false when there would be none or more than
+ * 10^7. */
+static bool
+x_tuples(size_t n, size_t m)
+{
+	double count = 1;
+	for (size_t i = 0; i < m; i++)
+		count *= (double)n - (double)i;
+	free(X.tuple);
+	X.tuple = NULL;
+	X.ntuple = 0;
+	X.m = m;
+	if (m > n || !m || count > 1e7)
+		return false;
+	X.tuple = ovb_xmalloc(((size_t)count * m + 1) * sizeof *X.tuple);
+	size_t *t = ovb_xcalloc(m + 1, sizeof *t);
+	bool *used = ovb_xcalloc(n + 1, sizeof *used);
+	gen_tuples(n, m, 0, t, used);
+	free(t);
+	free(used);
+	return true;
+}
+
+static bool
+x_spend(void)
+{
+	if (++X.tries > opt_budget)
+		X.over = true;
+	return !X.over;
+}
+
+/* --more: the most copies that fit together, up to target; best[] gets
+ * each copy's tuple index. */
+static uint64_t x_best;
+static size_t *x_stack, *x_beststack;
+
+static void
+dfs_more(const struct ovb_app *def, struct ovb_need (*need)[OVB_NCAP],
+	size_t start, uint64_t depth, uint64_t target)
+{
+	if (depth > x_best) {
+		x_best = depth;
+		memcpy(x_beststack, x_stack, depth * sizeof *x_stack);
+	}
+	for (size_t i = start; i < X.ntuple && x_best < target; i++) {
+		if (!x_spend())
+			return;
+		const size_t *t = X.tuple + i * X.m;
+		if (!x_place(def->name, def, need, t))
+			continue;
+		x_stack[depth] = i;
+		dfs_more(def, need, i, depth + 1, target);
+		x_unplace(def, need, t);
+		if (X.over)
+			return;
+	}
+}
+
+/* The needs of a placed capsule as ovb-place models it (formats/plan.md:
+ * the plan's tau and O, the profile's sigma, rho and U). */
+static void
+placed_needs(const struct ovb_placed *p, struct ovb_need n[OVB_NCAP])
+{
+	memset(n, 0, OVB_NCAP * sizeof *n);
+	for (int r = 0; r < OVB_NCAP; r++) {
+		if (!p->has_qos[r])
+			continue;
+		n[r] = (struct ovb_need){ .used = true, .sigma = p->sigma[r],
+			.rho = p->rho[r], .tau = p->tau[r], .O = p->O[r] };
+		const struct ovb_qos *q = p->profile ? ovb_profile_find(&S.prof,
+			p->profile, (enum ovb_res)r) : NULL;
+		if (q) {
+			n[r].sigma = q->sigma;
+			n[r].rho = q->rho;
+			n[r].h = &q->U.h;
+			n[r].interval = q->U.interval;
+		}
+	}
+}
+
+/* Pinned copies of the application: copy k on the nodes of tuple
+ * tuples[k], named from first; written to the temporary apps file. */
+static int
+write_pinned(const struct ovb_app *const *apps, size_t napps,
+	const char *const *names, const size_t *const *tuples,
+	const struct ovb_node *nodes)
+{
+	struct ovb_apps out = { 0 };
+	struct ovb_capsule *caps = NULL;
+	size_t total = 0, k = 0;
+	for (size_t a = 0; a < napps; a++)
+		total += apps[a]->ncap;
+	caps = ovb_xmalloc((total + 1) * sizeof *caps);
+	for (size_t a = 0; a < napps; a++) {
+		struct ovb_app *c = OVB_PUSH(out.app, out.n, out.cap);
+		*c = *apps[a];
+		c->name = (char *)names[a];
+		c->cap = caps + k;
+		for (size_t i = 0; i < c->ncap; i++) {
+			caps[k] = apps[a]->cap[i];
+			caps[k++].node = nodes[tuples[a][i]].name;
+		}
+	}
+	int st = write_tmp("apps", w_apps, &out);
+	free(out.app);
+	free(caps);
+	return st;
+}
+
+/* Runs ovb-place on the pinned placement; it must place everything. */
+static int
+place_pinned(bool with_plan, struct ovb_plan *plan)
+{
+	memset(plan, 0, sizeof *plan);
+	int st = run_place(with_plan, plan);
+	size_t old = with_plan ? S.plan.nrej : 0;   /* the plan's own */
+	if (!st && plan->nrej > old) {
+		ovb_warn("internal error: ovb-place rejects %s of the placement "
+			"the exhaustive search found (%s)", plan->rej[old].app,
+			plan->rej[old].reason);
+		st = OVB_ESOFT;
+	}
+	return st;
+}
+
+/* --more --exhaustive at one point: from the policy's count (and plan),
+ * the most copies of app (at the point's O) that fit together. */
+static int
+more_exhaustive(const struct ovb_app *app, uint64_t first, uint64_t target,
+	uint64_t *count, enum ovb_fit_bound *bound, struct ovb_plan *plan)
+{
+	uint64_t grid = S.have_plan ? S.plan.grid : opt_grid ?
+		strtoull(opt_grid, NULL, 10) : 1000;
+	if (!x_tuples(S.cluster.n, app->ncap)) {
+		*bound = OVB_FIT_AT_LEAST;
+		return 0;
+	}
+	x_init(S.cluster.node, S.cluster.n, grid);
+	for (size_t i = 0; S.have_plan && i < S.plan.n; i++) {
+		struct ovb_need n[OVB_NCAP];
+		placed_needs(&S.plan.p[i], n);
+		x_push(ovb_names_get(&S.cluster.byname, S.plan.p[i].node), n,
+			S.plan.p[i].app, NULL);
+	}
+	struct ovb_need (*need)[OVB_NCAP] = ovb_xcalloc(app->ncap,
+		sizeof *need);
+	for (size_t i = 0; i < app->ncap; i++)
+		needs_of(app, &app->cap[i], need[i]);
+	x_best = 0;
+	x_stack = ovb_xcalloc(target + 1, sizeof *x_stack);
+	x_beststack = ovb_xcalloc(target + 1, sizeof *x_beststack);
+	dfs_more(app, need, 0, 0, target);
+	int st = 0;
+	if (X.over)
+		*bound = OVB_FIT_AT_LEAST;
+	if (x_best > *count) {
+		const struct ovb_app **apps = ovb_xmalloc(x_best * sizeof *apps);
+		char **names = ovb_xmalloc(x_best * sizeof *names);
+		const size_t **tuples = ovb_xmalloc(x_best * sizeof *tuples);
+		for (uint64_t k = 0; k < x_best; k++) {
+			apps[k] = app;
+			names[k] = ovb_xmalloc(strlen(app->name) + 24);
+			sprintf(names[k], "%s+%llu", app->name,
+				(unsigned long long)(first + k));
+			tuples[k] = X.tuple + x_beststack[k] * X.m;
+		}
+		st = write_pinned(apps, x_best, (const char *const *)names,
+			tuples, S.cluster.node);
+		struct ovb_plan pl;
+		if (!st && !(st = place_pinned(S.have_plan, &pl))) {
+			ovb_plan_free(plan);
+			*plan = pl;
+			*count = x_best;
+		}
+		for (uint64_t k = 0; k < x_best; k++)
+			free(names[k]);
+		free(names);
+		free(apps);
+		free(tuples);
+	}
+	free(need);
+	free(x_stack);
+	free(x_beststack);
+	x_free();
+	return st;
+}
+
+/* --nodes --exhaustive: can the apps be placed on k nodes of the shape?
+ * tup[m], ntup[m]: the tuples of m distinct nodes of the k; the tuples
+ * found go to at[] (pointers into tup). */
+static bool
+dfs_nodes(const struct ovb_app *const *apps, size_t napps,
+	struct ovb_need (*const *need)[OVB_NCAP], size_t a, size_t used,
+	size_t k, size_t *const *tup, const size_t *ntup, const size_t **at)
+{
+	if (a == napps)
+		return true;
+	const struct ovb_app *app = apps[a];
+	size_t m = app->ncap, limit = used + m < k ? used + m : k;
+	for (size_t i = 0; i < ntup[m]; i++) {
+		const size_t *t = tup[m] + i * m;
+		size_t top = 0;
+		for (size_t j = 0; j < m; j++)
+			top = t[j] > top ? t[j] : top;
+		if (top >= limit)
+			continue;
+		if (!x_spend())
+			return false;
+		if (!x_place(app->name, app, need[a], t))
+			continue;
+		at[a] = t;
+		bool found = dfs_nodes(apps, napps, need, a + 1, top + 1 > used ?
+			top + 1 : used, k, tup, ntup, at);
+		x_unplace(app, need[a], t);
+		if (found)
+			return true;
+		if (X.over)
+			return false;
+	}
+	return false;
+}
+
 /* ---- --more ---- */
 
 static const struct ovb_app *
@@ -608,6 +1030,15 @@ more_at(const struct ovb_app *app, uint64_t first, double O,
 		if (!st) {
 			pt->count = count;
 			pt->bound = count == opt_max ? OVB_FIT_AT_LEAST : OVB_FIT_EXACT;
+		}
+		if (!st && opt_exhaustive && count < opt_max) {
+			struct ovb_app def = copies.app[0];
+			def.name = app->name;
+			st = more_exhaustive(&def, first, n, &pt->count, &pt->bound,
+				plan);
+			count = pt->count;
+		}
+		if (!st) {
 			for (size_t c = 0; c < S.cluster.n; c++) {
 				uint64_t m = 0;
 				for (size_t i = 0; i < plan->n; i++) {
@@ -809,6 +1240,84 @@ all_placed(const struct ovb_plan *p)
 	return p->nrej == 0;
 }
 
+/* --nodes --exhaustive at one point: fewer nodes than the policy's count
+ * pt->count, from the lower bound lb up; the first k that holds the apps
+ * is the answer, exact when every smaller k was searched to the end. */
+static int
+nodes_exhaustive(const struct ovb_node *sh, const struct ovb_apps *apps,
+	uint64_t lb, struct ovb_fitpoint *pt, struct ovb_plan *plan,
+	struct ovb_cluster *cl)
+{
+	uint64_t grid = opt_grid ? strtoull(opt_grid, NULL, 10) : 1000;
+	size_t napps = 0, maxm = 0;
+	const struct ovb_app **list = ovb_xmalloc((apps->n + 1) * sizeof *list);
+	struct ovb_need (**need)[OVB_NCAP] = ovb_xcalloc(apps->n + 1,
+		sizeof *need);
+	for (size_t a = 0; a < apps->n; a++) {
+		const struct ovb_app *app = &apps->app[a];
+		list[napps] = app;
+		need[napps] = ovb_xcalloc(app->ncap, sizeof **need);
+		for (size_t i = 0; i < app->ncap; i++)
+			needs_of(app, &app->cap[i], need[napps][i]);
+		maxm = app->ncap > maxm ? app->ncap : maxm;
+		napps++;
+	}
+	const size_t **at = ovb_xcalloc(napps + 1, sizeof *at);
+	size_t **tup = ovb_xcalloc(maxm + 1, sizeof *tup);
+	size_t *ntup = ovb_xcalloc(maxm + 1, sizeof *ntup);
+	bool over = false;
+	int st = 0;
+	for (uint64_t k = lb; k < pt->count && !st; k++) {
+		struct ovb_cluster c;
+		make_nodes(sh, k, &c);
+		for (size_t m = 1; m <= maxm; m++) {
+			x_tuples(k, m);
+			tup[m] = X.tuple;
+			ntup[m] = X.ntuple;
+			X.tuple = NULL;
+		}
+		x_init(c.node, c.n, grid);
+		bool found = dfs_nodes(list, napps, (struct ovb_need (*const *)
+			[OVB_NCAP])need, 0, 0, k, tup, ntup, at);
+		over |= X.over;
+		if (found) {
+			const char **names = ovb_xmalloc((napps + 1) * sizeof *names);
+			for (size_t a = 0; a < napps; a++)
+				names[a] = list[a]->name;
+			struct ovb_plan pl;
+			st = write_pinned(list, napps, names, at, c.node);
+			if (!st)
+				st = write_tmp("cluster", w_cluster, &c);
+			if (!st && !(st = place_pinned(false, &pl))) {
+				ovb_plan_free(plan);
+				free_nodes(cl);
+				*plan = pl;
+				*cl = c;
+				c.node = NULL;
+				c.n = 0;
+				pt->count = k;
+			}
+			free(names);
+		}
+		free_nodes(&c);
+		x_free();
+		for (size_t m = 1; m <= maxm; m++)
+			free(tup[m]);
+		if (found)
+			break;
+	}
+	if (!st && over)
+		pt->bound = OVB_FIT_AT_MOST;
+	for (size_t a = 0; a < napps; a++)
+		free(need[a]);
+	free(need);
+	free(list);
+	free(at);
+	free(tup);
+	free(ntup);
+	return st;
+}
+
 /* One point of --nodes at tolerance O (NAN: as given). */
 static int
 nodes_at(const struct ovb_node *sh, double O, struct ovb_fitpoint *pt,
@@ -820,7 +1329,7 @@ nodes_at(const struct ovb_node *sh, double O, struct ovb_fitpoint *pt,
 	uint64_t total;
 	apps_at(O, &apps, &caps, &ncaps);
 	int st = write_tmp("apps", w_apps, &apps);
-	uint64_t k = nodes_lower(&apps, sh, &total);
+	uint64_t k = nodes_lower(&apps, sh, &total), lb = k;
 	uint64_t last = total < opt_max ? total : opt_max;
 	pt->bound = OVB_FIT_NEVER;
 	pt->count = 0;
@@ -846,6 +1355,8 @@ nodes_at(const struct ovb_node *sh, double O, struct ovb_fitpoint *pt,
 		pt->bound = OVB_FIT_AT_LEAST;
 		pt->count = last + 1;
 	}
+	if (!st && opt_exhaustive && pt->bound == OVB_FIT_EXACT)
+		st = nodes_exhaustive(sh, &apps, lb, pt, plan, cl);
 	free(apps.app);
 	free(caps);
 	return st;
@@ -879,6 +1390,12 @@ answer_nodes(struct ovb_fit *fit, struct ovb_plan *plan,
 					sh->name, sh->name);
 		}
 	}
+	for (size_t a = 0; a < S.apps.n && !st && opt_exhaustive; a++)
+		if (S.apps.app[a].op != OVB_OP_NEW)
+			st = ovb_err_at(S.apps_file, S.apps.app[a].line, "application "
+				"%s: op=%s, but --nodes --exhaustive places new applications "
+				"only", S.apps.app[a].name, S.apps.app[a].op ==
+				OVB_OP_MODIFY ? "modify" : "terminate");
 	if (st || (st = write_tmp("profile", w_prof, &S.prof)))
 		return st;
 	fit->q = OVB_FIT_NODES;
@@ -970,7 +1487,8 @@ main(int argc, char **argv)
 		return OVB_EIO;
 	}
 	find_place();
-	struct ovb_fit fit = { .search = ovb_xstrdup(opt_policy) };
+	struct ovb_fit fit = { .search = ovb_xstrdup(opt_exhaustive ?
+		"exhaustive" : opt_policy) };
 	struct ovb_plan plan = { 0 };
 	struct ovb_apps placed = { 0 };
 	struct ovb_cluster cl = { 0 };
