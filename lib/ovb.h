@@ -1455,6 +1455,9 @@ struct ovb_plot_gain {
 void ovb_plot_gain(FILE *f, bool png, const struct ovb_plot_gain *v,
 	size_t n);
 
+/* An ovb-fit answer: copies that fit, or nodes needed, against O. */
+void ovb_plot_fit(FILE *f, bool png, const struct ovb_fit *fit);
+
 /* Runs gnuplot ($OVB_GNUPLOT, else "gnuplot"; no shell, no init files) on
  * script with its output to outfd: 0, or OVB_EUNAVAIL (gnuplot missing or
  * failed, reported with its message) or OVB_ESOFT. */

@@ -216,3 +216,32 @@ node b 4 cpu 1e9 B/s' -o "$T/out" "${a[@]}"
 	assert_equal "$(grep '^point' "$T/never")" "point 0.01 0 nodes never"
 	[[ ! -e $T/np ]]
 }
+
+@test "fit: ovb-report reads an answer: the table gives every point, the plot draws the exact ones and marks the bounds" {
+	printf 'ovb-fit 1\nfit more web\nsearch exhaustive\npoint 0 3 copies exact\nwhere n1 2\nwhere n2 1\npoint 0.05 5 copies at-least\npoint 0.2 8 copies exact\n' >"$T/a.fit"
+	run -0 ovb-report -f tsv "$T/a.fit"
+	# the rows, from the file by awk
+	assert_equal "$output" "$(awk 'BEGIN { print "O\tcount\tunit\tbound\twhere" }
+		$1 == "point" { if (row) print row w; row = $2 "\t" $3 "\t" $4 "\t" $5 "\t"; w = "" }
+		$1 == "where" { w = w (w == "" ? "" : " ") $2 ":" $3 }
+		END { print row (w == "" ? "-" : w) }' "$T/a.fit" | sed 's/\t$/\t-/')"
+	run -0 ovb-report -t fit "$T/a.fit"
+	assert_line --partial 'Copies that fit on top of the plan'
+	printf 'ovb-fit 1\nfit nodes s 4 cpu 1e9 B/s\nsearch worst-fit\npoint 0 0 nodes never\n' >"$T/n.fit"
+	run -0 ovb-report -f tsv "$T/n.fit"
+	assert_line --regexp '^0	-	nodes	never	-$'
+	sed 's/^point 0.2 /point 0.01 /' "$T/a.fit" >"$T/bad.fit"
+	run -65 --separate-stderr ovb-report "$T/bad.fit"
+	[[ $stderr == "ovb-report: $T/bad.fit:8: point: O = 0.01 is not above"* ]]
+	run -64 --separate-stderr ovb-report "$T/a.fit" "$T/a.fit"
+	[[ $stderr == *"a second ovb-fit file"* ]]
+	run -64 --separate-stderr ovb-report -p fit "$DATA/example.profile"
+	[[ $stderr == *"--plot fit: needs an ovb-fit answer"* ]]
+	command -v gnuplot >/dev/null || skip "no gnuplot"
+	run -0 ovb-report -p fit "$T/a.fit" -o "$T/a.svg"
+	grep -q '<svg' "$T/a.svg"
+	run -0 ovb-report -p fit "$T/n.fit" -o "$T/n.svg"
+	run -0 ovb-report -f html "$T/a.fit" -o "$T/a.html"
+	grep -q 'Copies of the application that fit on top of the plan' "$T/a.html"
+	! grep -qwE 'inf|nan' "$T/a.html"
+}

@@ -1056,6 +1056,8 @@ more_at(const struct ovb_app *app, uint64_t first, double O,
 			}
 			for (size_t i = count; i < copies.n; i++)
 				free(copies.app[i].name);
+			if (!count && copies.n && copies.app[0].cap != app->cap)
+				free(copies.app[0].cap);    /* free_copies cannot */
 			copies.n = count;
 			*placed = copies;
 		} else
