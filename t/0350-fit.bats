@@ -142,6 +142,8 @@ node b 4 cpu 1e9 B/s' -o "$T/out" "${a[@]}"
 	echo "# --exhaustive: $output" >&3
 	[[ $output == *" 0 where the policy's count is not the exhaustive one" ]]
 	run -0 python3 "$ORACLE/fit.py" --seeds nodes 101 130 --exhaustive --curve 0,0.2
+	run -0 python3 "$ORACLE/fit.py" --seeds more 101 120 --exhaustive --budget 5000000 --curve 0,0.2
+	[[ $output == *" 0 where the policy's count is not the exhaustive one" ]]
 	# a budget too small for the search: a bound, and the policy's plan
 	python3 "$BATS_TEST_DIRNAME/gen/fit.py" 272 "$T" more
 	ovb-place -q --grid 0 "$T/cluster" "$T/base.apps" "$T/profile" -o "$T/plan"

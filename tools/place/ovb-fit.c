@@ -85,14 +85,17 @@ static const struct argp_option options[] = {
 	{ "max", OPT_MAX, "N", 0,
 	  "Try at most N copies or nodes (default 100000); reaching it "
 	  "answers 'at-least N'", 2 },
+	{ NULL, 0, NULL, 0, "What \"fits\" means:", 4 },
 	{ "exhaustive", OPT_EXHAUSTIVE, NULL, 0,
 	  "\"Fits\" means a placement exists (a search of every placement, "
 	  "after the policy's answer): the most copies that can be placed "
-	  "together, the fewest nodes that can hold the apps", 2 },
+	  "together, the fewest nodes that can hold the apps (default: "
+	  "ovb-place's policy places it)", 4 },
 	{ "budget", OPT_BUDGET, "N", 0,
 	  "--exhaustive tries at most N placements of an application per "
-	  "answer (default 200000); beyond it the answer is a bound "
-	  "(at-least copies, at-most nodes)", 2 },
+	  "search (one per point, or per number of nodes tried; default "
+	  "200000); beyond it the answer is a bound (at-least copies, at-most "
+	  "nodes)", 4 },
 	{ NULL, 0, NULL, 0, "Outputs besides the answer (-o), without --curve:",
 	  3 },
 	{ "plan-out", OPT_PLAN_OUT, "FILE", 0,
@@ -106,10 +109,11 @@ static const struct argp_option options[] = {
 };
 
 static const char doc[] =
-	"What-if questions answered by placing: how many more copies of an "
-	"application fit, the fewest nodes of a shape that hold an apps file, "
-	"and either against the tolerance O."
+	"What if: how many more copies fit, how few nodes hold the apps."
 	"\v"
+	"Answers, by placing: how many more copies of an application fit on "
+	"top of a plan (--more), the fewest nodes of a shape that hold an apps "
+	"file (--nodes), either against the tolerance O (--curve).\n\n"
 	"Inputs, told apart by their first record: --more takes one "
 	"ovb-cluster, one ovb-apps holding APP, the ovb-profile files and "
 	"optionally the ovb-plan to add to; --nodes takes one ovb-apps, the "
