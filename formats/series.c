@@ -115,6 +115,10 @@ ovb_series_read(struct ovb_lex *lx, struct ovb_series_set *ss)
 	while (!st && (st = ovb_lex_next(lx)) == 1) {
 		const char *kw = lx->tok[0];
 		st = 0;
+		if (cur && strcmp(kw, "sample") == 0) {  /* the most of them */
+			st = read_sample(cur, lx);
+			continue;
+		}
 		if (strcmp(kw, "series") == 0) {
 			if (cur && (st = end_block(cur, lx)))
 				break;

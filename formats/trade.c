@@ -281,9 +281,28 @@ ovb_trade_write_head(FILE *f, const struct ovb_trade *t, bool intervals)
 /* One record line: KEY NAME and n numbers (a word before the last when
  * word is not NULL), built in a buffer and written at once (8.64 million
  * lines for a month of 1,000 capsules: no printf per line). */
+/* The text of a number, once: a capsule's A is its NEXT of the interval
+ * before, and USED and U are often equal, so a number equal (bit for
+ * bit) to one already written is copied, not formatted again. */
+struct numtext { double v; unsigned char len; char s[32]; };
+
+static char *
+put_num(char *o, double v, struct numtext *c)
+{
+	if (c->len && !memcmp(&c->v, &v, sizeof v)) {
+		memcpy(o, c->s, c->len);
+		return o + c->len;
+	}
+	char *e = ovb_fmt_real_end(o, v);
+	c->v = v;
+	c->len = (unsigned char)(e - o);
+	memcpy(c->s, o, c->len);
+	return e;
+}
+
 static void
 put_line(FILE *f, char key, const char *name, const double *x, int n,
-	const char *word)
+	const char *word, struct numtext *cache)
 {
 	char line[256], *o = line;
 	size_t len = strlen(name);
@@ -309,7 +328,13 @@ put_line(FILE *f, char key, const char *name, const double *x, int n,
 			o += w;
 		}
 		*o++ = ' ';
-		o = ovb_fmt_real_end(o, x[i]);
+		if (!cache) {
+			o = ovb_fmt_real_end(o, x[i]);
+			continue;
+		}
+		/* A and NEXT through cache[0] (A is the NEXT before), USED
+		 * and U through cache[1] */
+		o = put_num(o, x[i], &cache[i == 0 || i == 3 ? 0 : 1]);
 	}
 	*o++ = '\n';
 	fwrite_unlocked(line, 1, (size_t)(o - line), f);
@@ -319,20 +344,29 @@ int
 ovb_trade_write_at(FILE *f, const struct ovb_trade *t,
 	const struct ovb_trade_at *at)
 {
+	static struct numtext *cache;     /* by capsule: NEXT, then USED */
+	static size_t ncache;
+	if (ncache < t->ncaps) {
+		free(cache);
+		ncache = t->ncaps;
+		cache = ovb_xcalloc(2 * ncache, sizeof *cache);
+	}
 	fprintf(f, "at %llu\n", (unsigned long long)at->t);
 	for (size_t i = 0; i < at->nrow; i++) {
 		const struct ovb_trade_row *r = &at->row[i];
 		double x[4] = { r->A, r->used, r->U, r->next };
 		put_line(f, 'c', t->capsule[r->cap].name, x, 4,
-			ovb_trade_class_name((enum ovb_trade_class)r->cls));
+			ovb_trade_class_name((enum ovb_trade_class)r->cls),
+			&cache[2 * r->cap]);
 	}
 	for (size_t i = 0; i < at->nnode; i++) {
 		double x[2] = { at->node[i].used, at->node[i].next };
-		put_line(f, 'n', t->node[at->node[i].idx].name, x, 2, NULL);
+		put_line(f, 'n', t->node[at->node[i].idx].name, x, 2, NULL,
+			NULL);
 	}
 	for (size_t i = 0; i < at->napp; i++) {
 		double x[2] = { at->app[i].next, at->app[i].slack };
-		put_line(f, 'a', t->app[at->app[i].idx].name, x, 2, NULL);
+		put_line(f, 'a', t->app[at->app[i].idx].name, x, 2, NULL, NULL);
 	}
 	return ferror(f) ? OVB_EIO : 0;
 }

@@ -8,6 +8,7 @@
  * every interval. */
 #include <argp.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -398,8 +399,72 @@ check_at(const struct model *m, const struct ovb_trade_at *at,
 	}
 }
 
-/* Replays every interval, writing each to f as it is made; *nat counts
- * them and *wsec the seconds spent writing.  0 or OVB_EIO. */
+/* The intervals made, handed to a writer thread through a ring of
+ * slots: the numbers are formatted and written on one CPU while the next
+ * intervals are replayed on another (the same bytes, in order). */
+#define NSLOT 16
+static struct ring {
+	pthread_mutex_t mu;
+	pthread_cond_t filled, freed;
+	struct ovb_trade_at slot[NSLOT];
+	size_t head, tail;          /* next to fill, next to write */
+	bool done;                  /* no more intervals */
+	int st;                     /* the writer's status */
+	FILE *f;
+	const struct ovb_trade *t;
+	double wsec;
+} R = { .mu = PTHREAD_MUTEX_INITIALIZER, .filled = PTHREAD_COND_INITIALIZER,
+	.freed = PTHREAD_COND_INITIALIZER };
+
+static void *
+writer(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&R.mu);
+	for (;;) {
+		while (R.tail == R.head && !R.done)
+			pthread_cond_wait(&R.filled, &R.mu);
+		if (R.tail == R.head)
+			break;
+		struct ovb_trade_at *at = &R.slot[R.tail % NSLOT];
+		pthread_mutex_unlock(&R.mu);
+		double w = ovb_now();
+		int st = R.st ? R.st : ovb_trade_write_at(R.f, R.t, at);
+		double dw = ovb_now() - w;
+		pthread_mutex_lock(&R.mu);
+		R.wsec += dw;
+		R.st = st;
+		R.tail++;
+		pthread_cond_signal(&R.freed);
+	}
+	pthread_mutex_unlock(&R.mu);
+	return NULL;
+}
+
+/* A free slot to fill (waits for the writer); NULL once it failed. */
+static struct ovb_trade_at *
+slot_get(void)
+{
+	pthread_mutex_lock(&R.mu);
+	while (R.head - R.tail == NSLOT && !R.st)
+		pthread_cond_wait(&R.freed, &R.mu);
+	struct ovb_trade_at *at = R.st ? NULL : &R.slot[R.head % NSLOT];
+	pthread_mutex_unlock(&R.mu);
+	return at;
+}
+
+static void
+slot_put(void)
+{
+	pthread_mutex_lock(&R.mu);
+	R.head++;
+	pthread_cond_signal(&R.filled);
+	pthread_mutex_unlock(&R.mu);
+}
+
+/* Replays every interval, writing each to f as it is made (by the writer
+ * thread); *nat counts them and *wsec the seconds spent writing.  0 or
+ * OVB_EIO. */
 static int
 replay(struct model *m, struct viol *v, FILE *f, size_t *nat, double *wsec)
 {
@@ -434,10 +499,17 @@ replay(struct model *m, struct viol *v, FILE *f, size_t *nat, double *wsec)
 	bool *nin = ovb_xcalloc(t->nnode + 1, sizeof *nin);
 	bool *ain = ovb_xcalloc(t->napp + 1, sizeof *ain);
 	struct ovb_trade_opt o = opt;
-	struct ovb_trade_at at0 = { 0 }, *at = &at0;
+	struct ovb_trade_at *at;
 	int st = 0;
 	o.no_step4 = opt_no_step4;
+	R.f = f;
+	R.t = t;
+	pthread_t th;
+	bool threaded = !pthread_create(&th, NULL, writer, NULL);
+	struct ovb_trade_at at0 = { 0 };
 	for (uint64_t T = t0; T <= t1; T += I) {
+		if (!(at = threaded ? slot_get() : &at0))
+			break;
 		memset(m->app_R, 0, t->napp * sizeof *m->app_R);
 		for (size_t k = 0; k < n; k++) {
 			const struct ovb_series *se = m->ser[k];
@@ -484,16 +556,34 @@ replay(struct model *m, struct viol *v, FILE *f, size_t *nat, double *wsec)
 					m->app_R[i] - anext[i] };
 		if (opt_check && !v->any)
 			check_at(m, at, v);
-		double w = ovb_now();
-		st = ovb_trade_write_at(f, t, at);
-		*wsec += ovb_now() - w;
+		if (threaded)
+			slot_put();
+		else {
+			double w = ovb_now();
+			st = ovb_trade_write_at(f, t, at);
+			*wsec += ovb_now() - w;
+		}
 		++*nat;
 		if (st || T > UINT64_MAX - I)
 			break;
 	}
-	free(at->row);
-	free(at->node);
-	free(at->app);
+	if (threaded) {
+		pthread_mutex_lock(&R.mu);
+		R.done = true;
+		pthread_cond_signal(&R.filled);
+		pthread_mutex_unlock(&R.mu);
+		pthread_join(th, NULL);
+		st = R.st;
+		*wsec += R.wsec;
+		for (size_t i = 0; i < NSLOT; i++) {
+			free(R.slot[i].row);
+			free(R.slot[i].node);
+			free(R.slot[i].app);
+		}
+	}
+	free(at0.row);
+	free(at0.node);
+	free(at0.app);
 	ovb_trade_state_free(&s);
 	free(u);
 	free(present);
