@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""measure.py: run a command REPEAT times, report its best wall time and
-peak resident memory (ru_maxrss of the child).  stdout of the command goes
+"""measure.py: run a command REPEAT times, report its best wall time,
+peak resident memory (ru_maxrss of the child) and best CPU time (user +
+system: what a loaded machine does not inflate).  stdout of the command goes
 to /dev/null.  Usage: measure.py REPEAT COMMAND [ARG...]
-Prints: seconds=S maxrss_kb=K"""
+Prints: seconds=S maxrss_kb=K cpu=C"""
 import os
 import resource
 import subprocess
@@ -13,7 +14,7 @@ import time
 def main():
     repeat = int(sys.argv[1])
     cmd = sys.argv[2:]
-    best = None
+    best = cpu = None
     rss = 0
     for _ in range(repeat):
         t = time.perf_counter()
@@ -27,8 +28,10 @@ def main():
         if os.waitstatus_to_exitcode(status) != 0:
             sys.exit("measure.py: %s failed" % " ".join(cmd))
         best = dt if best is None else min(best, dt)
+        c = ru.ru_utime + ru.ru_stime
+        cpu = c if cpu is None else min(cpu, c)
         rss = max(rss, ru.ru_maxrss)
-    print("seconds=%.3f maxrss_kb=%d" % (best, rss))
+    print("seconds=%.3f maxrss_kb=%d cpu=%.3f" % (best, rss, cpu))
 
 
 if __name__ == "__main__":

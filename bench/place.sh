@@ -1,21 +1,43 @@
 #!/bin/sh
-# bench/place.sh: ovb-place at scale: CAPSULES capsules in applications of
-# 2-10 onto NODES heterogeneous nodes, two resources, 100-bin
-# distributions (t/gen/place_large.py), best of 3 runs, with the cost per
-# capsule.  Usage: bench/place.sh [NODES [CAPSULES]]  (default 1000 100000)
+# bench/place.sh: ovb-place and ovb-check at fleet scale: CAPSULES capsules
+# in applications of 2-10 onto NODES heterogeneous nodes (4-64 CPUs, 1 or
+# 10 Gbit/s), two resources, 100-bin distributions (t/gen/place_large.py),
+# and the same at a tenth of both (the growth per capsule).  The peer is a
+# pass over every node for every capsule (ovb-place --scan, the same
+# plan), measured in the same run at the tenth (and at full size when
+# CAPSULES <= 200000).  Best of REPEAT runs (default 1): wall and CPU time
+# (user + system; on a loaded machine the CPU time is the figure), peak
+# memory.  Usage: bench/place.sh [NODES [CAPSULES [REPEAT]]]
+# (default 1000 100000 1; the fleet figure: 10000 1000000)
 set -eu
 cd "$(dirname "$0")/.."
 PATH="$PWD/bin:$PATH"
 nodes=${1:-1000}
 caps=${2:-100000}
+rep=${3:-1}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-python3 t/gen/place_large.py "$dir" "$nodes" "$caps"
-r=$(python3 bench/measure.py 3 ovb-place "$dir/cluster" "$dir/apps" "$dir/profile")
-ovb-place "$dir/cluster" "$dir/apps" "$dir/profile" >"$dir/plan"
-placed=$(grep -c '^place ' "$dir/plan")
-s=${r#seconds=}; s=${s%% *}
-echo "ovb-place: $caps capsules ($(grep -c '^app ' "$dir/apps") applications) on $nodes nodes: $r"
-echo "placed $placed capsules, rejected $(grep -c '^reject ' "$dir/plan" || true) applications"
-python3 -c "print('per capsule: %.1f us' % ($s / $caps * 1e6))"
-ovb-check "$dir/cluster" "$dir/apps" "$dir/plan" "$dir/profile" && echo "ovb-check: the plan holds"
+cpu() { r=${1#*cpu=}; echo "${r%% *}"; }
+field() { r=${1#*$2=}; echo "${r%% *}"; }
+one() {  # NAME NODES CAPS: measures place (index, and --scan if $4), check
+	d=$dir/$1
+	mkdir "$d"
+	python3 t/gen/place_large.py "$d" "$2" "$3"
+	ri=$(python3 bench/measure.py "$rep" ovb-place -q -o "$d/plan" "$d/cluster" "$d/apps" "$d/profile")
+	placed=$(grep -c '^place ' "$d/plan")
+	rej=$(grep -c '^reject ' "$d/plan" || true)
+	rc=$(python3 bench/measure.py "$rep" ovb-check "$d/cluster" "$d/apps" "$d/plan" "$d/profile")
+	echo "$3 capsules on $2 nodes: ovb-place $ri; $placed placed, $rej applications rejected"
+	echo "  ovb-check (accepts the plan) $rc"
+	python3 -c "print('  per capsule: %.1f us CPU' % ($(cpu "$ri") / $3 * 1e6))"
+	eval "cpu_$1=$(cpu "$ri")"
+	if [ "${4:-}" ]; then
+		rs=$(python3 bench/measure.py "$rep" ovb-place -q --scan -o "$d/plan.scan" "$d/cluster" "$d/apps" "$d/profile")
+		cmp -s "$d/plan" "$d/plan.scan" || { echo "  --scan gives another plan"; exit 1; }
+		echo "  the peer, ovb-place --scan (the same plan): $rs"
+		python3 -c "print('  ratio: the index %.1fx faster (CPU)' % ($(cpu "$rs") / $(cpu "$ri")))"
+	fi
+}
+one small $((nodes / 10)) $((caps / 10)) scan
+if [ "$caps" -le 200000 ]; then one full "$nodes" "$caps" scan; else one full "$nodes" "$caps"; fi
+python3 -c "print('growth: per capsule at %d is %.2fx that at %d' % ($caps, ($cpu_full / $caps) / ($cpu_small / ($caps / 10)), $caps / 10))"
