@@ -906,9 +906,10 @@ add_stat(struct round_stat *rs, const struct ovb_rsv_stat *st)
 	rs->warm |= st->warm;
 }
 
-/* A lower bound of the flat step-1 V from the leaf cells, by max-flow
- * min-cut.  With L[j] = sum_i lb, J the classes with L[j] < T[j], e[j] =
- * T[j] - L[j], V = sum_{j not in J} (L[j] - T[j]) + sum_J e[j] - F, F
+/* The bank's top level: a lower bound of the flat step-1 V from the leaf
+ * cells, by max-flow min-cut, and the cut that splits each group in two.
+ * With L[j] = sum_i lb, J the classes with L[j] < T[j], e[j] = T[j] -
+ * L[j], V = sum_{j not in J} (L[j] - T[j]) + sum_J e[j] - F, F
  * the largest flow from the classes (at most e[j] each) through the cells
  * (at most ub - lb) into the nodes (at most 100 - sum_j lb).  Any set A of
  * classes is a cut: F <= sum_{J \ A} e[j] + sum_i min(c[i], sum_{j in A}
@@ -1058,19 +1059,20 @@ top_build(struct run *x, const unsigned char *K)
  * < T[j] and e[j] = T[j] - L[j], V = sum_{j not in J} (L[j] - T[j]) +
  * sum_J e[j] - F, F the largest flow from the classes (at most e[j] each)
  * through the cells (at most d = ub - lb) into the nodes (at most c = 100
- * - sum_j lb).  The class amounts f a group g can take form a polymatroid
- * P_g (rank sum_{i in g} min(c[i], sum_{j in A} d[i,j])), so the linear
- * function w.f is maximized over P_g by the greedy rule: each node fills
+ * - sum_j lb).  The class amounts f a set of nodes can take form a
+ * polymatroid (rank sum_i min(c[i], sum_{j in A} d[i,j])), so the linear
+ * function w.f is maximized over it by the greedy rule: each node fills
  * the classes in decreasing order of w > 0.  The top level is the master
- * problem of column generation over these vertices: maximize the flow of
- * convex combinations of each group's vertices, with sum_g f[g,j] <= e[j];
- * the prices pi of the class rows (and sigma_g of the convexity rows)
- * ask each group for its vertex of weights w = 1 - pi, which enters
- * when it improves (w.v > sigma_g).  Every pi >= 0 proves F <= pi.e +
- * sum_g max_{P_g} (1 - pi).f (weak duality): a certified lower bound of
- * the flat V.  The master's combination is feasible in every group, so
- * the groups meet their targets; when the bound and the master meet,
- * the groups' deviation is the flat V.  Targets: L[g,j] + f[g,j], plus the
+ * problem of column generation over the cluster's vertices: maximize the
+ * flow of a convex combination of them, with f[j] <= e[j]; the prices pi
+ * of the class rows (and sigma of the convexity row) ask for the vertex
+ * of weights w = 1 - pi, which enters when it improves (w.v > sigma).
+ * Every pi >= 0 proves F <= pi.e + max_f (1 - pi).f (weak duality): a
+ * certified lower bound of the flat V.  A cluster vertex is the sum of
+ * the groups' vertices for the same weights, so the master's combination
+ * taken group by group, f[g], is feasible in every group: the groups meet
+ * their targets, and when the bound and the master meet, the groups'
+ * deviation is the flat V.  Targets: L[g,j] + f[g,j], plus the
  * class's remaining deficit e[j] - sum_g f[g,j] divided among the groups
  * by size (any such division keeps the flow: no group can take more in
  * total than its share of the maximum, nor more of a class than its
