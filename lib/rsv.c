@@ -1535,8 +1535,10 @@ ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 		col_sums(in, R, m->cols2);
 		return 0;
 	}
-	int rc = step1(m, in, R, st, why, whylen);
-	if (rc)
+	int rc = 0;
+	if (in->start)          /* the caller's point: step 2 takes V from it */
+		memcpy(R, in->start, n * s * sizeof *R);
+	else if ((rc = step1(m, in, R, st, why, whylen)))
 		return rc;
 	clean_rows(in, R);
 	double t1 = ovb_now();

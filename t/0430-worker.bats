@@ -28,20 +28,20 @@ gen() {
 	python3 "$ORACLE/reserves_gen.py" "$@"
 }
 
-# greeting: the documented example greeting of formats/worker.md (2
-# classes, lp, steps 3, floor 1, accuracy 1e-4, c 2, keep 0, D 60 40),
+# greeting: the documented example greeting of formats/worker.md
+# (version 2, 2 classes, lp, steps 3, floor 1, accuracy 1e-4, c 2, keep 0, D 60 40),
 # built independently with Python's struct ('<' = little-endian).
 greeting() {
 	python3 -c '
 import struct, sys
-b = b"ovb-wrk\n" + struct.pack("<QQQQQQ", 1, 2, 0, 3, 0, 0)
+b = b"ovb-wrk\n" + struct.pack("<QQQQQQ", 2, 2, 0, 3, 0, 0)
 b += struct.pack("<dddd", 1.0, 1e-4, 2.0, 0.0) + struct.pack("<dd", 60, 40)
 sys.stdout.buffer.write(b)' "$@"
 }
 
-@test "--serve answers the documented greeting with the magic and version 1" {
+@test "--serve answers the documented greeting with the magic and version 2" {
 	greeting | ovb-reserves --serve >"$T/ans"
-	[[ $(od -An -tx1 "$T/ans" | tr -d ' \n') == 6f76622d77726b0a0100000000000000 ]]
+	[[ $(od -An -tx1 "$T/ans" | tr -d ' \n') == 6f76622d77726b0a0200000000000000 ]]
 	# the greeting's bytes are the ones formats/worker.md prints
 	greeting | od -An -tx1 | tr -s ' \n' ' ' >"$T/mine"
 	sed -n '/^## Example/,$p' "$OVB_ROOT/formats/worker.md" |
@@ -53,7 +53,7 @@ sys.stdout.buffer.write(b)' "$@"
 	# 2 nodes, 2 classes: u and r, then SOLVE for T = N D, SYNC
 	python3 -c '
 import struct, sys
-b = b"ovb-wrk\n" + struct.pack("<QQQQQQ", 1, 2, 0, 3, 0, 0)
+b = b"ovb-wrk\n" + struct.pack("<QQQQQQ", 2, 2, 0, 3, 0, 0)
 b += struct.pack("<dddd", 1.0, 1e-4, 2.0, 0.0) + struct.pack("<dd", 60, 40)
 u = [70, 10, 30, 50]; r = [60, 40, 60, 40]
 b += struct.pack("<QQQ", 1, 0, 2) + struct.pack("<8d", *u, *r)
@@ -63,7 +63,7 @@ sys.stdout.buffer.write(b)' | ovb-reserves --serve >"$T/ans"
 	python3 -c '
 import struct, sys
 b = open(sys.argv[1], "rb").read()
-assert b[:8] == b"ovb-wrk\n" and struct.unpack_from("<Q", b, 8)[0] == 1
+assert b[:8] == b"ovb-wrk\n" and struct.unpack_from("<Q", b, 8)[0] == 2
 o = 16
 st, = struct.unpack_from("<Q", b, o); o += 8
 assert st == 0, st
@@ -94,8 +94,8 @@ print(" ".join("%.6f" % x for x in R))' "$T/ans" >"$T/R"
 
 @test "--serve: bad magic, unknown version, unknown message: 65 with a message" {
 	run -65 --separate-stderr bash -c 'printf "hello, world, this is not it" | ovb-reserves --serve'
-	[[ $stderr == *"--serve: <stdin>: bad magic (not the ovb-worker 1 protocol of formats/worker.md)"* ]]
-	run -65 --separate-stderr bash -c "python3 -c 'import struct,sys; sys.stdout.buffer.write(b\"ovb-wrk\\n\" + struct.pack(\"<Q\", 2))' | ovb-reserves --serve"
+	[[ $stderr == *"--serve: <stdin>: bad magic (not the ovb-worker 2 protocol of formats/worker.md)"* ]]
+	run -65 --separate-stderr bash -c "python3 -c 'import struct,sys; sys.stdout.buffer.write(b\"ovb-wrk\\n\" + struct.pack(\"<Q\", 1))' | ovb-reserves --serve"
 	[[ $stderr == *"unknown protocol version"* ]]
 	run -65 --separate-stderr bash -c "{ $(declare -f greeting); greeting; python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack(\"<QQ\", 9, 0))'; } | ovb-reserves --serve"
 	[[ $stderr == *"unknown message"* ]]
@@ -131,7 +131,7 @@ print(" ".join("%.6f" % x for x in R))' "$T/ans" >"$T/R"
 	run -69 --separate-stderr ovb-reserves --fanout 5 --worker-cmd 'echo hi' "$T/in" -o "$T/o"
 	[[ ! -e $T/o ]]
 	# it may exit before or after the greeting has been written to it
-	[[ $stderr == *"echo hi: no ovb-worker 1 greeting"* ||
+	[[ $stderr == *"echo hi: no ovb-worker 2 greeting"* ||
 		$stderr == *"echo hi: cannot write to it"* ]]
 	run -69 --separate-stderr ovb-reserves --fanout 5 --worker-cmd 'cat' "$T/in" -o "$T/o"
 	[[ ! -e $T/o ]]

@@ -150,7 +150,9 @@ static const char doc[] =
 	"f meet (--iterate rounds at most).  The bound gives the printed lower "
 	"bound of the flat V; each group's target is the same combination of "
 	"its own nodes' vertices plus its share (by size) of what no node "
-	"can take, so every group meets it and the deviation is the flat V.  "
+	"can take, so every group meets it and the deviation is the flat V; "
+	"once the pricing has converged, the groups take that combination "
+	"as their step-1 point and run no LP.  "
 	"bank: the top level is the bank over the groups, each as two nodes "
 	"split by a minimum cut (single flips of classes).  "
 	"similar: nodes sorted by the class with the largest u - "
@@ -291,6 +293,8 @@ struct mgr {                    /* one manager's problem and buffers */
 	struct ovb_rsv *rsv;
 	double *cap, *w, *T, *lb, *ub, *t, *u, *unused, *R;
 	unsigned char *idle, *needy;
+	double *start;              /* lp groups: the top level's step-1 point */
+	bool has_start;             /* for the next solve only */
 	struct ovb_rsv_stat st;
 	int status;                 /* --serve: of the last solve */
 	char why[512];
@@ -306,6 +310,9 @@ struct run {
 	unsigned char *idle, *needy;
 	const double *u, *r;
 	const double *r0;           /* r of round 1 */
+	double *R1;                 /* lp hierarchy: the top level's step-1
+	                             * point, N x S, node order */
+	bool use_R1;                /* it is optimal: the groups take it */
 	struct mgr top, *grp;       /* grp: G of them, or NULL when flat */
 	struct round_stat *rst;
 	char why[512];
@@ -329,6 +336,7 @@ mgr_init(struct mgr *m, size_t n, size_t s)
 	m->R = ovb_xmalloc(c * sizeof *m->R);
 	m->idle = ovb_xmalloc(c);
 	m->needy = ovb_xmalloc(c);
+	m->start = NULL;
 }
 
 static void
@@ -337,7 +345,7 @@ mgr_free(struct mgr *m)
 	ovb_rsv_free(m->rsv);
 	free(m->cap), free(m->w), free(m->T), free(m->lb), free(m->ub);
 	free(m->t), free(m->u), free(m->unused), free(m->R);
-	free(m->idle), free(m->needy);
+	free(m->idle), free(m->needy), free(m->start);
 }
 
 static int
@@ -345,7 +353,9 @@ mgr_solve(struct mgr *m, size_t s, char *why, size_t len)
 {
 	struct ovb_rsv_in in = { .n = m->n, .s = s, .cap = m->cap, .w = m->w,
 		.T = m->T, .lb = m->lb, .ub = m->ub, .t = m->t, .u = m->u,
-		.unused = m->unused, .idle = m->idle, .needy = m->needy };
+		.unused = m->unused, .idle = m->idle, .needy = m->needy,
+		.start = m->has_start ? m->start : NULL };
+	m->has_start = false;
 	return ovb_rsv_solve(m->rsv, &in, m->R, &m->st, why, len);
 }
 
@@ -386,6 +396,14 @@ group_solve(struct run *x, size_t g, const double *T, double *Rout)
 		memcpy(m->idle + dst, x->idle + src, S);
 		memcpy(m->needy + dst, x->needy + src, S);
 	}
+	if (x->use_R1) {
+		if (!m->start)
+			m->start = ovb_xmalloc(m->n * S * sizeof *m->start);
+		for (size_t a = 0; a < m->n; a++)
+			memcpy(m->start + a * S, x->R1 + x->order[x->gstart[g] + a] *
+				S, S * sizeof *m->start);
+		m->has_start = true;
+	}
 	int st = mgr_solve(m, S, x->why, sizeof x->why);
 	if (!st)
 		for (size_t a = 0; a < m->n; a++)
@@ -425,7 +443,7 @@ quantize(const struct run *x, double *R)
  * side ever blocks writing while the other writes, and the parent's
  * writes to one worker never wait for its solves. */
 
-enum { MSG_CELLS = 1, MSG_SOLVE = 2, MSG_SYNC = 3 };
+enum { MSG_CELLS = 1, MSG_SOLVE = 2, MSG_SYNC = 3, MSG_START = 4 };
 
 struct worker {
 	pid_t pid;
@@ -602,6 +620,18 @@ serve(FILE *in, FILE *out)
 				break;
 			}
 			mgr_cells(m, S, D, buf, buf + n * S);
+		} else if (tag == MSG_START) {
+			if (!m->rsv) {
+				st = serve_bad("a start point without cells");
+				break;
+			}
+			if (!m->start)
+				m->start = ovb_xmalloc(m->n * S * sizeof *m->start);
+			if (!ovb_wire_get_f64(in, m->start, m->n * S)) {
+				st = serve_bad("short start point");
+				break;
+			}
+			m->has_start = true;
 		} else if (tag == MSG_SOLVE) {
 			if (!m->rsv || !ovb_wire_get_f64(in, m->T, S)) {
 				st = serve_bad("a solve without cells, or short");
@@ -777,6 +807,17 @@ groups_by_workers(struct run *x, bool cells, const double *A, double *R,
 				ok = ovb_wire_put_u64(f, MSG_CELLS) && ovb_wire_put_u64(f, g)
 					&& ovb_wire_put_u64(f, n) && ovb_wire_put_f64(f, buf,
 					2 * n * S);
+			}
+			if (ok && x->use_R1) {
+				if (nbuf < n * S) {
+					nbuf = n * S;
+					buf = ovb_xrealloc(buf, nbuf, sizeof *buf);
+				}
+				for (size_t a = 0; a < n; a++)
+					memcpy(buf + a * S, x->R1 + x->order[x->gstart[g] + a] *
+						S, S * sizeof *buf);
+				ok = ovb_wire_put_u64(f, MSG_START) && ovb_wire_put_u64(f, g)
+					&& ovb_wire_put_f64(f, buf, n * S);
 			}
 			ok = ok && ovb_wire_put_u64(f, MSG_SOLVE) &&
 				ovb_wire_put_u64(f, g) && ovb_wire_put_f64(f, A + g * S, S);
@@ -1107,7 +1148,7 @@ dw_order(const double *pi, size_t m, struct dwkey *key)
 static void
 dw_greedy(const struct run *x, size_t a0, size_t a1, const size_t *J,
 	const double *c, const struct dwkey *key, size_t nw, double lam,
-	double *v)
+	double *v, double *Rn)
 {
 	size_t S = x->S;
 	for (size_t a = a0; a < a1; a++) {
@@ -1119,6 +1160,8 @@ dw_greedy(const struct run *x, size_t a0, size_t a1, const size_t *J,
 			double f = fmin(hi[j] - lo[j], rem);
 			if (f > 0) {
 				v[k] += lam * f;
+				if (Rn)
+					Rn[i * S + j] += lam * f;
 				rem -= f;
 			}
 		}
@@ -1143,6 +1186,7 @@ dw_targets(struct run *x, double *Ag, double *lbound, size_t *rounds)
 	double *e = ovb_xmalloc(S * sizeof *e), *c = ovb_xmalloc(N * sizeof *c);
 	long double base = 0, sumE = 0;
 	memset(Ag, 0, G * S * sizeof *Ag);
+	memcpy(x->R1, x->lb, N * S * sizeof *x->R1);
 	for (size_t g = 0; g < G; g++)
 		for (size_t a = x->gstart[g]; a < x->gstart[g + 1]; a++) {
 			size_t i = x->order[a];
@@ -1167,6 +1211,7 @@ dw_targets(struct run *x, double *Ag, double *lbound, size_t *rounds)
 	}
 	*rounds = 0;
 	*lbound = (double)(base + sumE);
+	x->use_R1 = true;       /* lb everywhere: optimal when J is empty */
 	if (!m) {
 		free(J), free(e), free(c);
 		return;
@@ -1192,7 +1237,7 @@ dw_targets(struct run *x, double *Ag, double *lbound, size_t *rounds)
 		/* the cluster's vertex for weights 1 - pi: column it + 1 */
 		size_t nw = dw_order(pi, m, key);
 		memset(v, 0, m * sizeof *v);
-		dw_greedy(x, 0, N, J, c, key, nw, 1, v);
+		dw_greedy(x, 0, N, J, c, key, nw, 1, v, NULL);
 		long double ub = 0, val = 0, obj = 0;
 		for (size_t k = 0; k < m; k++)
 			ub += (long double)pi[k] * e[k];
@@ -1244,7 +1289,7 @@ dw_targets(struct run *x, double *Ag, double *lbound, size_t *rounds)
 		for (size_t g = 0; g < G; g++) {
 			memset(v, 0, m * sizeof *v);
 			dw_greedy(x, x->gstart[g], x->gstart[g + 1], J, c, key, nw,
-				lam, v);
+				lam, v, x->R1);
 			for (size_t k = 0; k < m; k++) {
 				Ag[g * S + J[k]] += v[k];
 				F[k] += v[k];
@@ -1258,6 +1303,9 @@ dw_targets(struct run *x, double *Ag, double *lbound, size_t *rounds)
 				x->gstart[g]) / (double)N;
 	}
 	*lbound = (double)(base + sumE - best);
+	/* Only a converged master's point is optimal in every group; else
+	 * the groups solve step 1 themselves and may carry more flow. */
+	x->use_R1 = best - z <= 1e-9L * (1 + sumE);
 	glp_delete_prob(lp);
 	free(J), free(e), free(c), free(key), free(pi), free(v), free(pis);
 	free(el), free(ind), free(F);
@@ -1619,6 +1667,8 @@ run_init(struct run *x, const struct ovb_reserves *rs, const char *name)
 	make_groups(x);
 	mgr_init(&x->top, x->G == 1 ? x->N : 2 * x->G, x->S);
 	if (x->G > 1) {
+		if (opt.method == OVB_RSV_LP)
+			x->R1 = ovb_xmalloc(c * sizeof *x->R1);
 		x->grp = ovb_xmalloc(x->G * sizeof *x->grp);
 		for (size_t g = 0; g < x->G; g++)
 			mgr_init(&x->grp[g], x->gstart[g + 1] - x->gstart[g], x->S);
@@ -1633,6 +1683,7 @@ run_free(struct run *x)
 		mgr_free(&x->grp[g]);
 	free(x->grp), free(x->order), free(x->gstart), free(x->lb), free(x->ub);
 	free(x->t), free(x->unused), free(x->idle), free(x->needy), free(x->rst);
+	free(x->R1);
 }
 
 int
