@@ -1462,6 +1462,9 @@ struct ovb_rsv_in {
 	const double *unused;       /* bank: sum of max(0, r - u) */
 	const unsigned char *idle;  /* r > u somewhere: step 3 may add */
 	const unsigned char *needy; /* u >= r somewhere: the bank may add */
+	const double *start;        /* lp: a step-1 point (within the bounds
+	                             * and capacities) taken instead of
+	                             * solving step 1; NULL: GLPK solves it */
 };
 enum ovb_rsv_method { OVB_RSV_LP, OVB_RSV_BANK };
 struct ovb_rsv_opt {
@@ -1509,7 +1512,7 @@ const double *ovb_rsv_cols2(const struct ovb_rsv *m);
  * magic is 8 bytes "ovb-wrk\n" then the version as a u64.  false / -1:
  * short read or write; get_magic 1: not the magic. */
 #define OVB_WIRE_MAGIC "ovb-wrk\n"
-#define OVB_WIRE_VERSION 1
+#define OVB_WIRE_VERSION 2
 bool ovb_wire_put_u64(FILE *f, uint64_t v);
 bool ovb_wire_get_u64(FILE *f, uint64_t *v);
 bool ovb_wire_put_f64(FILE *f, const double *v, size_t n);

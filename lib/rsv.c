@@ -503,6 +503,15 @@ struct qp {
 	long evals;
 };
 
+/* fmin(fmax(x, lo), hi) without the calls into libm (the hot loop of
+ * step 2): the same value for every x, NaN included (lo). */
+static inline double
+clip(double x, double lo, double hi)
+{
+	double y = x > lo ? x : lo;
+	return y < hi ? y : hi;
+}
+
 /* Node i for prices pi: R = clip(t - h (pi + nu), lb, ub), nu >= 0 the
  * least with sum R <= cap.  Returns nu; nu0 is a guess. */
 static double
@@ -514,7 +523,7 @@ node_solve(const struct qp *q, size_t i, const double *pi, double nu0,
 	double h = q->h[i], cap = q->cap[i];
 	long double sum = 0;
 	for (size_t k = 0; k < m; k++) {
-		R[k] = fmin(fmax(t[k] - h * pi[k], lo[k]), hi[k]);
+		R[k] = clip(t[k] - h * pi[k], lo[k], hi[k]);
 		sum += R[k];
 	}
 	if (sum <= cap)
@@ -522,8 +531,10 @@ node_solve(const struct qp *q, size_t i, const double *pi, double nu0,
 	/* S(nu) = sum_k clip(...) decreases piecewise linearly; bracketed
 	 * Newton from the guess (exact once on the final piece). */
 	double a = 0, b = 0;
-	for (size_t k = 0; k < m; k++)
-		b = fmax(b, (t[k] - h * pi[k] - lo[k]) / h);
+	for (size_t k = 0; k < m; k++) {
+		double v = (t[k] - h * pi[k] - lo[k]) / h;
+		b = v > b ? v : b;
+	}
 	double nu = nu0 > a && nu0 < b ? nu0 : b / 2;
 	for (int it = 0; it < 200; it++) {
 		long double S = 0;
@@ -555,7 +566,7 @@ node_solve(const struct qp *q, size_t i, const double *pi, double nu0,
 	}
 	/* Bracket exhausted: take its upper end, where S <= cap. */
 	for (size_t k = 0; k < m; k++)
-		R[k] = fmin(fmax(t[k] - h * (pi[k] + b), lo[k]), hi[k]);
+		R[k] = clip(t[k] - h * (pi[k] + b), lo[k], hi[k]);
 	return b;
 }
 
@@ -1524,8 +1535,10 @@ ovb_rsv_solve(struct ovb_rsv *m, const struct ovb_rsv_in *in, double *R,
 		col_sums(in, R, m->cols2);
 		return 0;
 	}
-	int rc = step1(m, in, R, st, why, whylen);
-	if (rc)
+	int rc = 0;
+	if (in->start)          /* the caller's point: step 2 takes V from it */
+		memcpy(R, in->start, n * s * sizeof *R);
+	else if ((rc = step1(m, in, R, st, why, whylen)))
 		return rc;
 	clean_rows(in, R);
 	double t1 = ovb_now();

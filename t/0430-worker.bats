@@ -28,20 +28,20 @@ gen() {
 	python3 "$ORACLE/reserves_gen.py" "$@"
 }
 
-# greeting: the documented example greeting of formats/worker.md (2
-# classes, lp, steps 3, floor 1, accuracy 1e-4, c 2, keep 0, D 60 40),
+# greeting: the documented example greeting of formats/worker.md
+# (version 2, 2 classes, lp, steps 3, floor 1, accuracy 1e-4, c 2, keep 0, D 60 40),
 # built independently with Python's struct ('<' = little-endian).
 greeting() {
 	python3 -c '
 import struct, sys
-b = b"ovb-wrk\n" + struct.pack("<QQQQQQ", 1, 2, 0, 3, 0, 0)
+b = b"ovb-wrk\n" + struct.pack("<QQQQQQ", 2, 2, 0, 3, 0, 0)
 b += struct.pack("<dddd", 1.0, 1e-4, 2.0, 0.0) + struct.pack("<dd", 60, 40)
 sys.stdout.buffer.write(b)' "$@"
 }
 
-@test "--serve answers the documented greeting with the magic and version 1" {
+@test "--serve answers the documented greeting with the magic and version 2" {
 	greeting | ovb-reserves --serve >"$T/ans"
-	[[ $(od -An -tx1 "$T/ans" | tr -d ' \n') == 6f76622d77726b0a0100000000000000 ]]
+	[[ $(od -An -tx1 "$T/ans" | tr -d ' \n') == 6f76622d77726b0a0200000000000000 ]]
 	# the greeting's bytes are the ones formats/worker.md prints
 	greeting | od -An -tx1 | tr -s ' \n' ' ' >"$T/mine"
 	sed -n '/^## Example/,$p' "$OVB_ROOT/formats/worker.md" |
@@ -53,7 +53,7 @@ sys.stdout.buffer.write(b)' "$@"
 	# 2 nodes, 2 classes: u and r, then SOLVE for T = N D, SYNC
 	python3 -c '
 import struct, sys
-b = b"ovb-wrk\n" + struct.pack("<QQQQQQ", 1, 2, 0, 3, 0, 0)
+b = b"ovb-wrk\n" + struct.pack("<QQQQQQ", 2, 2, 0, 3, 0, 0)
 b += struct.pack("<dddd", 1.0, 1e-4, 2.0, 0.0) + struct.pack("<dd", 60, 40)
 u = [70, 10, 30, 50]; r = [60, 40, 60, 40]
 b += struct.pack("<QQQ", 1, 0, 2) + struct.pack("<8d", *u, *r)
@@ -63,7 +63,7 @@ sys.stdout.buffer.write(b)' | ovb-reserves --serve >"$T/ans"
 	python3 -c '
 import struct, sys
 b = open(sys.argv[1], "rb").read()
-assert b[:8] == b"ovb-wrk\n" and struct.unpack_from("<Q", b, 8)[0] == 1
+assert b[:8] == b"ovb-wrk\n" and struct.unpack_from("<Q", b, 8)[0] == 2
 o = 16
 st, = struct.unpack_from("<Q", b, o); o += 8
 assert st == 0, st
@@ -94,8 +94,8 @@ print(" ".join("%.6f" % x for x in R))' "$T/ans" >"$T/R"
 
 @test "--serve: bad magic, unknown version, unknown message: 65 with a message" {
 	run -65 --separate-stderr bash -c 'printf "hello, world, this is not it" | ovb-reserves --serve'
-	[[ $stderr == *"--serve: <stdin>: bad magic (not the ovb-worker 1 protocol of formats/worker.md)"* ]]
-	run -65 --separate-stderr bash -c "python3 -c 'import struct,sys; sys.stdout.buffer.write(b\"ovb-wrk\\n\" + struct.pack(\"<Q\", 2))' | ovb-reserves --serve"
+	[[ $stderr == *"--serve: <stdin>: bad magic (not the ovb-worker 2 protocol of formats/worker.md)"* ]]
+	run -65 --separate-stderr bash -c "python3 -c 'import struct,sys; sys.stdout.buffer.write(b\"ovb-wrk\\n\" + struct.pack(\"<Q\", 1))' | ovb-reserves --serve"
 	[[ $stderr == *"unknown protocol version"* ]]
 	run -65 --separate-stderr bash -c "{ $(declare -f greeting); greeting; python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack(\"<QQ\", 9, 0))'; } | ovb-reserves --serve"
 	[[ $stderr == *"unknown message"* ]]
@@ -131,7 +131,7 @@ print(" ".join("%.6f" % x for x in R))' "$T/ans" >"$T/R"
 	run -69 --separate-stderr ovb-reserves --fanout 5 --worker-cmd 'echo hi' "$T/in" -o "$T/o"
 	[[ ! -e $T/o ]]
 	# it may exit before or after the greeting has been written to it
-	[[ $stderr == *"echo hi: no ovb-worker 1 greeting"* ||
+	[[ $stderr == *"echo hi: no ovb-worker 2 greeting"* ||
 		$stderr == *"echo hi: cannot write to it"* ]]
 	run -69 --separate-stderr ovb-reserves --fanout 5 --worker-cmd 'cat' "$T/in" -o "$T/o"
 	[[ ! -e $T/o ]]
@@ -139,10 +139,91 @@ print(" ".join("%.6f" % x for x in R))' "$T/ans" >"$T/R"
 	run -64 --separate-stderr ovb-reserves --fanout 5 --hosts 'a,,b' --worker-cmd cat "$T/in"
 }
 
+# A private single-host Slurm for one test: munged with its own key and
+# socket, slurmctld and slurmd with a slurm.conf of their own (random
+# ports, state under a temporary directory); teardown stops each by the
+# PID it wrote.  Nothing of the machine's own Slurm or munge is used.
+slurm_start() {
+	SL=$(mktemp -d /tmp/ovb-slurm.XXXXXX)
+	chmod 700 "$SL"
+	mkdir "$SL/state" "$SL/spool"
+	head -c 1024 /dev/urandom >"$SL/munge.key"
+	chmod 600 "$SL/munge.key"
+	munged --force --key-file="$SL/munge.key" --socket="$SL/munge.sock" \
+		--pid-file="$SL/munged.pid" --log-file="$SL/munged.log" \
+		--seed-file="$SL/munge.seed" ||
+		fail "munged did not start: $(cat "$SL/munged.log" 2>/dev/null)"
+	local h p
+	h=$(hostname -s)
+	p=$((20000 + RANDOM % 20000))
+	cat >"$SL/slurm.conf" <<-EOF
+	ClusterName=ovbtest
+	SlurmctldHost=$h(127.0.0.1)
+	SlurmUser=root
+	SlurmdUser=root
+	SlurmctldPort=$p
+	SlurmdPort=$((p + 1))
+	AuthType=auth/munge
+	AuthInfo=socket=$SL/munge.sock
+	CredType=cred/munge
+	StateSaveLocation=$SL/state
+	SlurmdSpoolDir=$SL/spool
+	SlurmctldPidFile=$SL/slurmctld.pid
+	SlurmdPidFile=$SL/slurmd.pid
+	SlurmctldLogFile=$SL/slurmctld.log
+	SlurmdLogFile=$SL/slurmd.log
+	ProctrackType=proctrack/linuxproc
+	TaskPlugin=task/none
+	JobAcctGatherType=jobacct_gather/none
+	AccountingStorageType=accounting_storage/none
+	JobCompType=jobcomp/none
+	MpiDefault=none
+	ReturnToService=2
+	SelectType=select/cons_tres
+	SelectTypeParameters=CR_Core
+	NodeName=$h NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+	PartitionName=ovb Nodes=$h Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8
+	EOF
+	export SLURM_CONF=$SL/slurm.conf
+	slurmctld -f "$SLURM_CONF" || fail "slurmctld did not start"
+	slurmd -f "$SLURM_CONF" || fail "slurmd did not start"
+	local k
+	for k in $(seq 100); do
+		[[ $(sinfo -h -o %T 2>/dev/null) == idle ]] && return 0
+		sleep 0.2
+	done
+	fail "the private Slurm node did not come up: $(tail -3 "$SL/slurmctld.log" "$SL/slurmd.log")"
+}
+
+teardown() {
+	[[ -n ${SL:-} && -d $SL ]] || return 0
+	local f pid
+	for f in slurmd slurmctld munged; do
+		[[ -s $SL/$f.pid ]] || continue
+		pid=$(cat "$SL/$f.pid")
+		kill "$pid" 2>/dev/null || continue
+		for _ in $(seq 50); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+	done
+	rm -rf "$SL"
+}
+
 @test "Slurm: workers started by srun on a single-host cluster" {
 	command -v srun >/dev/null && command -v slurmctld >/dev/null &&
 		command -v slurmd >/dev/null && command -v munged >/dev/null ||
 		skip "Slurm is not installed (slurm-wlm, munge); the stand-in ssh test covers --worker-cmd"
-	[[ $(id -u) == 0 ]] || skip "a private single-host Slurm needs root"
-	skip "Slurm is installed but this test does not start a private cluster yet"
+	[[ $(id -u) == 0 ]] || skip "a private single-host Slurm needs root (slurmd runs tasks as their user)"
+	slurm_start
+	gen --seed 41 --nodes 50 --classes 5 --rounds 3 >"$T/in"
+	ovb-reserves --fanout 8 "$T/in" >"$T/one"
+	# -u: slurmstepd passes the protocol's bytes on as they come (by
+	# default it holds output back until a newline)
+	run -0 --separate-stderr timeout 120 ovb-reserves --fanout 8 -j 2 \
+		--worker-cmd 'srun -N1 -n1 -u --quiet ovb-reserves --serve' \
+		"$T/in" -o "$T/srun"
+	cmp "$T/srun" "$T/one"
+	# the workers were Slurm job steps
+	grep -q 'launch task StepId=' "$SL/slurmd.log"
 }

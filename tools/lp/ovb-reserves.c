@@ -11,9 +11,10 @@
  * to u + k achieving it, spare capacity to idle classes below their
  * share); --method bank is section 3.2.2.  --fanout K manages groups of at
  * most K nodes separately under a top level that divides each class's
- * share among the groups (each group as two aggregate nodes split by a
- * minimum cut, passes repeated where groups fall short); the notes give a
- * certified lower bound of the flat V.  The groups are independent:
+ * share among the groups (lp: column generation on step 1's flow, whose
+ * prices certify a lower bound of the flat V and whose targets every group
+ * can meet, so the deviation is the flat V; bank: each group as two
+ * aggregate nodes split by a minimum cut).  The groups are independent:
  * --jobs and --worker-cmd run them in workers (`ovb-reserves --serve`,
  * the protocol of formats/worker.md).
  *
@@ -48,7 +49,7 @@ static enum grouping opt_grouping = G_CONTIGUOUS;
 static uint64_t opt_seed = 1;
 static const char *opt_cluster, *opt_input, *opt_worker_cmd;
 static const char *opt_hosts = "localhost";
-static size_t opt_iterate = 10;
+static size_t opt_iterate = 1000;
 static bool opt_serve, opt_jobs_set;
 
 static const struct argp_option options[] = {
@@ -85,8 +86,9 @@ static const struct argp_option options[] = {
 	  "Solve the groups in N worker processes (default 1; with "
 	  "--worker-cmd, one per host)", 0 },
 	{ "iterate", OPT_ITERATE, "N", 0,
-	  "lp: at most N passes between the top level and the groups per "
-	  "round (default 10; 1: one pass, no feedback)", 0 },
+	  "lp, --fanout: at most N pricing rounds of the top level per round "
+	  "(default 1000; it stops earlier once its bound and its flow meet; "
+	  "1: one round, no prices)", 0 },
 	{ "worker-cmd", OPT_WORKER_CMD, "CMD", 0,
 	  "Start each worker with the shell command CMD, which must run "
 	  "'ovb-reserves --serve' (%h: a host of --hosts, %%: %); e.g. "
@@ -139,17 +141,21 @@ static const char doc[] =
 	"pay positive balances on needy nodes; 6 scale each node to 100 above "
 	"the floors, keep --bank-keep of the balances.\n\n"
 	"--fanout K: groups of at most K nodes (sizes differ by at most one).  "
-	"A lower bound of the flat step-1 V comes first, by max-flow min-cut "
-	"(a set K of classes found by single flips).  The top level solves "
-	"the same problem with each group as two nodes, its nodes that K's "
-	"classes could fill and the others (capacity, lb, u + k, usage "
-	"summed, each cell's bound min(ub - lb, room); weight 1/size in Eq. "
-	"2), so that its V is the flat V when K is a minimum cut; its "
-	"allocation of class j to a group is that group's target.  Where a "
-	"group falls short of a target, its amount becomes the bound there "
-	"and the top level divides again (--iterate passes at most; the best "
-	"pass is kept).  The notes give the lower bound and the deviation "
-	"above it.  similar: nodes sorted by the class with the largest u - "
+	"lp: step 1 is a maximum flow (classes -> cells -> nodes), and the "
+	"top level finds it by column generation: for class prices pi in [0, "
+	"1] every node fills its classes greedily by increasing price (a "
+	"vertex of the cluster's flow polytope), and a small LP (one row per "
+	"class and one more) combines the vertices found so far and prices "
+	"the classes again, until the flow and the bound pi.e + max (1 - pi)."
+	"f meet (--iterate rounds at most).  The bound gives the printed lower "
+	"bound of the flat V; each group's target is the same combination of "
+	"its own nodes' vertices plus its share (by size) of what no node "
+	"can take, so every group meets it and the deviation is the flat V; "
+	"once the pricing has converged, the groups take that combination "
+	"as their step-1 point and run no LP.  "
+	"bank: the top level is the bank over the groups, each as two nodes "
+	"split by a minimum cut (single flips of classes).  "
+	"similar: nodes sorted by the class with the largest u - "
 	"D in round 1.  --jobs N: the groups in N forked workers; "
 	"--worker-cmd: in workers started by a command (formats/worker.md), "
 	"e.g. on other hosts; the results are the same bytes.\n\n"
@@ -278,7 +284,7 @@ static const struct argp argp = { options, parse_opt, "[FILE]", doc,
 struct round_stat {
 	double V, dev[3], acc, acc_best, wall, cpu, sec[3];
 	long lp_iter, qp_iter, ipm_iter;
-	size_t iters, passes;       /* hierarchy: best pass, passes run */
+	size_t iters;               /* hierarchy, lp: pricing rounds */
 	bool warm;
 };
 
@@ -287,6 +293,8 @@ struct mgr {                    /* one manager's problem and buffers */
 	struct ovb_rsv *rsv;
 	double *cap, *w, *T, *lb, *ub, *t, *u, *unused, *R;
 	unsigned char *idle, *needy;
+	double *start;              /* lp groups: the top level's step-1 point */
+	bool has_start;             /* for the next solve only */
 	struct ovb_rsv_stat st;
 	int status;                 /* --serve: of the last solve */
 	char why[512];
@@ -302,7 +310,9 @@ struct run {
 	unsigned char *idle, *needy;
 	const double *u, *r;
 	const double *r0;           /* r of round 1 */
-	unsigned char *part;        /* N: the node's part of its group (top) */
+	double *R1;                 /* lp hierarchy: the top level's step-1
+	                             * point, N x S, node order */
+	bool use_R1;                /* it is optimal: the groups take it */
 	struct mgr top, *grp;       /* grp: G of them, or NULL when flat */
 	struct round_stat *rst;
 	char why[512];
@@ -326,6 +336,7 @@ mgr_init(struct mgr *m, size_t n, size_t s)
 	m->R = ovb_xmalloc(c * sizeof *m->R);
 	m->idle = ovb_xmalloc(c);
 	m->needy = ovb_xmalloc(c);
+	m->start = NULL;
 }
 
 static void
@@ -334,7 +345,7 @@ mgr_free(struct mgr *m)
 	ovb_rsv_free(m->rsv);
 	free(m->cap), free(m->w), free(m->T), free(m->lb), free(m->ub);
 	free(m->t), free(m->u), free(m->unused), free(m->R);
-	free(m->idle), free(m->needy);
+	free(m->idle), free(m->needy), free(m->start);
 }
 
 static int
@@ -342,7 +353,9 @@ mgr_solve(struct mgr *m, size_t s, char *why, size_t len)
 {
 	struct ovb_rsv_in in = { .n = m->n, .s = s, .cap = m->cap, .w = m->w,
 		.T = m->T, .lb = m->lb, .ub = m->ub, .t = m->t, .u = m->u,
-		.unused = m->unused, .idle = m->idle, .needy = m->needy };
+		.unused = m->unused, .idle = m->idle, .needy = m->needy,
+		.start = m->has_start ? m->start : NULL };
+	m->has_start = false;
 	return ovb_rsv_solve(m->rsv, &in, m->R, &m->st, why, len);
 }
 
@@ -383,6 +396,14 @@ group_solve(struct run *x, size_t g, const double *T, double *Rout)
 		memcpy(m->idle + dst, x->idle + src, S);
 		memcpy(m->needy + dst, x->needy + src, S);
 	}
+	if (x->use_R1) {
+		if (!m->start)
+			m->start = ovb_xmalloc(m->n * S * sizeof *m->start);
+		for (size_t a = 0; a < m->n; a++)
+			memcpy(m->start + a * S, x->R1 + x->order[x->gstart[g] + a] *
+				S, S * sizeof *m->start);
+		m->has_start = true;
+	}
 	int st = mgr_solve(m, S, x->why, sizeof x->why);
 	if (!st)
 		for (size_t a = 0; a < m->n; a++)
@@ -422,7 +443,7 @@ quantize(const struct run *x, double *R)
  * side ever blocks writing while the other writes, and the parent's
  * writes to one worker never wait for its solves. */
 
-enum { MSG_CELLS = 1, MSG_SOLVE = 2, MSG_SYNC = 3 };
+enum { MSG_CELLS = 1, MSG_SOLVE = 2, MSG_SYNC = 3, MSG_START = 4 };
 
 struct worker {
 	pid_t pid;
@@ -599,6 +620,18 @@ serve(FILE *in, FILE *out)
 				break;
 			}
 			mgr_cells(m, S, D, buf, buf + n * S);
+		} else if (tag == MSG_START) {
+			if (!m->rsv) {
+				st = serve_bad("a start point without cells");
+				break;
+			}
+			if (!m->start)
+				m->start = ovb_xmalloc(m->n * S * sizeof *m->start);
+			if (!ovb_wire_get_f64(in, m->start, m->n * S)) {
+				st = serve_bad("short start point");
+				break;
+			}
+			m->has_start = true;
 		} else if (tag == MSG_SOLVE) {
 			if (!m->rsv || !ovb_wire_get_f64(in, m->T, S)) {
 				st = serve_bad("a solve without cells, or short");
@@ -775,6 +808,17 @@ groups_by_workers(struct run *x, bool cells, const double *A, double *R,
 					&& ovb_wire_put_u64(f, n) && ovb_wire_put_f64(f, buf,
 					2 * n * S);
 			}
+			if (ok && x->use_R1) {
+				if (nbuf < n * S) {
+					nbuf = n * S;
+					buf = ovb_xrealloc(buf, nbuf, sizeof *buf);
+				}
+				for (size_t a = 0; a < n; a++)
+					memcpy(buf + a * S, x->R1 + x->order[x->gstart[g] + a] *
+						S, S * sizeof *buf);
+				ok = ovb_wire_put_u64(f, MSG_START) && ovb_wire_put_u64(f, g)
+					&& ovb_wire_put_f64(f, buf, n * S);
+			}
 			ok = ok && ovb_wire_put_u64(f, MSG_SOLVE) &&
 				ovb_wire_put_u64(f, g) && ovb_wire_put_f64(f, A + g * S, S);
 		}
@@ -903,9 +947,10 @@ add_stat(struct round_stat *rs, const struct ovb_rsv_stat *st)
 	rs->warm |= st->warm;
 }
 
-/* A lower bound of the flat step-1 V from the leaf cells, by max-flow
- * min-cut.  With L[j] = sum_i lb, J the classes with L[j] < T[j], e[j] =
- * T[j] - L[j], V = sum_{j not in J} (L[j] - T[j]) + sum_J e[j] - F, F
+/* The bank's top level: a lower bound of the flat step-1 V from the leaf
+ * cells, by max-flow min-cut, and the cut that splits each group in two.
+ * With L[j] = sum_i lb, J the classes with L[j] < T[j], e[j] = T[j] -
+ * L[j], V = sum_{j not in J} (L[j] - T[j]) + sum_J e[j] - F, F
  * the largest flow from the classes (at most e[j] each) through the cells
  * (at most ub - lb) into the nodes (at most 100 - sum_j lb).  Any set A of
  * classes is a cut: F <= sum_{J \ A} e[j] + sum_i min(c[i], sum_{j in A}
@@ -1030,7 +1075,6 @@ top_build(struct run *x, const unsigned char *K)
 			}
 			double room = fmax(0, (double)(100 - L));
 			size_t p = 2 * g + (room < dK);
-			x->part[i] = (unsigned char)(room < dK);
 			m->cap[p] += 100;
 			m->w[p] += 1;
 			for (size_t j = 0; j < S; j++) {
@@ -1050,101 +1094,284 @@ top_build(struct run *x, const unsigned char *K)
 			m->w[p] = 1;    /* an empty part: capacity 0, cells 0 */
 }
 
+/* ---- the top level of the lp: Dantzig-Wolfe on step 1's flow ----
+ *
+ * Step 1 is a maximum flow: with L[j] = sum_i lb, J the classes with L[j]
+ * < T[j] and e[j] = T[j] - L[j], V = sum_{j not in J} (L[j] - T[j]) +
+ * sum_J e[j] - F, F the largest flow from the classes (at most e[j] each)
+ * through the cells (at most d = ub - lb) into the nodes (at most c = 100
+ * - sum_j lb).  The class amounts f a set of nodes can take form a
+ * polymatroid (rank sum_i min(c[i], sum_{j in A} d[i,j])), so the linear
+ * function w.f is maximized over it by the greedy rule: each node fills
+ * the classes in decreasing order of w > 0.  The top level is the master
+ * problem of column generation over the cluster's vertices: maximize the
+ * flow of a convex combination of them, with f[j] <= e[j]; the prices pi
+ * of the class rows (and sigma of the convexity row) ask for the vertex
+ * of weights w = 1 - pi, which enters when it improves (w.v > sigma).
+ * Every pi >= 0 proves F <= pi.e + max_f (1 - pi).f (weak duality): a
+ * certified lower bound of the flat V.  A cluster vertex is the sum of
+ * the groups' vertices for the same weights, so the master's combination
+ * taken group by group, f[g], is feasible in every group: the groups meet
+ * their targets, and when the bound and the master meet, the groups'
+ * deviation is the flat V.  Targets: L[g,j] + f[g,j], plus the
+ * class's remaining deficit e[j] - sum_g f[g,j] divided among the groups
+ * by size (any such division keeps the flow: no group can take more in
+ * total than its share of the maximum, nor more of a class than its
+ * target). */
+
+struct dwkey { double p; size_t k; };
+
+static int
+dwcmp(const void *a, const void *b)
+{
+	const struct dwkey *p = a, *q = b;
+	if (p->p != q->p)
+		return p->p < q->p ? -1 : 1;
+	return p->k < q->k ? -1 : p->k > q->k;
+}
+
+/* Classes by increasing price (decreasing weight 1 - pi), those with pi <
+ * 1 only; returns how many. */
+static size_t
+dw_order(const double *pi, size_t m, struct dwkey *key)
+{
+	size_t nw = 0;
+	for (size_t k = 0; k < m; k++)
+		if (pi[k] < 1)
+			key[nw++] = (struct dwkey){ pi[k], k };
+	ovb_qsort(key, nw, sizeof *key, dwcmp);
+	return nw;
+}
+
+/* The greedy vertex of nodes order[a0..a1) for the order key (nw
+ * classes), added to v (m), times lam. */
+static void
+dw_greedy(const struct run *x, size_t a0, size_t a1, const size_t *J,
+	const double *c, const struct dwkey *key, size_t nw, double lam,
+	double *v, double *Rn)
+{
+	size_t S = x->S;
+	for (size_t a = a0; a < a1; a++) {
+		size_t i = x->order[a];
+		const double *lo = x->lb + i * S, *hi = x->ub + i * S;
+		double rem = c[i];
+		for (size_t q = 0; q < nw && rem > 0; q++) {
+			size_t k = key[q].k, j = J[k];
+			double f = fmin(hi[j] - lo[j], rem);
+			if (f > 0) {
+				v[k] += lam * f;
+				if (Rn)
+					Rn[i * S + j] += lam * f;
+				rem -= f;
+			}
+		}
+	}
+}
+
+/* Targets of the groups (Ag, G x S) for the leaf cells; *lbound the
+ * certified lower bound of the flat V, *rounds the pricing rounds run.
+ * The master has one block, the whole cluster (its vertex for weights w
+ * is the sum of the groups' vertices for w), and each group's target is
+ * the master's combination of its own vertices.  One block rather than
+ * one per group: the master stays m + 1 rows at any scale, and the
+ * groups' targets share one combination; with a block per group (the
+ * textbook form) the targets sit on vertices of each group's own
+ * polytope and step 2 in the groups needed 7-15x more Newton iterations
+ * (the barrier fallback in 21-30 of 100 groups against 1, 10,000 x 100). */
+static void
+dw_targets(struct run *x, double *Ag, double *lbound, size_t *rounds)
+{
+	size_t N = x->N, S = x->S, G = x->G, m = 0;
+	size_t *J = ovb_xmalloc(S * sizeof *J);
+	double *e = ovb_xmalloc(S * sizeof *e), *c = ovb_xmalloc(N * sizeof *c);
+	long double base = 0, sumE = 0;
+	memset(Ag, 0, G * S * sizeof *Ag);
+	memcpy(x->R1, x->lb, N * S * sizeof *x->R1);
+	for (size_t g = 0; g < G; g++)
+		for (size_t a = x->gstart[g]; a < x->gstart[g + 1]; a++) {
+			size_t i = x->order[a];
+			long double L = 0;
+			for (size_t j = 0; j < S; j++) {
+				Ag[g * S + j] += x->lb[i * S + j];
+				L += x->lb[i * S + j];
+			}
+			c[i] = fmax(0, (double)(100 - L));
+		}
+	for (size_t j = 0; j < S; j++) {
+		long double L = 0, T = (long double)N * x->rs->share[j];
+		for (size_t g = 0; g < G; g++)
+			L += Ag[g * S + j];
+		if (L < T - 1e-12L * (1 + T)) {
+			J[m] = j;
+			e[m++] = (double)(T - L);
+			sumE += T - L;
+		} else {
+			base += L - T;
+		}
+	}
+	*rounds = 0;
+	*lbound = (double)(base + sumE);
+	x->use_R1 = true;       /* lb everywhere: optimal when J is empty */
+	if (!m) {
+		free(J), free(e), free(c);
+		return;
+	}
+	/* rows: the classes (flow at most e), the convexity row */
+	glp_prob *lp = glp_create_prob();
+	glp_set_obj_dir(lp, GLP_MAX);
+	glp_add_rows(lp, (int)(m + 1));
+	for (size_t k = 0; k < m; k++)
+		glp_set_row_bnds(lp, (int)(1 + k), GLP_UP, 0, e[k]);
+	glp_set_row_bnds(lp, (int)(1 + m), GLP_UP, 0, 1);
+	glp_smcp p;
+	glp_init_smcp(&p);
+	p.msg_lev = GLP_MSG_OFF;
+	p.meth = GLP_PRIMAL;
+	struct dwkey *key = ovb_xmalloc(m * sizeof *key);
+	double *pi = ovb_xcalloc(m, sizeof *pi), *v = ovb_xmalloc(m *
+		sizeof *v), *pis = NULL, *el = ovb_xmalloc((m + 2) * sizeof *el);
+	int *ind = ovb_xmalloc((m + 2) * sizeof *ind);
+	size_t npis = 0, cpis = 0;
+	long double best = INFINITY, z = 0;
+	for (size_t it = 0; it < opt_iterate; it++) {
+		/* the cluster's vertex for weights 1 - pi: column it + 1 */
+		size_t nw = dw_order(pi, m, key);
+		memset(v, 0, m * sizeof *v);
+		dw_greedy(x, 0, N, J, c, key, nw, 1, v, NULL);
+		long double ub = 0, val = 0, obj = 0;
+		for (size_t k = 0; k < m; k++)
+			ub += (long double)pi[k] * e[k];
+		for (size_t q = 0; q < nw; q++)
+			val += (long double)(1 - key[q].p) * v[key[q].k];
+		ub += val;
+		if (ub < best)
+			best = ub;
+		*rounds = it + 1;
+		if (it && best - z <= 1e-9L * (1 + sumE))
+			break;
+		double sg = it ? fmax(0, glp_get_row_dual(lp, (int)(1 + m))) : 0;
+		if (!(val > sg + 1e-9 * (1 + sg)))
+			break;          /* nothing prices out */
+		int nz = 0;
+		for (size_t k = 0; k < m; k++)
+			if (v[k] > 0) {
+				ind[++nz] = (int)(1 + k);
+				el[nz] = v[k];
+				obj += v[k];
+			}
+		ind[++nz] = (int)(1 + m);
+		el[nz] = 1;
+		int col = glp_add_cols(lp, 1);
+		glp_set_col_bnds(lp, col, GLP_LO, 0, 0);
+		glp_set_obj_coef(lp, col, (double)obj);
+		glp_set_mat_col(lp, col, nz, ind, el);
+		glp_set_col_stat(lp, col, GLP_NL);
+		for (size_t k = 0; k < m; k++)
+			*OVB_PUSH(pis, npis, cpis) = pi[k];
+		if (glp_simplex(lp, &p) || glp_get_status(lp) != GLP_OPT) {
+			glp_std_basis(lp);      /* once more from the slack basis */
+			if (glp_simplex(lp, &p) || glp_get_status(lp) != GLP_OPT)
+				break;
+		}
+		z = glp_get_obj_val(lp);
+		for (size_t k = 0; k < m; k++)
+			pi[k] = fmin(1, fmax(0, glp_get_row_dual(lp, (int)(1 + k))));
+	}
+	/* the combination, group by group, into Ag (above L); then the
+	 * deficits by group size */
+	double *F = ovb_xcalloc(m, sizeof *F);
+	int ncol = glp_get_num_cols(lp);
+	for (int col = 1; col <= ncol; col++) {
+		double lam = fmin(glp_get_col_prim(lp, col), 1);
+		if (!(lam > 0))
+			continue;
+		size_t nw = dw_order(pis + (size_t)(col - 1) * m, m, key);
+		for (size_t g = 0; g < G; g++) {
+			memset(v, 0, m * sizeof *v);
+			dw_greedy(x, x->gstart[g], x->gstart[g + 1], J, c, key, nw,
+				lam, v, x->R1);
+			for (size_t k = 0; k < m; k++) {
+				Ag[g * S + J[k]] += v[k];
+				F[k] += v[k];
+			}
+		}
+	}
+	for (size_t k = 0; k < m; k++) {
+		double def = fmax(0, e[k] - F[k]);
+		for (size_t g = 0; g < G && def > 0; g++)
+			Ag[g * S + J[k]] += def * (double)(x->gstart[g + 1] -
+				x->gstart[g]) / (double)N;
+	}
+	*lbound = (double)(base + sumE - best);
+	/* Only a converged master's point is optimal in every group; else
+	 * the groups solve step 1 themselves and may carry more flow. */
+	x->use_R1 = best - z <= 1e-9L * (1 + sumE);
+	glp_delete_prob(lp);
+	free(J), free(e), free(c), free(key), free(pi), free(v), free(pis);
+	free(el), free(ind), free(F);
+}
+
 /* The hierarchy's round: the top level divides each class among the
- * groups (targets A), the groups solve, and where a group fell short of
- * its target for a class the top level learns that group's amount as
- * the class's bound there and divides again, while the deviation after
- * step 2 is above the lower bound and --iterate allows; the best pass is
- * kept.  The lower bound is the larger of the first top-level V (a
- * relaxation: any flat allocation sums to a top-level one) and the
- * cut bound. */
+ * groups (targets Ag), the groups solve.  lp: the top level is the
+ * column generation above, whose duals give the lower bound; bank: each
+ * group as two aggregate nodes (top_build), the lower bound the cut's. */
 static int
 solve_hier(struct run *x, size_t k, double *R)
 {
 	struct round_stat *rs = &x->rst[k];
 	size_t S = x->S, G = x->G;
 	struct mgr *top = &x->top;
-	double *Rt = ovb_xmalloc(x->N * S * sizeof *Rt), *cols = ovb_xmalloc(G *
-		S * sizeof *cols), *Ag = ovb_xmalloc(G * S * sizeof *Ag), *Cp = ovb_xmalloc(2 * G * S *
-		sizeof *Cp), tol = 0;
-	unsigned char *K = ovb_xmalloc(S);
-	double cb = cut_bound(x, K);
-	if (opt.method != OVB_RSV_LP)
-		cb = 0;
-	top_build(x, K);
-	free(K);
-	for (size_t j = 0; j < S; j++)
-		tol += 1e-7 * (1 + top->T[j]);
-	double best = INFINITY;
+	double *cols = ovb_xmalloc(G * S * sizeof *cols), *Ag = ovb_xmalloc(G *
+		S * sizeof *Ag);
 	int st = 0;
-	size_t maxit = opt.method == OVB_RSV_LP ? opt_iterate : 1;
-	for (size_t it = 0; it < maxit; it++) {
+	if (opt.method == OVB_RSV_LP) {
+		double t0 = ovb_now(), lbound;
+		dw_targets(x, Ag, &lbound, &rs->iters);
+		rs->V = fmax(0, lbound);
+		rs->cpu += ovb_now() - t0;
+		rs->sec[0] += ovb_now() - t0;
+	} else {
+		unsigned char *K = ovb_xmalloc(S);
+		cut_bound(x, K);
+		top_build(x, K);
+		free(K);
 		if ((st = mgr_solve(top, S, x->why, sizeof x->why)))
-			break;
+			goto out;
 		add_stat(rs, &top->st);
-		if (it == 0)            /* later passes are not relaxations */
-			rs->V = fmax(cb, top->st.V - tol);
 		for (size_t g = 0; g < G; g++)
 			for (size_t j = 0; j < S; j++)
 				Ag[g * S + j] = top->R[2 * g * S + j] +
 					top->R[(2 * g + 1) * S + j];
-		if (nworkers) {
-			st = groups_by_workers(x, it == 0, Ag, Rt, cols);
-		} else {
-			for (size_t g = 0; !st && g < G; g++) {
-				st = group_solve(x, g, Ag + g * S, Rt);
-				if (!st)
-					memcpy(cols + g * S, ovb_rsv_cols2(x->grp[g].rsv),
-						S * sizeof *cols);
-			}
-		}
-		if (st)
-			break;
-		double dev2 = 0, acc = 0;
-		for (size_t j = 0; j < S; j++) {
-			long double c = 0;
-			for (size_t g = 0; g < G; g++)
-				c += cols[g * S + j];
-			dev2 += fabs((double)(c - top->T[j]));
-		}
-		for (size_t g = 0; g < G; g++) {
-			add_stat(rs, &x->grp[g].st);
-			acc = fmax(acc, x->grp[g].st.acc);
-		}
-		if (it == 0 || dev2 < best - 1e-12 * (1 + best)) {
-			best = dev2;
-			memcpy(R, Rt, x->N * S * sizeof *R);
-			rs->dev[0] = rs->dev[1] = dev2;
-			rs->dev[2] = cluster_dev(x, R);
-			rs->acc_best = acc;
-			rs->iters = it + 1;
-		}
-		rs->passes = it + 1;
-		if (dev2 <= rs->V + tol)
-			break;
-		/* Parts that fell short of a class: its amount there becomes
-		 * the class's bound in that part, and the top level divides
-		 * again. */
-		bool changed = false;
-		memset(Cp, 0, 2 * G * S * sizeof *Cp);
-		for (size_t g = 0; g < G; g++)
-			for (size_t a = x->gstart[g]; a < x->gstart[g + 1]; a++) {
-				size_t i = x->order[a], p = 2 * g + x->part[i];
-				for (size_t j = 0; j < S; j++)
-					Cp[p * S + j] += fmin(Rt[i * S + j], x->ub[i * S + j]);
-			}
-		for (size_t c = 0; c < 2 * G * S; c++) {
-			double Ap = top->R[c], C = Cp[c];
-			if (C < Ap - 1e-7 * (1 + Ap) && top->ub[c] > C) {
-				top->ub[c] = fmax(top->lb[c], C);
-				changed = true;
-			}
-		}
-		if (!changed)
-			break;
+		rs->iters = 1;
 	}
+	if (nworkers) {
+		st = groups_by_workers(x, true, Ag, R, cols);
+	} else {
+		for (size_t g = 0; !st && g < G; g++) {
+			st = group_solve(x, g, Ag + g * S, R);
+			if (!st)
+				memcpy(cols + g * S, ovb_rsv_cols2(x->grp[g].rsv),
+					S * sizeof *cols);
+		}
+	}
+	if (st)
+		goto out;
+	double dev2 = 0;
+	for (size_t j = 0; j < S; j++) {
+		long double c = 0;
+		for (size_t g = 0; g < G; g++)
+			c += cols[g * S + j];
+		dev2 += fabs((double)(c - (double)x->N * x->rs->share[j]));
+	}
+	for (size_t g = 0; g < G; g++) {
+		add_stat(rs, &x->grp[g].st);
+		rs->acc_best = fmax(rs->acc_best, x->grp[g].st.acc);
+	}
+	rs->dev[0] = rs->dev[1] = dev2;
+	rs->dev[2] = cluster_dev(x, R);
 	rs->acc = rs->acc_best;
-	free(Rt), free(cols), free(Ag), free(Cp);
+out:
+	free(cols), free(Ag);
 	return st;
 }
 
@@ -1328,7 +1555,8 @@ write_notes(FILE *f, const struct run *x)
 				gap);
 			if (st->V > 0)
 				fprintf(f, " (%.3g%%)", 100 * gap / st->V);
-			fprintf(f, " (pass %zu of %zu)", st->iters, st->passes);
+			fprintf(f, " (%zu pricing round%s)", st->iters, st->iters == 1 ?
+				"" : "s");
 			if (opt.steps == 3)
 				fprintf(f, ", %.17g after step 3", st->dev[2]);
 			if (opt.steps >= 2)
@@ -1436,10 +1664,11 @@ run_init(struct run *x, const struct ovb_reserves *rs, const char *name)
 	x->idle = ovb_xmalloc(c);
 	x->needy = ovb_xmalloc(c);
 	x->rst = ovb_xcalloc(rs->nround, sizeof *x->rst);
-	x->part = ovb_xcalloc(x->N, 1);
 	make_groups(x);
 	mgr_init(&x->top, x->G == 1 ? x->N : 2 * x->G, x->S);
 	if (x->G > 1) {
+		if (opt.method == OVB_RSV_LP)
+			x->R1 = ovb_xmalloc(c * sizeof *x->R1);
 		x->grp = ovb_xmalloc(x->G * sizeof *x->grp);
 		for (size_t g = 0; g < x->G; g++)
 			mgr_init(&x->grp[g], x->gstart[g + 1] - x->gstart[g], x->S);
@@ -1454,7 +1683,7 @@ run_free(struct run *x)
 		mgr_free(&x->grp[g]);
 	free(x->grp), free(x->order), free(x->gstart), free(x->lb), free(x->ub);
 	free(x->t), free(x->unused), free(x->idle), free(x->needy), free(x->rst);
-	free(x->part);
+	free(x->R1);
 }
 
 int
