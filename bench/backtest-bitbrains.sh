@@ -41,15 +41,15 @@ table() {
 	END {
 		print "| train | cpus | O | method | held | density / pct | density / peak | moved per week | dominated by |"
 		print "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-		split("overbook conv pct peak nsigma vpa", ms, " ")
+		split("overbook aggregate drift pct peak nsigma vpa", ms, " ")
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
-			for (j = 1; j <= 6; j++) {
+			for (j = 1; j <= 7; j++) {
 				x = ms[j]
 				if (!((k, x) in dens)) continue
 				dom = ""
 				if (x == "overbook")
-					for (q = 2; q <= 6; q++) {
+					for (q = 2; q <= 7; q++) {
 						y = ms[q]
 						if (!((k, y) in dens)) continue
 						if (held[k, y] >= held[k, x] && dens[k, y] >= dens[k, x] &&

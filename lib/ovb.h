@@ -634,6 +634,8 @@ struct ovb_reject { char *app, *reason; };
 struct ovb_plan {
 	uint64_t grid;          /* grid POINTS: a node's grid is at least C /
 	                           POINTS wide; 0: the bin widths alone */
+	bool aggregate;         /* "mode aggregate": Eq. 1's terms are the
+	                           lower bounds alone (formats/plan.md) */
 	size_t n, cap, nrisk, caprisk, nrej, caprej;
 	struct ovb_placed *p;
 	struct ovb_noderisk *risk;
@@ -1021,6 +1023,9 @@ struct ovb_need {               /* one capsule's needs on one resource */
 	double lb;                  /* lower bound [rate unit]; 0: none */
 	const struct ovb_hist *h;   /* U; NULL: plain, a point mass at sigma */
 	double interval;            /* U's measurement interval I [s]; 0: plain */
+	bool agg;                   /* the aggregate mode (a plan's "mode
+	                               aggregate"): Eq. 1's term is lb alone;
+	                               Eq. 3 alone bounds the node's risk */
 };
 /* The needs of capsule c of application app: per resource r from the
  * profile block q[r] (NULL: none, the resource is unused), with O= and
@@ -1029,7 +1034,8 @@ struct ovb_need {               /* one capsule's needs on one resource */
  * O 0 unless given.  false when no resource is used. */
 bool ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *const q[OVB_NCAP], struct ovb_need need[OVB_NCAP]);
-/* Eq. 1's term over tau_min: max((sigma tau_min + rho)(1 - O)/tau_min, lb),
+/* Eq. 1's term over tau_min: max((sigma tau_min + rho)(1 - O)/tau_min, lb)
+ * (lb alone in the aggregate mode),
  * in the rate unit, in doubles. */
 double ovb_eq1_term(const struct ovb_need *n, double tau_min);
 /* Section 4.1: x cpu-s every y s, proportional-share weight (cpu). */

@@ -32,8 +32,8 @@ setup() {
 	ovb-fmt "$T/bt"
 	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$S"
 	assert_output agree
-	# 6 methods x 2 plans
-	assert_equal "$(grep -c '^config ' "$T/bt")" 12
+	# 7 methods x 2 plans
+	assert_equal "$(grep -c '^config ' "$T/bt")" 14
 }
 
 @test "hand-made: peak keeps a and b apart; a VM without samples makes its node missing, never held" {
@@ -148,7 +148,7 @@ setup() {
 	for m in 7 8 9; do
 		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
 	done
-	ovb-backtest -m overbook,conv,peak,pct --cpus 8 --tolerance 0.01 \
+	ovb-backtest -m overbook,aggregate,drift,peak,pct --cpus 8 --tolerance 0.01 \
 		--train 14d "$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt"
 	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --csv \
 		"$BB"/2013-7/*.csv.gz "$BB"/2013-8/*.csv.gz "$BB"/2013-9/*.csv.gz
@@ -168,7 +168,7 @@ setup() {
 		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
 	done
 	ovb-backtest --plan one-shot --train 31d --replay 31d --periods 2 \
-		-m overbook,peak,pct,vpa --cpus 4 --tolerance 0.01 \
+		-m overbook,aggregate,peak,pct,vpa --cpus 4 --tolerance 0.01 \
 		"$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt"
 	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --csv \
 		"$BB"/2013-7/*.csv.gz "$BB"/2013-8/*.csv.gz "$BB"/2013-9/*.csv.gz

@@ -12,8 +12,8 @@
  * neither held nor broken.  The output is an ovb-backtest table
  * (formats/backtest.md).
  *
- * The node tests are the library's: overbook's Eq. 1 and Eq. 3 and the
- * independence convolution are lib/node.c's decisions (exact), the sums
+ * The node tests are the library's: overbook's Eq. 1 and Eq. 3, in either
+ * mode, are lib/node.c's decisions (exact), the sums
  * of per-VM reservations are exact sums (ovb_sum_cmp); only N-sigma is
  * decided in doubles.  Placement is first fit in decreasing order of the
  * method's per-VM reservation, each VM trying first the node it had in
@@ -26,13 +26,15 @@
 
 #include "ovb.h"
 
-enum method { M_OVERBOOK, M_CONV, M_PEAK, M_PCT, M_NSIGMA, M_VPA, NMETHOD };
-static const char *const method_name[NMETHOD] = { "overbook", "conv", "peak",
+enum method { M_OVERBOOK, M_AGG, M_DRIFT, M_PEAK, M_PCT, M_NSIGMA, M_VPA,
+	NMETHOD };
+static const char *const method_name[NMETHOD] = { "overbook", "aggregate",
+	"drift", "peak",
 	"pct", "nsigma", "vpa" };
 
 enum { OPT_METHOD = 'm', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
 	OPT_PLAN, OPT_PERIODS, OPT_START, OPT_NODES, OPT_TAU, OPT_GRID,
-	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN };
+	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH };
 
 #define MAXLIST 16
 static bool opt_method[NMETHOD];
@@ -44,6 +46,7 @@ static uint64_t opt_train[MAXLIST] = { 14 * 86400, 28 * 86400 };
 static size_t ntrain = 2;
 static uint64_t opt_replay = 7 * 86400, opt_periods, opt_start, opt_nodes;
 static bool opt_rolling = true, opt_oneshot, plan_given, start_given;
+static double opt_growth_max = 4;
 static double opt_tau = 86400, opt_nsigma = 3, opt_half = 86400,
 	opt_vpa_pct = 90, opt_vpa_margin = 0.15;
 static uint64_t opt_grid = 1000;
@@ -51,7 +54,8 @@ static uint64_t opt_grid = 1000;
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Configurations (every combination is run):", 1 },
 	{ "method", OPT_METHOD, "LIST", 0,
-	  "overbook, conv, peak, pct, nsigma, vpa (default: all)", 0 },
+	  "overbook, aggregate, drift, peak, pct, nsigma, vpa (default: all)",
+	  0 },
 	{ "cpus", OPT_CPUS, "LIST", 0,
 	  "Node sizes [cpu] (default 4,8,16)", 0 },
 	{ "tolerance", OPT_O, "LIST", 0,
@@ -75,8 +79,10 @@ static const struct argp_option options[] = {
 	{ "tau", OPT_TAU, "S", 0,
 	  "overbook: the period tau of Eq. 1 [s] (default 86400)", 0 },
 	{ "grid", OPT_GRID, "POINTS", 0,
-	  "overbook, conv: a node's grid is at least CPUS/POINTS wide "
+	  "overbook, aggregate: a node's grid is at least CPUS/POINTS wide "
 	  "(default 1000, as ovb-place)", 0 },
+	{ "growth-max", OPT_GROWTH, "F", 0,
+	  "drift: the trend's factor is at most F (default 4)", 0 },
 	{ "nsigma", OPT_NSIGMA, "N", 0,
 	  "nsigma: a node holds while the sum of means + N sqrt(sum of "
 	  "variances) <= CPUS (default 3)", 0 },
@@ -101,7 +107,12 @@ static const char doc[] =
 	"training window:\n"
 	"  overbook  the paper's Eq. 1 and Eq. 3 (as ovb-place: sigma the "
 	"(1-O) percentile, rho = rho(sigma), tau --tau)\n"
-	"  conv      Eq. 3 alone: Pr(sum > CPUS) <= O, the VMs independent\n"
+	"  aggregate overbook's aggregate mode (ovb-place --mode aggregate): "
+	"Eq. 3 alone, Pr(sum > CPUS) <= O for independent VMs (the "
+	"independence convolution; no lower bounds here)\n"
+	"  drift     aggregate on the samples scaled by their trend: the "
+	"least-squares line over the window at the end of the period planned "
+	"for, over its mean (at least 1, at most --growth-max)\n"
 	"  peak      the sum of the VMs' peaks <= CPUS\n"
 	"  pct       the sum of the (1-O) percentiles <= CPUS (p99 at O = 1%)\n"
 	"  nsigma    sum of means + N sqrt(sum of variances) <= CPUS\n"
@@ -173,7 +184,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 					m = k;
 			if (m < 0)
 				argp_error(st, "--method: '%s' is not overbook, "
-					"conv, peak, pct, nsigma or vpa", item[i]);
+					"aggregate, drift, peak, pct, nsigma or vpa",
+					item[i]);
 			opt_method[m] = true;
 		}
 		method_given = true;
@@ -233,6 +245,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_GRID:
 		opt_grid = ovb_arg_u64(st, "--grid", arg, 0, 100000000);
+		return 0;
+	case OPT_GROWTH:
+		opt_growth_max = ovb_arg_real(st, "--growth-max", arg, 1, 1e6);
 		return 0;
 	case OPT_NSIGMA:
 		opt_nsigma = ovb_arg_real(st, "--nsigma", arg, 0, 1000);
@@ -298,7 +313,10 @@ struct prof {
 	bool ok;                /* samples in the training window */
 	double peak, pct, mean, var, vpa, rho;
 	struct ovb_dist d;      /* U on 0.01 cpu bins */
-	struct ovb_need need;   /* overbook (Eq. 1 and 3); conv uses its U */
+	struct ovb_need need;   /* overbook's (Eq. 1 and 3, the eq1 mode) */
+	double growth;          /* drift: the trend's factor to the horizon */
+	struct ovb_dist dd;     /* drift: U of the samples times growth */
+	struct ovb_need dneed;  /* drift: aggregate mode on dd */
 };
 
 struct wv { double v, w; };
@@ -312,7 +330,8 @@ cmp_wv(const void *a, const void *b)
 
 /* The profile of VM v over the training window [a, b) at tolerance O. */
 static int
-profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
+profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
+	struct prof *p)
 {
 	memset(p, 0, sizeof *p);
 	const struct ovb_series *s = vms[v].s;
@@ -355,6 +374,7 @@ profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 	p->var = sum2 / (double)sm.n;
 	p->mean = sm.mean;
 	p->peak = sm.peak;
+	double sm_mean = sm.mean;
 	double pc = 100 - 100 * O;
 	p->d.capsule = s->capsule;
 	p->d.res = OVB_CPU;
@@ -384,6 +404,50 @@ profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 	p->need = (struct ovb_need){ .used = true, .sigma = p->pct,
 		.rho = p->rho, .tau = opt_tau, .O = O, .h = &p->d.h,
 		.interval = (double)interval };
+	/* drift: the least-squares line of the samples over the window,
+	 * its value at the horizon (the end of the period planned for)
+	 * over its mean, at least 1: the samples are scaled by it */
+	double tm = 0, vm = 0, stt = 0, stv = 0;
+	for (size_t i = 0; i < view.n; i++) {
+		tm += (double)(view.t[i] - a);
+		vm += view.v[i];
+	}
+	tm /= (double)view.n;
+	vm /= (double)view.n;
+	for (size_t i = 0; i < view.n; i++) {
+		double dt = (double)(view.t[i] - a) - tm;
+		stt += dt * dt;
+		stv += dt * (view.v[i] - vm);
+	}
+	double slope = stt > 0 ? stv / stt : 0;
+	double at = (double)(horizon - a) - tm;
+	p->growth = vm > 0 ? (vm + slope * at) / vm : 1;
+	if (!(p->growth >= 1))
+		p->growth = 1;
+	if (p->growth > opt_growth_max)
+		p->growth = opt_growth_max;
+	struct ovb_samples sd = { .n = view.n };
+	sd.v = ovb_xcalloc(view.n, sizeof *sd.v);
+	for (size_t i = 0; i < view.n; i++) {
+		sd.v[i] = view.v[i] * p->growth;
+		if (sd.v[i] > sd.peak)
+			sd.peak = sd.v[i];
+	}
+	sd.mean = sm_mean * p->growth;
+	p->dd = p->d;
+	p->dd.h.count = NULL;
+	bool ok = ovb_dist_fill(&p->dd, &sd, ovb_auto_width(OVB_CPU, sd.peak),
+		&pc, 1);
+	ovb_samples_free(&sd);
+	if (!ok) {
+		free(p->d.h.count);
+		return ovb_err_at(vms[v].file, s->line, "vm %s: its drifted "
+			"usage needs more than %d bins", s->capsule, OVB_MAXBINS);
+	}
+	p->dneed = p->need;
+	p->dneed.h = &p->dd.h;
+	p->dneed.sigma = p->dd.pct_v[0];
+	p->dneed.agg = true;
 	p->ok = true;
 	return 0;
 }
@@ -395,7 +459,8 @@ size_of(enum method m, const struct prof *p)
 {
 	switch (m) {
 	case M_OVERBOOK: return ovb_eq1_term(&p->need, p->need.tau);
-	case M_CONV: case M_PCT: return p->pct;
+	case M_AGG: case M_PCT: return p->pct;
+	case M_DRIFT: return p->dneed.sigma;
 	case M_PEAK: return p->peak;
 	case M_NSIGMA: return p->mean + opt_nsigma * sqrt(p->var);
 	case M_VPA: return p->vpa;
@@ -463,13 +528,15 @@ static bool
 fits(enum method m, struct bnode *nd, const struct prof *p, double sz,
 	double C, double O)
 {
+	struct ovb_need x = m == M_DRIFT ? p->dneed : p->need;
+	x.agg = m == M_AGG || m == M_DRIFT;
 	switch (m) {
 	case M_OVERBOOK:
-		if (!ovb_eq1_holds(nd->need, nd->n, &p->need, C))
+	case M_AGG:     /* the members' needs have the same mode */
+	case M_DRIFT:
+		if (!ovb_eq1_holds(nd->need, nd->n, &x, C))
 			return false;
-		return eq3_fits(nd, &p->need, C, O);
-	case M_CONV:
-		return eq3_fits(nd, &p->need, C, O);
+		return eq3_fits(nd, &x, C, O);
 	case M_NSIGMA:
 		return nd->mean + p->mean + opt_nsigma * sqrt(nd->var + p->var)
 			<= C;
@@ -487,15 +554,17 @@ node_add(enum method m, struct bnode *nd, size_t v, const struct prof *p,
 {
 	size_t n1 = nd->n, n2 = nd->n;
 	*OVB_PUSH(nd->vm, n1, nd->cap) = v;
-	*OVB_PUSH(nd->need, n2, nd->capneed) = p->need;
+	struct ovb_need *x = OVB_PUSH(nd->need, n2, nd->capneed);
+	*x = m == M_DRIFT ? p->dneed : p->need;
+	x->agg = m == M_AGG || m == M_DRIFT;
 	nd->size = ovb_xrealloc(nd->size, nd->n + 1, sizeof *nd->size);
 	nd->size[nd->n++] = sz;
 	nd->mean += p->mean;
 	nd->var += p->var;
-	if (m == M_OVERBOOK || m == M_CONV) {
+	if (m == M_OVERBOOK || m == M_AGG || m == M_DRIFT) {
 		/* the grid stays (eq3_fits built Y on it); add x to Y */
 		struct ovb_pmf u;
-		ovb_need_pmf(&p->need, nd->g, &u);
+		ovb_need_pmf(x, nd->g, &u);
 		ovb_pmf_add(&nd->y, &u);
 		ovb_pmf_free(&u);
 		ovb_pmf_clip(&nd->y, C);
@@ -702,8 +771,10 @@ summarize(struct cfg *c)
 static void
 profiles_free(struct prof *pr)
 {
-	for (size_t v = 0; v < nvm; v++)
+	for (size_t v = 0; v < nvm; v++) {
 		free(pr[v].d.h.count);
+		free(pr[v].dd.h.count);
+	}
 }
 
 /* Appends c's records to out, as configuration id. */
@@ -836,7 +907,7 @@ main(int argc, char **argv)
 						first_start - W;
 					for (size_t v = 0; !status && v < nvm; v++)
 						status = profile(v, ta, ta + W,
-							opt_O[io], &pr[v]);
+							b, opt_O[io], &pr[v]);
 				}
 				for (size_t ic = 0; !status && ic < ncpus; ic++)
 				for (int m = 0; m < NMETHOD; m++) {

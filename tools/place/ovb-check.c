@@ -280,6 +280,8 @@ effective(const struct ovb_app *app, const struct ovb_capsule *c,
 	for (int r = 0; r < OVB_NCAP && c->profile; r++)
 		q[r] = ovb_profile_find(&S.prof, c->profile, (enum ovb_res)r);
 	ovb_need_of(app, c, q, e);
+	for (int r = 0; r < OVB_NCAP; r++)
+		e[r].agg = S.plan.aggregate;    /* the plan's mode */
 }
 
 /* ---- violations ---- */

@@ -25,12 +25,13 @@
 
 enum policy { WORST_FIT, BEST_FIT, TOLERANCE, RANDOM };
 enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID,
-	OPT_STRICT };
+	OPT_STRICT, OPT_MODE };
 
 static enum policy opt_policy = WORST_FIT;
 static uint64_t opt_seed = 1, opt_grid = 1000;
 static double opt_trust_weight;
 static bool opt_strict;
+static bool opt_aggregate, mode_given; /* --mode aggregate */
 static size_t nrejected;  /* applications rejected by this run */
 static size_t nwarnings;  /* warnings that --strict makes errors */
 struct capsule {
@@ -45,6 +46,9 @@ struct nres {
 	size_t ncap;              /* capsules using the resource */
 	double tau_min, omin;
 	double load;              /* Eq. 1's left side / tau_min */
+	double sig;               /* the members' sigmas summed: the fit of
+	                             the aggregate mode, whose Eq. 1 load is
+	                             the lower bounds alone */
 	double g;                 /* grid width, once a profiled capsule came */
 	size_t maxlen, sumlen;    /* the members' U's on grid g: the longest,
 	                             and all their grid points (error bounds) */
@@ -99,6 +103,11 @@ static const struct argp_option options[] = {
 	  "written); warnings (profiles of different measurement intervals "
 	  "on one node) are errors: exit 65, no plan", 3 },
 	{ NULL, 0, NULL, 0, "Model:", 2 },
+	{ "mode", OPT_MODE, "MODE", 0,
+	  "eq1 (default): the paper's Eq. 1 and Eq. 3 on every node; "
+	  "aggregate: Eq. 3 on the node's sum, Eq. 1 reduced to the lower "
+	  "bounds (what enforcement must guarantee).  A plan given as input "
+	  "keeps its mode", 0 },
 	{ "grid", OPT_GRID, "POINTS", 0,
 	  "A node's distributions sit on a grid at least CAPACITY/POINTS wide "
 	  "(conservative; default 1000; 0: the profiles' bin widths alone)", 0 },
@@ -147,6 +156,15 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_STRICT:
 		opt_strict = true;
+		return 0;
+	case OPT_MODE:
+		if (!strcmp(arg, "aggregate"))
+			opt_aggregate = true;
+		else if (!strcmp(arg, "eq1"))
+			opt_aggregate = false;
+		else
+			argp_error(st, "--mode: '%s' is not eq1 or aggregate", arg);
+		mode_given = true;
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -227,7 +245,10 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *q[OVB_NCAP] = { NULL };
 	for (int r = 0; r < OVB_NCAP && c->profile; r++)
 		q[r] = prof_find(c->profile, (enum ovb_res)r);
-	if (!ovb_need_of(app, c, q, need)) {
+	bool used = ovb_need_of(app, c, q, need);
+	for (int r = 0; r < OVB_NCAP; r++)
+		need[r].agg = opt_aggregate;
+	if (!used) {
 		if (c->profile)
 			return ovb_err_at(S.apps_file, app->line, "application %s, "
 				"capsule %s: profile=%s is in none of the profile files "
@@ -258,6 +279,7 @@ add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 			nr->load += ovb_eq1_term(&nr->members[i], nr->tau_min);
 	}
 	nr->load += ovb_eq1_term(n, nr->tau_min);
+	nr->sig += n->sigma;
 	nr->omin = nr->ncap == 0 || n->O < nr->omin ? n->O : nr->omin;
 	nr->ncap++;
 	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
@@ -456,7 +478,8 @@ score(const struct capsule *cp, const struct node *nd, const double after[],
 {
 	double fit = 0;
 	for (int r = 0; r < OVB_NCAP; r++) {
-		double used = cp->need[r].used ? after[r] : nd->r[r].load;
+		double used = cp->need[r].used ? after[r] :
+			opt_aggregate ? nd->r[r].sig : nd->r[r].load;
 		fit += (nd->n->cap[r] - used) / nd->n->cap[r] / OVB_NCAP;
 	}
 	double s;
@@ -489,9 +512,13 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 		return W_TRUST;
 	double after[OVB_NCAP] = { 0 };
 	for (int r = 0; r < OVB_NCAP; r++)
-		if (cp->need[r].used && !eq1_ok(&nd->r[r], &cp->need[r],
-		    nd->n->cap[r], &after[r]))
-			return W_EQ1;
+		if (cp->need[r].used) {
+			if (!eq1_ok(&nd->r[r], &cp->need[r], nd->n->cap[r],
+			    &after[r]))
+				return W_EQ1;
+			if (opt_aggregate)  /* the fit: sigmas, not lbs */
+				after[r] = nd->r[r].sig + cp->need[r].sigma;
+		}
 	*sc = score(cp, nd, after, trust);
 	return W_OK;
 }
@@ -1119,7 +1146,8 @@ load_existing(void)
 			if (!p->has_qos[r])
 				continue;
 			n[r] = (struct ovb_need){ .used = true, .sigma = p->sigma[r],
-				.rho = p->rho[r], .tau = p->tau[r], .O = p->O[r] };
+				.rho = p->rho[r], .tau = p->tau[r], .O = p->O[r],
+				.agg = opt_aggregate };
 			if (p->profile) {
 				const struct ovb_qos *qq = prof_find(p->profile,
 					(enum ovb_res)r);
@@ -1228,6 +1256,7 @@ put_risks(void)
 			k->capacity = S.cluster.node[i].cap[r];
 		}
 	S.out.grid = opt_grid;
+	S.out.aggregate = opt_aggregate;
 }
 
 int
@@ -1252,8 +1281,19 @@ main(int argc, char **argv)
 				S.total_cap[r] += S.cluster.node[i].cap[r];
 		if (S.have_existing && opt_grid != S.existing.grid)
 			opt_grid = S.existing.grid;
+		if (S.have_existing && mode_given &&
+		    opt_aggregate != S.existing.aggregate) {
+			ovb_warn("%s: a plan of mode %s; --mode %s would change the "
+				"rule of the capsules placed", S.plan_file,
+				S.existing.aggregate ? "aggregate" : "eq1",
+				opt_aggregate ? "aggregate" : "eq1");
+			status = OVB_EUSAGE;
+		}
+		if (S.have_existing)
+			opt_aggregate = S.existing.aggregate;
 		index_trust();
-		status = S.have_existing ? load_existing() : 0;
+		if (!status)
+			status = S.have_existing ? load_existing() : 0;
 	}
 	if (!status)
 		status = place_all();
