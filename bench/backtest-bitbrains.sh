@@ -4,7 +4,8 @@
 # (trained on the previous 2 or 4 weeks, the next week replayed, the 9
 # weeks after the first 4), nodes of 4, 8 and 16 CPUs as many as needed,
 # O = 1% and 5%, every method; one-shot July plans replayed on August and
-# September (4 nodes of 4 CPUs, as ovb-replay's walk).  Prints the tables
+# September (4 nodes of 4 CPUs, as ovb-replay's walk); and rolling again
+# from last week's plan with at most 1 move a week (--max-moves 1).  Prints the tables
 # of bench/README.md (section ovb-backtest): per configuration and method
 # the node-week promises held (of those measured; a node with a VM without
 # samples is not measured), density against the sum of the (1-O)
@@ -23,6 +24,7 @@ for m in 7 8 9; do
 	ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$W/$m.series"
 done
 ovb-backtest -q "$W/7.series" "$W/8.series" "$W/9.series" >"$W/rolling"
+ovb-backtest -q --max-moves 1 "$W/7.series" "$W/8.series" "$W/9.series" >"$W/repair"
 ovb-backtest -q --plan one-shot --train 31d --replay 31d --periods 2 \
 	--cpus 4 --nodes 4 "$W/7.series" "$W/8.series" "$W/9.series" >"$W/oneshot"
 table() {
@@ -66,6 +68,9 @@ table() {
 }
 echo "## rolling weekly"
 table "$W/rolling"
+echo
+echo "## rolling weekly from last week's plan, at most 1 move a week (--max-moves 1)"
+table "$W/repair"
 echo
 echo "## one-shot July plans, August and September (4 nodes of 4 CPUs)"
 table "$W/oneshot"

@@ -1,7 +1,7 @@
 /* backtest.c: format ovb-backtest, a backtest of placement methods (spec:
  * backtest.md).
  *
- *	config ID METHOD CPUS O TRAIN REPLAY rolling|one-shot PERIODS
+ *	config ID METHOD CPUS O TRAIN REPLAY rolling|rolling:M|one-shot PERIODS
  *	period ID K START END PLACED REJECTED NODES MOVED
  *	place ID K VM NODE
  *	node ID K NODE VMS SLOTS OVER held|broken|missing
@@ -121,7 +121,7 @@ read_config(struct rd *r, struct ovb_lex *lx)
 		return ovb_err(lx, "config: configuration '%s' has no summary",
 			b->conf[b->nconf - 1].id);
 	int st = ovb_arity(lx, 9, 9, "config ID METHOD CPUS O TRAIN REPLAY "
-		"rolling|one-shot PERIODS");
+		"rolling|rolling:M|one-shot PERIODS");
 	struct ovb_bt_config c = { 0 };
 	if (!st)
 		st = ovb_tok_name(lx, 1, "configuration id");
@@ -140,11 +140,15 @@ read_config(struct rd *r, struct ovb_lex *lx)
 	if (!st && (!c.train || !c.replay))
 		st = ovb_err(lx, "config: TRAIN and REPLAY must be positive");
 	if (!st) {
-		if (!strcmp(lx->tok[7], "rolling"))
+		const char *pl = lx->tok[7];
+		if (!strcmp(pl, "rolling"))
 			c.rolling = true;
-		else if (strcmp(lx->tok[7], "one-shot"))
-			st = ovb_err(lx, "config: '%s' is not rolling or "
-				"one-shot", lx->tok[7]);
+		else if (!strncmp(pl, "rolling:", 8) &&
+		    ovb_parse_u64(pl + 8, &c.max_moves))
+			c.rolling = c.repair = true;
+		else if (strcmp(pl, "one-shot"))
+			st = ovb_err(lx, "config: '%s' is not rolling, rolling:M "
+				"or one-shot", pl);
 	}
 	if (!st)
 		st = ovb_tok_u64(lx, 8, "PERIODS", &c.periods);
@@ -192,7 +196,13 @@ read_period(struct rd *r, struct ovb_lex *lx)
 			lx->tok[3], lx->tok[4]);
 	if (p.moved > p.placed)
 		return ovb_err(lx, "period: MOVED %s exceeds PLACED %s",
-			lx->tok[9], lx->tok[5]);
+			lx->tok[8], lx->tok[5]);
+	const struct ovb_bt_config *cf = &b->conf[p.config];
+	if (cf->repair && p.moved > cf->max_moves)
+		return ovb_err(lx, "period: MOVED %s exceeds the %llu moves of "
+			"rolling:%llu", lx->tok[8],
+			(unsigned long long)cf->max_moves,
+			(unsigned long long)cf->max_moves);
 	*OVB_PUSH(b->per, b->nper, b->capper) = p;
 	r->in_period = true;
 	return 0;
@@ -420,11 +430,14 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		fprintf(f, "config %s %s", cf->id, cf->method);
 		ovb_put_real(f, cf->cpus);
 		ovb_put_real(f, cf->O);
-		fprintf(f, " %llu %llu %s %llu\n",
-			(unsigned long long)cf->train,
-			(unsigned long long)cf->replay,
-			cf->rolling ? "rolling" : "one-shot",
-			(unsigned long long)cf->periods);
+		fprintf(f, " %llu %llu ", (unsigned long long)cf->train,
+			(unsigned long long)cf->replay);
+		if (cf->repair)
+			fprintf(f, "rolling:%llu",
+				(unsigned long long)cf->max_moves);
+		else
+			fputs(cf->rolling ? "rolling" : "one-shot", f);
+		fprintf(f, " %llu\n", (unsigned long long)cf->periods);
 		for (; ip < b->nper && b->per[ip].config == c; ip++) {
 			const struct ovb_bt_period *p = &b->per[ip];
 			fprintf(f, "period %s %llu %llu %llu %llu %llu %llu "

@@ -793,6 +793,8 @@ struct ovb_step {
 	unsigned long line;
 };
 struct ovb_migrations {
+	bool has_err;           /* the error records are given (a market's
+	                           plan; ovb-place's moves have none) */
 	double err[3];          /* the max error before, after, a lower bound */
 	size_t n, cap;
 	struct ovb_step *step;  /* in order */
@@ -816,6 +818,8 @@ struct ovb_bt_config {
 	double cpus, O;         /* node size [cpu]; tolerance */
 	uint64_t train, replay; /* training window, replayed period [s] */
 	bool rolling;           /* re-planned every period; else one-shot */
+	bool repair;            /* rolling from the last plan: "rolling:M" */
+	uint64_t max_moves;     /* with repair: at most M moves a period */
 	uint64_t periods;
 	unsigned long line;
 };

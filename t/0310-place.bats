@@ -378,3 +378,81 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	# binds before Eq. 3; t/data/aggregate.* is the case where it does)
 	((more >= 1)) || fail "aggregate never placed more than eq1"
 }
+
+# ---------------------------------------------------------------------------
+# Re-planning with few moves (--max-moves): placed capsules stay, broken
+# nodes are repaired first, the moves are an ovb-migrations list.
+
+@test "max-moves: a grown capsule moves off its broken node, the rest stays; the moves as ovb-migrations" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode n1 1 cpu 1000 B/s\nnode n2 1 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=0.4\napp b\ncapsule y cpu=0.4\n' >"$d/a1"
+	ovb-place -p best-fit -o "$d/p1" "$d/c" "$d/a1"
+	grep -qx 'place a x n1 -' "$d/p1" && grep -qx 'place b y n1 -' "$d/p1" ||
+		fail "best fit did not share n1: $(cat "$d/p1")"
+	# a grows to 0.7: n1 would carry 1.1 cpu
+	printf 'ovb-apps 1\napp a op=modify\ncapsule x cpu=0.7\n' >"$d/a2"
+	run -0 --separate-stderr ovb-place -p best-fit --max-moves 1 \
+		--migrations "$d/m" -o "$d/p2" "$d/c" "$d/a2" "$d/p1"
+	assert_equal "$stderr" ''
+	grep -qx 'place a x n2 -' "$d/p2" || fail "a not moved: $(cat "$d/p2")"
+	grep -qx 'place b y n1 -' "$d/p2" || fail "b moved"
+	grep -qx 'qos a x cpu 0.7 0 1 0' "$d/p2" || fail "a not re-profiled"
+	run -0 ovb-fmt "$d/m"
+	assert_equal "$(grep -v '^#' "$d/m")" "$(printf 'ovb-migrations 1\nmove a/x n1 n2')"
+	run -0 ovb-check "$d/c" "$d/a1" "$d/a2" "$d/p2"
+	# the independent checker agrees: no violation
+	grep -E '^(place|reject|grid|mode) ' "$d/p2" | sed '1i ovb-plan 1' >"$d/skel"
+	python3 "$ORACLE/check.py" --cluster "$d/c" --apps "$d/a1" --apps "$d/a2" \
+		--plan "$d/skel" --fill "$d/fill" --expect "$d/expect"
+	assert_equal "$(cat "$d/expect")" ''
+	# no move allowed: n1 stays broken, a warning, and ovb-check says so
+	run -0 --separate-stderr ovb-place -p best-fit --max-moves 0 \
+		--migrations "$d/m0" -o "$d/p0" "$d/c" "$d/a2" "$d/p1"
+	assert_equal "$stderr" 'ovb-place: warning: node n1 still breaks cpu after 0 moves (--max-moves)'
+	assert_equal "$(grep -v '^#' "$d/m0")" 'ovb-migrations 1'
+	run -1 ovb-check "$d/c" "$d/a1" "$d/a2" "$d/p0"
+	assert_line --partial 'violation n1 cpu eq1 load=1.1 cpu > C=1 cpu'
+	run -65 --separate-stderr ovb-place --strict -p best-fit --max-moves 0 \
+		-o "$d/ps" "$d/c" "$d/a2" "$d/p1"
+	[[ ! -e $d/ps ]] || fail "a plan was written"
+	# a capsule that still fits stays where it is
+	printf 'ovb-apps 1\napp a op=modify\ncapsule x cpu=0.6\napp c\ncapsule z cpu=0.5\n' >"$d/a3"
+	run -0 ovb-place -p best-fit --max-moves 5 --migrations "$d/m3" -o "$d/p3" "$d/c" "$d/a3" "$d/p1"
+	grep -qx 'place a x n1 -' "$d/p3" || fail "a moved though it fits"
+	assert_equal "$(grep -v '^#' "$d/m3")" "$(printf 'ovb-migrations 1\ndeploy c/z n2')"
+}
+
+@test "max-moves: Bitbrains, two weeks profiled a week apart, 8-CPU nodes: one move repairs what re-placing from scratch moves 21 for" {
+	local BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
+	[[ -d $BB/2013-7 && -d $BB/2013-8 ]] || skip "the Bitbrains traces are not at $BB"
+	local d=$BATS_TEST_TMPDIR w
+	# windows of 14 days ending 2013-07-15 and 2013-07-22
+	for w in "A 1372636800 1373846400" "B 1373241600 1374451200"; do
+		set -- $w
+		ovb-import -q --bitbrains --from "$2" --to "$3" "$BB"/2013-7/*.csv.gz \
+			"$BB"/2013-8/*.csv.gz -o "$d/s$1"
+		ovb-usage -q -I 300 -r cpu "$d/s$1" >"$d/u$1"
+		ovb-tbucket -q -r cpu "$d/s$1" >"$d/c$1"
+		ovb-profile -q -O 0.01 -t 86400 "$d/u$1" "$d/c$1" >"$d/p$1"
+		grep '^profile' "$d/p$1" | awk '{ print $2 }' | sort -u >"$d/vms$1"
+	done
+	{ echo 'ovb-cluster 1'; for w in $(seq 1 8); do echo "node n$w 8 cpu 125000000 B/s"; done; } >"$d/cl"
+	{ echo 'ovb-apps 1'; for w in $(cat "$d/vmsA"); do echo "app $w"; echo "capsule $w profile=$w"; done; } >"$d/appsA"
+	{ echo 'ovb-apps 1'; for w in $(comm -12 "$d/vmsA" "$d/vmsB"); do echo "app $w op=modify"; echo "capsule $w profile=$w"; done; } >"$d/appsB"
+	ovb-place -q -p best-fit -o "$d/planA" "$d/cl" "$d/appsA" "$d/pA"
+	# last week's plan breaks Eq. 1 on the new profiles
+	run -1 ovb-check "$d/cl" "$d/appsB" "$d/planA" "$d/pB"
+	assert_line --partial ' eq1 '
+	ovb-place -q -p best-fit --max-moves 3 --migrations "$d/m" -o "$d/planB" \
+		"$d/cl" "$d/appsB" "$d/pB" "$d/planA"
+	run -0 ovb-check "$d/cl" "$d/appsB" "$d/planB" "$d/pB"
+	local moves fresh
+	moves=$(grep -c '^move ' "$d/m" || true)
+	ovb-place -q -p best-fit --migrations "$d/mf" -o "$d/planF" \
+		"$d/cl" "$d/appsB" "$d/pB" "$d/planA"
+	fresh=$(grep -c '^move ' "$d/mf" || true)
+	echo "# moves: $moves with --max-moves 3, $fresh re-placing every VM" >&3
+	((moves >= 1 && moves <= 3)) || fail "$moves moves"
+	((fresh > moves)) || fail "re-placing moved $fresh, repairing $moves"
+}

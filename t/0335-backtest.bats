@@ -85,6 +85,20 @@ setup() {
 	assert_line --regexp '^period c1 2 1200 1800 3 0 1 0$'
 }
 
+@test "rolling:M (--max-moves): VMs kept in place, at most M moves a period; the oracle agrees" {
+	run -0 ovb-backtest "${SMALL[@]}" --max-moves 0 "$S"
+	printf '%s\n' "$output" >"$T/bt"
+	assert_line 'config c1 overbook 4 0.5 600 600 rolling:0 2'
+	# every VM of period 1 is in period 2 on the same node
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$S"
+	assert_output agree
+	[[ -z $(awk '$1 == "period" && $9 != 0' "$T/bt") ]] || fail "a move"
+	# the reader holds MOVED to M
+	variant moved "$T/bt" 's/^(period c1 2 1200 1800 3 0 1) 0$/\1 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *"MOVED 1 exceeds the 0 moves of rolling:0"* ]] || fail "$stderr"
+}
+
 # ---------------------------------------------------------------------------
 # Bad input.
 
@@ -157,6 +171,22 @@ setup() {
 	grep -qx 'config c1 overbook 8 0.01 1209600 604800 rolling 11' "$T/bt" ||
 		fail "no config c1 of 11 weeks"
 	grep -q ' missing$' "$T/bt" || fail "no missing node"
+	grep '^summary' "$T/bt" >&3
+}
+
+@test "bitbrains: rolling:1 (--max-moves 1), 4- and 8-CPU nodes: the oracle agrees, at most 1 move a week" {
+	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
+		skip "the Bitbrains traces are not at $BB"
+	local m
+	for m in 7 8 9; do
+		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
+	done
+	ovb-backtest --max-moves 1 -m overbook,drift,peak,pct --cpus 4,8 \
+		--tolerance 0.01 --train 14d "$T/7.series" "$T/8.series" \
+		"$T/9.series" >"$T/bt"
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --csv \
+		"$BB"/2013-7/*.csv.gz "$BB"/2013-8/*.csv.gz "$BB"/2013-9/*.csv.gz
+	assert_output agree
 	grep '^summary' "$T/bt" >&3
 }
 

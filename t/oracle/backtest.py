@@ -25,7 +25,8 @@ configuration and period of TABLE:
   when the table has it;
 - for the methods peak and pct, the plan itself: on every node the sum of
   the VMs' peaks (pct: nearest-rank (1-O) percentiles) over the training
-  window is at most CPUS (exact).
+  window is at most CPUS (exact); with rolling:M (kept in place, at most M
+  moves a period, so a node may stay broken) the moves are at most M.
 
 Prints "agree" and exits 0, or prints the differences and exits 1.
 """
@@ -159,7 +160,7 @@ def main():
                 on.setdefault(nd, []).append(vm)
             np_, nn = len(p['place']), len(on)
             mv = 0
-            if prev is not None and c['plan'] == 'rolling':
+            if prev is not None and c['plan'].startswith('rolling'):
                 mv = sum(1 for vm, nd in p['place'].items()
                          if vm in prev['place'] and prev['place'][vm] != nd)
             want(tag + ' PLACED REJECTED NODES MOVED', p['nums'],
@@ -187,7 +188,10 @@ def main():
                 want('%s node %s' % (tag, nd), p['node'].get(nd),
                      (len(members), len(common), over, st))
             want(tag + ' node records', sorted(p['node']), sorted(on))
-            if c['method'] in ('peak', 'pct'):
+            if c['plan'].startswith('rolling:'):
+                if mv > int(c['plan'][8:]):
+                    bad.append('%s: %d moves > %s' % (tag, mv, c['plan']))
+            elif c['method'] in ('peak', 'pct'):
                 if c['plan'] == 'rolling':
                     ta = p['start'] - c['train']
                 else:

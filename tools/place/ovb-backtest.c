@@ -34,7 +34,8 @@ static const char *const method_name[NMETHOD] = { "overbook", "aggregate",
 
 enum { OPT_METHOD = 'm', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
 	OPT_PLAN, OPT_PERIODS, OPT_START, OPT_NODES, OPT_TAU, OPT_GRID,
-	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH };
+	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH,
+	OPT_MOVES };
 
 #define MAXLIST 16
 static bool opt_method[NMETHOD];
@@ -50,6 +51,8 @@ static double opt_growth_max = 4;
 static double opt_tau = 86400, opt_nsigma = 3, opt_half = 86400,
 	opt_vpa_pct = 90, opt_vpa_margin = 0.15;
 static uint64_t opt_grid = 1000;
+static bool opt_repair;
+static uint64_t opt_moves;
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Configurations (every combination is run):", 1 },
@@ -75,6 +78,12 @@ static const struct argp_option options[] = {
 	  "(default: the first sample's time rounded up to a day, UTC)", 0 },
 	{ "nodes", OPT_NODES, "K", 0,
 	  "A pool of K nodes (default 0: as many as needed)", 0 },
+	{ "max-moves", OPT_MOVES, "M", 0,
+	  "rolling: keep every VM on its node of the period before, repair "
+	  "the nodes the new profiles break by at most M moves (the largest "
+	  "VM of a broken node first, by first fit), then place the rest by "
+	  "first fit decreasing (as ovb-place --max-moves); default: every "
+	  "period placed afresh, each VM trying its previous node first", 0 },
 	{ NULL, 0, NULL, 0, "Methods:", 2 },
 	{ "tau", OPT_TAU, "S", 0,
 	  "overbook: the period tau of Eq. 1 [s] (default 86400)", 0 },
@@ -245,6 +254,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_GRID:
 		opt_grid = ovb_arg_u64(st, "--grid", arg, 0, 100000000);
+		return 0;
+	case OPT_MOVES:
+		opt_moves = ovb_arg_u64(st, "--max-moves", arg, 0, UINT64_MAX);
+		opt_repair = true;
 		return 0;
 	case OPT_GROWTH:
 		opt_growth_max = ovb_arg_real(st, "--growth-max", arg, 1, 1e6);
@@ -574,6 +587,59 @@ node_add(enum method m, struct bnode *nd, size_t v, const struct prof *p,
 	}
 }
 
+/* Adds VM v to nd whether it fits or not (a VM kept in place). */
+static void
+node_put(enum method m, struct bnode *nd, size_t v, const struct prof *p,
+	double sz, double C)
+{
+	if (m == M_OVERBOOK || m == M_AGG || m == M_DRIFT) {
+		const struct ovb_need *x = m == M_DRIFT ? &p->dneed : &p->need;
+		double g = ovb_grid_add(nd->n ? nd->g : 0, x, C, opt_grid);
+		if (g != nd->g)
+			node_build_y(nd, g, C);
+	}
+	node_add(m, nd, v, p, sz, C);
+}
+
+/* Does node nd keep the method's rule? */
+static bool
+node_holds(enum method m, struct bnode *nd, double C, double O)
+{
+	if (!nd->n)
+		return true;
+	switch (m) {
+	case M_OVERBOOK: case M_AGG: case M_DRIFT:
+		if (!ovb_eq1_holds(nd->need, nd->n, NULL, C) ||
+		    !ovb_grid_holds(nd->need, nd->n, NULL, nd->g))
+			return false;
+		return ovb_eq3_decide(nd->need, nd->n, NULL, nd->g, C, O,
+			ovb_pmf_tail(&nd->y, C));
+	case M_NSIGMA:
+		return nd->mean + opt_nsigma * sqrt(nd->var) <= C;
+	default:
+		return ovb_sum_cmp(nd->size, nd->n, C) <= 0;
+	}
+}
+
+/* Node nd again without its i-th VM, which is returned. */
+static size_t
+node_drop(enum method m, struct bnode *nd, size_t i, const struct prof *pr,
+	double C)
+{
+	size_t n = nd->n, out = nd->vm[i];
+	size_t *vm = ovb_xcalloc(n, sizeof *vm);
+	double *sz = ovb_xcalloc(n, sizeof *sz);
+	memcpy(vm, nd->vm, n * sizeof *vm);
+	memcpy(sz, nd->size, n * sizeof *sz);
+	node_clear(nd);
+	for (size_t k = 0; k < n; k++)
+		if (k != i)
+			node_put(m, nd, vm[k], &pr[vm[k]], sz[k], C);
+	free(vm);
+	free(sz);
+	return out;
+}
+
 /* ---- one configuration ---- */
 
 struct cfg {
@@ -612,8 +678,76 @@ place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused)
 	size_t nn = 0, capn = 0, placed = 0;
 	struct bnode *nd = NULL;
 	size_t *cand = ovb_xcalloc(nvm + 2, sizeof *cand);
+	double *szof = ovb_xcalloc(nvm + 1, sizeof *szof);
+	for (size_t i = 0; i < n; i++)
+		szof[ord[i].v] = ord[i].size;
+	if (c->rolling && opt_repair) {
+		/* keep every VM where it was, then repair */
+		for (size_t v = 0; v < nvm; v++) {
+			size_t k = c->prev[v];
+			if (!pr[v].ok || k == OVB_NONE)
+				continue;
+			while (nn <= k) {
+				ovb_grow(&nd, &capn, nn, sizeof *nd);
+				memset(&nd[nn++], 0, sizeof *nd);
+			}
+			node_put(c->m, &nd[k], v, &pr[v], szof[v], c->cpus);
+			node_of[v] = k;
+			placed++;
+		}
+		uint64_t moves = 0;
+		for (size_t k = 0; k < nn && moves < opt_moves; k++) {
+			while (moves < opt_moves && !node_holds(c->m, &nd[k],
+			    c->cpus, c->O)) {
+				size_t big = 0;
+				for (size_t i = 1; i < nd[k].n; i++)
+					if (nd[k].size[i] > nd[k].size[big])
+						big = i;
+				size_t v = node_drop(c->m, &nd[k], big, pr,
+					c->cpus);
+				/* first fit: the nodes in use, then the
+				 * lowest-numbered empty one */
+				size_t to = OVB_NONE, empty = 0;
+				while (empty < nn && (nd[empty].n || empty == k))
+					empty++;
+				for (size_t j = 0; j < nn && to == OVB_NONE; j++)
+					if (j != k && nd[j].n && fits(c->m, &nd[j],
+					    &pr[v], szof[v], c->cpus, c->O))
+						to = j;
+				if (to == OVB_NONE && (!opt_nodes ||
+				    empty < opt_nodes)) {
+					if (empty == nn) {
+						ovb_grow(&nd, &capn, nn, sizeof *nd);
+						memset(&nd[nn++], 0, sizeof *nd);
+					}
+					if (fits(c->m, &nd[empty], &pr[v], szof[v],
+					    c->cpus, c->O))
+						to = empty;
+				}
+				if (to == OVB_NONE && empty < nn &&
+				    !nd[empty].n) {
+					/* not even alone on a node: out, as a
+					 * fresh placement would leave it */
+					node_of[v] = OVB_NONE;
+					placed--;
+					continue;
+				}
+				if (to == OVB_NONE) {   /* the pool is full */
+					node_put(c->m, &nd[k], v, &pr[v], szof[v],
+						c->cpus);
+					break;
+				}
+				node_add(c->m, &nd[to], v, &pr[v], szof[v],
+					c->cpus);
+				node_of[v] = to;
+				moves++;
+			}
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t v = ord[i].v, nc = 0;
+		if (node_of[v] != OVB_NONE)
+			continue;       /* kept in place */
 		if (c->rolling && c->prev[v] != OVB_NONE)
 			cand[nc++] = c->prev[v];
 		for (size_t k = 0; k < nn; k++)
@@ -649,6 +783,7 @@ place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused)
 	free(nd);
 	free(cand);
 	free(ord);
+	free(szof);
 	return placed;
 }
 
@@ -788,7 +923,8 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 	*cf = (struct ovb_bt_config){ .id = ovb_xstrdup(b),
 		.method = ovb_xstrdup(method_name[c->m]), .cpus = c->cpus,
 		.O = c->O, .train = c->train, .replay = opt_replay,
-		.rolling = c->rolling, .periods = nper };
+		.rolling = c->rolling, .repair = c->rolling && opt_repair,
+		.max_moves = opt_moves, .periods = nper };
 	size_t conf = out->nconf - 1, per0 = out->nper;
 	for (size_t i = 0; i < c->bt.nper; i++) {
 		struct ovb_bt_period *p = OVB_PUSH(out->per, out->nper,

@@ -25,13 +25,16 @@
 
 enum policy { WORST_FIT, BEST_FIT, TOLERANCE, RANDOM };
 enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID,
-	OPT_STRICT, OPT_MODE };
+	OPT_STRICT, OPT_MODE, OPT_MAX_MOVES, OPT_MIGRATIONS };
 
 static enum policy opt_policy = WORST_FIT;
 static uint64_t opt_seed = 1, opt_grid = 1000;
 static double opt_trust_weight;
 static bool opt_strict;
 static bool opt_aggregate, mode_given; /* --mode aggregate */
+static bool opt_repair;                /* --max-moves given */
+static uint64_t opt_max_moves;
+static const char *opt_migrations;     /* --migrations FILE */
 static size_t nrejected;  /* applications rejected by this run */
 static size_t nwarnings;  /* warnings that --strict makes errors */
 struct capsule {
@@ -84,6 +87,11 @@ static struct {
 	size_t nall, capall;
 	struct ovb_need (*needs)[OVB_NCAP]; /* of S.out.p[i], to rebuild nodes */
 	size_t capneeds;
+	size_t skip;              /* S.out.p[skip] is left out of the nodes
+	                             (a capsule being moved); OVB_NONE */
+	bool *inplace;            /* per application of S.apps: an op=modify
+	                             re-profiled in place (--max-moves) */
+	uint64_t moves;           /* made by the repair */
 	uint64_t rng;
 } S;
 
@@ -97,6 +105,16 @@ static const struct argp_option options[] = {
 	{ "trust-weight", OPT_TRUST, "W", 0,
 	  "Score = (1 - W) fit + W trust, trust the least trust between the "
 	  "application and those on the node (section 3.3; default 0)", 0 },
+	{ NULL, 0, NULL, 0, "Re-planning from a plan given as input:", 4 },
+	{ "max-moves", OPT_MAX_MOVES, "M", 0,
+	  "Keep every placed capsule on its node (an op=modify of a placed "
+	  "application with the same capsules is re-profiled in place), then "
+	  "repair the nodes that break Eq. 1 or Eq. 3 by moving at most M "
+	  "capsules, the largest (sigma) of a broken node first, each to the "
+	  "best node the policy finds; then place the new applications", 4 },
+	{ "migrations", OPT_MIGRATIONS, "FILE", 0,
+	  "Write the moves (move APP/CAPSULE FROM TO) and the capsules placed "
+	  "anew (deploy APP/CAPSULE NODE) to FILE as ovb-migrations", 4 },
 	{ NULL, 0, NULL, 0, "As a CI gate:", 3 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Exit 1 when an application is rejected (the plan is still "
@@ -156,6 +174,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_STRICT:
 		opt_strict = true;
+		return 0;
+	case OPT_MAX_MOVES:
+		opt_max_moves = ovb_arg_u64(st, "--max-moves", arg, 0, UINT64_MAX);
+		opt_repair = true;
+		return 0;
+	case OPT_MIGRATIONS:
+		opt_migrations = arg;
 		return 0;
 	case OPT_MODE:
 		if (!strcmp(arg, "aggregate"))
@@ -1069,8 +1094,9 @@ rebuild(void)
 {
 	clear_nodes();
 	for (size_t i = 0; i < S.out.n; i++)
-		add_capsule(node_named(S.out.p[i].node), S.needs[i],
-			app_index(S.out.p[i].app));
+		if (i != S.skip)
+			add_capsule(node_named(S.out.p[i].node), S.needs[i],
+				app_index(S.out.p[i].app));
 }
 
 /* Takes the application's capsules out of the plan (terminate, modify). */
@@ -1198,11 +1224,264 @@ in_plan(const char *app)
 	return false;
 }
 
+/* ---- re-planning with few moves (--max-moves) ---- */
+
+/* The placed capsule S.out.p[i] as a capsule to place: its application
+ * and capsule from the apps file when there, else a stand-in (no pin, no
+ * spread) named after the plan. */
+struct standin { struct ovb_app app; struct ovb_capsule c; };
+
+static void
+capsule_of(size_t i, struct standin *sd, struct capsule *cp)
+{
+	const struct ovb_placed *p = &S.out.p[i];
+	const struct ovb_app *app = NULL;
+	const struct ovb_capsule *c = NULL;
+	for (size_t a = 0; a < S.apps.n && !c; a++) {
+		if (strcmp(S.apps.app[a].name, p->app) ||
+		    S.apps.app[a].op == OVB_OP_TERMINATE)
+			continue;
+		for (size_t k = 0; k < S.apps.app[a].ncap; k++)
+			if (!strcmp(S.apps.app[a].cap[k].name, p->capsule)) {
+				app = &S.apps.app[a];
+				c = &app->cap[k];
+			}
+	}
+	if (!c) {
+		memset(sd, 0, sizeof *sd);
+		sd->app.name = p->app;
+		sd->c.name = p->capsule;
+		app = &sd->app;
+		c = &sd->c;
+	}
+	*cp = (struct capsule){ app, c, app_index(p->app), { { 0 } } };
+	memcpy(cp->need, S.needs[i], sizeof cp->need);
+}
+
+/* An op=modify of an application placed with the same capsules: its
+ * capsules keep their nodes with their new needs.  false: not so placed
+ * (it is then taken out and placed again); *st a status. */
+static bool
+modify_in_place(const struct ovb_app *app, int *st)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < S.out.n; i++)
+		n += !strcmp(S.out.p[i].app, app->name);
+	if (!n || n != app->ncap)
+		return false;
+	size_t *at = ovb_xcalloc(app->ncap, sizeof *at);
+	for (size_t k = 0; k < app->ncap; k++) {
+		at[k] = OVB_NONE;
+		for (size_t i = 0; i < S.out.n; i++)
+			if (!strcmp(S.out.p[i].app, app->name) &&
+			    !strcmp(S.out.p[i].capsule, app->cap[k].name))
+				at[k] = i;
+		if (at[k] == OVB_NONE) {
+			free(at);
+			return false;
+		}
+	}
+	for (size_t k = 0; k < app->ncap && !*st; k++) {
+		struct capsule cp = { app, &app->cap[k], app_index(app->name),
+			{ { 0 } } };
+		if ((*st = needs_of(app, &app->cap[k], cp.need)))
+			break;
+		struct ovb_placed *p = &S.out.p[at[k]];
+		char *node = p->node;
+		free(p->app);
+		free(p->capsule);
+		free(p->profile);
+		/* put_placed's record, moved to p's slot with p's node */
+		size_t n0 = S.out.n;
+		put_placed(&cp, node_named(node));
+		S.out.p[at[k]] = S.out.p[n0];
+		memcpy(S.needs[at[k]], S.needs[n0], sizeof S.needs[n0]);
+		free(S.out.p[at[k]].node);
+		S.out.p[at[k]].node = node;
+		S.out.n = n0;
+	}
+	free(at);
+	return true;
+}
+
+/* Is node nd broken on a resource: Eq. 1 or Eq. 3 fails?  *r the first
+ * such resource. */
+static bool
+broken(const struct node *nd, int *res)
+{
+	for (int r = 0; r < OVB_NCAP; r++) {
+		const struct nres *nr = &nd->r[r];
+		double cap = nd->n->cap[r];
+		if (!nr->nmembers)
+			continue;
+		bool ok = ovb_eq1_holds(nr->members, nr->nmembers, NULL, cap) &&
+			ovb_grid_holds(nr->members, nr->nmembers, NULL, nr->g) &&
+			ovb_eq3_decide(nr->members, nr->nmembers, NULL, nr->g,
+			cap, nr->omin, nr->g > 0 ? nr->risk : NAN);
+		if (!ok) {
+			*res = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct mover { size_t i; double size; };
+
+static int
+by_size(const void *a, const void *b)
+{
+	const struct mover *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The best node other than S.out.p[i]'s own for it (distinct nodes for
+ * an application's capsules), or NULL; the nodes are built without it. */
+static struct node *
+best_elsewhere(size_t i)
+{
+	struct standin sd;
+	struct capsule cp;
+	capsule_of(i, &sd, &cp);
+	struct node *best = NULL;
+	double bs = -INFINITY;
+	for (size_t j = 0; j < S.cluster.n; j++) {
+		struct node *nd = &S.node[j];
+		if (!strcmp(nd->n->name, S.out.p[i].node))
+			continue;
+		bool mine = false;      /* another capsule of its application */
+		for (size_t k = 0; k < S.out.n && !mine; k++)
+			mine = k != i && !strcmp(S.out.p[k].app, S.out.p[i].app) &&
+				!strcmp(S.out.p[k].node, nd->n->name);
+		double sc;
+		if (mine || cheap_tests(&cp, nd, &sc) != W_OK || !(sc > bs))
+			continue;
+		if (eq3_tests(&cp, nd) != W_OK)
+			continue;
+		best = nd;
+		bs = sc;
+	}
+	return best;
+}
+
+/* Repairs the broken nodes, in cluster order, by at most opt_max_moves
+ * moves; warns about a node left broken. */
+static void
+repair(void)
+{
+	bool *given_up = ovb_xcalloc(S.cluster.n + 1, sizeof *given_up);
+	for (;;) {
+		size_t b = OVB_NONE;
+		int res = 0;
+		for (size_t j = 0; j < S.cluster.n && b == OVB_NONE; j++)
+			if (!given_up[j] && broken(&S.node[j], &res))
+				b = j;
+		if (b == OVB_NONE)
+			break;
+		const char *name = S.cluster.node[b].name;
+		if (S.moves >= opt_max_moves) {
+			for (size_t j = b; j < S.cluster.n; j++)
+				if (broken(&S.node[j], &res)) {
+					if (!ovb_quiet || opt_strict)
+						ovb_warn("%snode %s still breaks %s "
+						"after %llu moves (--max-moves)",
+						opt_strict ? "error: " : "warning: ",
+						S.cluster.node[j].name,
+						ovb_res_name((enum ovb_res)res),
+						(unsigned long long)S.moves);
+					nwarnings++;
+				}
+			break;
+		}
+		/* its capsules, the largest on the broken resource first */
+		struct mover *mv = ovb_xcalloc(S.out.n + 1, sizeof *mv);
+		size_t n = 0;
+		for (size_t i = 0; i < S.out.n; i++)
+			if (!strcmp(S.out.p[i].node, name) && S.needs[i][res].used)
+				mv[n++] = (struct mover){ i,
+					S.needs[i][res].sigma };
+		ovb_qsort(mv, n, sizeof *mv, by_size);
+		bool moved = false;
+		for (size_t k = 0; k < n && !moved; k++) {
+			size_t i = mv[k].i;
+			S.skip = i;
+			rebuild();
+			struct node *to = best_elsewhere(i);
+			S.skip = OVB_NONE;
+			if (to) {
+				free(S.out.p[i].node);
+				S.out.p[i].node = ovb_xstrdup(to->n->name);
+				S.moves++;
+				moved = true;
+			}
+			rebuild();
+		}
+		free(mv);
+		if (!moved) {
+			if (!ovb_quiet || opt_strict)
+				ovb_warn("%snode %s breaks %s and none of its "
+				"capsules fits elsewhere", opt_strict ? "error: " :
+				"warning: ", name,
+				ovb_res_name((enum ovb_res)res));
+			nwarnings++;
+			given_up[b] = true;
+		}
+	}
+	free(given_up);
+}
+
+/* The moves and deployments against the input plan, as ovb-migrations. */
+static int
+write_migrations(void)
+{
+	struct ovb_migrations m = { 0 };
+	for (size_t i = 0; i < S.out.n; i++) {
+		const struct ovb_placed *p = &S.out.p[i];
+		const char *from = NULL;
+		for (size_t k = 0; k < S.existing.n && !from; k++)
+			if (!strcmp(S.existing.p[k].app, p->app) &&
+			    !strcmp(S.existing.p[k].capsule, p->capsule))
+				from = S.existing.p[k].node;
+		if (from && !strcmp(from, p->node))
+			continue;
+		struct ovb_step *st = OVB_PUSH(m.step, m.n, m.cap);
+		st->vm = ovb_xmalloc(strlen(p->app) + strlen(p->capsule) + 2);
+		sprintf(st->vm, "%s/%s", p->app, p->capsule);
+		st->from = from ? ovb_xstrdup(from) : NULL;
+		st->to = ovb_xstrdup(p->node);
+	}
+	struct ovb_out out;
+	int status = ovb_out_open(&out, opt_migrations);
+	if (!status) {
+		status = ovb_migrations_write(out.f, &m);
+		int c = ovb_out_close(&out, status == 0);
+		if (c > status)
+			status = c;
+	}
+	ovb_migrations_free(&m);
+	return status;
+}
+
 static int
 place_all(void)
 {
+	if (opt_repair) {
+		S.inplace = ovb_xcalloc(S.apps.n + 1, sizeof *S.inplace);
+		int st = 0;
+		for (size_t a = 0; a < S.apps.n && !st; a++)
+			if (S.apps.app[a].op == OVB_OP_MODIFY)
+				S.inplace[a] = modify_in_place(&S.apps.app[a], &st);
+		if (st)
+			return st;
+		rebuild();
+		repair();
+	}
 	for (size_t a = 0; a < S.apps.n; a++) {
 		const struct ovb_app *app = &S.apps.app[a];
+		if (S.inplace && S.inplace[a])
+			continue;
 		if (app->op != OVB_OP_NEW)
 			remove_app(app->name);
 		else if (S.have_existing && in_plan(app->name)) {
@@ -1274,6 +1553,7 @@ main(int argc, char **argv)
 		status = OVB_EUSAGE;
 	}
 	S.rng = opt_seed;
+	S.skip = OVB_NONE;
 	if (!status) {
 		clear_nodes();
 		for (size_t i = 0; i < S.cluster.n; i++)
@@ -1306,6 +1586,8 @@ main(int argc, char **argv)
 		status = ovb_out_close(&out, true);
 		if (!status && !ovb_opt_output)
 			status = ovb_fshut_stdout();
+		if (!status && opt_migrations)
+			status = write_migrations();
 		if (!status && opt_strict && nrejected) {
 			if (!ovb_quiet)
 				ovb_warn("%zu application%s rejected (--strict)",
