@@ -636,6 +636,9 @@ struct ovb_plan {
 	                           POINTS wide; 0: the bin widths alone */
 	bool aggregate;         /* "mode aggregate": Eq. 1's terms are the
 	                           lower bounds alone (formats/plan.md) */
+	uint64_t valid_until;   /* "valid-until T": the plan's promise is
+	                           stated until T [s since the epoch]; 0:
+	                           not stated */
 	size_t n, cap, nrisk, caprisk, nrej, caprej;
 	struct ovb_placed *p;
 	struct ovb_noderisk *risk;

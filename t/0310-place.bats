@@ -456,3 +456,32 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	((moves >= 1 && moves <= 3)) || fail "$moves moves"
 	((fresh > moves)) || fail "re-placing moved $fresh, repairing $moves"
 }
+
+@test "valid-until: stated by ovb-place, kept on re-planning, ovb-check --at fails a plan past it" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode n1 1 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=0.4\n' >"$d/a"
+	printf 'ovb-apps 1\napp b\ncapsule y cpu=0.4\n' >"$d/b"
+	ovb-place --valid-until 1375315200 -o "$d/p" "$d/c" "$d/a"
+	grep -qx 'valid-until 1375315200' "$d/p" || fail "no valid-until"
+	run -0 ovb-check --at 1375315199 "$d/c" "$d/a" "$d/p"
+	assert_output ''
+	run -1 ovb-check --at 1375315200 "$d/c" "$d/a" "$d/p"
+	assert_output 'violation - - expired valid-until=1375315200 at=1375315200'
+	run -0 ovb-check "$d/c" "$d/a" "$d/p"    # no --at: no date check
+	# re-planning keeps the date, or takes a new one
+	ovb-place -o "$d/p2" "$d/c" "$d/b" "$d/p"
+	grep -qx 'valid-until 1375315200' "$d/p2" || fail "date lost"
+	ovb-place --valid-until 1377993600 -o "$d/p3" "$d/c" "$d/b" "$d/p"
+	grep -qx 'valid-until 1377993600' "$d/p3" || fail "date not replaced"
+	# a plan without a date never expires
+	ovb-place -o "$d/p4" "$d/c" "$d/a"
+	run -0 ovb-check --at 4000000000 "$d/c" "$d/a" "$d/p4"
+	printf 'ovb-plan 1\nvalid-until 1\nvalid-until 2\n' >"$d/two"
+	run -65 --separate-stderr ovb-fmt "$d/two"
+	assert_equal "$stderr" "ovb-fmt: $d/two:3: valid-until is given twice (first at line 2)"
+	printf 'ovb-plan 1\nvalid-until 0\n' >"$d/zero"
+	run -65 --separate-stderr ovb-fmt "$d/zero"
+	assert_equal "$stderr" "ovb-fmt: $d/zero:2: valid-until: 0 is not in 1..2^62 s"
+	run -64 --separate-stderr ovb-check --at soon "$d/c" "$d/a" "$d/p"
+}

@@ -27,15 +27,21 @@
 
 #include "ovb.h"
 
-enum { OPT_FLOAT = 0x100 };
+enum { OPT_FLOAT = 0x100, OPT_AT };
 
 static bool opt_float;
+static bool at_given;
+static uint64_t opt_at;
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Arithmetic:", 1 },
 	{ "float", OPT_FLOAT, NULL, 0,
 	  "Eq. 3 in doubles (as ovb-place computes it) instead of exact "
 	  "rationals", 0 },
+	{ NULL, 0, NULL, 0, "Validity:", 2 },
+	{ "at", OPT_AT, "T", 0,
+	  "Check the plan at time T [s since the epoch]: a plan whose "
+	  "valid-until record is at or before T is a violation (expired)", 0 },
 	{ 0 }
 };
 
@@ -61,7 +67,8 @@ static const char doc[] =
 	"numbers than recomputed: qos values to a relative 1e-9, PR to 1e-9, "
 	"LOAD to a relative 1e-9, O_MIN and CAPACITY exactly), unplaced and "
 	"incomplete (an application neither placed nor rejected, or placed "
-	"in part).\n\n"
+	"in part), expired (with --at T: the plan's valid-until is at or "
+	"before T).\n\n"
 	"Eq. 3 is decided exactly: Pr(Y > C) as a rational from the "
 	"histograms' counts, against the exact value of O_min's double.  "
 	"Pr(Y > C) counts the grid points k*g > C strictly.\n\n"
@@ -80,6 +87,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	(void)arg;
 	switch (key) {
 	case OPT_FLOAT: opt_float = true; return 0;
+	case OPT_AT:
+		opt_at = ovb_arg_u64(st, "--at", arg, 0, UINT64_C(1) << 62);
+		at_given = true;
+		return 0;
 	case ARGP_KEY_SUCCESS:
 		if (st->next >= st->argc)
 			argp_error(st, "give the cluster, apps, plan and profile "
@@ -917,6 +928,10 @@ check(void)
 		effective(c->app, c->c, c->e);
 	}
 	check_all(caps, ncaps);
+	if (at_given && S.plan.valid_until && opt_at >= S.plan.valid_until)
+		violation(NULL, NULL, "expired", "valid-until=%llu at=%llu",
+			(unsigned long long)S.plan.valid_until,
+			(unsigned long long)opt_at);
 	if (ovb_verbose)
 		ovb_warn("%s: %zu capsules on %zu nodes, %zu rejected "
 			"applications: %zu violation%s (Eq. 3 in %s)", S.plan_file,

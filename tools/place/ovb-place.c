@@ -25,7 +25,7 @@
 
 enum policy { WORST_FIT, BEST_FIT, TOLERANCE, RANDOM };
 enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID,
-	OPT_STRICT, OPT_MODE, OPT_MAX_MOVES, OPT_MIGRATIONS };
+	OPT_STRICT, OPT_MODE, OPT_MAX_MOVES, OPT_MIGRATIONS, OPT_VALID };
 
 static enum policy opt_policy = WORST_FIT;
 static uint64_t opt_seed = 1, opt_grid = 1000;
@@ -35,6 +35,7 @@ static bool opt_aggregate, mode_given; /* --mode aggregate */
 static bool opt_repair;                /* --max-moves given */
 static uint64_t opt_max_moves;
 static const char *opt_migrations;     /* --migrations FILE */
+static uint64_t opt_valid;             /* --valid-until T; 0: none */
 static size_t nrejected;  /* applications rejected by this run */
 static size_t nwarnings;  /* warnings that --strict makes errors */
 struct capsule {
@@ -115,6 +116,10 @@ static const struct argp_option options[] = {
 	{ "migrations", OPT_MIGRATIONS, "FILE", 0,
 	  "Write the moves (move APP/CAPSULE FROM TO) and the capsules placed "
 	  "anew (deploy APP/CAPSULE NODE) to FILE as ovb-migrations", 4 },
+	{ "valid-until", OPT_VALID, "T", 0,
+	  "State in the plan that its promise holds until T [s since the "
+	  "epoch] (ovb-check --at fails it from T on); a plan given as input "
+	  "keeps its date unless this is given", 4 },
 	{ NULL, 0, NULL, 0, "As a CI gate:", 3 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Exit 1 when an application is rejected (the plan is still "
@@ -181,6 +186,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_MIGRATIONS:
 		opt_migrations = arg;
+		return 0;
+	case OPT_VALID:
+		opt_valid = ovb_arg_u64(st, "--valid-until", arg, 1,
+			UINT64_C(1) << 62);
 		return 0;
 	case OPT_MODE:
 		if (!strcmp(arg, "aggregate"))
@@ -1536,6 +1545,8 @@ put_risks(void)
 		}
 	S.out.grid = opt_grid;
 	S.out.aggregate = opt_aggregate;
+	S.out.valid_until = opt_valid ? opt_valid : S.have_existing ?
+		S.existing.valid_until : 0;
 }
 
 int
