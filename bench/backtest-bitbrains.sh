@@ -74,3 +74,12 @@ table "$W/repair"
 echo
 echo "## one-shot July plans, August and September (4 nodes of 4 CPUs)"
 table "$W/oneshot"
+echo
+echo "valid-until (the trend forecast's date) and the broken node-months that start before it:"
+echo
+awk '$1 == "config" { m[$2] = $3 " O=" $5 }
+	$1 == "valid" { v[$2] = $3 }
+	$1 == "period" { s[$2, $3] = $4 }
+	$1 == "node" && $8 == "broken" { nb[$2]++; if (s[$2, $3] < v[$2]) e[$2]++ }
+	$1 == "summary" { printf "- %s: valid until %s (%s), %d of %d broken node-months before it\n",
+		m[$2], v[$2], strftime("%Y-%m-%d", v[$2], 1), e[$2], nb[$2] }' "$W/oneshot"

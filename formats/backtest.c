@@ -2,6 +2,7 @@
  * backtest.md).
  *
  *	config ID METHOD CPUS O TRAIN REPLAY rolling|rolling:M|one-shot PERIODS
+ *	valid ID T
  *	period ID K START END PLACED REJECTED NODES MOVED
  *	place ID K VM NODE
  *	node ID K NODE VMS SLOTS OVER held|broken|missing
@@ -164,6 +165,32 @@ read_config(struct rd *r, struct ovb_lex *lx)
 	*OVB_PUSH(b->conf, b->nconf, b->capconf) = c;
 	ovb_names_add(&r->ids, c.id, b->nconf - 1);
 	r->open = true;
+	return 0;
+}
+
+static int
+read_valid(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 3, 3, "valid ID T");
+	if (!st)
+		st = owner(r, lx, false);
+	if (st)
+		return st;
+	struct ovb_bt_config *c = &b->conf[b->nconf - 1];
+	if (c->rolling)
+		return ovb_err(lx, "valid: configuration '%s' is rolling (a "
+			"validity is stated for one-shot plans)", c->id);
+	if (c->valid_until)
+		return ovb_err(lx, "valid: given twice for '%s'", c->id);
+	if (b->nper && b->per[b->nper - 1].config == b->nconf - 1)
+		return ovb_err(lx, "valid: after the periods of '%s'", c->id);
+	uint64_t t;
+	if ((st = ovb_tok_u64(lx, 2, "valid T", &t)))
+		return st;
+	if (!t)
+		return ovb_err(lx, "valid: T must be positive");
+	c->valid_until = t;
 	return 0;
 }
 
@@ -386,6 +413,8 @@ ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b)
 			st = read_config(&r, lx);
 		else if (!strcmp(k, "period"))
 			st = read_period(&r, lx);
+		else if (!strcmp(k, "valid"))
+			st = read_valid(&r, lx);
 		else if (!strcmp(k, "place"))
 			st = read_place(&r, lx);
 		else if (!strcmp(k, "node"))
@@ -394,8 +423,8 @@ ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b)
 			st = read_summary(&r, lx);
 		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-backtest "
-				"file (expected config, period, place, node or "
-				"summary)", k);
+				"file (expected config, valid, period, place, node "
+				"or summary)", k);
 	}
 	if (!st && r.open)
 		st = ovb_err(lx, "configuration '%s' has no summary",
@@ -412,7 +441,10 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 	ovb_put_magic(f, "backtest");
 	fputs("# config ID METHOD CPUS O TRAIN REPLAY PLAN PERIODS: node size "
 		"[cpu], tolerance O, training window and replayed period [s], "
-		"rolling or one-shot\n"
+		"rolling, rolling:M (from the last plan, at most M moves) or "
+		"one-shot\n"
+		"# valid ID T: a one-shot plan's promise holds on every node "
+		"until T [s since the epoch] by the VMs' trend forecast\n"
 		"# period ID K START END PLACED REJECTED NODES MOVED: replayed "
 		"[START, END) [s since the epoch]; VMs placed and not; nodes "
 		"used; VMs on another node than in period K-1\n"
@@ -438,6 +470,9 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		else
 			fputs(cf->rolling ? "rolling" : "one-shot", f);
 		fprintf(f, " %llu\n", (unsigned long long)cf->periods);
+		if (cf->valid_until)
+			fprintf(f, "valid %s %llu\n", cf->id,
+				(unsigned long long)cf->valid_until);
 		for (; ip < b->nper && b->per[ip].config == c; ip++) {
 			const struct ovb_bt_period *p = &b->per[ip];
 			fprintf(f, "period %s %llu %llu %llu %llu %llu %llu "

@@ -823,6 +823,9 @@ struct ovb_bt_config {
 	bool rolling;           /* re-planned every period; else one-shot */
 	bool repair;            /* rolling from the last plan: "rolling:M" */
 	uint64_t max_moves;     /* with repair: at most M moves a period */
+	uint64_t valid_until;   /* one-shot: "valid ID T", the trend forecast
+	                           keeps every node's promise until T [s];
+	                           0: not stated */
 	uint64_t periods;
 	unsigned long line;
 };

@@ -78,7 +78,14 @@ setup() {
 	cmp "$T/a" "$T/d"
 }
 
-@test "rolling: a VM whose node still takes it stays; one-shot plans once" {
+@test "rolling: a VM whose node still takes it stays; one-shot plans once, with its validity" {
+	run -0 ovb-backtest "${SMALL[@]}" -m pct --plan one-shot "$S"
+	# the trend of a (1 -> 2.5 over the window) and b (2 -> 1) forecast to
+	# the end of period 1 (1200) break n1 at O = 0.5 already: valid until
+	# the start of period 1
+	assert_line 'valid c1 600'
+	run -0 ovb-backtest "${SMALL[@]}" -m peak --plan one-shot "$S"
+	assert_line --regexp '^valid c1 (600|1200|1800)$'
 	run -0 ovb-backtest "${SMALL[@]}" -m pct --plan one-shot "$S"
 	# one-shot: the plan of period 1 in period 2, nothing moved
 	assert_line 'place c1 2 a n1'
@@ -147,6 +154,9 @@ setup() {
 	variant k "$E" 's/^place c2 1 a n1$/place c2 2 a n1/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^place c2 2' "$BAD"): place: period 2 is not the current period of 'c2'"
+	variant valid "$E" 's/^(config c1 peak 4 0.5 600 600 rolling 1)$/\1\nvalid c1 600/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^valid c1' "$BAD"): valid: configuration 'c1' is rolling (a validity is stated for one-shot plans)"
 	head -n -1 "$E" >"$T/nosum"
 	run -65 --separate-stderr ovb-fmt "$T/nosum"
 	[[ $stderr == *"configuration 'c2' has no summary"* ]] || fail "$stderr"
@@ -198,10 +208,14 @@ setup() {
 		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
 	done
 	ovb-backtest --plan one-shot --train 31d --replay 31d --periods 2 \
-		-m overbook,aggregate,peak,pct,vpa --cpus 4 --tolerance 0.01 \
-		"$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt"
-	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --csv \
+		-m overbook,aggregate,peak,pct,vpa --cpus 4 --nodes 4 \
+		--tolerance 0.01 "$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt"
+	run -0 python3 "$ORACLE/backtest.py" --validity "$T/bt" --csv \
 		"$BB"/2013-7/*.csv.gz "$BB"/2013-8/*.csv.gz "$BB"/2013-9/*.csv.gz
-	assert_output agree
+	assert_line agree
+	# the July plan is stated valid until August 1: its broken
+	# node-months (August and September) all start at or after it
+	assert_line --regexp '^c1 overbook valid-until 1375315200: 0 of [1-9][0-9]* broken node-periods start before it$'
+	printf '%s\n' "$output" >&3
 	grep '^summary' "$T/bt" >&3
 }

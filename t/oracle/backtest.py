@@ -20,6 +20,8 @@ configuration and period of TABLE:
   capacity) exceeds CPUS, and its status (missing: no slot; held:
   OVER/SLOTS <= O as Fractions; else broken);
 - MOVED: VMs placed in periods K-1 and K on different nodes;
+- with --validity, for a one-shot configuration's `valid` record, how
+  many broken node-periods start before it (the plan's stated validity);
 - the summary: the sums, DENSITY = PLACED/NODES, WORST, and VS-PEAK
   against the peak configuration of the same size, O, windows and plan
   when the table has it;
@@ -102,7 +104,10 @@ def read_table(path):
             confs.append({'id': t[1], 'method': t[2], 'cpus': float(t[3]),
                           'O': float(t[4]), 'train': int(t[5]),
                           'replay': int(t[6]), 'plan': t[7],
-                          'periods': int(t[8]), 'per': [], 'sum': None})
+                          'periods': int(t[8]), 'per': [], 'sum': None,
+                          'valid': None})
+        elif t[0] == 'valid':
+            confs[-1]['valid'] = int(t[2])
         elif t[0] == 'period':
             confs[-1]['per'].append({
                 'k': int(t[2]), 'start': int(t[3]), 'end': int(t[4]),
@@ -134,6 +139,9 @@ def main():
     ap.add_argument('table')
     ap.add_argument('--csv', nargs='+', default=[])
     ap.add_argument('--series', nargs='+', default=[])
+    ap.add_argument('--validity', action='store_true',
+                    help='print, per one-shot configuration with a valid '
+                    'record, the broken node-periods that start before it')
     a = ap.parse_args()
     vms = from_csv(a.csv, a.interval, a.prefix) if a.csv else \
         from_series(a.series)
@@ -187,6 +195,7 @@ def main():
                     worst = max(worst, over / len(common))
                 want('%s node %s' % (tag, nd), p['node'].get(nd),
                      (len(members), len(common), over, st))
+                p.setdefault('statuses', []).append((nd, st))
             want(tag + ' node records', sorted(p['node']), sorted(on))
             if c['plan'].startswith('rolling:'):
                 if mv > int(c['plan'][8:]):
@@ -224,6 +233,14 @@ def main():
              [placed, nodes, d, held, broken, missing, worst, moved])
         c['density'], c['key'], c['vs'] = d, key, float(s[3])
     for c in confs:
+        if a.validity and c['valid'] is not None:
+            nb = sum(1 for p in c['per'] for nd, st in p['statuses']
+                     if st == 'broken')
+            early = sum(1 for p in c['per'] for nd, st in p['statuses']
+                        if st == 'broken' and p['start'] < c['valid'])
+            print('%s %s valid-until %d: %d of %d broken node-periods '
+                  'start before it' % (c['id'], c['method'], c['valid'],
+                                       early, nb))
         if c['key'] in density:
             pd = density[c['key']]
             want(c['id'] + ' VS-PEAK', c['vs'],

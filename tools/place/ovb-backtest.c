@@ -649,6 +649,7 @@ struct cfg {
 	bool rolling;
 	struct ovb_backtest bt;         /* this configuration's records */
 	size_t *prev;                   /* per VM: node index, OVB_NONE */
+	uint64_t valid;                 /* one-shot: the forecast's date */
 	double placed, nodes;           /* for VS-PEAK */
 };
 
@@ -901,6 +902,40 @@ summarize(struct cfg *c)
 	*OVB_PUSH(bt->sum, bt->nsum, bt->capsum) = s;
 }
 
+/* Does every node of the plan node_of keep Pr(Y > C) <= O with the
+ * VMs' forecast profiles fp (the aggregate mode on trend-scaled samples)? */
+static bool
+forecast_holds(const struct cfg *c, const size_t *node_of,
+	const struct prof *fp)
+{
+	size_t maxk = 0;
+	for (size_t v = 0; v < nvm; v++)
+		if (node_of[v] != OVB_NONE && node_of[v] + 1 > maxk)
+			maxk = node_of[v] + 1;
+	struct ovb_need *need = ovb_xcalloc(nvm + 1, sizeof *need);
+	bool ok = true;
+	for (size_t k = 0; k < maxk && ok; k++) {
+		size_t n = 0;
+		for (size_t v = 0; v < nvm; v++)
+			if (node_of[v] == k && fp[v].ok)
+				need[n++] = fp[v].dneed;
+		if (!n)
+			continue;
+		double g = ovb_node_grid(need, n, NULL, c->cpus, opt_grid);
+		if (!ovb_grid_holds(need, n, NULL, g)) {
+			ok = false;
+			break;
+		}
+		struct ovb_pmf y;
+		ovb_node_y(need, n, NULL, g, c->cpus, &y);
+		double p = ovb_pmf_tail(&y, c->cpus);
+		ovb_pmf_free(&y);
+		ok = ovb_eq3_decide(need, n, NULL, g, c->cpus, c->O, p);
+	}
+	free(need);
+	return ok;
+}
+
 /* ---- the run ---- */
 
 static void
@@ -924,7 +959,8 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 		.method = ovb_xstrdup(method_name[c->m]), .cpus = c->cpus,
 		.O = c->O, .train = c->train, .replay = opt_replay,
 		.rolling = c->rolling, .repair = c->rolling && opt_repair,
-		.max_moves = opt_moves, .periods = nper };
+		.max_moves = opt_moves, .valid_until = c->rolling ? 0 :
+		c->valid, .periods = nper };
 	size_t conf = out->nconf - 1, per0 = out->nper;
 	for (size_t i = 0; i < c->bt.nper; i++) {
 		struct ovb_bt_period *p = OVB_PUSH(out->per, out->nper,
@@ -1077,6 +1113,30 @@ main(int argc, char **argv)
 					c->nodes += (double)nused;
 				}
 				ovb_progress("configurations", ++work, total);
+			}
+			/* one-shot: until when does the trend forecast keep
+			 * every node's promise?  The end of the last period
+			 * forecast to hold on every node */
+			for (uint64_t k = 1; !status && pl == 1 && k <= nper;
+			     k++) {
+				uint64_t a = first_start + (k - 1) * opt_replay,
+					b = a + opt_replay, ta = first_start - W;
+				struct prof *fp = ovb_xcalloc(nvm + 1, sizeof *fp);
+				for (size_t v = 0; !status && v < nvm; v++)
+					status = profile(v, ta, ta + W, b, opt_O[io],
+						&fp[v]);
+				for (size_t i = 0; !status && i < ncpus * NMETHOD;
+				     i++) {
+					struct cfg *c = &cf[i];
+					if (c->valid)
+						continue;
+					if (!forecast_holds(c, c->prev, fp))
+						c->valid = a;
+					else if (k == nper)
+						c->valid = b;
+				}
+				profiles_free(fp);
+				free(fp);
 			}
 			for (size_t ic = 0; ic < ncpus; ic++) {
 				const struct cfg *peak = &cf[ic * NMETHOD + M_PEAK];
