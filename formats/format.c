@@ -28,7 +28,8 @@
 	X(trade, ovb_trade) \
 	X(rt, ovb_rt) \
 	X(bids, ovb_bids) \
-	X(migrations, ovb_migrations)
+	X(migrations, ovb_migrations) \
+	X(backtest, ovb_backtest)
 
 /* Each format's reader, writer and free behind the registry's exact
  * signatures: one small wrapper per function converts the void * to the

@@ -5,8 +5,8 @@
  *	move VM FROM TO
  *	deploy VM NODE
  *
- * Invariants after a successful read: the three error records once each,
- * values finite and >= 0; moves and deployments in file order, a VM at
+ * Invariants after a successful read: the three error records once each
+ * (has_err) or none, values finite and >= 0; moves and deployments in file order, a VM at
  * most once over both, FROM != TO. */
 #include <stdlib.h>
 #include <string.h>
@@ -80,9 +80,11 @@ ovb_migrations_read(struct ovb_lex *lx, struct ovb_migrations *m)
 				lx->tok[0]);
 	}
 	ovb_names_free(&vms);
-	for (int k = 0; !st && k < 3; k++)
+	/* all three error records, or none (a placement's moves) */
+	for (int k = 0; !st && seen && k < 3; k++)
 		if (!(seen & (1u << k)))
 			st = ovb_err(lx, "no 'error %s' record", which[k]);
+	m->has_err = seen != 0;
 	return st;
 }
 
@@ -90,9 +92,10 @@ int
 ovb_migrations_write(FILE *f, const struct ovb_migrations *m)
 {
 	ovb_put_magic(f, "migrations");
-	fputs("# error before|after|bound E (the largest allocation error "
-		"e_r, Eq. 2)\n", f);
-	for (int k = 0; k < 3; k++) {
+	if (m->has_err)
+		fputs("# error before|after|bound E (the largest allocation "
+			"error e_r, Eq. 2)\n", f);
+	for (int k = 0; m->has_err && k < 3; k++) {
 		fprintf(f, "error %s", which[k]);
 		ovb_put_real(f, m->err[k]);
 		fputc('\n', f);

@@ -22,6 +22,8 @@ struct reader {
 	struct ovb_names placed, risks, apps, rejected;
 	char **keys;
 	size_t nkeys, capkeys;
+	unsigned long mode_line;        /* of the mode record; 0: none */
+	unsigned long valid_line;       /* of the valid-until record */
 };
 
 static const char *
@@ -220,6 +222,42 @@ read_grid(struct ovb_plan *p, struct ovb_lex *lx)
 	return 0;
 }
 
+static int
+read_mode(struct reader *r, struct ovb_lex *lx)
+{
+	int st = ovb_arity(lx, 2, 2, "mode eq1|aggregate");
+	if (st)
+		return st;
+	if (r->mode_line)
+		return ovb_err(lx, "mode is given twice (first at line %lu)",
+			r->mode_line);
+	if (!strcmp(lx->tok[1], "aggregate"))
+		r->p->aggregate = true;
+	else if (strcmp(lx->tok[1], "eq1"))
+		return ovb_err(lx, "mode: '%s' is not eq1 or aggregate",
+			lx->tok[1]);
+	r->mode_line = lx->line;
+	return 0;
+}
+
+static int
+read_valid(struct reader *r, struct ovb_lex *lx)
+{
+	uint64_t t;
+	int st = ovb_arity(lx, 2, 2, "valid-until T");
+	if (st || (st = ovb_tok_u64(lx, 1, "valid-until", &t)))
+		return st;
+	if (r->valid_line)
+		return ovb_err(lx, "valid-until is given twice (first at line "
+			"%lu)", r->valid_line);
+	if (!t || t > (UINT64_C(1) << 62))
+		return ovb_err(lx, "valid-until: %s is not in 1..2^62 s",
+			lx->tok[1]);
+	r->p->valid_until = t;
+	r->valid_line = lx->line;
+	return 0;
+}
+
 int
 ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p)
 {
@@ -240,6 +278,10 @@ ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p)
 			st = read_reject(&r, lx);
 		else if (!strcmp(kw, "grid"))
 			st = read_grid(p, lx);
+		else if (!strcmp(kw, "mode"))
+			st = read_mode(&r, lx);
+		else if (!strcmp(kw, "valid-until"))
+			st = read_valid(&r, lx);
 		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-plan file",
 				kw);
@@ -297,6 +339,11 @@ ovb_plan_write(FILE *f, const struct ovb_plan *p)
 	      "POINTS: a node's grid is at least CAPACITY/POINTS\n", f);
 	if (p->grid)
 		fprintf(f, "grid %llu\n", (unsigned long long)p->grid);
+	if (p->aggregate)
+		fputs("mode aggregate\n", f);
+	if (p->valid_until)
+		fprintf(f, "valid-until %llu\n",
+			(unsigned long long)p->valid_until);
 	for (size_t i = 0; i < p->n; i++)
 		put_placed(f, &p->p[i]);
 	for (size_t i = 0; i < p->nrisk; i++) {

@@ -178,3 +178,88 @@ ovb_series_free(struct ovb_series_set *ss)
 	free(ss->s);
 	memset(ss, 0, sizeof *ss);
 }
+
+/* ---- several files as one set ---- */
+
+/* ovb_read_input's take: the series reader whatever the file is (its
+ * magic check names what it got instead). */
+static int
+take_series(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
+{
+	(void)fmt;
+	return ovb_series_read(lx, ctx);
+}
+
+/* Series files merged into one set: the samples of a (capsule, res) in
+ * several files (months) are merged in time; the same slot twice, or two
+ * intervals, is an error.  file[i] names the first file of all->s[i]. */
+
+static int
+merge(struct ovb_series *d, const char *dfile, const struct ovb_series *s,
+	const char *sfile)
+{
+	if (d->interval != s->interval)
+		return ovb_err_at(sfile, s->line, "series %s %s: interval %llu s, "
+			"but %llu s in %s", s->capsule, ovb_res_name(s->res),
+			(unsigned long long)s->interval,
+			(unsigned long long)d->interval, dfile);
+	size_t n = d->n + s->n, i = 0, j = 0, k = 0;
+	uint64_t *t = ovb_xcalloc(n, sizeof *t);
+	double *v = ovb_xcalloc(n, sizeof *v);
+	while (i < d->n || j < s->n) {
+		if (i < d->n && j < s->n && d->t[i] == s->t[j]) {
+			int st = ovb_err_at(sfile, s->line, "series %s %s: the "
+				"sample at %llu is also in %s", s->capsule,
+				ovb_res_name(s->res), (unsigned long long)s->t[j],
+				dfile);
+			free(t);
+			free(v);
+			return st;
+		}
+		if (j >= s->n || (i < d->n && d->t[i] < s->t[j]))
+			t[k] = d->t[i], v[k++] = d->v[i++];
+		else
+			t[k] = s->t[j], v[k++] = s->v[j++];
+	}
+	free(d->t);
+	free(d->v);
+	d->t = t;
+	d->v = v;
+	d->n = d->cap = n;
+	return 0;
+}
+
+int
+ovb_series_load(char **paths, size_t n, struct ovb_series_set *all,
+	const char ***files)
+{
+	int status = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ovb_series_set ss;
+		memset(&ss, 0, sizeof ss);
+		int st = ovb_read_input(paths[i], take_series, &ss);
+		for (size_t k = 0; !st && k < ss.n; k++) {
+			struct ovb_series *s = &ss.s[k];
+			const struct ovb_series *old = ovb_series_find(all,
+				s->capsule, s->res);
+			if (old) {
+				size_t at = (size_t)(old - all->s);
+				st = merge(&all->s[at], (*files)[at], s,
+					paths[i]);
+				continue;
+			}
+			struct ovb_series *d = OVB_PUSH(all->s, all->n,
+				all->cap);
+			*d = *s;
+			memset(s, 0, sizeof *s);
+			(*files) = ovb_xrealloc((*files), all->n,
+				sizeof *(*files));
+			(*files)[all->n - 1] = paths[i];
+		}
+		ovb_series_free(&ss);
+		if (st > status)
+			status = st;
+	}
+	return status;
+}
+

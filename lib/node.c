@@ -63,6 +63,8 @@ ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 double
 ovb_eq1_term(const struct ovb_need *n, double tau_min)
 {
+	if (n->agg)
+		return n->lb;
 	double t = (n->sigma * tau_min + n->rho) * (1 - n->O) / tau_min;
 	return t > n->lb ? t : n->lb;
 }
@@ -107,8 +109,8 @@ ovb_eq1_load(const struct ovb_need *m, size_t n,
 	}
 	EACH(i, m, n, extra) {
 		const struct ovb_need *x = at(m, n, extra, i);
-		double t = (x->sigma * e->tau_min + x->rho) * (1 - x->O) /
-			e->tau_min;
+		double t = x->agg ? 0 : (x->sigma * e->tau_min + x->rho) *
+			(1 - x->O) / e->tau_min;
 		e->load0 += t;
 		e->load += t > x->lb ? t : x->lb;
 	}
@@ -117,6 +119,10 @@ ovb_eq1_load(const struct ovb_need *m, size_t n,
 void
 ovb_eq1_xterm(mpq_t t, const struct ovb_need *x, const mpq_t tau)
 {
+	if (x->agg) {
+		mpq_set_d(t, x->lb);
+		return;
+	}
 	mpq_t a, b;
 	mpq_inits(a, b, NULL);
 	mpq_set_d(a, x->sigma);

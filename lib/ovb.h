@@ -535,6 +535,14 @@ void ovb_series_push(struct ovb_series *s, uint64_t t, double v);
 /* The series of capsule and res in ss, or NULL. */
 const struct ovb_series *ovb_series_find(const struct ovb_series_set *ss,
 	const char *capsule, enum ovb_res res);
+/* Reads the series files paths[0..n) (NULL or "-": stdin) into all (empty
+ * at first, *files NULL): the samples of a (capsule, res) in several files
+ * (months) are merged in time; the same slot twice, or two intervals, is an
+ * error at the later file's line.  (*files)[i] (malloc'd, the strings
+ * borrowed from paths) names the first file of all->s[i].  Every file is
+ * read; returns the largest status. */
+int ovb_series_load(char **paths, size_t n, struct ovb_series_set *all,
+	const char ***files);
 
 /* ---- formats/usage.c: usage distributions (format ovb-usage) ---- */
 
@@ -680,6 +688,11 @@ struct ovb_reject { char *app, *reason; };
 struct ovb_plan {
 	uint64_t grid;          /* grid POINTS: a node's grid is at least C /
 	                           POINTS wide; 0: the bin widths alone */
+	bool aggregate;         /* "mode aggregate": Eq. 1's terms are the
+	                           lower bounds alone (formats/plan.md) */
+	uint64_t valid_until;   /* "valid-until T": the plan's promise is
+	                           stated until T [s since the epoch]; 0:
+	                           not stated */
 	size_t n, cap, nrisk, caprisk, nrej, caprej;
 	struct ovb_placed *p;
 	struct ovb_noderisk *risk;
@@ -871,6 +884,8 @@ struct ovb_step {
 	unsigned long line;
 };
 struct ovb_migrations {
+	bool has_err;           /* the error records are given (a market's
+	                           plan; ovb-place's moves have none) */
 	double err[3];          /* the max error before, after, a lower bound */
 	size_t n, cap;
 	struct ovb_step *step;  /* in order */
@@ -878,6 +893,61 @@ struct ovb_migrations {
 int ovb_migrations_read(struct ovb_lex *lx, struct ovb_migrations *m);
 int ovb_migrations_write(FILE *f, const struct ovb_migrations *m);
 void ovb_migrations_free(struct ovb_migrations *m);
+
+/* ---- formats/backtest.c: a backtest of placement methods (format ovb-backtest) ----
+ *
+ * Per configuration (method, node size, tolerance, training window, the
+ * replayed period, one-shot or rolling): per period the plan (VM -> node)
+ * and each node's replay (slots, overflowing slots, held, broken or
+ * missing), then a summary.  formats/backtest.md. */
+enum ovb_bt_status { OVB_BT_HELD, OVB_BT_BROKEN, OVB_BT_MISSING };
+const char *ovb_bt_status_name(enum ovb_bt_status s);
+/* A node's promise: over/slots <= O exactly (slots > 0). */
+bool ovb_bt_held(uint64_t over, uint64_t slots, double O);
+struct ovb_bt_config {
+	char *id, *method;
+	double cpus, O;         /* node size [cpu]; tolerance */
+	uint64_t train, replay; /* training window, replayed period [s] */
+	bool rolling;           /* re-planned every period; else one-shot */
+	bool repair;            /* rolling from the last plan: "rolling:M" */
+	uint64_t max_moves;     /* with repair: at most M moves a period */
+	uint64_t valid_until;   /* one-shot: "valid ID T", the trend forecast
+	                           keeps every node's promise until T [s];
+	                           0: not stated */
+	uint64_t periods;
+	unsigned long line;
+};
+struct ovb_bt_period {
+	size_t config;          /* index */
+	uint64_t k;             /* 1.. */
+	uint64_t start, end;    /* replayed [start, end) [s since the epoch] */
+	uint64_t placed, rejected, nodes, moved;
+	unsigned long line;
+};
+struct ovb_bt_place { size_t period; char *vm, *node; };
+struct ovb_bt_node {
+	size_t period;
+	char *node;
+	uint64_t vms, slots, over;
+	enum ovb_bt_status status;
+};
+struct ovb_bt_summary {
+	size_t config;
+	uint64_t placed, nodes, held, broken, missing, moved;
+	double density, vs_peak, worst;
+};
+struct ovb_backtest {
+	size_t nconf, capconf, nper, capper, npl, cappl, nnode, capnode,
+		nsum, capsum;
+	struct ovb_bt_config *conf;
+	struct ovb_bt_period *per;
+	struct ovb_bt_place *pl;        /* grouped by period, in order */
+	struct ovb_bt_node *node;       /* likewise */
+	struct ovb_bt_summary *sum;     /* one per configuration */
+};
+int ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b);
+int ovb_backtest_write(FILE *f, const struct ovb_backtest *b);
+void ovb_backtest_free(struct ovb_backtest *b);
 
 /* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace
  * or an ovb-series ---- */
@@ -1051,6 +1121,9 @@ struct ovb_need {               /* one capsule's needs on one resource */
 	double lb;                  /* lower bound [rate unit]; 0: none */
 	const struct ovb_hist *h;   /* U; NULL: plain, a point mass at sigma */
 	double interval;            /* U's measurement interval I [s]; 0: plain */
+	bool agg;                   /* the aggregate mode (a plan's "mode
+	                               aggregate"): Eq. 1's term is lb alone;
+	                               Eq. 3 alone bounds the node's risk */
 };
 /* The needs of capsule c of application app: per resource r from the
  * profile block q[r] (NULL: none, the resource is unused), with O= and
@@ -1059,7 +1132,8 @@ struct ovb_need {               /* one capsule's needs on one resource */
  * O 0 unless given.  false when no resource is used. */
 bool ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *const q[OVB_NCAP], struct ovb_need need[OVB_NCAP]);
-/* Eq. 1's term over tau_min: max((sigma tau_min + rho)(1 - O)/tau_min, lb),
+/* Eq. 1's term over tau_min: max((sigma tau_min + rho)(1 - O)/tau_min, lb)
+ * (lb alone in the aggregate mode),
  * in the rate unit, in doubles. */
 double ovb_eq1_term(const struct ovb_need *n, double tau_min);
 /* Section 4.1: x cpu-s every y s, proportional-share weight (cpu). */

@@ -34,6 +34,7 @@ tools() {
 args() {
 	BADEND=record
 	case $1 in
+	ovb-backtest) A=(--start 0 --train 600s --replay 600s --cpus 4 "@$DATA/backtest-small.series") ;;
 	ovb-check)
 		# a cluster too small for the plan: violations on stdout (exit 1)
 		sed -E 's/^node a 3.5 cpu/node a 1 cpu/' "$DATA/check-cluster" >"$T/small.cluster"

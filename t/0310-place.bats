@@ -330,3 +330,193 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	cmp "$T/ma" "$T/mb" || fail "re-planning: the index and --scan differ"
 	echo "# $((n + 1)) plans, each the same bytes with and without the index" >&3
 }
+
+# ---------------------------------------------------------------------------
+# The aggregate mode: Eq. 3 on the node's sum; Eq. 1 reduced to the lower
+# bounds.  t/data/aggregate.*: two capsules busy (0.9 cpu) half of the time,
+# O = 0.3, one node of 1 cpu: their 70th percentiles add up to 1.8 cpu, their
+# sum exceeds 1 cpu a quarter of the time.
+
+@test "aggregate: two capsules whose percentiles exceed the node share it when their sum rarely does" {
+	local A=("$DATA/aggregate.cluster" "$DATA/aggregate.apps" "$DATA/aggregate.profile")
+	local d=$BATS_TEST_TMPDIR
+	run -0 --separate-stderr ovb-place "${A[@]}"
+	assert_line 'reject b admission: cpu reservations would reach 1.26 cpu, above the cluster'"'"'s 1'
+	refute_line 'mode aggregate'
+	run -0 --separate-stderr ovb-place --mode aggregate -o "$d/agg" "${A[@]}"
+	run -0 grep -v '^#' "$d/agg"
+	assert_line 'mode aggregate'
+	assert_line 'place a x n1 a'
+	assert_line 'place b y n1 b'
+	# Pr(Y > 1) = 1/4 <= 0.3; LOAD = the lower bounds (none) = 0
+	assert_line 'risk n1 cpu 0.25 0.3 0 1'
+	run -0 ovb-check "$DATA/aggregate.cluster" "$DATA/aggregate.apps" "$d/agg" "$DATA/aggregate.profile"
+	assert_output ''
+	# the same placement read as an Eq. 1 plan breaks Eq. 1
+	sed '/^mode aggregate$/d' "$d/agg" >"$d/eq1"
+	run -1 ovb-check "$DATA/aggregate.cluster" "$DATA/aggregate.apps" "$d/eq1" "$DATA/aggregate.profile"
+	assert_line --partial 'violation n1 cpu eq1 load=1.26 cpu > C=1 cpu'
+	# at O = 0.2 a quarter is too much: Eq. 3 rejects b
+	printf 'ovb-apps 1\napp a O=0.2\ncapsule x profile=a\napp b O=0.2\ncapsule y profile=b\n' >"$d/o2.apps"
+	run -0 ovb-place --mode aggregate "$DATA/aggregate.cluster" "$d/o2.apps" "$DATA/aggregate.profile"
+	assert_line --partial 'reject b capsule y: no feasible node of 1 (Eq. 3 on 1); nearest n1, cpu Eq. 3 Pr(Y>C)=0.25 > O_min=0.2'
+}
+
+@test "aggregate: lower bounds are still guaranteed (Eq. 1 of the lower bounds); the plan's mode is kept on re-planning" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-apps 1\napp a\ncapsule x profile=a lb-cpu=0.6\napp b\ncapsule y profile=b lb-cpu=0.6\n' >"$d/lb.apps"
+	run -0 ovb-place --mode aggregate "$DATA/aggregate.cluster" "$d/lb.apps" "$DATA/aggregate.profile"
+	assert_line --partial 'reject b admission: cpu reservations would reach 1.2 cpu'
+	printf 'ovb-apps 1\napp a\ncapsule x profile=a lb-cpu=0.5\napp b\ncapsule y profile=b lb-cpu=0.5\n' >"$d/lb.apps"
+	run -0 ovb-place --mode aggregate "$DATA/aggregate.cluster" "$d/lb.apps" "$DATA/aggregate.profile"
+	assert_line 'risk n1 cpu 0.25 0.3 1 1'
+	# re-planning: the input plan's mode holds; asking for another is 64
+	printf 'ovb-apps 1\napp a\ncapsule x profile=a\n' >"$d/a.apps"
+	printf 'ovb-apps 1\napp b\ncapsule y profile=b\n' >"$d/b.apps"
+	ovb-place --mode aggregate -o "$d/p1" "$DATA/aggregate.cluster" "$d/a.apps" "$DATA/aggregate.profile"
+	run -0 ovb-place -o "$d/p2" "$DATA/aggregate.cluster" "$d/b.apps" "$DATA/aggregate.profile" "$d/p1"
+	grep -qx 'mode aggregate' "$d/p2" || fail "mode lost"
+	grep -qx 'place b y n1 b' "$d/p2" || fail "b not placed beside a"
+	run -64 --separate-stderr ovb-place --mode eq1 "$DATA/aggregate.cluster" "$d/b.apps" "$DATA/aggregate.profile" "$d/p1"
+	assert_equal "$stderr" "ovb-place: $d/p1: a plan of mode aggregate; --mode eq1 would change the rule of the capsules placed"
+	run -64 --separate-stderr ovb-place --mode sometimes "$DATA/aggregate.cluster" "$d/b.apps" "$DATA/aggregate.profile"
+	# the format: one mode record, eq1 or aggregate; eq1 is not written
+	printf 'ovb-plan 1\nmode aggregate\nmode aggregate\n' >"$d/two"
+	run -65 --separate-stderr ovb-fmt "$d/two"
+	assert_equal "$stderr" "ovb-fmt: $d/two:3: mode is given twice (first at line 2)"
+	printf 'ovb-plan 1\nmode eq3\n' >"$d/bad"
+	run -65 --separate-stderr ovb-fmt "$d/bad"
+	assert_equal "$stderr" "ovb-fmt: $d/bad:2: mode: 'eq3' is not eq1 or aggregate"
+	printf 'ovb-plan 1\nmode eq1\n' >"$d/eq1"
+	run -0 ovb-fmt -c "$d/eq1"
+	refute_line --partial 'mode'
+}
+
+@test "aggregate: random clusters, apps and profiles: every plan passes ovb-check and the oracle (20 seeds)" {
+	local s d=$BATS_TEST_TMPDIR more=0 eq1 agg
+	for s in $(seq 1 20); do
+		python3 "$GEN/check.py" --seed "$s" --dir "$d/r" --tight
+		for m in eq1 aggregate; do
+			ovb-place -q --mode $m -p best-fit -o "$d/r/$m" "$d/r/cluster" "$d/r/apps" "$d/r/profile"
+			grep -E '^(place|reject|grid|mode) ' "$d/r/$m" | sed '1i ovb-plan 1' >"$d/r/skel.$m"
+			python3 "$ORACLE/check.py" --cluster "$d/r/cluster" --apps "$d/r/apps" \
+				--profile "$d/r/profile" --plan "$d/r/skel.$m" \
+				--fill "$d/r/fill.$m" --expect "$d/r/expect.$m"
+			[[ ! -s $d/r/expect.$m ]] || fail "seed $s $m: the oracle finds $(cat "$d/r/expect.$m")"
+			run -0 ovb-check "$d/r/cluster" "$d/r/apps" "$d/r/$m" "$d/r/profile"
+		done
+		eq1=$(grep -c '^place ' "$d/r/eq1" || true)
+		agg=$(grep -c '^place ' "$d/r/aggregate" || true)
+		((agg > eq1)) && more=$((more + 1))
+	done
+	# (the generator's profiles are mostly plain or small: Eq. 1 rarely
+	# binds before Eq. 3; t/data/aggregate.* is the case where it does)
+	((more >= 1)) || fail "aggregate never placed more than eq1"
+}
+
+# ---------------------------------------------------------------------------
+# Re-planning with few moves (--max-moves): placed capsules stay, broken
+# nodes are repaired first, the moves are an ovb-migrations list.
+
+@test "max-moves: a grown capsule moves off its broken node, the rest stays; the moves as ovb-migrations" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode n1 1 cpu 1000 B/s\nnode n2 1 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=0.4\napp b\ncapsule y cpu=0.4\n' >"$d/a1"
+	ovb-place -p best-fit -o "$d/p1" "$d/c" "$d/a1"
+	grep -qx 'place a x n1 -' "$d/p1" && grep -qx 'place b y n1 -' "$d/p1" ||
+		fail "best fit did not share n1: $(cat "$d/p1")"
+	# a grows to 0.7: n1 would carry 1.1 cpu
+	printf 'ovb-apps 1\napp a op=modify\ncapsule x cpu=0.7\n' >"$d/a2"
+	run -0 --separate-stderr ovb-place -p best-fit --max-moves 1 \
+		--migrations "$d/m" -o "$d/p2" "$d/c" "$d/a2" "$d/p1"
+	assert_equal "$stderr" ''
+	grep -qx 'place a x n2 -' "$d/p2" || fail "a not moved: $(cat "$d/p2")"
+	grep -qx 'place b y n1 -' "$d/p2" || fail "b moved"
+	grep -qx 'qos a x cpu 0.7 0 1 0' "$d/p2" || fail "a not re-profiled"
+	run -0 ovb-fmt "$d/m"
+	assert_equal "$(grep -v '^#' "$d/m")" "$(printf 'ovb-migrations 1\nmove a/x n1 n2')"
+	run -0 ovb-check "$d/c" "$d/a1" "$d/a2" "$d/p2"
+	# the independent checker agrees: no violation
+	grep -E '^(place|reject|grid|mode) ' "$d/p2" | sed '1i ovb-plan 1' >"$d/skel"
+	python3 "$ORACLE/check.py" --cluster "$d/c" --apps "$d/a1" --apps "$d/a2" \
+		--plan "$d/skel" --fill "$d/fill" --expect "$d/expect"
+	assert_equal "$(cat "$d/expect")" ''
+	# no move allowed: n1 stays broken, a warning, and ovb-check says so
+	run -0 --separate-stderr ovb-place -p best-fit --max-moves 0 \
+		--migrations "$d/m0" -o "$d/p0" "$d/c" "$d/a2" "$d/p1"
+	assert_equal "$stderr" 'ovb-place: warning: node n1 still breaks cpu after 0 moves (--max-moves)'
+	assert_equal "$(grep -v '^#' "$d/m0")" 'ovb-migrations 1'
+	run -1 ovb-check "$d/c" "$d/a1" "$d/a2" "$d/p0"
+	assert_line --partial 'violation n1 cpu eq1 load=1.1 cpu > C=1 cpu'
+	run -65 --separate-stderr ovb-place --strict -p best-fit --max-moves 0 \
+		-o "$d/ps" "$d/c" "$d/a2" "$d/p1"
+	[[ ! -e $d/ps ]] || fail "a plan was written"
+	# a capsule that still fits stays where it is
+	printf 'ovb-apps 1\napp a op=modify\ncapsule x cpu=0.6\napp c\ncapsule z cpu=0.5\n' >"$d/a3"
+	run -0 ovb-place -p best-fit --max-moves 5 --migrations "$d/m3" -o "$d/p3" "$d/c" "$d/a3" "$d/p1"
+	grep -qx 'place a x n1 -' "$d/p3" || fail "a moved though it fits"
+	assert_equal "$(grep -v '^#' "$d/m3")" "$(printf 'ovb-migrations 1\ndeploy c/z n2')"
+}
+
+@test "max-moves: Bitbrains, two weeks profiled a week apart, 8-CPU nodes: one move repairs what re-placing from scratch moves 21 for" {
+	local BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
+	[[ -d $BB/2013-7 && -d $BB/2013-8 ]] || skip "the Bitbrains traces are not at $BB"
+	local d=$BATS_TEST_TMPDIR w
+	# windows of 14 days ending 2013-07-15 and 2013-07-22
+	for w in "A 1372636800 1373846400" "B 1373241600 1374451200"; do
+		set -- $w
+		ovb-import -q --bitbrains --from "$2" --to "$3" "$BB"/2013-7/*.csv.gz \
+			"$BB"/2013-8/*.csv.gz -o "$d/s$1"
+		ovb-usage -q -I 300 -r cpu "$d/s$1" >"$d/u$1"
+		ovb-tbucket -q -r cpu "$d/s$1" >"$d/c$1"
+		ovb-profile -q -O 0.01 -t 86400 "$d/u$1" "$d/c$1" >"$d/p$1"
+		grep '^profile' "$d/p$1" | awk '{ print $2 }' | sort -u >"$d/vms$1"
+	done
+	{ echo 'ovb-cluster 1'; for w in $(seq 1 8); do echo "node n$w 8 cpu 125000000 B/s"; done; } >"$d/cl"
+	{ echo 'ovb-apps 1'; for w in $(cat "$d/vmsA"); do echo "app $w"; echo "capsule $w profile=$w"; done; } >"$d/appsA"
+	{ echo 'ovb-apps 1'; for w in $(comm -12 "$d/vmsA" "$d/vmsB"); do echo "app $w op=modify"; echo "capsule $w profile=$w"; done; } >"$d/appsB"
+	ovb-place -q -p best-fit -o "$d/planA" "$d/cl" "$d/appsA" "$d/pA"
+	# last week's plan breaks Eq. 1 on the new profiles
+	run -1 ovb-check "$d/cl" "$d/appsB" "$d/planA" "$d/pB"
+	assert_line --partial ' eq1 '
+	ovb-place -q -p best-fit --max-moves 3 --migrations "$d/m" -o "$d/planB" \
+		"$d/cl" "$d/appsB" "$d/pB" "$d/planA"
+	run -0 ovb-check "$d/cl" "$d/appsB" "$d/planB" "$d/pB"
+	local moves fresh
+	moves=$(grep -c '^move ' "$d/m" || true)
+	ovb-place -q -p best-fit --migrations "$d/mf" -o "$d/planF" \
+		"$d/cl" "$d/appsB" "$d/pB" "$d/planA"
+	fresh=$(grep -c '^move ' "$d/mf" || true)
+	echo "# moves: $moves with --max-moves 3, $fresh re-placing every VM" >&3
+	((moves >= 1 && moves <= 3)) || fail "$moves moves"
+	((fresh > moves)) || fail "re-placing moved $fresh, repairing $moves"
+}
+
+@test "valid-until: stated by ovb-place, kept on re-planning, ovb-check --at fails a plan past it" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode n1 1 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=0.4\n' >"$d/a"
+	printf 'ovb-apps 1\napp b\ncapsule y cpu=0.4\n' >"$d/b"
+	ovb-place --valid-until 1375315200 -o "$d/p" "$d/c" "$d/a"
+	grep -qx 'valid-until 1375315200' "$d/p" || fail "no valid-until"
+	run -0 ovb-check --at 1375315199 "$d/c" "$d/a" "$d/p"
+	assert_output ''
+	run -1 ovb-check --at 1375315200 "$d/c" "$d/a" "$d/p"
+	assert_output 'violation - - expired valid-until=1375315200 at=1375315200'
+	run -0 ovb-check "$d/c" "$d/a" "$d/p"    # no --at: no date check
+	# re-planning keeps the date, or takes a new one
+	ovb-place -o "$d/p2" "$d/c" "$d/b" "$d/p"
+	grep -qx 'valid-until 1375315200' "$d/p2" || fail "date lost"
+	ovb-place --valid-until 1377993600 -o "$d/p3" "$d/c" "$d/b" "$d/p"
+	grep -qx 'valid-until 1377993600' "$d/p3" || fail "date not replaced"
+	# a plan without a date never expires
+	ovb-place -o "$d/p4" "$d/c" "$d/a"
+	run -0 ovb-check --at 4000000000 "$d/c" "$d/a" "$d/p4"
+	printf 'ovb-plan 1\nvalid-until 1\nvalid-until 2\n' >"$d/two"
+	run -65 --separate-stderr ovb-fmt "$d/two"
+	assert_equal "$stderr" "ovb-fmt: $d/two:3: valid-until is given twice (first at line 2)"
+	printf 'ovb-plan 1\nvalid-until 0\n' >"$d/zero"
+	run -65 --separate-stderr ovb-fmt "$d/zero"
+	assert_equal "$stderr" "ovb-fmt: $d/zero:2: valid-until: 0 is not in 1..2^62 s"
+	run -64 --separate-stderr ovb-check --at soon "$d/c" "$d/a" "$d/p"
+}

@@ -26,7 +26,7 @@ setup() {
 	# Debian's python3 when there is one (a pyenv shim is slow to start)
 	PY=python3
 	[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
-	grep -E '^(place|reject|grid) ' "$PL" >"$T/skel"
+	grep -E '^(place|reject|grid|mode) ' "$PL" >"$T/skel"
 }
 
 stderr_has() {
@@ -330,6 +330,43 @@ oracle_agrees() {
 		done
 	done
 	((clean >= 3)) || fail "only $clean of $n random plans are valid"
+}
+
+@test "random: aggregate plans (mode aggregate): ovb-check finds exactly the oracle's violations (40 plans)" {
+	local s tight n=0 clean=0 eq1only=0
+	for s in $(seq 1 20); do
+		for tight in "" --tight; do
+			"$PY" "$GEN/check.py" --seed "$s" --dir "$T/r" $tight
+			sed -i '1a mode aggregate' "$T/r/skel"
+			"$PY" "$ORACLE/check.py" --cluster "$T/r/cluster" \
+				--apps "$T/r/apps" --profile "$T/r/profile" \
+				--plan "$T/r/skel" --fill "$T/r/plan" --expect "$T/r/expect"
+			grep -qx 'mode aggregate' "$T/r/plan" || fail "no mode record"
+			run --separate-stderr ovb-check "$T/r/cluster" "$T/r/apps" \
+				"$T/r/profile" "$T/r/plan"
+			if [[ -s $T/r/expect ]]; then
+				((status == 1)) || fail "seed $s $tight: status $status"
+			else
+				((status == 0)) || fail "seed $s $tight: status $status"
+				clean=$((clean + 1))
+			fi
+			assert_equal "$stderr" ''
+			assert_equal "$(awk '{ print $2, $3, $4 }' <<<"$output" |
+				sed '/^ *$/d' | sort)" "$(cat "$T/r/expect")"
+			# the same placement in the default mode: the eq1 violations
+			# are the difference (never fewer violations than aggregate)
+			sed '/^mode aggregate$/d' "$T/r/skel" >"$T/r/skel1"
+			"$PY" "$ORACLE/check.py" --cluster "$T/r/cluster" \
+				--apps "$T/r/apps" --profile "$T/r/profile" \
+				--plan "$T/r/skel1" --fill "$T/r/plan1" --expect "$T/r/expect1"
+			if grep -q ' eq1$' "$T/r/expect1" && ! grep -q ' eq1$' "$T/r/expect"; then
+				eq1only=$((eq1only + 1))
+			fi
+			n=$((n + 1))
+		done
+	done
+	((clean >= 3)) || fail "only $clean of $n random aggregate plans are valid"
+	((eq1only >= 3)) || fail "only $eq1only plans break Eq. 1 but not the aggregate mode"
 }
 
 # ---------------------------------------------------------------------------

@@ -6,8 +6,8 @@ tests (python3 stdlib only).
                     --plan SKELETON --fill OUT --expect OUT
 
 Reads a cluster, apps (several: one arrival stream; op=modify replaces,
-op=terminate removes), profiles and a plan of which only the place, grid
-and reject records count, and writes:
+op=terminate removes), profiles and a plan of which only the place, grid,
+mode and reject records count, and writes:
 
   --fill    the plan with every stated record recomputed: qos (effective
             sigma, rho, tau, O per resource used), cpu-resv (section 4.1:
@@ -26,7 +26,8 @@ plain: sigma = X, rho = 0, tau 1, O 0, U a point mass, X = 0 uses none);
 Eq. 1 decided exactly (rationals of the doubles; LOAD stated as the sum
 in doubles, term by term in plan order): t = (sigma tau_min + rho)
 (1 - O) / tau_min, LOAD = sum max(t, lb), an lb violation when LOAD > C
-but the sum of the t's is not; Eq. 3 exactly: every histogram bin's upper
+but the sum of the t's is not (a plan of "mode aggregate": t = 0, LOAD the
+sum of the lower bounds); Eq. 3 exactly: every histogram bin's upper
 edge k*w (a double) to grid index grid_up(k*w, g) (doubles, as risk.c),
 g the largest bin width (at least C/POINTS with a grid record), plain
 reservations at grid_up(X, g), Y's integer counts by convolution,
@@ -150,6 +151,9 @@ def main():
     out = ["ovb-plan 1"]
     if grid:
         out.append(f"grid {grid}")
+    agg = plan.mode == "aggregate"
+    if agg:
+        out.append("mode aggregate")
     viol = []
     caps = []   # (app, capsule dict, node, effective)
     for an, cn, node, pname in places:
@@ -223,13 +227,15 @@ def main():
             omin = min(q["O"] for q in m)
             load = load0 = 0.0
             for q in m:
-                t = (q["sigma"] * tmin + q["rho"]) * (1 - q["O"]) / tmin
+                t = 0.0 if agg else \
+                    (q["sigma"] * tmin + q["rho"]) * (1 - q["O"]) / tmin
                 load0 += t
                 load += t if t > q["lb"] else q["lb"]
             # the decision is exact (formats/plan.md): rationals of the
             # doubles; the stated LOAD stays the double sum
             T = Fraction(tmin)
-            xt = [(Fraction(q["sigma"]) * T + Fraction(q["rho"])) *
+            xt = [Fraction(0) if agg else
+                  (Fraction(q["sigma"]) * T + Fraction(q["rho"])) *
                   (1 - Fraction(q["O"])) / T for q in m]
             xload0 = sum(xt, Fraction(0))
             xload = sum((max(t, Fraction(q["lb"])) for t, q in zip(xt, m)),

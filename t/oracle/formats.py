@@ -279,6 +279,7 @@ class Plan:
         self.risk = []          # (node, res, PR, OMIN, LOAD, CAPACITY)
         self.reject = []        # the reject records, as tokens
         self.recs = []          # every record, as tokens
+        self.mode = "eq1"       # the mode record's: eq1 or aggregate
 
 
 def read_plan(path):
@@ -287,6 +288,8 @@ def read_plan(path):
         pl.recs.append(t)
         if t[0] == "grid":
             pl.grid = int(t[1])
+        elif t[0] == "mode":
+            pl.mode = t[1]
         elif t[0] == "place":
             pl.place.append(tuple(t[1:5]))
         elif t[0] == "risk":

@@ -148,6 +148,7 @@ main(int argc, char **argv)
 		struct ovb_tabu_stat st;
 		status = ovb_rebalance(&m, &opt, node_of, &st, in.bfile);
 		if (!status) {
+			mg.has_err = true;
 			mg.err[0] = st.before;
 			mg.err[1] = st.after;
 			mg.err[2] = ovb_market_bound(&m);

@@ -27,15 +27,21 @@
 
 #include "ovb.h"
 
-enum { OPT_FLOAT = 0x100 };
+enum { OPT_FLOAT = 0x100, OPT_AT };
 
 static bool opt_float;
+static bool at_given;
+static uint64_t opt_at;
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Arithmetic:", 1 },
 	{ "float", OPT_FLOAT, NULL, 0,
 	  "Eq. 3 in doubles (as ovb-place computes it) instead of exact "
 	  "rationals", 0 },
+	{ NULL, 0, NULL, 0, "Validity:", 2 },
+	{ "at", OPT_AT, "T", 0,
+	  "Check the plan at time T [s since the epoch]: a plan whose "
+	  "valid-until record is at or before T is a violation (expired)", 0 },
 	{ 0 }
 };
 
@@ -63,7 +69,8 @@ static const char doc[] =
 	"incomplete (an application neither placed nor rejected, or placed "
 	"in part), target (with --target: a number beyond a kernel limit, or "
 	"a node the kernel would not admit, as ovb-enforce would refuse "
-	"it).\n\n"
+	"it), expired (with --at T: the plan's valid-until is at or before "
+	"T).\n\n"
 	"Eq. 3 is decided exactly: Pr(Y > C) as a rational from the "
 	"histograms' counts, against the exact value of O_min's double.  "
 	"Pr(Y > C) counts the grid points k*g > C strictly.\n\n"
@@ -84,6 +91,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	(void)arg;
 	switch (key) {
 	case OPT_FLOAT: opt_float = true; return 0;
+	case OPT_AT:
+		opt_at = ovb_arg_u64(st, "--at", arg, 0, UINT64_C(1) << 62);
+		at_given = true;
+		return 0;
 	case ARGP_KEY_SUCCESS:
 		if (st->next >= st->argc)
 			argp_error(st, "give the cluster, apps, plan and profile "
@@ -285,6 +296,8 @@ effective(const struct ovb_app *app, const struct ovb_capsule *c,
 	for (int r = 0; r < OVB_NCAP && c->profile; r++)
 		q[r] = ovb_profile_find(&S.prof, c->profile, (enum ovb_res)r);
 	ovb_need_of(app, c, q, e);
+	for (int r = 0; r < OVB_NCAP; r++)
+		e[r].agg = S.plan.aggregate;    /* the plan's mode */
 }
 
 /* ---- violations ---- */
@@ -947,6 +960,10 @@ check(void)
 		effective(c->app, c->c, c->e);
 	}
 	check_all(caps, ncaps);
+	if (at_given && S.plan.valid_until && opt_at >= S.plan.valid_until)
+		violation(NULL, NULL, "expired", "valid-until=%llu at=%llu",
+			(unsigned long long)S.plan.valid_until,
+			(unsigned long long)opt_at);
 	if (ovb_verbose)
 		ovb_warn("%s: %zu capsules on %zu nodes, %zu rejected "
 			"applications: %zu violation%s (Eq. 3 in %s)", S.plan_file,

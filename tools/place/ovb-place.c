@@ -25,12 +25,18 @@
 
 enum policy { WORST_FIT, BEST_FIT, TOLERANCE, RANDOM };
 enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID,
-	OPT_STRICT, OPT_SCAN };
+	OPT_STRICT, OPT_SCAN, OPT_MODE, OPT_MAX_MOVES, OPT_MIGRATIONS,
+	OPT_VALID };
 
 static enum policy opt_policy = WORST_FIT;
 static uint64_t opt_seed = 1, opt_grid = 1000;
 static double opt_trust_weight;
 static bool opt_strict, opt_scan;
+static bool opt_aggregate, mode_given; /* --mode aggregate */
+static bool opt_repair;                /* --max-moves given */
+static uint64_t opt_max_moves;
+static const char *opt_migrations;     /* --migrations FILE */
+static uint64_t opt_valid;             /* --valid-until T; 0: none */
 static size_t nrejected;  /* applications rejected by this run */
 static size_t nwarnings;  /* warnings that --strict makes errors */
 struct capsule {
@@ -45,6 +51,9 @@ struct nres {
 	size_t ncap;              /* capsules using the resource */
 	double tau_min, omin;
 	double load;              /* Eq. 1's left side / tau_min */
+	double sig;               /* the members' sigmas summed: the fit of
+	                             the aggregate mode, whose Eq. 1 load is
+	                             the lower bounds alone */
 	double g;                 /* grid width, once a profiled capsule came */
 	size_t maxlen, sumlen;    /* the members' U's on grid g: the longest,
 	                             and all their grid points (error bounds) */
@@ -80,6 +89,11 @@ static struct {
 	size_t nall, capall;
 	struct ovb_need (*needs)[OVB_NCAP]; /* of S.out.p[i], to rebuild nodes */
 	size_t capneeds;
+	size_t skip;              /* S.out.p[skip] is left out of the nodes
+	                             (a capsule being moved); OVB_NONE */
+	bool *inplace;            /* per application of S.apps: an op=modify
+	                             re-profiled in place (--max-moves) */
+	uint64_t moves;           /* made by the repair */
 	uint64_t rng;
 } S;
 
@@ -93,6 +107,20 @@ static const struct argp_option options[] = {
 	{ "trust-weight", OPT_TRUST, "W", 0,
 	  "Score = (1 - W) fit + W trust, trust the least trust between the "
 	  "application and those on the node (section 3.3; default 0)", 0 },
+	{ NULL, 0, NULL, 0, "Re-planning from a plan given as input:", 4 },
+	{ "max-moves", OPT_MAX_MOVES, "M", 0,
+	  "Keep every placed capsule on its node (an op=modify of a placed "
+	  "application with the same capsules is re-profiled in place), then "
+	  "repair the nodes that break Eq. 1 or Eq. 3 by moving at most M "
+	  "capsules, the largest (sigma) of a broken node first, each to the "
+	  "best node the policy finds; then place the new applications", 4 },
+	{ "migrations", OPT_MIGRATIONS, "FILE", 0,
+	  "Write the moves (move APP/CAPSULE FROM TO) and the capsules placed "
+	  "anew (deploy APP/CAPSULE NODE) to FILE as ovb-migrations", 4 },
+	{ "valid-until", OPT_VALID, "T", 0,
+	  "State in the plan that its promise holds until T [s since the "
+	  "epoch] (ovb-check --at fails it from T on); a plan given as input "
+	  "keeps its date unless this is given", 4 },
 	{ NULL, 0, NULL, 0, "As a CI gate:", 3 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Exit 1 when an application is rejected (the plan is still "
@@ -102,6 +130,11 @@ static const struct argp_option options[] = {
 	  "Examine every node for every capsule instead of the nodes in "
 	  "order of headroom (the same plan, slower: for comparison)", 1 },
 	{ NULL, 0, NULL, 0, "Model:", 2 },
+	{ "mode", OPT_MODE, "MODE", 0,
+	  "eq1 (default): the paper's Eq. 1 and Eq. 3 on every node; "
+	  "aggregate: Eq. 3 on the node's sum, Eq. 1 reduced to the lower "
+	  "bounds (what enforcement must guarantee).  A plan given as input "
+	  "keeps its mode", 0 },
 	{ "grid", OPT_GRID, "POINTS", 0,
 	  "A node's distributions sit on a grid at least CAPACITY/POINTS wide "
 	  "(conservative; default 1000; 0: the profiles' bin widths alone)", 0 },
@@ -153,6 +186,26 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_SCAN:
 		opt_scan = true;
+		return 0;
+	case OPT_MAX_MOVES:
+		opt_max_moves = ovb_arg_u64(st, "--max-moves", arg, 0, UINT64_MAX);
+		opt_repair = true;
+		return 0;
+	case OPT_MIGRATIONS:
+		opt_migrations = arg;
+		return 0;
+	case OPT_VALID:
+		opt_valid = ovb_arg_u64(st, "--valid-until", arg, 1,
+			UINT64_C(1) << 62);
+		return 0;
+	case OPT_MODE:
+		if (!strcmp(arg, "aggregate"))
+			opt_aggregate = true;
+		else if (!strcmp(arg, "eq1"))
+			opt_aggregate = false;
+		else
+			argp_error(st, "--mode: '%s' is not eq1 or aggregate", arg);
+		mode_given = true;
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -234,7 +287,10 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *q[OVB_NCAP] = { NULL };
 	for (int r = 0; r < OVB_NCAP && c->profile; r++)
 		q[r] = prof_find(c->profile, (enum ovb_res)r);
-	if (!ovb_need_of(app, c, q, need)) {
+	bool used = ovb_need_of(app, c, q, need);
+	for (int r = 0; r < OVB_NCAP; r++)
+		need[r].agg = opt_aggregate;
+	if (!used) {
 		if (c->profile)
 			return ovb_err_at(S.apps_file, app->line, "application %s, "
 				"capsule %s: profile=%s is in none of the profile files "
@@ -265,6 +321,7 @@ add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 			nr->load += ovb_eq1_term(&nr->members[i], nr->tau_min);
 	}
 	nr->load += ovb_eq1_term(n, nr->tau_min);
+	nr->sig += n->sigma;
 	nr->omin = nr->ncap == 0 || n->O < nr->omin ? n->O : nr->omin;
 	nr->ncap++;
 	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
@@ -488,7 +545,8 @@ score(const struct capsule *cp, const struct node *nd, const double after[],
 {
 	double fit = 0;
 	for (int r = 0; r < OVB_NCAP; r++) {
-		double used = cp->need[r].used ? after[r] : nd->r[r].load;
+		double used = cp->need[r].used ? after[r] :
+			opt_aggregate ? nd->r[r].sig : nd->r[r].load;
 		fit += (nd->n->cap[r] - used) / nd->n->cap[r] / OVB_NCAP;
 	}
 	double s;
@@ -521,9 +579,13 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 		return W_TRUST;
 	double after[OVB_NCAP] = { 0 };
 	for (int r = 0; r < OVB_NCAP; r++)
-		if (cp->need[r].used && !eq1_ok(&nd->r[r], &cp->need[r],
-		    nd->n->cap[r], &after[r]))
-			return W_EQ1;
+		if (cp->need[r].used) {
+			if (!eq1_ok(&nd->r[r], &cp->need[r], nd->n->cap[r],
+			    &after[r]))
+				return W_EQ1;
+			if (opt_aggregate)  /* the fit: sigmas, not lbs */
+				after[r] = nd->r[r].sig + cp->need[r].sigma;
+		}
 	char why[256];
 	if (target_refuses(cp, nd, why, sizeof why))
 		return W_TARGET;
@@ -612,8 +674,9 @@ best_first(struct cand *tmp, size_t n, size_t k)
  * as soon as the best candidate found beats every node not yet seen.  The
  * candidates, and so the plan, are those of a pass over all nodes (t/0310
  * compares them with --scan); when no node takes the capsule, the pass
- * itself runs, for the reasons' counts.  Best-fit, random and trust
- * weighting score otherwise: they pass over all nodes. */
+ * itself runs, for the reasons' counts.  Best-fit, random, trust
+ * weighting and the aggregate mode score otherwise, and --max-moves
+ * takes capsules off nodes: they pass over all nodes. */
 struct shape {
 	const double *cap;            /* the capacities of its nodes */
 	size_t *node, n, size;        /* its nodes by index; leaves (2^k) */
@@ -628,7 +691,8 @@ static size_t *leaf_of, *shape_of;  /* by node: its leaf slot, its shape */
 static bool
 use_index(void)
 {
-	return !opt_scan && opt_trust_weight == 0 &&
+	return !opt_scan && opt_trust_weight == 0 && !opt_aggregate &&
+		!opt_repair &&
 		(opt_policy == WORST_FIT || opt_policy == TOLERANCE);
 }
 
@@ -1397,8 +1461,9 @@ rebuild(void)
 {
 	clear_nodes();
 	for (size_t i = 0; i < S.out.n; i++)
-		add_capsule(node_named(S.out.p[i].node), S.needs[i],
-			app_index(S.out.p[i].app));
+		if (i != S.skip)
+			add_capsule(node_named(S.out.p[i].node), S.needs[i],
+				app_index(S.out.p[i].app));
 	index_build();
 }
 
@@ -1475,7 +1540,8 @@ load_existing(void)
 			if (!p->has_qos[r])
 				continue;
 			n[r] = (struct ovb_need){ .used = true, .sigma = p->sigma[r],
-				.rho = p->rho[r], .tau = p->tau[r], .O = p->O[r] };
+				.rho = p->rho[r], .tau = p->tau[r], .O = p->O[r],
+				.agg = opt_aggregate };
 			if (p->profile) {
 				const struct ovb_qos *qq = prof_find(p->profile,
 					(enum ovb_res)r);
@@ -1526,12 +1592,265 @@ in_plan(const char *app)
 	return false;
 }
 
+/* ---- re-planning with few moves (--max-moves) ---- */
+
+/* The placed capsule S.out.p[i] as a capsule to place: its application
+ * and capsule from the apps file when there, else a stand-in (no pin, no
+ * spread) named after the plan. */
+struct standin { struct ovb_app app; struct ovb_capsule c; };
+
+static void
+capsule_of(size_t i, struct standin *sd, struct capsule *cp)
+{
+	const struct ovb_placed *p = &S.out.p[i];
+	const struct ovb_app *app = NULL;
+	const struct ovb_capsule *c = NULL;
+	for (size_t a = 0; a < S.apps.n && !c; a++) {
+		if (strcmp(S.apps.app[a].name, p->app) ||
+		    S.apps.app[a].op == OVB_OP_TERMINATE)
+			continue;
+		for (size_t k = 0; k < S.apps.app[a].ncap; k++)
+			if (!strcmp(S.apps.app[a].cap[k].name, p->capsule)) {
+				app = &S.apps.app[a];
+				c = &app->cap[k];
+			}
+	}
+	if (!c) {
+		memset(sd, 0, sizeof *sd);
+		sd->app.name = p->app;
+		sd->c.name = p->capsule;
+		app = &sd->app;
+		c = &sd->c;
+	}
+	*cp = (struct capsule){ app, c, app_index(p->app), { { 0 } } };
+	memcpy(cp->need, S.needs[i], sizeof cp->need);
+}
+
+/* An op=modify of an application placed with the same capsules: its
+ * capsules keep their nodes with their new needs.  false: not so placed
+ * (it is then taken out and placed again); *st a status. */
+static bool
+modify_in_place(const struct ovb_app *app, int *st)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < S.out.n; i++)
+		n += !strcmp(S.out.p[i].app, app->name);
+	if (!n || n != app->ncap)
+		return false;
+	size_t *at = ovb_xcalloc(app->ncap, sizeof *at);
+	for (size_t k = 0; k < app->ncap; k++) {
+		at[k] = OVB_NONE;
+		for (size_t i = 0; i < S.out.n; i++)
+			if (!strcmp(S.out.p[i].app, app->name) &&
+			    !strcmp(S.out.p[i].capsule, app->cap[k].name))
+				at[k] = i;
+		if (at[k] == OVB_NONE) {
+			free(at);
+			return false;
+		}
+	}
+	for (size_t k = 0; k < app->ncap && !*st; k++) {
+		struct capsule cp = { app, &app->cap[k], app_index(app->name),
+			{ { 0 } } };
+		if ((*st = needs_of(app, &app->cap[k], cp.need)))
+			break;
+		struct ovb_placed *p = &S.out.p[at[k]];
+		char *node = p->node;
+		free(p->app);
+		free(p->capsule);
+		free(p->profile);
+		/* put_placed's record, moved to p's slot with p's node */
+		size_t n0 = S.out.n;
+		put_placed(&cp, node_named(node));
+		S.out.p[at[k]] = S.out.p[n0];
+		memcpy(S.needs[at[k]], S.needs[n0], sizeof S.needs[n0]);
+		free(S.out.p[at[k]].node);
+		S.out.p[at[k]].node = node;
+		S.out.n = n0;
+	}
+	free(at);
+	return true;
+}
+
+/* Is node nd broken on a resource: Eq. 1 or Eq. 3 fails?  *r the first
+ * such resource. */
+static bool
+broken(const struct node *nd, int *res)
+{
+	for (int r = 0; r < OVB_NCAP; r++) {
+		const struct nres *nr = &nd->r[r];
+		double cap = nd->n->cap[r];
+		if (!nr->nmembers)
+			continue;
+		bool ok = ovb_eq1_holds(nr->members, nr->nmembers, NULL, cap) &&
+			ovb_grid_holds(nr->members, nr->nmembers, NULL, nr->g) &&
+			ovb_eq3_decide(nr->members, nr->nmembers, NULL, nr->g,
+			cap, nr->omin, nr->g > 0 ? nr->risk : NAN);
+		if (!ok) {
+			*res = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct mover { size_t i; double size; };
+
+static int
+by_size(const void *a, const void *b)
+{
+	const struct mover *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The best node other than S.out.p[i]'s own for it (distinct nodes for
+ * an application's capsules), or NULL; the nodes are built without it. */
+static struct node *
+best_elsewhere(size_t i)
+{
+	struct standin sd;
+	struct capsule cp;
+	capsule_of(i, &sd, &cp);
+	struct node *best = NULL;
+	double bs = -INFINITY;
+	for (size_t j = 0; j < S.cluster.n; j++) {
+		struct node *nd = &S.node[j];
+		if (!strcmp(nd->n->name, S.out.p[i].node))
+			continue;
+		bool mine = false;      /* another capsule of its application */
+		for (size_t k = 0; k < S.out.n && !mine; k++)
+			mine = k != i && !strcmp(S.out.p[k].app, S.out.p[i].app) &&
+				!strcmp(S.out.p[k].node, nd->n->name);
+		double sc;
+		if (mine || cheap_tests(&cp, nd, &sc) != W_OK || !(sc > bs))
+			continue;
+		if (eq3_tests(&cp, nd) != W_OK)
+			continue;
+		best = nd;
+		bs = sc;
+	}
+	return best;
+}
+
+/* Repairs the broken nodes, in cluster order, by at most opt_max_moves
+ * moves; warns about a node left broken. */
+static void
+repair(void)
+{
+	bool *given_up = ovb_xcalloc(S.cluster.n + 1, sizeof *given_up);
+	for (;;) {
+		size_t b = OVB_NONE;
+		int res = 0;
+		for (size_t j = 0; j < S.cluster.n && b == OVB_NONE; j++)
+			if (!given_up[j] && broken(&S.node[j], &res))
+				b = j;
+		if (b == OVB_NONE)
+			break;
+		const char *name = S.cluster.node[b].name;
+		if (S.moves >= opt_max_moves) {
+			for (size_t j = b; j < S.cluster.n; j++)
+				if (broken(&S.node[j], &res)) {
+					if (!ovb_quiet || opt_strict)
+						ovb_warn("%snode %s still breaks %s "
+						"after %llu moves (--max-moves)",
+						opt_strict ? "error: " : "warning: ",
+						S.cluster.node[j].name,
+						ovb_res_name((enum ovb_res)res),
+						(unsigned long long)S.moves);
+					nwarnings++;
+				}
+			break;
+		}
+		/* its capsules, the largest on the broken resource first */
+		struct mover *mv = ovb_xcalloc(S.out.n + 1, sizeof *mv);
+		size_t n = 0;
+		for (size_t i = 0; i < S.out.n; i++)
+			if (!strcmp(S.out.p[i].node, name) && S.needs[i][res].used)
+				mv[n++] = (struct mover){ i,
+					S.needs[i][res].sigma };
+		ovb_qsort(mv, n, sizeof *mv, by_size);
+		bool moved = false;
+		for (size_t k = 0; k < n && !moved; k++) {
+			size_t i = mv[k].i;
+			S.skip = i;
+			rebuild();
+			struct node *to = best_elsewhere(i);
+			S.skip = OVB_NONE;
+			if (to) {
+				free(S.out.p[i].node);
+				S.out.p[i].node = ovb_xstrdup(to->n->name);
+				S.moves++;
+				moved = true;
+			}
+			rebuild();
+		}
+		free(mv);
+		if (!moved) {
+			if (!ovb_quiet || opt_strict)
+				ovb_warn("%snode %s breaks %s and none of its "
+				"capsules fits elsewhere", opt_strict ? "error: " :
+				"warning: ", name,
+				ovb_res_name((enum ovb_res)res));
+			nwarnings++;
+			given_up[b] = true;
+		}
+	}
+	free(given_up);
+}
+
+/* The moves and deployments against the input plan, as ovb-migrations. */
+static int
+write_migrations(void)
+{
+	struct ovb_migrations m = { 0 };
+	for (size_t i = 0; i < S.out.n; i++) {
+		const struct ovb_placed *p = &S.out.p[i];
+		const char *from = NULL;
+		for (size_t k = 0; k < S.existing.n && !from; k++)
+			if (!strcmp(S.existing.p[k].app, p->app) &&
+			    !strcmp(S.existing.p[k].capsule, p->capsule))
+				from = S.existing.p[k].node;
+		if (from && !strcmp(from, p->node))
+			continue;
+		struct ovb_step *st = OVB_PUSH(m.step, m.n, m.cap);
+		st->vm = ovb_xmalloc(strlen(p->app) + strlen(p->capsule) + 2);
+		sprintf(st->vm, "%s/%s", p->app, p->capsule);
+		st->from = from ? ovb_xstrdup(from) : NULL;
+		st->to = ovb_xstrdup(p->node);
+	}
+	struct ovb_out out;
+	int status = ovb_out_open(&out, opt_migrations);
+	if (!status) {
+		status = ovb_migrations_write(out.f, &m);
+		int c = ovb_out_close(&out, status == 0);
+		if (c > status)
+			status = c;
+	}
+	ovb_migrations_free(&m);
+	return status;
+}
+
 static int
 place_all(void)
 {
+	if (opt_repair) {
+		S.inplace = ovb_xcalloc(S.apps.n + 1, sizeof *S.inplace);
+		int st = 0;
+		for (size_t a = 0; a < S.apps.n && !st; a++)
+			if (S.apps.app[a].op == OVB_OP_MODIFY)
+				S.inplace[a] = modify_in_place(&S.apps.app[a], &st);
+		if (st)
+			return st;
+		rebuild();
+		repair();
+	}
 	index_build();
 	for (size_t a = 0; a < S.apps.n; a++) {
 		const struct ovb_app *app = &S.apps.app[a];
+		if (S.inplace && S.inplace[a])
+			continue;
 		if (app->op != OVB_OP_NEW)
 			remove_app(app->name);
 		else if (S.have_existing && in_plan(app->name)) {
@@ -1585,6 +1904,9 @@ put_risks(void)
 			k->capacity = S.cluster.node[i].cap[r];
 		}
 	S.out.grid = opt_grid;
+	S.out.aggregate = opt_aggregate;
+	S.out.valid_until = opt_valid ? opt_valid : S.have_existing ?
+		S.existing.valid_until : 0;
 }
 
 int
@@ -1602,6 +1924,7 @@ main(int argc, char **argv)
 		status = OVB_EUSAGE;
 	}
 	S.rng = opt_seed;
+	S.skip = OVB_NONE;
 	if (!status) {
 		clear_nodes();
 		for (size_t i = 0; i < S.cluster.n; i++)
@@ -1609,8 +1932,19 @@ main(int argc, char **argv)
 				S.total_cap[r] += S.cluster.node[i].cap[r];
 		if (S.have_existing && opt_grid != S.existing.grid)
 			opt_grid = S.existing.grid;
+		if (S.have_existing && mode_given &&
+		    opt_aggregate != S.existing.aggregate) {
+			ovb_warn("%s: a plan of mode %s; --mode %s would change the "
+				"rule of the capsules placed", S.plan_file,
+				S.existing.aggregate ? "aggregate" : "eq1",
+				opt_aggregate ? "aggregate" : "eq1");
+			status = OVB_EUSAGE;
+		}
+		if (S.have_existing)
+			opt_aggregate = S.existing.aggregate;
 		index_trust();
-		status = S.have_existing ? load_existing() : 0;
+		if (!status)
+			status = S.have_existing ? load_existing() : 0;
 	}
 	if (!status)
 		status = place_all();
@@ -1623,6 +1957,8 @@ main(int argc, char **argv)
 		status = ovb_out_close(&out, true);
 		if (!status && !ovb_opt_output)
 			status = ovb_fshut_stdout();
+		if (!status && opt_migrations)
+			status = write_migrations();
 		if (!status && opt_strict && nrejected) {
 			if (!ovb_quiet)
 				ovb_warn("%zu application%s rejected (--strict)",

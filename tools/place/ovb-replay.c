@@ -154,80 +154,16 @@ read_file(const char *path, const char *fmt, void *obj)
 	return ovb_read_input(path, take, &w);
 }
 
-/* Series files merged into one set: the samples of a (capsule, res) in
- * several files (months) are merged in time; the same slot twice, or two
- * intervals, is an error.  file[i] names the first file of all->s[i]. */
+/* Series files merged into one set (ovb_series_load). */
 struct seriesdb {
 	struct ovb_series_set all;
 	const char **file;
 };
 
 static int
-merge(struct ovb_series *d, const char *dfile, const struct ovb_series *s,
-	const char *sfile)
-{
-	if (d->interval != s->interval)
-		return ovb_err_at(sfile, s->line, "series %s %s: interval %llu s, "
-			"but %llu s in %s", s->capsule, ovb_res_name(s->res),
-			(unsigned long long)s->interval,
-			(unsigned long long)d->interval, dfile);
-	size_t n = d->n + s->n, i = 0, j = 0, k = 0;
-	uint64_t *t = ovb_xcalloc(n, sizeof *t);
-	double *v = ovb_xcalloc(n, sizeof *v);
-	while (i < d->n || j < s->n) {
-		if (i < d->n && j < s->n && d->t[i] == s->t[j]) {
-			int st = ovb_err_at(sfile, s->line, "series %s %s: the "
-				"sample at %llu is also in %s", s->capsule,
-				ovb_res_name(s->res), (unsigned long long)s->t[j],
-				dfile);
-			free(t);
-			free(v);
-			return st;
-		}
-		if (j >= s->n || (i < d->n && d->t[i] < s->t[j]))
-			t[k] = d->t[i], v[k++] = d->v[i++];
-		else
-			t[k] = s->t[j], v[k++] = s->v[j++];
-	}
-	free(d->t);
-	free(d->v);
-	d->t = t;
-	d->v = v;
-	d->n = d->cap = n;
-	return 0;
-}
-
-static int
 read_series(struct seriesdb *db, char **paths, size_t n)
 {
-	int status = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct ovb_series_set ss;
-		memset(&ss, 0, sizeof ss);
-		int st = read_file(paths[i], "series", &ss);
-		for (size_t k = 0; !st && k < ss.n; k++) {
-			struct ovb_series *s = &ss.s[k];
-			const struct ovb_series *old = ovb_series_find(&db->all,
-				s->capsule, s->res);
-			if (old) {
-				size_t at = (size_t)(old - db->all.s);
-				st = merge(&db->all.s[at], db->file[at], s,
-					paths[i]);
-				continue;
-			}
-			struct ovb_series *d = OVB_PUSH(db->all.s, db->all.n,
-				db->all.cap);
-			*d = *s;
-			memset(s, 0, sizeof *s);
-			db->file = ovb_xrealloc(db->file, db->all.n,
-				sizeof *db->file);
-			db->file[db->all.n - 1] = paths[i];
-		}
-		ovb_series_free(&ss);
-		if (st > status)
-			status = st;
-	}
-	return status;
+	return ovb_series_load(paths, n, &db->all, &db->file);
 }
 
 /* ---- one node and resource ---- */

@@ -620,7 +620,8 @@ need_of(const struct ovb_placed *pl, int r)
 	return (struct ovb_need){ .used = true, .sigma = pl->sigma[r],
 		.rho = pl->rho[r], .tau = pl->tau[r], .O = pl->O[r],
 		.lb = c ? c->lb[r] : 0, .h = row ? &row->U->h : NULL,
-		.interval = row ? row->U->interval : 0 };
+		.interval = row ? row->U->interval : 0,
+		.agg = in.plan.aggregate };
 }
 
 static void

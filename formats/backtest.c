@@ -1,0 +1,539 @@
+/* backtest.c: format ovb-backtest, a backtest of placement methods (spec:
+ * backtest.md).
+ *
+ *	config ID METHOD CPUS O TRAIN REPLAY rolling|rolling:M|one-shot PERIODS
+ *	valid ID T
+ *	period ID K START END PLACED REJECTED NODES MOVED
+ *	place ID K VM NODE
+ *	node ID K NODE VMS SLOTS OVER held|broken|missing
+ *	summary ID PLACED NODES DENSITY VS-PEAK HELD BROKEN MISSING WORST MOVED
+ *
+ * Invariants after a successful read: every record after a config belongs
+ * to it (its ID) and to its latest period (K, counting from 1); a period's
+ * PLACED is its number of place records, NODES its number of node records,
+ * each node record's VMS the place records naming the node; a node's
+ * status follows from its counts (missing: SLOTS 0; held: OVER/SLOTS <= O
+ * exactly); a summary closes its config after PERIODS periods, its counts
+ * are the periods' sums, DENSITY = PLACED/NODES (0 without nodes) and
+ * WORST the largest OVER/SLOTS of the nodes not missing, as doubles. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "impl.h"
+
+static const char *const status_name[] = { "held", "broken", "missing" };
+
+const char *
+ovb_bt_status_name(enum ovb_bt_status s)
+{
+	return status_name[s];
+}
+
+bool
+ovb_bt_held(uint64_t over, uint64_t slots, double O)
+{
+	mpq_t q;
+	mpq_init(q);
+	mpz_set_ui(mpq_numref(q), over);
+	mpz_set_ui(mpq_denref(q), slots);
+	mpq_canonicalize(q);
+	bool ok = ovb_mpq_cmp_d(q, O) <= 0;
+	mpq_clear(q);
+	return ok;
+}
+
+struct rd {
+	struct ovb_backtest *b;
+	struct ovb_names ids;
+	struct ovb_names vms, nodes;    /* of the current period */
+	bool open;                      /* a config awaits its summary */
+	bool in_period;
+};
+
+/* The ID and K of a record: the current config, and its latest period
+ * when want_period. */
+static int
+owner(struct rd *r, struct ovb_lex *lx, bool want_period)
+{
+	struct ovb_backtest *b = r->b;
+	if (!r->open)
+		return ovb_err(lx, "%s record outside a configuration (no "
+			"config record before it, or after its summary)",
+			lx->tok[0]);
+	const struct ovb_bt_config *c = &b->conf[b->nconf - 1];
+	if (strcmp(lx->tok[1], c->id))
+		return ovb_err(lx, "%s: configuration '%s' is not the current "
+			"one '%s'", lx->tok[0], lx->tok[1], c->id);
+	if (!want_period)
+		return 0;
+	uint64_t k;
+	int st = ovb_tok_u64(lx, 2, "period", &k);
+	if (st)
+		return st;
+	if (!r->in_period || k != b->per[b->nper - 1].k)
+		return ovb_err(lx, "%s: period %s is not the current period "
+			"of '%s'", lx->tok[0], lx->tok[2], c->id);
+	return 0;
+}
+
+/* Checks the period that ends (its counts against its records). */
+static int
+end_period(struct rd *r, struct ovb_lex *lx)
+{
+	if (!r->in_period)
+		return 0;
+	struct ovb_backtest *b = r->b;
+	const struct ovb_bt_period *p = &b->per[b->nper - 1];
+	size_t npl = r->vms.n, nnode = r->nodes.n;
+	int st = 0;
+	if (p->placed != npl)
+		st = ovb_err_at(lx->name, p->line, "period %s %llu: PLACED %llu "
+			"but %zu place records", b->conf[p->config].id,
+			(unsigned long long)p->k, (unsigned long long)p->placed,
+			npl);
+	else if (p->nodes != nnode)
+		st = ovb_err_at(lx->name, p->line, "period %s %llu: NODES %llu "
+			"but %zu node records", b->conf[p->config].id,
+			(unsigned long long)p->k, (unsigned long long)p->nodes,
+			nnode);
+	else
+		for (size_t i = b->npl; i-- > 0 && b->pl[i].period ==
+				b->nper - 1;)
+			if (ovb_names_get(&r->nodes, b->pl[i].node) == OVB_NONE) {
+				st = ovb_err_at(lx->name, p->line, "period %s "
+					"%llu: vm %s is placed on node %s, "
+					"which has no node record",
+					b->conf[p->config].id,
+					(unsigned long long)p->k, b->pl[i].vm,
+					b->pl[i].node);
+				break;
+			}
+	ovb_names_free(&r->vms);
+	ovb_names_free(&r->nodes);
+	r->in_period = false;
+	return st;
+}
+
+static int
+read_config(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	if (r->open)
+		return ovb_err(lx, "config: configuration '%s' has no summary",
+			b->conf[b->nconf - 1].id);
+	int st = ovb_arity(lx, 9, 9, "config ID METHOD CPUS O TRAIN REPLAY "
+		"rolling|rolling:M|one-shot PERIODS");
+	struct ovb_bt_config c = { 0 };
+	if (!st)
+		st = ovb_tok_name(lx, 1, "configuration id");
+	if (!st)
+		st = ovb_tok_name(lx, 2, "method");
+	if (!st)
+		st = ovb_tok_pos(lx, 3, "CPUS", &c.cpus);
+	if (!st)
+		st = ovb_tok_prob(lx, 4, "O", &c.O);
+	if (!st && c.O >= 1)
+		st = ovb_err(lx, "O: %s is not below 1", lx->tok[4]);
+	if (!st)
+		st = ovb_tok_u64(lx, 5, "TRAIN", &c.train);
+	if (!st)
+		st = ovb_tok_u64(lx, 6, "REPLAY", &c.replay);
+	if (!st && (!c.train || !c.replay))
+		st = ovb_err(lx, "config: TRAIN and REPLAY must be positive");
+	if (!st) {
+		const char *pl = lx->tok[7];
+		if (!strcmp(pl, "rolling"))
+			c.rolling = true;
+		else if (!strncmp(pl, "rolling:", 8) &&
+		    ovb_parse_u64(pl + 8, &c.max_moves))
+			c.rolling = c.repair = true;
+		else if (strcmp(pl, "one-shot"))
+			st = ovb_err(lx, "config: '%s' is not rolling, rolling:M "
+				"or one-shot", pl);
+	}
+	if (!st)
+		st = ovb_tok_u64(lx, 8, "PERIODS", &c.periods);
+	if (st)
+		return st;
+	size_t dup = ovb_names_get(&r->ids, lx->tok[1]);
+	if (dup != OVB_NONE)
+		return ovb_err(lx, "configuration '%s' given twice (first at "
+			"line %lu)", lx->tok[1], b->conf[dup].line);
+	c.id = ovb_xstrdup(lx->tok[1]);
+	c.method = ovb_xstrdup(lx->tok[2]);
+	c.line = lx->line;
+	*OVB_PUSH(b->conf, b->nconf, b->capconf) = c;
+	ovb_names_add(&r->ids, c.id, b->nconf - 1);
+	r->open = true;
+	return 0;
+}
+
+static int
+read_valid(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 3, 3, "valid ID T");
+	if (!st)
+		st = owner(r, lx, false);
+	if (st)
+		return st;
+	struct ovb_bt_config *c = &b->conf[b->nconf - 1];
+	if (c->rolling)
+		return ovb_err(lx, "valid: configuration '%s' is rolling (a "
+			"validity is stated for one-shot plans)", c->id);
+	if (c->valid_until)
+		return ovb_err(lx, "valid: given twice for '%s'", c->id);
+	if (b->nper && b->per[b->nper - 1].config == b->nconf - 1)
+		return ovb_err(lx, "valid: after the periods of '%s'", c->id);
+	uint64_t t;
+	if ((st = ovb_tok_u64(lx, 2, "valid T", &t)))
+		return st;
+	if (!t)
+		return ovb_err(lx, "valid: T must be positive");
+	c->valid_until = t;
+	return 0;
+}
+
+static int
+read_period(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 9, 9, "period ID K START END PLACED REJECTED "
+		"NODES MOVED");
+	if (!st)
+		st = owner(r, lx, false);
+	if (!st)
+		st = end_period(r, lx);
+	struct ovb_bt_period p = { .config = b->nconf - 1, .line = lx->line };
+	uint64_t *f[] = { &p.k, &p.start, &p.end, &p.placed, &p.rejected,
+		&p.nodes, &p.moved };
+	static const char *const what[] = { "K", "START", "END", "PLACED",
+		"REJECTED", "NODES", "MOVED" };
+	for (int i = 0; !st && i < 7; i++)
+		st = ovb_tok_u64(lx, 2 + i, what[i], f[i]);
+	if (st)
+		return st;
+	uint64_t want = b->nper && b->per[b->nper - 1].config == p.config ?
+		b->per[b->nper - 1].k + 1 : 1;
+	if (p.k != want)
+		return ovb_err(lx, "period: K is %s, expected %llu", lx->tok[2],
+			(unsigned long long)want);
+	if (p.start >= p.end)
+		return ovb_err(lx, "period: START %s is not before END %s",
+			lx->tok[3], lx->tok[4]);
+	if (p.moved > p.placed)
+		return ovb_err(lx, "period: MOVED %s exceeds PLACED %s",
+			lx->tok[8], lx->tok[5]);
+	const struct ovb_bt_config *cf = &b->conf[p.config];
+	if (cf->repair && p.moved > cf->max_moves)
+		return ovb_err(lx, "period: MOVED %s exceeds the %llu moves of "
+			"rolling:%llu", lx->tok[8],
+			(unsigned long long)cf->max_moves,
+			(unsigned long long)cf->max_moves);
+	*OVB_PUSH(b->per, b->nper, b->capper) = p;
+	r->in_period = true;
+	return 0;
+}
+
+static int
+read_place(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 5, 5, "place ID K VM NODE");
+	if (!st)
+		st = owner(r, lx, true);
+	if (!st)
+		st = ovb_tok_name(lx, 3, "vm name");
+	if (!st)
+		st = ovb_tok_name(lx, 4, "node name");
+	if (st)
+		return st;
+	if (r->nodes.n)
+		return ovb_err(lx, "place: after the period's node records");
+	if (ovb_names_get(&r->vms, lx->tok[3]) != OVB_NONE)
+		return ovb_err(lx, "place: vm %s placed twice in period %s",
+			lx->tok[3], lx->tok[2]);
+	struct ovb_bt_place *p = OVB_PUSH(b->pl, b->npl, b->cappl);
+	p->period = b->nper - 1;
+	p->vm = ovb_xstrdup(lx->tok[3]);
+	p->node = ovb_xstrdup(lx->tok[4]);
+	ovb_names_add(&r->vms, p->vm, b->npl - 1);
+	return 0;
+}
+
+static int
+read_node(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 8, 8, "node ID K NODE VMS SLOTS OVER "
+		"held|broken|missing");
+	if (!st)
+		st = owner(r, lx, true);
+	if (!st)
+		st = ovb_tok_name(lx, 3, "node name");
+	struct ovb_bt_node n = { .period = b->nper - 1 };
+	if (!st)
+		st = ovb_tok_u64(lx, 4, "VMS", &n.vms);
+	if (!st)
+		st = ovb_tok_u64(lx, 5, "SLOTS", &n.slots);
+	if (!st)
+		st = ovb_tok_u64(lx, 6, "OVER", &n.over);
+	if (st)
+		return st;
+	int s = -1;
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(lx->tok[7], status_name[i]))
+			s = i;
+	if (s < 0)
+		return ovb_err(lx, "node: '%s' is not held, broken or missing",
+			lx->tok[7]);
+	n.status = (enum ovb_bt_status)s;
+	if (ovb_names_get(&r->nodes, lx->tok[3]) != OVB_NONE)
+		return ovb_err(lx, "node: %s given twice in period %s",
+			lx->tok[3], lx->tok[2]);
+	if (n.over > n.slots)
+		return ovb_err(lx, "node: OVER %s exceeds SLOTS %s", lx->tok[6],
+			lx->tok[5]);
+	uint64_t on = 0;
+	for (size_t i = b->npl; i-- > 0 && b->pl[i].period == b->nper - 1;)
+		on += !strcmp(b->pl[i].node, lx->tok[3]);
+	if (on != n.vms)
+		return ovb_err(lx, "node: VMS is %s but %llu place records name "
+			"node %s", lx->tok[4], (unsigned long long)on,
+			lx->tok[3]);
+	if (!n.vms)
+		return ovb_err(lx, "node: a node without VMs");
+	double O = b->conf[b->nconf - 1].O;
+	enum ovb_bt_status want = !n.slots ? OVB_BT_MISSING :
+		ovb_bt_held(n.over, n.slots, O) ? OVB_BT_HELD : OVB_BT_BROKEN;
+	if (want != n.status) {
+		char o[32];
+		return ovb_err(lx, "node: %s slots, %s over at O = %s is %s, not "
+			"%s", lx->tok[5], lx->tok[6], ovb_fmt_real(o, O),
+			status_name[want], lx->tok[7]);
+	}
+	n.node = ovb_xstrdup(lx->tok[3]);
+	*OVB_PUSH(b->node, b->nnode, b->capnode) = n;
+	ovb_names_add(&r->nodes, n.node, b->nnode - 1);
+	return 0;
+}
+
+static int
+read_summary(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 11, 11, "summary ID PLACED NODES DENSITY "
+		"VS-PEAK HELD BROKEN MISSING WORST MOVED");
+	if (!st)
+		st = owner(r, lx, false);
+	if (!st)
+		st = end_period(r, lx);
+	struct ovb_bt_summary s = { .config = b->nconf - 1 };
+	if (!st)
+		st = ovb_tok_u64(lx, 2, "PLACED", &s.placed);
+	if (!st)
+		st = ovb_tok_u64(lx, 3, "NODES", &s.nodes);
+	if (!st)
+		st = ovb_tok_nonneg(lx, 4, "DENSITY", &s.density);
+	if (!st)
+		st = ovb_tok_nonneg(lx, 5, "VS-PEAK", &s.vs_peak);
+	if (!st)
+		st = ovb_tok_u64(lx, 6, "HELD", &s.held);
+	if (!st)
+		st = ovb_tok_u64(lx, 7, "BROKEN", &s.broken);
+	if (!st)
+		st = ovb_tok_u64(lx, 8, "MISSING", &s.missing);
+	if (!st)
+		st = ovb_tok_nonneg(lx, 9, "WORST", &s.worst);
+	if (!st)
+		st = ovb_tok_u64(lx, 10, "MOVED", &s.moved);
+	if (st)
+		return st;
+	const struct ovb_bt_config *c = &b->conf[s.config];
+	struct ovb_bt_summary w = { 0 };
+	uint64_t nper = 0;
+	for (size_t i = 0; i < b->nper; i++) {
+		const struct ovb_bt_period *p = &b->per[i];
+		if (p->config != s.config)
+			continue;
+		nper++;
+		w.placed += p->placed;
+		w.nodes += p->nodes;
+		w.moved += p->moved;
+	}
+	for (size_t i = 0; i < b->nnode; i++) {
+		const struct ovb_bt_node *n = &b->node[i];
+		if (b->per[n->period].config != s.config)
+			continue;
+		w.held += n->status == OVB_BT_HELD;
+		w.broken += n->status == OVB_BT_BROKEN;
+		w.missing += n->status == OVB_BT_MISSING;
+		if (n->status != OVB_BT_MISSING) {
+			double f = (double)n->over / (double)n->slots;
+			if (f > w.worst)
+				w.worst = f;
+		}
+	}
+	w.density = w.nodes ? (double)w.placed / (double)w.nodes : 0;
+	if (nper != c->periods)
+		return ovb_err(lx, "summary: configuration '%s' has %llu periods, "
+			"its config record says %llu", c->id,
+			(unsigned long long)nper, (unsigned long long)c->periods);
+	if (w.placed != s.placed || w.nodes != s.nodes || w.moved != s.moved ||
+	    w.held != s.held || w.broken != s.broken ||
+	    w.missing != s.missing)
+		return ovb_err(lx, "summary: the counts are not the sums of the "
+			"periods' (placed %llu, nodes %llu, held %llu, broken "
+			"%llu, missing %llu, moved %llu)",
+			(unsigned long long)w.placed,
+			(unsigned long long)w.nodes, (unsigned long long)w.held,
+			(unsigned long long)w.broken,
+			(unsigned long long)w.missing,
+			(unsigned long long)w.moved);
+	if (w.density != s.density || w.worst != s.worst) {
+		char d[32], x[32];
+		return ovb_err(lx, "summary: DENSITY and WORST are %s and %s "
+			"from the records", ovb_fmt_real(d, w.density),
+			ovb_fmt_real(x, w.worst));
+	}
+	*OVB_PUSH(b->sum, b->nsum, b->capsum) = s;
+	r->open = false;
+	return 0;
+}
+
+int
+ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b)
+{
+	memset(b, 0, sizeof *b);
+	struct rd r = { .b = b };
+	int st = ovb_magic(lx, "backtest");
+	while (!st && (st = ovb_lex_next(lx)) == 1) {
+		const char *k = lx->tok[0];
+		if (!strcmp(k, "config"))
+			st = read_config(&r, lx);
+		else if (!strcmp(k, "period"))
+			st = read_period(&r, lx);
+		else if (!strcmp(k, "valid"))
+			st = read_valid(&r, lx);
+		else if (!strcmp(k, "place"))
+			st = read_place(&r, lx);
+		else if (!strcmp(k, "node"))
+			st = read_node(&r, lx);
+		else if (!strcmp(k, "summary"))
+			st = read_summary(&r, lx);
+		else
+			st = ovb_err(lx, "unknown record '%s' in an ovb-backtest "
+				"file (expected config, valid, period, place, node "
+				"or summary)", k);
+	}
+	if (!st && r.open)
+		st = ovb_err(lx, "configuration '%s' has no summary",
+			b->conf[b->nconf - 1].id);
+	ovb_names_free(&r.ids);
+	ovb_names_free(&r.vms);
+	ovb_names_free(&r.nodes);
+	return st;
+}
+
+int
+ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
+{
+	ovb_put_magic(f, "backtest");
+	fputs("# config ID METHOD CPUS O TRAIN REPLAY PLAN PERIODS: node size "
+		"[cpu], tolerance O, training window and replayed period [s], "
+		"rolling, rolling:M (from the last plan, at most M moves) or "
+		"one-shot\n"
+		"# valid ID T: a one-shot plan's promise holds on every node "
+		"until T [s since the epoch] by the VMs' trend forecast\n"
+		"# period ID K START END PLACED REJECTED NODES MOVED: replayed "
+		"[START, END) [s since the epoch]; VMs placed and not; nodes "
+		"used; VMs on another node than in period K-1\n"
+		"# place ID K VM NODE: the plan of period K\n"
+		"# node ID K NODE VMS SLOTS OVER STATUS: the series' slots where "
+		"every VM has a cpu sample, those whose exact sum exceeds CPUS; "
+		"held (OVER/SLOTS <= O), broken, or missing (SLOTS 0)\n"
+		"# summary ID PLACED NODES DENSITY VS-PEAK HELD BROKEN MISSING "
+		"WORST MOVED: sums over the periods; DENSITY VMs per node, "
+		"VS-PEAK against peak provisioning; WORST the largest OVER/SLOTS\n",
+		f);
+	size_t ip = 0, ipl = 0, in = 0;
+	for (size_t c = 0; c < b->nconf; c++) {
+		const struct ovb_bt_config *cf = &b->conf[c];
+		fprintf(f, "config %s %s", cf->id, cf->method);
+		ovb_put_real(f, cf->cpus);
+		ovb_put_real(f, cf->O);
+		fprintf(f, " %llu %llu ", (unsigned long long)cf->train,
+			(unsigned long long)cf->replay);
+		if (cf->repair)
+			fprintf(f, "rolling:%llu",
+				(unsigned long long)cf->max_moves);
+		else
+			fputs(cf->rolling ? "rolling" : "one-shot", f);
+		fprintf(f, " %llu\n", (unsigned long long)cf->periods);
+		if (cf->valid_until)
+			fprintf(f, "valid %s %llu\n", cf->id,
+				(unsigned long long)cf->valid_until);
+		for (; ip < b->nper && b->per[ip].config == c; ip++) {
+			const struct ovb_bt_period *p = &b->per[ip];
+			fprintf(f, "period %s %llu %llu %llu %llu %llu %llu "
+				"%llu\n", cf->id, (unsigned long long)p->k,
+				(unsigned long long)p->start,
+				(unsigned long long)p->end,
+				(unsigned long long)p->placed,
+				(unsigned long long)p->rejected,
+				(unsigned long long)p->nodes,
+				(unsigned long long)p->moved);
+			for (; ipl < b->npl && b->pl[ipl].period == ip; ipl++)
+				fprintf(f, "place %s %llu %s %s\n", cf->id,
+					(unsigned long long)p->k,
+					b->pl[ipl].vm, b->pl[ipl].node);
+			for (; in < b->nnode && b->node[in].period == ip; in++) {
+				const struct ovb_bt_node *n = &b->node[in];
+				fprintf(f, "node %s %llu %s %llu %llu %llu %s\n",
+					cf->id, (unsigned long long)p->k,
+					n->node, (unsigned long long)n->vms,
+					(unsigned long long)n->slots,
+					(unsigned long long)n->over,
+					status_name[n->status]);
+			}
+		}
+		for (size_t s = 0; s < b->nsum; s++) {
+			const struct ovb_bt_summary *m = &b->sum[s];
+			if (m->config != c)
+				continue;
+			fprintf(f, "summary %s %llu %llu", cf->id,
+				(unsigned long long)m->placed,
+				(unsigned long long)m->nodes);
+			ovb_put_real(f, m->density);
+			ovb_put_real(f, m->vs_peak);
+			fprintf(f, " %llu %llu %llu",
+				(unsigned long long)m->held,
+				(unsigned long long)m->broken,
+				(unsigned long long)m->missing);
+			ovb_put_real(f, m->worst);
+			fprintf(f, " %llu\n", (unsigned long long)m->moved);
+		}
+	}
+	return ferror(f) ? OVB_EIO : 0;
+}
+
+void
+ovb_backtest_free(struct ovb_backtest *b)
+{
+	for (size_t i = 0; i < b->nconf; i++) {
+		free(b->conf[i].id);
+		free(b->conf[i].method);
+	}
+	for (size_t i = 0; i < b->npl; i++) {
+		free(b->pl[i].vm);
+		free(b->pl[i].node);
+	}
+	for (size_t i = 0; i < b->nnode; i++)
+		free(b->node[i].node);
+	free(b->conf);
+	free(b->per);
+	free(b->pl);
+	free(b->node);
+	free(b->sum);
+	memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,221 @@
+#!/usr/bin/env bats
+# ovb-backtest: placement methods profiled on a training window, placed,
+# and replayed on the next period, per configuration.
+#
+# t/data/backtest-small.series is hand-made (three VMs, two periods of two
+# slots, one VM without samples in the second).  t/oracle/backtest.py
+# replays every plan of a table again, independently (exact sums as fsum
+# or Fractions), from ovb-series files or from the raw Bitbrains CSV
+# files, and checks every count, the summaries and the peak and pct plans'
+# sums.  The Bitbrains runs skip when ../shared/data/bitbrains-rnd is
+# absent.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	T=$BATS_TEST_TMPDIR
+	BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
+	S=$DATA/backtest-small.series
+	SMALL=(--start 0 --train 600s --replay 600s --cpus 4 --tolerance 0.5)
+}
+
+# ---------------------------------------------------------------------------
+# Hand-made.
+
+@test "hand-made: every method, rolling and one-shot, agrees with the oracle" {
+	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" \
+		--plan rolling,one-shot "$S"
+	assert_equal "$stderr" ''
+	printf '%s\n' "$output" >"$T/bt"
+	ovb-fmt "$T/bt"
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$S"
+	assert_output agree
+	# 7 methods x 2 plans
+	assert_equal "$(grep -c '^config ' "$T/bt")" 14
+}
+
+@test "hand-made: peak keeps a and b apart; a VM without samples makes its node missing, never held" {
+	run -0 ovb-backtest "${SMALL[@]}" -m peak "$S"
+	# a's peak 2.5 and b's 2 exceed 4 cpu together; c (0.5) fits beside a
+	assert_line 'place c1 1 a n1'
+	assert_line 'place c1 1 b n2'
+	assert_line 'place c1 1 c n1'
+	# period 2: c has no sample, so n1 (a, c) is missing; n2 (b) has one slot
+	assert_line 'node c1 2 n1 2 0 0 missing'
+	assert_line 'node c1 2 n2 1 1 0 held'
+	assert_line 'summary c1 6 4 1.5 1 3 0 1 0 0'
+}
+
+@test "hand-made: the sum of (1-O) percentiles packs all three at O = 0.5 (1 of 2 slots over holds), not at O = 0.4" {
+	run -0 ovb-backtest "${SMALL[@]}" -m pct --periods 1 "$S"
+	# slot 600: 3 + 1.5 + 0.5 = 5 > 4; slot 900: 1 + 2 + 0.5 = 3.5
+	assert_line 'node c1 1 n1 3 2 1 held'
+	# at O = 0.4 the nearest-rank 60th percentile of two samples is the
+	# larger: a's 2.5 and b's 2 no longer fit together
+	run -0 ovb-backtest --start 0 --train 600s --replay 600s --cpus 4 \
+		--tolerance 0.4 -m pct --periods 1 "$S"
+	assert_line 'place c1 1 a n1'
+	assert_line 'place c1 1 b n2'
+}
+
+@test "hand-made: the oracle catches a wrong count" {
+	ovb-backtest "${SMALL[@]}" -m peak,pct "$S" >"$T/bt"
+	variant wrong "$T/bt" 's/^node c1 1 n2 1 2 0 held$/node c1 1 n2 1 2 1 held/'
+	run -1 python3 "$ORACLE/backtest.py" "$BAD" --series "$S"
+	assert_output --partial 'c1 period 1 node n2'
+}
+
+@test "hand-made: same inputs, same bytes; -o equals stdout; canonical" {
+	ovb-backtest "${SMALL[@]}" "$S" >"$T/a"
+	ovb-backtest "${SMALL[@]}" "$S" >"$T/b"
+	cmp "$T/a" "$T/b"
+	run -0 ovb-backtest "${SMALL[@]}" -o "$T/c" "$S"
+	assert_output ''
+	cmp "$T/a" "$T/c"
+	ovb-fmt -c "$T/a" >"$T/d"
+	cmp "$T/a" "$T/d"
+}
+
+@test "rolling: a VM whose node still takes it stays; one-shot plans once, with its validity" {
+	run -0 ovb-backtest "${SMALL[@]}" -m pct --plan one-shot "$S"
+	# the trend of a (1 -> 2.5 over the window) and b (2 -> 1) forecast to
+	# the end of period 1 (1200) break n1 at O = 0.5 already: valid until
+	# the start of period 1
+	assert_line 'valid c1 600'
+	run -0 ovb-backtest "${SMALL[@]}" -m peak --plan one-shot "$S"
+	assert_line --regexp '^valid c1 (600|1200|1800)$'
+	run -0 ovb-backtest "${SMALL[@]}" -m pct --plan one-shot "$S"
+	# one-shot: the plan of period 1 in period 2, nothing moved
+	assert_line 'place c1 2 a n1'
+	assert_line --regexp '^period c1 2 1200 1800 3 0 1 0$'
+}
+
+@test "rolling:M (--max-moves): VMs kept in place, at most M moves a period; the oracle agrees" {
+	run -0 ovb-backtest "${SMALL[@]}" --max-moves 0 "$S"
+	printf '%s\n' "$output" >"$T/bt"
+	assert_line 'config c1 overbook 4 0.5 600 600 rolling:0 2'
+	# every VM of period 1 is in period 2 on the same node
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$S"
+	assert_output agree
+	[[ -z $(awk '$1 == "period" && $9 != 0' "$T/bt") ]] || fail "a move"
+	# the reader holds MOVED to M
+	variant moved "$T/bt" 's/^(period c1 2 1200 1800 3 0 1) 0$/\1 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *"MOVED 1 exceeds the 0 moves of rolling:0"* ]] || fail "$stderr"
+}
+
+# ---------------------------------------------------------------------------
+# Bad input.
+
+@test "bad input: 65 with FILE:LINE, nothing written" {
+	variant bad.series "$S" 's/^sample 300 2.5$/sample 300 x/'
+	run -65 --separate-stderr ovb-backtest "${SMALL[@]}" -o "$T/out" "$BAD"
+	[[ $stderr == *"$BAD:"*": "* ]] || fail "no FILE:LINE: $stderr"
+	[[ ! -e $T/out ]] || fail "output written"
+	[[ -z $(ls -A "$T" | grep -v -e '^bad.series$' -e '^separate-stderr') ]] ||
+		fail "left behind: $(ls -A "$T")"
+	# no cpu series
+	printf 'ovb-series 1\nseries a net\ninterval 300 s\nsample 0 1\n' >"$T/net"
+	run -65 --separate-stderr ovb-backtest "${SMALL[@]}" "$T/net"
+	assert_equal "$stderr" "ovb-backtest: $T/net: no cpu series: nothing to place"
+	# the series end before the first replayed period
+	run -65 --separate-stderr ovb-backtest --start 0 --train 7d "$S"
+	[[ $stderr == *"before the first replayed period"* ]] || fail "$stderr"
+	# two intervals
+	printf 'ovb-series 1\nseries d cpu\ninterval 60 s\nsample 0 1\n' >"$T/i60"
+	run -65 --separate-stderr ovb-backtest "${SMALL[@]}" "$S" "$T/i60"
+	[[ $stderr == *"$T/i60:2: series d cpu: interval 60 s"* ]] || fail "$stderr"
+	run -66 --separate-stderr ovb-backtest "$T/nonesuch"
+}
+
+@test "usage: 64 on bad options" {
+	run -64 --separate-stderr ovb-backtest -m nonesuch "$S"
+	run -64 --separate-stderr ovb-backtest --train 3x "$S"
+	run -64 --separate-stderr ovb-backtest --tolerance 1 "$S"
+	run -64 --separate-stderr ovb-backtest --plan sometimes "$S"
+}
+
+@test "format: the reader checks a table's records against each other" {
+	local E=$DATA/example.backtest
+	variant sum "$E" 's/^summary c1 3 2 1.5 1 2 0 0 0 0$/summary c1 3 2 1.5 1 1 1 0 0 0/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^summary c1' "$BAD"): summary: the counts are not the sums of the periods' (placed 3, nodes 2, held 2, broken 0, missing 0, moved 0)"
+	variant status "$E" 's/^node c2 1 n1 3 2 1 held$/node c2 1 n1 3 2 2 held/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^node c2' "$BAD"): node: 2 slots, 2 over at O = 0.5 is broken, not held"
+	variant vms "$E" 's/^node c1 1 n2 1 2 0 held$/node c1 1 n2 2 2 0 held/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^node c1 1 n2' "$BAD"): node: VMS is 2 but 1 place records name node n2"
+	variant placed "$E" 's/^period c2 1 600 1200 3 0 1 0$/period c2 1 600 1200 4 0 1 0/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^period c2' "$BAD"): period c2 1: PLACED 4 but 3 place records"
+	variant k "$E" 's/^place c2 1 a n1$/place c2 2 a n1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^place c2 2' "$BAD"): place: period 2 is not the current period of 'c2'"
+	variant valid "$E" 's/^(config c1 peak 4 0.5 600 600 rolling 1)$/\1\nvalid c1 600/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^valid c1' "$BAD"): valid: configuration 'c1' is rolling (a validity is stated for one-shot plans)"
+	head -n -1 "$E" >"$T/nosum"
+	run -65 --separate-stderr ovb-fmt "$T/nosum"
+	[[ $stderr == *"configuration 'c2' has no summary"* ]] || fail "$stderr"
+}
+
+# ---------------------------------------------------------------------------
+# The Bitbrains sample.
+
+@test "bitbrains: rolling weekly, 8-CPU nodes, O = 1%: the oracle replays every plan from the raw CSVs" {
+	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
+		skip "the Bitbrains traces are not at $BB"
+	local m
+	for m in 7 8 9; do
+		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
+	done
+	ovb-backtest -m overbook,aggregate,drift,peak,pct --cpus 8 --tolerance 0.01 \
+		--train 14d "$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt"
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --csv \
+		"$BB"/2013-7/*.csv.gz "$BB"/2013-8/*.csv.gz "$BB"/2013-9/*.csv.gz
+	assert_output agree
+	# 11 weeks after the first two; vm20 has no samples in weeks 4-7
+	grep -qx 'config c1 overbook 8 0.01 1209600 604800 rolling 11' "$T/bt" ||
+		fail "no config c1 of 11 weeks"
+	grep -q ' missing$' "$T/bt" || fail "no missing node"
+	grep '^summary' "$T/bt" >&3
+}
+
+@test "bitbrains: rolling:1 (--max-moves 1), 4- and 8-CPU nodes: the oracle agrees, at most 1 move a week" {
+	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
+		skip "the Bitbrains traces are not at $BB"
+	local m
+	for m in 7 8 9; do
+		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
+	done
+	ovb-backtest --max-moves 1 -m overbook,drift,peak,pct --cpus 4,8 \
+		--tolerance 0.01 --train 14d "$T/7.series" "$T/8.series" \
+		"$T/9.series" >"$T/bt"
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --csv \
+		"$BB"/2013-7/*.csv.gz "$BB"/2013-8/*.csv.gz "$BB"/2013-9/*.csv.gz
+	assert_output agree
+	grep '^summary' "$T/bt" >&3
+}
+
+@test "bitbrains: one-shot July plans replayed monthly agree with the oracle" {
+	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
+		skip "the Bitbrains traces are not at $BB"
+	local m
+	for m in 7 8 9; do
+		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
+	done
+	ovb-backtest --plan one-shot --train 31d --replay 31d --periods 2 \
+		-m overbook,aggregate,peak,pct,vpa --cpus 4 --nodes 4 \
+		--tolerance 0.01 "$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt"
+	run -0 python3 "$ORACLE/backtest.py" --validity "$T/bt" --csv \
+		"$BB"/2013-7/*.csv.gz "$BB"/2013-8/*.csv.gz "$BB"/2013-9/*.csv.gz
+	assert_line agree
+	# the July plan is stated valid until August 1: its broken
+	# node-months (August and September) all start at or after it
+	assert_line --regexp '^c1 overbook valid-until 1375315200: 0 of [1-9][0-9]* broken node-periods start before it$'
+	printf '%s\n' "$output" >&3
+	grep '^summary' "$T/bt" >&3
+}

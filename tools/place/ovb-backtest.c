@@ -1,0 +1,1185 @@
+/* ovb-backtest: placement methods replayed against what really happened.
+ *
+ * Reads ovb-series files (the cpu series of VMs, e.g. ovb-import of the
+ * Bitbrains traces; several files, months, are merged) and, for every
+ * configuration (method, node size, tolerance O, training window, one-shot
+ * or rolling), profiles each VM on the training window, places the VMs on
+ * identical nodes by the method's node test, and replays the next period
+ * through the plan: per node the slots in which every VM on it has a
+ * sample and those whose exact cpu sum exceeds the node's size.  A node's
+ * promise is that at most a fraction O of its slots overflow; a node with
+ * a VM without samples in the period (no slot in common) is "missing",
+ * neither held nor broken.  The output is an ovb-backtest table
+ * (formats/backtest.md).
+ *
+ * The node tests are the library's: overbook's Eq. 1 and Eq. 3, in either
+ * mode, are lib/node.c's decisions (exact), the sums
+ * of per-VM reservations are exact sums (ovb_sum_cmp); only N-sigma is
+ * decided in doubles.  Placement is first fit in decreasing order of the
+ * method's per-VM reservation, each VM trying first the node it had in
+ * the previous period (rolling), then the nodes in use in index order,
+ * then the lowest-numbered empty node.  The same inputs give the same
+ * bytes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovb.h"
+
+enum method { M_OVERBOOK, M_AGG, M_DRIFT, M_PEAK, M_PCT, M_NSIGMA, M_VPA,
+	NMETHOD };
+static const char *const method_name[NMETHOD] = { "overbook", "aggregate",
+	"drift", "peak",
+	"pct", "nsigma", "vpa" };
+
+enum { OPT_METHOD = 'm', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
+	OPT_PLAN, OPT_PERIODS, OPT_START, OPT_NODES, OPT_TAU, OPT_GRID,
+	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH,
+	OPT_MOVES };
+
+#define MAXLIST 16
+static bool opt_method[NMETHOD];
+static bool method_given;
+static double opt_cpus[MAXLIST] = { 4, 8, 16 }, opt_O[MAXLIST] = { 0.01,
+	0.05 };
+static size_t ncpus = 3, nO = 2;
+static uint64_t opt_train[MAXLIST] = { 14 * 86400, 28 * 86400 };
+static size_t ntrain = 2;
+static uint64_t opt_replay = 7 * 86400, opt_periods, opt_start, opt_nodes;
+static bool opt_rolling = true, opt_oneshot, plan_given, start_given;
+static double opt_growth_max = 4;
+static double opt_tau = 86400, opt_nsigma = 3, opt_half = 86400,
+	opt_vpa_pct = 90, opt_vpa_margin = 0.15;
+static uint64_t opt_grid = 1000;
+static bool opt_repair;
+static uint64_t opt_moves;
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Configurations (every combination is run):", 1 },
+	{ "method", OPT_METHOD, "LIST", 0,
+	  "overbook, aggregate, drift, peak, pct, nsigma, vpa (default: all)",
+	  0 },
+	{ "cpus", OPT_CPUS, "LIST", 0,
+	  "Node sizes [cpu] (default 4,8,16)", 0 },
+	{ "tolerance", OPT_O, "LIST", 0,
+	  "Tolerances O, 0 <= O < 1 (default 0.01,0.05)", 0 },
+	{ "train", OPT_TRAIN, "LIST", 0,
+	  "Training windows: N followed by s, h, d or w (default 14d,28d)", 0 },
+	{ "replay", OPT_REPLAY, "DURATION", 0,
+	  "The replayed period (default 7d)", 0 },
+	{ "plan", OPT_PLAN, "LIST", 0,
+	  "rolling (re-planned every period on the training window before "
+	  "it; the default) and/or one-shot (planned once on the first "
+	  "window)", 0 },
+	{ "periods", OPT_PERIODS, "N", 0,
+	  "Periods replayed (default: until the series end)", 0 },
+	{ "start", OPT_START, "T", 0,
+	  "The first training window starts at T [s since the epoch] "
+	  "(default: the first sample's time rounded up to a day, UTC)", 0 },
+	{ "nodes", OPT_NODES, "K", 0,
+	  "A pool of K nodes (default 0: as many as needed)", 0 },
+	{ "max-moves", OPT_MOVES, "M", 0,
+	  "rolling: keep every VM on its node of the period before, repair "
+	  "the nodes the new profiles break by at most M moves (the largest "
+	  "VM of a broken node first, by first fit), then place the rest by "
+	  "first fit decreasing (as ovb-place --max-moves); default: every "
+	  "period placed afresh, each VM trying its previous node first", 0 },
+	{ NULL, 0, NULL, 0, "Methods:", 2 },
+	{ "tau", OPT_TAU, "S", 0,
+	  "overbook: the period tau of Eq. 1 [s] (default 86400)", 0 },
+	{ "grid", OPT_GRID, "POINTS", 0,
+	  "overbook, aggregate: a node's grid is at least CPUS/POINTS wide "
+	  "(default 1000, as ovb-place)", 0 },
+	{ "growth-max", OPT_GROWTH, "F", 0,
+	  "drift: the trend's factor is at most F (default 4)", 0 },
+	{ "nsigma", OPT_NSIGMA, "N", 0,
+	  "nsigma: a node holds while the sum of means + N sqrt(sum of "
+	  "variances) <= CPUS (default 3)", 0 },
+	{ "half-life", OPT_HALF, "S", 0,
+	  "vpa: the samples' weights halve every S seconds back from the "
+	  "window's end (default 86400)", 0 },
+	{ "vpa-pct", OPT_VPA_PCT, "P", 0,
+	  "vpa: the weighted percentile (default 90)", 0 },
+	{ "vpa-margin", OPT_VPA_MARGIN, "M", 0,
+	  "vpa: the reservation is the percentile times 1 + M (default 0.15)",
+	  0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Backtest placement methods on usage series: profile on a training "
+	"window, place, replay the next period, per configuration."
+	"\v"
+	"SERIES are ovb-series files (ovb-import); the cpu series are the "
+	"VMs, in order of first appearance.  Methods, each placing VMs on "
+	"nodes of CPUS cpu with tolerance O, from each VM's samples in the "
+	"training window:\n"
+	"  overbook  the paper's Eq. 1 and Eq. 3 (as ovb-place: sigma the "
+	"(1-O) percentile, rho = rho(sigma), tau --tau)\n"
+	"  aggregate overbook's aggregate mode (ovb-place --mode aggregate): "
+	"Eq. 3 alone, Pr(sum > CPUS) <= O for independent VMs (the "
+	"independence convolution; no lower bounds here)\n"
+	"  drift     aggregate on the samples scaled by their trend: the "
+	"least-squares line over the window at the end of the period planned "
+	"for, over its mean (at least 1, at most --growth-max)\n"
+	"  peak      the sum of the VMs' peaks <= CPUS\n"
+	"  pct       the sum of the (1-O) percentiles <= CPUS (p99 at O = 1%)\n"
+	"  nsigma    sum of means + N sqrt(sum of variances) <= CPUS\n"
+	"  vpa       the sum of 1.15 x the p90 of a histogram decaying with a "
+	"24 h half-life <= CPUS (the Kubernetes VPA recommender's rule)\n"
+	"The promise of every method is the same: a node's cpu sum exceeds "
+	"CPUS in at most a fraction O of the replayed slots.  peak is always "
+	"computed: VS-PEAK is each configuration's density (VMs per node) "
+	"over peak's in the same configuration.\n\n"
+	"Progress goes to stderr when it is a terminal.\n\n"
+	"EXAMPLES:\n"
+	"  ovb-backtest all.series > bt.txt\n"
+	"  ovb-backtest -m overbook,pct --cpus 8 --tolerance 0.01 --train 14d "
+	"jul.series aug.series sep.series\n"
+	"  ovb-backtest --plan one-shot --train 31d --replay 31d all.series\n\n"
+	OVB_EXIT_DOC;
+
+static uint64_t
+duration(struct argp_state *st, const char *opt, const char *s)
+{
+	size_t n = strlen(s);
+	uint64_t unit = 0;
+	if (n >= 2)
+		switch (s[n - 1]) {
+		case 's': unit = 1; break;
+		case 'h': unit = 3600; break;
+		case 'd': unit = 86400; break;
+		case 'w': unit = 7 * 86400; break;
+		}
+	uint64_t v;
+	char num[32];
+	if (!unit || n - 1 >= sizeof num)
+		argp_error(st, "%s: '%s' is not N followed by s, h, d or w", opt,
+			s);
+	memcpy(num, s, n - 1);
+	num[n - 1] = 0;
+	if (!ovb_parse_u64(num, &v) || !v || v > UINT64_C(1) << 40)
+		argp_error(st, "%s: '%s' is not a positive duration", opt, s);
+	return v * unit;
+}
+
+/* Splits a comma-separated list (checked by ovb_arg_list) in place. */
+static size_t
+split(struct argp_state *st, const char *opt, char *arg, char **item)
+{
+	ovb_arg_list(st, opt, arg);
+	size_t n = 0;
+	for (char *save = NULL, *t = strtok_r(arg, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (n == MAXLIST)
+			argp_error(st, "%s: more than %d items", opt, MAXLIST);
+		item[n++] = t;
+	}
+	return n;
+}
+
+static error_t
+parse_opt(int key, char *arg, struct argp_state *st)
+{
+	char *item[MAXLIST];
+	size_t n;
+	switch (key) {
+	case OPT_METHOD:
+		n = split(st, "--method", arg, item);
+		for (size_t i = 0; i < n; i++) {
+			int m = -1;
+			for (int k = 0; k < NMETHOD; k++)
+				if (!strcmp(item[i], method_name[k]))
+					m = k;
+			if (m < 0)
+				argp_error(st, "--method: '%s' is not overbook, "
+					"aggregate, drift, peak, pct, nsigma or vpa",
+					item[i]);
+			opt_method[m] = true;
+		}
+		method_given = true;
+		return 0;
+	case OPT_CPUS:
+		n = split(st, "--cpus", arg, item);
+		for (size_t i = 0; i < n; i++)
+			opt_cpus[i] = ovb_arg_real(st, "--cpus", item[i], 1e-9,
+				1e9);
+		ncpus = n;
+		return 0;
+	case OPT_O:
+		n = split(st, "--tolerance", arg, item);
+		for (size_t i = 0; i < n; i++) {
+			opt_O[i] = ovb_arg_real(st, "--tolerance", item[i], 0, 1);
+			if (opt_O[i] >= 1)
+				argp_error(st, "--tolerance: %s is not below 1",
+					item[i]);
+		}
+		nO = n;
+		return 0;
+	case OPT_TRAIN:
+		n = split(st, "--train", arg, item);
+		for (size_t i = 0; i < n; i++)
+			opt_train[i] = duration(st, "--train", item[i]);
+		ntrain = n;
+		return 0;
+	case OPT_REPLAY:
+		opt_replay = duration(st, "--replay", arg);
+		return 0;
+	case OPT_PLAN:
+		n = split(st, "--plan", arg, item);
+		opt_rolling = opt_oneshot = false;
+		for (size_t i = 0; i < n; i++) {
+			if (!strcmp(item[i], "rolling"))
+				opt_rolling = true;
+			else if (!strcmp(item[i], "one-shot"))
+				opt_oneshot = true;
+			else
+				argp_error(st, "--plan: '%s' is not rolling or "
+					"one-shot", item[i]);
+		}
+		plan_given = true;
+		return 0;
+	case OPT_PERIODS:
+		opt_periods = ovb_arg_u64(st, "--periods", arg, 1, 100000);
+		return 0;
+	case OPT_START:
+		opt_start = ovb_arg_u64(st, "--start", arg, 0, UINT64_C(1) << 61);
+		start_given = true;
+		return 0;
+	case OPT_NODES:
+		opt_nodes = ovb_arg_u64(st, "--nodes", arg, 0, 1000000);
+		return 0;
+	case OPT_TAU:
+		opt_tau = ovb_arg_real(st, "--tau", arg, 1e-9, 1e12);
+		return 0;
+	case OPT_GRID:
+		opt_grid = ovb_arg_u64(st, "--grid", arg, 0, 100000000);
+		return 0;
+	case OPT_MOVES:
+		opt_moves = ovb_arg_u64(st, "--max-moves", arg, 0, UINT64_MAX);
+		opt_repair = true;
+		return 0;
+	case OPT_GROWTH:
+		opt_growth_max = ovb_arg_real(st, "--growth-max", arg, 1, 1e6);
+		return 0;
+	case OPT_NSIGMA:
+		opt_nsigma = ovb_arg_real(st, "--nsigma", arg, 0, 1000);
+		return 0;
+	case OPT_HALF:
+		opt_half = ovb_arg_real(st, "--half-life", arg, 1, 1e12);
+		return 0;
+	case OPT_VPA_PCT:
+		opt_vpa_pct = ovb_arg_real(st, "--vpa-pct", arg, 0, 100);
+		return 0;
+	case OPT_VPA_MARGIN:
+		opt_vpa_margin = ovb_arg_real(st, "--vpa-margin", arg, 0, 100);
+		return 0;
+	case ARGP_KEY_SUCCESS:
+		if (!method_given)
+			for (int k = 0; k < NMETHOD; k++)
+				opt_method[k] = true;
+		(void)plan_given;
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp argp = { options, parse_opt, "SERIES...", doc,
+	ovb_cli_child, NULL, NULL };
+
+/* ---- VMs and their profiles ---- */
+
+struct vm {
+	const struct ovb_series *s;     /* cpu */
+	const char *file;               /* where s was read */
+};
+static struct vm *vms;
+static size_t nvm;
+static uint64_t interval;           /* I [s], common to every series */
+
+/* [lo, hi) of s's samples with t in [a, b). */
+static void
+window(const struct ovb_series *s, uint64_t a, uint64_t b, size_t *lo,
+	size_t *hi)
+{
+	size_t l = 0, h = s->n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (s->t[m] < a)
+			l = m + 1;
+		else
+			h = m;
+	}
+	*lo = l;
+	h = s->n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (s->t[m] < b)
+			l = m + 1;
+		else
+			h = m;
+	}
+	*hi = l;
+}
+
+struct prof {
+	bool ok;                /* samples in the training window */
+	double peak, pct, mean, var, vpa, rho;
+	struct ovb_dist d;      /* U on 0.01 cpu bins */
+	struct ovb_need need;   /* overbook's (Eq. 1 and 3, the eq1 mode) */
+	double growth;          /* drift: the trend's factor to the horizon */
+	struct ovb_dist dd;     /* drift: U of the samples times growth */
+	struct ovb_need dneed;  /* drift: aggregate mode on dd */
+};
+
+struct wv { double v, w; };
+
+static int
+cmp_wv(const void *a, const void *b)
+{
+	const struct wv *x = a, *y = b;
+	return (x->v > y->v) - (x->v < y->v);
+}
+
+/* The profile of VM v over the training window [a, b) at tolerance O. */
+static int
+profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
+	struct prof *p)
+{
+	memset(p, 0, sizeof *p);
+	const struct ovb_series *s = vms[v].s;
+	size_t lo, hi;
+	window(s, a, b, &lo, &hi);
+	if (lo == hi)
+		return 0;
+	struct ovb_series view = *s;
+	view.t = s->t + lo;
+	view.v = s->v + lo;
+	view.n = view.cap = hi - lo;
+	struct ovb_samples sm;
+	ovb_series_measure(&view, interval, &sm);
+	if (!sm.n) {
+		ovb_samples_free(&sm);
+		return 0;
+	}
+	/* the weighted percentile first: ovb_dist_fill sorts sm.v */
+	struct wv *wv = ovb_xcalloc(view.n, sizeof *wv);
+	double W = 0;
+	for (size_t i = 0; i < view.n; i++) {
+		wv[i].v = view.v[i];
+		wv[i].w = exp2(-((double)(b - view.t[i]) - (double)interval) /
+			opt_half);
+		W += wv[i].w;
+	}
+	ovb_qsort(wv, view.n, sizeof *wv, cmp_wv);
+	double cum = 0, target = W * opt_vpa_pct / 100;
+	p->vpa = wv[view.n - 1].v;
+	for (size_t i = 0; i < view.n; i++)
+		if ((cum += wv[i].w) >= target) {
+			p->vpa = wv[i].v;
+			break;
+		}
+	p->vpa *= 1 + opt_vpa_margin;
+	free(wv);
+	double sum2 = 0;
+	for (size_t i = 0; i < sm.n; i++)
+		sum2 += (sm.v[i] - sm.mean) * (sm.v[i] - sm.mean);
+	p->var = sum2 / (double)sm.n;
+	p->mean = sm.mean;
+	p->peak = sm.peak;
+	double sm_mean = sm.mean;
+	double pc = 100 - 100 * O;
+	p->d.capsule = s->capsule;
+	p->d.res = OVB_CPU;
+	p->d.interval = (double)interval;
+	if (!ovb_dist_fill(&p->d, &sm, ovb_auto_width(OVB_CPU, sm.peak), &pc,
+	    1)) {
+		ovb_samples_free(&sm);
+		return ovb_err_at(vms[v].file, s->line, "vm %s: its usage "
+			"needs more than "
+			"%d bins of %g cpu", s->capsule, OVB_MAXBINS,
+			ovb_auto_width(OVB_CPU, sm.peak));
+	}
+	ovb_samples_free(&sm);
+	p->pct = p->d.pct_v[0];
+	struct ovb_curve cv;
+	const char *why = NULL;
+	memset(&cv, 0, sizeof cv);
+	if (ovb_series_tbucket(&view, &cv, &why)) {
+		free(p->d.h.count);
+		return ovb_err_at(vms[v].file, s->line, "vm %s: no "
+			"token-bucket curve: %s",
+			s->capsule, why ? why : "?");
+	}
+	p->rho = ovb_curve_at(cv.pt, cv.n, p->pct);
+	free(cv.capsule);
+	free(cv.pt);
+	p->need = (struct ovb_need){ .used = true, .sigma = p->pct,
+		.rho = p->rho, .tau = opt_tau, .O = O, .h = &p->d.h,
+		.interval = (double)interval };
+	/* drift: the least-squares line of the samples over the window,
+	 * its value at the horizon (the end of the period planned for)
+	 * over its mean, at least 1: the samples are scaled by it */
+	double tm = 0, vm = 0, stt = 0, stv = 0;
+	for (size_t i = 0; i < view.n; i++) {
+		tm += (double)(view.t[i] - a);
+		vm += view.v[i];
+	}
+	tm /= (double)view.n;
+	vm /= (double)view.n;
+	for (size_t i = 0; i < view.n; i++) {
+		double dt = (double)(view.t[i] - a) - tm;
+		stt += dt * dt;
+		stv += dt * (view.v[i] - vm);
+	}
+	double slope = stt > 0 ? stv / stt : 0;
+	double at = (double)(horizon - a) - tm;
+	p->growth = vm > 0 ? (vm + slope * at) / vm : 1;
+	if (!(p->growth >= 1))
+		p->growth = 1;
+	if (p->growth > opt_growth_max)
+		p->growth = opt_growth_max;
+	struct ovb_samples sd = { .n = view.n };
+	sd.v = ovb_xcalloc(view.n, sizeof *sd.v);
+	for (size_t i = 0; i < view.n; i++) {
+		sd.v[i] = view.v[i] * p->growth;
+		if (sd.v[i] > sd.peak)
+			sd.peak = sd.v[i];
+	}
+	sd.mean = sm_mean * p->growth;
+	p->dd = p->d;
+	p->dd.h.count = NULL;
+	bool ok = ovb_dist_fill(&p->dd, &sd, ovb_auto_width(OVB_CPU, sd.peak),
+		&pc, 1);
+	ovb_samples_free(&sd);
+	if (!ok) {
+		free(p->d.h.count);
+		return ovb_err_at(vms[v].file, s->line, "vm %s: its drifted "
+			"usage needs more than %d bins", s->capsule, OVB_MAXBINS);
+	}
+	p->dneed = p->need;
+	p->dneed.h = &p->dd.h;
+	p->dneed.sigma = p->dd.pct_v[0];
+	p->dneed.agg = true;
+	p->ok = true;
+	return 0;
+}
+
+/* The method's per-VM reservation: the order of placement, and the
+ * summands of the plain methods. */
+static double
+size_of(enum method m, const struct prof *p)
+{
+	switch (m) {
+	case M_OVERBOOK: return ovb_eq1_term(&p->need, p->need.tau);
+	case M_AGG: case M_PCT: return p->pct;
+	case M_DRIFT: return p->dneed.sigma;
+	case M_PEAK: return p->peak;
+	case M_NSIGMA: return p->mean + opt_nsigma * sqrt(p->var);
+	case M_VPA: return p->vpa;
+	default: return 0;
+	}
+}
+
+/* ---- nodes ---- */
+
+struct bnode {
+	size_t *vm;
+	size_t n, cap;
+	struct ovb_need *need;
+	size_t capneed;
+	double *size;
+	size_t capsize;
+	double mean, var;
+	double g;               /* Y's grid; 0: not built */
+	struct ovb_pmf y;
+	double *tail;
+};
+
+static void
+node_clear(struct bnode *nd)
+{
+	free(nd->vm);
+	free(nd->need);
+	free(nd->size);
+	if (nd->g)
+		ovb_pmf_free(&nd->y);
+	free(nd->tail);
+	memset(nd, 0, sizeof *nd);
+}
+
+static void
+node_build_y(struct bnode *nd, double g, double C)
+{
+	if (nd->g)
+		ovb_pmf_free(&nd->y);
+	free(nd->tail);
+	ovb_node_y(nd->need, nd->n, NULL, g, C, &nd->y);
+	nd->tail = ovb_xcalloc(nd->y.n, sizeof *nd->tail);
+	ovb_pmf_tails(&nd->y, nd->tail);
+	nd->g = g;
+}
+
+/* Eq. 3 with x added: Pr(Y > C) <= O, exactly. */
+static bool
+eq3_fits(struct bnode *nd, const struct ovb_need *x, double C, double O)
+{
+	double g = nd->n ? nd->g : 0;
+	g = ovb_grid_add(g, x, C, opt_grid);
+	if (!ovb_grid_holds(nd->need, nd->n, x, g))
+		return false;
+	if (nd->g != g)
+		node_build_y(nd, g, C);
+	struct ovb_pmf u;
+	ovb_need_pmf(x, g, &u);
+	double p = ovb_pmf_tail_with(&nd->y, nd->tail, &u, C);
+	ovb_pmf_free(&u);
+	return ovb_eq3_decide(nd->need, nd->n, x, g, C, O, p);
+}
+
+static bool
+fits(enum method m, struct bnode *nd, const struct prof *p, double sz,
+	double C, double O)
+{
+	struct ovb_need x = m == M_DRIFT ? p->dneed : p->need;
+	x.agg = m == M_AGG || m == M_DRIFT;
+	switch (m) {
+	case M_OVERBOOK:
+	case M_AGG:     /* the members' needs have the same mode */
+	case M_DRIFT:
+		if (!ovb_eq1_holds(nd->need, nd->n, &x, C))
+			return false;
+		return eq3_fits(nd, &x, C, O);
+	case M_NSIGMA:
+		return nd->mean + p->mean + opt_nsigma * sqrt(nd->var + p->var)
+			<= C;
+	default: {
+		nd->size = ovb_xrealloc(nd->size, nd->n + 1, sizeof *nd->size);
+		nd->size[nd->n] = sz;
+		return ovb_sum_cmp(nd->size, nd->n + 1, C) <= 0;
+	}
+	}
+}
+
+static void
+node_add(enum method m, struct bnode *nd, size_t v, const struct prof *p,
+	double sz, double C)
+{
+	size_t n1 = nd->n, n2 = nd->n;
+	*OVB_PUSH(nd->vm, n1, nd->cap) = v;
+	struct ovb_need *x = OVB_PUSH(nd->need, n2, nd->capneed);
+	*x = m == M_DRIFT ? p->dneed : p->need;
+	x->agg = m == M_AGG || m == M_DRIFT;
+	nd->size = ovb_xrealloc(nd->size, nd->n + 1, sizeof *nd->size);
+	nd->size[nd->n++] = sz;
+	nd->mean += p->mean;
+	nd->var += p->var;
+	if (m == M_OVERBOOK || m == M_AGG || m == M_DRIFT) {
+		/* the grid stays (eq3_fits built Y on it); add x to Y */
+		struct ovb_pmf u;
+		ovb_need_pmf(x, nd->g, &u);
+		ovb_pmf_add(&nd->y, &u);
+		ovb_pmf_free(&u);
+		ovb_pmf_clip(&nd->y, C);
+		free(nd->tail);
+		nd->tail = ovb_xcalloc(nd->y.n, sizeof *nd->tail);
+		ovb_pmf_tails(&nd->y, nd->tail);
+	}
+}
+
+/* Adds VM v to nd whether it fits or not (a VM kept in place). */
+static void
+node_put(enum method m, struct bnode *nd, size_t v, const struct prof *p,
+	double sz, double C)
+{
+	if (m == M_OVERBOOK || m == M_AGG || m == M_DRIFT) {
+		const struct ovb_need *x = m == M_DRIFT ? &p->dneed : &p->need;
+		double g = ovb_grid_add(nd->n ? nd->g : 0, x, C, opt_grid);
+		if (g != nd->g)
+			node_build_y(nd, g, C);
+	}
+	node_add(m, nd, v, p, sz, C);
+}
+
+/* Does node nd keep the method's rule? */
+static bool
+node_holds(enum method m, struct bnode *nd, double C, double O)
+{
+	if (!nd->n)
+		return true;
+	switch (m) {
+	case M_OVERBOOK: case M_AGG: case M_DRIFT:
+		if (!ovb_eq1_holds(nd->need, nd->n, NULL, C) ||
+		    !ovb_grid_holds(nd->need, nd->n, NULL, nd->g))
+			return false;
+		return ovb_eq3_decide(nd->need, nd->n, NULL, nd->g, C, O,
+			ovb_pmf_tail(&nd->y, C));
+	case M_NSIGMA:
+		return nd->mean + opt_nsigma * sqrt(nd->var) <= C;
+	default:
+		return ovb_sum_cmp(nd->size, nd->n, C) <= 0;
+	}
+}
+
+/* Node nd again without its i-th VM, which is returned. */
+static size_t
+node_drop(enum method m, struct bnode *nd, size_t i, const struct prof *pr,
+	double C)
+{
+	size_t n = nd->n, out = nd->vm[i];
+	size_t *vm = ovb_xcalloc(n, sizeof *vm);
+	double *sz = ovb_xcalloc(n, sizeof *sz);
+	memcpy(vm, nd->vm, n * sizeof *vm);
+	memcpy(sz, nd->size, n * sizeof *sz);
+	node_clear(nd);
+	for (size_t k = 0; k < n; k++)
+		if (k != i)
+			node_put(m, nd, vm[k], &pr[vm[k]], sz[k], C);
+	free(vm);
+	free(sz);
+	return out;
+}
+
+/* ---- one configuration ---- */
+
+struct cfg {
+	enum method m;
+	double cpus, O;
+	uint64_t train;
+	bool rolling;
+	struct ovb_backtest bt;         /* this configuration's records */
+	size_t *prev;                   /* per VM: node index, OVB_NONE */
+	uint64_t valid;                 /* one-shot: the forecast's date */
+	double placed, nodes;           /* for VS-PEAK */
+};
+
+struct sortv { size_t v; double size; };
+
+static int
+cmp_sortv(const void *a, const void *b)
+{
+	const struct sortv *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return (x->v > y->v) - (x->v < y->v);
+}
+
+/* Places the profiled VMs; node_of[v] the node index or OVB_NONE. */
+static size_t
+place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused)
+{
+	struct sortv *ord = ovb_xcalloc(nvm + 1, sizeof *ord);
+	size_t n = 0;
+	for (size_t v = 0; v < nvm; v++) {
+		node_of[v] = OVB_NONE;
+		if (pr[v].ok)
+			ord[n++] = (struct sortv){ v, size_of(c->m, &pr[v]) };
+	}
+	ovb_qsort(ord, n, sizeof *ord, cmp_sortv);
+	size_t nn = 0, capn = 0, placed = 0;
+	struct bnode *nd = NULL;
+	size_t *cand = ovb_xcalloc(nvm + 2, sizeof *cand);
+	double *szof = ovb_xcalloc(nvm + 1, sizeof *szof);
+	for (size_t i = 0; i < n; i++)
+		szof[ord[i].v] = ord[i].size;
+	if (c->rolling && opt_repair) {
+		/* keep every VM where it was, then repair */
+		for (size_t v = 0; v < nvm; v++) {
+			size_t k = c->prev[v];
+			if (!pr[v].ok || k == OVB_NONE)
+				continue;
+			while (nn <= k) {
+				ovb_grow(&nd, &capn, nn, sizeof *nd);
+				memset(&nd[nn++], 0, sizeof *nd);
+			}
+			node_put(c->m, &nd[k], v, &pr[v], szof[v], c->cpus);
+			node_of[v] = k;
+			placed++;
+		}
+		uint64_t moves = 0;
+		for (size_t k = 0; k < nn && moves < opt_moves; k++) {
+			while (moves < opt_moves && !node_holds(c->m, &nd[k],
+			    c->cpus, c->O)) {
+				size_t big = 0;
+				for (size_t i = 1; i < nd[k].n; i++)
+					if (nd[k].size[i] > nd[k].size[big])
+						big = i;
+				size_t v = node_drop(c->m, &nd[k], big, pr,
+					c->cpus);
+				/* first fit: the nodes in use, then the
+				 * lowest-numbered empty one */
+				size_t to = OVB_NONE, empty = 0;
+				while (empty < nn && (nd[empty].n || empty == k))
+					empty++;
+				for (size_t j = 0; j < nn && to == OVB_NONE; j++)
+					if (j != k && nd[j].n && fits(c->m, &nd[j],
+					    &pr[v], szof[v], c->cpus, c->O))
+						to = j;
+				if (to == OVB_NONE && (!opt_nodes ||
+				    empty < opt_nodes)) {
+					if (empty == nn) {
+						ovb_grow(&nd, &capn, nn, sizeof *nd);
+						memset(&nd[nn++], 0, sizeof *nd);
+					}
+					if (fits(c->m, &nd[empty], &pr[v], szof[v],
+					    c->cpus, c->O))
+						to = empty;
+				}
+				if (to == OVB_NONE && empty < nn &&
+				    !nd[empty].n) {
+					/* not even alone on a node: out, as a
+					 * fresh placement would leave it */
+					node_of[v] = OVB_NONE;
+					placed--;
+					continue;
+				}
+				if (to == OVB_NONE) {   /* the pool is full */
+					node_put(c->m, &nd[k], v, &pr[v], szof[v],
+						c->cpus);
+					break;
+				}
+				node_add(c->m, &nd[to], v, &pr[v], szof[v],
+					c->cpus);
+				node_of[v] = to;
+				moves++;
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t v = ord[i].v, nc = 0;
+		if (node_of[v] != OVB_NONE)
+			continue;       /* kept in place */
+		if (c->rolling && c->prev[v] != OVB_NONE)
+			cand[nc++] = c->prev[v];
+		for (size_t k = 0; k < nn; k++)
+			if (nd[k].n && (!nc || cand[0] != k))
+				cand[nc++] = k;
+		size_t empty = 0;
+		while (empty < nn && nd[empty].n)
+			empty++;
+		if (!opt_nodes || empty < opt_nodes)
+			cand[nc++] = empty;
+		for (size_t j = 0; j < nc; j++) {
+			size_t k = cand[j];
+			if (opt_nodes && k >= opt_nodes)
+				continue;
+			while (nn <= k) {
+				ovb_grow(&nd, &capn, nn, sizeof *nd);
+				memset(&nd[nn++], 0, sizeof *nd);
+			}
+			if (!fits(c->m, &nd[k], &pr[v], ord[i].size, c->cpus,
+			    c->O))
+				continue;
+			node_add(c->m, &nd[k], v, &pr[v], ord[i].size, c->cpus);
+			node_of[v] = k;
+			placed++;
+			break;
+		}
+	}
+	*nused = 0;
+	for (size_t k = 0; k < nn; k++) {
+		*nused += nd[k].n > 0;
+		node_clear(&nd[k]);
+	}
+	free(nd);
+	free(cand);
+	free(ord);
+	free(szof);
+	return placed;
+}
+
+/* Replays [a, b) through node k's VMs: slots where every one has a
+ * sample, and those whose exact sum exceeds C. */
+static void
+replay(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
+	uint64_t *slots, uint64_t *over)
+{
+	size_t *lo = ovb_xcalloc(n, sizeof *lo), *hi = ovb_xcalloc(n,
+		sizeof *hi);
+	double *x = ovb_xcalloc(n, sizeof *x);
+	*slots = *over = 0;
+	for (size_t i = 0; i < n; i++)
+		window(vms[on[i]].s, a, b, &lo[i], &hi[i]);
+	const struct ovb_series *s0 = vms[on[0]].s;
+	for (size_t j = lo[0]; j < hi[0]; j++) {
+		uint64_t t = s0->t[j];
+		x[0] = s0->v[j];
+		bool all = true;
+		for (size_t i = 1; i < n && all; i++) {
+			const struct ovb_series *s = vms[on[i]].s;
+			while (lo[i] < hi[i] && s->t[lo[i]] < t)
+				lo[i]++;
+			if (lo[i] < hi[i] && s->t[lo[i]] == t)
+				x[i] = s->v[lo[i]];
+			else
+				all = false;
+		}
+		if (!all)
+			continue;
+		++*slots;
+		*over += ovb_sum_cmp(x, n, C) > 0;
+	}
+	free(lo);
+	free(hi);
+	free(x);
+}
+
+static char *
+node_name(size_t k)
+{
+	char b[32];
+	snprintf(b, sizeof b, "n%zu", k + 1);
+	return ovb_xstrdup(b);
+}
+
+/* Period k (1..) of c: [a, b) replayed through the plan node_of. */
+static void
+record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
+	const size_t *node_of, size_t placed, size_t nused, size_t moved,
+	size_t rejected)
+{
+	struct ovb_backtest *bt = &c->bt;
+	struct ovb_bt_period *p = OVB_PUSH(bt->per, bt->nper, bt->capper);
+	*p = (struct ovb_bt_period){ .config = 0, .k = k, .start = a,
+		.end = b, .placed = placed, .rejected = rejected,
+		.nodes = nused, .moved = moved };
+	size_t maxk = 0;
+	for (size_t v = 0; v < nvm; v++)
+		if (node_of[v] != OVB_NONE && node_of[v] + 1 > maxk)
+			maxk = node_of[v] + 1;
+	for (size_t v = 0; v < nvm; v++)
+		if (node_of[v] != OVB_NONE) {
+			struct ovb_bt_place *pl = OVB_PUSH(bt->pl, bt->npl,
+				bt->cappl);
+			pl->period = bt->nper - 1;
+			pl->vm = ovb_xstrdup(vms[v].s->capsule);
+			pl->node = node_name(node_of[v]);
+		}
+	size_t *on = ovb_xcalloc(nvm + 1, sizeof *on);
+	for (size_t nk = 0; nk < maxk; nk++) {
+		size_t n = 0;
+		for (size_t v = 0; v < nvm; v++)
+			if (node_of[v] == nk)
+				on[n++] = v;
+		if (!n)
+			continue;
+		struct ovb_bt_node *nd = OVB_PUSH(bt->node, bt->nnode,
+			bt->capnode);
+		nd->period = bt->nper - 1;
+		nd->node = node_name(nk);
+		nd->vms = n;
+		replay(on, n, a, b, c->cpus, &nd->slots, &nd->over);
+		nd->status = !nd->slots ? OVB_BT_MISSING :
+			ovb_bt_held(nd->over, nd->slots, c->O) ? OVB_BT_HELD :
+			OVB_BT_BROKEN;
+	}
+	free(on);
+}
+
+/* The summary of c from its records. */
+static void
+summarize(struct cfg *c)
+{
+	struct ovb_backtest *bt = &c->bt;
+	struct ovb_bt_summary s = { 0 };
+	for (size_t i = 0; i < bt->nper; i++) {
+		s.placed += bt->per[i].placed;
+		s.nodes += bt->per[i].nodes;
+		s.moved += bt->per[i].moved;
+	}
+	for (size_t i = 0; i < bt->nnode; i++) {
+		const struct ovb_bt_node *n = &bt->node[i];
+		s.held += n->status == OVB_BT_HELD;
+		s.broken += n->status == OVB_BT_BROKEN;
+		s.missing += n->status == OVB_BT_MISSING;
+		if (n->status != OVB_BT_MISSING) {
+			double f = (double)n->over / (double)n->slots;
+			if (f > s.worst)
+				s.worst = f;
+		}
+	}
+	s.density = s.nodes ? (double)s.placed / (double)s.nodes : 0;
+	*OVB_PUSH(bt->sum, bt->nsum, bt->capsum) = s;
+}
+
+/* Does every node of the plan node_of keep Pr(Y > C) <= O with the
+ * VMs' forecast profiles fp (the aggregate mode on trend-scaled samples)? */
+static bool
+forecast_holds(const struct cfg *c, const size_t *node_of,
+	const struct prof *fp)
+{
+	size_t maxk = 0;
+	for (size_t v = 0; v < nvm; v++)
+		if (node_of[v] != OVB_NONE && node_of[v] + 1 > maxk)
+			maxk = node_of[v] + 1;
+	struct ovb_need *need = ovb_xcalloc(nvm + 1, sizeof *need);
+	bool ok = true;
+	for (size_t k = 0; k < maxk && ok; k++) {
+		size_t n = 0;
+		for (size_t v = 0; v < nvm; v++)
+			if (node_of[v] == k && fp[v].ok)
+				need[n++] = fp[v].dneed;
+		if (!n)
+			continue;
+		double g = ovb_node_grid(need, n, NULL, c->cpus, opt_grid);
+		if (!ovb_grid_holds(need, n, NULL, g)) {
+			ok = false;
+			break;
+		}
+		struct ovb_pmf y;
+		ovb_node_y(need, n, NULL, g, c->cpus, &y);
+		double p = ovb_pmf_tail(&y, c->cpus);
+		ovb_pmf_free(&y);
+		ok = ovb_eq3_decide(need, n, NULL, g, c->cpus, c->O, p);
+	}
+	free(need);
+	return ok;
+}
+
+/* ---- the run ---- */
+
+static void
+profiles_free(struct prof *pr)
+{
+	for (size_t v = 0; v < nvm; v++) {
+		free(pr[v].d.h.count);
+		free(pr[v].dd.h.count);
+	}
+}
+
+/* Appends c's records to out, as configuration id. */
+static void
+append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
+{
+	char b[32];
+	snprintf(b, sizeof b, "c%zu", id);
+	struct ovb_bt_config *cf = OVB_PUSH(out->conf, out->nconf,
+		out->capconf);
+	*cf = (struct ovb_bt_config){ .id = ovb_xstrdup(b),
+		.method = ovb_xstrdup(method_name[c->m]), .cpus = c->cpus,
+		.O = c->O, .train = c->train, .replay = opt_replay,
+		.rolling = c->rolling, .repair = c->rolling && opt_repair,
+		.max_moves = opt_moves, .valid_until = c->rolling ? 0 :
+		c->valid, .periods = nper };
+	size_t conf = out->nconf - 1, per0 = out->nper;
+	for (size_t i = 0; i < c->bt.nper; i++) {
+		struct ovb_bt_period *p = OVB_PUSH(out->per, out->nper,
+			out->capper);
+		*p = c->bt.per[i];
+		p->config = conf;
+	}
+	for (size_t i = 0; i < c->bt.npl; i++) {
+		struct ovb_bt_place *p = OVB_PUSH(out->pl, out->npl, out->cappl);
+		*p = c->bt.pl[i];
+		p->period += per0;
+	}
+	for (size_t i = 0; i < c->bt.nnode; i++) {
+		struct ovb_bt_node *p = OVB_PUSH(out->node, out->nnode,
+			out->capnode);
+		*p = c->bt.node[i];
+		p->period += per0;
+	}
+	struct ovb_bt_summary *s = OVB_PUSH(out->sum, out->nsum, out->capsum);
+	*s = c->bt.sum[0];
+	s->config = conf;
+	/* the strings now belong to out */
+	free(c->bt.per);
+	free(c->bt.pl);
+	free(c->bt.node);
+	free(c->bt.sum);
+	memset(&c->bt, 0, sizeof c->bt);
+}
+
+int
+main(int argc, char **argv)
+{
+	int first, status = 0;
+	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	struct ovb_series_set all = { 0 };
+	const char **files = NULL;
+	static char dash[] = "-";
+	char *stdin_only[] = { dash };
+	status = argc > first ? ovb_series_load(argv + first,
+		(size_t)(argc - first), &all, &files) :
+		ovb_series_load(stdin_only, 1, &all, &files);
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	for (size_t i = 0; !status && i < all.n; i++) {
+		const struct ovb_series *s = &all.s[i];
+		if (s->res != OVB_CPU)
+			continue;
+		if (interval && s->interval != interval) {
+			status = ovb_err_at(files[i], s->line, "series %s cpu: "
+				"interval %llu s, but %llu s before", s->capsule,
+				(unsigned long long)s->interval,
+				(unsigned long long)interval);
+			break;
+		}
+		interval = s->interval;
+		vms = ovb_xrealloc(vms, nvm + 1, sizeof *vms);
+		vms[nvm].file = files[i];
+		vms[nvm++].s = s;
+		if (s->t[0] < t0)
+			t0 = s->t[0];
+		if (s->t[s->n - 1] + s->interval > t1)
+			t1 = s->t[s->n - 1] + s->interval;
+	}
+	if (!status && !nvm)
+		status = ovb_err_at(argc - first == 1 ? argv[first] : NULL, 0,
+			"no cpu series: nothing to place");
+	uint64_t S = start_given ? opt_start : (t0 + 86399) / 86400 * 86400;
+	uint64_t maxtrain = 0;
+	for (size_t i = 0; i < ntrain; i++)
+		if (opt_train[i] > maxtrain)
+			maxtrain = opt_train[i];
+	/* periods: every configuration replays the same N periods, those
+	 * after the longest training window */
+	uint64_t nper = opt_periods;
+	if (!status && !nper && S + maxtrain < t1)
+		nper = (t1 - S - maxtrain + opt_replay - 1) / opt_replay;
+	if (!status && !nper)
+		status = ovb_err_at(argc - first == 1 ? argv[first] : NULL, 0,
+			"the series end (%llu) before the first replayed period "
+			"(start %llu + training %llu s)",
+			(unsigned long long)t1, (unsigned long long)S,
+			(unsigned long long)maxtrain);
+	bool plans[2] = { opt_rolling, opt_oneshot };
+	struct ovb_backtest out = { 0 };
+	size_t id = 0;
+	double work = 0, total = (double)(opt_rolling + opt_oneshot) *
+		(double)(ntrain * nO) * (double)nper;
+	struct prof *pr = ovb_xcalloc(nvm + 1, sizeof *pr);
+	size_t *node_of = ovb_xcalloc(nvm + 1, sizeof *node_of);
+	struct cfg *cf = ovb_xcalloc(ncpus * NMETHOD, sizeof *cf);
+	for (int pl = 0; !status && pl < 2; pl++) {
+		if (!plans[pl])
+			continue;
+		for (size_t it = 0; !status && it < ntrain; it++)
+		for (size_t io = 0; !status && io < nO; io++) {
+			uint64_t W = opt_train[it];
+			for (size_t ic = 0; ic < ncpus; ic++)
+				for (int m = 0; m < NMETHOD; m++) {
+					struct cfg *c = &cf[ic * NMETHOD + m];
+					*c = (struct cfg){ .m = (enum method)m,
+						.cpus = opt_cpus[ic], .O = opt_O[io],
+						.train = W, .rolling = pl == 0 };
+					c->prev = ovb_xcalloc(nvm + 1,
+						sizeof *c->prev);
+					for (size_t v = 0; v < nvm; v++)
+						c->prev[v] = OVB_NONE;
+				}
+			/* the replayed periods come after the longest window */
+			uint64_t first_start = S + maxtrain;
+			for (uint64_t k = 1; !status && k <= nper; k++) {
+				uint64_t a = first_start + (k - 1) * opt_replay,
+					b = a + opt_replay;
+				bool plan_now = pl == 0 || k == 1;
+				if (plan_now) {
+					profiles_free(pr);
+					uint64_t ta = pl == 0 ? a - W :
+						first_start - W;
+					for (size_t v = 0; !status && v < nvm; v++)
+						status = profile(v, ta, ta + W,
+							b, opt_O[io], &pr[v]);
+				}
+				for (size_t ic = 0; !status && ic < ncpus; ic++)
+				for (int m = 0; m < NMETHOD; m++) {
+					struct cfg *c = &cf[ic * NMETHOD + m];
+					size_t placed = 0, nused = 0, moved = 0,
+						rej = 0;
+					if (plan_now) {
+						placed = place(c, pr, node_of,
+							&nused);
+						for (size_t v = 0; v < nvm; v++) {
+							if (node_of[v] == OVB_NONE)
+								continue;
+							moved += k > 1 &&
+								c->prev[v] != OVB_NONE &&
+								c->prev[v] != node_of[v];
+						}
+						memcpy(c->prev, node_of,
+							nvm * sizeof *node_of);
+					} else {
+						memcpy(node_of, c->prev,
+							nvm * sizeof *node_of);
+						for (size_t v = 0; v < nvm; v++)
+							placed += node_of[v] !=
+								OVB_NONE;
+						nused = c->bt.per[0].nodes;
+					}
+					rej = nvm - placed;
+					record(c, k, a, b, node_of, placed,
+						nused, moved, rej);
+					c->placed += (double)placed;
+					c->nodes += (double)nused;
+				}
+				ovb_progress("configurations", ++work, total);
+			}
+			/* one-shot: until when does the trend forecast keep
+			 * every node's promise?  The end of the last period
+			 * forecast to hold on every node */
+			for (uint64_t k = 1; !status && pl == 1 && k <= nper;
+			     k++) {
+				uint64_t a = first_start + (k - 1) * opt_replay,
+					b = a + opt_replay, ta = first_start - W;
+				struct prof *fp = ovb_xcalloc(nvm + 1, sizeof *fp);
+				for (size_t v = 0; !status && v < nvm; v++)
+					status = profile(v, ta, ta + W, b, opt_O[io],
+						&fp[v]);
+				for (size_t i = 0; !status && i < ncpus * NMETHOD;
+				     i++) {
+					struct cfg *c = &cf[i];
+					if (c->valid)
+						continue;
+					if (!forecast_holds(c, c->prev, fp))
+						c->valid = a;
+					else if (k == nper)
+						c->valid = b;
+				}
+				profiles_free(fp);
+				free(fp);
+			}
+			for (size_t ic = 0; ic < ncpus; ic++) {
+				const struct cfg *peak = &cf[ic * NMETHOD + M_PEAK];
+				double pd = peak->nodes ? peak->placed /
+					peak->nodes : 0;
+				for (int m = 0; m < NMETHOD; m++) {
+					struct cfg *c = &cf[ic * NMETHOD + m];
+					if (!status) {
+						summarize(c);
+						double d = c->bt.sum[0].density;
+						c->bt.sum[0].vs_peak = pd > 0 ?
+							d / pd : 0;
+						if (opt_method[m])
+							append(&out, c, ++id, nper);
+					}
+					ovb_backtest_free(&c->bt);
+					free(c->prev);
+				}
+			}
+		}
+	}
+	ovb_progress_end();
+	profiles_free(pr);
+	free(pr);
+	free(node_of);
+	free(cf);
+	if (!status) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		if (!f)
+			status = OVB_ESOFT;
+		else {
+			status = ovb_backtest_write(f, &out);
+			if (fclose(f))
+				status = OVB_EIO;
+		}
+		status = ovb_out_buffer(buf, len, status);
+		free(buf);
+	}
+	ovb_backtest_free(&out);
+	ovb_series_free(&all);
+	free(files);
+	free(vms);
+	return status;
+}
