@@ -105,6 +105,18 @@ bad(const struct ovb_perf *p, const char *fmt, ...)
 	return OVB_EDATA;
 }
 
+/* The NRCPUS header: the online CPUs (ovb-onoff keeps state per CPU, so
+ * the count is bounded before anything is allocated). */
+static int
+set_ncpus(struct ovb_perf *p, uint32_t n)
+{
+	if (n > OVB_MAXCPUS)
+		return bad(p, "the NRCPUS header says %lu CPUs; at most "
+			"%u are supported", (unsigned long)n, OVB_MAXCPUS);
+	p->ncpus = n;
+	return 0;
+}
+
 /* ---- raw input ---- */
 
 static int
@@ -560,7 +572,7 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 				st = read_tracing(p, size);
 		} else if (bit == FEAT_NRCPUS && size >= 8) {
 			if (!(st = read_at(p, off, sec, 8)))
-				p->ncpus = get32(sec + 4);
+				st = set_ncpus(p, get32(sec + 4));
 		} else if (bit == FEAT_CMDLINE && size <= 65536) {
 			unsigned char *b = ovb_xmalloc((size_t)size);
 			if (!(st = read_at(p, off, b, (size_t)size)))
@@ -1044,7 +1056,7 @@ user_record(struct ovb_perf *p, uint32_t type, size_t n)
 	}
 	case REC_HEADER_FEATURE:
 		if (n >= 16 && get64(p->buf) == FEAT_NRCPUS)
-			p->ncpus = get32(p->buf + 12);
+			return set_ncpus(p, get32(p->buf + 12));
 		else if (n >= 8 && get64(p->buf) == FEAT_CMDLINE)
 			cmdline(p, p->buf + 8, n - 8);
 		return 0;

@@ -301,6 +301,10 @@ const struct ovb_format *ovb_format_sniff(struct ovb_lex *lx, int *status);
  * any sum computed from bins is an upper bound of the true sum
  * (conservative for overflow probabilities). */
 #define OVB_MAXBINS 1000000
+/* Resource limits (formats/README.md, "Resource limits"): checked before
+ * the work they bound is started, a clear 65 naming the input beyond. */
+#define OVB_MAXINTERVALS 100000000u   /* measurement intervals in one span */
+#define OVB_MAXCPUS 65536u            /* CPUs of a trace (cpus, NRCPUS) */
 struct ovb_hist {
 	double width;        /* bin width w, in the resource's rate unit */
 	uint64_t n;          /* number of measurement intervals = sum of counts */
@@ -345,6 +349,7 @@ struct ovb_oncap {
 };
 struct ovb_onoff {
 	uint64_t t0, t1;     /* trace span [ns] */
+	unsigned long span_line;   /* the span record's line */
 	uint32_t ncpus;
 	size_t ncap, capcap, ngap, capgap;
 	struct ovb_oncap *cap;
