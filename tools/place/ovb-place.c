@@ -1263,9 +1263,7 @@ main(int argc, char **argv)
 	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {
 		put_risks();
 		ovb_plan_write(out.f, &S.out);
-		status = ovb_out_close(&out, true);
-		if (!status && !ovb_opt_output)
-			status = ovb_fshut_stdout();
+		status = ovb_out_end(&out, 0);
 		if (!status && opt_strict && nrejected) {
 			if (!ovb_quiet)
 				ovb_warn("%zu application%s rejected (--strict)",
