@@ -541,9 +541,13 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 	int st = read_exact(p, hdr + 16, sizeof hdr - 16);
 	if (st)
 		return st;
-	if (get64(hdr + 8) < sizeof hdr)
-		return bad(p, "header of %llu bytes is too short for a perf.data "
-			"file", (unsigned long long)get64(hdr + 8));
+	/* perf's file header is exactly 104 bytes (perf_file_header); the
+	 * feature bits below mean nothing in anything else, so garbage after
+	 * the magic is called so, not described by its random bits */
+	if (get64(hdr + 8) != sizeof hdr)
+		return bad(p, "corrupt perf.data header: it gives its size as "
+			"%llu bytes, not %zu (16 in pipe mode)",
+			(unsigned long long)get64(hdr + 8), sizeof hdr);
 	const unsigned char *feat = hdr + 72;
 	if (feat[FEAT_COMPRESSED / 8] >> (FEAT_COMPRESSED % 8) & 1)
 		return bad(p, "recorded with compression (perf record -z), which "

@@ -35,8 +35,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, '..', 'data')
 FIX = os.path.join(HERE, '..', 'fixtures')
 
-TEXT = ['onoff', 'usage', 'profile', 'series', 'curve', 'cluster', 'apps',
-        'plan', 'reserves', 'gain']
+FORMATS = os.path.join(HERE, '..', '..', 'formats')
+
+
+def text_formats():
+    """The overbook formats: every formats/NAME.md whose example
+    t/data/example.NAME starts with the magic 'ovb-NAME 1' (so a new
+    format is in the corpus once its spec and example exist)."""
+    names = []
+    for md in sorted(os.listdir(FORMATS)):
+        name = md[:-3]
+        ex = os.path.join(DATA, 'example.' + name)
+        if md.endswith('.md') and os.path.isfile(ex):
+            with open(ex, 'rb') as f:
+                if f.readline() == b'ovb-%s 1\n' % name.encode():
+                    names.append(name)
+    return names
+
+
+TEXT = text_formats()
 # Formats whose grammar allows a file of only its magic line.
 MAGIC_ONLY_OK = {'apps', 'reserves'}
 
