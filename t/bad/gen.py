@@ -328,6 +328,16 @@ def regressions():
     # a plan with CR-only line ends was read as an empty plan
     put('plan', 'reg-cr-only-short', b'ovb-plan 1\r# x\rreject a b: c\r',
         'bad', 1)
+    # fresh corpus (seed 7331): a sample of the largest double made
+    # ovb-tbucket write 'rho inf' (the burst of a long run near it)
+    se = open(os.path.join(DATA, 'replay-small.series'), 'rb').read()
+    put('series', 'rp-reg-rho-inf', se.replace(b'sample 600 1.0000000000000002\n',
+        b'sample 600 1.7976931348623157e308\n', 1), 'any')
+    # (seed 99): a placed capsule's sigma of the largest double in a plan
+    # to add to made ovb-place write 'cpu-resv ... inf' and 'load inf'
+    pl = open(os.path.join(DATA, 'example.plan'), 'rb').read()
+    put('plan', 'reg-qos-huge', pl.replace(b'qos batch w2 cpu 1 0 2 0\n',
+        b'qos batch w2 cpu 1.7976931348623157e308 0 2 0\n', 1), 'any')
     # a reserves file of only its magic is valid (was 'no classes')
     put('reserves', 'reg-magic-only-crlf', b'ovb-reserves 1\r\n', 'ok')
 

@@ -1141,8 +1141,20 @@ load_existing(void)
 	for (size_t i = 0; i < S.out.n; i++) {
 		struct ovb_placed *q = &S.out.p[i];
 		const struct ovb_need *n = S.needs[i];
+		/* what the plan will state of it must be a finite number */
+		for (int r = 0; r < OVB_NCAP; r++)
+			if (n[r].used && !isfinite(ovb_eq1_term(&n[r], n[r].tau)))
+				return ovb_err_at(S.plan_file, q->line, "capsule "
+					"%s/%s %s: (sigma tau + rho)(1 - O) / tau, its "
+					"load by Eq. 1, exceeds the largest double",
+					q->app, q->capsule, ovb_res_name(r));
 		if (q->has_cpu_resv && n[OVB_CPU].used)
 			ovb_cpu_resv(&n[OVB_CPU], &q->x, &q->y, &q->weight);
+		if (q->has_cpu_resv && !(isfinite(q->x) && isfinite(q->y) &&
+		    isfinite(q->weight)))
+			return ovb_err_at(S.plan_file, q->line, "capsule %s/%s: "
+				"its cpu reservation (section 4.1) exceeds the "
+				"largest double", q->app, q->capsule);
 		if (q->has_tbucket && n[OVB_NET].used) {
 			q->tb_sigma = n[OVB_NET].sigma;
 			q->tb_rho = n[OVB_NET].rho;
@@ -1210,7 +1222,7 @@ place_all(void)
 	return 0;
 }
 
-static void
+static int
 put_risks(void)
 {
 	for (size_t i = 0; i < S.cluster.n; i++)
@@ -1226,8 +1238,14 @@ put_risks(void)
 			k->omin = nr->omin;
 			k->load = nr->load;
 			k->capacity = S.cluster.node[i].cap[r];
+			if (!isfinite(k->load))   /* existing capsules' sum */
+				return ovb_err_at(S.have_existing ? S.plan_file :
+					S.cluster_file, 0, "node %s %s: the load of "
+					"its capsules exceeds the largest double",
+					k->node, ovb_res_name((enum ovb_res)r));
 		}
 	S.out.grid = opt_grid;
+	return 0;
 }
 
 int
@@ -1261,9 +1279,9 @@ main(int argc, char **argv)
 		status = OVB_EDATA;
 	struct ovb_out out;
 	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {
-		put_risks();
-		ovb_plan_write(out.f, &S.out);
-		status = ovb_out_end(&out, 0);
+		if (!(status = put_risks()))
+			ovb_plan_write(out.f, &S.out);
+		status = ovb_out_end(&out, status);
 		if (!status && opt_strict && nrejected) {
 			if (!ovb_quiet)
 				ovb_warn("%zu application%s rejected (--strict)",
