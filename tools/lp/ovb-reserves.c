@@ -532,8 +532,11 @@ serve(FILE *in, FILE *out, const char *name)
 	opt.cold = a[2] != 0;
 	opt_floor = f[0], opt.accuracy = f[1], opt.bank_c = f[2];
 	opt.bank_keep = f[3];
-	if (!ovb_wire_put_magic(out) || fflush(out))
-		return ovb_write_error(out, name, errno);
+	if (!ovb_wire_put_magic(out) || fflush(out)) {
+		int e = errno;
+		free(D);
+		return ovb_write_error(out, name, e);
+	}
 	struct mgr *grp = NULL;
 	size_t ngrp = 0, *done = NULL, ndone = 0, cdone = 0;
 	double *buf = NULL;
