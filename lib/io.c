@@ -207,7 +207,7 @@ ovb_out_close(struct ovb_out *o, bool ok)
 		memset(o, 0, sizeof *o);
 		return ok ? st : 0;
 	}
-	if (o->f && ovb_stream_close(o->f, o->path, ok))
+	if (o->f && ovb_stream_close(o->f, o->path, ok) && ok)
 		st = OVB_EIO, ok = false;
 	if (ok && rename(o->tmp, o->path) != 0) {
 		ovb_warn("%s: cannot rename into place: %s", o->path,
