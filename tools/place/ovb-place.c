@@ -847,7 +847,16 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 			continue;
 		}
 		double pr = 1;
-		if (g > 0) {
+		if (g > 0 && g == nr->g && limit < 1) {
+			/* the node's Y on this grid is kept: one convolution
+			 * with U, not Y rebuilt from every member (a rejection
+			 * on a node of thousands of capsules cost a pass over
+			 * them all, per rejected application) */
+			struct ovb_pmf up;
+			ovb_need_pmf(n, g, &up);
+			pr = ovb_pmf_tail_with(&nr->y, nr->tail, &up, cap);
+			ovb_pmf_free(&up);
+		} else if (g > 0) {
 			struct ovb_pmf y;
 			ovb_node_y(nr->members, nr->nmembers, n, g, cap, &y);
 			pr = ovb_pmf_tail(&y, cap);
