@@ -163,10 +163,11 @@ ovb_write_error(FILE *f, const char *name, int err)
 	return OVB_EIO;
 }
 
+/* errno is not cleared first: when an earlier fwrite failed (its error
+ * flag set, nothing left to flush) errno still holds its reason */
 int
 ovb_stream_check(FILE *f, const char *name)
 {
-	errno = 0;
 	if (fflush(f) == EOF || ferror(f))
 		return ovb_write_error(f, name, errno);
 	return 0;
@@ -175,7 +176,6 @@ ovb_stream_check(FILE *f, const char *name)
 int
 ovb_stream_close(FILE *f, const char *name, bool report)
 {
-	errno = 0;
 	bool bad = fflush(f) == EOF || ferror(f);
 	int e = errno;
 	if (fclose(f) == EOF && !bad)
