@@ -66,7 +66,10 @@ split(struct ovb_lex *lx, size_t len)
 	char *p = lx->buf, *end = lx->buf + len;
 	lx->ntok = 0;
 	while (p < end) {
-		while (p < end && blank(*p))
+		/* blanks are spaces and tabs; the CR of a CRLF and the LF end
+		 * the line (formats/README.md) */
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' ||
+		    *p == '\n'))
 			*p++ = '\0';
 		if (p == end || *p == '#')
 			break;
@@ -75,6 +78,10 @@ split(struct ovb_lex *lx, size_t len)
 		lx->tok[lx->ntok++] = p;
 		while (p < end && !blank(*p))
 			p++;
+		if (p < end && (*p == '\v' || *p == '\f'))
+			return ovb_err(lx, "a %s (\\%c) is not a blank: fields "
+				"are separated by spaces and tabs", *p == '\v' ?
+				"vertical tab" : "form feed", *p == '\v' ? 'v' : 'f');
 	}
 	*p = '\0';
 	return 0;

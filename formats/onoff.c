@@ -69,7 +69,7 @@ read_header(struct reader *r, struct ovb_lex *lx)
 			return ovb_err(lx, "span is given twice (first at line %lu)",
 				r->span_line);
 		r->seen_span = true;
-		r->span_line = lx->line;
+		r->span_line = o->span_line = lx->line;
 		if ((st = ovb_arity(lx, 3, 3, "span T0 T1")) ||
 		    (st = ovb_tok_u64(lx, 1, "span start", &o->t0)) ||
 		    (st = ovb_tok_u64(lx, 2, "span end", &o->t1)))

@@ -166,6 +166,18 @@ bad(const struct ovb_perf *p, const char *fmt, ...)
 	return OVB_EDATA;
 }
 
+/* The NRCPUS header: the online CPUs (ovb-onoff keeps state per CPU, so
+ * the count is bounded before anything is allocated). */
+static int
+set_ncpus(struct ovb_perf *p, uint32_t n)
+{
+	if (n > OVB_MAXCPUS)
+		return bad(p, "the NRCPUS header says %lu CPUs; at most "
+			"%u are supported", (unsigned long)n, OVB_MAXCPUS);
+	p->ncpus = n;
+	return 0;
+}
+
 /* ---- raw input ---- */
 
 static int
@@ -621,9 +633,13 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 	int st = read_exact(p, hdr + 16, sizeof hdr - 16);
 	if (st)
 		return st;
-	if (get64(hdr + 8) < sizeof hdr)
-		return bad(p, "header of %llu bytes is too short for a perf.data "
-			"file", (unsigned long long)get64(hdr + 8));
+	/* perf's file header is exactly 104 bytes (perf_file_header); the
+	 * feature bits below mean nothing in anything else, so garbage after
+	 * the magic is called so, not described by its random bits */
+	if (get64(hdr + 8) != sizeof hdr)
+		return bad(p, "corrupt perf.data header: it gives its size as "
+			"%llu bytes, not %zu (16 in pipe mode)",
+			(unsigned long long)get64(hdr + 8), sizeof hdr);
 	const unsigned char *feat = hdr + 72;
 	if (feat[FEAT_COMPRESSED / 8] >> (FEAT_COMPRESSED % 8) & 1)
 		return bad(p, "recorded with compression (perf record -z), which "
@@ -652,7 +668,7 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 				st = read_tracing(p, size);
 		} else if (bit == FEAT_NRCPUS && size >= 8) {
 			if (!(st = read_at(p, off, sec, 8)))
-				p->ncpus = get32(sec + 4);
+				st = set_ncpus(p, get32(sec + 4));
 		} else if ((bit == FEAT_HOSTNAME || bit == FEAT_OSRELEASE ||
 		    bit == FEAT_CLOCK_DATA) && size <= 4096) {
 			unsigned char b[4096];
@@ -1179,7 +1195,7 @@ user_record(struct ovb_perf *p, uint32_t type, size_t n)
 	}
 	case REC_HEADER_FEATURE:
 		if (n >= 16 && get64(p->buf) == FEAT_NRCPUS)
-			p->ncpus = get32(p->buf + 12);
+			return set_ncpus(p, get32(p->buf + 12));
 		else if (n >= 8 && get64(p->buf) == FEAT_CMDLINE)
 			cmdline(p, p->buf + 8, n - 8);
 		else if (n >= 8)

@@ -73,8 +73,16 @@ guard_tmp(char *tmp)
 	installed = true;
 	atexit(unlink_pending);
 	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		/* a signal the caller ignores stays ignored: with SIGPIPE
+		 * ignored (trap '' PIPE) a closed pipe is EPIPE, reported by
+		 * ovb_stream_close, never a death by the signal */
+		struct sigaction old;
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		signal(sigs[i], on_signal);
+	}
 }
 
 int
@@ -124,48 +132,83 @@ ovb_out_open(struct ovb_out *o, const char *path)
 	return 0;
 }
 
-/* A write error on stdout is reported once, by whichever of
- * ovb_out_close and ovb_fshut_stdout sees it first. */
-static bool stdout_reported;
+/* ---- the one finish of every output stream ----
+ *
+ * Every output a tool or a worker process writes (its -o file or stdout,
+ * a worker's pipe, a plot) ends in ovb_stream_close, and every write error
+ * (a full device, EPIPE from a closed pipe when SIGPIPE is ignored, an
+ * I/O error) is reported by ovb_write_error: once per stream, as
+ * "PROG: NAME: write error: REASON", exit status OVB_EIO (74). */
+#define MAXREPORTED 16
+static const FILE *reported[MAXREPORTED];
+static size_t nreported;
+
+static bool
+was_reported(const FILE *f)
+{
+	for (size_t i = 0; i < nreported; i++)
+		if (reported[i] == f)
+			return true;
+	return false;
+}
+
+int
+ovb_write_error(FILE *f, const char *name, int err)
+{
+	if (was_reported(f))
+		return OVB_EIO;
+	if (nreported < MAXREPORTED)
+		reported[nreported++] = f;
+	ovb_warn("%s: write error: %s", name, strerror(err ? err : EIO));
+	return OVB_EIO;
+}
+
+/* errno is not cleared first: when an earlier fwrite failed (its error
+ * flag set, nothing left to flush) errno still holds its reason */
+int
+ovb_stream_check(FILE *f, const char *name)
+{
+	if (fflush(f) == EOF || ferror(f))
+		return ovb_write_error(f, name, errno);
+	return 0;
+}
+
+int
+ovb_stream_close(FILE *f, const char *name, bool report)
+{
+	bool bad = fflush(f) == EOF || ferror(f);
+	int e = errno;
+	if (fclose(f) == EOF && !bad)
+		bad = true, e = errno;
+	if (!bad)
+		return 0;
+	if (!report)
+		return OVB_EIO;
+	int st = ovb_write_error(f, name, e);
+	/* the FILE is gone: its address may name the next stream */
+	for (size_t i = 0; i < nreported; i++)
+		if (reported[i] == f && f != stdout)
+			reported[i] = reported[--nreported];
+	return st;
+}
 
 int
 ovb_out_close(struct ovb_out *o, bool ok)
 {
 	int st = 0;
-	if (!o->path) {
-		if (ok && (fflush(stdout) == EOF || ferror(stdout))) {
-			ovb_warn("<stdout>: write error: %s", strerror(errno));
-			stdout_reported = true;
-			st = OVB_EIO;
-		}
+	if (!o->path) {   /* stdout: checked here, closed by ovb_fshut_stdout */
+		if (ok)
+			st = ovb_stream_check(stdout, "<stdout>");
 		return st;
 	}
 	if (!o->tmp) {   /* written in place: a device or a pipe */
-		bool bad = fflush(o->f) == EOF || ferror(o->f);
-		int e = errno;
-		if (fclose(o->f) == EOF)
-			bad = true, e = errno;
-		if (ok && bad) {
-			ovb_warn("%s: write error: %s", o->path, strerror(e));
-			st = OVB_EIO;
-		}
+		st = ovb_stream_close(o->f, o->path, ok);
 		free(o->path);
 		memset(o, 0, sizeof *o);
-		return st;
+		return ok ? st : 0;
 	}
-	if (o->f) {
-		bool bad = fflush(o->f) == EOF || ferror(o->f);
-		int e = errno;
-		if (fclose(o->f) == EOF && !bad) {
-			bad = true;
-			e = errno;
-		}
-		if (ok && bad) {
-			ovb_warn("%s: write error: %s", o->path, strerror(e));
-			st = OVB_EIO;
-			ok = false;
-		}
-	}
+	if (o->f && ovb_stream_close(o->f, o->path, ok) && ok)
+		st = OVB_EIO, ok = false;
 	if (ok && rename(o->tmp, o->path) != 0) {
 		ovb_warn("%s: cannot rename into place: %s", o->path,
 			strerror(errno));
@@ -185,7 +228,8 @@ int
 ovb_out_end(struct ovb_out *o, int status)
 {
 	bool named = o->path != NULL;
-	int st = ovb_out_close(o, status == 0);
+	/* a check that failed (1) still wrote its whole report */
+	int st = ovb_out_close(o, status == 0 || status == OVB_FAIL);
 	if (st > status)
 		status = st;
 	if (!named && (st = ovb_fshut_stdout()) > status)
@@ -196,13 +240,11 @@ ovb_out_end(struct ovb_out *o, int status)
 int
 ovb_fshut_stdout(void)
 {
-	if (fflush(stdout) == EOF || ferror(stdout) || fclose(stdout) == EOF) {
-		if (!stdout_reported)
-			ovb_warn("<stdout>: write error: %s", strerror(errno));
-		stdout_reported = true;
-		return OVB_EIO;
-	}
-	return 0;
+	static bool closed;
+	if (closed)
+		return was_reported(stdout) ? OVB_EIO : 0;
+	closed = true;
+	return ovb_stream_close(stdout, "<stdout>", true);
 }
 
 bool

@@ -9,6 +9,7 @@
  * returns the best placement it met (a copy), never one with more than
  * M_max migrations, with mem never overcommitted by a move, and never one
  * worse than its start. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,21 @@ ovb_market_init(struct ovb_market *m, const struct ovb_bids *b,
 		ovb_waterfill(m->bid[r], m->amax[r], b->n, m->total[r],
 			m->alloc_i[r]);
 		m->price[r] = fmax(b->reserve[r], m->bidsum[r] / m->total[r]);
+		/* Eq. 2's e_r = |alloc_r - alloc_i| / alloc_i, alloc_r at most
+		 * the largest node, summed over the VMs: finite for every
+		 * placement, or the bids are refused (never an inf written) */
+		for (size_t j = 0; j < b->n; j++) {
+			double ai = m->alloc_i[r][j];
+			if (maxcap[r] / ai * (double)(b->n + 1) < DBL_MAX)
+				continue;
+			const struct ovb_vm *v = &b->vm[j];
+			return ovb_err_at(bfile, v->bid[r].line, "vm %s: its "
+				"share of the cluster's %s, alloc_i = %g %s, is "
+				"too small beside the other bids for its error "
+				"|alloc_r - alloc_i| / alloc_i (Eq. 2) to be a "
+				"finite number", v->name, ovb_mres_unit(r), ai,
+				ovb_mres_unit(r));
+		}
 	}
 	return 0;
 }

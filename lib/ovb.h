@@ -177,10 +177,20 @@ int ovb_out_open(struct ovb_out *o, const char *path);
 /* ok: flush, check, rename into place (0 or OVB_EIO, reported).
  * !ok: discard the temporary; returns 0. */
 int ovb_out_close(struct ovb_out *o, bool ok);
-/* Checks stdout for write errors at exit (sbase fshut); 0 or OVB_EIO. */
+/* Checks stdout for write errors at exit (sbase fshut) and closes it; 0
+ * or OVB_EIO.  Called again, it returns the first call's verdict. */
 int ovb_fshut_stdout(void);
-/* The end of a tool's run: ovb_out_close(o, status == 0), then, when o is
- * stdout, ovb_fshut_stdout; returns the largest of status and theirs. */
+/* The one place write errors are reported (lib/io.c): once per stream,
+ * "PROG: NAME: write error: REASON" (err an errno; 0: EIO); OVB_EIO. */
+int ovb_write_error(FILE *f, const char *name, int err);
+/* fflush and the error flag of f: 0, or ovb_write_error's OVB_EIO. */
+int ovb_stream_check(FILE *f, const char *name);
+/* Flush, check and fclose f: 0 or OVB_EIO, reported when report (a
+ * stream already reported is not reported again). */
+int ovb_stream_close(FILE *f, const char *name, bool report);
+/* The end of a tool's run: ovb_out_close(o, status is 0 or OVB_FAIL),
+ * then, when o is stdout, ovb_fshut_stdout; returns the largest of status
+ * and theirs.  Every tool ends its output here. */
 int ovb_out_end(struct ovb_out *o, int status);
 /* A tool that builds its whole output in memory first: when status is 0
  * or OVB_FAIL (a check that failed still reports), writes buf[0..len) to
@@ -308,6 +318,10 @@ const struct ovb_format *ovb_format_sniff(struct ovb_lex *lx, int *status);
  * any sum computed from bins is an upper bound of the true sum
  * (conservative for overflow probabilities). */
 #define OVB_MAXBINS 1000000
+/* Resource limits (formats/README.md, "Resource limits"): checked before
+ * the work they bound is started, a clear 65 naming the input beyond. */
+#define OVB_MAXINTERVALS 100000000u   /* measurement intervals in one span */
+#define OVB_MAXCPUS 65536u            /* CPUs of a trace (cpus, NRCPUS) */
 struct ovb_hist {
 	double width;        /* bin width w, in the resource's rate unit */
 	uint64_t n;          /* number of measurement intervals = sum of counts */
@@ -369,6 +383,7 @@ struct ovb_oncap {
 };
 struct ovb_onoff {
 	uint64_t t0, t1;     /* trace span [ns] */
+	unsigned long span_line;   /* the span record's line */
 	uint32_t ncpus;
 	size_t ncap, capcap, ngap, capgap;
 	struct ovb_oncap *cap;

@@ -194,3 +194,83 @@ report() {
 	done
 	report
 }
+
+# closed CMD...: runs CMD with stdout a pipe whose reader is already gone
+# and SIGPIPE ignored (as after `trap '' PIPE`), so that every write is
+# EPIPE; its stderr and status come back as its own (128+N for a signal).
+closed() {
+	/usr/bin/python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+# Python ignores SIGPIPE; restore_signals=False keeps it ignored in CMD
+p = subprocess.run(sys.argv[1:], stdout=w, stdin=subprocess.DEVNULL,
+                   restore_signals=False)
+sys.exit(p.returncode if p.returncode >= 0 else 128 - p.returncode)' "$@"
+}
+
+# write_errors HOW: every tool's valid invocation (and ovb-reserves with
+# two worker processes) on a broken output: "full" (stdout /dev/full),
+# "-o" (-o /dev/full) or "pipe" (a closed pipe, SIGPIPE ignored): exit 74
+# and exactly one line on stderr, the write error naming the output.
+write_errors() {
+	local t want why
+	for t in $(tools) ovb-reserves-j2; do
+		[[ -n ${EXEMPT[$t]} ]] && continue
+		if [[ $t == ovb-reserves-j2 ]]; then
+			t=ovb-reserves
+			with "$t" valid
+			A=(-j 2 --fanout 2 "${A[@]}")
+		else
+			with "$t" valid
+		fi
+		case $1 in
+		full)
+			want="$t: <stdout>: write error: No space left on device"
+			run --separate-stderr bash -c '"$@" >/dev/full' - "$t" -q "${A[@]}" ;;
+		-o)
+			want="$t: /dev/full: write error: No space left on device"
+			run --separate-stderr "$t" -q -o /dev/full "${A[@]}" ;;
+		pipe)
+			want="$t: <stdout>: write error: Broken pipe"
+			run --separate-stderr closed "$t" -q "${A[@]}" ;;
+		esac
+		why=
+		((status == 74)) || why="exit $status, not 74; "
+		[[ $stderr == "$want" ]] || why+="stderr is not the one line '$want'"
+		[[ -z $why ]] || failed "$t ${A[*]:0:2}" "$why: $stderr"
+	done
+	report
+}
+
+@test "cli: -o /dev/full exits 74 with one message naming it (every tool, ovb-reserves -j 2)" {
+	[[ -w /dev/full ]] || skip "no /dev/full"
+	write_errors -o
+}
+
+@test "cli: a full stdout, every tool and ovb-reserves -j 2: 74, the message once" {
+	[[ -w /dev/full ]] || skip "no /dev/full"
+	write_errors full
+}
+
+@test "cli: a closed pipe with SIGPIPE ignored: EPIPE reported once, 74 (every tool, ovb-reserves -j 2)" {
+	write_errors pipe
+}
+
+@test "cli: a worker (ovb-reserves --serve) reports its write errors as the tools do" {
+	# a parent's greeting (formats/worker.md): 1 class, lp, 3 steps; the
+	# worker answers with its magic, then the input ends
+	/usr/bin/python3 -c '
+import struct, sys
+sys.stdout.buffer.write(b"ovb-wrk\n" + struct.pack("<6Q", 1, 1, 0, 3, 0, 0)
+    + struct.pack("<5d", 0, 1e-6, 1, 0.5, 100))' >"$T/greeting"
+	run -0 --separate-stderr bash -c 'ovb-reserves --serve <"$1" | od -c | head -1' - "$T/greeting"
+	[[ $output == *"o   v   b   -   w   r   k"* ]] || fail "no magic in answer: $output"
+	[[ -w /dev/full ]] || skip "no /dev/full"
+	run --separate-stderr bash -c 'ovb-reserves --serve <"$1" >/dev/full' - "$T/greeting"
+	assert_equal "$status" 74
+	assert_equal "$stderr" "ovb-reserves: <stdout>: write error: No space left on device"
+	run --separate-stderr closed bash -c 'exec ovb-reserves --serve <"$1"' - "$T/greeting"
+	assert_equal "$status" 74
+	assert_equal "$stderr" "ovb-reserves: <stdout>: write error: Broken pipe"
+}

@@ -375,6 +375,24 @@ setup() {
 	assert_fmt_error "$f" 3 NUL
 }
 
+@test "lex: blanks are spaces and tabs: a vertical tab or form feed in a record is an error at its line" {
+	local f=$BATS_TEST_TMPDIR/ws.cluster c
+	for c in '\v' '\f'; do
+		printf "ovb-cluster 1\nnode n1 4 cpu 1 B/s\nnode n2 4${c}cpu 1 B/s\n" >"$f"
+		assert_fmt_error "$f" 3 "spaces and tabs"
+		printf "ovb-cluster 1\nnode n1 4 cpu 1 B/s\n${c}node n2 4 cpu 1 B/s\n" >"$f"
+		assert_fmt_error "$f" 3 "spaces and tabs"
+		printf "ovb-cluster 1\nnode n1 4 cpu 1 B/s${c}\n" >"$f"
+		assert_fmt_error "$f" 2 "spaces and tabs"
+		# a comment is free text
+		printf "ovb-cluster 1\nnode n1 4 cpu 1 B/s # a${c}b\n" >"$f"
+		run -0 --separate-stderr ovb-fmt "$f"
+	done
+	# tabs are blanks
+	printf 'ovb-cluster 1\nnode\tn1\t4 cpu\t \t1 B/s\n' >"$f"
+	run -0 --separate-stderr ovb-fmt "$f"
+}
+
 @test "lex: lines up to 65536 bytes (with the newline) are read, longer ones rejected" {
 	local f=$BATS_TEST_TMPDIR/long.cluster pad
 	pad=$(head -c 65533 /dev/zero | tr '\0' x)

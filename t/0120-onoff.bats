@@ -459,6 +459,15 @@ bad_trace() {
 	mkdir "$BATS_TEST_TMPDIR/dir.data"
 	run -65 --separate-stderr ovb-onoff -c a=comm:. "$BATS_TEST_TMPDIR/dir.data"
 	[[ $stderr == *"directory-format trace"* ]]
+	# garbage after the magic (a header size that is not perf's 104 bytes)
+	# is a corrupt header, whatever its would-be feature bits say: here
+	# the bit of HEADER_DIR_FORMAT (24: byte 75, bit 0) is set as well
+	cp "$data" "$t"
+	patch "$t" 8 f1e2d3c4b5a69788
+	b=$(od -An -tx1 -j75 -N1 "$t" | tr -d ' ')
+	patch "$t" 75 "$(printf '%02x' $((0x$b | 0x01)))"
+	bad_trace "$t" "corrupt perf.data header"
+	[[ $stderr != *directory* ]] || fail "called a directory trace: $stderr"
 }
 
 @test "onoff: missing tracing data, unknown record types, corrupt records" {

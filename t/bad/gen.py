@@ -35,8 +35,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, '..', 'data')
 FIX = os.path.join(HERE, '..', 'fixtures')
 
-TEXT = ['onoff', 'usage', 'profile', 'series', 'curve', 'cluster', 'apps',
-        'plan', 'reserves', 'gain']
+FORMATS = os.path.join(HERE, '..', '..', 'formats')
+
+
+def text_formats():
+    """The overbook formats: every formats/NAME.md whose example
+    t/data/example.NAME starts with the magic 'ovb-NAME 1' (so a new
+    format is in the corpus once its spec and example exist)."""
+    names = []
+    for md in sorted(os.listdir(FORMATS)):
+        name = md[:-3]
+        ex = os.path.join(DATA, 'example.' + name)
+        if md.endswith('.md') and os.path.isfile(ex):
+            with open(ex, 'rb') as f:
+                if f.readline() == b'ovb-%s 1\n' % name.encode():
+                    names.append(name)
+    return names
+
+
+TEXT = text_formats()
 # Formats whose grammar allows a file of only its magic line.
 MAGIC_ONLY_OK = {'apps', 'reserves'}
 
@@ -311,6 +328,16 @@ def regressions():
     # a plan with CR-only line ends was read as an empty plan
     put('plan', 'reg-cr-only-short', b'ovb-plan 1\r# x\rreject a b: c\r',
         'bad', 1)
+    # fresh corpus (seed 7331): a sample of the largest double made
+    # ovb-tbucket write 'rho inf' (the burst of a long run near it)
+    se = open(os.path.join(DATA, 'replay-small.series'), 'rb').read()
+    put('series', 'rp-reg-rho-inf', se.replace(b'sample 600 1.0000000000000002\n',
+        b'sample 600 1.7976931348623157e308\n', 1), 'any')
+    # (seed 99): a placed capsule's sigma of the largest double in a plan
+    # to add to made ovb-place write 'cpu-resv ... inf' and 'load inf'
+    pl = open(os.path.join(DATA, 'example.plan'), 'rb').read()
+    put('plan', 'reg-qos-huge', pl.replace(b'qos batch w2 cpu 1 0 2 0\n',
+        b'qos batch w2 cpu 1.7976931348623157e308 0 2 0\n', 1), 'any')
     # a reserves file of only its magic is valid (was 'no classes')
     put('reserves', 'reg-magic-only-crlf', b'ovb-reserves 1\r\n', 'ok')
 

@@ -175,10 +175,5 @@ main(int argc, char **argv)
 		if (st > status)
 			status = st;
 	}
-	int st = ovb_out_close(&out, status == 0 || status == OVB_FAIL);
-	if (st > status)
-		status = st;
-	if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
-		status = st;
-	return status;
+	return ovb_out_end(&out, status);
 }

@@ -519,7 +519,7 @@ serve_bad(const char *what)
 
 /* --serve: the worker loop on in/out.  0 at the end of input. */
 static int
-serve(FILE *in, FILE *out)
+serve(FILE *in, FILE *out, const char *name)
 {
 	uint64_t v, S, a[4];
 	int m0 = ovb_wire_get_magic(in, &v);
@@ -553,8 +553,11 @@ serve(FILE *in, FILE *out)
 	opt.cold = a[2] != 0;
 	opt_floor = f[0], opt.accuracy = f[1], opt.bank_c = f[2];
 	opt.bank_keep = f[3];
-	if (!ovb_wire_put_magic(out) || fflush(out))
-		return OVB_EIO;
+	if (!ovb_wire_put_magic(out) || fflush(out)) {
+		int e = errno;
+		free(D);
+		return ovb_write_error(out, name, e);
+	}
 	struct mgr *grp = NULL;
 	size_t ngrp = 0, *done = NULL, ndone = 0, cdone = 0;
 	double *buf = NULL;
@@ -588,7 +591,7 @@ serve(FILE *in, FILE *out)
 			}
 			ndone = 0;
 			if (!ok || fflush(out)) {
-				st = OVB_EIO;
+				st = ovb_write_error(out, name, errno);
 				break;
 			}
 			continue;
@@ -683,12 +686,19 @@ worker_cmd(size_t w)
 	return s;
 }
 
+static struct sigaction pipe_before;
+
 static int
 workers_start(struct run *x)
 {
 	nworkers = opt_jobs < x->G ? opt_jobs : x->G;
 	workers = ovb_xcalloc(nworkers, sizeof *workers);
-	signal(SIGPIPE, SIG_IGN);
+	/* a worker that dies is a write error on its pipe, not our death; the
+	 * caller's disposition comes back in workers_stop */
+	struct sigaction ign;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &pipe_before);
 	fflush(NULL);
 	for (size_t w = 0; w < nworkers; w++) {
 		int a[2], b[2];
@@ -719,7 +729,13 @@ workers_start(struct run *x)
 				_exit(127);
 			}
 			FILE *in = fdopen(a[0], "rb"), *out = fdopen(b[1], "wb");
-			_exit(in && out ? serve(in, out) : OVB_ESOFT);
+			if (!in || !out)
+				_exit(OVB_ESOFT);
+			/* its output ends as every tool's does (lib/io.c) */
+			int st = serve(in, out, "<pipe to the parent>");
+			int st2 = ovb_stream_close(out, "<pipe to the parent>",
+				true);
+			_exit(st > st2 ? st : st2);
 		}
 		close(a[0]);
 		close(b[1]);
@@ -776,7 +792,7 @@ workers_stop(void)
 	free(workers);
 	workers = NULL;
 	nworkers = 0;
-	signal(SIGPIPE, SIG_DFL);
+	sigaction(SIGPIPE, &pipe_before, NULL);
 }
 
 /* One pass of the groups through the workers: the round's cells first
@@ -1691,9 +1707,10 @@ main(int argc, char **argv)
 {
 	argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (opt_serve) {
-		int sst = serve(stdin, stdout);
+		int sst = serve(stdin, stdout, "<stdout>");
 		glp_free_env();
-		return sst;
+		struct ovb_out o = { stdout, NULL, NULL };
+		return ovb_out_end(&o, sst);
 	}
 	struct ovb_reserves rs;
 	memset(&rs, 0, sizeof rs);
@@ -1721,11 +1738,7 @@ main(int argc, char **argv)
 			st = write_plan(out.f, &x, opt_cluster ? &cl : NULL);
 		else if (!(st = ovb_reserves_write(out.f, &rs)))
 			write_notes(out.f, &x);
-		int st2 = ovb_out_close(&out, st == 0);
-		if (st2 > st)
-			st = st2;
-		if (!ovb_opt_output && (st2 = ovb_fshut_stdout()) > st)
-			st = st2;
+		st = ovb_out_end(&out, st);
 	}
 	if (have_run)
 		run_free(&x);

@@ -1265,7 +1265,16 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 			continue;
 		}
 		double pr = 1;
-		if (g > 0) {
+		if (g > 0 && g == nr->g && limit < 1) {
+			/* the node's Y on this grid is kept: one convolution
+			 * with U, not Y rebuilt from every member (a rejection
+			 * on a node of thousands of capsules cost a pass over
+			 * them all, per rejected application) */
+			struct ovb_pmf up;
+			ovb_need_pmf(n, g, &up);
+			pr = ovb_pmf_tail_with(&nr->y, nr->tail, &up, cap);
+			ovb_pmf_free(&up);
+		} else if (g > 0) {
 			struct ovb_pmf y;
 			ovb_node_y(nr->members, nr->nmembers, n, g, cap, &y);
 			pr = ovb_pmf_tail(&y, cap);
@@ -1563,8 +1572,20 @@ load_existing(void)
 	for (size_t i = 0; i < S.out.n; i++) {
 		struct ovb_placed *q = &S.out.p[i];
 		const struct ovb_need *n = S.needs[i];
+		/* what the plan will state of it must be a finite number */
+		for (int r = 0; r < OVB_NCAP; r++)
+			if (n[r].used && !isfinite(ovb_eq1_term(&n[r], n[r].tau)))
+				return ovb_err_at(S.plan_file, q->line, "capsule "
+					"%s/%s %s: (sigma tau + rho)(1 - O) / tau, its "
+					"load by Eq. 1, exceeds the largest double",
+					q->app, q->capsule, ovb_res_name(r));
 		if (q->has_cpu_resv && n[OVB_CPU].used)
 			ovb_cpu_resv(&n[OVB_CPU], &q->x, &q->y, &q->weight);
+		if (q->has_cpu_resv && !(isfinite(q->x) && isfinite(q->y) &&
+		    isfinite(q->weight)))
+			return ovb_err_at(S.plan_file, q->line, "capsule %s/%s: "
+				"its cpu reservation (section 4.1) exceeds the "
+				"largest double", q->app, q->capsule);
 		if (q->has_tbucket && n[OVB_NET].used) {
 			q->tb_sigma = n[OVB_NET].sigma;
 			q->tb_rho = n[OVB_NET].rho;
@@ -1823,10 +1844,7 @@ write_migrations(void)
 	struct ovb_out out;
 	int status = ovb_out_open(&out, opt_migrations);
 	if (!status) {
-		status = ovb_migrations_write(out.f, &m);
-		int c = ovb_out_close(&out, status == 0);
-		if (c > status)
-			status = c;
+		status = ovb_out_end(&out, ovb_migrations_write(out.f, &m));
 	}
 	ovb_migrations_free(&m);
 	return status;
@@ -1886,7 +1904,7 @@ place_all(void)
 	return 0;
 }
 
-static void
+static int
 put_risks(void)
 {
 	for (size_t i = 0; i < S.cluster.n; i++)
@@ -1902,11 +1920,17 @@ put_risks(void)
 			k->omin = nr->omin;
 			k->load = nr->load;
 			k->capacity = S.cluster.node[i].cap[r];
+			if (!isfinite(k->load))   /* existing capsules' sum */
+				return ovb_err_at(S.have_existing ? S.plan_file :
+					S.cluster_file, 0, "node %s %s: the load of "
+					"its capsules exceeds the largest double",
+					k->node, ovb_res_name((enum ovb_res)r));
 		}
 	S.out.grid = opt_grid;
 	S.out.aggregate = opt_aggregate;
 	S.out.valid_until = opt_valid ? opt_valid : S.have_existing ?
 		S.existing.valid_until : 0;
+	return 0;
 }
 
 int
@@ -1952,11 +1976,9 @@ main(int argc, char **argv)
 		status = OVB_EDATA;
 	struct ovb_out out;
 	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {
-		put_risks();
-		ovb_plan_write(out.f, &S.out);
-		status = ovb_out_close(&out, true);
-		if (!status && !ovb_opt_output)
-			status = ovb_fshut_stdout();
+		if (!(status = put_risks()))
+			ovb_plan_write(out.f, &S.out);
+		status = ovb_out_end(&out, status);
 		if (!status && opt_migrations)
 			status = write_migrations();
 		if (!status && opt_strict && nrejected) {

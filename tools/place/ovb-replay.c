@@ -646,11 +646,7 @@ main(int argc, char **argv)
 	struct ovb_out out;
 	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {
 		report(out.f, res, plan.nrisk, nguard > 0);
-		status = ferror(out.f) ? OVB_EIO : 0;
-		if ((st = ovb_out_close(&out, status == 0)) > status)
-			status = st;
-		if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
-			status = st;
+		status = ovb_out_end(&out, 0);
 	}
 	if (!status) {
 		for (size_t i = 0; i < plan.nrisk; i++) {

@@ -17,7 +17,7 @@
 enum { OPT_ALPHA = 0x100, OPT_EPS, OPT_ENFORCE, OPT_N1, OPT_RECLAIM,
 	OPT_DELTA, OPT_CHECK, OPT_NO_STEP4 };
 
-#define MAX_INTERVALS 100000000u
+#define MAX_INTERVALS OVB_MAXINTERVALS
 
 static struct ovb_trade_opt opt = { 1, false, true, false, 0.1, false };
 static double opt_eps = 0.1;

@@ -451,10 +451,7 @@ main(int argc, char **argv)
 	}
 	if (!status)
 		status = ovb_series_write(out.f, &ss);
-	if ((st = ovb_out_close(&out, status == 0)) > status)
-		status = st;
-	if (!ovb_opt_output && (st = ovb_fshut_stdout()) > status)
-		status = st;
+	status = ovb_out_end(&out, status);
 	ovb_series_free(&ss);
 	state_free(&s);
 	return status;

@@ -1223,8 +1223,5 @@ main(int argc, char **argv)
 		return status;
 	S.out = out.f;
 	status = run(opt_input);
-	int st = ovb_out_close(&out, status == 0);
-	if (!ovb_opt_output && !st)
-		st = ovb_fshut_stdout();
-	return status ? status : st;
+	return ovb_out_end(&out, status);
 }

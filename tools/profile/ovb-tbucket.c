@@ -11,6 +11,7 @@
  * (recognised by its magic) gives the curve of its piecewise-constant
  * usage, a missing sample splitting it like a gap. */
 #include <argp.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,16 @@ keep(struct ovb_curves *cs, struct ovb_curve *cv, int st, const char *why,
 	const char *file, unsigned long line, const char *kind)
 {
 	ovb_progress_end();
+	/* every number written must read back: a burst of usages near the
+	 * largest double over a long time is beyond it */
+	bool finite = !st && isfinite(cv->mean) && isfinite(cv->peak);
+	for (size_t i = 0; finite && i < cv->n; i++)
+		finite = isfinite(cv->pt[i].sigma) && isfinite(cv->pt[i].rho);
+	if (!st && !finite) {
+		st = OVB_EDATA;
+		why = "the burst rho exceeds the largest double (usage near "
+			"1.8e308 for a long time)";
+	}
 	if (st) {
 		st = ovb_err_at(file, line, "%s %s %s: %s", kind, cv->capsule,
 			ovb_res_name(cv->res), why);

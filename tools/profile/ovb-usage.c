@@ -167,14 +167,20 @@ check_intervals(void *u, const char *file, const struct ovb_onoff *o)
 {
 	(void)u;
 	uint64_t total = (o->t1 - o->t0) / opt_interval;
+	char i[32];
+	ovb_fmt_real(i, (double)opt_interval / 1e9);
+	if (total > OVB_MAXINTERVALS)   /* before any per-interval array */
+		return ovb_err_at(file, o->span_line, "span [%llu, %llu] ns "
+			"holds %llu measurement intervals of %s s, more than "
+			"the limit of %u; give a larger -I",
+			(unsigned long long)o->t0, (unsigned long long)o->t1,
+			(unsigned long long)total, i, OVB_MAXINTERVALS);
 	struct ovb_oncap none;
 	memset(&none, 0, sizeof none);
 	struct ovb_samples sm;
 	ovb_measure(o, &none, OVB_CPU, opt_interval, &sm);
 	size_t n = sm.n, ngap = sm.ngap;
 	ovb_samples_free(&sm);
-	char i[32];
-	ovb_fmt_real(i, (double)opt_interval / 1e9);
 	if (!n)
 		return ovb_err_at(file, 0, "no complete gap-free measurement "
 			"interval of %s s in the span [%llu, %llu] ns (%llu "

@@ -1739,11 +1739,7 @@ do_plot(void)
 	struct ovb_out o;
 	if (!st && !(st = ovb_out_open(&o, ovb_opt_output))) {
 		fwrite(img, 1, nimg, o.f);
-		int st2 = ovb_out_close(&o, true);
-		if (!st)
-			st = st2;
-		if (!st && (!ovb_opt_output || !strcmp(ovb_opt_output, "-")))
-			st = ovb_fshut_stdout();
+		st = ovb_out_end(&o, 0);
 	}
 	free(img);
 	free(text);
@@ -2185,9 +2181,7 @@ do_tables(void)
 	struct ovb_out o;
 	if (!st && !(st = ovb_out_open(&o, ovb_opt_output))) {
 		fwrite(buf, 1, len, o.f);
-		st = ovb_out_close(&o, true);
-		if (!st && (!ovb_opt_output || !strcmp(ovb_opt_output, "-")))
-			st = ovb_fshut_stdout();
+		st = ovb_out_end(&o, 0);
 	}
 	free(buf);
 	return st;
