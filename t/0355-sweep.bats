@@ -69,12 +69,20 @@ want() {
 	run -0 diff "$T/want" sweep.tsv
 }
 
-@test "sweep: the README's Slurm job array gives the same table" {
-	command -v sbatch >/dev/null || skip "no Slurm (sbatch)"
-	sinfo -h >/dev/null 2>&1 || skip "no Slurm controller answers here (sinfo fails)"
+load slurm
+
+teardown() {
+	slurm_stop
+}
+
+@test "sweep: the README's Slurm job array gives the same table (a private single-host Slurm)" {
+	slurm_or_skip
+	slurm_start
 	block slurm-recipe >"$T/recipe.sh"
 	want >"$T/want"
 	cd "$D"
-	run -0 --separate-stderr bash -c "set -e; . '$T/recipe.sh'"
+	run -0 --separate-stderr timeout 300 bash -c "set -e; . '$T/recipe.sh'"
 	run -0 diff "$T/want" sweep.tsv
+	# the rows were Slurm array tasks
+	grep -q 'array' "$SL/slurmctld.log" || fail "no array job in the controller's log"
 }
