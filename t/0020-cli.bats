@@ -258,11 +258,11 @@ write_errors() {
 }
 
 @test "cli: a worker (ovb-reserves --serve) reports its write errors as the tools do" {
-	# a parent's greeting (formats/worker.md): 1 class, lp, 3 steps; the
+	# a parent's greeting (formats/worker.md, version 2): 1 class, lp, 3 steps; the
 	# worker answers with its magic, then the input ends
 	/usr/bin/python3 -c '
 import struct, sys
-sys.stdout.buffer.write(b"ovb-wrk\n" + struct.pack("<6Q", 1, 1, 0, 3, 0, 0)
+sys.stdout.buffer.write(b"ovb-wrk\n" + struct.pack("<6Q", 2, 1, 0, 3, 0, 0)
     + struct.pack("<5d", 0, 1e-6, 1, 0.5, 100))' >"$T/greeting"
 	run -0 --separate-stderr bash -c 'ovb-reserves --serve <"$1" | od -c | head -1' - "$T/greeting"
 	[[ $output == *"o   v   b   -   w   r   k"* ]] || fail "no magic in answer: $output"

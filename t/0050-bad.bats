@@ -248,6 +248,15 @@ reads_trade() {
 	fmt_probe "$@"
 }
 
+reads_backtest() {
+	fmt_probe "$@"
+}
+
+reads_fit() {
+	fmt_probe "$@"
+	probe "$@" 0 ovb-report @
+}
+
 # Not overbook formats: ovb-fmt refuses them (no magic) naming the file.
 reads_bitbrains() {
 	probe bad - "$3" 1 ovb-fmt -c @
@@ -274,6 +283,8 @@ reads_perfdata() {
 @test "bad migrations" { run_format migrations; }
 @test "bad rt" { run_format rt; }
 @test "bad trade" { run_format trade; }
+@test "bad backtest" { run_format backtest; }
+@test "bad fit" { run_format fit; }
 @test "bad bitbrains" { run_format bitbrains; }
 @test "bad perfdata (file and pipe mode)" { run_format perfdata; }
 
