@@ -398,6 +398,14 @@ struct ovb_pev {
 	bool irq;                 /* raised in hard/soft irq or NMI context */
 	bool exec;                /* comm: set by exec */
 	char comm[16];
+	uint64_t cgroup;          /* samples: the task's cgroup v2 id (perf
+	                             record --all-cgroups), 0 if not recorded */
+	bool devq;                /* send: net:net_dev_queue (a packet queued
+	                             to device dev), not the socket layer */
+	char dev[16];             /* devq: the device's name */
+	uint64_t sk;              /* socket layer: the socket's address */
+	int family;               /* socket layer: its address family, -1
+	                             unknown */
 };
 struct ovb_perf;
 /* 0, or OVB_EDATA/OVB_EIO (reported, naming name). */
@@ -407,6 +415,11 @@ int ovb_perf_next(struct ovb_perf *p, struct ovb_pev *ev);
 uint32_t ovb_perf_ncpus(const struct ovb_perf *p);
 /* Was tracepoint "system:event" recorded? */
 bool ovb_perf_has(const struct ovb_perf *p, const char *sysname);
+/* Do the samples carry cgroup ids (perf record --all-cgroups)? */
+bool ovb_perf_has_cgroups(const struct ovb_perf *p);
+/* The path of cgroup v2 id from its hierarchy's root ("/a/b"), as the
+ * trace's PERF_RECORD_CGROUP records give it, or NULL. */
+const char *ovb_perf_cgroup_path(const struct ovb_perf *p, uint64_t id);
 /* Events that arrived after later ones had been delivered. */
 uint64_t ovb_perf_reordered(const struct ovb_perf *p);
 /* Events lost by the kernel as perf counted them per event when recording
