@@ -920,12 +920,8 @@ cgroup_record(struct ovb_perf *p, size_t n)
 			(unsigned long long)(p->pos - n - 8));
 	uint64_t id = get64(p->buf);
 	size_t len = strnlen((const char *)p->buf + 8, n - 8);
-	for (size_t i = 0; i < p->ncg; i++)
-		if (p->cg[i].id == id) {
-			free(p->cg[i].path);
-			p->cg[i].path = dup_path(p->buf + 8, len);
-			return 0;
-		}
+	/* appended: a later record of the same id wins (looked up from the
+	 * end) */
 	if (p->ncg == MAXCGROUPS)
 		return bad(p, "more than %d cgroups", MAXCGROUPS);
 	struct cgroup *c = OVB_PUSH(p->cg, p->ncg, p->capcg);
@@ -1304,7 +1300,7 @@ ovb_perf_has_cgroups(const struct ovb_perf *p)
 const char *
 ovb_perf_cgroup_path(const struct ovb_perf *p, uint64_t id)
 {
-	for (size_t i = 0; i < p->ncg; i++)
+	for (size_t i = p->ncg; i-- > 0;)
 		if (p->cg[i].id == id)
 			return p->cg[i].path;
 	return NULL;
