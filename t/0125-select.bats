@@ -176,8 +176,9 @@ in_cg() {
 
 # ---- network devices ----
 
-# SENDER: a python3 program, named by its first argument (prctl), that
-# sends BYTES over TCP to HOST and prints "pid PID" and "sent BYTES".
+# sender: a python3 program, named ovbsend (prctl), that sends 50000
+# bytes over a unix socket pair, then SIZE over TCP to HOST, to its child
+# ovbrecv; prints what the child received.
 sender() {
 	cat <<-'PY'
 	import ctypes, os, socket, sys
@@ -194,6 +195,8 @@ sender() {
 	        if not d: break
 	        n += len(d)
 	    print("received", n, flush=True); os._exit(0)
+	u, v = socket.socketpair()           # unix-domain: no network traffic
+	u.sendall(bytes(50000)); v.recv(65536); u.close(); v.close()
 	c = socket.create_connection((host, port))
 	c.sendall(bytes(size)); c.close(); os.wait()
 	print("pid", os.getpid()); print("sent", size)
@@ -221,7 +224,8 @@ sum_of() {
 	assert_equal "$stderr" ""
 	[[ $(sum_of send tx "$d/def.onoff") == 0 ]]
 	[[ $(sum_of recv rx "$d/def.onoff") == 0 ]]
-	# chosen: exactly the payload sent and received
+	# chosen: exactly the TCP payload sent and received (the unix socket's
+	# bytes are no network traffic)
 	ovb-onoff --recv --iface lo -c 'tx=comm:^ovbsend$' -c 'rx=comm:^ovbrecv$' \
 		-o "$d/lo.onoff" "$d/t.data"
 	echo "# --iface lo: sent $(sum_of send tx "$d/lo.onoff"), received $(sum_of recv rx "$d/lo.onoff") of $size" >&3
@@ -234,6 +238,9 @@ sum_of() {
 	# -v says which devices were seen and what was left out
 	run -0 --separate-stderr ovb-onoff -v --recv -c 'tx=comm:^ovbsend$' "$d/t.data"
 	[[ $stderr == *"device lo: not counted"* ]] || fail "stderr: $stderr"
+	# (system-wide: other processes' unix sockets too)
+	[[ $stderr =~ \ ([0-9]+)\ bytes\ on\ sockets\ of\ no\ network\ family ]] &&
+		[[ ${BASH_REMATCH[1]} -ge 50000 ]] || fail "stderr: $stderr"
 }
 
 @test "select: live: traffic to the host's own address goes over lo, and is excluded too" {
