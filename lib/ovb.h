@@ -49,9 +49,10 @@ enum {
 /* Resources.  Rates are in "cpu" (CPU-seconds per second, 1 = one CPU busy)
  * and "B/s"; amounts in "cpu-s" and "B". */
 enum ovb_res { OVB_CPU, OVB_NET, OVB_NETRX, OVB_NRES };
-/* Node capacities cover OVB_CPU and OVB_NET (an interface's bandwidth; the
- * receive direction uses the same figure). */
-#define OVB_NCAP 2
+/* Node capacities cover OVB_CPU, OVB_NET (an interface's bandwidth) and,
+ * when the cluster gives it (on every node or on none), OVB_NETRX, the
+ * receive bandwidth; without it net-rx is not placed. */
+#define OVB_NCAP 3
 
 const char *ovb_res_name(enum ovb_res r);       /* "cpu", "net", "net-rx" */
 const char *ovb_res_rate_unit(enum ovb_res r);  /* "cpu", "B/s", "B/s" */
@@ -566,7 +567,8 @@ int ovb_profile_merge(struct ovb_profiles *all, struct ovb_profiles *p,
 
 struct ovb_node {
 	char *name;
-	double cap[OVB_NCAP];  /* cpu [cpu], net [B/s] */
+	double cap[OVB_NCAP];  /* cpu [cpu], net, net-rx [B/s]; net-rx 0: not
+	                          given (then on no node of the cluster) */
 	size_t nlabel;
 	char **label;          /* "key=value" */
 	unsigned long line;
@@ -579,6 +581,10 @@ struct ovb_cluster {
 int ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c);
 int ovb_cluster_write(FILE *f, const struct ovb_cluster *c);
 void ovb_cluster_free(struct ovb_cluster *c);
+/* The resources placed on the cluster: OVB_NCAP when it gives net-rx
+ * capacities, else 2 (cpu and net); loops over placed resources stop
+ * there. */
+int ovb_cluster_nres(const struct ovb_cluster *c);
 /* The value of node n's label key (its "KEY=VALUE"), or NULL. */
 const char *ovb_node_label(const struct ovb_node *n, const char *key);
 
@@ -588,7 +594,8 @@ enum ovb_op { OVB_OP_NEW, OVB_OP_MODIFY, OVB_OP_TERMINATE };
 struct ovb_capsule {
 	char *name;
 	char *profile;          /* profile capsule name, or NULL: plain */
-	double resv[OVB_NCAP];  /* plain reservation: cpu [cpu], net [B/s] */
+	double resv[OVB_NCAP];  /* plain reservation: cpu [cpu], net, net-rx
+	                           [B/s] */
 	char *node;             /* pinned node, or NULL */
 	double lb[OVB_NCAP];    /* lower bounds [cpu], [B/s]; 0 = none */
 	double O, tau;          /* overrides; NAN = inherit */

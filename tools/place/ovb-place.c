@@ -81,6 +81,7 @@ static struct {
 	struct ovb_need (*needs)[OVB_NCAP]; /* of S.out.p[i], to rebuild nodes */
 	size_t capneeds;
 	uint64_t rng;
+	int nres;                 /* resources placed: cpu, net[, net-rx] */
 } S;
 
 static const struct argp_option options[] = {
@@ -226,9 +227,15 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	struct ovb_need need[OVB_NCAP])
 {
 	const struct ovb_qos *q[OVB_NCAP] = { NULL };
-	for (int r = 0; r < OVB_NCAP && c->profile; r++)
+	for (int r = 0; r < S.nres && c->profile; r++)
 		q[r] = prof_find(c->profile, (enum ovb_res)r);
-	if (!ovb_need_of(app, c, q, need)) {
+	bool any = ovb_need_of(app, c, q, need);
+	if (any && S.nres < OVB_NCAP && need[OVB_NETRX].used) {
+		/* a cluster without net-rx capacities does not place it */
+		need[OVB_NETRX].used = false;
+		any = need[OVB_CPU].used || need[OVB_NET].used;
+	}
+	if (!any) {
 		if (c->profile)
 			return ovb_err_at(S.apps_file, app->line, "application %s, "
 				"capsule %s: profile=%s is in none of the profile files "
@@ -481,9 +488,9 @@ score(const struct capsule *cp, const struct node *nd, const double after[],
 	double trust)
 {
 	double fit = 0;
-	for (int r = 0; r < OVB_NCAP; r++) {
+	for (int r = 0; r < S.nres; r++) {
 		double used = cp->need[r].used ? after[r] : nd->r[r].load;
-		fit += (nd->n->cap[r] - used) / nd->n->cap[r] / OVB_NCAP;
+		fit += (nd->n->cap[r] - used) / nd->n->cap[r] / S.nres;
 	}
 	double s;
 	switch (opt_policy) {
@@ -491,7 +498,7 @@ score(const struct capsule *cp, const struct node *nd, const double after[],
 	case RANDOM: s = ovb_rng_uniform(&S.rng); break;
 	case TOLERANCE: {
 		double d = 0;
-		for (int r = 0; r < OVB_NCAP; r++)
+		for (int r = 0; r < S.nres; r++)
 			if (cp->need[r].used && nd->r[r].ncap)
 				d = fmax(d, fabs(nd->r[r].omin - cp->need[r].O));
 		s = fit - 100 * d;
@@ -514,7 +521,7 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 	if (trust <= 0)
 		return W_TRUST;
 	double after[OVB_NCAP] = { 0 };
-	for (int r = 0; r < OVB_NCAP; r++)
+	for (int r = 0; r < S.nres; r++)
 		if (cp->need[r].used && !eq1_ok(&nd->r[r], &cp->need[r],
 		    nd->n->cap[r], &after[r]))
 			return W_EQ1;
@@ -528,7 +535,7 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 static enum why
 eq3_tests(const struct capsule *cp, const struct node *nd)
 {
-	for (int r = 0; r < OVB_NCAP; r++)
+	for (int r = 0; r < S.nres; r++)
 		if (cp->need[r].used && !eq3_ok(&nd->r[r], &cp->need[r],
 		    nd->n->cap[r]))
 			return W_EQ3;
@@ -715,7 +722,7 @@ check_intervals(struct node *nd, int r, const struct ovb_need *n)
 static void
 add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 {
-	for (int r = 0; r < OVB_NCAP; r++)
+	for (int r = 0; r < S.nres; r++)
 		if (need[r].used) {
 			check_intervals(nd, r, &need[r]);
 			add_to_node(&nd->r[r], &need[r], nd->n->cap[r]);
@@ -739,7 +746,7 @@ put_placed(const struct capsule *cp, const struct node *nd)
 	p->capsule = ovb_xstrdup(cp->c->name);
 	p->node = ovb_xstrdup(nd->n->name);
 	p->profile = cp->c->profile ? ovb_xstrdup(cp->c->profile) : NULL;
-	for (int r = 0; r < OVB_NCAP; r++) {
+	for (int r = 0; r < S.nres; r++) {
 		const struct ovb_need *n = &cp->need[r];
 		if (!n->used)
 			continue;
@@ -818,7 +825,7 @@ admitted_exactly(const struct ovb_app *app, const struct capsule *cps,
 static bool
 admitted(const struct ovb_app *app, const struct capsule *cps)
 {
-	for (int r = 0; r < OVB_NCAP; r++) {
+	for (int r = 0; r < S.nres; r++) {
 		double load = S.total_load[r];
 		size_t n = S.total_n[r];
 		for (size_t i = 0; i < app->ncap; i++)
@@ -852,7 +859,7 @@ admitted(const struct ovb_app *app, const struct capsule *cps)
 static void
 lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 {
-	for (int r = 0; r < OVB_NCAP; r++) {
+	for (int r = 0; r < S.nres; r++) {
 		const struct ovb_need *n = &cp->need[r];
 		const struct nres *nr = &nd->r[r];
 		double cap = nd->n->cap[r], after;
@@ -910,7 +917,7 @@ nearest(const struct capsule *cp)
 		if (nd->napps && node_trust(nd, cp->app_index) <= 0)
 			continue;
 		double rel = -INFINITY;
-		for (int r = 0; r < OVB_NCAP; r++) {
+		for (int r = 0; r < S.nres; r++) {
 			double after;
 			if (!cp->need[r].used)
 				continue;
@@ -1057,7 +1064,7 @@ static void
 clear_nodes(void)
 {
 	for (size_t i = 0; S.node && i < S.cluster.n; i++) {
-		for (int r = 0; r < OVB_NCAP; r++) {
+		for (int r = 0; r < S.nres; r++) {
 			ovb_pmf_free(&S.node[i].r[r].y);
 			free(S.node[i].r[r].tail);
 			free(S.node[i].r[r].members);
@@ -1151,7 +1158,7 @@ load_existing(void)
 		ovb_grow(&S.needs, &S.capneeds, S.out.n - 1, sizeof *S.needs);
 		struct ovb_need *n = S.needs[S.out.n - 1];
 		memset(n, 0, OVB_NCAP * sizeof *n);
-		for (int r = 0; r < OVB_NCAP; r++) {
+		for (int r = 0; r < S.nres; r++) {
 			if (!p->has_qos[r])
 				continue;
 			n[r] = (struct ovb_need){ .used = true, .sigma = p->sigma[r],
@@ -1250,7 +1257,7 @@ static void
 put_risks(void)
 {
 	for (size_t i = 0; i < S.cluster.n; i++)
-		for (int r = 0; r < OVB_NCAP; r++) {
+		for (int r = 0; r < S.nres; r++) {
 			const struct nres *nr = &S.node[i].r[r];
 			if (!nr->ncap)
 				continue;
@@ -1282,9 +1289,10 @@ main(int argc, char **argv)
 	}
 	S.rng = opt_seed;
 	if (!status) {
+		S.nres = ovb_cluster_nres(&S.cluster);
 		clear_nodes();
 		for (size_t i = 0; i < S.cluster.n; i++)
-			for (int r = 0; r < OVB_NCAP; r++)
+			for (int r = 0; r < S.nres; r++)
 				S.total_cap[r] += S.cluster.node[i].cap[r];
 		if (S.have_existing && opt_grid != S.existing.grid)
 			opt_grid = S.existing.grid;

@@ -9,8 +9,8 @@
  * generated packets, and which names the device: recorded beside the
  * socket events to tell a socket's device), the cgroup of every sample
  * where a cgroup v2 hierarchy is mounted (--all-cgroups, for ovb-onoff's
- * cgroup: and unit: selectors), and runs perf system-wide, without a shell, for a
- * duration or while a command runs.  The trace appears at -o FILE only when
+ * cgroup: and unit: selectors), and runs perf system-wide, without a
+ * shell, for a duration or while a command runs.  The trace appears at -o FILE only when
  * perf succeeded (it is recorded to a temporary file and renamed); "-o -"
  * streams pipe mode to stdout for ovb-onoff. */
 #include <errno.h>
