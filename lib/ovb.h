@@ -991,6 +991,11 @@ struct ovb_need {               /* one capsule's needs on one resource */
  * O 0 unless given.  false when no resource is used. */
 bool ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *const q[OVB_NCAP], struct ovb_need need[OVB_NCAP]);
+/* The needs a cluster places: those of the resources it gives capacities
+ * for (net-rx only where its nodes give it, ovb_cluster_nres); the others
+ * are cleared.  false when none is left. */
+bool ovb_need_placed(const struct ovb_cluster *cl,
+	struct ovb_need need[OVB_NCAP]);
 /* Eq. 1's term over tau_min: max((sigma tau_min + rho)(1 - O)/tau_min, lb),
  * in the rate unit, in doubles. */
 double ovb_eq1_term(const struct ovb_need *n, double tau_min);

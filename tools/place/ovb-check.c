@@ -286,10 +286,8 @@ effective(const struct ovb_app *app, const struct ovb_capsule *c,
 	for (int r = 0; r < nres && c->profile; r++)
 		q[r] = ovb_profile_find(&S.prof, c->profile, (enum ovb_res)r);
 	ovb_need_of(app, c, q, e);
-	/* a cluster without net-rx capacities does not place it (the rule
-	 * of ovb-place) */
-	if (nres < OVB_NCAP)
-		e[OVB_NETRX].used = false;
+	/* a cluster without net-rx capacities does not place it */
+	ovb_need_placed(&S.cluster, e);
 }
 
 /* ---- violations ---- */

@@ -229,13 +229,9 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *q[OVB_NCAP] = { NULL };
 	for (int r = 0; r < S.nres && c->profile; r++)
 		q[r] = prof_find(c->profile, (enum ovb_res)r);
-	bool any = ovb_need_of(app, c, q, need);
-	if (any && S.nres < OVB_NCAP && need[OVB_NETRX].used) {
-		/* a cluster without net-rx capacities does not place it */
-		need[OVB_NETRX].used = false;
-		any = need[OVB_CPU].used || need[OVB_NET].used;
-	}
-	if (!any) {
+	/* a cluster without net-rx capacities does not place it */
+	if (!(ovb_need_of(app, c, q, need) &&
+	    ovb_need_placed(&S.cluster, need))) {
 		if (c->profile)
 			return ovb_err_at(S.apps_file, app->line, "application %s, "
 				"capsule %s: profile=%s is in none of the profile files "
