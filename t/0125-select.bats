@@ -243,6 +243,37 @@ sum_of() {
 		[[ ${BASH_REMATCH[1]} -ge 50000 ]] || fail "stderr: $stderr"
 }
 
+@test "select: live: a 2 MB sendfile over loopback (the issue's case) is excluded by default, exact with --iface lo" {
+	require_tracing
+	[[ -r /sys/kernel/tracing/events/sock/sock_send_length/format &&
+	   -r /sys/kernel/tracing/events/net/net_dev_queue/format ]] ||
+		skip "no sock:sock_send_length or net:net_dev_queue"
+	local d=$BATS_TEST_TMPDIR size=2097152
+	head -c $size /dev/urandom >"$d/file"
+	cat >"$d/sf.py" <<-PY
+	import ctypes, os, socket
+	ctypes.CDLL(None).prctl(15, b"ovbsend", 0, 0, 0)
+	s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+	if os.fork() == 0:
+	    a, _ = s.accept(); n = 0
+	    while True:
+	        d = a.recv(65536)
+	        if not d: break
+	        n += len(d)
+	    print("received", n, flush=True); os._exit(0)
+	c = socket.create_connection(s.getsockname())
+	with open("$d/file", "rb") as f:
+	    c.sendfile(f)
+	c.close(); os.wait()
+	PY
+	ovb-capture -q -o "$d/t.data" -- /usr/bin/python3 "$d/sf.py" >"$d/py.out"
+	grep -qx "received $size" "$d/py.out"
+	ovb-onoff -c 'tx=comm:^ovbsend$' -o "$d/def.onoff" "$d/t.data"
+	[[ $(sum_of send tx "$d/def.onoff") == 0 ]]
+	ovb-onoff --iface lo -c 'tx=comm:^ovbsend$' -o "$d/lo.onoff" "$d/t.data"
+	[[ $(sum_of send tx "$d/lo.onoff") == "$size" ]]
+}
+
 @test "select: live: traffic to the host's own address goes over lo, and is excluded too" {
 	require_tracing
 	[[ -r /sys/kernel/tracing/events/net/net_dev_queue/format ]] ||
