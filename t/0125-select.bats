@@ -56,6 +56,12 @@ print('# rel', round(r, 6)); sys.exit(0 if abs(r) * 100 <= $3 else 1)" >&3 ||
 		fail "$1 vs $2: beyond $3%"
 }
 
+# gapless FILE: the ovb-onoff FILE has no gap (events the kernel lost, on
+# a loaded machine): only then can busy time match the kernel's accounting.
+gapless() {
+	! grep -q '^gap ' "$1"
+}
+
 # in_cg: writes $BATS_TEST_TMPDIR/in_cg, which runs "in_cg PATH COMMAND..."
 # as COMMAND, moved into cgroup PATH (under $CG2) first; sets IN_CG.
 in_cg() {
@@ -107,24 +113,34 @@ in_cg() {
 	require_tracing
 	cgroup2_root
 	local d=$BATS_TEST_TMPDIR g=ovbsel-$$-$RANDOM
-	mkcg "$g" "$g/web"
+	mkcg "$g"
 	in_cg
 	# inside: burn.py (a coordinator forking 2 workers, after the move);
-	# outside, at the same time: the same program, the same name
-	ovb-capture -q -o "$d/t.data" -- sh -c "
-		/usr/bin/python3 '$BURN' 0.6 2 >'$d/out.burn' &
-		'$IN_CG' '$g/web' /usr/bin/python3 '$BURN' 0.6 2 >'$d/in.burn'
-		wait" 2>"$d/rec.err" || { cat "$d/rec.err"; false; }
-	local k=$(usage_ns "$g") kout
+	# outside, at the same time: the same program, the same name.  A
+	# trace that lost events is recorded again (a fresh cgroup each time).
+	local try w k kout verr
+	for try in 1 2 3; do
+		w=$g/web$try
+		mkcg "$w"
+		ovb-capture -q -o "$d/t.data" -- sh -c "
+			/usr/bin/python3 '$BURN' 0.6 2 >'$d/out.burn' &
+			'$IN_CG' '$w' /usr/bin/python3 '$BURN' 0.6 2 >'$d/in.burn'
+			wait" 2>"$d/rec.err" || { cat "$d/rec.err"; false; }
+		run -0 --separate-stderr ovb-onoff -v -c "web=cgroup:/$g" \
+			-c 'other=comm:^python3$' -o "$d/t.onoff" "$d/t.data"
+		verr=$stderr
+		gapless "$d/t.onoff" && break
+		echo "# attempt $try lost events: again" >&3
+		((try < 3)) || skip "every recording lost events (a loaded machine)"
+	done
+	k=$(usage_ns "$w")
 	kout=$(awk '$1 == "cpu_ns" { print $2 }' "$d/out.burn")
 	[[ $k -gt 100000000 && $kout -gt 100000000 ]]
-	run -0 --separate-stderr ovb-onoff -v -c "web=cgroup:/$g" -c 'other=comm:^python3$' \
-		-o "$d/t.onoff" "$d/t.data"
 	run -0 ovb-fmt "$d/t.onoff"
 	# -v names what the cgroup selector matched: burn.py, its coordinator
 	# and its two workers
-	[[ $stderr == *"capsule web (cgroup:/$g): 4 processes: "*"(python3)"* ]] ||
-		fail "stderr: $stderr"
+	[[ $verr == *"capsule web (cgroup:/$g): 4 processes: "*"(python3)"* ]] ||
+		fail "stderr: $verr"
 	echo "# cgroup /$g: trace $(busy_of web "$d/t.onoff") ns, cpu.stat $k ns" >&3
 	rel_within "$(busy_of web "$d/t.onoff")" "$k" 1.5
 	# the outside burner is the other capsule's (first match wins): its
@@ -133,9 +149,10 @@ in_cg() {
 	other=$(busy_of other "$d/t.onoff")
 	span=$(awk '$1 == "span" { print $3 - $2 }' "$d/t.onoff")
 	echo "# outside: trace $other ns (every python3), wait4 $kout ns" >&3
-	[[ $other -ge $((kout * 98 / 100)) && $other -le $((span * $(nproc))) ]]
+	((other >= kout * 98 / 100)) || fail "outside: $other ns < wait4's $kout ns"
+	((other <= span * $(nproc))) || fail "outside: $other ns > span $span ns x $(nproc) CPUs"
 	# a child cgroup's path selects the same; a path is no prefix of a name
-	run -0 ovb-onoff -c "web=cgroup:$g/web/" "$d/t.data" -o "$d/t2.onoff"
+	run -0 ovb-onoff -c "web=cgroup:$w/" "$d/t.data" -o "$d/t2.onoff"
 	rel_within "$(busy_of web "$d/t2.onoff")" "$k" 1.5
 	run -65 --separate-stderr ovb-onoff -c "web=cgroup:/${g}we" "$d/t.data"
 	[[ $stderr == *"matches no process"* ]]
@@ -144,7 +161,9 @@ in_cg() {
 @test "select: live: unit:NAME selects a systemd unit's cgroup (under its slices), within 1.5% of its cpu.stat" {
 	require_tracing
 	cgroup2_root
-	local d=$BATS_TEST_TMPDIR u=ovbsel-$$-$RANDOM.service path
+	local d=$BATS_TEST_TMPDIR u path try verr
+	for try in 1 2 3; do
+	u=ovbsel-$$-$RANDOM.service
 	if [[ $(cat /proc/1/comm) == systemd ]] && systemd-run --version >/dev/null 2>&1; then
 		ovb-capture -q -o "$d/t.data" -- systemd-run -q --wait --unit="$u" \
 			/usr/bin/python3 "$BURN" 0.6 2
@@ -155,7 +174,8 @@ in_cg() {
 		# as systemd makes it, a unit under nested slices
 		echo "# systemd is not PID 1: unit cgroup made by hand" >&3
 		local s=ovbt$$.slice
-		mkcg "$s" "$s/ovbt$$-a.slice" "$s/ovbt$$-a.slice/$u" "ovbt$$-x" "ovbt$$-x/$u"
+		[[ -d $CG2/$s ]] || mkcg "$s" "$s/ovbt$$-a.slice" "ovbt$$-x"
+		mkcg "$s/ovbt$$-a.slice/$u" "ovbt$$-x/$u"
 		in_cg
 		path=/$s/ovbt$$-a.slice/$u
 		# the same unit name under a cgroup that is no slice (as a user
@@ -165,11 +185,16 @@ in_cg() {
 			'$IN_CG' '${path#/}' /usr/bin/python3 '$BURN' 0.6 2 >/dev/null
 			wait"
 	fi
+	run -0 --separate-stderr ovb-onoff -v -c "svc=unit:$u" -o "$d/t.onoff" "$d/t.data"
+	verr=$stderr
+	gapless "$d/t.onoff" && break
+	echo "# attempt $try lost events: again" >&3
+	((try < 3)) || skip "every recording lost events (a loaded machine)"
+	done
 	local k=$(usage_ns "${path#/}")
 	[[ $k -gt 100000000 ]]
-	run -0 --separate-stderr ovb-onoff -v -c "svc=unit:$u" -o "$d/t.onoff" "$d/t.data"
 	run -0 ovb-fmt "$d/t.onoff"
-	[[ $stderr == *"capsule svc (unit:$u): "* ]]
+	[[ $verr == *"capsule svc (unit:$u): 4 processes"* ]] || fail "stderr: $verr"
 	echo "# unit $u at $path: trace $(busy_of svc "$d/t.onoff") ns, cpu.stat $k ns" >&3
 	rel_within "$(busy_of svc "$d/t.onoff")" "$k" 1.5
 }

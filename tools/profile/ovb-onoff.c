@@ -96,6 +96,10 @@ static struct netstate {
 	uint64_t nonet_bytes;     /* sockets of no network family (unix) */
 } N;
 
+/* Per CPU: since when its current capsule holds, where it changed during
+ * the current run (an exec, a cgroup learnt), else 0. */
+static uint64_t *cap_from;
+
 static struct state {
 	struct ovb_perf *perf;
 	const char *name;    /* the trace, for messages */
@@ -616,6 +620,18 @@ charged_start(uint32_t c, int32_t tid, uint64_t t)
 	return s;
 }
 
+/* When the capsule of the run ending on CPU c (begun at began) took
+ * effect: a run whose capsule changed on the way counts as the new one
+ * only from then on, so nothing may move the old one's time to it. */
+static uint64_t
+cap_start(uint32_t c, uint64_t began)
+{
+	uint64_t from = cap_from ? cap_from[c] : 0;
+	if (cap_from)
+		cap_from[c] = 0;
+	return from > began ? from : began;
+}
+
 static int
 on_switch(const struct ovb_pev *ev)
 {
@@ -665,7 +681,7 @@ on_switch(const struct ovb_pev *ev)
 		}
 	}
 	S.pred_cap[c] = ran;
-	S.pred_start[c] = began;
+	S.pred_start[c] = cap_start(c, began);
 	note_run(c, ev, t);
 	S.cur_tid[c] = ev->next;
 	S.cur_cap[c] = next;
@@ -705,7 +721,7 @@ on_runtime(const struct ovb_pev *ev)
 	change(S.cur_cap[c], -1, s);
 	change(k, +1, s);
 	S.pred_cap[c] = S.cur_cap[c];
-	S.pred_start[c] = S.cur_tid[c] < 0 ? S.t0 : S.cpu_since[c];
+	S.pred_start[c] = cap_start(c, S.cur_tid[c] < 0 ? S.t0 : S.cpu_since[c]);
 	S.cur_tid[c] = tid;
 	S.cur_cap[c] = k;
 	S.cpu_since[c] = s;
@@ -874,6 +890,7 @@ features_start(void)
 	N.has_sock = ovb_perf_has(S.perf, "sock:sock_send_length") ||
 		ovb_perf_has(S.perf, "sock:sock_recv_length");
 	N.has_devq = ovb_perf_has(S.perf, "net:net_dev_queue");
+	cap_from = ovb_xcalloc(S.ncpus, sizeof *cap_from);
 	if (need_cgroups && !ovb_perf_has_cgroups(S.perf)) {
 		ovb_warn("%s: the trace has no cgroup ids, which cgroup: and unit: "
 			"selectors need; record with perf record --all-cgroups on a "
@@ -902,12 +919,15 @@ note_cgroup(const struct ovb_pev *ev)
 		return 0;
 	p->cgid = ev->cgroup;
 	uncache(ev->pid);
+	/* on this CPU, from the start of the run (or of its capsule, if that
+	 * changed on the way) */
 	uint32_t c = ev->cpu;
-	if (c < S.ncpus && ev->tid > 0 && S.cur_tid[c] == ev->tid) {
+	if (c < S.ncpus && S.cur_tid[c] == ev->tid) {
 		int16_t k = capsule_of_task(ev->tid);
+		uint64_t from = cap_from[c] ? cap_from[c] : S.cpu_since[c];
 		if (k != S.cur_cap[c]) {
-			change(S.cur_cap[c], -1, S.cpu_since[c]);
-			change(k, +1, S.cpu_since[c]);
+			change(S.cur_cap[c], -1, from);
+			change(k, +1, from);
 			S.cur_cap[c] = k;
 		}
 	}
@@ -949,6 +969,8 @@ recheck_running(int32_t pid, uint64_t t)
 			change(S.cur_cap[c], -1, t);
 			change(k, +1, t);
 			S.cur_cap[c] = k;
+			if (cap_from)
+				cap_from[c] = t;
 		}
 	}
 }
