@@ -39,7 +39,7 @@ FUZZSRC := $(sort $(wildcard fuzz/fuzz-*.c))
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all check test asan fuzz fuzz-run deps deps-check deps-tools-check demo bench \
+.PHONY: all check test asan fuzz fuzz-run deps deps-check deps-tools-check demo bench man5 \
 	install uninstall clean
 
 all: $(TOOLS)
@@ -206,9 +206,25 @@ $(BUILD)/man/%.1: $(BIN)/%
 	help2man --no-info --no-discard-stderr -n "$$($< --help | sed -n 2p)" \
 		-o $@ ./$<
 
-install: all
+# The formats' pages, ovb-NAME(5), from their specs formats/NAME.md
+# (formats/README.md: ovb-formats(5)) by formats/md2man.awk.
+FMTMD    := $(sort $(wildcard formats/*.md))
+FMANS    := $(patsubst %,$(BUILD)/man/ovb-%.5,$(patsubst README,formats,\
+	$(basename $(notdir $(FMTMD)))))
+VERSION   = $(shell sed -n 's/^\#define OVB_VERSION "\(.*\)"/\1/p' lib/ovb.h)
+$(BUILD)/man/ovb-formats.5: formats/README.md formats/md2man.awk
+	@mkdir -p $(@D)
+	awk -v name=ovb-formats -v version='$(VERSION)' -f formats/md2man.awk $< >$@
+$(BUILD)/man/ovb-%.5: formats/%.md formats/md2man.awk
+	@mkdir -p $(@D)
+	awk -v name=ovb-$* -v version='$(VERSION)' -f formats/md2man.awk $< >$@
+man5: $(FMANS)
+
+install: all man5
 	install -d '$(DESTDIR)$(BINDIR)'
 	install -m 755 $(TOOLS) '$(DESTDIR)$(BINDIR)'
+	install -d '$(DESTDIR)$(MANDIR)/man5'
+	install -m 644 $(FMANS) '$(DESTDIR)$(MANDIR)/man5'
 	if command -v help2man >/dev/null; then \
 		$(MAKE) $(MANS) && install -d '$(DESTDIR)$(MANDIR)/man1' && \
 		install -m 644 $(MANS) '$(DESTDIR)$(MANDIR)/man1'; fi
@@ -216,6 +232,7 @@ install: all
 uninstall:
 	rm -f $(addprefix '$(DESTDIR)$(BINDIR)'/,$(notdir $(TOOLS)))
 	rm -f $(addprefix '$(DESTDIR)$(MANDIR)/man1/',$(notdir $(MANS)))
+	rm -f $(addprefix '$(DESTDIR)$(MANDIR)/man5/',$(notdir $(FMANS)))
 
 clean:
 	rm -rf build bin

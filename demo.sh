@@ -18,7 +18,12 @@ mkdir -p "$out"
 for f in nginx postgres redis; do
 	gzip -dc "t/fixtures/$f.perf.data.gz" >"$out/$f.perf.data"
 	main=$(awk '$1 == "main_pid" { print $2 }' "t/fixtures/$f.acct")
-	ovb-onoff -c "$f=pid:$main" "$out/$f.perf.data" -o "$out/$f.onoff"
+	# recorded without sched:sched_stat_runtime, so ovb-onoff cannot bound
+	# when the kernel began charging each woken run; these were recorded
+	# with idle polling on a quiet machine and agree with cpuacct (the
+	# .acct beside each, t/fixtures/README.md): accepted as they are
+	ovb-onoff --max-uncertainty=any -q -c "$f=pid:$main" "$out/$f.perf.data" \
+		-o "$out/$f.onoff"
 done
 ovb-usage -I 0.01 "$out"/*.onoff -o "$out/fixtures.usage"
 ovb-tbucket "$out"/*.onoff -o "$out/fixtures.curve"

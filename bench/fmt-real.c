@@ -2,8 +2,10 @@
  *
  *	fmt-real check N SEED   compare the texts on N random doubles of every
  *	                        kind (and a fixed list); exit 1 on a difference
- *	fmt-real bench N        ns per number: the old search, the old
- *	                        bisection of formats/series.c, ovb_fmt_real
+ *	fmt-real bench N [MIX]  CPU ns per number: the old searches (1..17,
+ *	                        series.c's bisection, printf 15/16/17) and
+ *	                        ovb_fmt_real; MIX 0 the formats' numbers, 1
+ *	                        ovb-trade's
  *
  * Built from this file and lib/num.c alone (t/0030-num.bats, bench/run):
  *	cc -O2 -Ilib bench/fmt-real.c lib/num.c -lm */
@@ -57,6 +59,22 @@ bisect_fmt(char *buf, double v)
 	return buf;
 }
 
+/* lib/num.c's ovb_fmt_real before the exact path (issue 12): %.15g,
+ * %.16g, %.17g by printf, each read back by strtod. */
+static char *
+search_fmt(char *buf, double v)
+{
+	if (v == 0 || (fabs(v) < 9007199254740992.0 && v == trunc(v)))
+		return old_fmt(buf, v);
+	for (int p = fabs(v) < DBL_MIN ? 1 : 15; p < 17; p++) {
+		snprintf(buf, 32, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, 32, "%.17g", v);
+	return buf;
+}
+
 static uint64_t
 next(uint64_t *s)    /* splitmix64 */
 {
@@ -74,7 +92,7 @@ from_bits(uint64_t b)
 	return v;
 }
 
-/* A random double of kind k (0..7). */
+/* A random double of kind k (0..10). */
 static double
 draw(uint64_t *s, int k)
 {
@@ -115,6 +133,16 @@ draw(uint64_t *s, int k)
 		v = (double)(next(s) >> 11) * 0x1p-53 * pow(10, (double)(r %
 			20) - 10);
 		break;
+	case 8:         /* halfway cases: integers of 14..16 digits plus
+			 * j / 2^b, whose 16 or 17 digits end in a tie */
+		v = (double)(int64_t)(next(s) % 4503599627370496u) /
+			(double)(1u << (r % 5)) + (double)(next(s) % 16) / 16;
+		break;
+	case 9:         /* any mantissa, binades 2^-50 .. 2^60 (the edges of
+			 * the exact path near 10^-11 and 10^17) */
+		v = from_bits((uint64_t)(1023 - 50 + (int)(r % 111)) << 52 |
+			(next(s) & 0x000fffffffffffffu));
+		break;
 	default:        /* small integers and simple fractions */
 		v = (double)(int64_t)(next(s) % 100000) / (double)(1 + r % 1000);
 		break;
@@ -141,7 +169,7 @@ check(long n, uint64_t seed)
 	vals[nf++] = INFINITY;
 	vals[nf++] = -INFINITY;
 	for (long i = 0; i < n + (long)nf; i++) {
-		double v = i < (long)nf ? vals[i] : draw(&seed, (int)(i % 8));
+		double v = i < (long)nf ? vals[i] : draw(&seed, (int)(i % 11));
 		old_fmt(a, v);
 		ovb_fmt_real(b, v);
 		total++;
@@ -156,26 +184,38 @@ static double
 now(void)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);  /* CPU: a shared machine */
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 static int
-bench(long n)
+bench(long n, int mix)
 {
 	uint64_t seed = 42;
 	double *v = malloc((size_t)n * sizeof *v);
 	if (!v)
 		return 70;
-	/* what the formats write: measured rates, probabilities, bin edges */
-	for (long i = 0; i < n; i++)
-		v[i] = draw(&seed, i % 2 ? 6 : 4);
-	char *(*fn[3])(char *, double) = { old_fmt, bisect_fmt, ovb_fmt_real };
-	const char *name[3] = { "old: precisions 1..17 in turn",
-		"old series.c: bisection", "ovb_fmt_real: 15, 16, 17" };
-	double best[3];
+	/* mix 0, what the formats write: measured rates, probabilities, bin
+	 * edges (short decimals times 10^-30..10^30, uniform values scaled by
+	 * 10^-10..10^9); mix 1, what ovb-trade writes: usages of 3 places in
+	 * [0, 4), and results of arithmetic on them (x 1.1, sums) */
+	for (long i = 0; i < n; i++) {
+		if (mix == 0)
+			v[i] = draw(&seed, i % 2 ? 6 : 4);
+		else {
+			double u = (double)(next(&seed) % 4000) / 1000;
+			v[i] = i % 4 == 3 ? u * 1.1 + 0.9 * (double)(next(&seed) %
+				1000) / 1000 : u;
+		}
+	}
+	char *(*fn[4])(char *, double) = { old_fmt, bisect_fmt, search_fmt,
+		ovb_fmt_real };
+	const char *name[4] = { "old: precisions 1..17 in turn",
+		"old series.c: bisection", "old: printf 15, 16, 17",
+		"ovb_fmt_real: exact path" };
+	double best[4];
 	size_t sink = 0;
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		best[k] = INFINITY;
 		for (int rep = 0; rep < 3; rep++) {
 			char buf[32];
@@ -187,10 +227,10 @@ bench(long n)
 				best[k] = t;
 		}
 	}
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		printf("%-32s %7.0f ns per number (%.2fx)\n", name[k],
 			best[k] / (double)n * 1e9, best[0] / best[k]);
-	printf("(%ld numbers, best of 3; %zu bytes)\n", n, sink / 3);
+	printf("(%ld numbers, best of 3; %zu bytes)\n", n, sink / 12);
 	free(v);
 	return 0;
 }
@@ -202,7 +242,7 @@ main(int argc, char **argv)
 		return check(atol(argv[2]), argc > 3 ?
 			strtoull(argv[3], NULL, 10) : 1);
 	if (argc >= 3 && strcmp(argv[1], "bench") == 0)
-		return bench(atol(argv[2]));
-	fprintf(stderr, "usage: fmt-real check N [SEED] | bench N\n");
+		return bench(atol(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
+	fprintf(stderr, "usage: fmt-real check N [SEED] | bench N [MIX]\n");
 	return 64;
 }

@@ -19,7 +19,7 @@ perf record -q -a -e sched:sched_switch -o "$dir/half.data" -- \
 events=$(perf script -i "$dir/big.data" -F event 2>/dev/null | grep -c sched_switch)
 half=$(perf script -i "$dir/half.data" -F event 2>/dev/null | grep -c sched_switch)
 
-onoff="ovb-onoff -c pipe=comm:^sched-pipe$ -c all=comm:."
+onoff="ovb-onoff --max-uncertainty=any -q -c pipe=comm:^sched-pipe$ -c all=comm:."
 o=$(python3 bench/measure.py 3 $onoff "$dir/big.data")
 p=$(python3 bench/measure.py 3 perf script -i "$dir/big.data")
 h=$(python3 bench/measure.py 3 $onoff "$dir/half.data")

@@ -132,7 +132,9 @@ ovb_curve_read(struct ovb_lex *lx, struct ovb_curves *cs)
 				st = ovb_quantity(lx, OVB_NONNEG, kw, bit == SEEN_MEAN ?
 					&c->mean : &c->peak, ovb_res_rate_unit(c->res));
 			got |= bit;
-		} else
+		} else if (!strcmp(kw, "trace"))
+			st = ovb_trace_read(lx, &c->trace);
+		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-curve file",
 				kw);
 	}
@@ -159,6 +161,7 @@ ovb_curve_write(FILE *f, const struct ovb_curves *cs)
 		fprintf(f, " %s\npeak", unit);
 		ovb_put_real(f, c->peak);
 		fprintf(f, " %s\n", unit);
+		ovb_trace_put(f, &c->trace);
 		for (size_t j = 0; j < c->n; j++) {
 			fputs("point", f);
 			ovb_put_real(f, c->pt[j].sigma);
@@ -175,6 +178,7 @@ ovb_curve_free(struct ovb_curves *cs)
 	for (size_t i = 0; i < cs->n; i++) {
 		free(cs->c[i].capsule);
 		free(cs->c[i].pt);
+		ovb_trace_free(&cs->c[i].trace);
 	}
 	free(cs->c);
 	memset(cs, 0, sizeof *cs);

@@ -51,20 +51,29 @@ ovb_lex_unread(struct ovb_lex *lx)
 	lx->again = true;
 }
 
+/* A blank, as strchr(" \t\r\n\v\f", c) was (which also matched the
+ * terminating NUL; lines with NUL bytes are refused before splitting). */
+static inline bool
+blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
+		c == '\f' || c == '\0';
+}
+
 static int
 split(struct ovb_lex *lx, size_t len)
 {
 	char *p = lx->buf, *end = lx->buf + len;
 	lx->ntok = 0;
 	while (p < end) {
-		while (p < end && strchr(" \t\r\n\v\f", *p))
+		while (p < end && blank(*p))
 			*p++ = '\0';
 		if (p == end || *p == '#')
 			break;
 		if (lx->ntok == OVB_MAXTOK)
 			return ovb_err(lx, "more than %d fields", OVB_MAXTOK);
 		lx->tok[lx->ntok++] = p;
-		while (p < end && !strchr(" \t\r\n\v\f", *p))
+		while (p < end && !blank(*p))
 			p++;
 	}
 	*p = '\0';
@@ -172,6 +181,41 @@ digits(const char *p)
 	return q == p ? NULL : q;
 }
 
+/* Clinger's fast path: a decimal [-]DIGITS[.DIGITS] (no exponent) whose
+ * digits make an integer m < 2^53 with d <= 22 of them after the point is
+ * m / 10^d, both exact doubles, and IEEE division rounds the quotient
+ * correctly: the double strtod returns, without strtod.  Anything else
+ * (an exponent, more digits, zero) goes to strtod. */
+static bool
+fast_decimal(const char *s, double *v)
+{
+	static const double p10[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+		1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+		1e18, 1e19, 1e20, 1e21, 1e22 };
+	const char *p = s;
+	bool neg = *p == '-';
+	uint64_t m = 0;
+	int nd = 0, d = -1;
+	if (neg)
+		p++;
+	for (; *p; p++) {
+		if (*p == '.') {
+			d = 0;
+			continue;
+		}
+		if (*p < '0' || *p > '9' || ++nd > 15)
+			return false;  /* an exponent, or too many digits */
+		m = m * 10 + (uint64_t)(*p - '0');
+		if (d >= 0)
+			d++;
+	}
+	if (m == 0 || d > 22)
+		return false;
+	double x = d > 0 ? (double)m / p10[d] : (double)m;
+	*v = neg ? -x : x;
+	return true;
+}
+
 bool
 ovb_parse_real(const char *s, double *v)
 {
@@ -191,8 +235,13 @@ ovb_parse_real(const char *s, double *v)
 	}
 	if (*p)
 		return false;
+	double x;
+	if (fast_decimal(s, &x)) {
+		*v = x;
+		return true;
+	}
 	errno = 0;
-	double x = strtod(s, NULL);
+	x = strtod(s, NULL);
 	if (!isfinite(x))
 		return false;
 	if (x == 0 && errno == ERANGE)

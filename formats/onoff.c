@@ -3,14 +3,16 @@
  *
  *	cpus N / span T0 T1 / capsule NAME SELECTOR /
  *	busy NAME START END CPUS / send NAME T BYTES / recv NAME T BYTES /
- *	gap START END LOST
+ *	gap START END LOST / trace HOST KERNEL WALL CLOCK
  *
  * Invariants of a read trace: T0 < T1 and every time lies in [T0, T1];
  * per capsule, busy periods are non-empty, ordered and disjoint with
  * 1 <= CPUS <= cpus, transfers are in time order; gaps are ordered and
  * disjoint. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "impl.h"
 
@@ -99,6 +101,78 @@ read_header(struct reader *r, struct ovb_lex *lx)
 	c->select = ovb_xstrdup(sel);
 	ovb_names_add(&r->byname, c->name, o->ncap - 1);
 	return 0;
+}
+
+/* trace HOST KERNEL WALL CLOCK: the traced machine, and the wall-clock
+ * time WALL (ns since the epoch) at trace-clock time CLOCK (ns); "-" for
+ * what the trace did not say (WALL and CLOCK both or neither) */
+static int
+read_trace(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_onoff *o = r->o;
+	int st;
+	if (o->has_trace)
+		return ovb_err(lx, "trace is given twice");
+	if ((st = ovb_arity(lx, 5, 5, "trace HOST KERNEL WALL CLOCK")))
+		return st;
+	for (int i = 1; i <= 2; i++)
+		if (strcmp(lx->tok[i], "-") && !ovb_valid_name(lx->tok[i]))
+			return ovb_err(lx, "trace: %s '%s' is not a name or '-'",
+				i == 1 ? "HOST" : "KERNEL", lx->tok[i]);
+	bool w = strcmp(lx->tok[3], "-") != 0, c = strcmp(lx->tok[4], "-") != 0;
+	if (w != c)
+		return ovb_err(lx, "trace: WALL and CLOCK are both numbers or "
+			"both '-'");
+	if (w && ((st = ovb_tok_u64(lx, 3, "trace WALL", &o->wall)) ||
+	    (st = ovb_tok_u64(lx, 4, "trace CLOCK", &o->clock))))
+		return st;
+	o->has_trace = true;
+	o->has_clock = w;
+	o->host = strcmp(lx->tok[1], "-") ? ovb_xstrdup(lx->tok[1]) : NULL;
+	o->kernel = strcmp(lx->tok[2], "-") ? ovb_xstrdup(lx->tok[2]) : NULL;
+	return 0;
+}
+
+void
+ovb_onoff_trace(const struct ovb_onoff *o, struct ovb_trace *t)
+{
+	memset(t, 0, sizeof *t);
+	if (!o->has_trace)
+		return;
+	t->has = true;
+	t->host = o->host ? ovb_xstrdup(o->host) : NULL;
+	t->kernel = o->kernel ? ovb_xstrdup(o->kernel) : NULL;
+	t->length = (double)(o->t1 - o->t0) / 1e9;
+	if (o->has_clock) {
+		/* the wall-clock time of T0, in whole ns */
+		long double w = (long double)o->wall + ((long double)o->t0 -
+			(long double)o->clock);
+		if (w >= 0 && w < 1.8e19L) {
+			uint64_t ns = (uint64_t)w;
+			time_t sec = (time_t)(ns / 1000000000u);
+			struct tm tm;
+			char b[64];
+			if (gmtime_r(&sec, &tm) && strftime(b, sizeof b,
+			    "%Y-%m-%dT%H:%M:%S", &tm)) {
+				char *s;
+				if (asprintf(&s, "%s.%09uZ", b,
+				    (unsigned)(ns % 1000000000u)) >= 0)
+					t->start = s;
+			}
+		}
+	}
+}
+
+void
+ovb_onoff_put_trace(FILE *f, const char *host, const char *kernel,
+	bool has_clock, uint64_t wall, uint64_t clock)
+{
+	fprintf(f, "trace %s %s ", host ? host : "-", kernel ? kernel : "-");
+	if (has_clock)
+		fprintf(f, "%llu %llu\n", (unsigned long long)wall,
+			(unsigned long long)clock);
+	else
+		fputs("- -\n", f);
 }
 
 static int
@@ -219,6 +293,8 @@ ovb_onoff_read(struct ovb_lex *lx, struct ovb_onoff *o)
 			st = read_xfer(&r, lx);
 		else if (!strcmp(kw, "gap"))
 			st = read_gap(&r, lx);
+		else if (!strcmp(kw, "trace"))
+			st = read_trace(&r, lx);
 		else if (!strcmp(kw, "cpus") || !strcmp(kw, "span") ||
 		    !strcmp(kw, "capsule"))
 			st = read_header(&r, lx);
@@ -281,6 +357,9 @@ int
 ovb_onoff_write(FILE *f, const struct ovb_onoff *o)
 {
 	ovb_onoff_put_header(f, o->ncpus);
+	if (o->has_trace)
+		ovb_onoff_put_trace(f, o->host, o->kernel, o->has_clock, o->wall,
+			o->clock);
 	ovb_onoff_put_span(f, o->t0, o->t1);
 	for (size_t i = 0; i < o->ncap; i++)
 		ovb_onoff_put_capsule(f, o->cap[i].name, o->cap[i].select);
@@ -310,5 +389,7 @@ ovb_onoff_free(struct ovb_onoff *o)
 	}
 	free(o->cap);
 	free(o->gap);
+	free(o->host);
+	free(o->kernel);
 	memset(o, 0, sizeof *o);
 }

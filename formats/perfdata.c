@@ -46,7 +46,8 @@ enum {
 #define S_VARIABLE (S_BRANCH_STACK | S_REGS_USER | S_STACK_USER | S_REGS_INTR)
 #define MAXCGROUPS 65536
 enum { R_ENABLED = 1, R_RUNNING = 2, R_ID = 4, R_GROUP = 8, R_LOST = 16 };
-enum { FEAT_TRACING_DATA = 1, FEAT_NRCPUS = 7, FEAT_CMDLINE = 11,
+enum { FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4,
+	FEAT_NRCPUS = 7, FEAT_CMDLINE = 11, FEAT_CLOCK_DATA = 29,
 	FEAT_DIR_FORMAT = 24,
 	FEAT_COMPRESSED = 27 };
 #define MISC_COMM_EXEC (1 << 13)
@@ -54,7 +55,8 @@ enum { FEAT_TRACING_DATA = 1, FEAT_NRCPUS = 7, FEAT_CMDLINE = 11,
 #define MAXATTR 4096
 #define MAXCPUMAP 4096
 
-enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME };
+enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME, H_SOCK,
+	H_SOFTIRQ, H_TIMER };
 
 struct attr {
 	uint32_t type;
@@ -62,7 +64,7 @@ struct attr {
 	uint64_t period;           /* sample_period, or sample_freq if freq */
 	bool freq, sample_id_all;
 	enum handler h;
-	struct tep_format_field *f1, *f2, *f3, *flags;
+	struct tep_format_field *f1, *f2, *f3, *f4, *flags;
 	struct tep_format_field *sk, *family, *dev;   /* network: the socket,
 	                              its family; the device's name (devq) */
 };
@@ -102,7 +104,66 @@ struct ovb_perf {
 	char filtered[128];        /* an event we use recorded with --filter */
 	struct cgroup *cg;         /* PERF_RECORD_CGROUP: id -> path */
 	size_t ncg, capcg;
+	/* where and when: HOSTNAME, OSRELEASE ("": absent), CLOCK_DATA */
+	char host[OVB_MAXNAME + 1], kernel[OVB_MAXNAME + 1];
+	bool has_clock;
+	uint64_t wall, clock;
 };
+
+/* A feature string (u32 length, then the NUL-padded text) as a name of the
+ * formats: characters outside [A-Za-z0-9_.:+@/-] become '_', a leading
+ * one that is not alphanumeric too, at most OVB_MAXNAME long. */
+static void
+feat_name(char *out, const unsigned char *b, size_t n)
+{
+	out[0] = '\0';
+	if (n < 4)
+		return;
+	size_t len = b[0] | b[1] << 8 | (size_t)b[2] << 16 | (size_t)b[3] << 24;
+	if (len > n - 4)
+		len = n - 4;
+	size_t k = 0;
+	for (size_t i = 0; i < len && b[4 + i] && k < OVB_MAXNAME; i++) {
+		unsigned char ch = b[4 + i];
+		bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			(ch >= '0' && ch <= '9') || ch == '_';
+		bool other = k > 0 && strchr(".:+@/-", ch) != NULL;
+		out[k] = alnum || other ? (char)ch : '_';
+		k++;
+	}
+	out[k] = '\0';
+}
+
+/* CLOCK_DATA: u32 version, u32 clockid, u64 wall-clock ns, u64 clock ns */
+static void
+feat_clock(struct ovb_perf *p, const unsigned char *b, size_t n)
+{
+	if (n < 24)
+		return;
+	uint64_t w = 0, c = 0;
+	for (int i = 7; i >= 0; i--) {
+		w = w << 8 | b[8 + i];
+		c = c << 8 | b[16 + i];
+	}
+	if (w) {
+		p->has_clock = true;
+		p->wall = w;
+		p->clock = c;
+	}
+}
+
+/* The where-and-when features (file mode: a feature section; pipe mode: a
+ * HEADER_FEATURE record's payload). */
+static void
+feature(struct ovb_perf *p, int bit, const unsigned char *b, size_t n)
+{
+	if (bit == FEAT_HOSTNAME)
+		feat_name(p->host, b, n);
+	else if (bit == FEAT_OSRELEASE)
+		feat_name(p->kernel, b, n);
+	else if (bit == FEAT_CLOCK_DATA)
+		feat_clock(p, b, n);
+}
 
 static int
 bad(const struct ovb_perf *p, const char *fmt, ...)
@@ -528,12 +589,43 @@ bind_attr(struct ovb_perf *p, struct attr *at)
 	    !strcmp(ev->name, "net_dev_queue")) {
 		at->f1 = tep_find_field(ev, "len");
 		at->dev = tep_find_field(ev, "name");
+		at->f2 = tep_find_field(ev, "skbaddr");
 		at->h = at->f1 ? H_DEVQ : H_NONE;
 	} else if (!strcmp(ev->system, "sched") &&
 	    !strcmp(ev->name, "sched_stat_runtime")) {
 		at->f1 = tep_find_field(ev, "pid");
 		at->f2 = tep_find_field(ev, "runtime");
 		at->h = at->f1 && at->f2 ? H_RUNTIME : H_NONE;
+	} else if (!strcmp(ev->system, "tcp") &&
+	    !strcmp(ev->name, "tcp_probe")) {
+		at->f1 = tep_find_field(ev, "skaddr");
+		at->f2 = tep_find_field(ev, "skbaddr");
+		at->f3 = tep_find_field(ev, "saddr");
+		at->f4 = tep_find_field(ev, "daddr");
+		if (!at->f3 || !at->f4)   /* both or no flow */
+			at->f3 = at->f4 = NULL;
+		at->h = at->f1 ? H_SOCK : H_NONE;
+	} else if (!strcmp(ev->system, "sock") &&
+	    !strcmp(ev->name, "inet_sock_set_state")) {
+		at->f1 = tep_find_field(ev, "skaddr");
+		at->f4 = tep_find_field(ev, "newstate");
+		at->h = at->f1 && at->f4 ? H_SOCK : H_NONE;
+	} else if (!strcmp(ev->system, "irq") &&
+	    (!strcmp(ev->name, "softirq_entry") ||
+	     !strcmp(ev->name, "softirq_exit")))
+		at->h = H_SOFTIRQ;
+	else if (!strcmp(ev->system, "timer") &&
+	    !strncmp(ev->name, "hrtimer_", 8)) {
+		/* f2 tells them apart: hrtimer_start has expires, the entry
+		 * has now, the exit neither */
+		at->f1 = tep_find_field(ev, "hrtimer");
+		at->f2 = !strcmp(ev->name, "hrtimer_start") ?
+			tep_find_field(ev, "expires") :
+			!strcmp(ev->name, "hrtimer_expire_entry") ?
+			tep_find_field(ev, "now") : NULL;
+		at->f3 = !strcmp(ev->name, "hrtimer_start") ? at->f2 : NULL;
+		at->h = at->f1 && (at->f2 || !strcmp(ev->name,
+			"hrtimer_expire_exit")) ? H_TIMER : H_NONE;
 	}
 }
 
@@ -579,6 +671,11 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 		} else if (bit == FEAT_NRCPUS && size >= 8) {
 			if (!(st = read_at(p, off, sec, 8)))
 				p->ncpus = get32(sec + 4);
+		} else if ((bit == FEAT_HOSTNAME || bit == FEAT_OSRELEASE ||
+		    bit == FEAT_CLOCK_DATA) && size <= 4096) {
+			unsigned char b[4096];
+			if (!(st = read_at(p, off, b, (size_t)size)))
+				feature(p, bit, b, (size_t)size);
 		} else if (bit == FEAT_CMDLINE && size <= 65536) {
 			unsigned char *b = ovb_xmalloc((size_t)size);
 			if (!(st = read_at(p, off, b, (size_t)size)))
@@ -811,6 +908,24 @@ field_str(struct tep_format_field *f, const struct sample *s, char *dst,
 	dst[len] = '\0';
 }
 
+/* FNV-1a over the bytes of fields a then b (a socket's two addresses, in
+ * either order: the flow seen from one end or from the other). */
+static uint64_t
+flow_hash(struct tep_format_field *a, struct tep_format_field *b,
+	const struct sample *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct tep_format_field *f[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		if (!f[i] || f[i]->offset < 0 || f[i]->size < 0 ||
+		    (size_t)f[i]->offset + (size_t)f[i]->size > s->rawsize)
+			return 0;
+		for (int j = 0; j < f[i]->size; j++)
+			h = (h ^ s->raw[f[i]->offset + j]) * 0x100000001b3ULL;
+	}
+	return h ? h : 1;
+}
+
 /* Decodes a sample into ev; false when it is not one we use. */
 static bool
 decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
@@ -832,7 +947,22 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	ev->sample = true;
 	ev->cgroup = s.cgroup;
 	ev->irq = at->flags && (field(at->flags, &s) & TRACE_FLAG_IRQS);
-	if (at->h == H_RUNTIME) {
+	if (at->h == H_SOCK) {
+		ev->kind = OVB_PEV_SOCK;
+		ev->sk = field(at->f1, &s);
+		ev->sk_state = at->f4 && !at->f3 ? field_int(at->f4, &s) : -1;
+		if (at->f3) {   /* tcp:tcp_probe */
+			ev->skb = field(at->f2, &s);
+			ev->flow = flow_hash(at->f3, at->f4, &s);
+			ev->rflow = flow_hash(at->f4, at->f3, &s);
+		}
+	} else if (at->h == H_SOFTIRQ) {
+		ev->kind = OVB_PEV_SOFTIRQ;
+	} else if (at->h == H_TIMER) {
+		ev->kind = OVB_PEV_TIMER;
+		ev->sk = field(at->f1, &s);
+		ev->n = at->f3 ? 0 : at->f2 ? 1 : 2;
+	} else if (at->h == H_RUNTIME) {
 		ev->kind = OVB_PEV_RUNTIME;
 		ev->next = field_int(at->f1, &s);
 		ev->n = field(at->f2, &s);
@@ -845,6 +975,8 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	} else {
 		int64_t bytes = at->h == H_DEVQ ? (int64_t)field(at->f1, &s) :
 			field_int(at->f1, &s);
+		if (at->h == H_DEVQ)
+			ev->skb = field(at->f2, &s);
 		/* sock_recv_length with MSG_PEEK (2) received nothing */
 		if (at->h == H_RECV && at->f2 && field(at->f2, &s) & 2)
 			bytes = 0;
@@ -937,7 +1069,10 @@ used_event(const char *e)
 {
 	static const char *const used[] = { "sched:sched_switch",
 		"sched:sched_stat_runtime", "sock:sock_send_length",
-		"sock:sock_recv_length", "net:net_dev_queue" };
+		"sock:sock_recv_length", "net:net_dev_queue", "tcp:tcp_probe",
+		"sock:inet_sock_set_state", "irq:softirq_entry",
+		"irq:softirq_exit", "timer:hrtimer_start",
+		"timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit" };
 	for (size_t i = 0; i < sizeof used / sizeof *used; i++) {
 		size_t n = strlen(used[i]);
 		if (!strncmp(e, used[i], n) && (!e[n] || e[n] == ',' ||
@@ -1132,6 +1267,8 @@ user_record(struct ovb_perf *p, uint32_t type, size_t n)
 			p->ncpus = get32(p->buf + 12);
 		else if (n >= 8 && get64(p->buf) == FEAT_CMDLINE)
 			cmdline(p, p->buf + 8, n - 8);
+		else if (n >= 8)
+			feature(p, (int)get64(p->buf), p->buf + 8, n - 8);
 		return 0;
 	case REC_COMPRESSED:
 	case REC_COMPRESSED2:
@@ -1269,6 +1406,26 @@ uint32_t
 ovb_perf_ncpus(const struct ovb_perf *p)
 {
 	return p->ncpus;
+}
+
+const char *
+ovb_perf_host(const struct ovb_perf *p)
+{
+	return p->host[0] ? p->host : NULL;
+}
+
+const char *
+ovb_perf_kernel(const struct ovb_perf *p)
+{
+	return p->kernel[0] ? p->kernel : NULL;
+}
+
+bool
+ovb_perf_clock(const struct ovb_perf *p, uint64_t *wall, uint64_t *clock)
+{
+	*wall = p->wall;
+	*clock = p->clock;
+	return p->has_clock;
 }
 
 bool

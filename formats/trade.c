@@ -278,6 +278,43 @@ ovb_trade_write_head(FILE *f, const struct ovb_trade *t, bool intervals)
 	return ferror(f) ? OVB_EIO : 0;
 }
 
+/* One record line: KEY NAME and n numbers (a word before the last when
+ * word is not NULL), built in a buffer and written at once (8.64 million
+ * lines for a month of 1,000 capsules: no printf per line). */
+static void
+put_line(FILE *f, char key, const char *name, const double *x, int n,
+	const char *word)
+{
+	char line[256], *o = line;
+	size_t len = strlen(name);
+	if (len > sizeof line - 6 * 33 - 32) {  /* long names: the slow way */
+		fprintf(f, "%c %s", key, name);
+		for (int i = 0; i < n; i++) {
+			if (word && i == n - 1)
+				fprintf(f, " %s", word);
+			ovb_put_real(f, x[i]);
+		}
+		fputc('\n', f);
+		return;
+	}
+	*o++ = key;
+	*o++ = ' ';
+	memcpy(o, name, len);
+	o += len;
+	for (int i = 0; i < n; i++) {
+		if (word && i == n - 1) {
+			size_t w = strlen(word);
+			*o++ = ' ';
+			memcpy(o, word, w);
+			o += w;
+		}
+		*o++ = ' ';
+		o = ovb_fmt_real_end(o, x[i]);
+	}
+	*o++ = '\n';
+	fwrite_unlocked(line, 1, (size_t)(o - line), f);
+}
+
 int
 ovb_trade_write_at(FILE *f, const struct ovb_trade *t,
 	const struct ovb_trade_at *at)
@@ -285,26 +322,17 @@ ovb_trade_write_at(FILE *f, const struct ovb_trade *t,
 	fprintf(f, "at %llu\n", (unsigned long long)at->t);
 	for (size_t i = 0; i < at->nrow; i++) {
 		const struct ovb_trade_row *r = &at->row[i];
-		fprintf(f, "c %s", t->capsule[r->cap].name);
-		ovb_put_real(f, r->A);
-		ovb_put_real(f, r->used);
-		ovb_put_real(f, r->U);
-		fprintf(f, " %s", ovb_trade_class_name(
-			(enum ovb_trade_class)r->cls));
-		ovb_put_real(f, r->next);
-		fputc('\n', f);
+		double x[4] = { r->A, r->used, r->U, r->next };
+		put_line(f, 'c', t->capsule[r->cap].name, x, 4,
+			ovb_trade_class_name((enum ovb_trade_class)r->cls));
 	}
 	for (size_t i = 0; i < at->nnode; i++) {
-		fprintf(f, "n %s", t->node[at->node[i].idx].name);
-		ovb_put_real(f, at->node[i].used);
-		ovb_put_real(f, at->node[i].next);
-		fputc('\n', f);
+		double x[2] = { at->node[i].used, at->node[i].next };
+		put_line(f, 'n', t->node[at->node[i].idx].name, x, 2, NULL);
 	}
 	for (size_t i = 0; i < at->napp; i++) {
-		fprintf(f, "a %s", t->app[at->app[i].idx].name);
-		ovb_put_real(f, at->app[i].next);
-		ovb_put_real(f, at->app[i].slack);
-		fputc('\n', f);
+		double x[2] = { at->app[i].next, at->app[i].slack };
+		put_line(f, 'a', t->app[at->app[i].idx].name, x, 2, NULL);
 	}
 	return ferror(f) ? OVB_EIO : 0;
 }

@@ -56,7 +56,95 @@ ovb_dist_free(struct ovb_dist *d)
 {
 	free(d->capsule);
 	free(d->h.count);
+	ovb_trace_free(&d->trace);
 	memset(d, 0, sizeof *d);
+}
+
+/* ---- trace HOST KERNEL START LENGTH s: where and when ---- */
+
+void
+ovb_trace_free(struct ovb_trace *t)
+{
+	free(t->host);
+	free(t->kernel);
+	free(t->start);
+	memset(t, 0, sizeof *t);
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? ovb_xstrdup(s) : NULL;
+}
+
+void
+ovb_trace_copy(struct ovb_trace *to, const struct ovb_trace *from)
+{
+	*to = *from;
+	to->host = dup_or_null(from->host);
+	to->kernel = dup_or_null(from->kernel);
+	to->start = dup_or_null(from->start);
+}
+
+/* YYYY-MM-DDTHH:MM:SS[.fraction]Z, a real date and time */
+static bool
+utc_time(const char *s)
+{
+	int y, mo, d, h, mi, sec, n = 0;
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec,
+	    &n) != 6 || n != 19 || s[4] != '-' || s[7] != '-')
+		return false;
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
+		30, 31 };
+	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+	    h > 23 || mi > 59 || sec > 60 || h < 0 || mi < 0 || sec < 0)
+		return false;
+	s += 19;
+	if (*s == '.') {
+		size_t k = strspn(s + 1, "0123456789");
+		if (k < 1 || k > 9)
+			return false;
+		s += 1 + k;
+	}
+	return !strcmp(s, "Z");
+}
+
+int
+ovb_trace_read(struct ovb_lex *lx, struct ovb_trace *t)
+{
+	if (t->has)
+		return ovb_err(lx, "trace is given twice");
+	int st = ovb_arity(lx, 6, 6, "trace HOST KERNEL START LENGTH s");
+	if (st)
+		return st;
+	for (int i = 1; i <= 2; i++)
+		if (strcmp(lx->tok[i], "-") && !ovb_valid_name(lx->tok[i]))
+			return ovb_err(lx, "trace: %s '%s' is not a name or '-'",
+				i == 1 ? "HOST" : "KERNEL", lx->tok[i]);
+	if (strcmp(lx->tok[3], "-") && !utc_time(lx->tok[3]))
+		return ovb_err(lx, "trace: START '%s' is not a UTC time "
+			"YYYY-MM-DDTHH:MM:SS[.fraction]Z or '-'", lx->tok[3]);
+	double len;
+	if ((st = ovb_tok_nonneg(lx, 4, "trace LENGTH", &len)) ||
+	    (st = ovb_tok_unit(lx, 5, "s")))
+		return st;
+	t->has = true;
+	t->host = strcmp(lx->tok[1], "-") ? ovb_xstrdup(lx->tok[1]) : NULL;
+	t->kernel = strcmp(lx->tok[2], "-") ? ovb_xstrdup(lx->tok[2]) : NULL;
+	t->start = strcmp(lx->tok[3], "-") ? ovb_xstrdup(lx->tok[3]) : NULL;
+	t->length = len;
+	return 0;
+}
+
+void
+ovb_trace_put(FILE *f, const struct ovb_trace *t)
+{
+	if (!t->has)
+		return;
+	fprintf(f, "trace %s %s %s", t->host ? t->host : "-",
+		t->kernel ? t->kernel : "-", t->start ? t->start : "-");
+	ovb_put_real(f, t->length);
+	fputs(" s\n", f);
 }
 
 void
@@ -169,7 +257,9 @@ ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx)
 		st = scalar(r, lx, SEEN_MEAN, OVB_NONNEG, "mean",
 			&d->mean, unit);
 		d->has_mean = !st;
-	} else
+	} else if (strcmp(kw, "trace") == 0)
+		st = ovb_trace_read(lx, &d->trace);
+	else
 		return 0;
 	return st ? st : 1;
 }
@@ -268,6 +358,7 @@ ovb_dist_put(FILE *f, const struct ovb_dist *d)
 	fputs(" s\nwidth", f);
 	ovb_put_real(f, d->h.width);
 	fprintf(f, " %s\nintervals %llu\n", unit, (unsigned long long)d->h.n);
+	ovb_trace_put(f, &d->trace);
 	if (d->has_mean) {
 		fputs("mean", f);
 		ovb_put_real(f, d->mean);

@@ -332,11 +332,238 @@ ovb_market_errors(const struct ovb_market *m, const size_t *node_of,
 	return emax;
 }
 
+/* q = the decimal text s (as ovb_fmt_real writes: [-]D[.D][e[+-]D]). */
+static void
+decimal_mpq(mpq_t q, const char *s)
+{
+	mpz_t n, p;
+	mpz_inits(n, p, NULL);
+	char digits[40];
+	size_t nd = 0;
+	long ex = 0;
+	bool neg = *s == '-', frac = false;
+	if (neg)
+		s++;
+	for (; *s && *s != 'e' && nd < sizeof digits - 1; s++) {
+		if (*s == '.')
+			frac = true;
+		else {
+			digits[nd++] = *s;
+			ex -= frac;
+		}
+	}
+	digits[nd] = 0;
+	if (*s == 'e')
+		ex += strtol(s + 1, NULL, 10);
+	mpz_set_str(n, digits, 10);
+	if (neg)
+		mpz_neg(n, n);
+	mpz_ui_pow_ui(p, 10, (unsigned long)labs(ex));
+	mpq_set_z(q, n);
+	if (ex >= 0)
+		mpz_mul(mpq_numref(q), mpq_numref(q), p);
+	else {
+		mpz_set(mpq_denref(q), p);
+		mpq_canonicalize(q);
+	}
+	mpz_clears(n, p, NULL);
+}
+
+size_t
+ovb_fit_printed(double *x, const size_t *idx, size_t k, double C)
+{
+	char buf[32];
+	mpq_t cap, sum, t;
+	mpq_inits(cap, sum, t, NULL);
+	decimal_mpq(cap, ovb_fmt_real(buf, C));
+	size_t steps = 0;
+	for (;;) {
+		mpq_set_ui(sum, 0, 1);
+		size_t big = OVB_NONE;
+		for (size_t i = 0; i < k; i++) {
+			double v = x[idx[i]];
+			decimal_mpq(t, ovb_fmt_real(buf, v));
+			mpq_add(sum, sum, t);
+			if (v > 0 && (big == OVB_NONE || v > x[idx[big]]))
+				big = i;
+		}
+		if (mpq_cmp(sum, cap) <= 0 || big == OVB_NONE)
+			break;
+		x[idx[big]] = nextafter(x[idx[big]], 0);
+		steps++;
+	}
+	mpq_clears(cap, sum, t, NULL);
+	return steps;
+}
+
+/* Each node's alloc_r as written sum to at most its capacity as written,
+ * exactly (ovb_fit_printed), and the errors follow the written alloc_r. */
+void
+ovb_market_fit_printed(const struct ovb_market *m, double *ar[OVB_NMRES], double *err,
+	double *emax)
+{
+	size_t N = m->nnode, M = m->nvm;
+	size_t *start = ovb_xcalloc(N + 1, sizeof *start);
+	size_t *idx = ovb_xcalloc(M ? M : 1, sizeof *idx);
+	for (size_t j = 0; j < M; j++)
+		if (m->node[j] != OVB_NONE)
+			start[m->node[j] + 1]++;
+	for (size_t n = 0; n < N; n++)
+		start[n + 1] += start[n];
+	size_t *fill = ovb_xcalloc(N ? N : 1, sizeof *fill);
+	for (size_t j = 0; j < M; j++)
+		if (m->node[j] != OVB_NONE)
+			idx[start[m->node[j]] + fill[m->node[j]]++] = j;
+	for (size_t r = 0; r < m->nres; r++)
+		for (size_t n = 0; n < N; n++)
+			ovb_fit_printed(ar[r], idx + start[n], start[n + 1] -
+				start[n], m->cap[r][n]);
+	*emax = 0;
+	for (size_t j = 0; j < M; j++) {
+		if (m->node[j] == OVB_NONE)
+			continue;
+		err[j] = 0;
+		for (size_t r = 0; r < m->nres; r++)
+			err[j] = fmax(err[j], fabs(m->alloc_i[r][j] - ar[r][j]) /
+				m->alloc_i[r][j]);
+		*emax = fmax(*emax, err[j]);
+	}
+	free(fill);
+	free(idx);
+	free(start);
+}
+
 static int
 dbl_desc(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
 	return a > b ? -1 : a < b;
+}
+
+/* (3) The node sums: on a node n holding the set S, the water-filling
+ * gives sum_S alloc_r = min(C_n, sum_S a_max) (bids > 0), and if every VM
+ * of S has error <= E, sum_S alloc_r lies in [A (1 - E), A (1 + E)] for
+ * A = sum_S alloc_i.  So E >= f(S, n) = max(1 - C_n / A, min(C_n, sum_S
+ * a_max) / A - 1) on every resource, and min over placements of max_n
+ * f(S_n, n) is a lower bound of the best max error.  It is found by a
+ * depth-first branch and bound (VMs by decreasing alloc_i; 1 - C_n / A
+ * only grows as VMs are added, so a partial placement whose max of it
+ * reaches the best so far is cut; of identical empty nodes only the
+ * first is tried), within a budget of (VM, node) trials (deterministic,
+ * not a time): when the budget runs out the search proves nothing and only
+ * (1) and (2) count. */
+struct lbsearch {
+	const struct ovb_market *m;
+	size_t *ord, *cnt, *twin;       /* twin: an identical lower node */
+	double *A[OVB_NMRES], *Am[OVB_NMRES];
+	double best;
+	uint64_t visits, budget;
+};
+
+static double
+node_f(const struct lbsearch *s, size_t n)
+{
+	double f = 0;
+	if (!s->cnt[n])
+		return 0;
+	for (size_t r = 0; r < s->m->nres; r++) {
+		double C = s->m->cap[r][n], A = s->A[r][n];
+		f = fmax(f, 1 - C / A);
+		f = fmax(f, fmin(C, s->Am[r][n]) / A - 1);
+	}
+	return f;
+}
+
+/* lower: max over nodes of 1 - C_n / A_n so far (monotone) */
+static void
+lb_dfs(struct lbsearch *s, size_t i, double lower)
+{
+	const struct ovb_market *m = s->m;
+	if (++s->visits > s->budget)
+		return;
+	if (i == m->nvm) {
+		double v = 0;
+		for (size_t n = 0; n < m->nnode; n++)
+			v = fmax(v, node_f(s, n));
+		if (v < s->best)
+			s->best = v;
+		return;
+	}
+	size_t j = s->ord[i];
+	for (size_t n = 0; n < m->nnode && ++s->visits <= s->budget; n++) {
+		if (!s->cnt[n] && s->twin[n] != OVB_NONE && !s->cnt[s->twin[n]])
+			continue;
+		double lo = lower;
+		for (size_t r = 0; r < m->nres; r++)
+			lo = fmax(lo, 1 - m->cap[r][n] / (s->A[r][n] +
+				m->alloc_i[r][j]));
+		if (lo >= s->best)
+			continue;
+		for (size_t r = 0; r < m->nres; r++) {
+			s->A[r][n] += m->alloc_i[r][j];
+			s->Am[r][n] += m->amax[r][j];
+		}
+		s->cnt[n]++;
+		lb_dfs(s, i + 1, lo);
+		s->cnt[n]--;
+		for (size_t r = 0; r < m->nres; r++) {
+			s->A[r][n] -= m->alloc_i[r][j];
+			s->Am[r][n] -= m->amax[r][j];
+		}
+	}
+}
+
+static const struct ovb_market *lb_sort_m;
+
+static int
+lb_cmp(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	double x = lb_sort_m->alloc_i[0][a], y = lb_sort_m->alloc_i[0][b];
+	return x > y ? -1 : x < y ? 1 : (a > b) - (a < b);
+}
+
+/* (3) by the search, or -1 when its budget ran out. */
+static double
+node_sum_bound(const struct ovb_market *m, uint64_t budget)
+{
+	if (!m->nvm || !m->nnode)
+		return 0;
+	struct lbsearch s = { .m = m, .best = INFINITY, .budget = budget };
+	s.ord = ovb_xcalloc(m->nvm, sizeof *s.ord);
+	s.cnt = ovb_xcalloc(m->nnode, sizeof *s.cnt);
+	s.twin = ovb_xcalloc(m->nnode, sizeof *s.twin);
+	for (size_t r = 0; r < m->nres; r++) {
+		s.A[r] = ovb_xcalloc(m->nnode, sizeof **s.A);
+		s.Am[r] = ovb_xcalloc(m->nnode, sizeof **s.Am);
+	}
+	for (size_t j = 0; j < m->nvm; j++)
+		s.ord[j] = j;
+	lb_sort_m = m;
+	ovb_qsort(s.ord, m->nvm, sizeof *s.ord, lb_cmp);
+	for (size_t n = 0; n < m->nnode; n++) {
+		s.twin[n] = OVB_NONE;
+		for (size_t p = n; p-- > 0 && s.twin[n] == OVB_NONE;) {
+			bool same = true;
+			for (size_t r = 0; r < m->nres; r++)
+				same = same && m->cap[r][p] == m->cap[r][n];
+			if (same)
+				s.twin[n] = p;
+		}
+		if (n > 4096)   /* the search cannot finish anyway */
+			break;
+	}
+	if (m->nnode <= 4096)
+		lb_dfs(&s, 0, 0);
+	double v = s.visits > s.budget || m->nnode > 4096 ? -1 : s.best;
+	for (size_t r = 0; r < m->nres; r++) {
+		free(s.A[r]);
+		free(s.Am[r]);
+	}
+	free(s.twin);
+	free(s.cnt);
+	free(s.ord);
+	return v;
 }
 
 double
@@ -368,6 +595,9 @@ ovb_market_bound(const struct ovb_market *m)
 			lb = fmax(lb, (sumi - most) / sumi - 1e-12);
 	}
 	free(c);
+	double ns = node_sum_bound(m, OVB_MARKET_LB_BUDGET);
+	if (ns > 1e-12)
+		lb = fmax(lb, ns - 1e-12);
 	return lb;
 }
 

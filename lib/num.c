@@ -15,8 +15,23 @@
  * 2^53, written plainly before this point.  Otherwise the shortest P is
  * 16 or 17 (17 always reads back).  The bound needs v's full 53 bits, so
  * subnormals (fewer bits, rare) take every precision from 1 in turn.
- * t/0030-num.bats checks the output against the one-precision-at-a-time
- * search on random doubles of every kind. */
+ *
+ * That is the definition; three paths compute it without printf or
+ * strtod for almost every number (issue 12: at 540 ns a number, writing
+ * dominated every large output):
+ *  - integers below 2^53: the digits directly;
+ *  - fmt_short: decimals of at most 6 places below 10^9 (usages, shares,
+ *    capacities), recognised by one multiplication and one exact IEEE
+ *    division;
+ *  - fmt_exact: every normal v with 10^-11 <= |v| < 10^17: the 17-, 16-
+ *    and 15-digit roundings of v and whether each reads back, in exact
+ *    128-bit integer arithmetic;
+ *  - anything else (subnormals, huge or tiny magnitudes, NaN, inf): the
+ *    printf and strtod search above.
+ * bench/fmt-real.c and t/0030-num.bats check the output against the
+ * one-precision-at-a-time search on millions of random doubles of every
+ * kind (halfway cases, binade edges, subnormals), and that a wrong tie
+ * rule or a wrong rounding interval below a power of two is caught. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,17 +40,229 @@
 
 #include "ovb.h"
 
-char *
-ovb_fmt_real(char *buf, double v)
+/* Writes the P-digit decimal D (10^(P-1) <= D < 10^P) with decimal
+ * exponent X as "%.Pg" does: trailing zeros dropped, scientific when
+ * X < -4 or X >= P.  Returns the end of the text. */
+static char *
+put_g(char *o, uint64_t D, int X, int P)
 {
-	if (v == 0) {
-		strcpy(buf, "0");
-		return buf;
+	static const char pair[201] =
+		"00010203040506070809101112131415161718192021222324252627282930"
+		"31323334353637383940414243444546474849505152535455565758596061"
+		"62636465666768697071727374757677787980818283848586878889909192"
+		"939495969798990";
+	char d[20];
+	int nd = P;
+	/* two halves of at most 9 digits, two digits at a time: the two
+	 * chains of divisions run side by side */
+	uint32_t hi = (uint32_t)(D / 100000000), lo = (uint32_t)(D % 100000000);
+	for (int i = P - 2; i >= P - 8; i -= 2, lo /= 100)
+		memcpy(d + i, pair + 2 * (lo % 100), 2);
+	int i = P - 9;
+	for (; i >= 1; i -= 2, hi /= 100)
+		memcpy(d + i - 1, pair + 2 * (hi % 100), 2);
+	if (i == 0)
+		d[0] = (char)('0' + hi);
+	while (nd > 1 && d[nd - 1] == '0')
+		nd--;
+	if (X < -4 || X >= P) {
+		*o++ = d[0];
+		if (nd > 1) {
+			*o++ = '.';
+			memcpy(o, d + 1, (size_t)nd - 1);
+			o += nd - 1;
+		}
+		*o++ = 'e';
+		*o++ = X < 0 ? '-' : '+';
+		int x = X < 0 ? -X : X;
+		if (x >= 100)
+			*o++ = (char)('0' + x / 100);
+		*o++ = (char)('0' + x / 10 % 10);
+		*o++ = (char)('0' + x % 10);
+	} else if (X >= 0) {
+		for (int j = 0; j <= X; j++)
+			*o++ = j < nd ? d[j] : '0';
+		if (nd > X + 1) {
+			*o++ = '.';
+			memcpy(o, d + X + 1, (size_t)(nd - X - 1));
+			o += nd - X - 1;
+		}
+	} else {
+		*o++ = '0';
+		*o++ = '.';
+		for (int j = -1; j > X; j--)
+			*o++ = '0';
+		memcpy(o, d, (size_t)nd);
+		o += nd;
 	}
-	if (fabs(v) < 9007199254740992.0 && v == trunc(v)) {
-		snprintf(buf, 32, "%.0f", v);
-		return buf;
+	*o = 0;
+	return o;
+}
+
+typedef unsigned __int128 u128;
+
+/* Does the decimal C 10^-k read back to v = f 2^e, given 4 v 10^k =
+ * W4 / 2^t exactly (W4 = 4 f 5^k)?  v's rounding interval is half an ulp
+ * either side (a quarter below a power of two), its ends included when f
+ * is even (strtod rounds ties to even).  In units of 2^-(t+2) 10^-k half
+ * an ulp is 2 5^k. */
+static bool
+reads_back(uint64_t C, int t, u128 W4, uint64_t p5, uint64_t f, bool low)
+{
+	u128 A = (u128)C << (t + 2), diff, lim = (u128)p5 << 1;
+	if (A >= W4)
+		diff = A - W4;
+	else {
+		diff = W4 - A;
+		if (low)
+			lim = p5;
 	}
+	/* (an exact tie needs more than 17 digits for v in this range, so
+	 * the == case is there for completeness) */
+	return diff < lim || (diff == lim && !(f & 1));
+}
+
+/* The exact path for normal non-integers with 10^-11 <= |v| < 10^17:
+ * v 10^k for k = 16 - X (X = floor(log10 |v|)) is f 5^k 2^(e+k) exactly,
+ * at most 2^116 (5^27 < 2^63), so one 128-bit product gives the
+ * correctly rounded 17-, 16- and 15-digit decimals of v (ties to even,
+ * as glibc's printf in the default rounding mode) and whether each reads
+ * back, without printf or strtod.  Returns the end of the text, or NULL
+ * when v is out of its range. */
+static char *
+fmt_exact(char *buf, double v)
+{
+	static const uint64_t p10[18] = { 1, 10, 100, 1000, 10000, 100000,
+		1000000, 10000000, 100000000, 1000000000, 10000000000u,
+		100000000000u, 1000000000000u, 10000000000000u,
+		100000000000000u, 1000000000000000u, 10000000000000000u,
+		100000000000000000u };
+	static const uint64_t pow5[28] = { 1, 5, 25, 125, 625, 3125, 15625,
+		78125, 390625, 1953125, 9765625, 48828125, 244140625,
+		1220703125, 6103515625, 30517578125, 152587890625,
+		762939453125, 3814697265625, 19073486328125, 95367431640625,
+		476837158203125, 2384185791015625, 11920928955078125,
+		59604644775390625, 298023223876953125, 1490116119384765625,
+		7450580596923828125u };
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	int be = (int)(bits >> 52 & 0x7ff);
+	if (be == 0 || be == 0x7ff)
+		return NULL;
+	uint64_t f = (bits & 0x000fffffffffffffu) | (uint64_t)1 << 52;
+	int e = be - 1075;
+	/* X is floor((e + 52) log10 2) or one more */
+	int X = (e + 52) * 78913 >> 18;
+	uint64_t n, p5;
+	u128 W;
+	int t;
+	for (;;) {
+		int k = 16 - X;
+		if (k < 0 || k > 27)
+			return NULL;
+		p5 = pow5[k];
+		W = (u128)f * p5;
+		t = -(e + k);
+		if (t < 1 || t > 68)
+			return NULL;
+		n = (uint64_t)(W >> t);
+		if (n < p10[17])
+			break;
+		X++;
+	}
+	if (n < p10[16])
+		return NULL;  /* cannot happen: X was at most one too small */
+	u128 rem = W & (((u128)1 << t) - 1), half = (u128)1 << (t - 1);
+	u128 W4 = W << 2;
+	bool low = f == (uint64_t)1 << 52 && be > 1;
+	char *o = buf;
+	if (bits >> 63)
+		*o++ = '-';
+	for (int P = 15; P <= 17; P++) {
+		/* constant divisors: the compiler multiplies */
+		uint64_t s = P == 15 ? 100 : P == 16 ? 10 : 1;
+		uint64_t q = P == 15 ? n / 100 : P == 16 ? n / 10 : n;
+		uint64_t r = n - q * s, D = q;
+		/* round n + rem / 2^t to a multiple of s, ties to even */
+		if (P == 17) {
+			if (rem > half || (rem == half && (q & 1)))
+				D++;
+		} else if (r > s / 2 || (r == s / 2 && (rem || (q & 1))))
+			D++;
+		if (P < 17 && !reads_back(D * s, t, W4, p5, f, low))
+			continue;
+		if (P == 17 && !reads_back(D, t, W4, p5, f, low))
+			return NULL;  /* cannot happen: 17 digits always read back */
+		int x = X;
+		if (D == p10[P]) {
+			D = p10[P - 1];
+			x++;
+		}
+		return put_g(o, D, x, P);
+	}
+	return NULL;
+}
+
+/* The shortest path, for most numbers written (usages read from text,
+ * capacities, shares): is v a decimal of at most 6 places, m 10^-6 with
+ * m < 10^15?  m / 10^6 (both exact doubles) is correctly rounded by IEEE
+ * division, so it equals v exactly when the decimal reads back to v; it
+ * then has at most 15 digits, and is the text of %.15g (lib/num.c's
+ * header: at most one decimal of 15 digits or fewer reads back).  An m
+ * off by one from v 10^6 fails the test and is never wrong.  Returns the
+ * end of the text, or NULL. */
+static char *
+fmt_short(char *buf, double v)
+{
+	static const uint64_t p10[16] = { 1, 10, 100, 1000, 10000, 100000,
+		1000000, 10000000, 100000000, 1000000000, 10000000000u,
+		100000000000u, 1000000000000u, 10000000000000u,
+		100000000000000u, 1000000000000000u };
+	double a = fabs(v);
+	if (!(a < 1e9))
+		return NULL;
+	double m = (double)(int64_t)(a * 1e6 + 0.5);
+	if (m == 0 || m / 1e6 != a)
+		return NULL;
+	uint64_t u = (uint64_t)m;
+	char *o = buf;
+	if (v < 0)
+		*o++ = '-';
+	if (a < 1e-4) {  /* %g's scientific form */
+		int nd = 1;
+		while (nd < 15 && u >= p10[nd])
+			nd++;
+		return put_g(o, u * p10[15 - nd], nd - 7, 15);
+	}
+	/* fixed: the integer part, then up to 6 places without trailing
+	 * zeros (%.15g, as the value has at most 15 digits) */
+	uint64_t ip = u / 1000000;
+	uint32_t fr = (uint32_t)(u % 1000000);
+	char d[20];
+	int n = 0;
+	do
+		d[n++] = (char)('0' + ip % 10);
+	while (ip /= 10);
+	while (n)
+		*o++ = d[--n];
+	if (fr) {
+		int nf = 6;
+		while (fr % 10 == 0)
+			fr /= 10, nf--;
+		*o++ = '.';
+		for (int i = nf - 1; i >= 0; i--, fr /= 10)
+			o[i] = (char)('0' + fr % 10);
+		o += nf;
+	}
+	*o = 0;
+	return o;
+}
+
+/* The search by printf and strtod: subnormals and magnitudes outside
+ * fmt_exact's range. */
+static char *
+fmt_search(char *buf, double v)
+{
 	for (int p = fabs(v) < DBL_MIN ? 1 : 15; p < 17; p++) {
 		snprintf(buf, 32, "%.*g", p, v);
 		if (strtod(buf, NULL) == v)
@@ -45,12 +272,47 @@ ovb_fmt_real(char *buf, double v)
 	return buf;
 }
 
+char *
+ovb_fmt_real_end(char *buf, double v)
+{
+	if (v == 0) {
+		strcpy(buf, "0");
+		return buf + 1;
+	}
+	if (fabs(v) < 9007199254740992.0 && v == trunc(v)) {
+		char d[20], *o = buf;
+		uint64_t u = (uint64_t)fabs(v);
+		int nd = 0;
+		if (v < 0)
+			*o++ = '-';
+		do
+			d[nd++] = (char)('0' + u % 10);
+		while (u /= 10);
+		while (nd)
+			*o++ = d[--nd];
+		*o = 0;
+		return o;
+	}
+	char *o = fmt_short(buf, v);
+	if (!o)
+		o = fmt_exact(buf, v);
+	return o ? o : fmt_search(buf, v) + strlen(buf);
+}
+
+char *
+ovb_fmt_real(char *buf, double v)
+{
+	ovb_fmt_real_end(buf, v);
+	return buf;
+}
+
 void
 ovb_put_real(FILE *f, double v)
 {
-	char buf[32];
-	fputc(' ', f);
-	fputs(ovb_fmt_real(buf, v), f);
+	char buf[33];
+	buf[0] = ' ';
+	char *e = ovb_fmt_real_end(buf + 1, v);
+	fwrite_unlocked(buf, 1, (size_t)(e - buf), f);
 }
 
 /* v = m 2^e exactly, m an odd integer (0 for v == 0). */

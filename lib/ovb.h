@@ -99,6 +99,8 @@ double ovb_rng_uniform(uint64_t *state);
 /* Canonical number text: integers below 2^53 plainly, others in the
  * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
 char *ovb_fmt_real(char *buf, double v);
+/* The same, returning the end of the text (its terminating NUL). */
+char *ovb_fmt_real_end(char *buf, double v);
 /* Convenience: writes " " and the canonical number to f. */
 void ovb_put_real(FILE *f, double v);
 /* v = m 2^e exactly, m an odd integer (m = e = 0 for v == 0). */
@@ -203,6 +205,11 @@ extern bool ovb_quiet;                         /* -q */
 	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \
 	"input data; 66 cannot open an input; 69 a program we run is missing " \
 	"or failed; 70 internal error; 74 I/O error; 77 not permitted.\n"
+/* The same for a tool that checks nothing (no status 1). */
+#define OVB_EXIT_DOC_NOCHECK \
+	"Exit status: 0 success; 64 usage error; 65 bad input data; 66 cannot " \
+	"open an input; 69 a program we run is missing or failed; 70 internal " \
+	"error; 74 I/O error; 77 not permitted.\n"
 /* Strict option values; bad ones go through argp_error (exit 64). */
 double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
 	double lo, double hi);
@@ -312,6 +319,22 @@ struct ovb_hist {
 /* Percentiles are nearest-rank: the smallest observed x such that at least
  * p% of the intervals used at most x (p = 0: the minimum). */
 #define OVB_MAXPCT 16
+/* Where and when the trace a distribution or curve was measured from was
+ * recorded: the optional record "trace HOST KERNEL START LENGTH s" of
+ * usage, profile and curve blocks (formats/usage.md). */
+struct ovb_trace {
+	bool has;
+	char *host, *kernel;     /* names; NULL: not known ("-") */
+	char *start;             /* UTC, "2026-11-21T03:14:38.424701000Z";
+	                            NULL: not known ("-") */
+	double length;           /* the trace's span [s] */
+};
+void ovb_trace_free(struct ovb_trace *t);
+void ovb_trace_copy(struct ovb_trace *to, const struct ovb_trace *from);
+/* Reads the current record (tok[0] "trace") into *t; 0 or the error. */
+int ovb_trace_read(struct ovb_lex *lx, struct ovb_trace *t);
+/* Writes the record (nothing when !t->has). */
+void ovb_trace_put(FILE *f, const struct ovb_trace *t);
 struct ovb_dist {        /* U of one capsule and resource */
 	char *capsule;
 	enum ovb_res res;
@@ -321,6 +344,7 @@ struct ovb_dist {        /* U of one capsule and resource */
 	double mean;         /* [rate unit] */
 	int npct;
 	double pct_p[OVB_MAXPCT], pct_v[OVB_MAXPCT];
+	struct ovb_trace trace;
 };
 void ovb_dist_free(struct ovb_dist *d);
 /* Value range of bin k: bin 0 is [0,0]; bin k is ((k-1)w, kw]. */
@@ -350,7 +374,18 @@ struct ovb_onoff {
 	size_t ncap, capcap, ngap, capgap;
 	struct ovb_oncap *cap;
 	struct ovb_gap *gap;
+	/* the optional record "trace HOST KERNEL WALL CLOCK": the traced
+	 * machine and, with has_clock, the wall-clock time WALL [ns since the
+	 * epoch, UTC] at trace-clock time CLOCK [ns] */
+	bool has_trace, has_clock;
+	char *host, *kernel;  /* NULL: not known */
+	uint64_t wall, clock;
 };
+/* The trace of o as usage, profile and curve blocks carry it: host,
+ * kernel, the wall-clock time of the span's start and its length. */
+void ovb_onoff_trace(const struct ovb_onoff *o, struct ovb_trace *t);
+void ovb_onoff_put_trace(FILE *f, const char *host, const char *kernel,
+	bool has_clock, uint64_t wall, uint64_t clock);
 int ovb_onoff_read(struct ovb_lex *lx, struct ovb_onoff *o);
 int ovb_onoff_write(FILE *f, const struct ovb_onoff *o);
 void ovb_onoff_free(struct ovb_onoff *o);
@@ -383,6 +418,12 @@ enum ovb_pev_kind {
 	OVB_PEV_LOST,    /* n events lost on cpu, noticed at time */
 	OVB_PEV_RUNTIME, /* sched:sched_stat_runtime: task next was charged
 	                    n ns of CPU time, ending about at time */
+	OVB_PEV_SOCK,    /* tcp:tcp_probe (a segment reached socket sk) or
+	                    sock:inet_sock_set_state (sk entered sk_state),
+	                    in the sampled task's or an irq's context */
+	OVB_PEV_SOFTIRQ, /* irq:softirq_entry or softirq_exit on cpu */
+	OVB_PEV_TIMER,   /* timer:hrtimer_start (n 0), hrtimer_expire_entry
+	                    (1) or hrtimer_expire_exit (2) of hrtimer sk */
 };
 struct ovb_pev {
 	enum ovb_pev_kind kind;
@@ -394,6 +435,14 @@ struct ovb_pev {
 	int32_t ppid, ptid;       /* fork: the parent */
 	int32_t prev, next;       /* switch: task ids */
 	bool prev_runnable;       /* switch: prev was preempted, not asleep */
+	uint64_t sk;              /* sock, and the socket layer's send and
+	                             recv: the socket's kernel address */
+	int32_t sk_state;         /* sock: the new TCP state, -1 (tcp_probe) */
+	uint64_t skb;             /* tcp_probe: the segment's skb; send from
+	                             net:net_dev_queue: the skb queued */
+	uint64_t flow, rflow;     /* tcp_probe: a hash of the socket's local
+	                             then remote address, and the reverse (the
+	                             flow as its peer sees it); 0 unknown */
 	uint64_t n;               /* send/recv: bytes; lost: events */
 	bool sample;              /* a tracepoint sample (defines the span) */
 	bool irq;                 /* raised in hard/soft irq or NMI context */
@@ -404,7 +453,6 @@ struct ovb_pev {
 	bool devq;                /* send: net:net_dev_queue (a packet queued
 	                             to device dev), not the socket layer */
 	char dev[16];             /* devq: the device's name */
-	uint64_t sk;              /* socket layer: the socket's address */
 	int family;               /* socket layer: its address family, -1
 	                             unknown */
 };
@@ -414,6 +462,11 @@ int ovb_perf_open(FILE *f, const char *name, struct ovb_perf **p);
 /* 1: an event in *ev; 0: the end; or OVB_EDATA/OVB_EIO (reported). */
 int ovb_perf_next(struct ovb_perf *p, struct ovb_pev *ev);
 uint32_t ovb_perf_ncpus(const struct ovb_perf *p);
+/* The header's HOSTNAME and OSRELEASE (NULL: absent), and CLOCK_DATA: the
+ * wall-clock time [ns since the epoch] at a trace-clock time [ns]. */
+const char *ovb_perf_host(const struct ovb_perf *p);
+const char *ovb_perf_kernel(const struct ovb_perf *p);
+bool ovb_perf_clock(const struct ovb_perf *p, uint64_t *wall, uint64_t *clock);
 /* Was tracepoint "system:event" recorded? */
 bool ovb_perf_has(const struct ovb_perf *p, const char *sysname);
 /* Do the samples carry cgroup ids (perf record --all-cgroups)? */
@@ -516,6 +569,7 @@ struct ovb_curve {
 	double peak;            /* the least rate with the least burst */
 	size_t n, cap;
 	struct ovb_pt *pt;      /* breakpoints, sigma increasing */
+	struct ovb_trace trace;  /* where and when (formats/usage.md) */
 };
 struct ovb_curves {
 	size_t n, cap;
@@ -1252,6 +1306,30 @@ void ovb_trade_step(const struct ovb_trade_in *in,
 	const struct ovb_trade_opt *o, struct ovb_trade_state *s,
 	const double *u, const bool *present, struct ovb_trade_rec *rec);
 
+/* A replay summed per calendar month (UTC) of the intervals' start, as
+ * ovb-report shows it: lent = sum over capsules and intervals of R - A
+ * where A < R ([rate unit] x intervals); usage above A; node-intervals
+ * whose usage is above capacity; reclaims: from a capsule's first
+ * interval in class reclaim to the interval whose NEXT is R again
+ * (counted in the month it ends; median, 90th percentile (nearest rank)
+ * and max length in intervals), abandoned when it falls back to under
+ * first. */
+struct ovb_trade_month {
+	int64_t month;          /* year * 12 + month - 1 */
+	size_t intervals, rows, above_A, node_intervals, node_over;
+	double lent;
+	size_t reclaims, abandoned;
+	uint64_t rec_median, rec_p90, rec_max;
+};
+struct ovb_trade_day {          /* the same per day, for plots */
+	uint64_t day;           /* t / 86400 */
+	size_t intervals, node_over;
+	double lent;
+};
+/* *out and *days malloc'd; returns the number of months. */
+size_t ovb_trade_months(const struct ovb_trade *t, struct ovb_trade_month **out,
+	struct ovb_trade_day **days, size_t *ndays);
+
 /* ---- lib/market.c: the Merkat market (proportional share, errors, tabu) ----
  *
  * alloc_i is a VM's capped proportional share of the whole cluster's
@@ -1295,7 +1373,19 @@ void ovb_market_in_free(struct ovb_market_in *in);
  * (OVB_NONE: not placed: alloc_r 0, err 0); returns the max error. */
 double ovb_market_errors(const struct ovb_market *m, const size_t *node_of,
 	double *alloc_r[OVB_NMRES], double *err);
-/* A lower bound on the max error of every placement (bids.md). */
+/* Lowers x[idx[0..k)], the largest first, an ulp at a time until the
+ * decimals ovb_fmt_real writes for them sum, exactly (GMP), to at most the
+ * decimal it writes for C: printed allocations never exceed a printed
+ * capacity.  Returns the number of ulps taken (0 almost always). */
+size_t ovb_fit_printed(double *x, const size_t *idx, size_t k, double C);
+/* ovb_fit_printed on every node's alloc_r (from ovb_market_errors), and
+ * err[] and *emax recomputed from them: what ovb-market writes. */
+void ovb_market_fit_printed(const struct ovb_market *m,
+	double *ar[OVB_NMRES], double *err, double *emax);
+/* A lower bound on the max error of every placement (bids.md): a VM's
+ * cap, the cluster's total, and the node sums searched by branch and
+ * bound within OVB_MARKET_LB_BUDGET (VM, node) trials. */
+#define OVB_MARKET_LB_BUDGET 2000000
 double ovb_market_bound(const struct ovb_market *m);
 /* Algorithm 3, fixed: the most VMs n in [1, nmax], each with caps
  * amax[r], whose total bid sum_r P[r] a[r] n / (1 - a[r] n / C[r]) is
@@ -1485,6 +1575,16 @@ struct ovb_plot_gain {
 void ovb_plot_gain(FILE *f, bool png, const struct ovb_plot_gain *v,
 	size_t n);
 
+/* A trading replay over time: per day the mean lent and the node-
+ * intervals above capacity, a line per replay (ovb_trade_months' days). */
+struct ovb_plot_trade {
+	const char *label, *unit;
+	const struct ovb_trade_day *days;
+	size_t ndays;
+};
+void ovb_plot_trade(FILE *f, bool png, const struct ovb_plot_trade *v,
+	size_t n);
+
 /* Runs gnuplot ($OVB_GNUPLOT, else "gnuplot"; no shell, no init files) on
  * script with its output to outfd: 0, or OVB_EUNAVAIL (gnuplot missing or
  * failed, reported with its message) or OVB_ESOFT. */
@@ -1503,5 +1603,8 @@ void ovb_plot_html(FILE *f, const char *s);
 /* v to 4 significant digits with its unit ("1.44 cpu"); B and B/s take
  * decimal k, M, G, T prefixes; unit NULL: the number alone.  malloc'd. */
 char *ovb_plot_qty(double v, const char *unit);
+/* reserved/capacity in percent, "85.0%" (tiny: "1e-303%", huge:
+ * "1e+312%", never inf): malloc'd. */
+char *ovb_plot_used(double load, double cap);
 
 #endif

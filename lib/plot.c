@@ -14,6 +14,7 @@
  *   the message when it fails. */
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -126,6 +127,27 @@ ovb_plot_qty(double v, const char *unit)
 	return s;
 }
 
+char *
+ovb_plot_used(double load, double cap)
+{
+	/* in long double: a tiny capacity (1e-300) or a huge one (1e308)
+	 * gives a number, not inf or 0 */
+	long double u = 100.0L * (long double)load / (long double)cap;
+	char *s;
+	int n;
+	if (u != 0 && u < 0.05L)
+		n = asprintf(&s, "%.2Lg%%", u);
+	else if (u >= 1e6L)
+		n = asprintf(&s, "%.3Lg%%", u);
+	else
+		n = asprintf(&s, "%.1Lf%%", u);
+	if (n < 0) {
+		ovb_warn("out of memory");
+		exit(OVB_ESOFT);
+	}
+	return s;
+}
+
 static const char *
 qty(struct strs *a, double v, const char *unit)
 {
@@ -169,12 +191,74 @@ scale_for(const char *base, double maxv)
 	struct scale s = { 1, "" };
 	const char *pre = "";
 	if (base[0] == 'B') {
-		if (maxv >= 1e9) { s.div = 1e9; pre = "G"; }
+		if (maxv >= 1e12) { s.div = 1e12; pre = "T"; }
+		else if (maxv >= 1e9) { s.div = 1e9; pre = "G"; }
 		else if (maxv >= 1e6) { s.div = 1e6; pre = "M"; }
 		else if (maxv >= 1e3) { s.div = 1e3; pre = "k"; }
 	}
+	/* absurd capacities (1e308): a power of ten in the unit, so that no
+	 * number of the script (a range times 1.3) overflows to inf */
+	if (isfinite(maxv) && maxv / s.div >= 1e15) {
+		int e = (int)floor(log10(maxv / s.div)) - 2;
+		s.div *= pow(10, e);
+		snprintf(s.unit, sizeof s.unit, "1e%d %s%s", e, pre, base);
+		return s;
+	}
 	snprintf(s.unit, sizeof s.unit, "%s%s", pre, base);
 	return s;
+}
+
+/* ---- label layout: text boxes estimated from the font, in pixels ----
+ *
+ * Plots that place labels fix their margins (the graph's box in screen
+ * fractions), so that a data point's pixel is known here; a label's box
+ * is estimated from its length and font size with an average advance of
+ * 0.62 em, more than the sans-serif fonts' (DejaVu Sans: 0.55), so that
+ * boxes that do not meet here do not meet when drawn. */
+struct frame {
+	double W, H;             /* the terminal's size [px] */
+	double l, r, b, t;       /* the graph's box [screen fractions] */
+	double xlo, xhi, ylo, yhi;
+};
+struct rect { double x0, y0, x1, y1; };   /* pixels, y down */
+
+static double
+px_x(const struct frame *f, double x)
+{
+	return f->W * (f->l + (f->r - f->l) * (x - f->xlo) / (f->xhi - f->xlo));
+}
+
+static double
+px_y(const struct frame *f, double y)
+{
+	return f->H * (1 - (f->b + (f->t - f->b) * (y - f->ylo) /
+		(f->yhi - f->ylo)));
+}
+
+static void
+frame_margins(FILE *g, const struct frame *f)
+{
+	fprintf(g, "set lmargin at screen %.4g\nset rmargin at screen %.4g\n"
+		"set bmargin at screen %.4g\nset tmargin at screen %.4g\n",
+		f->l, f->r, f->b, f->t);
+}
+
+/* Length in pixels of text at font size fs (UTF-8: a character per lead
+ * byte). */
+static double
+text_px(const char *s, double fs)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return (double)n * 0.62 * fs;
+}
+
+static bool
+meets(const struct rect *a, const struct rect *b)
+{
+	return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 &&
+		b->y0 < a->y1;
 }
 
 /* What a resource measures, for axis labels. */
@@ -239,7 +323,9 @@ capsule_scale(const struct ovb_plot_capsule *c, double *top)
 }
 
 /* Fig. 4(a): U as a histogram, bar k over ((k-1)w, kw], with its
- * percentiles, mean and sigma. */
+ * percentiles, mean and sigma.  The percentiles' tags hang from the top of
+ * the graph, rotated; tags closer than a tag's thickness are one tag
+ * ("p95,p99"), and the bars are kept below the longest. */
 void
 ovb_plot_pdf(FILE *g, bool png, const struct ovb_plot_capsule *c)
 {
@@ -250,28 +336,54 @@ ovb_plot_pdf(FILE *g, bool png, const struct ovb_plot_capsule *c)
 	const char *ru = ovb_res_rate_unit(c->res);
 	for (size_t k = 0; k < c->nbins; k++)
 		pmax = fmax(pmax, (double)c->count[k] / n);
-	head(g, png, 640, 450);
+	if (!(pmax > 0))
+		pmax = 1;
+	struct frame fr = { 640, 450, 0.11, 0.97, 0.30, 0.90, -w / 2,
+		top / sc.div * 1.06 + w, 0, 1 };
+	/* the tags: marks sorted by value, grouped while closer than 16 px */
+	struct mark m[OVB_MAXPCT], grp[OVB_MAXPCT];
+	size_t nm = pct_marks(c, m), ng = 0;
+	ovb_qsort(m, nm, sizeof *m, cmp_double);
+	double fs = 9, longest = 0;
+	for (size_t i = 0; i < nm; i++) {
+		double x = px_x(&fr, m[i].v / sc.div);
+		if (ng && x - px_x(&fr, grp[ng - 1].v / sc.div) < 1.5 * fs + 3) {
+			size_t l = strlen(grp[ng - 1].what);
+			snprintf(grp[ng - 1].what + l, sizeof grp->what - l, ",%s",
+				m[i].what);
+		} else
+			grp[ng++] = m[i];
+	}
+	for (size_t i = 0; i < ng; i++)
+		longest = fmax(longest, text_px(grp[i].what, fs));
+	/* bars below the tags: the tags start at graph 0.98 */
+	double graph_h = fr.H * (fr.t - fr.b);
+	double free_ = 0.98 - (longest + 6) / graph_h;
+	double ytop = pmax * 1.3;
+	if (ng && free_ > 0.3)
+		ytop = fmax(ytop, pmax / free_);
+	head(g, png, (int)fr.W, (int)fr.H);
+	frame_margins(g, &fr);
 	capsule_title(g, &a, c, "usage distribution U");
 	fprintf(g, "set xlabel %s\nset ylabel 'probability (share of "
 		"intervals)'\nset xrange [" N ":" N "]\nset yrange [0:" N "]\n"
 		"set key below vertical maxrows 3 width 1 noopaque nobox\n"
 		"$U << EOD\n", q(&a, "%s per measurement interval [%s]",
-		res_word(c->res), sc.unit), -w / 2, top / sc.div * 1.06 + w,
-		pmax * 1.3);
+		res_word(c->res), sc.unit), fr.xlo, fr.xhi, ytop);
 	for (size_t k = 1; k < c->nbins; k++)
 		if (c->count[k])
 			fprintf(g, N " " N " " N "\n", ((double)k - 0.5) * w,
 				(double)c->count[k] / n, w);
 	fprintf(g, "EOD\n$Z << EOD\n0 " N "\nEOD\n", (double)c->count[0] / n);
-	struct mark m[OVB_MAXPCT];
-	size_t nm = pct_marks(c, m);
 	for (size_t i = 0; i < nm; i++) {
 		double x = m[i].v / sc.div;
-		fprintf(g, "set arrow from " N ", graph 0 to " N ", graph 0.8 "
-			"nohead dt 2 lw 1 lc rgb '" C_PCT "' front\nset label %s at "
-			N ", graph 0.81 rotate by 90 left font ',9' tc rgb '" C_PCT
-			"' front\n", x, x, q(&a, "%s", m[i].what), x);
+		fprintf(g, "set arrow from " N ", graph 0 to " N ", graph 1 "
+			"nohead dt 2 lw 1 lc rgb '" C_PCT "' back\n", x, x);
 	}
+	for (size_t i = 0; i < ng; i++)
+		fprintf(g, "set label %s at " N ", graph 0.98 rotate by 90 right "
+			"offset character -0.6, 0 font ',9' tc rgb '" C_PCT "' front\n",
+			q(&a, "%s", grp[i].what), grp[i].v / sc.div);
 	if (c->has_mean)
 		fprintf(g, "set arrow from " N ", graph 0 to " N ", graph 1 "
 			"nohead dt 4 lw 2 lc rgb '" C_MEAN "' front\n",
@@ -299,9 +411,13 @@ ovb_plot_pdf(FILE *g, bool png, const struct ovb_plot_capsule *c)
 	strs_free(&a);
 }
 
-/* Fig. 4(b): the CDF at the bins' upper edges, with the percentiles:
- * short tags beside the points (alternating sides, away from the edges)
- * and the values listed in a box. */
+/* Fig. 4(b): the CDF at the bins' upper edges, with the percentiles.
+ * The curve is known at the bins' edges only: percentile p is marked
+ * where the curve reaches p (the upper edge of the bin that holds its
+ * exact value, on the curve's rise there), and the exact values are
+ * listed in a box.  Each dot gets a short tag where one fits: beside it,
+ * right or left, above or below, clear of the other tags, the box and the
+ * graph's edges; a dot without room keeps its value in the box. */
 void
 ovb_plot_cdf(FILE *g, bool png, const struct ovb_plot_capsule *c)
 {
@@ -310,54 +426,111 @@ ovb_plot_cdf(FILE *g, bool png, const struct ovb_plot_capsule *c)
 	struct scale sc = capsule_scale(c, &top);
 	double w = c->width / sc.div, xmax = top / sc.div * 1.06 + w;
 	const char *ru = ovb_res_rate_unit(c->res);
-	head(g, png, 640, 420);
+	struct frame fr = { 640, 420, 0.11, 0.97, 0.27, 0.90, -w, xmax, 0,
+		1.05 };
+	head(g, png, (int)fr.W, (int)fr.H);
+	frame_margins(g, &fr);
 	capsule_title(g, &a, c, "cumulative distribution of U");
 	fprintf(g, "set xlabel %s\nset ylabel 'Pr(usage ≤ x)'\nset xrange [" N
-		":" N "]\nset yrange [0:1.05]\nset ytics 0.1\n$F << EOD\n",
+		":" N "]\nset yrange [0:1.05]\nset ytics 0.1\n"
+		"set key below vertical maxrows 2 width 1 noopaque nobox\n"
+		"$F << EOD\n" N " 0\n",
 		q(&a, "%s per measurement interval [%s]", res_word(c->res),
-		sc.unit), -w, xmax);
+		sc.unit), -w, xmax, -w);
 	uint64_t cum = 0;
 	for (size_t k = 0; k < c->nbins; k++) {
 		cum += c->count[k];
 		fprintf(g, N " " N "\n", (double)k * w, (double)cum /
 			(double)c->n);
 	}
-	fprintf(g, N " 1\nEOD\n$P << EOD\n", xmax);
-	for (int i = 0; i < c->npct; i++)
-		fprintf(g, N " " N "\n", c->pct_v[i] / sc.div, c->pct_p[i] / 100);
-	fprintf(g, "EOD\n");
-	double P[OVB_MAXPCT];
+	fprintf(g, N " 1\nEOD\n", xmax);
+	double P[OVB_MAXPCT], X[OVB_MAXPCT];
 	int np = c->npct;
 	memcpy(P, c->pct_p, (size_t)np * sizeof *P);
 	ovb_qsort(P, (size_t)np, sizeof *P, cmp_double);
+	/* where the curve reaches p: the least k with cum_k >= p n / 100 */
+	for (int i = 0; i < np; i++) {
+		uint64_t s = 0;
+		size_t k = 0;
+		for (; k < c->nbins; k++) {
+			s += c->count[k];
+			if ((double)s * 100 >= P[i] * (double)c->n)
+				break;
+		}
+		if (k == c->nbins)
+			k = c->nbins - 1;
+		X[i] = (double)k * w;
+	}
+	fprintf(g, "$P << EOD\n");
+	for (int i = 0; i < np; i++)
+		fprintf(g, N " " N "\n", X[i], P[i] / 100);
+	fprintf(g, "EOD\n");
 	char *box = NULL;
-	size_t boxlen = 0;
+	size_t boxlen = 0, boxw = 0;
 	FILE *bf = open_memstream(&box, &boxlen);
 	for (int i = 0; i < np; i++) {
 		int j = 0;
 		while (c->pct_p[j] != P[i])
 			j++;
-		const char *p = real(&a, P[i]);
-		fprintf(bf, "%sp%s = %s", i ? "\n" : "", p,
-			qty(&a, c->pct_v[j], ru));
-		double x = c->pct_v[j] / sc.div;
-		bool left = x > 0.8 * xmax || (i % 2 && x > 0.1 * xmax);
-		fprintf(g, "set label %s at " N ", " N " %s%s font ',9' tc rgb '"
-			C_PCT "' front\n", q(&a, "p%s", p), x, P[i] / 100, left ?
-			"right offset -0.7," : "left offset 0.7,", i % 2 ? "0.55" :
-			"-0.55");
+		char *line = NULL;
+		size_t ll = 0;
+		FILE *lf = open_memstream(&line, &ll);
+		fprintf(lf, "p%s = %s", real(&a, P[i]), qty(&a, c->pct_v[j], ru));
+		fclose(lf);
+		fprintf(bf, "%s%s", i ? "\n" : "", line);
+		boxw = (size_t)fmax((double)boxw, text_px(line, 10));
+		free(line);
 	}
 	fclose(bf);
+	/* the box: right-aligned at graph 0.97, centred at graph 0.5 */
+	double bfs = 10, lh = 1.25 * bfs;
+	struct rect used[OVB_MAXPCT + 1];
+	size_t nused = 0;
+	if (np) {
+		double bx1 = fr.W * (fr.l + 0.97 * (fr.r - fr.l)),
+			by = fr.H * (1 - (fr.b + 0.5 * (fr.t - fr.b)));
+		used[nused++] = (struct rect){ bx1 - (double)boxw - 8,
+			by - np * lh / 2 - 6, bx1 + 4, by + np * lh / 2 + 6 };
+	}
+	double gx0 = fr.W * fr.l, gx1 = fr.W * fr.r, gy0 = fr.H * (1 - fr.t),
+		gy1 = fr.H * (1 - fr.b), fs = 9;
+	for (int i = 0; i < np; i++) {
+		char tag[40];
+		snprintf(tag, sizeof tag, "p%s", real(&a, P[i]));
+		double x = px_x(&fr, X[i]), y = px_y(&fr, P[i] / 100);
+		double tw = text_px(tag, fs), th = 1.3 * fs;
+		/* right, left, above-right, below-right, above-left, below-left */
+		static const struct { double dx, dy; bool right; } cand[] = {
+			{ 7, 0, false }, { -7, 0, true }, { 5, -1.1, false },
+			{ 5, 1.1, false }, { -5, -1.1, true }, { -5, 1.1, true } };
+		for (size_t k = 0; k < sizeof cand / sizeof *cand; k++) {
+			double ax = x + cand[k].dx, cy = y + cand[k].dy * th;
+			struct rect r = { cand[k].right ? ax - tw : ax, cy - th / 2,
+				cand[k].right ? ax : ax + tw, cy + th / 2 };
+			bool ok = r.x0 >= gx0 + 2 && r.x1 <= gx1 - 2 &&
+				r.y0 >= gy0 + 2 && r.y1 <= gy1 - 2;
+			for (size_t u = 0; ok && u < nused; u++)
+				ok = !meets(&r, &used[u]);
+			if (!ok)
+				continue;
+			used[nused++] = r;
+			fprintf(g, "set label %s at screen %.5f, screen %.5f %s "
+				"font ',9' tc rgb '" C_PCT "' front\n", q(&a, "%s", tag),
+				ax / fr.W, 1 - cy / fr.H, cand[k].right ? "right" :
+				"left");
+			break;
+		}
+	}
 	if (np)
-		fprintf(g, "set label %s at graph 0.97, graph 0.52 right front "
+		fprintf(g, "set label %s at graph 0.97, graph 0.5 right front "
 			"font ',10' boxed\nset style textbox opaque border lc rgb "
 			"'#bbbbbb'\n", q(&a, "%s", box));
 	free(box);
-	fprintf(g, "set key at graph 0.97, graph 0.02 right bottom\n"
-		"plot $F using 1:2 with steps lw 2 lc rgb '" C_U "' title "
+	fprintf(g, "plot $F using 1:2 with steps lw 2 lc rgb '" C_U "' title "
 		"'Pr(usage ≤ x), bins at their upper edge'%s\n", np ? ", $P using "
-		"1:2 with points pt 7 ps 1 lc rgb '" C_SIGMA "' title 'percentiles "
-		"(exact)'" : "");
+		"1:2 with points pt 7 ps 1 lc rgb '" C_SIGMA "' title 'percentile "
+		"p at the bin where the curve reaches p (exact values boxed)'" :
+		"");
 	strs_free(&a);
 }
 
@@ -397,6 +570,8 @@ ovb_plot_curve(FILE *g, bool png, const struct ovb_plot_capsule *c)
 	double ylo = logy ? rpos / sy.div / 3 : 0;
 	double bottom = logy ? ylo : 0;
 	head(g, png, 640, 450);
+	struct frame fr = { 640, 450, 0.13, 0.97, 0.30, 0.90, 0, 1, 0, 1 };
+	frame_margins(g, &fr);
 	fprintf(g, "set title %s\nset xlabel %s\nset ylabel %s\n%s%s"
 		"set xrange [" N ":" N "]\nset yrange [" N ":" N "]\n"
 		"set key below vertical maxrows 3 width 1 noopaque nobox\n",
@@ -506,7 +681,13 @@ ovb_plot_node(FILE *g, bool png, const struct ovb_plot_node *nd)
 	struct box *b = nd->y ? boxes(nd->y, nd->cap, &nb) : NULL;
 	double g0 = gw ? gw : nd->cap / 100;
 	double ymax = gw ? (double)(nd->y->n - 1) * gw : nd->plain;
-	double xtop = fmax(fmax(ymax, nd->cap), nd->load) * 1.06;
+	/* the axis from the data: a capacity far above Y and the load is
+	 * off the axis (named at its right end), not an empty axis */
+	double dmax = fmax(ymax, nd->load);
+	bool offaxis = dmax > 0 && nd->cap > 4 * dmax;
+	double xtop = offaxis ? dmax * 1.15 : fmax(dmax, nd->cap) * 1.06;
+	if (!isfinite(xtop))
+		xtop = DBL_MAX / 4;
 	struct scale sc = scale_for(u, xtop);
 	double d = sc.div, x0 = 0;
 	/* room left of 0 for the box of Y = 0 (((0-1)g, 0]) when it has mass */
@@ -526,16 +707,21 @@ ovb_plot_node(FILE *g, bool png, const struct ovb_plot_node *nd)
 	double c = nd->cap / d, l = nd->load / d;
 	fprintf(g, "set multiplot title %s\n"
 		"set lmargin at screen 0.12\nset rmargin at screen 0.96\n"
-		"set xrange [" N ":" N "]\n"
-		"set object 1 rect from first " N ", graph 0 to graph 1, graph 1 "
-		"fc rgb '" C_CAP "' fs transparent solid 0.07 noborder behind\n"
-		"set arrow 1 from " N ", graph 0 to " N ", graph 1 nohead lw 2.5 "
-		"lc rgb '" C_CAP "' front\n"
-		"set arrow 2 from " N ", graph 0 to " N ", graph 1 nohead dt 2 "
-		"lw 1.5 lc rgb '" C_LOAD "' front\n$Y << EOD\n",
+		"set xrange [" N ":" N "]\n",
 		q(&a, "node %s · %s: aggregate usage Y of %zu capsule%s",
 		nd->node, ovb_res_name(nd->res), nd->ncapsules,
-		nd->ncapsules == 1 ? "" : "s"), x0, xtop / d, c, c, c, l, l);
+		nd->ncapsules == 1 ? "" : "s"), x0, xtop / d);
+	if (offaxis)
+		fprintf(g, "set label 11 %s at graph 0.99, graph 0.93 right "
+			"font ',9' tc rgb '" C_CAP "'\n", q(&a, "capacity C = %s: "
+			"off the axis →", cap));
+	else
+		fprintf(g, "set object 1 rect from first " N ", graph 0 to graph "
+			"1, graph 1 fc rgb '" C_CAP "' fs transparent solid 0.07 "
+			"noborder behind\nset arrow 1 from " N ", graph 0 to " N
+			", graph 1 nohead lw 2.5 lc rgb '" C_CAP "' front\n", c, c, c);
+	fprintf(g, "set arrow 2 from " N ", graph 0 to " N ", graph 1 nohead "
+		"dt 2 lw 1.5 lc rgb '" C_LOAD "' front\n$Y << EOD\n", l, l);
 	/* top: Pr(Y in box), below the capacity (index 0) and above (1) */
 	double pmax = 0;
 	for (int over = 0; over < 2; over++) {
@@ -568,13 +754,13 @@ ovb_plot_node(FILE *g, bool png, const struct ovb_plot_node *nd)
 		"unset key\n"
 		"plot $Y index 0 using 1:2:3 with boxes lc rgb '" C_U "', "
 		"$Y index 1 using 1:2:3 with boxes lc rgb '" C_CAP "'\n"
-		"unset label 10\n", pmax * 1.15);
+		"unset label 10\nunset label 11\n", pmax * 1.15);
 	/* bottom: Pr(Y > x), and the key of both panels */
 	fprintf(g, "set format x '%%g'\nset xlabel %s\n"
 		"set ylabel 'Pr(Y > x)' offset 1.2,0\nset logscale y\n"
 		"set format y '%%.0e'\nset yrange [" N ":2]\n"
 		"set tmargin at screen 0.585\nset bmargin at screen 0.27\n"
-		"set key at screen 0.54, screen 0.16 center top vertical "
+		"set key at screen 0.5, screen 0.16 center top vertical "
 		"maxrows 4 nobox noopaque width 1 samplen 2.5\n$T << EOD\n"
 		N " 1\n", q(&a, "%s of the node, summed over its capsules [%s]",
 		res_word(nd->res), sc.unit), floor_, x0);
@@ -598,17 +784,33 @@ ovb_plot_node(FILE *g, bool png, const struct ovb_plot_node *nd)
 	if (nd->ncapsules)
 		fprintf(g, ", NaN with lines dt 3 lw 2 lc rgb '" C_MEAN "' title "
 			"%s", q(&a, "O_min = %s (Eq. 3 limit)", om));
-	fprintf(g, ", '+' using (" N "):(" N ") every ::0::0 with points pt 7 "
-		"ps 1.3 lc rgb '" C_CAP "' title %s\nunset multiplot\n", c,
-		fmax(nd->pr, floor_), q(&a, "Pr(Y > C) = %s%s", prs,
-		nd->pr_from_plan ? " (plan)" : ""));
+	/* Pr(Y > C) = 0 is not a value of the log scale: an open triangle
+	 * on its floor, pointing down, says so */
+	if (nd->pr > 0)
+		fprintf(g, ", '+' using (" N "):(" N ") every ::0::0 with points "
+			"pt 7 ps 1.3 lc rgb '" C_CAP "' title %s", c, nd->pr,
+			q(&a, "Pr(Y > C) = %s%s", prs, nd->pr_from_plan ?
+			" (plan)" : ""));
+	else if (offaxis)
+		fprintf(g, ", NaN with points pt 10 ps 1.3 lc rgb '" C_CAP "' "
+			"title %s", q(&a, "Pr(Y > C) = 0%s, C off axis",
+			nd->pr_from_plan ? " (plan)" : ""));
+	else
+		fprintf(g, ", '+' using (" N "):(" N ") every ::0::0 with points "
+			"pt 10 ps 1.3 lc rgb '" C_CAP "' title %s", c, floor_,
+			q(&a, "Pr(Y > C) = 0%s, under scale", nd->pr_from_plan ?
+			" (plan)" : ""));
+	fprintf(g, "\nunset multiplot\n");
 	free(b);
 	strs_free(&a);
 }
 
 /* ---- the cluster, the capacity experiment ---- */
 
-/* Reserved (Eq. 1) vs capacity per node, a panel per resource. */
+/* Reserved (Eq. 1) vs capacity per node, a panel per resource, its key
+ * above the panel (never over a bar's percentage); a panel whose bars span
+ * more than 1.5 decades (a huge capacity, a tiny load; as the curve plot) is
+ * on a log scale. */
 void
 ovb_plot_cluster(FILE *g, bool png, const struct ovb_plot_load *v,
 	size_t n, size_t nnodes)
@@ -621,38 +823,53 @@ ovb_plot_cluster(FILE *g, bool png, const struct ovb_plot_load *v,
 	for (size_t i = 0; i < n; i++)
 		if ((int)v[i].res + 1 > nr)
 			nr = (int)v[i].res + 1;
-	head(g, png, w, nr == 2 ? 620 : 900);
+	head(g, png, w, nr == 2 ? 660 : 960);
 	fprintf(g, "set multiplot layout %d,1 title 'Reserved (Eq. 1 load) vs "
 		"capacity per node'\nset lmargin 11\nset rmargin 3\n"
 		"set style fill solid 1.0 border lc rgb '#888888'\n"
 		"set grid noxtics\nset xtics scale 0\n%sset xrange [-0.6:" N "]\n"
-		"set key top right horizontal\n", nr, nnodes > 12 ?
+		"set key tmargin right horizontal noopaque nobox\n", nr, nnodes > 12 ?
 		"set xtics rotate by -40 left\n" : "", (double)nnodes - 0.4);
 	for (int r = 0; r < nr; r++) {
-		double top = 0;
+		double top = 0, low = INFINITY;
 		for (size_t i = 0; i < n; i++)
-			if ((int)v[i].res == r)
+			if ((int)v[i].res == r) {
 				top = fmax(top, fmax(v[i].cap, v[i].load));
+				if (v[i].cap > 0)
+					low = fmin(low, v[i].cap);
+				if (v[i].load > 0)
+					low = fmin(low, v[i].load);
+			}
 		struct scale sc = scale_for(ovb_res_rate_unit((enum ovb_res)r),
 			top);
+		bool logy = isfinite(low) && top / low > 30;
+		double ylo = logy ? fmax(low / sc.div / 3, 1e-300) : 0,
+			yhi = logy ? top / sc.div * 8 : top / sc.div * 1.15;
 		fprintf(g, "$D%d << EOD\n", r);
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++)
-			if ((int)v[i].res == r)
-				fprintf(g, "%zu %s " N " " N " %d\n", k++, v[i].node,
-					v[i].cap / sc.div, v[i].load / sc.div, v[i].over);
-		fprintf(g, "EOD\nset ylabel %s\nset yrange [0:" N "]\n"
+			if ((int)v[i].res == r) {
+				char *u = ovb_plot_used(v[i].load, v[i].cap);
+				fprintf(g, "%zu %s " N " " N " %d \"%s\"\n", k++,
+					v[i].node, v[i].cap / sc.div, logy ?
+					fmax(v[i].load / sc.div, ylo) : v[i].load / sc.div,
+					v[i].over, u);
+				free(u);
+			}
+		fprintf(g, "EOD\nset ylabel %s\n%sset yrange [" N ":" N "]\n"
 			"plot $D%d using 1:3:(0.78):xtic(2) with boxes fc rgb '"
 			C_GRAY "' title 'capacity', $D%d using 1:($5 > 0.5 ? NaN : $4)"
 			":(0.46) with boxes fc rgb '" C_LOAD "' title 'reserved', "
 			"$D%d using 1:($5 > 0.5 ? $4 : NaN):(0.46) with boxes fc rgb '"
 			C_CAP "' title 'reserved > capacity'",
-			q(&a, "%s [%s]", r == OVB_CPU ? "CPU" : r == OVB_NET ?
+			q(&a, "%s [%s]%s", r == OVB_CPU ? "CPU" : r == OVB_NET ?
 			"network (sent)" : "network (received)",
-			sc.unit), top / sc.div * 1.3, r, r, r);
+			sc.unit, logy ? " (log)" : ""), logy ? "set logscale y\n"
+			"set format y '%g'\n" : "unset logscale y\nset format y "
+			"'% h'\n", ylo, yhi, r, r, r);
 		if (nnodes <= 24)
-			fprintf(g, ", $D%d using 1:4:(sprintf('%%.0f%%%%', 100 * $4 / "
-				"$3)) with labels offset 0,0.7 font ',9' notitle", r);
+			fprintf(g, ", $D%d using 1:4:6 with labels offset 0,0.7 "
+				"font ',9' notitle", r);
 		fprintf(g, "\n");
 	}
 	fprintf(g, "unset multiplot\n");
@@ -698,6 +915,45 @@ ovb_plot_gain(FILE *g, bool png, const struct ovb_plot_gain *v, size_t n)
 			last->gain, last->O) : q(&a, "%llu node%s", nodes, s));
 	}
 	fprintf(g, "\n");
+	strs_free(&a);
+}
+
+/* A trading replay over time (issue 12): per day the mean lent (sum of
+ * R - A over the lenders) and the node-intervals above capacity, a line
+ * per replay. */
+void
+ovb_plot_trade(FILE *g, bool png, const struct ovb_plot_trade *v, size_t n)
+{
+	struct strs a = { 0 };
+	head(g, png, 900, 620);
+	fprintf(g, "set multiplot layout 2,1 title %s\n"
+		"set xdata time\nset timefmt '%%s'\nset format x '%%Y-%%m-%%d'\n"
+		"set key top right\nset yrange [0:*]\n", q(&a, "Resource "
+		"trading replayed (%s)", n ? v[0].unit : ""));
+	for (size_t i = 0; i < n; i++) {
+		fprintf(g, "$T%zu << EOD\n", i);
+		for (size_t d = 0; d < v[i].ndays; d++) {
+			const struct ovb_trade_day *x = &v[i].days[d];
+			fprintf(g, "%llu " N " %zu\n", (unsigned long long)
+				x->day * 86400, x->intervals ? x->lent /
+				(double)x->intervals : 0, x->node_over);
+		}
+		fprintf(g, "EOD\n");
+	}
+	for (int panel = 0; panel < 2; panel++) {
+		fprintf(g, "set ylabel %s\n", panel ? q(&a, "node-intervals "
+			"above capacity (per day)") : q(&a, "lent, mean [%s]",
+			n ? v[0].unit : ""));
+		fprintf(g, "plot ");
+		for (size_t i = 0; i < n; i++)
+			fprintf(g, "%s$T%zu using 1:%d with steps lw 2 title %s",
+				i ? ", " : "", i, panel ? 3 : 2,
+				q(&a, "%s", v[i].label));
+		if (!n)
+			fprintf(g, "0 notitle");
+		fprintf(g, "\n");
+	}
+	fprintf(g, "unset multiplot\n");
 	strs_free(&a);
 }
 

@@ -243,3 +243,121 @@ ovb_trade_state_free(struct ovb_trade_state *s)
 	free(s->n2);
 	memset(s, 0, sizeof *s);
 }
+
+/* ---- summaries of a replay, per calendar month (ovb-report) ---- */
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The month (UTC) of t as YYYY*12 + MM-1, from the civil calendar. */
+static int64_t
+month_of(uint64_t t)
+{
+	int64_t z = (int64_t)(t / 86400) + 719468;
+	int64_t era = z / 146097, doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t y = yoe + era * 400, doy = doe - (365 * yoe + yoe / 4 -
+		yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153, m = mp < 10 ? mp + 3 : mp - 9;
+	return (y + (m <= 2)) * 12 + (m - 1);
+}
+
+size_t
+ovb_trade_months(const struct ovb_trade *t, struct ovb_trade_month **out,
+	struct ovb_trade_day **days, size_t *ndays)
+{
+	struct ovb_trade_month *mo = NULL;
+	size_t nmo = 0, capmo = 0, capday = 0;
+	*days = NULL;
+	*ndays = 0;
+	/* per capsule: in a reclaim episode, and its length so far */
+	size_t *len = ovb_xcalloc(t->ncaps ? t->ncaps : 1, sizeof *len);
+	bool *in = ovb_xcalloc(t->ncaps ? t->ncaps : 1, sizeof *in);
+	uint64_t **rec = NULL;
+	size_t *nrec = NULL, *caprec = NULL;
+	for (size_t k = 0; k < t->nat; k++) {
+		const struct ovb_trade_at *at = &t->at[k];
+		int64_t m = month_of(at->t);
+		if (!nmo || mo[nmo - 1].month != m) {
+			mo = ovb_xrealloc(mo, ++nmo > capmo ? (capmo = 2 * nmo) :
+				capmo, sizeof *mo);
+			memset(&mo[nmo - 1], 0, sizeof *mo);
+			mo[nmo - 1].month = m;
+			rec = ovb_xrealloc(rec, capmo, sizeof *rec);
+			nrec = ovb_xrealloc(nrec, capmo, sizeof *nrec);
+			caprec = ovb_xrealloc(caprec, capmo, sizeof *caprec);
+			rec[nmo - 1] = NULL;
+			nrec[nmo - 1] = caprec[nmo - 1] = 0;
+		}
+		struct ovb_trade_month *c = &mo[nmo - 1];
+		uint64_t day = at->t / 86400;
+		if (!*ndays || (*days)[*ndays - 1].day != day) {
+			if (*ndays == capday)
+				*days = ovb_xrealloc(*days, capday = capday ? 2 *
+					capday : 64, sizeof **days);
+			memset(&(*days)[(*ndays)++], 0, sizeof **days);
+			(*days)[*ndays - 1].day = day;
+		}
+		struct ovb_trade_day *d = &(*days)[*ndays - 1];
+		double lent = 0;
+		c->intervals++;
+		d->intervals++;
+		for (size_t i = 0; i < at->nrow; i++) {
+			const struct ovb_trade_row *r = &at->row[i];
+			double R = t->capsule[r->cap].R;
+			c->rows++;
+			if (r->A < R)
+				lent += R - r->A;
+			if (r->used > r->A * (1 + 1e-9))
+				c->above_A++;
+			if (r->cls == OVB_TRADE_RECLAIM && !in[r->cap]) {
+				in[r->cap] = true;
+				len[r->cap] = 0;
+			}
+			if (in[r->cap]) {
+				len[r->cap]++;
+				if (r->next >= R * (1 - 1e-9)) {
+					*OVB_PUSH(rec[nmo - 1], nrec[nmo - 1],
+						caprec[nmo - 1]) = len[r->cap];
+					in[r->cap] = false;
+				} else if (r->cls == OVB_TRADE_UNDER) {
+					in[r->cap] = false;
+					c->abandoned++;
+				}
+			}
+		}
+		for (size_t i = 0; i < at->nnode; i++) {
+			c->node_intervals++;
+			if (at->node[i].used > t->node[at->node[i].idx].cap *
+			    (1 + 1e-9)) {
+				c->node_over++;
+				d->node_over++;
+			}
+		}
+		c->lent += lent;
+		d->lent += lent;
+	}
+	for (size_t i = 0; i < nmo; i++) {
+		struct ovb_trade_month *c = &mo[i];
+		c->reclaims = nrec[i];
+		if (nrec[i]) {
+			qsort(rec[i], nrec[i], sizeof **rec, cmp_u64);
+			/* nearest rank: the smallest v with at least p of them */
+			c->rec_median = rec[i][(nrec[i] + 1) / 2 - 1];
+			c->rec_p90 = rec[i][(size_t)ceil(0.9 * (double)nrec[i]) - 1];
+			c->rec_max = rec[i][nrec[i] - 1];
+		}
+		free(rec[i]);
+	}
+	free(rec);
+	free(nrec);
+	free(caprec);
+	free(len);
+	free(in);
+	*out = mo;
+	return nmo;
+}

@@ -18,7 +18,7 @@ setup() {
 		fail "cannot build bench/fmt-real.c"
 }
 
-@test "ovb_fmt_real writes what the 17-precision search wrote, on 400,000 random doubles" {
+@test "ovb_fmt_real writes what the 17-precision search wrote, on 400,000 random doubles (halfway cases, binade edges)" {
 	run -0 --separate-stderr "$T/fmt-real" check 200000 1
 	assert_output --partial ", 0 differ"
 	run -0 --separate-stderr "$T/fmt-real" check 200000 20261124
@@ -42,4 +42,51 @@ setup() {
 	assert_line "sample 2 1e+21"
 	assert_line "sample 3 9007199254740994"
 	assert_line "sample 4 0.3333333333333333"
+}
+
+@test "the comparison can fail: the exact path's ties to even, and the quarter ulp below a power of two, matter" {
+	sed 's/if (rem > half || (rem == half \&\& (q \& 1)))/if (rem >= half)/' "$ROOT/lib/num.c" >"$T/tie.c"
+	! cmp -s "$ROOT/lib/num.c" "$T/tie.c" || fail "sed changed nothing"
+	cc -std=gnu17 -O2 -I"$ROOT/lib" -o "$T/tie" "$ROOT/bench/fmt-real.c" "$T/tie.c" -lm
+	run -1 --separate-stderr "$T/tie" check 200000 1
+	assert_output --partial "differ: "
+	sed 's/if (low)/if (0)/' "$ROOT/lib/num.c" >"$T/low.c"
+	! cmp -s "$ROOT/lib/num.c" "$T/low.c" || fail "sed changed nothing"
+	cc -std=gnu17 -O2 -I"$ROOT/lib" -o "$T/low" "$ROOT/bench/fmt-real.c" "$T/low.c" -lm
+	run -1 --separate-stderr "$T/low" check 200000 1
+	assert_output --partial "differ: "
+}
+
+@test "the reader: decimals read by the fast path (no strtod) are the doubles Python's float gives" {
+	# 1-15 digits with up to 22 places (the fast path), and longer ones
+	# and exponents (strtod); through ovb-fmt, each read back by float()
+	/usr/bin/python3 - "$T/in" <<'PY'
+import random, sys
+r = random.Random(12)
+with open(sys.argv[1], 'w') as f:
+    f.write('ovb-series 1\nseries a cpu\ninterval 1 s\n')
+    for i in range(60000):
+        nd = r.randint(1, 19)
+        m = str(r.randrange(10 ** nd)).rjust(nd, '0')
+        k = r.randint(0, min(nd, 22))
+        s = m[:nd - k] + ('.' + m[nd - k:] if k else '')
+        if s.startswith('.'):
+            s = '0' + s
+        if i % 7 == 0:
+            s += 'e%d' % r.randint(-30, 30)
+        f.write('sample %d %s\n' % (i, s))
+PY
+	run -0 --separate-stderr ovb-fmt -c "$T/in"
+	printf '%s\n' "$output" >"$T/out"
+	run -0 --separate-stderr /usr/bin/python3 - "$T/in" "$T/out" <<'PY'
+import sys
+def samples(p):
+    return [l.split()[2] for l in open(p) if l.startswith('sample')]
+a, b = samples(sys.argv[1]), samples(sys.argv[2])
+assert len(a) == len(b) == 60000, (len(a), len(b))
+bad = [(x, y) for x, y in zip(a, b) if float(x) != float(y)]
+assert not bad, bad[:5]
+print('60000 decimals read exactly')
+PY
+	assert_output "60000 decimals read exactly"
 }

@@ -40,6 +40,12 @@ load test_helper
 	assert_output --regexp ' -- my-server --flag a b$'
 	run -0 ovb-capture --dry-run --net devq -d 1
 	assert_output --partial '-e net:net_dev_queue'
+	# and what names the socket a softirq sends from
+	if [[ -r /sys/kernel/tracing/events/tcp/tcp_probe/format ]]; then
+		assert_output --partial '-e tcp:tcp_probe'
+		assert_output --partial '-e irq:softirq_entry -e irq:softirq_exit'
+		assert_output --partial '-e timer:hrtimer_start'
+	fi
 }
 
 @test "capture: a user not allowed to trace is told what to do (77), no file" {

@@ -36,6 +36,12 @@ within_pct() {
 		fail "relative error $rel is beyond $1%"
 }
 
+# The shipped fixtures have no sched:sched_stat_runtime: ovb-onoff refuses
+# them unless told to accept the uncertainty it states (they were recorded
+# with idle polling on a quiet machine and agree with cpuacct; the test
+# below checks that).
+ANY=--max-uncertainty=any
+
 fixtures() {
 	local a
 	for a in "$FIXTURES"/*.acct; do
@@ -75,7 +81,7 @@ fixtures() {
 		data=$(unpack_fixture "$f")
 		main=$(acct_field "$FIXTURES/$f.acct" main_pid)
 		out=$BATS_TEST_TMPDIR/$f.onoff
-		ovb-onoff -c "srv=pid:$main" "$data" >"$out"
+		ovb-onoff $ANY -q -c "srv=pid:$main" "$data" >"$out"
 		run -0 python3 "$BATS_TEST_DIRNAME/oracle/acct.py" \
 			"$FIXTURES/$f.acct" "$out" srv
 		echo "# $f: $output" >&3
@@ -90,8 +96,8 @@ fixtures() {
 	local data main
 	data=$(unpack_fixture nginx)
 	main=$(acct_field "$FIXTURES/nginx.acct" main_pid)
-	ovb-onoff -c "srv=pid:$main" "$data" >"$BATS_TEST_TMPDIR/one"
-	ovb-onoff --allow-empty -c "srv=pid:$main" -c 'rest=comm:.' -c 'none=comm:^$' \
+	ovb-onoff $ANY -q -c "srv=pid:$main" "$data" >"$BATS_TEST_TMPDIR/one"
+	ovb-onoff $ANY -q --allow-empty -c "srv=pid:$main" -c 'rest=comm:.' -c 'none=comm:^$' \
 		"$data" >"$BATS_TEST_TMPDIR/all"
 	run -0 ovb-fmt "$BATS_TEST_TMPDIR/all"
 	diff <(grep '^busy srv ' "$BATS_TEST_TMPDIR/one") \
@@ -104,10 +110,10 @@ fixtures() {
 	local f data
 	for f in $(fixtures); do
 		data=$(unpack_fixture "$f")
-		run -0 --separate-stderr ovb-onoff --recv -c "x=comm:^$f" \
+		run -0 --separate-stderr ovb-onoff $ANY --recv -c "x=comm:^$f" \
 			-c 'rest=comm:.' -o "$BATS_TEST_TMPDIR/a" "$data"
 		run -0 ovb-fmt "$BATS_TEST_TMPDIR/a"
-		ovb-onoff --recv -c "x=comm:^$f" -c 'rest=comm:.' "$data" |
+		ovb-onoff $ANY -q --recv -c "x=comm:^$f" -c 'rest=comm:.' "$data" |
 			cmp - "$BATS_TEST_TMPDIR/a"
 	done
 }
@@ -115,7 +121,7 @@ fixtures() {
 @test "onoff: a capsule's CPUs never exceed the trace's CPUs, and concurrency shows" {
 	local data
 	data=$(unpack_fixture postgres)
-	ovb-onoff -c 'all=comm:.' "$data" >"$BATS_TEST_TMPDIR/o"
+	ovb-onoff $ANY -q -c 'all=comm:.' "$data" >"$BATS_TEST_TMPDIR/o"
 	local cpus
 	cpus=$(awk '$1 == "cpus" { print $2 }' "$BATS_TEST_TMPDIR/o")
 	run -0 awk -v c="$cpus" '$1 == "busy" && $5 > m { m = $5 } END { print m }' \
@@ -213,37 +219,43 @@ busy_rel() {
 	done
 }
 
-@test "onoff: live: sched_switch alone: the error stays within the stated uncertainty, --strict refuses above 1.5%" {
+# bound_of STDERR: the busy time and the bound ovb-onoff stated for the
+# capsule burn (cpu-s), as "BUSY UNSURE".
+bound_of() {
+	sed -nE 's/^ovb-onoff: .*: capsule burn: busy ([0-9.]+) cpu-s, uncertain by at most ([0-9.]+) cpu-s.*/\1 \2/p' <<<"$1"
+}
+
+@test "onoff: live: sched_switch alone: refused above 1.5% naming sched_stat_runtime; the stated bound holds the kernel's figure; within 1.5% when accepted" {
 	require_tracing
-	local c dir=$BATS_TEST_TMPDIR
+	local c dir=$BATS_TEST_TMPDIR busy unsure
 	for c in "${LOADS[@]}"; do
 		burn_rec "$c" 1 perf record -q -a -k CLOCK_MONOTONIC \
 			-e sched:sched_switch
-		run -0 --separate-stderr ovb-onoff -v -c "burn=pid:$pid" "$dir/t.data"
-		local line busy unsure
-		line=$(grep -E '^ovb-onoff: .*: capsule burn: busy ' <<<"$stderr")
-		[[ -n $line ]] || fail "no uncertainty in: $stderr"
-		busy=$(sed -E 's/.* busy ([0-9.]+) cpu-s.*/\1/' <<<"$line")
-		unsure=$(sed -E 's/.* at most ([0-9.]+) cpu-s.*/\1/' <<<"$line")
-		echo "# sched_switch only, load on CPU $c: busy $busy unsure $unsure kernel $k" >&3
-		# the kernel's figure lies within the bound, plus 3% for what no
-		# sched_switch trace sees: the kernel charges a woken task from
-		# its wakeup, not its switch in, and on this shared machine the
-		# woken burner waits for other engineers' tasks (measured up to
-		# -1.6% with no switch missing; t/fixtures/README.md)
-		python3 -c "import sys; b,u,k=$busy,$unsure,$k/1e9; sys.exit(0 if abs(b-k) <= u + 0.03*k else 1)" ||
+		rm -f "$dir/o"
+		run --separate-stderr ovb-onoff -v -c "burn=pid:$pid" -o "$dir/o" \
+			"$dir/t.data"
+		read -r busy unsure < <(bound_of "$stderr")
+		[[ -n $unsure ]] || fail "no bound in: $stderr"
+		echo "# sched_switch only, load on CPU $c: busy $busy cpu-s, bound $unsure, kernel $k ns: status $status" >&3
+		# the bound is honest: the kernel's figure lies within it (a
+		# woken task is charged from before its switch in, and on CPU 1
+		# the switches in are missing; neither is in this trace)
+		python3 -c "import sys; b,u,k=$busy,$unsure,$k/1e9; sys.exit(0 if abs(b-k) <= u + 2e-6 else 1)" ||
 			fail "busy $busy, kernel $k: beyond the bound $unsure"
-		rm -f "$dir/strict.onoff"
-		run --separate-stderr ovb-onoff --strict -c "burn=pid:$pid" \
-			-o "$dir/strict.onoff" "$dir/t.data"
 		if [[ $status == 0 ]]; then
+			# accepted: the bound is within 1.5 %, so is the error
 			busy_rel
-			within_pct 3
+			within_pct 1.5
 		else
 			[[ $status == 65 ]] || fail "status $status"
+			[[ $stderr == *"record -e sched:sched_stat_runtime too, as ovb-capture does"* ]]
+			[[ $stderr == *"refused: busy time uncertain by more than 1.5 %"* ]]
+			[[ ! -e $dir/o ]]
+			# accepted on request, with the same number and a warning
+			run -0 --separate-stderr ovb-onoff --max-uncertainty=any \
+				-c "burn=pid:$pid" "$dir/t.data"
 			[[ $stderr == *"sched:sched_stat_runtime"* ]]
-			[[ $stderr == *"refused under --strict"* ]]
-			[[ ! -e $dir/strict.onoff ]]
+			[[ $(bound_of "$stderr") == "$busy $unsure" ]]
 		fi
 	done
 }
@@ -316,49 +328,85 @@ refused() {
 		awk '/ stats:$/ && !/^Aggregated/ { ev = 1 }
 			ev && $1 == "LOST_SAMPLES" { s += $3 }
 			END { print s + 0 }')
-	ovb-onoff -c a=comm:. "$dir/t.data" >"$dir/t.onoff"
+	ovb-onoff $ANY -q -c a=comm:. "$dir/t.data" >"$dir/t.onoff"
 	ours=$(awk '$1 == "gap" { s += $4 } END { print s + 0 }' "$dir/t.onoff")
 	echo "# lost: ovb-onoff $ours, perf report --stats $perf_lost" >&3
 	[[ $perf_lost -gt 0 ]] || skip "perf lost nothing with -m 1 this time"
 	assert_equal "$ours" "$perf_lost"
 }
 
-@test "onoff: live: --net=devq: bytes sent in interrupt context are reported, never silently dropped" {
+# tx_rec RECORDER...: an 8.4 MB TCP transfer over loopback (t/live/tx.py)
+# under RECORDER (which takes "-o FILE -- COMMAND") into
+# $BATS_TEST_TMPDIR/t.data; sets rcv (the receiver's pid), snd (the
+# sender's) and sent (what the sender's sendall sent).
+tx_rec() {
+	local dir=$BATS_TEST_TMPDIR
+	"$@" -o "$dir/t.data" -- python3 "$BATS_TEST_DIRNAME/live/tx.py" 8400000 \
+		>"$dir/tx.out" 2>"$dir/rec.err" || { cat "$dir/rec.err"; return 1; }
+	rcv=$(awk '$1 == "pid" { print $2 }' "$dir/tx.out")
+	snd=$(awk '$1 == "sender" { print $2 }' "$dir/tx.out")
+	sent=$(awk '$1 == "sent" { print $2 }' "$dir/tx.out")
+	[[ -n $rcv && -n $snd && $sent -gt 0 ]]
+}
+
+# sent_by CAPSULE: the bytes $BATS_TEST_TMPDIR/t.onoff credits it.
+sent_by() {
+	awk -v c="$1" '$1 == "send" && $2 == c { s += $4 } END { print s + 0 }' \
+		"$BATS_TEST_TMPDIR/t.onoff"
+}
+
+@test "onoff: live: --net=devq: bytes sent in softirq context go to the socket's owner (8.4 MB over loopback: credited or reported, within 1.5% of what it sent)" {
 	require_tracing
 	[[ -r /sys/kernel/tracing/events/net/net_dev_queue/format ]] ||
 		skip "no net:net_dev_queue"
-	local dir=$BATS_TEST_TMPDIR size=8000000
-	ovb-capture -q --net=devq -o "$dir/t.data" -- python3 -c "
-import os, socket
-s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)
-port = s.getsockname()[1]
-if os.fork() == 0:
-    c = socket.create_connection(('127.0.0.1', port))
-    b = bytes($size)
-    c.sendall(b); c.close(); os._exit(0)
-a, _ = s.accept(); n = 0
-while True:
-    d = a.recv(65536)
-    if not d: break
-    n += len(d)
-os.wait(); print('pid', os.getpid())
-" >"$dir/py.out"
-	local pid
-	pid=$(awk '$1 == "pid" { print $2 }' "$dir/py.out")
-	# over the loopback, which is not counted unless chosen
-	run -0 --separate-stderr ovb-onoff --iface lo -c "snd=pid:$pid" "$dir/t.data" -o "$dir/t.onoff"
-	local credited irq=0
-	credited=$(awk '$1 == "send" { s += $4 } END { print s + 0 }' "$dir/t.onoff")
-	if [[ $stderr =~ ([0-9]+)\ bytes\ sent\ or\ received\ in\ interrupt\ context ]]; then
-		irq=${BASH_REMATCH[1]}
+	[[ -r /sys/kernel/tracing/events/tcp/tcp_probe/format ]] ||
+		skip "no tcp:tcp_probe"
+	local dir=$BATS_TEST_TMPDIR irq uncredited s r
+	tx_rec ovb-capture -q --net=devq
+	# the sender first: the receiver's selector (pid:) holds it too
+	# over the loopback: counted only when chosen (--iface lo)
+	run -0 --separate-stderr ovb-onoff -v --iface lo -c "snd=pid:$snd" -c "rcv=pid:$rcv" \
+		-o "$dir/t.onoff" "$dir/t.data"
+	[[ $stderr =~ ([0-9]+)\ bytes\ sent\ in\ irq\ context\ credited\ to\ the\ socket\'s\ owner,\ ([0-9]+)\ not\ credited ]] ||
+		fail "no irq figures in: $stderr"
+	irq=${BASH_REMATCH[1]} uncredited=${BASH_REMATCH[2]}
+	s=$(sent_by snd) r=$(sent_by rcv)
+	echo "# devq: sender credited $s B of $sent sent ($irq B from softirqs), receiver $r B, $uncredited B not credited" >&3
+	# the softirq path is what this checks: a good part went that way
+	[[ $irq -ge $((sent / 5)) ]] || skip "only $irq B sent in softirq context"
+	# every byte credited or reported (the wire bytes include headers)
+	rel=$(python3 -c "print(($s + $uncredited - $sent) / $sent)")
+	within_pct 1.5
+	[[ $((s + uncredited)) -ge $sent ]]
+	# and nearly all credited, to the sender (the softirqs ran in the
+	# receiver's context or another task's): what no event names (a
+	# segment the receiver's backlog merged) stays reported
+	[[ $s -ge $((sent * 97 / 100)) ]]
+	# the receiver sent acknowledgements only
+	[[ $r -le $((sent / 100)) ]]
+}
+
+@test "onoff: live: net_dev_queue alone (no socket events): bytes sent in softirq context are reported, never silently dropped" {
+	require_tracing
+	[[ -r /sys/kernel/tracing/events/net/net_dev_queue/format ]] ||
+		skip "no net:net_dev_queue"
+	local dir=$BATS_TEST_TMPDIR s uncredited=0
+	tx_rec perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch \
+		-e sched:sched_stat_runtime -e net:net_dev_queue
+	run -0 --separate-stderr ovb-onoff --iface lo -c "snd=pid:$snd" -c "rcv=pid:$rcv" \
+		-o "$dir/t.onoff" "$dir/t.data"
+	s=$(sent_by snd)
+	if [[ $stderr =~ ([0-9]+)\ bytes\ sent\ in\ interrupt\ context ]]; then
+		uncredited=${BASH_REMATCH[1]}
+		[[ $stderr == *"as ovb-capture --net=devq does"* ]]
 		[[ $stderr == *"--net=sock"* ]]
-		run -65 --separate-stderr ovb-onoff --iface lo --strict -c "snd=pid:$pid" \
+		run -65 --separate-stderr ovb-onoff --iface lo --strict -c "snd=pid:$snd" \
 			-o "$dir/strict.onoff" "$dir/t.data"
 		[[ ! -e $dir/strict.onoff ]]
 	fi
-	echo "# devq: $credited B credited, $irq B in irq context reported, of $size" >&3
+	echo "# net_dev_queue alone: $s B credited, $uncredited B in irq context reported, of $sent" >&3
 	# every payload byte is accounted for: credited or reported
-	[[ $((credited + irq)) -ge $size ]]
+	[[ $((s + $(sent_by rcv) + uncredited)) -ge $sent ]]
 }
 
 # ---- bad input: clear message, status 65, no output file ----
@@ -452,28 +500,42 @@ bad_trace() {
 	bad_trace "$t" "sampled at 7 Hz" "-F"
 }
 
-@test "onoff: the uncertainty the dropped switches leave is bounded per capsule; --strict refuses above the bound" {
-	local data main
-	data=$(unpack_fixture redis)
-	main=$(acct_field "$FIXTURES/redis.acct" main_pid)
-	# the server ran on CPU 0, whose switches are all there
-	run -0 --separate-stderr ovb-onoff -v --strict -c "srv=pid:$main" "$data"
-	[[ $stderr == *"capsule srv: busy "*" uncertain by at most 0.000000 cpu-s (0 %) from 0 runs"* ]]
-	# redis-benchmark ran on CPU 1, whose idle task emits no switches
-	run -0 --separate-stderr ovb-onoff -c 'load=comm:^redis-bench' "$data"
-	[[ $stderr == *"capsule load: busy "*"sched:sched_stat_runtime"* ]]
-	run -65 --separate-stderr ovb-onoff --strict -c 'load=comm:^redis-bench' \
-		-o "$BATS_TEST_TMPDIR/o" "$data"
-	[[ $stderr == *"refused under --strict (bound 1.5 %)"* ]]
-	[[ ! -e $BATS_TEST_TMPDIR/o ]]
-	# a looser bound, above what it says
-	local pct
-	pct=$(sed -nE 's/.*cpu-s \(([0-9.e+]+) %\).*/\1/p' <<<"$stderr" | head -1)
-	run -0 --separate-stderr ovb-onoff --strict="$(python3 -c "print($pct * 1.01)")" \
-		-c 'load=comm:^redis-bench' "$data"
-	# and -q silences the warning
-	run -0 --separate-stderr ovb-onoff -q -c 'load=comm:^redis-bench' "$data"
+@test "onoff: without sched_stat_runtime the bound is never 0 and holds cpuacct's figure; above 1.5% refused (65) naming the fix" {
+	local f data main
+	for f in $(fixtures); do
+		data=$(unpack_fixture "$f")
+		main=$(acct_field "$FIXTURES/$f.acct" main_pid)
+		# every server run begins with a wakeup the trace does not see
+		run -65 --separate-stderr ovb-onoff -c "srv=pid:$main" \
+			-o "$BATS_TEST_TMPDIR/o" "$data"
+		assert_output ""
+		[[ ! -e $BATS_TEST_TMPDIR/o ]]
+		[[ $stderr == *"runs of woken tasks"* ]]
+		[[ $stderr == *"record -e sched:sched_stat_runtime too, as ovb-capture does"* ]]
+		[[ $stderr == *"--max-uncertainty=PCT, or any, accepts it"* ]]
+		local busy unsure pct
+		read -r busy unsure < <(sed -nE 's/.*capsule srv: busy ([0-9.]+) cpu-s, uncertain by at most ([0-9.]+) cpu-s.*/\1 \2/p' <<<"$stderr")
+		pct=$(sed -nE 's/.*cpu-s \(([0-9.e+]+) %\).*/\1/p' <<<"$stderr" | head -1)
+		local k
+		k=$(acct_field "$FIXTURES/$f.acct" cpu_ns)
+		echo "# $f: busy $busy cpu-s, bound $unsure ($pct %), cpuacct $k ns" >&3
+		python3 -c "import sys; sys.exit(0 if $unsure > 0 and abs($busy - $k/1e9) <= $unsure else 1)"
+		# a bound above the one stated accepts it, below it refuses
+		run -0 --separate-stderr ovb-onoff \
+			--max-uncertainty="$(python3 -c "print($pct * 1.01)")" \
+			-c "srv=pid:$main" "$data"
+		run -65 --separate-stderr ovb-onoff \
+			--max-uncertainty="$(python3 -c "print($pct * 0.99)")" \
+			-c "srv=pid:$main" "$data"
+	done
+	# --max-uncertainty=any: a warning; -q silences it
+	run -0 --separate-stderr ovb-onoff $ANY -c "srv=pid:$main" "$data"
+	[[ $stderr == *"capsule srv: busy "*"sched:sched_stat_runtime"* ]]
+	run -0 --separate-stderr ovb-onoff $ANY -q -c "srv=pid:$main" "$data"
 	assert_equal "$stderr" ""
+	# --strict=PCT is --max-uncertainty=PCT (and fatal network shortfalls)
+	run -65 --separate-stderr ovb-onoff --strict -c "srv=pid:$main" "$data"
+	run -64 --separate-stderr ovb-onoff --max-uncertainty=x -c a=comm:x x
 }
 
 @test "onoff: an empty trace (no samples) is an error" {
@@ -556,6 +618,6 @@ bad_trace() {
 	run -0 ovb-fmt "$d/out"
 	[[ $(head -1 "$d/out") == 'ovb-onoff 1' ]]
 	# -v names the processes each selector matched
-	run -0 --separate-stderr ovb-onoff -v -c 'srv=comm:^nginx$' -c 'rest=comm:.' "$data"
+	run -0 --separate-stderr ovb-onoff $ANY -v -c 'srv=comm:^nginx$' -c 'rest=comm:.' "$data"
 	[[ $stderr == *"capsule srv (comm:^nginx\$): 2 processes: "*"(nginx) "*"(nginx)"* ]] || fail "stderr: $stderr"
 }

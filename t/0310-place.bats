@@ -295,3 +295,38 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	run -0 ovb-check "$DATA/example.cluster" "$DATA/example.apps" "$d/plan2" "$d/new.profile"
 	assert_output ''
 }
+
+@test "place: the node index gives the plan of a pass over every node (--scan): random, large, full and re-planned instances" {
+	local T=$BATS_TEST_TMPDIR s p d n=0
+	for s in $(seq 1 60); do
+		d=$T/r$s
+		mkdir "$d"
+		python3 "$GEN/place.py" $s "$d" >/dev/null
+		for p in worst-fit tolerance; do
+			ovb-place -q -p $p "$d/cluster" "$d/apps" "$d/profile" >"$d/a"
+			ovb-place -q --scan -p $p "$d/cluster" "$d/apps" "$d/profile" >"$d/b"
+			cmp "$d/a" "$d/b" || fail "seed $s $p: the index and --scan differ"
+			n=$((n + 1))
+		done
+	done
+	# heterogeneous nodes in few shapes (ties within a shape), trust-0
+	# pairs; roomy, and so full that most applications are rejected
+	for s in 1:300:3000 2:20:8000; do
+		d=$T/l${s%%:*}
+		mkdir "$d"
+		IFS=: read -r seed nodes caps <<<"$s"
+		python3 "$GEN/place_large.py" "$d" $nodes $caps $seed
+		ovb-place -q "$d/cluster" "$d/apps" "$d/profile" >"$d/a"
+		ovb-place -q --scan "$d/cluster" "$d/apps" "$d/profile" >"$d/b"
+		cmp "$d/a" "$d/b" || fail "large $s: the index and --scan differ"
+		n=$((n + 1))
+	done
+	grep -q '^reject ' "$T/l2/a" || fail "the full instance rejects nothing"
+	# re-planning: half the applications modified on the full plan
+	awk '$1 == "app" { k++; if (k % 2) $0 = $0 " op=modify" } { print }' "$T/l1/apps" |
+		grep -v '^ovb-apps' | awk 'BEGIN { print "ovb-apps 1" } /^app .*op=modify/ { on = 1 } /^app / && !/op=modify/ { on = 0 } on' >"$T/mod.apps"
+	ovb-place -q "$T/l1/cluster" "$T/mod.apps" "$T/l1/profile" "$T/l1/a" >"$T/ma"
+	ovb-place -q --scan "$T/l1/cluster" "$T/mod.apps" "$T/l1/profile" "$T/l1/a" >"$T/mb"
+	cmp "$T/ma" "$T/mb" || fail "re-planning: the index and --scan differ"
+	echo "# $((n + 1)) plans, each the same bytes with and without the index" >&3
+}

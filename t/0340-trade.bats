@@ -263,9 +263,18 @@ print(k)')
 }
 
 @test "format: bad trade files are 65 at the line" {
+	# alpha in a file is bad data (65 at FILE:LINE, nothing written); on
+	# the command line (--alpha) it is a usage error (64, test above)
+	local a
+	for a in 0 -0.5 1.5 1.0000001; do
+		variant "alpha$a" "$DATA/example.trade" "s/^trade net 5 1 capped/trade net 5 $a capped/"
+		run -65 --separate-stderr ovb-fmt -o "$T/fmt-out" "$BAD"
+		[[ $stderr == "ovb-fmt: $BAD:3: alpha: "* ]] || fail "alpha $a: $stderr"
+		[[ ! -e $T/fmt-out ]] || fail "alpha $a: -o was written"
+	done
 	variant bad1 "$DATA/example.trade" 's/^trade net 5 1 capped/trade net 5 0 capped/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
-	[[ $stderr == *":3: alpha: 0 is outside (0, 1]" ]] || fail "$stderr"
+	[[ $stderr == "ovb-fmt: $BAD:3: alpha: 0 is outside (0, 1]" ]] || fail "$stderr"
 	variant bad2 "$DATA/example.trade" 's/^c s1 625000 562500 562500 under/c s1 625000 562500 562500 lend/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	[[ $stderr == *"class: 'lend'"* ]] || fail "$stderr"

@@ -103,6 +103,62 @@ PY
 	done
 }
 
+@test "market: double mode: per node the written alloc_r sum to at most the capacity, exactly (Fraction of the decimals)" {
+	local s
+	for s in $(seq 201 260); do
+		mkdir -p "$T/$s"
+		$PY "$GEN" "$T/$s" "$s" $((2 + s % 3)) $((4 + s % 9)) $( ((s % 2)) && echo --mem)
+		ovb-market "$T/$s/cluster" "$T/$s/bids" >"$T/$s/out"
+	done
+	run -0 --separate-stderr $PY - "$T" <<'PY'
+import sys, os
+from fractions import Fraction as F
+tight = over = 0
+for s in range(201, 261):
+    d = os.path.join(sys.argv[1], str(s))
+    cap, load, fsum = {}, {}, {}
+    for line in open(d + '/cluster'):
+        t = line.split()
+        if t and t[0] == 'node':
+            cap[(t[1], 'cpu')] = F(t[2])
+            for x in t[6:]:
+                if x.startswith('mem='):
+                    cap[(t[1], 'mem')] = F(x[4:])
+    for line in open(d + '/out'):
+        t = line.split()
+        if t and t[0] == 'alloc' and t[2] != '-':
+            k = (t[2], t[3])
+            load[k] = load.get(k, 0) + F(t[5])
+            fsum[k] = fsum.get(k, 0.0) + float(t[5])
+    for k, v in load.items():
+        assert v <= cap[k], (s, k, float(v - cap[k]))
+        tight += v == cap[k]
+print("nodes at capacity exactly: %d" % tight)
+PY
+	# the instances are tight: many nodes are filled to the last digit
+	[[ ${output##* } -ge 20 ]] || fail "$output"
+}
+
+@test "market: the error bound is positive on Fig. 3 (1/9 less 1e-12) and never above the exhaustive optimum (30 small instances)" {
+	run -0 --separate-stderr ovb-market "${FIG3[@]}"
+	$PY -c "import sys; b = float(sys.argv[1]); assert 1/9 - 1e-9 < b <= 1/9, b" "$(field 'error bound' 3)"
+	local s best bound pos=0 tight=0
+	for s in $(seq 301 330); do
+		mkdir -p "$T/$s"
+		$PY "$GEN" "$T/$s" "$s" $((2 + s % 2)) $((6 + s % 2)) $( ((s % 2)) && echo --mem)
+		run -0 --separate-stderr ovb-market "$T/$s/cluster" "$T/$s/bids"
+		bound=$(field 'error bound' 3)
+		read -r _ best _ _ < <($PY "$ORACLE" best "$T/$s/cluster" "$T/$s/bids")
+		$PY -c "import sys; b, o = map(float, sys.argv[1:]); assert b <= o, (b, o)" \
+			"$bound" "$best" || fail "instance $s: bound $bound above the optimum $best"
+		$PY -c "import sys; sys.exit(not float(sys.argv[1]) > 0)" "$bound" && pos=$((pos + 1))
+		$PY -c "import sys; b, o = map(float, sys.argv[1:]); sys.exit(not b >= o - 1e-9)" \
+			"$bound" "$best" && tight=$((tight + 1))
+	done
+	echo "# bound > 0 on $pos of 30, equal to the optimum on $tight of 30" >&3
+	((pos > 0)) || fail "the bound is 0 everywhere"
+}
+
 @test "market: error 0 on perfectly partitionable instances (each node's bids its share of the total)" {
 	local s
 	for s in $(seq 1 15); do

@@ -102,7 +102,7 @@ need_gnuplot() {
 	local f main
 	for f in nginx postgres redis; do
 		main=$(awk '$1 == "main_pid" { print $2 }' "$FIXTURES/$f.acct")
-		ovb-onoff -q -c "$f=pid:$main" "$(unpack_fixture "$f")" \
+		ovb-onoff -q --max-uncertainty=any -c "$f=pid:$main" "$(unpack_fixture "$f")" \
 			-o "$T/$f.onoff"
 	done
 	ovb-usage -q -I 0.01 "$T"/*.onoff -o "$T/f.usage"
@@ -456,7 +456,7 @@ ovb-report: $T/nosuch: cannot open: No such file or directory"
 	run -0 grep -c '<figure' "$T/a.html"
 	assert_output 12      # cluster, 3 nodes, 3 x pdf/cdf, 2 curves, gain
 	run -0 grep -oE '<section id="[a-z]+"' "$T/a.html"
-	assert_output "$(printf '<section id="%s"\n' nodes placements rejects capsules gain)"
+	assert_output "$(printf '<section id="%s"\n' nodes apps placements rejects capsules gain)"
 	# nothing fetched: no scripts, links, sources, imports; URLs only as
 	# the SVG namespaces
 	run -1 grep -iE '<script|<link|<img| src=|@import|<iframe|url\(http' "$T/a.html"

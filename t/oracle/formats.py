@@ -86,6 +86,7 @@ class Trace:
         self.t0 = self.t1 = 0
         self.caps = {}          # name -> Capsule, in file order
         self.gaps = []          # (start, end), closed, ns
+        self.trace = None       # (host, kernel, wall, clock), '-' unknown
 
 
 def read_onoff(path):
@@ -104,6 +105,8 @@ def read_onoff(path):
             getattr(tr.caps[a[0]], kw).append((int(a[1]), int(a[2])))
         elif kw == "gap":
             tr.gaps.append((int(a[0]), int(a[1])))
+        elif kw == "trace":
+            tr.trace = tuple(a)
         else:
             raise SystemExit("formats.py: %s: unknown onoff record %s"
                              % (path, kw))
@@ -127,6 +130,7 @@ class Dist:
         self.pct = {}           # P -> value, floats
         self.bins = {}          # k -> count, as written (zeros included)
         self.sigma = self.rho = self.tau = self.O = None   # profiles
+        self.trace = None       # the trace record's fields, or None
         self.curve = []         # profiles: (sigma, rho) floats
         self.recs = []          # every record of the block, as tokens
 
@@ -165,7 +169,26 @@ def read_dists(paths):
                 setattr(cur, kw, float(t[1]))
             elif kw == "curve":
                 cur.curve.append((float(t[1]), float(t[2])))
+            elif kw == "trace":
+                cur.trace = tuple(t[1:])
     return out
+
+
+def trace_of(tr):
+    """The 'trace HOST KERNEL START LENGTH s' fields a usage, profile or
+    curve block made from onoff trace tr carries (formats/usage.md): the
+    start is the wall-clock time of T0, WALL + (T0 - CLOCK) ns, in UTC."""
+    import datetime
+    if tr.trace is None:
+        return None
+    host, kernel, wall, clock = tr.trace
+    start = "-"
+    if wall != "-":
+        ns = int(wall) + tr.t0 - int(clock)
+        d = datetime.datetime(1970, 1, 1) + datetime.timedelta(
+            seconds=ns // 10**9)
+        start = d.strftime("%Y-%m-%dT%H:%M:%S") + ".%09dZ" % (ns % 10**9)
+    return (host, kernel, start, (tr.t1 - tr.t0) / 1e9, "s")
 
 
 # ---- ovb-curve (formats/curve.md) ----

@@ -101,7 +101,9 @@ def parse_usage(path):
     blocks = {}
     for d in formats.read_dists(path):
         got = {"interval": d.interval, "width": d.width, "n": d.n,
-               "mean": d.mean, "pct": d.pct, "bins": d.bins}
+               "mean": d.mean, "pct": d.pct, "bins": d.bins,
+               "trace": d.trace and d.trace[:3] + (float(d.trace[3]),
+                                                   d.trace[4])}
         blocks[d.key] = {k: v for k, v in got.items() if v is not None}
     return blocks
 
@@ -226,7 +228,7 @@ def main():
     pcts = ["50", "90", "95", "99", "100"] + [p for p in o.pct.split(",") if p]
     tr = formats.read_onoff(o.onoff)
     got = parse_usage(o.usage)
-    bad, n = [], 0
+    bad, n, ntrace = [], 0, 0
     worst = {"mean": 0.0, "pct": 0.0, "exact": 0, "npct": 0}
     keys = [(c, r) for c in tr.caps for r in RESES if r in reses]
     for key in keys:
@@ -235,14 +237,19 @@ def main():
             continue
         exp = expect(tr, tr.caps[key[0]], key[1], ilen, width, pcts)
         bad += compare(key, exp, got[key], worst)
+        if got[key].get("trace") != formats.trace_of(tr):
+            bad.append("%s %s: trace %r, expected %r" % (
+                key + (got[key].get("trace"), formats.trace_of(tr))))
+        ntrace += tr.trace is not None
         n += 1
     bad += ["%s %s: not expected" % k for k in got if k not in keys]
     if bad:
         print("\n".join(bad))
         sys.exit(1)
-    print("usage.py: %d distributions agree; max relative error: mean %.3g, "
-          "pct %.3g (%d of %d percentiles bit-identical)" % (
-              n, worst["mean"], worst["pct"], worst["exact"], worst["npct"]))
+    print("usage.py: %d distributions agree (%d with a trace record); max "
+          "relative error: mean %.3g, pct %.3g (%d of %d percentiles "
+          "bit-identical)" % (n, ntrace, worst["mean"], worst["pct"],
+                              worst["exact"], worst["npct"]))
 
 
 main()

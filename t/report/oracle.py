@@ -339,10 +339,15 @@ TEXT2TSV = {
                  "rho (burst)": "rho", "tau": "tau_s", "O": "O"},
     "gain": {"nodes": "nodes", "O": "O", "runs": "runs",
              "placed": "placed_mean", "+-95%": "ci95", "gain": "gain"},
+    "apps": {"cpu sigma (rate)": "sigma_cpu", "net sigma (rate)": "sigma_net",
+             "O": "O", "node Pr(Y>C) cpu": "pr_cpu",
+             "node Pr(Y>C) net": "pr_net"},
+    "traces": {"length": "length_s"},
 }
 TITLES = {"Nodes:": "nodes", "Placements:": "placements",
           "Rejected applications": "rejects", "Capsules:": "capsules",
-          "Capacity gained": "gain"}
+          "Capacity gained": "gain", "Applications:": "apps",
+          "Traces:": "traces"}
 
 
 def parse_text(s):

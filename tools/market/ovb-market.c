@@ -152,6 +152,7 @@ run_double(const struct ovb_market *m, FILE *f)
 	for (size_t r = 0; r < OVB_NMRES; r++)
 		ar[r] = ovb_xcalloc(m->nvm, sizeof **ar);
 	double emax = ovb_market_errors(m, m->node, ar, err);
+	ovb_market_fit_printed(m, ar, err, &emax);
 	fputs("# price RES P credit/UNIT: max(reserve, sum of bids / "
 		"capacity)\n", f);
 	for (size_t r = 0; r < m->nres; r++) {

@@ -458,41 +458,13 @@ risk_record(const char *node, int r)
 	return NULL;
 }
 
-/* Eq. 3's Pr(Y > C) on a node, Y of need[0..n) on the grid of the node
- * model: as a double, and as an exact rational in pr unless --float (this
- * exact computation is ovb-check's own, independent of ovb-place's
- * decision procedure); g is the grid (0: the plain sum). */
-static double
-node_risk(const struct ovb_need *need, size_t n, double C, double *g,
+/* Eq. 3's Pr(Y > C) on a node as an exact rational in pr: Y of
+ * need[0..n) on grid w in GMP, for the message that shows a decision at
+ * the boundary. */
+static void
+exact_risk(const struct ovb_need *need, size_t n, double C, double w,
 	mpq_t pr)
 {
-	double w = ovb_node_grid(need, n, NULL, C, S.plan.grid);
-	*g = w;
-	if (w == 0) {                   /* plain reservations only */
-		if (opt_float) {
-			double s = 0;
-			for (size_t i = 0; i < n; i++)
-				s += need[i].sigma;
-			return s > C ? 1 : 0;
-		}
-		mpq_t s, x;
-		mpq_inits(s, x, NULL);
-		for (size_t i = 0; i < n; i++) {
-			mpq_set_d(x, need[i].sigma);
-			mpq_add(s, s, x);
-		}
-		bool over = ovb_mpq_cmp_d(s, C) > 0;
-		mpq_set_ui(pr, over, 1);
-		mpq_clears(s, x, NULL);
-		return over;
-	}
-	if (opt_float) {
-		struct ovb_pmf y;
-		ovb_node_y(need, n, NULL, w, C, &y);
-		double p = ovb_pmf_tail(&y, C);
-		ovb_pmf_free(&y);
-		return p;
-	}
 	struct ovb_xpmf y, u;
 	ovb_xpmf_zero(&y, w);
 	for (size_t i = 0; i < n; i++) {
@@ -506,9 +478,33 @@ node_risk(const struct ovb_need *need, size_t n, double C, double *g,
 	}
 	ovb_xpmf_tail(pr, &y, C);
 	ovb_xpmf_free(&y);
-	char *dec = ovb_mpq_decimal(pr, 40, NULL);
-	double p = strtod(dec, NULL);
-	free(dec);
+}
+
+/* Pr(Y > C) of a node in doubles on its grid (*g; 0: plain reservations,
+ * Pr 0 or 1 decided exactly), and *over: whether it is above omin,
+ * decided exactly (lib/node.c: the doubles where their certified error
+ * bound decides, GMP rationals otherwise; doubles only with --float). */
+static double
+node_risk(const struct ovb_need *need, size_t n, double C, double omin,
+	double *g, bool *over)
+{
+	double w = ovb_node_grid(need, n, NULL, C, S.plan.grid);
+	*g = w;
+	if (w == 0) {                   /* plain reservations only */
+		double s = 0;
+		for (size_t i = 0; i < n; i++)
+			s += need[i].sigma;
+		bool ok = opt_float ? s <= C : ovb_eq3_decide(need, n, NULL, 0,
+			C, 0, NAN);
+		*over = !ok && !(omin >= 1);
+		return ok ? 0 : 1;
+	}
+	struct ovb_pmf y;
+	ovb_node_y(need, n, NULL, w, C, &y);
+	double p = ovb_pmf_tail(&y, C);
+	ovb_pmf_free(&y);
+	*over = opt_float ? p > omin : !ovb_eq3_decide(need, n, NULL, w, C,
+		omin, p);
 	return p;
 }
 
@@ -593,32 +589,39 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 		free(m);
 		return;
 	}
-	mpq_t pr;
-	mpq_init(pr);
-	double p = node_risk(need, n, C, &g, pr);
-	bool over = opt_float ? p > omin : ovb_mpq_cmp_d(pr, omin) > 0;
+	bool over;
+	double p = node_risk(need, n, C, omin, &g, &over);
 	if (over) {
 		char grid[64] = "deterministic";
 		if (g > 0)
 			snprintf(grid, sizeof grid, "grid %s %s", num(g), unit);
 		char exact[160] = "";
-		if (!opt_float && !(p > omin)) {
-			char *q = ovb_mpq_str(pr);
-			mpq_t o;
-			mpq_init(o);
-			mpq_set_d(o, omin);
-			char *od = ovb_mpq_decimal(o, 30, NULL);
-			snprintf(exact, sizeof exact, " (exactly %.60s > O_min's "
-				"double %s)", q, od);
-			free(q);
-			free(od);
-			mpq_clear(o);
+		double pe = p;          /* the exact value's nearest double */
+		if (!opt_float && g > 0) {
+			mpq_t pr;
+			mpq_init(pr);
+			exact_risk(need, n, C, g, pr);
+			char *dec = ovb_mpq_decimal(pr, 40, NULL);
+			pe = strtod(dec, NULL);
+			free(dec);
+			if (!(pe > omin)) {
+				char *q = ovb_mpq_str(pr);
+				mpq_t o;
+				mpq_init(o);
+				mpq_set_d(o, omin);
+				char *od = ovb_mpq_decimal(o, 30, NULL);
+				snprintf(exact, sizeof exact, " (exactly %.60s > "
+					"O_min's double %s)", q, od);
+				free(q);
+				free(od);
+				mpq_clear(o);
+			}
+			mpq_clear(pr);
 		}
 		violation(nd->name, res, "eq3", "Pr(Y>C)=%s > O_min=%s%s C=%s %s "
-			"(%s) %s", num(p), num(omin), exact, num(C), unit, grid,
+			"(%s) %s", num(pe), num(omin), exact, num(C), unit, grid,
 			list);
 	}
-	mpq_clear(pr);
 	/* the stated record */
 	if (!rk)
 		violation(nd->name, res, "risk", "missing: no risk record for %s "

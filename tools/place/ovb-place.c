@@ -25,12 +25,12 @@
 
 enum policy { WORST_FIT, BEST_FIT, TOLERANCE, RANDOM };
 enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID,
-	OPT_STRICT };
+	OPT_STRICT, OPT_SCAN };
 
 static enum policy opt_policy = WORST_FIT;
 static uint64_t opt_seed = 1, opt_grid = 1000;
 static double opt_trust_weight;
-static bool opt_strict;
+static bool opt_strict, opt_scan;
 static size_t nrejected;  /* applications rejected by this run */
 static size_t nwarnings;  /* warnings that --strict makes errors */
 struct capsule {
@@ -99,6 +99,9 @@ static const struct argp_option options[] = {
 	  "Exit 1 when an application is rejected (the plan is still "
 	  "written); warnings (profiles of different measurement intervals "
 	  "on one node) are errors: exit 65, no plan", 3 },
+	{ "scan", OPT_SCAN, NULL, 0,
+	  "Examine every node for every capsule instead of the nodes in "
+	  "order of headroom (the same plan, slower: for comparison)", 1 },
 	{ NULL, 0, NULL, 0, "Model:", 2 },
 	{ "grid", OPT_GRID, "POINTS", 0,
 	  "A node's distributions sit on a grid at least CAPACITY/POINTS wide "
@@ -148,6 +151,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_STRICT:
 		opt_strict = true;
+		return 0;
+	case OPT_SCAN:
+		opt_scan = true;
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -593,6 +599,314 @@ best_first(struct cand *tmp, size_t n, size_t k)
 	ovb_qsort(tmp, k, sizeof *tmp, by_score);
 }
 
+/* ---- the node index ----
+ *
+ * Worst-fit and tolerance score a node by its headroom after the capsule
+ * is added, sum over resources of (C - load after)/C/NCAP, and the load
+ * after is at least the load now plus the capsule's own Eq. 1 term t (a
+ * node's loads only grow: a new term, and tau_min only falls).  On nodes
+ * of one shape (the same capacities) the score is thus at most the
+ * headroom now less sum t/C/NCAP, the same for all of them, and Eq. 1
+ * fails for certain where C - load < t on a resource the capsule uses.
+ * Each shape keeps its nodes in a segment tree holding, per subtree, the
+ * largest headroom and the largest C - load of each resource; the shapes'
+ * trees are searched best-first together by the bound on the score,
+ * leaving out every subtree where Eq. 1 must fail, and the search stops
+ * as soon as the best candidate found beats every node not yet seen.  The
+ * candidates, and so the plan, are those of a pass over all nodes (t/0310
+ * compares them with --scan); when no node takes the capsule, the pass
+ * itself runs, for the reasons' counts.  Best-fit, random and trust
+ * weighting score otherwise: they pass over all nodes. */
+struct shape {
+	const double *cap;            /* the capacities of its nodes */
+	size_t *node, n, size;        /* its nodes by index; leaves (2^k) */
+	double *top;                  /* per tree slot: the largest headroom */
+	double *room[OVB_NCAP];       /* per tree slot: the largest C - load */
+	double drop;                  /* sum t/C/NCAP of the capsule */
+};
+static struct shape *shapes;
+static size_t nshapes;
+static size_t *leaf_of, *shape_of;  /* by node: its leaf slot, its shape */
+
+static bool
+use_index(void)
+{
+	return !opt_scan && opt_trust_weight == 0 &&
+		(opt_policy == WORST_FIT || opt_policy == TOLERANCE);
+}
+
+static double
+headroom(const struct node *nd)
+{
+	double fit = 0;
+	for (int r = 0; r < S.nres; r++)
+		fit += (nd->n->cap[r] - nd->r[r].load) / nd->n->cap[r] / S.nres;
+	return fit;
+}
+
+static void
+slot_pull(struct shape *sh, size_t i)
+{
+	size_t l = 2 * i, r = l + 1;
+	sh->top[i] = fmax(sh->top[l], sh->top[r]);
+	for (int k = 0; k < OVB_NCAP; k++)
+		sh->room[k][i] = fmax(sh->room[k][l], sh->room[k][r]);
+}
+
+static void
+leaf_set(struct shape *sh, size_t slot, const struct node *nd)
+{
+	sh->top[slot] = headroom(nd);
+	for (int k = 0; k < OVB_NCAP; k++)
+		sh->room[k][slot] = nd->n->cap[k] - nd->r[k].load;
+}
+
+/* Nodes by their capacities, then their index. */
+static int
+by_caps(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const double *a = S.node[i].n->cap, *b = S.node[j].n->cap;
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (a[r] != b[r])
+			return a[r] < b[r] ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+static void
+index_free(void)
+{
+	for (size_t k = 0; k < nshapes; k++) {
+		free(shapes[k].node);
+		free(shapes[k].top);
+		for (int r = 0; r < OVB_NCAP; r++)
+			free(shapes[k].room[r]);
+	}
+	free(shapes);
+	free(leaf_of);
+	free(shape_of);
+	shapes = NULL;
+	nshapes = 0;
+	leaf_of = shape_of = NULL;
+}
+
+static void
+index_build(void)
+{
+	size_t n = S.cluster.n, cap = 0;
+	index_free();
+	if (!use_index() || !n)
+		return;
+	leaf_of = ovb_xmalloc(n * sizeof *leaf_of);
+	shape_of = ovb_xmalloc(n * sizeof *shape_of);
+	size_t *order = ovb_xmalloc(n * sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	ovb_qsort(order, n, sizeof *order, by_caps);
+	for (size_t j = 0; j < n; j++) {
+		size_t i = order[j];
+		const double *c = S.node[i].n->cap, *p = j ?
+			S.node[order[j - 1]].n->cap : NULL;
+		if (!p || memcmp(c, p, OVB_NCAP * sizeof *c)) {
+			struct shape *sh = OVB_PUSH(shapes, nshapes, cap);
+			*sh = (struct shape){ .cap = c };
+			sh->node = ovb_xmalloc(n * sizeof *sh->node);
+		}
+		struct shape *sh = &shapes[nshapes - 1];
+		shape_of[i] = nshapes - 1;
+		sh->node[sh->n++] = i;
+	}
+	free(order);
+	for (size_t k = 0; k < nshapes; k++) {
+		struct shape *sh = &shapes[k];
+		for (sh->size = 1; sh->size < sh->n; sh->size *= 2)
+			;
+		sh->top = ovb_xmalloc(2 * sh->size * sizeof *sh->top);
+		for (int r = 0; r < OVB_NCAP; r++)
+			sh->room[r] = ovb_xmalloc(2 * sh->size * sizeof
+				*sh->room[r]);
+		for (size_t j = 0; j < sh->size; j++) {
+			size_t slot = sh->size + j;
+			if (j < sh->n) {
+				leaf_of[sh->node[j]] = slot;
+				leaf_set(sh, slot, &S.node[sh->node[j]]);
+				continue;
+			}
+			sh->top[slot] = -INFINITY;
+			for (int r = 0; r < OVB_NCAP; r++)
+				sh->room[r][slot] = -INFINITY;
+		}
+		for (size_t i = sh->size; i-- > 1;)
+			slot_pull(sh, i);
+	}
+}
+
+static void
+index_update(const struct node *nd)
+{
+	if (!shapes)
+		return;
+	size_t i = (size_t)(nd - S.node);
+	struct shape *sh = &shapes[shape_of[i]];
+	size_t slot = leaf_of[i];
+	leaf_set(sh, slot, nd);
+	for (slot /= 2; slot >= 1; slot /= 2)
+		slot_pull(sh, slot);
+}
+
+/* The best-first search: a heap of tree slots by their bound. */
+struct front { double ub; size_t shape, slot; };
+struct walk { struct front *q; size_t n, cap; double need[OVB_NCAP]; };
+
+/* Whether Eq. 1 can hold somewhere under slot: on every resource the
+ * capsule uses, some node with C - load >= t (less a margin for the
+ * rounding of the loads). */
+static bool
+may_fit(const struct walk *w, const struct shape *sh, size_t slot)
+{
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (w->need[r] > 0 && sh->room[r][slot] < w->need[r] -
+		    1e-9 * sh->cap[r])
+			return false;
+	return true;
+}
+
+static void
+walk_push(struct walk *w, size_t k, size_t slot)
+{
+	const struct shape *sh = &shapes[k];
+	if (sh->top[slot] == -INFINITY || !may_fit(w, sh, slot))
+		return;
+	size_t i = w->n;
+	*OVB_PUSH(w->q, w->n, w->cap) = (struct front){ sh->top[slot] -
+		sh->drop, k, slot };
+	while (i > 0 && w->q[i].ub > w->q[(i - 1) / 2].ub) {
+		struct front x = w->q[i];
+		w->q[i] = w->q[(i - 1) / 2];
+		w->q[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
+static struct front
+walk_pop(struct walk *w)
+{
+	struct front top = w->q[0];
+	w->q[0] = w->q[--w->n];
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < w->n && w->q[l].ub > w->q[m].ub)
+			m = l;
+		if (r < w->n && w->q[r].ub > w->q[m].ub)
+			m = r;
+		if (m == i)
+			break;
+		struct front x = w->q[i];
+		w->q[i] = w->q[m];
+		w->q[m] = x;
+		i = m;
+	}
+	return top;
+}
+
+/* The next node that may take the capsule, best bound first (*ub), or
+ * OVB_NONE. */
+static size_t
+walk_next(struct walk *w, double *ub)
+{
+	while (w->n) {
+		struct front f = walk_pop(w);
+		const struct shape *sh = &shapes[f.shape];
+		if (f.slot >= sh->size) {
+			*ub = f.ub;
+			return sh->node[f.slot - sh->size];
+		}
+		walk_push(w, f.shape, 2 * f.slot);
+		walk_push(w, f.shape, 2 * f.slot + 1);
+	}
+	*ub = -INFINITY;
+	return OVB_NONE;
+}
+
+/* Candidate max-heap by (score, node), as by_score orders them. */
+static void
+cand_push(struct cand *h, size_t *n, struct cand c)
+{
+	size_t i = (*n)++;
+	h[i] = c;
+	while (i > 0 && by_score(&h[i], &h[(i - 1) / 2]) < 0) {
+		struct cand x = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
+static struct cand
+cand_pop(struct cand *h, size_t *n)
+{
+	struct cand top = h[0];
+	h[0] = h[--*n];
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < *n && by_score(&h[l], &h[m]) < 0)
+			m = l;
+		if (r < *n && by_score(&h[r], &h[m]) < 0)
+			m = r;
+		if (m == i)
+			break;
+		struct cand x = h[i];
+		h[i] = h[m];
+		h[m] = x;
+		i = m;
+	}
+	return top;
+}
+
+/* candidates() by the index: the same groups in the same order, or 0
+ * and the counts from a pass over all nodes.  A node is taken from the
+ * candidates' heap only when no node not yet visited can score as high
+ * (the bound, plus a margin for the rounding of the sums, is below). */
+static size_t
+candidates_indexed(const struct capsule *cp, size_t want, const size_t *group,
+	struct cand *out, struct cand *tmp)
+{
+	struct walk w = { 0 };
+	size_t n = 0, found = 0, next;
+	double ub;
+	for (int r = 0; r < OVB_NCAP; r++)
+		w.need[r] = cp->need[r].used ? ovb_eq1_term(&cp->need[r],
+			cp->need[r].tau) : 0;
+	for (size_t k = 0; k < nshapes; k++) {
+		shapes[k].drop = 0;
+		for (int r = 0; r < S.nres; r++)
+			shapes[k].drop += w.need[r] / shapes[k].cap[r] / S.nres;
+		walk_push(&w, k, 1);
+	}
+	next = walk_next(&w, &ub);
+	while (found < want) {
+		double bound = ub + 1e-9 * (1 + fabs(ub));
+		if (n && (next == OVB_NONE || tmp[0].score > bound)) {
+			struct cand c = cand_pop(tmp, &n);
+			bool taken = false;
+			for (size_t k = 0; group && k < found && !taken; k++)
+				taken = out[k].group == c.group;
+			if (!taken && eq3_tests(cp, &S.node[c.node]) == W_OK)
+				out[found++] = c;
+			continue;
+		}
+		if (next == OVB_NONE)
+			break;
+		double sc;
+		if (cheap_tests(cp, &S.node[next], &sc) == W_OK)
+			cand_push(tmp, &n, (struct cand){ next, group ?
+				group[next] : next, sc });
+		next = walk_next(&w, &ub);
+	}
+	free(w.q);
+	return found;
+}
+
 /* The capsule's best `want` feasible groups by score (in each its best
  * node), into out (returns how many); counts[] tells why the others were
  * not.  Eq. 3, the dear test, is tried in score order on the best few
@@ -603,6 +917,9 @@ candidates(const struct capsule *cp, size_t want, const size_t *group,
 	struct cand *out, struct cand *tmp, size_t counts[W_NWHY])
 {
 	size_t n = 0, found = 0;
+	if (shapes && !cp->c->node &&
+	    (found = candidates_indexed(cp, want, group, out, tmp)))
+		return found;
 	for (size_t i = 0; i < S.cluster.n; i++) {
 		double sc;
 		enum why w = cheap_tests(cp, &S.node[i], &sc);
@@ -725,6 +1042,7 @@ add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 			S.total_load[r] += ovb_eq1_term(&need[r], need[r].tau);
 			S.total_n[r]++;
 		}
+	index_update(nd);
 	for (size_t i = 0; i < nd->napps; i++)
 		if (nd->apps[i] == app)
 			return;
@@ -1059,6 +1377,7 @@ node_named(const char *name)
 static void
 clear_nodes(void)
 {
+	index_free();
 	for (size_t i = 0; S.node && i < S.cluster.n; i++) {
 		for (int r = 0; r < S.nres; r++) {
 			ovb_pmf_free(&S.node[i].r[r].y);
@@ -1083,6 +1402,7 @@ rebuild(void)
 	for (size_t i = 0; i < S.out.n; i++)
 		add_capsule(node_named(S.out.p[i].node), S.needs[i],
 			app_index(S.out.p[i].app));
+	index_build();
 }
 
 /* Takes the application's capsules out of the plan (terminate, modify). */
@@ -1212,6 +1532,7 @@ in_plan(const char *app)
 static int
 place_all(void)
 {
+	index_build();
 	for (size_t a = 0; a < S.apps.n; a++) {
 		const struct ovb_app *app = &S.apps.app[a];
 		if (app->op != OVB_OP_NEW)

@@ -6,11 +6,14 @@
  * drop, e.g. from an idle task that emits no tracepoints; network: the socket
  * layer's sock:sock_send_length / sock_recv_length where present, else
  * net:net_dev_queue, which fires in the sending task's context for locally
- * generated packets, and which names the device: recorded beside the
- * socket events to tell a socket's device), the cgroup of every sample
- * where a cgroup v2 hierarchy is mounted (--all-cgroups, for ovb-onoff's
- * cgroup: and unit: selectors), and runs perf system-wide, without a
- * shell, for a duration or while a command runs.  The trace appears at -o FILE only when
+ * generated packets, or in a softirq's, with tcp:tcp_probe,
+ * sock:inet_sock_set_state, irq:softirq_entry/exit and timer:hrtimer_*,
+ * which name the socket a softirq sends from; beside the socket events
+ * it names the device a socket's packets go to), the cgroup of every
+ * sample where a cgroup v2 hierarchy is mounted (--all-cgroups, for
+ * ovb-onoff's cgroup: and unit: selectors), and runs perf system-wide,
+ * without a shell, for a duration or while a command runs.  The trace
+ * appears at -o FILE only when
  * perf succeeded (it is recorded to a temporary file and renamed); "-o -"
  * streams pipe mode to stdout for ovb-onoff. */
 #include <errno.h>
@@ -204,8 +207,23 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 			push(&v, &n, &cap, "net:net_dev_queue");
 		}
 	} else if (strcmp(opt_net, "none") && has_event("net/net_dev_queue")) {
-		push(&v, &n, &cap, "-e");
-		push(&v, &n, &cap, "net:net_dev_queue");
+		/* and what names the socket a softirq sends from: its
+		 * tcp_probe, the softirq's bounds, and the owner's own
+		 * socket events */
+		static const char *const devq[] = { "net:net_dev_queue",
+			"tcp:tcp_probe", "sock:inet_sock_set_state",
+			"irq:softirq_entry", "irq:softirq_exit",
+			"timer:hrtimer_start", "timer:hrtimer_expire_entry",
+			"timer:hrtimer_expire_exit" };
+		for (size_t i = 0; i < sizeof devq / sizeof *devq; i++) {
+			char path[64];
+			snprintf(path, sizeof path, "%s", devq[i]);
+			*strchr(path, ':') = '/';
+			if (i && !has_event(path))
+				continue;
+			push(&v, &n, &cap, "-e");
+			push(&v, &n, &cap, devq[i]);
+		}
 	}
 	push(&v, &n, &cap, "-o");
 	push(&v, &n, &cap, out);

@@ -11,9 +11,12 @@
  * tasks, in order and disjoint, within the span [first sample, last
  * sample]; a task already running when recording began counts from the
  * span's start.  Bytes are credited to the task in whose context the
- * socket call ran, never to a task interrupted by a hard or soft irq.
+ * socket call ran, never to a task interrupted by a hard or soft irq;
+ * bytes net:net_dev_queue saw in a softirq go to the owner of the socket
+ * the softirq served (tcp:tcp_probe, an hrtimer the socket armed, or on
+ * loopback the socket the skb reached), or are counted as not credited.
  * Lost events become gap records.  Memory does not grow with the trace's
- * length, only with the number of tasks and CPUs. */
+ * length, only with the number of tasks, CPUs and sockets. */
 #include <regex.h>
 #include <sys/socket.h>
 #include <stdlib.h>
@@ -26,10 +29,11 @@
 #define PID_LIMIT 4194304            /* the kernel's PID_MAX_LIMIT */
 #define LOOKBACK 1000000000ULL /* ns of trace time held before output */
 
-enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_IFACE };
+enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU,
+	OPT_IFACE };
 #define MAXIFACES 64
 #define MAXDEVS 1024         /* device names a trace may name */
-#define BOUND_PCT 1.5        /* default --strict bound, % of busy time */
+#define BOUND_PCT 1.5        /* default bound on the uncertainty, % of busy */
 
 struct selector {
 	char *name, *text;
@@ -63,6 +67,10 @@ struct capstate {
 	uint64_t unsure;     /* CPU-ns by which busy may be off: runs whose
 	                        start the trace misses and nothing closed */
 	uint64_t nunsure;    /* how many such runs */
+	uint64_t woken;      /* CPU-ns by which busy may be off: runs of woken
+	                        tasks the kernel may have charged from before
+	                        their switch in (no sched_stat_runtime) */
+	uint64_t nwoken;     /* how many such runs */
 	size_t nproc;        /* processes the selector matched */
 	char seen[160];      /* the first of them, "pid(comm) ...", for -v */
 	struct ovb_busy last;/* the period not yet written (last.ncpu 0: none),
@@ -70,12 +78,28 @@ struct capstate {
 	                        as many CPUs is written as one */
 };
 
-struct change { uint64_t time, seq; int16_t cap; int8_t delta; };
+/* A change held for output: a capsule's CPU count (kind 0), or bytes it
+ * sent (1) or received (2) when transfers are held too (see on_xfer). */
+struct change {
+	uint64_t time, seq, bytes;
+	int16_t cap;
+	int8_t delta, kind;
+};
+
+/* A map of 64-bit keys (never 0) to values, by open addressing: sockets
+ * (named by tcp:tcp_probe and sock:inet_sock_set_state) to their owner,
+ * the task in whose context an event named them; flows (a tcp_probe's
+ * address hash) to their socket. */
+struct kv { uint64_t key, val; };
+struct map { struct kv *e; size_t n, cap; };
+/* Bytes sent in irq context whose socket (sk) or owner is not known yet;
+ * sk 0: only the skb, on cpu, is (loopback: its tcp_probe will come). */
+struct pending { uint64_t time, sk, skb, bytes; uint32_t cpu; bool done; };
 
 static struct selector sel[MAXCAPS];
 static int nsel;
 static bool opt_recv, opt_net = true, opt_strict, opt_allow_empty;
-static double opt_bound = BOUND_PCT;
+static double opt_bound = BOUND_PCT;   /* < 0: any */
 static const char *opt_input;
 static const char *opt_iface[MAXIFACES];
 static int niface;
@@ -127,6 +151,27 @@ static struct state {
 	bool have_gap;
 	uint64_t events, irq_bytes;
 	bool has_runtime;    /* sched:sched_stat_runtime was recorded */
+	bool hold_xfers;     /* tcp:tcp_probe was recorded: transfers go
+	                        through held, so late credits stay in order */
+	uint64_t *cur_sk;    /* per CPU: the socket the running softirq
+	                        serves (the last tcp_probe in it), 0 none */
+	int32_t *cur_timer;  /* per CPU: the task that armed the hrtimer whose
+	                        callback runs, 0 none */
+	struct map armed;    /* hrtimer -> the task that armed it last */
+	struct map armed_sk; /* hrtimer -> the socket a softirq served when
+	                        it armed it last */
+	uint64_t tmr_off;    /* where a socket's pacing hrtimer lies in it,
+	                        once seen twice alike (tmr_cand, tmr_seen) */
+	uint64_t tmr_cand, tmr_seen;
+	struct map known;    /* sockets the trace named -> 1 */
+	uint64_t *anon_since;/* per CPU: since when the running softirq sent
+	                        without naming a socket */
+	struct map owner;    /* sk -> tid */
+	struct map flows;    /* flow hash -> sk */
+	struct pending *pend;/* irq bytes of sockets without an owner yet,
+	                        in time order from pend_head */
+	size_t npend, cappend, pend_head;
+	uint64_t irq_credited, irq_nosock, irq_noowner;
 	uint64_t closed, lost;
 } S;
 
@@ -146,9 +191,12 @@ static const struct argp_option options[] = {
 	{ "recv", OPT_RECV, NULL, 0, "Also write bytes received", 0 },
 	{ "no-net", OPT_NO_NET, NULL, 0, "Write CPU busy periods only", 0 },
 	{ NULL, 0, NULL, 0, "Checks:", 3 },
+	{ "max-uncertainty", OPT_MAXU, "PCT|any", 0,
+	  "Refuse the trace (status 65) when a capsule's busy time may be off "
+	  "by more than PCT % (default 1.5); 'any' warns instead", 0 },
 	{ "strict", OPT_STRICT, "PCT", OPTION_ARG_OPTIONAL,
-	  "Fail (status 65) when a capsule's busy time is uncertain by more "
-	  "than PCT % (default 1.5), or network bytes could not be credited", 0 },
+	  "As --max-uncertainty=PCT (default 1.5), and also fail when network "
+	  "bytes could not be credited to a capsule", 0 },
 	{ "allow-empty", OPT_ALLOW_EMPTY, NULL, 0,
 	  "A selector that matches no process of the trace is no error (its "
 	  "capsule is written, with no busy period)", 0 },
@@ -163,16 +211,22 @@ static const char doc[] =
 	"(the default) for a pipe-mode stream from 'perf record -o -'.  It "
 	"must hold sched:sched_switch; network bytes come from "
 	"sock:sock_send_length / sock:sock_recv_length, or from "
-	"net:net_dev_queue where those are missing; bytes count on the "
-	"devices chosen with --iface, by default on every one but the "
-	"loopback lo (the device of a socket is that of the packets its task "
-	"queued, net:net_dev_queue, which ovb-capture records).  cgroup: and "
-	"unit: selectors need the cgroup of every sample (perf record "
-	"--all-cgroups; ovb-capture adds it where cgroup v2 is mounted).  "
-	"Where the kernel drops "
-	"switches (some idle tasks emit none), sched:sched_stat_runtime closes "
-	"the gaps; without it a run's start is estimated and the uncertainty "
-	"is reported (-v: per capsule; a warning above 1.5 %; --strict fails). "
+	"net:net_dev_queue where those are missing (with tcp:tcp_probe, "
+	"sock:inet_sock_set_state, irq:softirq_entry/exit and "
+	"timer:hrtimer_*, as ovb-capture --net=devq records them, bytes a "
+	"softirq sent go to the socket's owner); bytes count on the devices "
+	"chosen with --iface, by default on every one but the loopback lo "
+	"(the device of a socket is that of the packets its task queued, "
+	"net:net_dev_queue, which ovb-capture records beside the socket "
+	"events).  cgroup: and unit: selectors need the cgroup of every sample "
+	"(perf record --all-cgroups; ovb-capture adds it where cgroup v2 is "
+	"mounted).  sched:sched_stat_runtime "
+	"places every run where the kernel's accounting does: from before its "
+	"switch in when a wakeup preempted, and where the kernel dropped the "
+	"switch (some idle tasks emit none).  Without it each such start is "
+	"bounded, not known: -v prints the bound per capsule, and a trace "
+	"whose busy time may be off by more than 1.5 % is refused (status 65; "
+	"--max-uncertainty). "
 	"Traces recorded per task (no -a, -p), on a CPU subset (-C), with "
 	"sampled tracepoints (-F, -c) or filtered ones (--filter) are "
 	"refused.\n\n"
@@ -276,6 +330,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_strict = true;
 		if (arg)
 			opt_bound = ovb_arg_real(st, "--strict", arg, 0, 1e9);
+		return 0;
+	case OPT_MAXU:
+		opt_bound = !strcmp(arg, "any") ? -1 :
+			ovb_arg_real(st, "--max-uncertainty", arg, 0, 1e9);
 		return 0;
 	case ARGP_KEY_ARG:
 		if (st->arg_num > 0)
@@ -423,6 +481,17 @@ uncache(int32_t pid)
 
 /* ---- output ---- */
 
+/* Where and when the trace was recorded (formats/onoff.md, trace), from
+ * the perf.data header's HOSTNAME, OSRELEASE and CLOCK_DATA. */
+static void
+put_trace(void)
+{
+	uint64_t wall, clock;
+	bool has_clock = ovb_perf_clock(S.perf, &wall, &clock);
+	ovb_onoff_put_trace(S.out, ovb_perf_host(S.perf),
+		ovb_perf_kernel(S.perf), has_clock, wall, clock);
+}
+
 static void
 put_header(void)
 {
@@ -430,6 +499,7 @@ put_header(void)
 		return;
 	S.header = true;
 	ovb_onoff_put_header(S.out, S.ncpus);
+	put_trace();
 	for (int i = 0; i < nsel; i++)
 		ovb_onoff_put_capsule(S.out, sel[i].name, sel[i].text);
 }
@@ -472,7 +542,7 @@ earlier(const struct change *a, const struct change *b)
 }
 
 static void
-change(int16_t k, int delta, uint64_t t)
+hold(int16_t k, int delta, uint64_t t, int kind, uint64_t bytes)
 {
 	if (k < 0)
 		return;
@@ -482,13 +552,20 @@ change(int16_t k, int delta, uint64_t t)
 	}
 	struct change *h = OVB_PUSH(S.held, S.nheld, S.capheld);
 	size_t i = S.nheld - 1;
-	*h = (struct change){ t, S.seq++, k, (int8_t)delta };
+	*h = (struct change){ .time = t, .seq = S.seq++, .bytes = bytes,
+		.cap = k, .delta = (int8_t)delta, .kind = (int8_t)kind };
 	while (i && earlier(&S.held[i], &S.held[(i - 1) / 2])) {
 		struct change x = S.held[i];
 		S.held[i] = S.held[(i - 1) / 2];
 		S.held[(i - 1) / 2] = x;
 		i = (i - 1) / 2;
 	}
+}
+
+static void
+change(int16_t k, int delta, uint64_t t)
+{
+	hold(k, delta, t, 0, 0);
 }
 
 static void
@@ -520,7 +597,12 @@ release(uint64_t limit)
 	while (S.nheld && S.held[0].time <= limit) {
 		struct change c;
 		pop_change(&c);
-		apply(c.cap, c.delta, c.time);
+		if (c.kind) {
+			struct ovb_xfer x = { c.time, c.bytes };
+			ovb_onoff_put_xfer(S.out, c.kind == 1 ? "send" : "recv",
+				sel[c.cap].name, &x);
+		} else
+			apply(c.cap, c.delta, c.time);
 		S.emitted = c.time;
 	}
 }
@@ -578,6 +660,33 @@ missed_start(uint32_t c, int32_t tid, uint64_t t, int16_t cap)
 		}
 	}
 	return s < since ? since : s > t ? t : s;
+}
+
+/* Without sched:sched_stat_runtime: the kernel charges a task woken onto
+ * a CPU from when it was enqueued, not from its sched_switch, and stops
+ * charging the task it displaces then (see charged_start); a trace of
+ * switches alone does not say when that was.  It was after the CPU's
+ * previous switch and after the task last left a CPU: the time in between
+ * is what the capsules of both may be off by.  A task resumed after a
+ * preemption was not woken and is charged from its switch in. */
+static void
+woken_bound(uint32_t c, int32_t tid, uint64_t t, int16_t cap)
+{
+	if (tid <= 0)
+		return;
+	const struct task *k = &S.task[tid];
+	if (k->runnable && k->lastout)
+		return;
+	uint64_t lo = S.cpu_since[c] > k->lastout ? S.cpu_since[c] : k->lastout;
+	if (lo >= t)
+		return;
+	int16_t pred = S.cur_cap[c];
+	if (cap == pred)
+		return;
+	if (cap >= 0)
+		S.cap[cap].woken += t - lo, S.cap[cap].nwoken++;
+	if (pred >= 0)
+		S.cap[pred].woken += t - lo, S.cap[pred].nwoken++;
 }
 
 /* Per task: the end and kind of its last run, and its usual run length. */
@@ -675,6 +784,8 @@ on_switch(const struct ovb_pev *ev)
 		began = s;
 	} else {
 		began = charged_start(c, ev->prev, t);
+		if (!S.has_runtime)
+			woken_bound(c, ev->next, t, next);
 		if (S.cur_cap[c] != next) {
 			change(S.cur_cap[c], -1, t);
 			change(next, +1, t);
@@ -742,7 +853,7 @@ hash64(uint64_t k, size_t cap)
 }
 
 static int16_t
-map_get(const struct u64map *m, uint64_t k)
+dmap_get(const struct u64map *m, uint64_t k)
 {
 	if (!m->cap || !k)
 		return -1;
@@ -755,7 +866,7 @@ map_get(const struct u64map *m, uint64_t k)
 }
 
 static void
-map_put(struct u64map *m, uint64_t k, int16_t v)
+dmap_put(struct u64map *m, uint64_t k, int16_t v)
 {
 	if (!k)
 		return;
@@ -765,7 +876,7 @@ map_put(struct u64map *m, uint64_t k, int16_t v)
 		g.val = ovb_xcalloc(g.cap, sizeof *g.val);
 		for (size_t i = 0; i < m->cap; i++)
 			if (m->key[i])
-				map_put(&g, m->key[i], m->val[i]);
+				dmap_put(&g, m->key[i], m->val[i]);
 		free(m->key);
 		free(m->val);
 		*m = g;
@@ -823,7 +934,7 @@ net_counts(const struct ovb_pev *ev)
 		int16_t d = ev->dev[0] ? device(ev->dev) : -1;
 		if (N.has_sock) {
 			if (!ev->irq && ev->tid > 0 && d >= 0)
-				map_put(&N.task_dev, (uint64_t)ev->tid, d);
+				dmap_put(&N.task_dev, (uint64_t)ev->tid, d);
 			return false;
 		}
 		if (!chosen(d))
@@ -835,12 +946,12 @@ net_counts(const struct ovb_pev *ev)
 		return false;
 	}
 	int16_t d = ev->tid > 0 && !ev->irq ?
-		map_get(&N.task_dev, (uint64_t)ev->tid) : -1;
+		dmap_get(&N.task_dev, (uint64_t)ev->tid) : -1;
 	if (d >= 0) {
-		map_put(&N.sock_dev, ev->sk, d);
-		map_put(&N.task_dev, (uint64_t)ev->tid, -1);
+		dmap_put(&N.sock_dev, ev->sk, d);
+		dmap_put(&N.task_dev, (uint64_t)ev->tid, -1);
 	} else
-		d = map_get(&N.sock_dev, ev->sk);
+		d = dmap_get(&N.sock_dev, ev->sk);
 	if (d < 0 && (!ev->n || (ev->kind == OVB_PEV_RECV && !opt_recv)))
 		return false;
 	if (d < 0) {
@@ -935,6 +1046,195 @@ note_cgroup(const struct ovb_pev *ev)
 	return 0;
 }
 
+/* ---- sockets (net:net_dev_queue in irq context) ---- */
+
+static size_t
+map_slot(const struct map *m, uint64_t key)
+{
+	size_t mask = m->cap - 1;
+	size_t i = (size_t)((key >> 4) * 0x9e3779b97f4a7c15ULL >> 20) & mask;
+	while (m->e[i].key && m->e[i].key != key)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static uint64_t
+map_get(const struct map *m, uint64_t key)
+{
+	if (!m->cap || !key)
+		return 0;
+	const struct kv *e = &m->e[map_slot(m, key)];
+	return e->key ? e->val : 0;
+}
+
+static void
+map_put(struct map *m, uint64_t key, uint64_t val)
+{
+	if (!key)
+		return;
+	if (2 * (m->n + 1) > m->cap) {
+		struct kv *old = m->e;
+		size_t n = m->cap;
+		m->cap = n ? 2 * n : 1024;
+		m->e = ovb_xcalloc(m->cap, sizeof *m->e);
+		for (size_t i = 0; i < n; i++)
+			if (old[i].key)
+				m->e[map_slot(m, old[i].key)] = old[i];
+		free(old);
+	}
+	struct kv *e = &m->e[map_slot(m, key)];
+	if (!e->key)
+		m->n++;
+	*e = (struct kv){ key, val };
+}
+
+/* Bytes credited to the task owning a socket, at time t. */
+static int
+credit(int32_t owner, uint64_t t, uint64_t bytes)
+{
+	int st = grow_ids(owner, "task");
+	int16_t k = st ? -1 : capsule_of_task(owner);
+	if (k >= 0)
+		hold(k, 0, t, 1, bytes);
+	S.irq_credited += bytes;
+	return st;
+}
+
+/* Pending bytes older than half the look-back get no owner any more (so
+ * that a late credit is still ahead of what was written). */
+static void
+expire_pending(uint64_t now)
+{
+	while (S.pend_head < S.npend &&
+	    (now == UINT64_MAX || S.pend[S.pend_head].time + LOOKBACK / 2 < now)) {
+		struct pending *p = &S.pend[S.pend_head++];
+		if (!p->done) {
+			S.irq_bytes += p->bytes;
+			if (p->sk)
+				S.irq_noowner += p->bytes;
+			else
+				S.irq_nosock += p->bytes;
+		}
+	}
+	if (S.pend_head == S.npend)
+		S.npend = S.pend_head = 0;
+	else if (S.pend_head > 4096 && 2 * S.pend_head > S.npend) {
+		memmove(S.pend, S.pend + S.pend_head,
+			(S.npend - S.pend_head) * sizeof *S.pend);
+		S.npend -= S.pend_head;
+		S.pend_head = 0;
+	}
+}
+
+/* A socket named in a task's own context (connect, close, listen, or
+ * segments it processed from its backlog) belongs to that task; in irq
+ * context, the softirq is serving it, and what it sends is the socket's
+ * (formats/perfdata.md). */
+static int
+on_sock(const struct ovb_pev *ev)
+{
+	int st = 0;
+	if (!ev->sk || ev->cpu >= S.ncpus || !S.started)
+		return 0;
+	map_put(&S.flows, ev->flow, ev->sk);
+	map_put(&S.known, ev->sk, 1);
+	if (ev->skb) {
+		/* loopback: a segment sent in irq context arrives here (on the
+		 * CPU that sent it); its sender is this socket's peer */
+		uint64_t from = map_get(&S.flows, ev->rflow);
+		int32_t own = (int32_t)map_get(&S.owner, from);
+		for (size_t i = S.pend_head; i < S.npend && !st; i++) {
+			struct pending *p = &S.pend[i];
+			if (p->done || p->sk || p->skb != ev->skb ||
+			    p->cpu != ev->cpu)
+				continue;
+			p->skb = 0;   /* matched once */
+			if (!from)
+				continue;
+			p->sk = from;
+			if (own) {
+				p->done = true;
+				st = credit(own, p->time, p->bytes);
+			}
+		}
+	}
+	if (ev->irq)
+		S.cur_sk[ev->cpu] = ev->sk, S.anon_since[ev->cpu] = UINT64_MAX;
+	else if (ev->tid > 0 && (int32_t)map_get(&S.owner, ev->sk) != ev->tid) {
+		map_put(&S.owner, ev->sk, (uint64_t)ev->tid);
+		for (size_t i = S.pend_head; i < S.npend && !st; i++)
+			if (!S.pend[i].done && S.pend[i].sk == ev->sk) {
+				S.pend[i].done = true;
+				st = credit(ev->tid, S.pend[i].time, S.pend[i].bytes);
+			}
+	}
+	if (ev->sk_state == 7 /* TCP_CLOSE: the address may be reused */ &&
+	    map_get(&S.owner, ev->sk))
+		map_put(&S.owner, ev->sk, 0);
+	return st;
+}
+
+/* An hrtimer armed while a softirq served a socket (TCP's pacing timer,
+ * armed as the socket sends) serves that socket when it fires; one armed
+ * in a task's own context (the socket's owner, sending), that task. */
+static int
+on_timer(const struct ovb_pev *ev)
+{
+	uint32_t c = ev->cpu;
+	int st = 0;
+	if (c >= S.ncpus || !S.started || !ev->sk)
+		return 0;
+	if (ev->n == 0 && ev->irq && S.cur_sk[c]) {
+		map_put(&S.armed_sk, ev->sk, S.cur_sk[c]);
+		map_put(&S.armed, ev->sk, 0);
+		/* the timer lies inside the socket, at one offset */
+		uint64_t d = ev->sk - S.cur_sk[c];
+		if (ev->sk > S.cur_sk[c] && d < 8192) {
+			S.tmr_seen = d == S.tmr_cand ? S.tmr_seen + 1 : 1;
+			S.tmr_cand = d;
+			if (S.tmr_seen >= 2)
+				S.tmr_off = d;
+		}
+	} else if (ev->n == 0 && ev->irq && S.tmr_off && ev->sk > S.tmr_off &&
+	    map_get(&S.known, ev->sk - S.tmr_off)) {
+		/* a socket's pacing timer, armed by a softirq that named no
+		 * socket (the segment that made it send did not reach
+		 * tcp_probe): what that softirq sent so far is the socket's,
+		 * and the timer serves it */
+		uint64_t sk = ev->sk - S.tmr_off;
+		int32_t own = (int32_t)map_get(&S.owner, sk);
+		map_put(&S.armed_sk, ev->sk, sk);
+		map_put(&S.armed, ev->sk, 0);
+		for (size_t i = S.npend; !st && i-- > S.pend_head &&
+		    S.pend[i].time >= S.anon_since[c];) {
+			struct pending *p = &S.pend[i];
+			if (p->cpu != c || p->sk || p->done)
+				continue;
+			p->sk = sk;
+			p->skb = 0;
+			if (own) {
+				p->done = true;
+				st = credit(own, p->time, p->bytes);
+			}
+		}
+	} else if (ev->n == 0 && !ev->irq && ev->tid > 0) {
+		map_put(&S.armed, ev->sk, (uint64_t)ev->tid);
+		map_put(&S.armed_sk, ev->sk, 0);
+	} else if (ev->n == 1) {
+		uint64_t sk = map_get(&S.armed_sk, ev->sk);
+		/* a timer first armed where no socket was named: the socket
+		 * it lies in, if that is one the trace named */
+		if (!sk && S.tmr_off && ev->sk > S.tmr_off &&
+		    map_get(&S.owner, ev->sk - S.tmr_off))
+			sk = ev->sk - S.tmr_off;
+		S.cur_sk[c] = sk;
+		S.cur_timer[c] = (int32_t)map_get(&S.armed, ev->sk);
+		S.anon_since[c] = sk ? UINT64_MAX : ev->time;
+	} else if (ev->n == 2)
+		S.cur_sk[c] = 0, S.cur_timer[c] = 0, S.anon_since[c] = ev->time;
+	return st;
+}
+
 static int
 on_xfer(const struct ovb_pev *ev)
 {
@@ -942,13 +1242,29 @@ on_xfer(const struct ovb_pev *ev)
 	    (ev->kind == OVB_PEV_RECV && !opt_recv))
 		return 0;
 	if (ev->irq) {
-		S.irq_bytes += ev->n;
+		uint64_t sk = S.hold_xfers && ev->cpu < S.ncpus ?
+			S.cur_sk[ev->cpu] : 0;
+		int32_t own = sk ? (int32_t)map_get(&S.owner, sk) :
+			S.hold_xfers && ev->cpu < S.ncpus ? S.cur_timer[ev->cpu] : 0;
+		if (own)
+			return credit(own, ev->time, ev->n);
+		if (!sk && (!S.hold_xfers || !ev->skb)) {
+			S.irq_nosock += ev->n;
+			S.irq_bytes += ev->n;
+		} else
+			*OVB_PUSH(S.pend, S.npend, S.cappend) = (struct pending){
+				ev->time, sk, sk ? 0 : ev->skb, ev->n, ev->cpu,
+				false };
 		return 0;
 	}
 	int st = grow_ids(ev->tid, "task");
 	int16_t k = st ? -1 : capsule_of_task(ev->tid);
 	if (st || k < 0)
 		return st;
+	if (S.hold_xfers) {
+		hold(k, 0, ev->time, ev->kind == OVB_PEV_SEND ? 1 : 2, ev->n);
+		return 0;
+	}
 	put_header();
 	struct ovb_xfer x = { ev->time, ev->n };
 	ovb_onoff_put_xfer(S.out, ev->kind == OVB_PEV_SEND ? "send" : "recv",
@@ -1033,6 +1349,12 @@ start(const struct ovb_pev *ev)
 	S.pred_cap = ovb_xmalloc(S.ncpus * sizeof *S.pred_cap);
 	S.pred_start = ovb_xcalloc(S.ncpus, sizeof *S.pred_start);
 	S.has_runtime = ovb_perf_has(S.perf, "sched:sched_stat_runtime");
+	S.hold_xfers = ovb_perf_has(S.perf, "tcp:tcp_probe") &&
+		ovb_perf_has(S.perf, "irq:softirq_entry") &&
+		ovb_perf_has(S.perf, "irq:softirq_exit");
+	S.cur_sk = ovb_xcalloc(S.ncpus, sizeof *S.cur_sk);
+	S.cur_timer = ovb_xcalloc(S.ncpus, sizeof *S.cur_timer);
+	S.anon_since = ovb_xcalloc(S.ncpus, sizeof *S.anon_since);
 	for (uint32_t c = 0; c < S.ncpus; c++)
 		S.cur_tid[c] = -1, S.cur_cap[c] = -1, S.pred_cap[c] = -1;
 	return features_start();
@@ -1050,6 +1372,8 @@ on_event(const struct ovb_pev *ev)
 			S.cpu_last[ev->cpu] = ev->time;
 		if (ev->time > S.t0 + LOOKBACK)
 			release(ev->time - LOOKBACK);
+		if (S.npend)
+			expire_pending(ev->time);
 		S.events++;
 		if ((st = note_cgroup(ev)))
 			return st;
@@ -1060,6 +1384,13 @@ on_event(const struct ovb_pev *ev)
 	case OVB_PEV_RECV: return on_xfer(ev);
 	case OVB_PEV_LOST: on_lost(ev); return 0;
 	case OVB_PEV_RUNTIME: return on_runtime(ev);
+	case OVB_PEV_SOCK: return on_sock(ev);
+	case OVB_PEV_SOFTIRQ:
+		if (ev->cpu < S.ncpus)
+			S.cur_sk[ev->cpu] = 0, S.cur_timer[ev->cpu] = 0,
+			S.anon_since[ev->cpu] = ev->time;
+		return 0;
+	case OVB_PEV_TIMER: return on_timer(ev);
 	default: return on_task(ev);
 	}
 }
@@ -1085,6 +1416,7 @@ finish(const char *name)
 	put_header();   /* a file with no busy period still has its magic */
 	if (S.t1 == S.t0)
 		S.t1 = S.t0 + 1;
+	expire_pending(UINT64_MAX);
 	release(UINT64_MAX);
 	for (int k = 0; k < nsel; k++) {
 		if (S.cap[k].n)
@@ -1111,42 +1443,65 @@ finish(const char *name)
 	return 0;
 }
 
-/* Per capsule, how far its busy time may be off; -v says it, a warning
- * says it above the bound, --strict fails then.  Network bytes sent in
- * interrupt context (net:net_dev_queue) cannot be credited: said, and
- * --strict fails. */
+/* Per capsule, how far its busy time may be off: runs whose switch in
+ * the trace misses, and (without sched:sched_stat_runtime) runs of woken
+ * tasks the kernel may have charged from before their switch in.  -v says
+ * it; above the bound the trace is refused (--max-uncertainty=any: a
+ * warning).  Network bytes sent in interrupt context (net:net_dev_queue)
+ * that could not be credited: said, and --strict fails. */
 static int
 check_bounds(const char *name)
 {
 	int st = 0;
 	for (int k = 0; k < nsel; k++) {
 		const struct capstate *c = &S.cap[k];
-		double pct = c->busy ? 100.0 * (double)c->unsure / (double)c->busy :
-			c->unsure ? 100.0 : 0;
-		bool over = pct > opt_bound;
-		if (ovb_verbose || (over && !ovb_quiet) || (over && opt_strict))
-			ovb_warn("%s: capsule %s: busy %.6f cpu-s, uncertain by at "
-				"most %.6f cpu-s (%.3g %%) from %llu runs whose start "
-				"the trace misses%s", name, sel[k].name,
-				(double)c->busy / 1e9, (double)c->unsure / 1e9, pct,
-				(unsigned long long)c->nunsure, !over ? "" :
-				S.has_runtime ? "; the kernel dropped switches this "
-				"trace could not close" : "; record with -e "
-				"sched:sched_stat_runtime as well (ovb-capture does), "
-				"which closes them");
-		if (over && opt_strict)
+		uint64_t u = c->unsure + c->woken;
+		double pct = c->busy ? 100.0 * (double)u / (double)c->busy :
+			u ? 100.0 : 0;
+		bool over = opt_bound >= 0 && pct > opt_bound;
+		bool warn = opt_bound < 0 && pct > BOUND_PCT && !ovb_quiet;
+		if (!ovb_verbose && !over && !warn)
+			continue;
+		char why[256];
+		snprintf(why, sizeof why, "%llu runs whose switch in the trace "
+			"misses%s", (unsigned long long)c->nunsure,
+			S.has_runtime ? "" : ", ");
+		if (!S.has_runtime)
+			snprintf(why + strlen(why), sizeof why - strlen(why),
+				"%llu runs of woken tasks (the kernel charges a woken "
+				"task from before its switch in, by how much only "
+				"sched:sched_stat_runtime says)",
+				(unsigned long long)c->nwoken);
+		ovb_warn("%s: capsule %s: busy %.6f cpu-s, uncertain by at most "
+			"%.6f cpu-s (%.3g %%): %s%s", name, sel[k].name,
+			(double)c->busy / 1e9, (double)u / 1e9, pct, why,
+			!over && !warn ? "" : S.has_runtime ? "; the kernel "
+			"dropped switches this trace could not close" :
+			"; record -e sched:sched_stat_runtime too, as ovb-capture "
+			"does");
+		if (over)
 			st = OVB_EDATA;
 	}
-	if (S.irq_bytes && (ovb_verbose || !ovb_quiet || opt_strict))
-		ovb_warn("%s: %llu bytes sent or received in interrupt context "
-			"(net:net_dev_queue does not name the socket's owner) are not "
-			"credited to any capsule; record sock:sock_send_length "
-			"(ovb-capture --net=sock) where the kernel has it", name,
-			(unsigned long long)S.irq_bytes);
-	if (S.irq_bytes && opt_strict)
-		st = OVB_EDATA;
 	if (st)
-		ovb_warn("%s: refused under --strict (bound %g %%)", name, opt_bound);
+		ovb_warn("%s: refused: busy time uncertain by more than %g %% "
+			"(--max-uncertainty=PCT, or any, accepts it)", name,
+			opt_bound);
+	if (S.irq_bytes && (ovb_verbose || !ovb_quiet || opt_strict))
+		ovb_warn("%s: %llu bytes sent in interrupt context "
+			"(net:net_dev_queue) are not credited to any capsule: %llu "
+			"sent where the trace names no socket, %llu from sockets "
+			"whose owner it never names%s; sock:sock_send_length "
+			"(ovb-capture --net=sock) credits every byte where the kernel "
+			"has it", name, (unsigned long long)S.irq_bytes,
+			(unsigned long long)S.irq_nosock,
+			(unsigned long long)S.irq_noowner, S.hold_xfers ? "" :
+			" (record tcp:tcp_probe, irq:softirq_entry, "
+			"irq:softirq_exit and timer:hrtimer_* too, as ovb-capture "
+			"--net=devq does, to credit most of them)");
+	if (S.irq_bytes && opt_strict) {
+		ovb_warn("%s: refused under --strict", name);
+		st = OVB_EDATA;
+	}
 	return st;
 }
 
@@ -1197,13 +1552,15 @@ run(const char *path)
 		ovb_warn("%s: %llu samples, %llu delivered out of order, %llu "
 			"switches missing from the trace (%llu closed by "
 			"sched_stat_runtime), %llu changes placed late, %llu events "
-			"lost, %llu bytes in irq context not credited", name,
+			"lost, %llu bytes sent in irq context credited to the "
+			"socket's owner, %llu not credited", name,
 			(unsigned long long)S.events,
 			(unsigned long long)ovb_perf_reordered(S.perf),
 			(unsigned long long)S.mismatched,
 			(unsigned long long)S.closed,
 			(unsigned long long)S.clamped,
 			(unsigned long long)S.lost,
+			(unsigned long long)S.irq_credited,
 			(unsigned long long)S.irq_bytes);
 	ovb_perf_close(S.perf);
 	ovb_close_in(f);

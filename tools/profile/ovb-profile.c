@@ -63,7 +63,7 @@ static const char doc[] =
 	"  ovb-usage t.onoff >u; ovb-tbucket t.onoff >c; ovb-profile -O 0.05 "
 	"-t 0.1 u c\n"
 	"  ovb-profile -O 0.01 -t 1 --set db:O=0,tau=0.1 u c   stricter db\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static double
 tolerance(struct argp_state *st, const char *opt, const char *s)
@@ -247,6 +247,7 @@ dist_copy(struct ovb_dist *to, const struct ovb_dist *from)
 	to->h.count = ovb_xcalloc(from->h.nbins ? from->h.nbins : 1,
 		sizeof *to->h.count);
 	memcpy(to->h.count, from->h.count, from->h.nbins * sizeof *to->h.count);
+	ovb_trace_copy(&to->trace, &from->trace);
 }
 
 static void
@@ -295,6 +296,8 @@ profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	q->sigma = percentile(d, q->O, &exact);
 	q->rho = ovb_curve_at(cv->pt, cv->n, q->sigma);
 	dist_copy(&q->U, d);
+	if (!q->U.trace.has)     /* where and when: the usage's, or the curve's */
+		ovb_trace_copy(&q->U.trace, &cv->trace);
 	char a[32], b[32], c[32];
 	ovb_fmt_real(a, 100 - 100 * q->O);
 	ovb_fmt_real(b, q->sigma);

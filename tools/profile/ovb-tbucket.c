@@ -46,7 +46,7 @@ static const char doc[] =
 	"  ovb-tbucket -r cpu -c web,db trace.onoff\n"
 	"  ovb-tbucket -r all trace.onoff | ovb-fmt   curves for every resource\n"
 	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-tbucket\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static const struct argp argp = { NULL, NULL, "[FILE...]", doc,
 	ovb_select_children, NULL, NULL };
@@ -76,6 +76,8 @@ curve_one(void *cs, const char *file, const struct ovb_onoff *o,
 	struct ovb_curve cv;
 	const char *why;
 	int st = ovb_tbucket(o, c, r, &cv, &why);
+	if (!st)   /* where and when, from the onoff file's trace record */
+		ovb_onoff_trace(o, &cv.trace);
 	return keep(cs, &cv, st, why, file, 0, "capsule");
 }
 

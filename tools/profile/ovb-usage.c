@@ -66,7 +66,7 @@ static const char doc[] =
 	"  ovb-usage -r all -w net=1e6 -c web,db t.onoff\n"
 	"  ovb-usage -p 97.5 t.onoff | ovb-fmt     an extra exact percentile\n"
 	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-usage -r all\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static void
 add_width(struct argp_state *st, char *arg)
@@ -154,7 +154,11 @@ measure_one(void *u, const char *file, const struct ovb_onoff *o,
 {
 	struct ovb_samples sm;
 	ovb_measure(o, c, r, opt_interval, &sm);
-	return put_dist(u, file, c->name, r, (double)opt_interval / 1e9, &sm);
+	int st = put_dist(u, file, c->name, r, (double)opt_interval / 1e9, &sm);
+	struct ovb_usage *us = u;
+	if (!st)   /* where and when, from the onoff file's trace record */
+		ovb_onoff_trace(o, &us->d[us->n - 1].trace);
+	return st;
 }
 
 /* Once per file: are there intervals, and did gaps cost some? */

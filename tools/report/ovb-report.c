@@ -38,14 +38,17 @@ enum { OPT_FORMAT = 'f', OPT_TABLE = 't', OPT_PLOT = 'p', OPT_CAPSULE = 'c',
 	OPT_RES = 'r', OPT_NODE = 'n', OPT_NOPLOTS = 0x100, OPT_TITLE };
 
 enum format { F_TEXT, F_TSV, F_HTML };
-enum plot { P_NONE, P_PDF, P_CDF, P_CURVE, P_NODE, P_CLUSTER, P_GAIN, NPLOT };
-enum tabid { T_NODES, T_PLACEMENTS, T_REJECTS, T_CAPSULES, T_GAIN, NTABLE };
+enum plot { P_NONE, P_PDF, P_CDF, P_CURVE, P_NODE, P_CLUSTER, P_GAIN,
+	P_TRADE, NPLOT };
+enum tabid { T_NODES, T_APPS, T_PLACEMENTS, T_REJECTS, T_CAPSULES,
+	T_TRACES, T_GAIN, T_TRADE, T_MARKET, NTABLE };
 
 static const char *const format_names[] = { "text", "tsv", "html" };
 static const char *const plot_names[NPLOT] = { "", "pdf", "cdf", "curve",
-	"node", "cluster", "gain" };
-static const char *const table_names[NTABLE] = { "nodes", "placements",
-	"rejects", "capsules", "gain" };
+	"node", "cluster", "gain", "trade" };
+static const char *const table_names[NTABLE] = { "nodes", "apps",
+	"placements", "rejects", "capsules", "traces", "gain", "trade",
+	"market" };
 
 static enum format opt_format = F_TEXT;
 static bool opt_format_given, opt_noplots, opt_title_given, opt_png;
@@ -62,8 +65,10 @@ static const struct argp_option options[] = {
 	  "exact numbers in base units, for pipelines) or html (one "
 	  "self-contained page: every table and plot)", 0 },
 	{ "table", OPT_TABLE, "NAME[,NAME...]", 0,
-	  "Only these tables (in html, with their plots): nodes, placements, "
-	  "rejects, capsules, gain (default: every one the inputs allow)", 0 },
+	  "Only these tables (in html, with their plots): nodes, apps, "
+	  "placements, rejects, capsules, traces, gain, trade, market "
+	  "(default: every one the "
+	  "inputs allow)", 0 },
 	{ NULL, 0, NULL, 0, "HTML pages:", 2 },
 	{ "no-plots", OPT_NOPLOTS, NULL, 0,
 	  "The tables only (needs no gnuplot)", 0 },
@@ -76,7 +81,8 @@ static const struct argp_option options[] = {
 	  "percentiles), curve (its token-bucket curve rho(sigma) with the "
 	  "chosen point), node (a node's aggregate usage Y against its "
 	  "capacity), cluster (reserved vs capacity per node), gain (placed "
-	  "applications vs overbooking tolerance)", 0 },
+	  "applications vs overbooking tolerance), trade (per day: lent and "
+	  "nodes above capacity, a line per ovb-trade file)", 0 },
 	{ "capsule", OPT_CAPSULE, "NAME", 0,
 	  "The capsule of a pdf, cdf or curve plot", 0 },
 	{ "node", OPT_NODE, "NAME", 0, "The node of a node plot", 0 },
@@ -99,6 +105,13 @@ static const char doc[] =
 	"the Eq. 1 load; without it lb is 0), and gain tables.  A usage "
 	"block of a capsule and resource that a profile also has is not used "
 	"(the profile carries the same U).\n\n"
+	"The apps table shows each application of the plan: its capsules, "
+	"their nodes and sigma (rate), and the overflow probability Pr(Y > C) "
+	"of each capsule's node; a rejected application shows the capsule no "
+	"node takes, the node nearest to taking it and what that node lacks "
+	"(from the plan's reject record).  The traces table shows where and "
+	"when each capsule was measured (the trace records of the profile, "
+	"usage and curve files: host, kernel, UTC start, length).\n\n"
 	"A gain table (ovb-gain, formats/gain.md) holds the results of a "
 	"capacity experiment (Fig. 7 of the overbooking paper): after the "
 	"magic line 'ovb-gain 1', one line 'run NODES O PLACED' per run with "
@@ -109,6 +122,17 @@ static const char doc[] =
 	"averaged, with a 95% "
 	"confidence interval (Student's t); gain is the mean over the mean at "
 	"O = 0 with the same nodes.\n\n"
+	"ovb-trade files (replays of Sharc's resource trading) give the trade "
+	"table, a row per file and calendar month (UTC): the mean lent (R - A "
+	"over the lenders), capsule-intervals with usage above A, node-"
+	"intervals above capacity, and how many intervals reclaiming lenders "
+	"took to get R back (median, 90th percentile, max); give a replay "
+	"with and one without trading side by side.  An ovb-cluster with an "
+	"ovb-bids file (and optionally the ovb-migrations plan of "
+	"ovb-rebalance) gives the market table: per VM and resource its bid, "
+	"its share of the whole cluster (alloc_i) against what it gets on its "
+	"node (alloc_r), the error, its charge and its moves; the prices, the "
+	"largest error and the lower bound in the note.\n\n"
 	"Y, a node's aggregate usage of a resource, is the sum of the U of "
 	"its capsules (a plain reservation: its sigma, always), convolved on "
 	"a grid as ovb-place does: the largest bin width of the node's "
@@ -126,7 +150,10 @@ static const char doc[] =
 	"  ovb-report -f tsv -t nodes cluster plan *.profile | cut -f1,2,8,10\n"
 	"  ovb-report -f html cluster plan *.profile runs.gain -o report.html\n"
 	"  ovb-report -p pdf -c web -r cpu web.profile -o web-cpu.svg\n"
-	"  ovb-report -p node -n n1 -r cpu cluster plan *.profile -o n1.png\n\n"
+	"  ovb-report -p node -n n1 -r cpu cluster plan *.profile -o n1.png\n"
+	"  ovb-report aug.trade aug-notrade.trade   the trade table\n"
+	"  ovb-report -p trade aug.trade aug-notrade.trade -o trade.svg\n"
+	"  ovb-report cluster bids migrations       the market table\n\n"
 	"Exit status: 0 success; 64 usage error; 65 bad input data; 66 cannot "
 	"open an input; 69 gnuplot missing or failed; 70 internal error; 74 "
 	"I/O error.\n";
@@ -148,8 +175,8 @@ parse_tables(struct argp_state *st, const char *arg)
 	    t = strtok_r(NULL, ",", &save)) {
 		int i = lookup(table_names, NTABLE, t);
 		if (i < 0)
-			argp_error(st, "--table: unknown table '%s' (nodes, "
-				"placements, rejects, capsules, gain)", t);
+			argp_error(st, "--table: unknown table '%s' (nodes, apps, "
+				"placements, rejects, capsules, traces, gain)", t);
 		opt_tables |= 1u << i;
 	}
 	free(copy);
@@ -280,6 +307,16 @@ static struct {
 	size_t nfile, capfile;
 } in;
 
+/* Trading replays and markets (issues 12, 13): at the end of the file. */
+struct table;
+static bool extra_read(const char *fmt, struct ovb_lex *lx, int *st);
+static bool extra_possible(enum tabid id);
+static bool market_given(void);
+static void table_trade(struct table *t);
+static void table_market(struct table *t);
+static void plot_trade(FILE *g);
+static void extra_free(void);
+
 /* Reads one input with its format's reader (ovb_read_input's take). */
 static int
 read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
@@ -332,10 +369,13 @@ read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 			for (size_t i = 0; i < g.n; i++)
 				*OVB_PUSH(in.run, in.nrun, in.caprun) = g.run[i];
 		ovb_gain_free(&g);
+	} else if (extra_read(fmt->name, lx, &st)) {
+		;
 	} else {
 		st = ovb_err(lx, "this is an ovb-%s file; ovb-report reads "
 			"ovb-profile, ovb-usage, ovb-curve, ovb-cluster, ovb-plan, "
-			"ovb-apps and ovb-gain", fmt->name);
+			"ovb-apps, ovb-gain, ovb-trade, ovb-bids and "
+			"ovb-migrations", fmt->name);
 	}
 	return st;
 }
@@ -350,6 +390,7 @@ struct row {
 	const struct ovb_pt *pt;        /* rho(sigma), or NULL */
 	size_t npt;
 	const char *file, *curve_file;
+	const struct ovb_trace *curve_trace;  /* the curve file's, or NULL */
 };
 static struct row *rows;
 static size_t nrows, caprows;
@@ -385,7 +426,7 @@ build_rows(void)
 			*OVB_PUSH(rows, nrows, caprows) = (struct row){
 				q->U.capsule, q->U.res, &q->U, q,
 				q->ncurve ? q->curve : NULL, q->ncurve,
-				in.prof[i].file, q->ncurve ? in.prof[i].file : NULL };
+				in.prof[i].file, q->ncurve ? in.prof[i].file : NULL, NULL };
 		}
 	for (size_t i = 0; i < in.nusage; i++)
 		for (size_t j = 0; j < in.usage[i].u.n; j++) {
@@ -405,7 +446,7 @@ build_rows(void)
 					ovb_res_name(d->res), old->file);
 			*OVB_PUSH(rows, nrows, caprows) = (struct row){
 				d->capsule, d->res, d, NULL, NULL, 0,
-				in.usage[i].file, NULL };
+				in.usage[i].file, NULL, NULL };
 		}
 	for (size_t i = 0; i < in.ncurve; i++)
 		for (size_t j = 0; j < in.curve[i].c.n; j++) {
@@ -428,6 +469,7 @@ build_rows(void)
 			r->pt = cv->pt;
 			r->npt = cv->n;
 			r->curve_file = in.curve[i].file;
+			r->curve_trace = &cv->trace;
 		}
 	return 0;
 }
@@ -864,6 +906,54 @@ table_capsules(struct table *t)
 	}
 }
 
+static const struct col trace_cols[] = {
+	{ "capsule", "capsule", NULL, W_BOTH },
+	{ "res", "res", NULL, W_BOTH },
+	{ "host", "host", NULL, W_BOTH },
+	{ "kernel", "kernel", NULL, W_BOTH },
+	{ "start (UTC)", "start", NULL, W_BOTH },
+	{ "length", "length_s", NULL, W_BOTH | F_NUM },
+	{ NULL, "file", NULL, W_TSV },
+};
+
+static bool
+row_traced(const struct row *r)
+{
+	return r->U->trace.has || (r->q == NULL && r->curve_trace &&
+		r->curve_trace->has);
+}
+
+static const struct ovb_trace *
+row_trace(const struct row *r)
+{
+	return r->U->trace.has ? &r->U->trace : r->curve_trace;
+}
+
+static void
+table_traces(struct table *t)
+{
+	t->title = "Traces: where and when each capsule was measured";
+	t->note = "from the perf.data header (HOSTNAME, OSRELEASE, CLOCK_DATA) "
+		"through ovb-onoff's trace record; start: the wall-clock time of "
+		"the trace's first instant; length: its span";
+	TCOLS(t, trace_cols);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		if (!row_traced(r))
+			continue;
+		const struct ovb_trace *tr = row_trace(r);
+		trow(t, false);
+		tput(t, ovb_xstrdup(r->capsule), NULL);
+		tput(t, ovb_xstrdup(ovb_res_name(r->res)), NULL);
+		tput(t, ovb_xstrdup(tr->host ? tr->host : "-"), NULL);
+		tput(t, ovb_xstrdup(tr->kernel ? tr->kernel : "-"), NULL);
+		tput(t, tr->start ? xasprintf("%.19s", tr->start) : dash(),
+			ovb_xstrdup(tr->start ? tr->start : "-"));
+		tput(t, ovb_plot_qty(tr->length, "s"), xreal(tr->length));
+		tput(t, NULL, ovb_xstrdup(r->file));
+	}
+}
+
 static const struct col placement_cols[] = {
 	{ "app", "app", NULL, W_BOTH },
 	{ "capsule", "capsule", NULL, W_BOTH },
@@ -961,6 +1051,19 @@ members_text(const struct nres *nr)
 	return s;
 }
 
+/* reserved/capacity in percent: in long double, so that a tiny capacity
+ * (1e-300) or a huge one (1e308) gives a number, not inf or 0 */
+static char *
+used_text(double load, double cap, bool tsv)
+{
+	long double u = 100.0L * (long double)load / (long double)cap;
+	double d = (double)u;
+	if (!tsv)
+		return ovb_plot_used(load, cap);
+	return isfinite(d) && (d != 0 || u == 0) ? xreal(d) :
+		xasprintf("%.17Lg", u);
+}
+
 static const struct col node_cols[] = {
 	{ "node", "node", NULL, W_BOTH },
 	{ "res", "res", NULL, W_BOTH },
@@ -1000,8 +1103,8 @@ table_nodes(struct table *t)
 		tput(t, xasprintf("%zu", nr->nmem), NULL);
 		tput(t, ovb_plot_qty(load, u), xreal(load));
 		tput(t, ovb_plot_qty(nr->cap, u), xreal(nr->cap));
-		tput(t, xasprintf("%.1f%%", 100 * load / nr->cap),
-			xreal(100 * load / nr->cap));
+		tput(t, used_text(load, nr->cap, false),
+			used_text(load, nr->cap, true));
 		tput(t, ovb_plot_qty(nr->cap - load, u), xreal(nr->cap - load));
 		tput(t, nr->risk ? ovb_plot_qty(nr->risk->risk, NULL) : dash(),
 			nr->risk ? xreal(nr->risk->risk) : NULL);
@@ -1018,6 +1121,139 @@ table_nodes(struct table *t)
 		tput(t, NULL, nr->nmem ? xreal(nr->st.eq1.omin) : dash());
 		tput(t, NULL, nr->st.g ? xreal(nr->st.g) : dash());
 		tput(t, members_text(nr), NULL);
+	}
+}
+
+/* ---- applications: each one's capsules, nodes and risks; rejections with
+ * what the nearest node lacks ---- */
+
+static const struct nres *
+nres_of(const char *node, int r)
+{
+	for (size_t i = 0; i < nnres; i++)
+		if ((int)nres[i].res == r && !strcmp(nres[i].node->name, node))
+			return &nres[i];
+	return NULL;
+}
+
+static const struct col app_cols[] = {
+	{ "app", "app", NULL, W_BOTH },
+	{ "capsule", "capsule", NULL, W_BOTH },
+	{ "status", "status", NULL, W_BOTH | F_CHECK },
+	{ "node", "node", NULL, W_BOTH },
+	{ "cpu sigma (rate)", "sigma_cpu", "cpu σ (rate)", W_BOTH | F_NUM },
+	{ "net sigma (rate)", "sigma_net", "net σ (rate)", W_BOTH | F_NUM },
+	{ "O", "O", NULL, W_BOTH | F_NUM },
+	{ "node Pr(Y>C) cpu", "pr_cpu", NULL, W_BOTH | F_NUM },
+	{ "node Pr(Y>C) net", "pr_net", NULL, W_BOTH | F_NUM },
+	{ "what the node lacks", "lacks", NULL, W_BOTH | F_WRAP },
+	{ NULL, "reason", NULL, W_TSV },
+};
+
+/* A rejection's reason as ovb-place writes it: "capsule C: ...; nearest N,
+ * RES what it lacks, ...": the capsule, the nearest node and what it
+ * lacks, each NULL-free (malloc'd; "-" when the reason does not say). */
+static void
+parse_reason(const char *why, char **cap, char **node, char **lacks)
+{
+	*cap = *node = *lacks = NULL;
+	if (!strncmp(why, "capsule ", 8)) {
+		size_t n = strcspn(why + 8, ": ");
+		*cap = strndup(why + 8, n);
+	}
+	const char *p = strstr(why, "; nearest ");
+	if (p) {
+		p += 10;
+		size_t n = strcspn(p, ", ");
+		*node = strndup(p, n);
+		p += n;
+		if (*p == ',')
+			*lacks = ovb_xstrdup(p + 2 - (p[1] != ' '));
+	}
+	if (!*cap)
+		*cap = ovb_xstrdup("-");
+	if (!*node)
+		*node = ovb_xstrdup("-");
+	if (!*lacks)
+		*lacks = ovb_xstrdup(why);
+}
+
+static void
+table_apps(struct table *t)
+{
+	t->title = "Applications: capsules, nodes and risks; rejections with "
+		"what the nearest node lacks";
+	t->note = "sigma (rate) per resource as placed (cpu in cpu, net in "
+		"B/s); node Pr(Y>C): the overflow probability of the capsule's "
+		"node for that resource (the plan's, or computed); a rejected "
+		"application: the capsule no node takes, the node nearest to "
+		"taking it and its shortfall (Eq. 1 in the resource's unit, Eq. 3 "
+		"against O_min), from the plan's reject record";
+	TCOLS(t, app_cols);
+	for (size_t i = 0; i < in.plan.n; i++) {
+		const struct ovb_placed *pl = &in.plan.p[i];
+		bool first = true;
+		for (size_t k = 0; k < i; k++)
+			first &= strcmp(in.plan.p[k].app, pl->app) != 0;
+		if (!first)
+			continue;
+		for (size_t j = i; j < in.plan.n; j++) {
+			const struct ovb_placed *c = &in.plan.p[j];
+			if (strcmp(c->app, pl->app))
+				continue;
+			bool bad = false;
+			for (int r = 0; r < OVB_NCAP; r++) {
+				const struct nres *nr = nres_of(c->node, r);
+				bad |= c->has_qos[r] && nr && (!eq1_holds(nr) ||
+					!eq3_holds(nr));
+			}
+			trow(t, bad);
+			tput(t, ovb_xstrdup(c->app), NULL);
+			tput(t, ovb_xstrdup(c->capsule), NULL);
+			tput(t, ovb_xstrdup(bad ? "placed, node violated" : "ok"),
+				ovb_xstrdup(bad ? "placed-violated" : "placed"));
+			tput(t, ovb_xstrdup(c->node), NULL);
+			double O = -1;
+			/* the view's columns: cpu and net (net-rx is in the
+			 * nodes and placements tables) */
+			for (int r = 0; r <= OVB_NET; r++) {
+				if (!c->has_qos[r]) {
+					tput(t, dash(), NULL);
+					continue;
+				}
+				tput(t, ovb_plot_qty(c->sigma[r],
+					ovb_res_rate_unit((enum ovb_res)r)),
+					xreal(c->sigma[r]));
+				O = O < 0 ? c->O[r] : fmin(O, c->O[r]);
+			}
+			tput(t, O < 0 ? dash() : ovb_plot_qty(O, NULL),
+				O < 0 ? NULL : xreal(O));
+			for (int r = 0; r <= OVB_NET; r++) {
+				const struct nres *nr = nres_of(c->node, r);
+				if (!c->has_qos[r] || !nr) {
+					tput(t, dash(), NULL);
+					continue;
+				}
+				tput(t, ovb_plot_qty(shown_pr(nr), NULL),
+					xreal(shown_pr(nr)));
+			}
+			tput(t, dash(), NULL);
+			tput(t, NULL, dash());
+		}
+	}
+	for (size_t i = 0; i < in.plan.nrej; i++) {
+		const struct ovb_reject *rj = &in.plan.rej[i];
+		char *cap, *node, *lacks;
+		parse_reason(rj->reason, &cap, &node, &lacks);
+		trow(t, true);
+		tput(t, ovb_xstrdup(rj->app), NULL);
+		tput(t, cap, NULL);
+		tput(t, ovb_xstrdup("rejected"), NULL);
+		tput(t, node, NULL);
+		for (int k = 0; k < 5; k++)
+			tput(t, dash(), NULL);
+		tput(t, lacks, NULL);
+		tput(t, NULL, ovb_xstrdup(rj->reason));
 	}
 }
 
@@ -1074,18 +1310,28 @@ static bool
 table_possible(enum tabid id)
 {
 	switch (id) {
-	case T_NODES: return in.cluster_file != NULL;
-	case T_PLACEMENTS: case T_REJECTS: return in.plan_file != NULL;
+	case T_NODES: return in.cluster_file != NULL && (in.plan_file ||
+		!market_given());
+	case T_APPS: case T_PLACEMENTS: case T_REJECTS:
+		return in.plan_file != NULL;
 	case T_CAPSULES: return nrows > 0;
+	case T_TRACES:
+		for (size_t i = 0; i < nrows; i++)
+			if (row_traced(&rows[i]))
+				return true;
+		return false;
 	case T_GAIN: return ngains > 0;
+	case T_TRADE: case T_MARKET: return extra_possible(id);
 	case NTABLE: break;
 	}
 	return false;
 }
 
 static const char *const table_needs[NTABLE] = { "an ovb-cluster file",
-	"an ovb-plan file", "an ovb-plan file",
-	"an ovb-profile or ovb-usage file", "a gain table" };
+	"an ovb-plan file", "an ovb-plan file", "an ovb-plan file",
+	"an ovb-profile or ovb-usage file",
+	"a profile, usage or curve file with trace records", "a gain table",
+	"an ovb-trade file", "an ovb-cluster and an ovb-bids file" };
 
 static bool
 table_wanted(enum tabid id)
@@ -1121,7 +1367,11 @@ make_table(struct table *t, enum tabid id)
 	case T_PLACEMENTS: table_placements(t); break;
 	case T_REJECTS: table_rejects(t); break;
 	case T_CAPSULES: table_capsules(t); break;
+	case T_APPS: table_apps(t); break;
+	case T_TRACES: table_traces(t); break;
 	case T_GAIN: table_gain(t); break;
+	case T_TRADE: table_trade(t); break;
+	case T_MARKET: table_market(t); break;
 	case NTABLE: break;
 	}
 }
@@ -1350,6 +1600,7 @@ script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 		break;
 	}
 	case P_GAIN: ovb_plot_gain(g, opt_png, gains, ngains); break;
+	case P_TRADE: plot_trade(g); break;
 	case P_NONE: case NPLOT: break;
 	}
 }
@@ -1376,6 +1627,12 @@ plot_select(enum plot kind, const struct row **r, const struct nres **nr)
 	case P_GAIN:
 		if (!ngains) {
 			ovb_warn("--plot gain: needs a gain table (ovb-gain)");
+			return OVB_EUSAGE;
+		}
+		return 0;
+	case P_TRADE:
+		if (!extra_possible(T_TRADE)) {
+			ovb_warn("--plot trade: needs an ovb-trade file");
 			return OVB_EUSAGE;
 		}
 		return 0;
@@ -1557,6 +1814,66 @@ plots_on(void)
 	return !opt_noplots;
 }
 
+/* Where and when the capsules were measured: the hosts and kernels, the
+ * earliest start and the traces' lengths. */
+static void
+html_traces(FILE *f)
+{
+	size_t n = 0;
+	const char *first = NULL, *last = NULL;
+	double lmin = INFINITY, lmax = 0;
+	struct ovb_names hosts = { 0 }, kernels = { 0 };
+	char *hl = NULL, *kl = NULL;
+	size_t hn = 0, kn = 0;
+	FILE *hf = open_memstream(&hl, &hn), *kf = open_memstream(&kl, &kn);
+	for (size_t i = 0; i < nrows; i++) {
+		if (!row_traced(&rows[i]))
+			continue;
+		const struct ovb_trace *t = row_trace(&rows[i]);
+		n++;
+		const char *h = t->host ? t->host : "unknown",
+			*k = t->kernel ? t->kernel : "unknown";
+		if (ovb_names_get(&hosts, h) == OVB_NONE) {
+			fprintf(hf, "%s%s", hosts.n ? ", " : "", h);
+			ovb_names_add(&hosts, h, 0);
+		}
+		if (ovb_names_get(&kernels, k) == OVB_NONE) {
+			fprintf(kf, "%s%s", kernels.n ? ", " : "", k);
+			ovb_names_add(&kernels, k, 0);
+		}
+		if (t->start && (!first || strcmp(t->start, first) < 0))
+			first = t->start;
+		if (t->start && (!last || strcmp(t->start, last) > 0))
+			last = t->start;
+		lmin = fmin(lmin, t->length);
+		lmax = fmax(lmax, t->length);
+	}
+	fclose(hf);
+	fclose(kf);
+	if (n) {
+		char *a = ovb_plot_qty(lmin, "s"), *b = ovb_plot_qty(lmax, "s");
+		fprintf(f, "<li>Measured (<a href=\"#traces\">traces</a>): %zu of "
+			"them on host ", n);
+		ovb_plot_html(f, hl);
+		fputs(", kernel ", f);
+		ovb_plot_html(f, kl);
+		if (first) {
+			fprintf(f, ", traces starting %.19s", first);
+			if (strcmp(first, last))
+				fprintf(f, " to %.19s", last);
+			fputs(" UTC", f);
+		}
+		fprintf(f, ", %s%s%s long.</li>\n", a, lmin == lmax ? "" : " to ",
+			lmin == lmax ? "" : b);
+		free(a);
+		free(b);
+	}
+	free(hl);
+	free(kl);
+	ovb_names_free(&hosts);
+	ovb_names_free(&kernels);
+}
+
 static void
 html_summary(FILE *f)
 {
@@ -1567,6 +1884,7 @@ html_summary(FILE *f)
 			np += rows[i].q != NULL;
 		fprintf(f, "<li>%zu capsule resource%s profiled (%zu with a QoS "
 			"profile).</li>\n", nrows, nrows == 1 ? "" : "s", np);
+		html_traces(f);
 	}
 	if (in.cluster_file) {
 		size_t used = 0;
@@ -1714,8 +2032,9 @@ html_page(FILE *f)
 		fputs("</code>", f);
 	}
 	fputs("</p>\n<nav>", f);
-	static const char *const heads[NTABLE] = { "Nodes", "Placements",
-		"Rejected applications", "Capsules", "Overbooking gain" };
+	static const char *const heads[NTABLE] = { "Nodes", "Applications",
+		"Placements", "Rejected applications", "Capsules", "Traces",
+		"Overbooking gain", "Trading", "Market" };
 	for (int i = 0; i < NTABLE; i++)
 		if (table_wanted((enum tabid)i))
 			fprintf(f, "<a href=\"#%s\">%s</a>", table_names[i],
@@ -1745,6 +2064,14 @@ html_page(FILE *f)
 		if (id == T_CAPSULES && plots_on())
 			for (size_t k = 0; k < nrows && !st; k++)
 				st = capsule_figures(f, &rows[k], k);
+		if (id == T_TRADE && plots_on() && !st) {
+			fputs("<div class=\"figs\">\n", f);
+			st = figure(f, P_TRADE, NULL, NULL, "Per day: the mean "
+				"lent (R - A over the lenders) and the node-intervals "
+				"whose usage is above capacity, a line per replay.",
+				true);
+			fputs("</div>\n", f);
+		}
 		if (id == T_GAIN && plots_on() && !st) {
 			fputs("<div class=\"figs\">\n", f);
 			st = figure(f, P_GAIN, NULL, NULL, "Applications placed "
@@ -1809,6 +2136,284 @@ free_all(void)
 	}
 	free(nres);
 	free(gains);
+	extra_free();
+}
+
+/* ---- trading replays (ovb-trade, issue 12) and markets (issue 13) ---- */
+
+struct in_trade {
+	const char *file;
+	struct ovb_trade t;
+	struct ovb_trade_month *mo;
+	struct ovb_trade_day *day;
+	size_t nmo, nday;
+};
+static struct {
+	struct in_trade *tr;
+	size_t ntr, captr;
+	struct ovb_bids bids;
+	struct ovb_migrations mig;
+	const char *bids_file, *mig_file;
+	bool bids_read, mig_read;
+} ex;
+
+static bool
+extra_read(const char *fmt, struct ovb_lex *lx, int *st)
+{
+	if (!strcmp(fmt, "trade")) {
+		struct in_trade *r = OVB_PUSH(ex.tr, ex.ntr, ex.captr);
+		memset(r, 0, sizeof *r);
+		r->file = lx->name;
+		if ((*st = ovb_trade_read(lx, &r->t))) {
+			ovb_trade_free(&r->t);
+			ex.ntr--;
+		} else
+			r->nmo = ovb_trade_months(&r->t, &r->mo, &r->day,
+				&r->nday);
+		return true;
+	}
+	if (!strcmp(fmt, "bids") || !strcmp(fmt, "migrations")) {
+		bool b = !strcmp(fmt, "bids");
+		const char **have = b ? &ex.bids_file : &ex.mig_file;
+		if (*have) {
+			*st = ovb_err(lx, "a second ovb-%s file (the first is %s)",
+				fmt, *have);
+			return true;
+		}
+		*(b ? &ex.bids_read : &ex.mig_read) = true;
+		*st = b ? ovb_bids_read(lx, &ex.bids) :
+			ovb_migrations_read(lx, &ex.mig);
+		if (!*st)
+			*have = lx->name;
+		return true;
+	}
+	return false;
+}
+
+static bool
+market_given(void)
+{
+	return ex.bids_file != NULL;
+}
+
+static bool
+extra_possible(enum tabid id)
+{
+	return id == T_TRADE ? ex.ntr > 0 : id == T_MARKET ?
+		ex.bids_file && in.cluster_file : false;
+}
+
+/* A replay's label: trading or not, enforcement, reclaim rule. */
+static char *
+trade_label(const struct in_trade *r)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->t.napp; i++)
+		any |= r->t.app[i].trade;
+	return any ? xasprintf("%s, %s", r->t.enforce, r->t.reclaim) :
+		xasprintf("no trading");
+}
+
+static const struct col trade_cols[] = {
+	{ "replay", "replay", NULL, W_BOTH },
+	{ "file", "file", NULL, W_BOTH },
+	{ "month", "month", NULL, W_BOTH },
+	{ "intervals", "intervals", NULL, W_BOTH | F_NUM },
+	{ "lent, mean", "lent_mean", NULL, W_BOTH | F_NUM },
+	{ "usage above A", "above_A_fraction", NULL, W_BOTH | F_NUM },
+	{ "nodes above capacity", "node_intervals_over", NULL, W_BOTH | F_NUM },
+	{ "node-intervals", "node_intervals", NULL, W_BOTH | F_NUM },
+	{ "reclaims", "reclaims", NULL, W_BOTH | F_NUM },
+	{ "back to R: median/90th/max", "recovery_median_p90_max", NULL,
+	  W_BOTH },
+	{ "abandoned", "abandoned", NULL, W_BOTH | F_NUM },
+};
+
+static void
+table_trade(struct table *t)
+{
+	t->title = "Resource trading replayed (Sharc), per month";
+	t->note = "lent: the mean over the month's intervals of the sum of R - "
+		"A over the capsules lending (A < R), in the resource's rate "
+		"unit; usage above A: the capsule-intervals whose usage exceeds "
+		"their allocation; nodes above capacity: node-intervals whose "
+		"usage sum is above the node's capacity; reclaims: from a "
+		"lender's first interval of class reclaim until its allocation "
+		"is R again, in intervals (in the month it ends), abandoned when "
+		"the usage falls back first.";
+	TCOLS(t, trade_cols);
+	for (size_t i = 0; i < ex.ntr; i++) {
+		const struct in_trade *r = &ex.tr[i];
+		const char *unit = r->t.res && !strcmp(r->t.res, "net") ?
+			"B/s" : "cpu";
+		for (size_t k = 0; k < r->nmo; k++) {
+			const struct ovb_trade_month *m = &r->mo[k];
+			double lent = m->intervals ? m->lent /
+				(double)m->intervals : 0;
+			double above = m->rows ? (double)m->above_A /
+				(double)m->rows : 0;
+			trow(t, false);
+			tput(t, trade_label(r), NULL);
+			tput(t, ovb_xstrdup(r->file), NULL);
+			tput(t, xasprintf("%04lld-%02d", (long long)(m->month / 12),
+				(int)(m->month % 12) + 1), NULL);
+			tput(t, xasprintf("%zu", m->intervals), NULL);
+			tput(t, ovb_plot_qty(lent, unit), xreal(lent));
+			tput(t, xasprintf("%.2f%%", 100 * above), xreal(above));
+			tput(t, xasprintf("%zu", m->node_over), NULL);
+			tput(t, xasprintf("%zu", m->node_intervals), NULL);
+			tput(t, xasprintf("%zu", m->reclaims), NULL);
+			tput(t, m->reclaims ? xasprintf("%llu / %llu / %llu",
+				(unsigned long long)m->rec_median,
+				(unsigned long long)m->rec_p90,
+				(unsigned long long)m->rec_max) : dash(),
+				m->reclaims ? xasprintf("%llu/%llu/%llu",
+				(unsigned long long)m->rec_median,
+				(unsigned long long)m->rec_p90,
+				(unsigned long long)m->rec_max) : NULL);
+			tput(t, xasprintf("%zu", m->abandoned), NULL);
+		}
+	}
+}
+
+static void
+plot_trade(FILE *g)
+{
+	struct ovb_plot_trade *v = ovb_xcalloc(ex.ntr ? ex.ntr : 1, sizeof *v);
+	char **labels = ovb_xcalloc(ex.ntr ? ex.ntr : 1, sizeof *labels);
+	for (size_t i = 0; i < ex.ntr; i++) {
+		const struct in_trade *r = &ex.tr[i];
+		char *l = trade_label(r);
+		labels[i] = xasprintf("%s (%s)", l, r->file);
+		free(l);
+		v[i] = (struct ovb_plot_trade){ labels[i], r->t.res &&
+			!strcmp(r->t.res, "net") ? "B/s" : "cpu", r->day,
+			r->nday };
+	}
+	ovb_plot_trade(g, opt_png, v, ex.ntr);
+	for (size_t i = 0; i < ex.ntr; i++)
+		free(labels[i]);
+	free(labels);
+	free(v);
+}
+
+static const struct col market_cols[] = {
+	{ "vm", "vm", NULL, W_BOTH },
+	{ "node", "node", NULL, W_BOTH },
+	{ "res", "res", NULL, W_BOTH },
+	{ "bid", "bid_credit", NULL, W_BOTH | F_NUM },
+	{ "share of cluster (alloc_i)", "alloc_i", NULL, W_BOTH | F_NUM },
+	{ "on node (alloc_r)", "alloc_r", NULL, W_BOTH | F_NUM },
+	{ "error", "e_r", NULL, W_BOTH | F_NUM },
+	{ "charge", "charge_credit", NULL, W_BOTH | F_NUM },
+	{ "migration", "migration", NULL, W_BOTH },
+};
+
+static char *market_note;
+
+static void
+table_market(struct table *t)
+{
+	t->title = "Proportional-share market (Merkat): allocations, prices, "
+		"errors";
+	TCOLS(t, market_cols);
+	struct ovb_market m;
+	if (ovb_market_init(&m, &ex.bids, ex.bids_file, &in.cluster,
+	    in.cluster_file)) {
+		t->note = "the market could not be computed (see the message)";
+		return;
+	}
+	double *ar[OVB_NMRES], *err = ovb_xcalloc(m.nvm ? m.nvm : 1,
+		sizeof *err), emax;
+	for (size_t r = 0; r < OVB_NMRES; r++)
+		ar[r] = ovb_xcalloc(m.nvm ? m.nvm : 1, sizeof **ar);
+	emax = ovb_market_errors(&m, m.node, ar, err);
+	ovb_market_fit_printed(&m, ar, err, &emax);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fprintf(f, "price:");
+	for (size_t r = 0; r < m.nres; r++) {
+		char *p = xreal(m.price[r]);
+		fprintf(f, "%s %s %s credit/%s", r ? "," : "",
+			ovb_mres_name(r), p, ovb_mres_unit(r));
+		free(p);
+	}
+	char *e = xreal(emax), *b = xreal(ovb_market_bound(&m));
+	fprintf(f, "; the largest error %s, no placement below %s (a lower "
+		"bound); error = |alloc_i - alloc_r| / alloc_i (Eq. 2).", e, b);
+	free(e);
+	free(b);
+	if (ex.mig_file) {
+		char *e0 = xreal(ex.mig.err[0]), *e1 = xreal(ex.mig.err[1]);
+		fprintf(f, "  Migration plan %s: %zu step%s, error %s -> %s:",
+			ex.mig_file, ex.mig.n, ex.mig.n == 1 ? "" : "s", e0, e1);
+		for (size_t i = 0; i < ex.mig.n; i++) {
+			const struct ovb_step *s = &ex.mig.step[i];
+			fprintf(f, "%s %zu. %s %s%s%s -> %s", i ? ";" : "", i + 1,
+				s->from ? "move" : "deploy", s->vm, s->from ? " " : "",
+				s->from ? s->from : "", s->to);
+		}
+		fprintf(f, ".");
+		free(e0);
+		free(e1);
+	}
+	fclose(f);
+	free(market_note);
+	market_note = buf;
+	t->note = market_note;
+	const struct ovb_bids *bd = &ex.bids;
+	for (size_t j = 0; j < m.nvm; j++) {
+		const char *node = bd->vm[j].node;
+		char *mv = NULL;
+		for (size_t i = 0; ex.mig_file && i < ex.mig.n; i++)
+			if (!strcmp(ex.mig.step[i].vm, bd->vm[j].name)) {
+				free(mv);
+				mv = xasprintf("%zu. -> %s", i + 1,
+					ex.mig.step[i].to);
+			}
+		double charge = 0;
+		for (size_t r = 0; r < m.nres; r++)
+			charge += m.price[r] * (node ? ar[r][j] : m.alloc_i[r][j]);
+		for (size_t r = 0; r < m.nres; r++) {
+			double ai = m.alloc_i[r][j];
+			trow(t, false);
+			tput(t, ovb_xstrdup(bd->vm[j].name), NULL);
+			tput(t, ovb_xstrdup(node ? node : "-"), NULL);
+			tput(t, ovb_xstrdup(ovb_mres_name(r)), NULL);
+			tput(t, xreal(m.bid[r][j]), NULL);
+			tput(t, ovb_plot_qty(ai, ovb_mres_unit(r)), xreal(ai));
+			tput(t, node ? ovb_plot_qty(ar[r][j], ovb_mres_unit(r)) :
+				dash(), node ? xreal(ar[r][j]) : NULL);
+			double er = node ? fabs(ai - ar[r][j]) / ai : 0;
+			tput(t, node ? xasprintf("%.4f", er) : dash(),
+				node ? xreal(er) : NULL);
+			tput(t, r ? ovb_xstrdup("") : xasprintf("%.4g credit",
+				charge), r ? NULL : xreal(charge));
+			tput(t, mv && !r ? ovb_xstrdup(mv) : ovb_xstrdup(""), NULL);
+		}
+		free(mv);
+	}
+	for (size_t r = 0; r < OVB_NMRES; r++)
+		free(ar[r]);
+	free(err);
+	ovb_market_free(&m);
+}
+
+static void
+extra_free(void)
+{
+	for (size_t i = 0; i < ex.ntr; i++) {
+		ovb_trade_free(&ex.tr[i].t);
+		free(ex.tr[i].mo);
+		free(ex.tr[i].day);
+	}
+	free(ex.tr);
+	if (ex.bids_read)
+		ovb_bids_free(&ex.bids);
+	if (ex.mig_read)
+		ovb_migrations_free(&ex.mig);
+	free(market_note);
 }
 
 int
