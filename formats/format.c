@@ -20,6 +20,7 @@
 	X(cluster, ovb_cluster) \
 	X(apps, ovb_apps) \
 	X(plan, ovb_plan) \
+	X(fit, ovb_fit) \
 	X(reserves, ovb_reserves) \
 	X(curve, ovb_curves) \
 	X(series, ovb_series_set) \

@@ -709,6 +709,40 @@ int ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p);
 int ovb_plan_write(FILE *f, const struct ovb_plan *p);
 void ovb_plan_free(struct ovb_plan *p);
 
+/* ---- formats/fit.c: what-if answers of ovb-fit (format ovb-fit) ---- */
+
+enum ovb_fit_question { OVB_FIT_MORE, OVB_FIT_NODES };
+/* exact: the count itself; at-least: ovb-fit stopped at its --max or
+ * --budget; at-most: nodes that suffice, fewer not ruled out within the
+ * --budget; never: no number of nodes of the shape holds the apps
+ * (COUNT 0) */
+enum ovb_fit_bound { OVB_FIT_EXACT, OVB_FIT_AT_LEAST, OVB_FIT_AT_MOST,
+	OVB_FIT_NEVER };
+struct ovb_fitwhere {
+	char *node;
+	uint64_t capsules;      /* the new copies' capsules on node */
+};
+struct ovb_fitpoint {
+	double O;               /* tolerance, [0, 1) */
+	uint64_t count;         /* copies (more) or nodes (nodes) */
+	enum ovb_fit_bound bound;
+	size_t nwhere, capwhere;
+	struct ovb_fitwhere *where;     /* more only, in cluster order */
+	unsigned long line;
+};
+struct ovb_fit {
+	enum ovb_fit_question q;
+	char *name;             /* more: the application; nodes: the shape */
+	double cap[OVB_NCAP];   /* nodes: the shape's capacities (cpu, B/s) */
+	char *search;           /* the policy of ovb-place, or "exhaustive" */
+	size_t n, cap_p;
+	struct ovb_fitpoint *p; /* in increasing O, n >= 1 in a read file */
+};
+int ovb_fit_read(struct ovb_lex *lx, struct ovb_fit *fit);
+int ovb_fit_write(FILE *f, const struct ovb_fit *fit);
+void ovb_fit_free(struct ovb_fit *fit);
+const char *ovb_fit_bound_name(enum ovb_fit_bound b);
+
 /* ---- formats/reserves.c: Cluster Reserves matrices (format ovb-reserves) ---- */
 
 struct ovb_round {
@@ -1584,6 +1618,8 @@ struct ovb_plot_trade {
 };
 void ovb_plot_trade(FILE *f, bool png, const struct ovb_plot_trade *v,
 	size_t n);
+/* An ovb-fit answer: copies that fit, or nodes needed, against O. */
+void ovb_plot_fit(FILE *f, bool png, const struct ovb_fit *fit);
 
 /* Runs gnuplot ($OVB_GNUPLOT, else "gnuplot"; no shell, no init files) on
  * script with its output to outfd: 0, or OVB_EUNAVAIL (gnuplot missing or

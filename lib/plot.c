@@ -957,6 +957,67 @@ ovb_plot_trade(FILE *g, bool png, const struct ovb_plot_trade *v, size_t n)
 	strs_free(&a);
 }
 
+/* An ovb-fit answer: COUNT against O, one point per O; a bound (at-least,
+ * at-most) drawn as an open point, "never" left out; exact counts
+ * joined by a line; the key outside, right of the plot, clear of the
+ * points. */
+void
+ovb_plot_fit(FILE *g, bool png, const struct ovb_fit *fit)
+{
+	struct strs a = { 0 };
+	double omax = 0, cmax = 1;
+	bool more = fit->q == OVB_FIT_MORE;
+	for (size_t i = 0; i < fit->n; i++) {
+		omax = fmax(omax, 100 * fit->p[i].O);
+		cmax = fmax(cmax, (double)fit->p[i].count);
+	}
+	if (!(omax > 0))
+		omax = 1;
+	head(g, png, 680, 440);
+	fprintf(g, "set title %s\nset xlabel 'overbooking tolerance O [%%]'\n"
+		"set ylabel %s\nset key outside right top vertical\n"
+		"set yrange [0:" N "]\n"
+		"set xrange [" N ":" N "]\n", more ? q(&a, "Copies of %s that "
+		"fit (%s)", fit->name, fit->search) : q(&a, "Nodes like %s "
+		"needed (%s)", fit->name, fit->search), more ? "'copies'" :
+		"'nodes'", 1.15 * cmax, -0.04 * omax, 1.04 * omax);
+	fprintf(g, "$E << EOD\n");
+	size_t ne = 0;
+	for (size_t i = 0; i < fit->n; i++)
+		if (fit->p[i].bound == OVB_FIT_EXACT) {
+			fprintf(g, N " %llu\n", 100 * fit->p[i].O,
+				(unsigned long long)fit->p[i].count);
+			ne++;
+		}
+	fprintf(g, "EOD\n$B << EOD\n");
+	size_t nb = 0;
+	for (size_t i = 0; i < fit->n; i++)
+		if (fit->p[i].bound == OVB_FIT_AT_LEAST ||
+		    fit->p[i].bound == OVB_FIT_AT_MOST) {
+			fprintf(g, N " %llu\n", 100 * fit->p[i].O,
+				(unsigned long long)fit->p[i].count);
+			nb++;
+		}
+	fprintf(g, "EOD\n");
+	if (!ne && !nb)
+		fprintf(g, "set label 1 %s at graph 0.5, 0.5 center\n"
+			"plot NaN notitle", more ? "'no copy fits'" :
+			"'no number of nodes holds the applications'");
+	else
+		fprintf(g, "plot ");
+	if (ne)
+		fprintf(g, "$E using 1:2 with linespoints lw 2 pt 7 ps 0.8 "
+			"title %s", q(&a, "%s", more ? "copies that fit" :
+			"fewest nodes"));
+	if (nb)
+		fprintf(g, "%s$B using 1:2 with points pt 6 ps 1.2 title %s",
+			ne ? ", " : "",
+			q(&a, "%s", more ? "at least (search cut short)" :
+			"at most (search cut short)"));
+	fprintf(g, "\n");
+	strs_free(&a);
+}
+
 /* ---- running gnuplot ---- */
 
 int

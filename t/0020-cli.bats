@@ -41,6 +41,7 @@ args() {
 	ovb-convolve) A=(-r cpu -C 1 "@$DATA/example.usage") ;;
 	ovb-enforce) A=(-t cgroup "@$DATA/example.cluster" "$DATA/example.plan") ;;
 	ovb-rt) A=("@$DATA/example.rt") ;;
+	ovb-fit) A=(--more shop "@$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.profile") ;;
 	ovb-fmt) A=(-c "@$DATA/example.plan") ;;
 	ovb-import) A=(--bitbrains "@$DATA/replay-bitbrains.csv") ;;
 	ovb-market) A=("$DATA/market-fig3.cluster" "@$DATA/example.bids") ;;

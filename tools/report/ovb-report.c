@@ -39,16 +39,16 @@ enum { OPT_FORMAT = 'f', OPT_TABLE = 't', OPT_PLOT = 'p', OPT_CAPSULE = 'c',
 
 enum format { F_TEXT, F_TSV, F_HTML };
 enum plot { P_NONE, P_PDF, P_CDF, P_CURVE, P_NODE, P_CLUSTER, P_GAIN,
-	P_TRADE, NPLOT };
+	P_TRADE, P_FIT, NPLOT };
 enum tabid { T_NODES, T_APPS, T_PLACEMENTS, T_REJECTS, T_CAPSULES,
-	T_TRACES, T_GAIN, T_TRADE, T_MARKET, NTABLE };
+	T_TRACES, T_GAIN, T_TRADE, T_MARKET, T_FIT, NTABLE };
 
 static const char *const format_names[] = { "text", "tsv", "html" };
 static const char *const plot_names[NPLOT] = { "", "pdf", "cdf", "curve",
-	"node", "cluster", "gain", "trade" };
+	"node", "cluster", "gain", "trade", "fit" };
 static const char *const table_names[NTABLE] = { "nodes", "apps",
 	"placements", "rejects", "capsules", "traces", "gain", "trade",
-	"market" };
+	"market", "fit" };
 
 static enum format opt_format = F_TEXT;
 static bool opt_format_given, opt_noplots, opt_title_given, opt_png;
@@ -66,9 +66,8 @@ static const struct argp_option options[] = {
 	  "self-contained page: every table and plot)", 0 },
 	{ "table", OPT_TABLE, "NAME[,NAME...]", 0,
 	  "Only these tables (in html, with their plots): nodes, apps, "
-	  "placements, rejects, capsules, traces, gain, trade, market "
-	  "(default: every one the "
-	  "inputs allow)", 0 },
+	  "placements, rejects, capsules, traces, gain, trade, market, fit "
+	  "(default: every one the inputs allow)", 0 },
 	{ NULL, 0, NULL, 0, "HTML pages:", 2 },
 	{ "no-plots", OPT_NOPLOTS, NULL, 0,
 	  "The tables only (needs no gnuplot)", 0 },
@@ -82,7 +81,9 @@ static const struct argp_option options[] = {
 	  "chosen point), node (a node's aggregate usage Y against its "
 	  "capacity), cluster (reserved vs capacity per node), gain (placed "
 	  "applications vs overbooking tolerance), trade (per day: lent and "
-	  "nodes above capacity, a line per ovb-trade file)", 0 },
+	  "nodes above capacity, a line per ovb-trade file), fit (an ovb-fit "
+	  "answer: copies that fit or nodes needed vs overbooking tolerance)",
+	  0 },
 	{ "capsule", OPT_CAPSULE, "NAME", 0,
 	  "The capsule of a pdf, cdf or curve plot", 0 },
 	{ "node", OPT_NODE, "NAME", 0, "The node of a node plot", 0 },
@@ -102,7 +103,9 @@ static const char doc[] =
 	"profiles it names (placements, per node reserved vs capacity and "
 	"Pr(Y > C) against O_min, rejections) and, optionally, the ovb-apps "
 	"file it was made from (for the lower bounds lb-cpu= and lb-net= in "
-	"the Eq. 1 load; without it lb is 0), and gain tables.  A usage "
+	"the Eq. 1 load; without it lb is 0), gain tables, and one ovb-fit "
+	"answer (formats/fit.md: copies that fit, or nodes needed, against "
+	"O).  A usage "
 	"block of a capsule and resource that a profile also has is not used "
 	"(the profile carries the same U).\n\n"
 	"The apps table shows each application of the plan: its capsules, "
@@ -176,7 +179,8 @@ parse_tables(struct argp_state *st, const char *arg)
 		int i = lookup(table_names, NTABLE, t);
 		if (i < 0)
 			argp_error(st, "--table: unknown table '%s' (nodes, apps, "
-				"placements, rejects, capsules, traces, gain)", t);
+				"placements, rejects, capsules, traces, gain, trade, "
+				"market, fit)", t);
 		opt_tables |= 1u << i;
 	}
 	free(copy);
@@ -207,7 +211,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_PLOT:
 		if ((i = lookup(plot_names, NPLOT, arg)) < 0)
 			argp_error(st, "--plot: unknown kind '%s' (pdf, cdf, curve, "
-				"node, cluster, gain)", arg);
+				"node, cluster, gain, fit)", arg);
 		opt_plot = (enum plot)i;
 		return 0;
 	case OPT_CAPSULE:
@@ -237,7 +241,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		if (opt_capsule && opt_plot != P_PDF && opt_plot != P_CDF &&
 		    opt_plot != P_CURVE)
 			argp_error(st, "--capsule is for --plot pdf, cdf and curve");
-		if (opt_res >= 0 && (opt_plot == P_CLUSTER || opt_plot == P_GAIN))
+		if (opt_res >= 0 && (opt_plot == P_CLUSTER || opt_plot == P_GAIN ||
+		    opt_plot == P_FIT))
 			argp_error(st, "--res is for --plot pdf, cdf, curve and "
 				"node");
 		if ((opt_noplots || opt_title_given) && opt_format != F_HTML)
@@ -301,6 +306,8 @@ static struct {
 	struct ovb_apps apps;    /* the lower bounds lb of Eq. 1 */
 	const char *cluster_file, *plan_file, *apps_file;
 	bool cluster_read, plan_read, apps_read; /* to free, even after an error */
+	struct ovb_fit fit;      /* an ovb-fit answer */
+	const char *fit_file;
 	struct ovb_run *run;     /* of every gain table */
 	size_t nrun, caprun;
 	const char **file;       /* every input, as named in messages */
@@ -316,6 +323,22 @@ static void table_trade(struct table *t);
 static void table_market(struct table *t);
 static void plot_trade(FILE *g);
 static void extra_free(void);
+/* An ovb-fit answer, one per report. */
+static int
+read_fit(struct ovb_lex *lx)
+{
+	if (in.fit_file) {
+		ovb_err(lx, "a second ovb-fit file (the first is %s): give one "
+			"answer", in.fit_file);
+		return OVB_EUSAGE;
+	}
+	int st = ovb_fit_read(lx, &in.fit);
+	if (st)
+		ovb_fit_free(&in.fit);
+	else
+		in.fit_file = lx->name;
+	return st;
+}
 
 /* Reads one input with its format's reader (ovb_read_input's take). */
 static int
@@ -369,13 +392,15 @@ read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 			for (size_t i = 0; i < g.n; i++)
 				*OVB_PUSH(in.run, in.nrun, in.caprun) = g.run[i];
 		ovb_gain_free(&g);
+	} else if (!strcmp(fmt->name, "fit")) {
+		st = read_fit(lx);
 	} else if (extra_read(fmt->name, lx, &st)) {
 		;
 	} else {
 		st = ovb_err(lx, "this is an ovb-%s file; ovb-report reads "
 			"ovb-profile, ovb-usage, ovb-curve, ovb-cluster, ovb-plan, "
-			"ovb-apps, ovb-gain, ovb-trade, ovb-bids and "
-			"ovb-migrations", fmt->name);
+			"ovb-apps, ovb-gain, ovb-trade, ovb-bids, ovb-migrations "
+			"and ovb-fit", fmt->name);
 	}
 	return st;
 }
@@ -1305,6 +1330,48 @@ table_gain(struct table *t)
 	}
 }
 
+static const struct col fit_cols[] = {
+	{ "O", "O", NULL, W_BOTH | F_NUM },
+	{ "count", "count", NULL, W_BOTH | F_NUM },
+	{ "unit", "unit", NULL, W_BOTH },
+	{ "bound", "bound", NULL, W_BOTH },
+	{ "where", "where", NULL, W_BOTH },
+};
+
+/* An ovb-fit answer: a row per O. */
+static void
+table_fit(struct table *t)
+{
+	bool more = in.fit.q == OVB_FIT_MORE;
+	t->title = more ? "Copies that fit on top of the plan (ovb-fit)" :
+		"Nodes of one shape that hold the applications (ovb-fit)";
+	t->note = more ? "copies of the application against the tolerance O; "
+		"where: the copies' capsules per node" : "the fewest nodes of "
+		"the shape against the tolerance O";
+	TCOLS(t, fit_cols);
+	for (size_t i = 0; i < in.fit.n; i++) {
+		const struct ovb_fitpoint *p = &in.fit.p[i];
+		trow(t, false);
+		tput(t, ovb_plot_qty(p->O, NULL), xreal(p->O));
+		tput(t, p->bound == OVB_FIT_NEVER ? dash() : xasprintf("%llu",
+			(unsigned long long)p->count), NULL);
+		tput(t, ovb_xstrdup(more ? "copies" : "nodes"), NULL);
+		tput(t, ovb_xstrdup(ovb_fit_bound_name(p->bound)), NULL);
+		char *w = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&w, &len);
+		if (!f) {
+			ovb_warn("out of memory");
+			exit(OVB_ESOFT);
+		}
+		for (size_t j = 0; j < p->nwhere; j++)
+			fprintf(f, "%s%s:%llu", j ? " " : "", p->where[j].node,
+				(unsigned long long)p->where[j].capsules);
+		fclose(f);
+		tput(t, p->nwhere ? w : (free(w), dash()), NULL);
+	}
+}
+
 /* Which tables the inputs allow. */
 static bool
 table_possible(enum tabid id)
@@ -1322,6 +1389,7 @@ table_possible(enum tabid id)
 		return false;
 	case T_GAIN: return ngains > 0;
 	case T_TRADE: case T_MARKET: return extra_possible(id);
+	case T_FIT: return in.fit_file != NULL;
 	case NTABLE: break;
 	}
 	return false;
@@ -1331,7 +1399,8 @@ static const char *const table_needs[NTABLE] = { "an ovb-cluster file",
 	"an ovb-plan file", "an ovb-plan file", "an ovb-plan file",
 	"an ovb-profile or ovb-usage file",
 	"a profile, usage or curve file with trace records", "a gain table",
-	"an ovb-trade file", "an ovb-cluster and an ovb-bids file" };
+	"an ovb-trade file", "an ovb-cluster and an ovb-bids file",
+	"an ovb-fit file" };
 
 static bool
 table_wanted(enum tabid id)
@@ -1353,7 +1422,8 @@ check_tables(void)
 	}
 	if (!any)
 		return ovb_err_at(NULL, 0, "nothing to report: give profiles, "
-			"usage distributions, a cluster (and plan) or a gain table");
+			"usage distributions, a cluster (and plan), a gain table or "
+			"an ovb-fit answer");
 	return 0;
 }
 
@@ -1372,6 +1442,7 @@ make_table(struct table *t, enum tabid id)
 	case T_GAIN: table_gain(t); break;
 	case T_TRADE: table_trade(t); break;
 	case T_MARKET: table_market(t); break;
+	case T_FIT: table_fit(t); break;
 	case NTABLE: break;
 	}
 }
@@ -1601,6 +1672,7 @@ script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 	}
 	case P_GAIN: ovb_plot_gain(g, opt_png, gains, ngains); break;
 	case P_TRADE: plot_trade(g); break;
+	case P_FIT: ovb_plot_fit(g, opt_png, &in.fit); break;
 	case P_NONE: case NPLOT: break;
 	}
 }
@@ -1633,6 +1705,12 @@ plot_select(enum plot kind, const struct row **r, const struct nres **nr)
 	case P_TRADE:
 		if (!extra_possible(T_TRADE)) {
 			ovb_warn("--plot trade: needs an ovb-trade file");
+			return OVB_EUSAGE;
+		}
+		return 0;
+	case P_FIT:
+		if (!in.fit_file) {
+			ovb_warn("--plot fit: needs an ovb-fit answer");
 			return OVB_EUSAGE;
 		}
 		return 0;
@@ -2034,7 +2112,7 @@ html_page(FILE *f)
 	fputs("</p>\n<nav>", f);
 	static const char *const heads[NTABLE] = { "Nodes", "Applications",
 		"Placements", "Rejected applications", "Capsules", "Traces",
-		"Overbooking gain", "Trading", "Market" };
+		"Overbooking gain", "Trading", "Market", "Capacity against O" };
 	for (int i = 0; i < NTABLE; i++)
 		if (table_wanted((enum tabid)i))
 			fprintf(f, "<a href=\"#%s\">%s</a>", table_names[i],
@@ -2077,6 +2155,15 @@ html_page(FILE *f)
 			st = figure(f, P_GAIN, NULL, NULL, "Applications placed "
 				"against the overbooking tolerance O, per cluster size "
 				"(as Fig. 7 of the paper).", false);
+			fputs("</div>\n", f);
+		}
+		if (id == T_FIT && plots_on() && !st) {
+			fputs("<div class=\"figs\">\n", f);
+			st = figure(f, P_FIT, NULL, NULL, in.fit.q == OVB_FIT_MORE ?
+				"Copies of the application that fit on top of the "
+				"plan, against the overbooking tolerance O." : "The "
+				"fewest nodes of the shape that hold the applications, "
+				"against the overbooking tolerance O.", false);
 			fputs("</div>\n", f);
 		}
 		fputs("</section>\n", f);
@@ -2128,6 +2215,7 @@ free_all(void)
 	if (in.apps_read)
 		ovb_apps_free(&in.apps);
 	free(in.run);
+	ovb_fit_free(&in.fit);
 	free(in.file);
 	free(rows);
 	for (size_t i = 0; i < nnres; i++) {
