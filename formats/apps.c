@@ -132,9 +132,9 @@ app_record(struct reader *r, struct ovb_lex *lx)
 }
 
 static const char *const capkeys[] = { "profile", "cpu", "net", "node",
-	"lb-cpu", "lb-net", "O", "tau", "epsilon" };
+	"lb-cpu", "lb-net", "O", "tau", "epsilon", "net-rx", "lb-net-rx" };
 enum { K_PROFILE, K_CPU, K_NET, K_NODE, K_LBCPU, K_LBNET, K_O, K_TAU, K_EPS,
-	K_N };
+	K_NETRX, K_LBNETRX, K_N };
 
 static int
 capsule_option(struct ovb_lex *lx, struct ovb_capsule *c, int k,
@@ -152,6 +152,10 @@ capsule_option(struct ovb_lex *lx, struct ovb_capsule *c, int k,
 	case K_NET: return kv_real(lx, key, val, OVB_NONNEG, &c->resv[OVB_NET]);
 	case K_LBCPU: return kv_real(lx, key, val, OVB_NONNEG, &c->lb[OVB_CPU]);
 	case K_LBNET: return kv_real(lx, key, val, OVB_NONNEG, &c->lb[OVB_NET]);
+	case K_NETRX:
+		return kv_real(lx, key, val, OVB_NONNEG, &c->resv[OVB_NETRX]);
+	case K_LBNETRX:
+		return kv_real(lx, key, val, OVB_NONNEG, &c->lb[OVB_NETRX]);
 	case K_O: return kv_real(lx, key, val, OVB_PROB, &c->O);
 	case K_TAU: return kv_real(lx, key, val, OVB_POS, &c->tau);
 	default: return kv_real(lx, key, val, OVB_NONNEG, &c->epsilon);
@@ -161,13 +165,14 @@ capsule_option(struct ovb_lex *lx, struct ovb_capsule *c, int k,
 static int
 check_capsule(struct ovb_lex *lx, const struct ovb_capsule *c, unsigned seen)
 {
-	bool plain = seen & (1u << K_CPU | 1u << K_NET);
+	bool plain = seen & (1u << K_CPU | 1u << K_NET | 1u << K_NETRX);
 	if (c->profile && plain)
 		return ovb_err(lx, "capsule %s: profile= and a plain reservation "
-			"(cpu=, net=) exclude each other", c->name);
-	if (!c->profile && !(c->resv[OVB_CPU] > 0 || c->resv[OVB_NET] > 0))
+			"(cpu=, net=, net-rx=) exclude each other", c->name);
+	if (!c->profile && !(c->resv[OVB_CPU] > 0 || c->resv[OVB_NET] > 0 ||
+	    c->resv[OVB_NETRX] > 0))
 		return ovb_err(lx, "capsule %s: needs profile=NAME or a positive "
-			"cpu= or net= reservation", c->name);
+			"cpu=, net= or net-rx= reservation", c->name);
 	for (int i = 0; i < OVB_NCAP && !c->profile; i++)
 		if (c->lb[i] > c->resv[i])
 			return ovb_err(lx, "capsule %s: lower bound lb-%s=%g is above "
@@ -180,8 +185,9 @@ static int
 capsule_record(struct reader *r, struct ovb_lex *lx)
 {
 	struct ovb_app *app = cur(r);
-	int st = ovb_arity(lx, 2, -1, "capsule NAME (profile=P | cpu=V net=V) "
-		"[node=N] [lb-cpu=V] [lb-net=V] [O=P] [tau=T] [epsilon=E]");
+	int st = ovb_arity(lx, 2, -1, "capsule NAME (profile=P | cpu=V net=V "
+		"net-rx=V) [node=N] [lb-cpu=V] [lb-net=V] [lb-net-rx=V] [O=P] "
+		"[tau=T] [epsilon=E]");
 	if (st || (st = ovb_tok_name(lx, 1, "capsule name")))
 		return st;
 	if (!app)
@@ -477,6 +483,8 @@ ovb_apps_write(FILE *f, const struct ovb_apps *a)
 			else {
 				put_opt(f, "cpu", c->resv[OVB_CPU]);
 				put_opt(f, "net", c->resv[OVB_NET]);
+				if (c->resv[OVB_NETRX] > 0)
+					put_opt(f, "net-rx", c->resv[OVB_NETRX]);
 			}
 			if (c->node)
 				fprintf(f, " node=%s", c->node);
@@ -484,6 +492,8 @@ ovb_apps_write(FILE *f, const struct ovb_apps *a)
 				put_opt(f, "lb-cpu", c->lb[OVB_CPU]);
 			if (c->lb[OVB_NET] > 0)
 				put_opt(f, "lb-net", c->lb[OVB_NET]);
+			if (c->lb[OVB_NETRX] > 0)
+				put_opt(f, "lb-net-rx", c->lb[OVB_NETRX]);
 			put_opt(f, "O", c->O);
 			put_opt(f, "tau", c->tau);
 			put_opt(f, "epsilon", c->epsilon);

@@ -1,22 +1,23 @@
 /* cluster.c: format ovb-cluster, the nodes of a cluster and their
  * capacities (spec: cluster.md).
  *
- *	node NAME CPU cpu NET B/s [KEY=VALUE...]
+ *	node NAME CPU cpu NET B/s [net-rx RX B/s] [KEY=VALUE...]
  *
  * Invariants after a successful read: at least one node, names unique,
- * capacities finite and > 0, label keys unique per node. */
+ * capacities finite and > 0, label keys unique per node; a net-rx
+ * capacity on every node or on none. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "impl.h"
 
 static int
-read_labels(struct ovb_lex *lx, struct ovb_node *nd)
+read_labels(struct ovb_lex *lx, struct ovb_node *nd, int from)
 {
-	nd->nlabel = (size_t)lx->ntok - 6;
+	nd->nlabel = (size_t)(lx->ntok - from);
 	nd->label = ovb_xcalloc(nd->nlabel, sizeof *nd->label);
 	for (size_t i = 0; i < nd->nlabel; i++) {
-		char *tok = lx->tok[6 + i], *key, *val;
+		char *tok = lx->tok[from + (int)i], *key, *val;
 		char *copy = ovb_xstrdup(tok);
 		if (!ovb_kv(copy, &key, &val) || !ovb_valid_name(key) ||
 		    !ovb_valid_name(val)) {
@@ -38,26 +39,49 @@ read_labels(struct ovb_lex *lx, struct ovb_node *nd)
 static int
 read_node(struct ovb_lex *lx, struct ovb_cluster *c)
 {
-	int st = ovb_arity(lx, 6, -1, "node NAME CPU cpu NET B/s [KEY=VALUE...]");
+	int st = ovb_arity(lx, 6, -1, "node NAME CPU cpu NET B/s [net-rx RX B/s] "
+		"[KEY=VALUE...]");
 	if (st || (st = ovb_tok_name(lx, 1, "node name")))
 		return st;
 	size_t dup = ovb_names_get(&c->byname, lx->tok[1]);
 	if (dup != OVB_NONE)
 		return ovb_err(lx, "node '%s' is defined twice (first at line %lu)",
 			lx->tok[1], c->node[dup].line);
-	double cap[OVB_NCAP];
+	double cap[OVB_NCAP] = { 0 };
 	if ((st = ovb_tok_pos(lx, 2, "node CPU capacity", &cap[OVB_CPU])) ||
 	    (st = ovb_tok_unit(lx, 3, "cpu")) ||
 	    (st = ovb_tok_pos(lx, 4, "node network capacity", &cap[OVB_NET])) ||
 	    (st = ovb_tok_unit(lx, 5, "B/s")))
 		return st;
+	int from = 6;
+	if (lx->ntok > 6 && !strcmp(lx->tok[6], "net-rx")) {
+		if (lx->ntok < 9)
+			return ovb_err(lx, "node: net-rx needs a capacity and its "
+				"unit: net-rx RX B/s");
+		if ((st = ovb_tok_pos(lx, 7, "node receive capacity",
+		    &cap[OVB_NETRX])) || (st = ovb_tok_unit(lx, 8, "B/s")))
+			return st;
+		from = 9;
+	}
+	if (c->n && (cap[OVB_NETRX] > 0) != (c->node[0].cap[OVB_NETRX] > 0))
+		return ovb_err(lx, "node '%s' gives %s net-rx capacity but node "
+			"'%s' (line %lu) %s: give it on every node or on none",
+			lx->tok[1], cap[OVB_NETRX] > 0 ? "a" : "no",
+			c->node[0].name, c->node[0].line,
+			cap[OVB_NETRX] > 0 ? "does not" : "does");
 	struct ovb_node *nd = OVB_PUSH(c->node, c->n, c->cap);
 	memset(nd, 0, sizeof *nd);
 	nd->name = ovb_xstrdup(lx->tok[1]);
 	nd->line = lx->line;
 	memcpy(nd->cap, cap, sizeof cap);
 	ovb_names_add(&c->byname, nd->name, c->n - 1);
-	return read_labels(lx, nd);
+	return read_labels(lx, nd, from);
+}
+
+int
+ovb_cluster_nres(const struct ovb_cluster *c)
+{
+	return c->n && c->node[0].cap[OVB_NETRX] > 0 ? OVB_NCAP : 2;
 }
 
 int
@@ -81,7 +105,9 @@ int
 ovb_cluster_write(FILE *f, const struct ovb_cluster *c)
 {
 	ovb_put_magic(f, "cluster");
-	fputs("# node NAME CPU cpu NET B/s [KEY=VALUE...]\n", f);
+	fputs(ovb_cluster_nres(c) == OVB_NCAP ?
+		"# node NAME CPU cpu NET B/s net-rx RX B/s [KEY=VALUE...]\n" :
+		"# node NAME CPU cpu NET B/s [KEY=VALUE...]\n", f);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct ovb_node *nd = &c->node[i];
 		fprintf(f, "node %s", nd->name);
@@ -89,6 +115,11 @@ ovb_cluster_write(FILE *f, const struct ovb_cluster *c)
 		fputs(" cpu", f);
 		ovb_put_real(f, nd->cap[OVB_NET]);
 		fputs(" B/s", f);
+		if (nd->cap[OVB_NETRX] > 0) {
+			fputs(" net-rx", f);
+			ovb_put_real(f, nd->cap[OVB_NETRX]);
+			fputs(" B/s", f);
+		}
 		for (size_t j = 0; j < nd->nlabel; j++)
 			fprintf(f, " %s", nd->label[j]);
 		fputc('\n', f);

@@ -90,10 +90,11 @@ read_header(struct reader *r, struct ovb_lex *lx)
 	bool ok = !strncmp(sel, "pid:", 4) ?
 		ovb_parse_u64(sel + 4, &pid) && pid >= 1 :
 		!strncmp(sel, "comm:", 5) ? sel[5] != '\0' :
-		!strncmp(sel, "cgroup:", 7) && sel[7] != '\0';
+		!strncmp(sel, "cgroup:", 7) ? sel[7] != '\0' :
+		!strncmp(sel, "unit:", 5) && sel[5] != '\0';
 	if (!ok)
 		return ovb_err(lx, "capsule: selector '%s' is not pid:N, "
-			"comm:REGEX or cgroup:PATH", sel);
+			"comm:REGEX, cgroup:PATH or unit:NAME", sel);
 	struct ovb_oncap *c = OVB_PUSH(o->cap, o->ncap, o->capcap);
 	memset(c, 0, sizeof *c);
 	c->name = ovb_xstrdup(lx->tok[1]);

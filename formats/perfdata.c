@@ -25,7 +25,7 @@
 
 enum {
 	REC_LOST = 2, REC_COMM = 3, REC_EXIT = 4, REC_FORK = 7, REC_SAMPLE = 9,
-	REC_LOST_SAMPLES = 13, REC_USER = 64, REC_HEADER_ATTR = 64,
+	REC_LOST_SAMPLES = 13, REC_CGROUP = 19, REC_USER = 64, REC_HEADER_ATTR = 64,
 	REC_HEADER_TRACING_DATA = 66, REC_FINISHED_ROUND = 68,
 	REC_THREAD_MAP = 73, REC_CPU_MAP = 74,
 	REC_HEADER_FEATURE = 80, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
@@ -35,7 +35,16 @@ enum {
 	S_READ = 1 << 4, S_CALLCHAIN = 1 << 5, S_ID = 1 << 6, S_CPU = 1 << 7,
 	S_PERIOD = 1 << 8, S_STREAM_ID = 1 << 9, S_RAW = 1 << 10,
 	S_IDENTIFIER = 1 << 16,
+	/* between RAW and CGROUP: variable-length ones (not read) ... */
+	S_BRANCH_STACK = 1 << 11, S_REGS_USER = 1 << 12, S_STACK_USER = 1 << 13,
+	S_REGS_INTR = 1 << 18,
+	/* ... and 8-byte ones, skipped */
+	S_WEIGHT = 1 << 14, S_DATA_SRC = 1 << 15, S_TRANSACTION = 1 << 17,
+	S_PHYS_ADDR = 1 << 19, S_WEIGHT_STRUCT = 1 << 24,
+	S_CGROUP = 1 << 21,
 };
+#define S_VARIABLE (S_BRANCH_STACK | S_REGS_USER | S_STACK_USER | S_REGS_INTR)
+#define MAXCGROUPS 65536
 enum { R_ENABLED = 1, R_RUNNING = 2, R_ID = 4, R_GROUP = 8, R_LOST = 16 };
 enum { FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4,
 	FEAT_NRCPUS = 7, FEAT_CMDLINE = 11, FEAT_CLOCK_DATA = 29,
@@ -56,7 +65,11 @@ struct attr {
 	bool freq, sample_id_all;
 	enum handler h;
 	struct tep_format_field *f1, *f2, *f3, *f4, *flags;
+	struct tep_format_field *sk, *family, *dev;   /* network: the socket,
+	                              its family; the device's name (devq) */
 };
+
+struct cgroup { uint64_t id; char *path; };
 
 struct idmap { uint64_t id; uint32_t attr; };
 
@@ -89,6 +102,8 @@ struct ovb_perf {
 	uint32_t cpumap_first;
 	uint64_t lost_samples;
 	char filtered[128];        /* an event we use recorded with --filter */
+	struct cgroup *cg;         /* PERF_RECORD_CGROUP: id -> path */
+	size_t ncg, capcg;
 	/* where and when: HOSTNAME, OSRELEASE ("": absent), CLOCK_DATA */
 	char host[OVB_MAXNAME + 1], kernel[OVB_MAXNAME + 1];
 	bool has_clock;
@@ -579,10 +594,13 @@ bind_attr(struct ovb_perf *p, struct attr *at)
 	     !strcmp(ev->name, "sock_recv_length"))) {
 		at->f1 = tep_find_field(ev, "ret");
 		at->f2 = tep_find_field(ev, "flags");
+		at->sk = tep_find_field(ev, "sk");
+		at->family = tep_find_field(ev, "family");
 		at->h = !at->f1 ? H_NONE : ev->name[5] == 's' ? H_SEND : H_RECV;
 	} else if (!strcmp(ev->system, "net") &&
 	    !strcmp(ev->name, "net_dev_queue")) {
 		at->f1 = tep_find_field(ev, "len");
+		at->dev = tep_find_field(ev, "name");
 		at->f2 = tep_find_field(ev, "skbaddr");
 		at->h = at->f1 ? H_DEVQ : H_NONE;
 	} else if (!strcmp(ev->system, "sched") &&
@@ -772,6 +790,7 @@ struct sample {
 	uint32_t pid, tid, cpu;
 	const unsigned char *raw;
 	uint32_t rawsize;
+	uint64_t cgroup;           /* PERF_SAMPLE_CGROUP, 0 if absent */
 };
 
 static bool
@@ -820,6 +839,14 @@ parse_sample(struct ovb_perf *p, struct attr **atp, const unsigned char *b,
 	}
 	if (t & S_RAW) {
 		if (!take_u32(&c, &s->rawsize) || !take(&c, s->rawsize, &s->raw))
+			return false;
+	}
+	/* the cgroup id, where no variable-length field hides it */
+	if (t & S_CGROUP && !(t & S_VARIABLE)) {
+		size_t skip = 8 * (!!(t & (S_WEIGHT | S_WEIGHT_STRUCT)) +
+			!!(t & S_DATA_SRC) + !!(t & S_TRANSACTION) +
+			!!(t & S_PHYS_ADDR));
+		if (!take(&c, skip, &x) || !take_u64(&c, &s->cgroup))
 			return false;
 	}
 	*atp = at;
@@ -877,6 +904,26 @@ field_int(struct tep_format_field *f, const struct sample *s)
 	return (int32_t)(uint32_t)field(f, s);
 }
 
+/* A __data_loc char[] field (offset in the low 16 bits, length in the
+ * high 16), copied into dst (NUL-terminated, cut to its size). */
+static void
+field_str(struct tep_format_field *f, const struct sample *s, char *dst,
+	size_t size)
+{
+	dst[0] = '\0';
+	if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || f->size != 4)
+		return;
+	uint64_t loc = field(f, s);
+	size_t off = loc & 0xffff, len = loc >> 16 & 0xffff;
+	if (off > s->rawsize || len > s->rawsize - off)
+		return;
+	len = strnlen((const char *)s->raw + off, len);
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, s->raw + off, len);
+	dst[len] = '\0';
+}
+
 /* FNV-1a over the bytes of fields a then b (a socket's two addresses, in
  * either order: the flow seen from one end or from the other). */
 static uint64_t
@@ -914,6 +961,7 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	ev->pid = (int32_t)s.pid;
 	ev->tid = (int32_t)s.tid;
 	ev->sample = true;
+	ev->cgroup = s.cgroup;
 	ev->irq = at->flags && (field(at->flags, &s) & TRACE_FLAG_IRQS);
 	if (at->h == H_SOCK) {
 		ev->kind = OVB_PEV_SOCK;
@@ -950,6 +998,13 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 			bytes = 0;
 		ev->kind = at->h == H_RECV ? OVB_PEV_RECV : OVB_PEV_SEND;
 		ev->n = bytes > 0 ? (uint64_t)bytes : 0;
+		ev->devq = at->h == H_DEVQ;
+		if (ev->devq)
+			field_str(at->dev, &s, ev->dev, sizeof ev->dev);
+		else {
+			ev->sk = field(at->sk, &s);
+			ev->family = at->family ? (int)field(at->family, &s) : -1;
+		}
 	}
 	return true;
 }
@@ -991,6 +1046,36 @@ decode_task(struct ovb_perf *p, uint32_t type, uint16_t misc, size_t n,
 		ev->n = get64(b + (type == REC_LOST ? 8 : 0));
 	}
 	return true;
+}
+
+static char *
+dup_path(const unsigned char *b, size_t len)
+{
+	char *s = ovb_xmalloc(len + 1);
+	memcpy(s, b, len);
+	s[len] = '\0';
+	return s;
+}
+
+/* PERF_RECORD_CGROUP: u64 id, the path (NUL-padded), the sample_id
+ * trailer: a cgroup v2 id and its path from the hierarchy's root, for
+ * those that existed when recording began and those created since. */
+static int
+cgroup_record(struct ovb_perf *p, size_t n)
+{
+	if (n < 9)
+		return bad(p, "corrupt cgroup record at byte %llu",
+			(unsigned long long)(p->pos - n - 8));
+	uint64_t id = get64(p->buf);
+	size_t len = strnlen((const char *)p->buf + 8, n - 8);
+	/* appended: a later record of the same id wins (looked up from the
+	 * end) */
+	if (p->ncg == MAXCGROUPS)
+		return bad(p, "more than %d cgroups", MAXCGROUPS);
+	struct cgroup *c = OVB_PUSH(p->cg, p->ncg, p->capcg);
+	c->id = id;
+	c->path = dup_path(p->buf + 8, len);
+	return 0;
 }
 
 /* ---- how the trace was recorded ---- */
@@ -1301,6 +1386,8 @@ read_event(struct ovb_perf *p)
 	} else if (type == REC_COMM || type == REC_FORK || type == REC_EXIT ||
 	    type == REC_LOST)
 		keep = decode_task(p, type, misc, n, &ev, &st);
+	else if (type == REC_CGROUP)
+		st = cgroup_record(p, n);
 	if (keep) {
 		ev.seq = p->seq++;
 		if (ev.time > p->round_max)
@@ -1373,6 +1460,25 @@ ovb_perf_has(const struct ovb_perf *p, const char *sysname)
 	return false;
 }
 
+bool
+ovb_perf_has_cgroups(const struct ovb_perf *p)
+{
+	for (size_t i = 0; i < p->nattr; i++)
+		if (p->attr[i].h != H_NONE && p->attr[i].sample_type & S_CGROUP &&
+		    !(p->attr[i].sample_type & S_VARIABLE))
+			return true;
+	return false;
+}
+
+const char *
+ovb_perf_cgroup_path(const struct ovb_perf *p, uint64_t id)
+{
+	for (size_t i = p->ncg; i-- > 0;)
+		if (p->cg[i].id == id)
+			return p->cg[i].path;
+	return NULL;
+}
+
 uint64_t
 ovb_perf_reordered(const struct ovb_perf *p)
 {
@@ -1398,6 +1504,9 @@ ovb_perf_close(struct ovb_perf *p)
 	if (!p)
 		return;
 	tep_free(p->tep);
+	for (size_t i = 0; i < p->ncg; i++)
+		free(p->cg[i].path);
+	free(p->cg);
 	free(p->attr);
 	free(p->ids);
 	free(p->buf);

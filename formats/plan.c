@@ -98,7 +98,7 @@ read_qos(struct reader *r, struct ovb_lex *lx)
 		return st;
 	int res = ovb_res_parse(lx->tok[3]);
 	if (res < 0 || res >= OVB_NCAP)
-		return ovb_err(lx, "qos: resource '%s' is not cpu or net",
+		return ovb_err(lx, "qos: resource '%s' is not cpu, net or net-rx",
 			lx->tok[3]);
 	if (pl->has_qos[res])
 		return ovb_err(lx, "qos %s of %s %s is given twice", lx->tok[3],
@@ -153,7 +153,7 @@ read_risk(struct reader *r, struct ovb_lex *lx)
 		return st;
 	int res = ovb_res_parse(lx->tok[2]);
 	if (res < 0 || res >= OVB_NCAP)
-		return ovb_err(lx, "risk: resource '%s' is not cpu or net",
+		return ovb_err(lx, "risk: resource '%s' is not cpu, net or net-rx",
 			lx->tok[2]);
 	if ((st = ovb_tok_prob(lx, 3, "risk Pr(Y > C)", &v[0])) ||
 	    (st = ovb_tok_prob(lx, 4, "risk O_min", &v[1])) ||

@@ -60,6 +60,18 @@ ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	return any;
 }
 
+bool
+ovb_need_placed(const struct ovb_cluster *cl, struct ovb_need need[OVB_NCAP])
+{
+	bool any = false;
+	for (int r = 0; r < OVB_NCAP; r++) {
+		if (r >= ovb_cluster_nres(cl))
+			need[r].used = false;
+		any = any || need[r].used;
+	}
+	return any;
+}
+
 double
 ovb_eq1_term(const struct ovb_need *n, double tau_min)
 {

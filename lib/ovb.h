@@ -49,9 +49,10 @@ enum {
 /* Resources.  Rates are in "cpu" (CPU-seconds per second, 1 = one CPU busy)
  * and "B/s"; amounts in "cpu-s" and "B". */
 enum ovb_res { OVB_CPU, OVB_NET, OVB_NETRX, OVB_NRES };
-/* Node capacities cover OVB_CPU and OVB_NET (an interface's bandwidth; the
- * receive direction uses the same figure). */
-#define OVB_NCAP 2
+/* Node capacities cover OVB_CPU, OVB_NET (an interface's bandwidth) and,
+ * when the cluster gives it (on every node or on none), OVB_NETRX, the
+ * receive bandwidth; without it net-rx is not placed. */
+#define OVB_NCAP 3
 
 const char *ovb_res_name(enum ovb_res r);       /* "cpu", "net", "net-rx" */
 const char *ovb_res_rate_unit(enum ovb_res r);  /* "cpu", "B/s", "B/s" */
@@ -449,7 +450,8 @@ struct ovb_pev {
 	int32_t ppid, ptid;       /* fork: the parent */
 	int32_t prev, next;       /* switch: task ids */
 	bool prev_runnable;       /* switch: prev was preempted, not asleep */
-	uint64_t sk;              /* sock: the socket's kernel address */
+	uint64_t sk;              /* sock, and the socket layer's send and
+	                             recv: the socket's kernel address */
 	int32_t sk_state;         /* sock: the new TCP state, -1 (tcp_probe) */
 	uint64_t skb;             /* tcp_probe: the segment's skb; send from
 	                             net:net_dev_queue: the skb queued */
@@ -461,6 +463,13 @@ struct ovb_pev {
 	bool irq;                 /* raised in hard/soft irq or NMI context */
 	bool exec;                /* comm: set by exec */
 	char comm[16];
+	uint64_t cgroup;          /* samples: the task's cgroup v2 id (perf
+	                             record --all-cgroups), 0 if not recorded */
+	bool devq;                /* send: net:net_dev_queue (a packet queued
+	                             to device dev), not the socket layer */
+	char dev[16];             /* devq: the device's name */
+	int family;               /* socket layer: its address family, -1
+	                             unknown */
 };
 struct ovb_perf;
 /* 0, or OVB_EDATA/OVB_EIO (reported, naming name). */
@@ -475,6 +484,11 @@ const char *ovb_perf_kernel(const struct ovb_perf *p);
 bool ovb_perf_clock(const struct ovb_perf *p, uint64_t *wall, uint64_t *clock);
 /* Was tracepoint "system:event" recorded? */
 bool ovb_perf_has(const struct ovb_perf *p, const char *sysname);
+/* Do the samples carry cgroup ids (perf record --all-cgroups)? */
+bool ovb_perf_has_cgroups(const struct ovb_perf *p);
+/* The path of cgroup v2 id from its hierarchy's root ("/a/b"), as the
+ * trace's PERF_RECORD_CGROUP records give it, or NULL. */
+const char *ovb_perf_cgroup_path(const struct ovb_perf *p, uint64_t id);
 /* Events that arrived after later ones had been delivered. */
 uint64_t ovb_perf_reordered(const struct ovb_perf *p);
 /* Events lost by the kernel as perf counted them per event when recording
@@ -630,7 +644,8 @@ int ovb_profile_merge(struct ovb_profiles *all, struct ovb_profiles *p,
 
 struct ovb_node {
 	char *name;
-	double cap[OVB_NCAP];  /* cpu [cpu], net [B/s] */
+	double cap[OVB_NCAP];  /* cpu [cpu], net, net-rx [B/s]; net-rx 0: not
+	                          given (then on no node of the cluster) */
 	size_t nlabel;
 	char **label;          /* "key=value" */
 	unsigned long line;
@@ -643,6 +658,10 @@ struct ovb_cluster {
 int ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c);
 int ovb_cluster_write(FILE *f, const struct ovb_cluster *c);
 void ovb_cluster_free(struct ovb_cluster *c);
+/* The resources placed on the cluster: OVB_NCAP when it gives net-rx
+ * capacities, else 2 (cpu and net); loops over placed resources stop
+ * there. */
+int ovb_cluster_nres(const struct ovb_cluster *c);
 /* The value of node n's label key (its "KEY=VALUE"), or NULL. */
 const char *ovb_node_label(const struct ovb_node *n, const char *key);
 
@@ -652,7 +671,8 @@ enum ovb_op { OVB_OP_NEW, OVB_OP_MODIFY, OVB_OP_TERMINATE };
 struct ovb_capsule {
 	char *name;
 	char *profile;          /* profile capsule name, or NULL: plain */
-	double resv[OVB_NCAP];  /* plain reservation: cpu [cpu], net [B/s] */
+	double resv[OVB_NCAP];  /* plain reservation: cpu [cpu], net, net-rx
+	                           [B/s] */
 	char *node;             /* pinned node, or NULL */
 	double lb[OVB_NCAP];    /* lower bounds [cpu], [B/s]; 0 = none */
 	double O, tau;          /* overrides; NAN = inherit */
@@ -1147,6 +1167,11 @@ struct ovb_need {               /* one capsule's needs on one resource */
  * O 0 unless given.  false when no resource is used. */
 bool ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *const q[OVB_NCAP], struct ovb_need need[OVB_NCAP]);
+/* The needs a cluster places: those of the resources it gives capacities
+ * for (net-rx only where its nodes give it, ovb_cluster_nres); the others
+ * are cleared.  false when none is left. */
+bool ovb_need_placed(const struct ovb_cluster *cl,
+	struct ovb_need need[OVB_NCAP]);
 /* Eq. 1's term over tau_min: max((sigma tau_min + rho)(1 - O)/tau_min, lb)
  * (lb alone in the aggregate mode),
  * in the rate unit, in doubles. */

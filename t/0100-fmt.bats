@@ -1223,15 +1223,17 @@ trust shop 1'
 	assert_fmt_error "$BAD" 11 tbucket
 }
 
-@test "plan: risk duplicate, capacity 0, probability 1.5, resource net-rx" {
+@test "plan: risk duplicate, capacity 0, probability 1.5, unknown resource (net-rx is one: placed where the cluster gives it)" {
 	variant bad.plan "$DATA/example.plan" 's/^risk n2 net /risk n2 cpu /'
 	assert_fmt_error "$BAD" 28 n2
 	variant bad2.plan "$DATA/example.plan" 's/^risk n3 cpu 0 0 2.3 8$/risk n3 cpu 0 0 2.3 0/'
 	assert_fmt_error "$BAD" 29 capacity
 	variant bad3.plan "$DATA/example.plan" 's/^risk n3 cpu 0 0 /risk n3 cpu 1.5 0 /'
 	assert_fmt_error "$BAD" 29 1.5
-	variant bad4.plan "$DATA/example.plan" 's/^risk n3 cpu /risk n3 net-rx /'
-	assert_fmt_error "$BAD" 29 net-rx
+	variant bad4.plan "$DATA/example.plan" 's/^risk n3 cpu /risk n3 disk /'
+	assert_fmt_error "$BAD" 29 disk net-rx
+	variant ok.plan "$DATA/example.plan" 's/^risk n3 cpu /risk n3 net-rx /'
+	run -0 ovb-fmt "$BAD"
 }
 
 @test "plan: an application both placed and rejected" {

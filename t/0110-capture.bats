@@ -26,7 +26,7 @@ load test_helper
 
 @test "capture: runs perf system-wide, without a shell, with the kernel's events" {
 	run -0 --separate-stderr ovb-capture --dry-run -d 2.5 -o out.data
-	assert_output --regexp '^perf record -a -k CLOCK_MONOTONIC -e sched:sched_switch '
+	assert_output --regexp '^perf record -a -k CLOCK_MONOTONIC (--all-cgroups )?-e sched:sched_switch '
 	assert_output --regexp ' -o out\.data -- sleep 2\.5$'
 	if [[ -r /sys/kernel/tracing/events/sched/sched_stat_runtime/format ]]; then
 		assert_output --partial '-e sched:sched_switch -e sched:sched_stat_runtime '

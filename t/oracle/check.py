@@ -41,7 +41,7 @@ from fractions import Fraction
 import formats
 from formats import grid_down, grid_up
 
-RES = ("cpu", "net")
+RES = ("cpu", "net")   # and net-rx where the cluster gives it (main)
 
 
 def read_profiles(paths):
@@ -68,7 +68,8 @@ def read_apps(paths):
             c = {"name": name}
             for k in ("profile", "node", "O", "tau"):
                 c[k] = kv.get(k)
-            for k in ("cpu", "net", "lb-cpu", "lb-net"):
+            for k in ("cpu", "net", "net-rx", "lb-cpu", "lb-net",
+                      "lb-net-rx"):
                 c[k] = float(kv.get(k, "0"))
             cur["caps"].append(c)
     return apps
@@ -143,6 +144,9 @@ def main():
     ap.add_argument("--expect", required=True)
     a = ap.parse_args()
     nodes = formats.read_cluster(a.cluster)
+    global RES
+    if nodes and all("net-rx" in n for n in nodes.values()):
+        RES = ("cpu", "net", "net-rx")
     prof = read_profiles(a.profile)
     apps = read_apps(a.apps)
     plan = formats.read_plan(a.plan)

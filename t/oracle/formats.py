@@ -233,10 +233,19 @@ def read_series(paths):
 
 def read_cluster(path):
     """{node: {'cpu': CPUs, 'net': B/s, 'labels': {key: value}}} in file
-    order."""
-    return {t[1]: {"cpu": float(t[2]), "net": float(t[4]),
-                   "labels": _kv(t[6:])}
-            for t in records(path) if t[0] == "node"}
+    order, with 'net-rx': B/s where the node gives a receive capacity."""
+    out = {}
+    for t in records(path):
+        if t[0] != "node":
+            continue
+        n = {"cpu": float(t[2]), "net": float(t[4])}
+        rest = t[6:]
+        if rest and rest[0] == "net-rx":
+            n["net-rx"] = float(rest[1])
+            rest = rest[3:]
+        n["labels"] = _kv(rest)
+        out[t[1]] = n
+    return out
 
 
 # ---- ovb-apps (formats/apps.md) ----

@@ -5,8 +5,8 @@ exhaustive search, written from the placement rules alone.
 Replays the applications of DIR/apps in order on the cluster and profiles
 of DIR.  For each one, enumerates every assignment of its capsules to
 distinct nodes and decides with exact rational arithmetic whether any
-satisfies every rule (pinning, trust 0, Eq. 1 and Eq. 3 for cpu and net on
-each node, decided exactly with no safety margin: formats/plan.md).  Then:
+satisfies every rule (pinning, trust 0, Eq. 1 and Eq. 3 for cpu and net,
+and net-rx where the cluster gives receive capacities, on each node, decided exactly with no safety margin: formats/plan.md).  Then:
 ovb-place must have placed the application exactly when one exists, and
 its assignment must be one of the feasible ones; the placed capsules join
 the state.  Exit 0 and "agree N apps (P placed)" when all agree.
@@ -25,7 +25,9 @@ MARGIN = 0  # the exact rule of formats/plan.md: no safety margin
 
 def load(d):
     cl = formats.read_cluster(d + "/cluster")
-    nodes = {n: (c["cpu"], c["net"]) for n, c in cl.items()}
+    rx = all("net-rx" in c for c in cl.values())
+    res = ("cpu", "net", "net-rx") if rx else ("cpu", "net")
+    nodes = {n: tuple(c[r] for r in res) for n, c in cl.items()}
     labels = {n: c["labels"] for n, c in cl.items()}
     prof = {}
     for q in formats.read_dists([d + "/profile"]):
@@ -35,14 +37,14 @@ def load(d):
     apps = [{"name": a.name, "caps": a.caps, "trust": a.trust,
              "spread": a.kv.get("spread")}
             for a in formats.read_apps(d + "/apps")]
-    return nodes, prof, apps, labels
+    return nodes, prof, apps, labels, res
 
 
-def needs(app, cap, prof):
-    """Per resource (0 cpu, 1 net): dict or None."""
+def needs(app, cap, prof, resources=("cpu", "net")):
+    """Per resource (0 cpu, 1 net, 2 net-rx where placed): dict or None."""
     name, kv = cap
     out = []
-    for r, res in enumerate(("cpu", "net")):
+    for r, res in enumerate(resources):
         lb = float(kv.get("lb-" + res, 0))
         O = kv.get("O")
         if "profile" in kv:
@@ -110,7 +112,8 @@ def main():
 
 def many(first, last, place_args):
     spread = "--spread" in place_args
-    place_args = [a for a in place_args if a != "--spread"]
+    rx = "--rx" in place_args
+    place_args = [a for a in place_args if a not in ("--spread", "--rx")]
     """Generates instances first..last, runs ovb-place on each, checks."""
     import os
     import subprocess
@@ -125,7 +128,7 @@ def many(first, last, place_args):
         for seed in range(first, last + 1):
             d = os.path.join(tmp, str(seed))
             os.mkdir(d)
-            place_gen.generate(seed, d, spread)
+            place_gen.generate(seed, d, spread, rx)
             with open(d + "/plan", "w") as out:
                 subprocess.run(["ovb-place", "--grid", "0", *place_args,
                                 d + "/cluster", d + "/apps", d + "/profile"],
@@ -142,11 +145,12 @@ def many(first, last, place_args):
 
 
 def check(d, plan):
-    nodes, prof, apps, labels = load(d)
+    nodes, prof, apps, labels, res = load(d)
+    R = range(len(res))
     pl = formats.read_plan(plan)
     placed = {(a, c): node for a, c, node, _ in pl.place}
     rejected = {t[1] for t in pl.reject}
-    state = {n: [[], []] for n in nodes}   # node -> [cpu needs, net needs]
+    state = {n: [[] for _ in R] for n in nodes}  # node -> needs per resource
     on_node = {n: set() for n in nodes}
     trust = {a["name"]: a["trust"] for a in apps}
 
@@ -156,7 +160,7 @@ def check(d, plan):
     nplaced = 0
     for app in apps:
         caps = app["caps"]
-        ns = [needs(app, c, prof) for c in caps]
+        ns = [needs(app, c, prof, res) for c in caps]
         names = list(nodes)
 
         def ok(assign):
@@ -170,7 +174,7 @@ def check(d, plan):
                     return False
                 if any(t(app["name"], other) == 0 for other in on_node[node]):
                     return False
-            for r in (0, 1):
+            for r in R:
                 for node in set(assign):
                     mem = list(state[node][r]) + [n[r] for n, a in zip(ns, assign)
                                                   if a == node and n[r]]
@@ -191,7 +195,7 @@ def check(d, plan):
         if not ok(got):
             sys.exit("%s: placed on %s, which breaks a rule" % (app["name"], got))
         for n, node in zip(ns, got):
-            for r in (0, 1):
+            for r in R:
                 if n[r]:
                     state[node][r].append(n[r])
             on_node[node].add(app["name"])

@@ -55,7 +55,7 @@ static const char doc[] =
 	"ovb-profile files the applications name (none when all capsules are "
 	"plain).  Each violation is one line on stdout:\n\n"
 	"  violation NODE RES KIND DETAILS [capsules APP/CAPSULE,...]\n\n"
-	"with RES cpu, net or - and KIND one of: eq1 (Eq. 1 load above the "
+	"with RES cpu, net, net-rx or - and KIND one of: eq1 (Eq. 1 load above the "
 	"capacity), lb (the same, only because of lower bounds), eq3 "
 	"(Pr(Y>C) above O_min), distinct (two capsules of an application on "
 	"one node), spread (two on one value of the application's spread "
@@ -293,9 +293,12 @@ effective(const struct ovb_app *app, const struct ovb_capsule *c,
 	struct ovb_need e[OVB_NCAP])
 {
 	const struct ovb_qos *q[OVB_NCAP] = { NULL };
-	for (int r = 0; r < OVB_NCAP && c->profile; r++)
+	int nres = ovb_cluster_nres(&S.cluster);
+	for (int r = 0; r < nres && c->profile; r++)
 		q[r] = ovb_profile_find(&S.prof, c->profile, (enum ovb_res)r);
 	ovb_need_of(app, c, q, e);
+	/* a cluster without net-rx capacities does not place it */
+	ovb_need_placed(&S.cluster, e);
 	for (int r = 0; r < OVB_NCAP; r++)
 		e[r].agg = S.plan.aggregate;    /* the plan's mode */
 }
@@ -897,7 +900,7 @@ check_all(struct cap *caps, size_t ncaps)
 		const struct ovb_node *nd = &S.cluster.node[k];
 		size_t n = start[k + 1] - start[k];
 		check_trust(nd, list + start[k], n);
-		for (int r = 0; r < OVB_NCAP; r++)
+		for (int r = 0; r < ovb_cluster_nres(&S.cluster); r++)
 			check_node_res(nd, r, list + start[k], n);
 	}
 	free(at);

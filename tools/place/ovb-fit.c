@@ -348,7 +348,8 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *q[OVB_NCAP] = { NULL };
 	for (int r = 0; r < OVB_NCAP && c->profile; r++)
 		q[r] = ovb_profile_find(&S.prof, c->profile, (enum ovb_res)r);
-	if (ovb_need_of(app, c, q, need))
+	/* net-rx only where the cluster gives it (lib/node.c, as ovb-place) */
+	if (ovb_need_of(app, c, q, need) && ovb_need_placed(&S.cluster, need))
 		return 0;
 	if (c->profile)
 		return ovb_err_at(S.apps_file, app->line, "application %s, capsule "

@@ -95,6 +95,7 @@ static struct {
 	                             re-profiled in place (--max-moves) */
 	uint64_t moves;           /* made by the repair */
 	uint64_t rng;
+	int nres;                 /* resources placed: cpu, net[, net-rx] */
 } S;
 
 static const struct argp_option options[] = {
@@ -285,9 +286,11 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	struct ovb_need need[OVB_NCAP])
 {
 	const struct ovb_qos *q[OVB_NCAP] = { NULL };
-	for (int r = 0; r < OVB_NCAP && c->profile; r++)
+	for (int r = 0; r < S.nres && c->profile; r++)
 		q[r] = prof_find(c->profile, (enum ovb_res)r);
-	bool used = ovb_need_of(app, c, q, need);
+	/* a cluster without net-rx capacities does not place it */
+	bool used = ovb_need_of(app, c, q, need) &&
+		ovb_need_placed(&S.cluster, need);
 	for (int r = 0; r < OVB_NCAP; r++)
 		need[r].agg = opt_aggregate;
 	if (!used) {
@@ -544,10 +547,10 @@ score(const struct capsule *cp, const struct node *nd, const double after[],
 	double trust)
 {
 	double fit = 0;
-	for (int r = 0; r < OVB_NCAP; r++) {
+	for (int r = 0; r < S.nres; r++) {
 		double used = cp->need[r].used ? after[r] :
 			opt_aggregate ? nd->r[r].sig : nd->r[r].load;
-		fit += (nd->n->cap[r] - used) / nd->n->cap[r] / OVB_NCAP;
+		fit += (nd->n->cap[r] - used) / nd->n->cap[r] / S.nres;
 	}
 	double s;
 	switch (opt_policy) {
@@ -555,7 +558,7 @@ score(const struct capsule *cp, const struct node *nd, const double after[],
 	case RANDOM: s = ovb_rng_uniform(&S.rng); break;
 	case TOLERANCE: {
 		double d = 0;
-		for (int r = 0; r < OVB_NCAP; r++)
+		for (int r = 0; r < S.nres; r++)
 			if (cp->need[r].used && nd->r[r].ncap)
 				d = fmax(d, fabs(nd->r[r].omin - cp->need[r].O));
 		s = fit - 100 * d;
@@ -578,7 +581,7 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 	if (trust <= 0)
 		return W_TRUST;
 	double after[OVB_NCAP] = { 0 };
-	for (int r = 0; r < OVB_NCAP; r++)
+	for (int r = 0; r < S.nres; r++)
 		if (cp->need[r].used) {
 			if (!eq1_ok(&nd->r[r], &cp->need[r], nd->n->cap[r],
 			    &after[r]))
@@ -596,7 +599,7 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 static enum why
 eq3_tests(const struct capsule *cp, const struct node *nd)
 {
-	for (int r = 0; r < OVB_NCAP; r++)
+	for (int r = 0; r < S.nres; r++)
 		if (cp->need[r].used && !eq3_ok(&nd->r[r], &cp->need[r],
 		    nd->n->cap[r]))
 			return W_EQ3;
@@ -700,8 +703,8 @@ static double
 headroom(const struct node *nd)
 {
 	double fit = 0;
-	for (int r = 0; r < OVB_NCAP; r++)
-		fit += (nd->n->cap[r] - nd->r[r].load) / nd->n->cap[r] / OVB_NCAP;
+	for (int r = 0; r < S.nres; r++)
+		fit += (nd->n->cap[r] - nd->r[r].load) / nd->n->cap[r] / S.nres;
 	return fit;
 }
 
@@ -940,8 +943,8 @@ candidates_indexed(const struct capsule *cp, size_t want, const size_t *group,
 			cp->need[r].tau) : 0;
 	for (size_t k = 0; k < nshapes; k++) {
 		shapes[k].drop = 0;
-		for (int r = 0; r < OVB_NCAP; r++)
-			shapes[k].drop += w.need[r] / shapes[k].cap[r] / OVB_NCAP;
+		for (int r = 0; r < S.nres; r++)
+			shapes[k].drop += w.need[r] / shapes[k].cap[r] / S.nres;
 		walk_push(&w, k, 1);
 	}
 	next = walk_next(&w, &ub);
@@ -1096,7 +1099,7 @@ check_intervals(struct node *nd, int r, const struct ovb_need *n)
 static void
 add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 {
-	for (int r = 0; r < OVB_NCAP; r++)
+	for (int r = 0; r < S.nres; r++)
 		if (need[r].used) {
 			check_intervals(nd, r, &need[r]);
 			add_to_node(&nd->r[r], &need[r], nd->n->cap[r]);
@@ -1121,7 +1124,7 @@ put_placed(const struct capsule *cp, const struct node *nd)
 	p->capsule = ovb_xstrdup(cp->c->name);
 	p->node = ovb_xstrdup(nd->n->name);
 	p->profile = cp->c->profile ? ovb_xstrdup(cp->c->profile) : NULL;
-	for (int r = 0; r < OVB_NCAP; r++) {
+	for (int r = 0; r < S.nres; r++) {
 		const struct ovb_need *n = &cp->need[r];
 		if (!n->used)
 			continue;
@@ -1200,7 +1203,7 @@ admitted_exactly(const struct ovb_app *app, const struct capsule *cps,
 static bool
 admitted(const struct ovb_app *app, const struct capsule *cps)
 {
-	for (int r = 0; r < OVB_NCAP; r++) {
+	for (int r = 0; r < S.nres; r++) {
 		double load = S.total_load[r];
 		size_t n = S.total_n[r];
 		for (size_t i = 0; i < app->ncap; i++)
@@ -1234,7 +1237,7 @@ admitted(const struct ovb_app *app, const struct capsule *cps)
 static void
 lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 {
-	for (int r = 0; r < OVB_NCAP; r++) {
+	for (int r = 0; r < S.nres; r++) {
 		const struct ovb_need *n = &cp->need[r];
 		const struct nres *nr = &nd->r[r];
 		double cap = nd->n->cap[r], after;
@@ -1301,7 +1304,7 @@ nearest(const struct capsule *cp)
 		if (nd->napps && node_trust(nd, cp->app_index) <= 0)
 			continue;
 		double rel = -INFINITY;
-		for (int r = 0; r < OVB_NCAP; r++) {
+		for (int r = 0; r < S.nres; r++) {
 			double after;
 			if (!cp->need[r].used)
 				continue;
@@ -1449,7 +1452,7 @@ clear_nodes(void)
 {
 	index_free();
 	for (size_t i = 0; S.node && i < S.cluster.n; i++) {
-		for (int r = 0; r < OVB_NCAP; r++) {
+		for (int r = 0; r < S.nres; r++) {
 			ovb_pmf_free(&S.node[i].r[r].y);
 			free(S.node[i].r[r].tail);
 			free(S.node[i].r[r].members);
@@ -1545,7 +1548,7 @@ load_existing(void)
 		ovb_grow(&S.needs, &S.capneeds, S.out.n - 1, sizeof *S.needs);
 		struct ovb_need *n = S.needs[S.out.n - 1];
 		memset(n, 0, OVB_NCAP * sizeof *n);
-		for (int r = 0; r < OVB_NCAP; r++) {
+		for (int r = 0; r < S.nres; r++) {
 			if (!p->has_qos[r])
 				continue;
 			n[r] = (struct ovb_need){ .used = true, .sigma = p->sigma[r],
@@ -1908,7 +1911,7 @@ static int
 put_risks(void)
 {
 	for (size_t i = 0; i < S.cluster.n; i++)
-		for (int r = 0; r < OVB_NCAP; r++) {
+		for (int r = 0; r < S.nres; r++) {
 			const struct nres *nr = &S.node[i].r[r];
 			if (!nr->ncap)
 				continue;
@@ -1950,9 +1953,10 @@ main(int argc, char **argv)
 	S.rng = opt_seed;
 	S.skip = OVB_NONE;
 	if (!status) {
+		S.nres = ovb_cluster_nres(&S.cluster);
 		clear_nodes();
 		for (size_t i = 0; i < S.cluster.n; i++)
-			for (int r = 0; r < OVB_NCAP; r++)
+			for (int r = 0; r < S.nres; r++)
 				S.total_cap[r] += S.cluster.node[i].cap[r];
 		if (S.have_existing && opt_grid != S.existing.grid)
 			opt_grid = S.existing.grid;

@@ -8,9 +8,12 @@
  * net:net_dev_queue, which fires in the sending task's context for locally
  * generated packets, or in a softirq's, with tcp:tcp_probe,
  * sock:inet_sock_set_state, irq:softirq_entry/exit and timer:hrtimer_*,
- * which name the socket a softirq sends from), and runs perf system-wide,
- * without a shell, for a
- * duration or while a command runs.  The trace appears at -o FILE only when
+ * which name the socket a softirq sends from; beside the socket events
+ * it names the device a socket's packets go to), the cgroup of every
+ * sample where a cgroup v2 hierarchy is mounted (--all-cgroups, for
+ * ovb-onoff's cgroup: and unit: selectors), and runs perf system-wide,
+ * without a shell, for a duration or while a command runs.  The trace
+ * appears at -o FILE only when
  * perf succeeded (it is recorded to a temporary file and renamed); "-o -"
  * streams pipe mode to stdout for ovb-onoff. */
 #include <errno.h>
@@ -25,10 +28,10 @@
 
 #define TRACEFS "/sys/kernel/tracing"
 
-enum { OPT_RECV = 0x100, OPT_NET, OPT_PERF, OPT_DRY_RUN };
+enum { OPT_RECV = 0x100, OPT_NET, OPT_PERF, OPT_DRY_RUN, OPT_NO_CGROUPS };
 
 static double opt_duration = -1;
-static bool opt_recv, opt_dry_run;
+static bool opt_recv, opt_dry_run, opt_no_cgroups;
 static const char *opt_net = "auto";
 static const char *opt_perf = "perf";
 
@@ -40,6 +43,10 @@ static const struct argp_option options[] = {
 	{ "net", OPT_NET, "auto|sock|devq|none", 0,
 	  "Network events: the socket layer, the device queue, or none "
 	  "(default auto: sock where the kernel has it)", 0 },
+	{ "no-cgroups", OPT_NO_CGROUPS, NULL, 0,
+	  "Do not record the cgroup of every sample (by default recorded, "
+	  "perf record --all-cgroups, where a cgroup v2 hierarchy is mounted: "
+	  "ovb-onoff's cgroup: and unit: selectors need it)", 0 },
 	{ NULL, 0, NULL, 0, "Running perf:", 2 },
 	{ "perf", OPT_PERF, "PROGRAM", 0, "The perf program (default perf)", 0 },
 	{ "dry-run", OPT_DRY_RUN, NULL, 0,
@@ -78,6 +85,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_PERF: opt_perf = arg; return 0;
 	case OPT_DRY_RUN: opt_dry_run = true; return 0;
+	case OPT_NO_CGROUPS: opt_no_cgroups = true; return 0;
 	case ARGP_KEY_ARG:
 		return ARGP_ERR_UNKNOWN;
 	case ARGP_KEY_SUCCESS:
@@ -139,6 +147,23 @@ check_permitted(void)
 	return 0;
 }
 
+/* Is a cgroup v2 hierarchy mounted (alone, or beside v1 ones)?  perf
+ * names cgroups by their path in it. */
+static bool
+has_cgroup2(void)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	if (!f)
+		return false;
+	char line[4096], dev[256], dir[2048], type[64];
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f))
+		found = sscanf(line, "%255s %2047s %63s", dev, dir, type) == 3 &&
+			!strcmp(type, "cgroup2");
+	fclose(f);
+	return found;
+}
+
 static void
 push(char ***argv, size_t *n, size_t *cap, const char *s)
 {
@@ -161,6 +186,8 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 	push(&v, &n, &cap, "-a");
 	push(&v, &n, &cap, "-k");
 	push(&v, &n, &cap, "CLOCK_MONOTONIC");
+	if (!opt_no_cgroups && has_cgroup2())
+		push(&v, &n, &cap, "--all-cgroups");
 	push(&v, &n, &cap, "-e");
 	push(&v, &n, &cap, "sched:sched_switch");
 	if (has_event("sched/sched_stat_runtime")) {
@@ -173,6 +200,11 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 		if (opt_recv && has_event("sock/sock_recv_length")) {
 			push(&v, &n, &cap, "-e");
 			push(&v, &n, &cap, "sock:sock_recv_length");
+		}
+		/* the device a socket's packets go to (ovb-onoff --iface) */
+		if (has_event("net/net_dev_queue")) {
+			push(&v, &n, &cap, "-e");
+			push(&v, &n, &cap, "net:net_dev_queue");
 		}
 	} else if (strcmp(opt_net, "none") && has_event("net/net_dev_queue")) {
 		/* and what names the socket a softirq sends from: its

@@ -18,6 +18,7 @@
  * Lost events become gap records.  Memory does not grow with the trace's
  * length, only with the number of tasks, CPUs and sockets. */
 #include <regex.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,12 +29,16 @@
 #define PID_LIMIT 4194304            /* the kernel's PID_MAX_LIMIT */
 #define LOOKBACK 1000000000ULL /* ns of trace time held before output */
 
-enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU };
+enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU,
+	OPT_IFACE };
+#define MAXIFACES 64
+#define MAXDEVS 1024         /* device names a trace may name */
 #define BOUND_PCT 1.5        /* default bound on the uncertainty, % of busy */
 
 struct selector {
 	char *name, *text;
-	enum { SEL_PID, SEL_COMM } kind;
+	enum { SEL_PID, SEL_COMM, SEL_CGROUP, SEL_UNIT } kind;
+	char *path;          /* cgroup: the path, no trailing '/'; unit: name */
 	int32_t pid;
 	regex_t re;
 };
@@ -52,6 +57,7 @@ struct proc {
 	bool cached, known;
 	bool counted;        /* in its capsule's nproc */
 	char comm[16];
+	uint64_t cgid;       /* its cgroup v2 id, 0 unknown */
 };
 
 struct capstate {
@@ -95,6 +101,28 @@ static int nsel;
 static bool opt_recv, opt_net = true, opt_strict, opt_allow_empty;
 static double opt_bound = BOUND_PCT;   /* < 0: any */
 static const char *opt_input;
+static const char *opt_iface[MAXIFACES];
+static int niface;
+static bool need_cgroups;
+
+/* Network devices: interned names; per socket and per task, the device
+ * its packets were seen queued to (net:net_dev_queue). */
+struct u64map { uint64_t *key; int16_t *val; size_t n, cap; };
+static struct netstate {
+	char (*dev)[16];
+	size_t ndev, capdev;
+	struct u64map sock_dev;   /* socket address -> device */
+	struct u64map task_dev;   /* tid -> device queued to since its last
+	                             socket call */
+	bool has_devq, has_sock;
+	uint64_t unknown_bytes;   /* socket bytes of no known device */
+	uint64_t excluded_bytes;  /* bytes on devices not chosen */
+	uint64_t nonet_bytes;     /* sockets of no network family (unix) */
+} N;
+
+/* Per CPU: since when its current capsule holds, where it changed during
+ * the current run (an exec, a cgroup learnt), else 0. */
+static uint64_t *cap_from;
 
 static struct state {
 	struct ovb_perf *perf;
@@ -150,10 +178,16 @@ static struct state {
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Capsules:", 1 },
 	{ "capsule", 'c', "NAME=SEL", 0,
-	  "A capsule: SEL is pid:N (process N and its descendants) or "
+	  "A capsule: SEL is pid:N (process N and its descendants), "
 	  "comm:REGEX (processes whose command name matches the extended "
-	  "regular expression); repeatable, first match wins", 0 },
+	  "regular expression), cgroup:PATH (processes in the cgroup v2 PATH "
+	  "or below it, PATH from the hierarchy's root) or unit:NAME (those "
+	  "of the systemd unit NAME, e.g. nginx.service); repeatable, first "
+	  "match wins", 0 },
 	{ NULL, 0, NULL, 0, "Network:", 2 },
+	{ "iface", OPT_IFACE, "NAME", 0,
+	  "Count the traffic of network device NAME (repeatable; default: "
+	  "every device but the loopback lo)", 0 },
 	{ "recv", OPT_RECV, NULL, 0, "Also write bytes received", 0 },
 	{ "no-net", OPT_NO_NET, NULL, 0, "Write CPU busy periods only", 0 },
 	{ NULL, 0, NULL, 0, "Checks:", 3 },
@@ -180,7 +214,13 @@ static const char doc[] =
 	"net:net_dev_queue where those are missing (with tcp:tcp_probe, "
 	"sock:inet_sock_set_state, irq:softirq_entry/exit and "
 	"timer:hrtimer_*, as ovb-capture --net=devq records them, bytes a "
-	"softirq sent go to the socket's owner).  sched:sched_stat_runtime "
+	"softirq sent go to the socket's owner); bytes count on the devices "
+	"chosen with --iface, by default on every one but the loopback lo "
+	"(the device of a socket is that of the packets its task queued, "
+	"net:net_dev_queue, which ovb-capture records beside the socket "
+	"events).  cgroup: and unit: selectors need the cgroup of every sample "
+	"(perf record --all-cgroups; ovb-capture adds it where cgroup v2 is "
+	"mounted).  sched:sched_stat_runtime "
 	"places every run where the kernel's accounting does: from before its "
 	"switch in when a wakeup preempted, and where the kernel dropped the "
 	"switch (some idle tasks emit none).  Without it each such start is "
@@ -195,9 +235,39 @@ static const char doc[] =
 	"      -e sock:sock_send_length -o web.data -- sleep 30\n"
 	"  ovb-onoff -c web=comm:^nginx$ web.data > web.onoff\n"
 	"  ovb-onoff -c web=comm:^nginx$ -c db=comm:^postgres$ all.data\n"
+	"  ovb-onoff -c web=unit:nginx.service -c db=cgroup:/db all.data\n"
+	"  ovb-onoff --iface eth0 -c web=comm:^nginx$ web.data\n"
 	"  perf record -a -e sched:sched_switch -o - -- sleep 5 | \\\n"
 	"      ovb-onoff -c app=pid:1234 > app.onoff\n\n"
 	OVB_EXIT_DOC;
+
+/* cgroup:PATH (from the v2 hierarchy's root, "/" optional at either
+ * end) or unit:NAME (a systemd unit: NAME.service, .scope, ...). */
+static void
+cgroup_selector(struct argp_state *st, struct selector *s, const char *cap,
+	char *text)
+{
+	need_cgroups = true;
+	if (text[0] == 'u') {
+		s->kind = SEL_UNIT;
+		s->path = text + 5;
+		const char *dot = strrchr(s->path, '.');
+		if (!*s->path || strchr(s->path, '/') || !dot || dot == s->path ||
+		    !dot[1])
+			argp_error(st, "--capsule %s: unit '%s' is not NAME.TYPE "
+				"(e.g. nginx.service)", cap, s->path);
+		return;
+	}
+	s->kind = SEL_CGROUP;
+	char *p = text + 7;
+	size_t n = strlen(p);
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	if (!n || strstr(p, "//") || strstr(p, "/../") || !strcmp(p, "..") ||
+	    !strncmp(p, "../", 3) || (n >= 3 && !strcmp(p + n - 3, "/..")))
+		argp_error(st, "--capsule %s: '%s' is not a cgroup path", cap, p);
+	s->path = p;
+}
 
 static void
 add_selector(struct argp_state *st, char *arg)
@@ -229,12 +299,12 @@ add_selector(struct argp_state *st, char *arg)
 			argp_error(st, "--capsule %s: bad regular expression: %s",
 				arg, msg);
 		}
-	} else if (!strncmp(eq + 1, "cgroup:", 7))
-		argp_error(st, "--capsule %s: cgroup selectors are not supported "
-			"by this version; use pid: or comm:", arg);
+	} else if (!strncmp(eq + 1, "cgroup:", 7) ||
+	    !strncmp(eq + 1, "unit:", 5))
+		cgroup_selector(st, s, arg, eq + 1);
 	else
-		argp_error(st, "--capsule %s: selector '%s' is not pid:N or "
-			"comm:REGEX", arg, eq + 1);
+		argp_error(st, "--capsule %s: selector '%s' is not pid:N, "
+			"comm:REGEX, cgroup:PATH or unit:NAME", arg, eq + 1);
 	if (strpbrk(s->text, " \t"))
 		argp_error(st, "--capsule %s: the selector may not contain blanks "
 			"(use [[:space:]] in a regex)", arg);
@@ -249,6 +319,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_RECV: opt_recv = true; return 0;
 	case OPT_NO_NET: opt_net = false; return 0;
 	case OPT_ALLOW_EMPTY: opt_allow_empty = true; return 0;
+	case OPT_IFACE:
+		if (!*arg || strlen(arg) >= 16 || strpbrk(arg, "/ \t:"))
+			argp_error(st, "--iface: '%s' is not a device name", arg);
+		if (niface == MAXIFACES)
+			argp_error(st, "--iface: at most %d devices", MAXIFACES);
+		opt_iface[niface++] = arg;
+		return 0;
 	case OPT_STRICT:
 		opt_strict = true;
 		if (arg)
@@ -311,6 +388,56 @@ descends(int32_t pid, int32_t root)
 	return false;
 }
 
+/* Is path (from the cgroup v2 root) the cgroup want or below it? */
+static bool
+under(const char *path, const char *want)
+{
+	if (want[0] == '/')
+		want++;
+	if (path[0] == '/')
+		path++;
+	size_t n = strlen(want);
+	return !n || (!strncmp(path, want, n) && (!path[n] || path[n] == '/'));
+}
+
+/* Is path the cgroup of systemd unit (or below it)?  A unit's cgroup is
+ * its name under its slice's, and slices nest: "/system.slice/x.service",
+ * "/a.slice/a-b.slice/x.service"; a user manager's units (under
+ * user@UID.service, which is no slice) are not the system's. */
+static bool
+in_unit(const char *path, const char *unit)
+{
+	size_t n = strlen(unit);
+	for (const char *c = path;;) {
+		while (*c == '/')
+			c++;
+		const char *e = strchrnul(c, '/');
+		if ((size_t)(e - c) == n && !strncmp(c, unit, n))
+			return true;
+		if (e - c < 6 || strncmp(e - 6, ".slice", 6))
+			return false;
+		c = e;
+	}
+}
+
+static bool
+selects(const struct selector *s, int32_t pid, const struct proc *p)
+{
+	switch (s->kind) {
+	case SEL_PID: return descends(pid, s->pid);
+	case SEL_COMM:
+		return p->comm[0] && !regexec(&s->re, p->comm, 0, NULL, 0);
+	case SEL_CGROUP:
+	case SEL_UNIT: {
+		const char *path = p->cgid ?
+			ovb_perf_cgroup_path(S.perf, p->cgid) : NULL;
+		return path && (s->kind == SEL_CGROUP ? under(path, s->path) :
+			in_unit(path, s->path));
+	}
+	}
+	return false;
+}
+
 static int16_t
 capsule_of_proc(int32_t pid)
 {
@@ -320,8 +447,7 @@ capsule_of_proc(int32_t pid)
 	int16_t was = p->cap;
 	p->cap = -1;
 	for (int i = 0; i < nsel && p->cap < 0; i++)
-		if (sel[i].kind == SEL_PID ? descends(pid, sel[i].pid) :
-		    p->comm[0] && !regexec(&sel[i].re, p->comm, 0, NULL, 0))
+		if (selects(&sel[i], pid, p))
 			p->cap = (int16_t)i;
 	p->cached = true;
 	if (p->cap >= 0 && (p->cap != was || !p->counted)) {
@@ -603,6 +729,18 @@ charged_start(uint32_t c, int32_t tid, uint64_t t)
 	return s;
 }
 
+/* When the capsule of the run ending on CPU c (begun at began) took
+ * effect: a run whose capsule changed on the way counts as the new one
+ * only from then on, so nothing may move the old one's time to it. */
+static uint64_t
+cap_start(uint32_t c, uint64_t began)
+{
+	uint64_t from = cap_from ? cap_from[c] : 0;
+	if (cap_from)
+		cap_from[c] = 0;
+	return from > began ? from : began;
+}
+
 static int
 on_switch(const struct ovb_pev *ev)
 {
@@ -654,7 +792,7 @@ on_switch(const struct ovb_pev *ev)
 		}
 	}
 	S.pred_cap[c] = ran;
-	S.pred_start[c] = began;
+	S.pred_start[c] = cap_start(c, began);
 	note_run(c, ev, t);
 	S.cur_tid[c] = ev->next;
 	S.cur_cap[c] = next;
@@ -694,10 +832,217 @@ on_runtime(const struct ovb_pev *ev)
 	change(S.cur_cap[c], -1, s);
 	change(k, +1, s);
 	S.pred_cap[c] = S.cur_cap[c];
-	S.pred_start[c] = S.cur_tid[c] < 0 ? S.t0 : S.cpu_since[c];
+	S.pred_start[c] = cap_start(c, S.cur_tid[c] < 0 ? S.t0 : S.cpu_since[c]);
 	S.cur_tid[c] = tid;
 	S.cur_cap[c] = k;
 	S.cpu_since[c] = s;
+	return 0;
+}
+
+static void recheck_running(int32_t pid, uint64_t t);
+
+/* ---- network devices ---- */
+
+static size_t
+hash64(uint64_t k, size_t cap)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k & (cap - 1);
+}
+
+static int16_t
+dmap_get(const struct u64map *m, uint64_t k)
+{
+	if (!m->cap || !k)
+		return -1;
+	for (size_t i = hash64(k, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (m->key[i] == k)
+			return m->val[i];
+		if (!m->key[i])
+			return -1;
+	}
+}
+
+static void
+dmap_put(struct u64map *m, uint64_t k, int16_t v)
+{
+	if (!k)
+		return;
+	if (2 * (m->n + 1) > m->cap) {
+		struct u64map g = { NULL, NULL, 0, m->cap ? 2 * m->cap : 1024 };
+		g.key = ovb_xcalloc(g.cap, sizeof *g.key);
+		g.val = ovb_xcalloc(g.cap, sizeof *g.val);
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->key[i])
+				dmap_put(&g, m->key[i], m->val[i]);
+		free(m->key);
+		free(m->val);
+		*m = g;
+	}
+	size_t i = hash64(k, m->cap);
+	while (m->key[i] && m->key[i] != k)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->key[i])
+		m->n++;
+	m->key[i] = k;
+	m->val[i] = v;
+}
+
+/* The device's index, interned; -1 when the trace names too many. */
+static int16_t
+device(const char *name)
+{
+	for (size_t i = 0; i < N.ndev; i++)
+		if (!strcmp(N.dev[i], name))
+			return (int16_t)i;
+	if (N.ndev == MAXDEVS)
+		return -1;
+	char (*d)[16] = OVB_PUSH(N.dev, N.ndev, N.capdev);
+	snprintf(*d, sizeof *d, "%s", name);
+	return (int16_t)(N.ndev - 1);
+}
+
+/* Is traffic on device d counted: chosen by --iface, or by default every
+ * device but the loopback? */
+static bool
+chosen(int16_t d)
+{
+	if (d < 0)
+		return !niface;
+	if (!niface)
+		return strcmp(N.dev[d], "lo") != 0;
+	for (int i = 0; i < niface; i++)
+		if (!strcmp(opt_iface[i], N.dev[d]))
+			return true;
+	return false;
+}
+
+/* Whether the bytes of a network event count.  A packet queued to a
+ * device (net:net_dev_queue) names it.  The socket layer's events do
+ * not: a socket takes the device of the packets its task queued during
+ * the call (a send transmits in the caller's context when it can, a
+ * receive sends its ACKs there), remembered for its later calls.  Where
+ * the trace has both, packets only map sockets (their bytes are the
+ * socket's, counted once).  Sockets of no network family (unix) are no
+ * network traffic. */
+static bool
+net_counts(const struct ovb_pev *ev)
+{
+	if (ev->devq) {
+		int16_t d = ev->dev[0] ? device(ev->dev) : -1;
+		if (N.has_sock) {
+			if (!ev->irq && ev->tid > 0 && d >= 0)
+				dmap_put(&N.task_dev, (uint64_t)ev->tid, d);
+			return false;
+		}
+		if (!chosen(d))
+			N.excluded_bytes += ev->n;
+		return chosen(d);
+	}
+	if (ev->family >= 0 && ev->family != AF_INET && ev->family != AF_INET6) {
+		N.nonet_bytes += ev->n;
+		return false;
+	}
+	int16_t d = ev->tid > 0 && !ev->irq ?
+		dmap_get(&N.task_dev, (uint64_t)ev->tid) : -1;
+	if (d >= 0) {
+		dmap_put(&N.sock_dev, ev->sk, d);
+		dmap_put(&N.task_dev, (uint64_t)ev->tid, -1);
+	} else
+		d = dmap_get(&N.sock_dev, ev->sk);
+	if (d < 0 && (!ev->n || (ev->kind == OVB_PEV_RECV && !opt_recv)))
+		return false;
+	if (d < 0) {
+		N.unknown_bytes += ev->n;
+		return true;
+	}
+	if (!chosen(d))
+		N.excluded_bytes += ev->n;
+	return chosen(d);
+}
+
+/* What the device filter did: -v says it; bytes of no known device are
+ * counted, with a warning (loopback traffic may be among them). */
+static int
+net_report(const char *name)
+{
+	if (!opt_net)
+		return 0;
+	if (ovb_verbose) {
+		ovb_warn("%s: devices: %zu seen, counting %s; %llu bytes on "
+			"other devices not counted, %llu bytes on sockets of no "
+			"network family (unix) not counted", name, N.ndev,
+			niface ? "those of --iface" : "all but lo",
+			(unsigned long long)N.excluded_bytes,
+			(unsigned long long)N.nonet_bytes);
+		for (size_t i = 0; i < N.ndev; i++)
+			ovb_warn("%s: device %s: %s", name, N.dev[i],
+				chosen((int16_t)i) ? "counted" : "not counted");
+	}
+	if (!N.unknown_bytes)
+		return 0;
+	if (!ovb_quiet)
+		ovb_warn("%s: %llu bytes on sockets whose device the trace does "
+			"not show are counted (loopback traffic may be among them)%s",
+			name, (unsigned long long)N.unknown_bytes, N.has_devq ?
+			"" : "; record net:net_dev_queue with the socket events "
+			"(ovb-capture does) to tell devices apart");
+	return 0;
+}
+
+/* ---- cgroups ---- */
+
+/* Which events the selectors and the device filter need. */
+static int
+features_start(void)
+{
+	N.has_sock = ovb_perf_has(S.perf, "sock:sock_send_length") ||
+		ovb_perf_has(S.perf, "sock:sock_recv_length");
+	N.has_devq = ovb_perf_has(S.perf, "net:net_dev_queue");
+	cap_from = ovb_xcalloc(S.ncpus, sizeof *cap_from);
+	if (need_cgroups && !ovb_perf_has_cgroups(S.perf)) {
+		ovb_warn("%s: the trace has no cgroup ids, which cgroup: and unit: "
+			"selectors need; record with perf record --all-cgroups on a "
+			"cgroup v2 hierarchy (ovb-capture does where one is "
+			"mounted)", S.name);
+		return OVB_EDATA;
+	}
+	return 0;
+}
+
+/* A sample names the cgroup of the task it was taken in.  A process whose
+ * cgroup is learnt or changed: its capsule follows, on the CPU the sample
+ * was taken on from the start of the task's current run (the switch in
+ * preceded the first sample in its context), elsewhere from now. */
+static int
+note_cgroup(const struct ovb_pev *ev)
+{
+	if (!need_cgroups || !ev->sample || !ev->cgroup || ev->pid <= 0 ||
+	    ev->tid <= 0 || !S.started)
+		return 0;
+	int st;
+	if ((st = grow_ids(ev->pid, "process")) || (st = grow_ids(ev->tid, "task")))
+		return st;
+	struct proc *p = &S.proc[ev->pid];
+	if (p->cgid == ev->cgroup)
+		return 0;
+	p->cgid = ev->cgroup;
+	uncache(ev->pid);
+	/* on this CPU, from the start of the run (or of its capsule, if that
+	 * changed on the way) */
+	uint32_t c = ev->cpu;
+	if (c < S.ncpus && S.cur_tid[c] == ev->tid) {
+		int16_t k = capsule_of_task(ev->tid);
+		uint64_t from = cap_from[c] ? cap_from[c] : S.cpu_since[c];
+		if (k != S.cur_cap[c]) {
+			change(S.cur_cap[c], -1, from);
+			change(k, +1, from);
+			S.cur_cap[c] = k;
+		}
+	}
+	recheck_running(ev->pid, ev->time);
 	return 0;
 }
 
@@ -893,7 +1238,8 @@ on_timer(const struct ovb_pev *ev)
 static int
 on_xfer(const struct ovb_pev *ev)
 {
-	if (!opt_net || !ev->n || (ev->kind == OVB_PEV_RECV && !opt_recv))
+	if (!opt_net || !net_counts(ev) || !ev->n ||
+	    (ev->kind == OVB_PEV_RECV && !opt_recv))
 		return 0;
 	if (ev->irq) {
 		uint64_t sk = S.hold_xfers && ev->cpu < S.ncpus ?
@@ -939,6 +1285,8 @@ recheck_running(int32_t pid, uint64_t t)
 			change(S.cur_cap[c], -1, t);
 			change(k, +1, t);
 			S.cur_cap[c] = k;
+			if (cap_from)
+				cap_from[c] = t;
 		}
 	}
 }
@@ -958,6 +1306,8 @@ on_task(const struct ovb_pev *ev)
 		memset(p, 0, sizeof *p);
 		p->known = true;
 		p->ppid = ev->ppid;
+		p->cgid = S.proc[ev->ppid].cgid;   /* a child starts in its
+		                                      parent's cgroup */
 		memcpy(p->comm, S.proc[ev->ppid].comm, sizeof p->comm);
 		uncache(ev->pid);
 	} else if (ev->kind == OVB_PEV_COMM && ev->pid == ev->tid) {
@@ -1007,7 +1357,7 @@ start(const struct ovb_pev *ev)
 	S.anon_since = ovb_xcalloc(S.ncpus, sizeof *S.anon_since);
 	for (uint32_t c = 0; c < S.ncpus; c++)
 		S.cur_tid[c] = -1, S.cur_cap[c] = -1, S.pred_cap[c] = -1;
-	return 0;
+	return features_start();
 }
 
 static int
@@ -1025,6 +1375,8 @@ on_event(const struct ovb_pev *ev)
 		if (S.npend)
 			expire_pending(ev->time);
 		S.events++;
+		if ((st = note_cgroup(ev)))
+			return st;
 	}
 	switch (ev->kind) {
 	case OVB_PEV_SWITCH: return on_switch(ev);
@@ -1193,6 +1545,8 @@ run(const char *path)
 			st = finish(name);
 		if (!st)
 			st = check_bounds(name);
+		if (!st)
+			st = net_report(name);
 	}
 	if (!st && ovb_verbose)
 		ovb_warn("%s: %llu samples, %llu delivered out of order, %llu "

@@ -631,7 +631,7 @@ build_nodes(void)
 		return;
 	nres = ovb_xcalloc(in.cluster.n * OVB_NCAP, sizeof *nres);
 	for (size_t i = 0; i < in.cluster.n; i++)
-		for (int r = 0; r < OVB_NCAP; r++) {
+		for (int r = 0; r < ovb_cluster_nres(&in.cluster); r++) {
 			struct nres *nr = &nres[nnres++];
 			nr->node = &in.cluster.node[i];
 			nr->res = (enum ovb_res)r;
@@ -1039,7 +1039,7 @@ table_placements(struct table *t)
 					pl->weight), NULL);
 				free(x);
 				free(y);
-			} else if (!cpu && pl->has_tbucket) {
+			} else if (res == OVB_NET && pl->has_tbucket) {
 				char *x = ovb_plot_qty(pl->tb_sigma, "B/s"),
 					*y = ovb_plot_qty(pl->tb_rho, "B");
 				tput(t, xasprintf("bucket %s, %s", x, y), NULL);
@@ -1049,7 +1049,9 @@ table_placements(struct table *t)
 				tput(t, dash(), NULL);
 			tput(t, NULL, ovb_xstrdup(ru));
 			tput(t, NULL, ovb_xstrdup(bu));
-			bool c = cpu && pl->has_cpu_resv, b = !cpu && pl->has_tbucket;
+			/* the token bucket shapes what is sent (tc), not net-rx */
+			bool c = cpu && pl->has_cpu_resv,
+				b = res == OVB_NET && pl->has_tbucket;
 			tput(t, NULL, c ? xreal(pl->x) : dash());
 			tput(t, NULL, c ? xreal(pl->y) : dash());
 			tput(t, NULL, c ? xreal(pl->weight) : dash());
@@ -1238,7 +1240,9 @@ table_apps(struct table *t)
 				ovb_xstrdup(bad ? "placed-violated" : "placed"));
 			tput(t, ovb_xstrdup(c->node), NULL);
 			double O = -1;
-			for (int r = 0; r < OVB_NCAP; r++) {
+			/* the view's columns: cpu and net (net-rx is in the
+			 * nodes and placements tables) */
+			for (int r = 0; r <= OVB_NET; r++) {
 				if (!c->has_qos[r]) {
 					tput(t, dash(), NULL);
 					continue;
@@ -1250,7 +1254,7 @@ table_apps(struct table *t)
 			}
 			tput(t, O < 0 ? dash() : ovb_plot_qty(O, NULL),
 				O < 0 ? NULL : xreal(O));
-			for (int r = 0; r < OVB_NCAP; r++) {
+			for (int r = 0; r <= OVB_NET; r++) {
 				const struct nres *nr = nres_of(c->node, r);
 				if (!c->has_qos[r] || !nr) {
 					tput(t, dash(), NULL);
