@@ -108,6 +108,7 @@ ovb_measure(const struct ovb_onoff *o, const struct ovb_oncap *c,
 	sweep_init(&w, o, c, res, len);
 	uint64_t total = (o->t1 - o->t0) / len;
 	s->v = ovb_xcalloc(total ? total : 1, sizeof *s->v);
+	s->t = ovb_xcalloc(total ? total : 1, sizeof *s->t);
 	u128 sum = 0;
 	for (uint64_t k = 0; k < total; k++) {
 		uint64_t a = o->t0 + k * len, b = a + len;
@@ -118,6 +119,7 @@ ovb_measure(const struct ovb_onoff *o, const struct ovb_oncap *c,
 		}
 		sum += x;
 		double v = ratio(x * w.mul, w.div);
+		s->t[s->n] = a;
 		s->v[s->n++] = v;
 		if (v > s->peak)
 			s->peak = v;
@@ -130,6 +132,7 @@ void
 ovb_samples_free(struct ovb_samples *s)
 {
 	free(s->v);
+	free(s->t);
 	memset(s, 0, sizeof *s);
 }
 
@@ -314,6 +317,7 @@ ovb_series_measure(const struct ovb_series *s, uint64_t len,
 	memset(out, 0, sizeof *out);
 	uint64_t k = len / s->interval;   /* samples per measurement interval */
 	out->v = ovb_xcalloc(s->n / k + 1, sizeof *out->v);
+	out->t = ovb_xcalloc(s->n / k + 1, sizeof *out->t);
 	double *kept = ovb_xcalloc(s->n + 1, sizeof *kept);
 	size_t nkept = 0;
 	for (size_t i = 0; i < s->n;) {
@@ -323,6 +327,7 @@ ovb_series_measure(const struct ovb_series *s, uint64_t len,
 			j++;
 		if (j - i == k) {   /* on the grid and increasing: complete */
 			double x = ovb_exact_mean(s->v + i, (size_t)k);
+			out->t[out->n] = w * len;
 			out->v[out->n++] = x;
 			if (x > out->peak)
 				out->peak = x;

@@ -998,6 +998,9 @@ struct ovb_samples {
 	size_t n;            /* intervals kept */
 	size_t ngap;         /* complete intervals left out: they overlap a gap */
 	double *v;
+	uint64_t *t;         /* the start of each kept interval, v's order
+	                        until v is sorted: trace ns (ovb_measure) or
+	                        s since the epoch (ovb_series_measure) */
 	double mean, peak;   /* [rate unit]; 0 when n == 0 */
 };
 void ovb_measure(const struct ovb_onoff *o, const struct ovb_oncap *c,
@@ -1712,6 +1715,33 @@ void ovb_plot_trade(FILE *f, bool png, const struct ovb_plot_trade *v,
 	size_t n);
 /* An ovb-fit answer: copies that fit, or nodes needed, against O. */
 void ovb_plot_fit(FILE *f, bool png, const struct ovb_fit *fit);
+
+/* Usage over time of one capsule and resource: the usage in each
+ * measurement interval (lib/measure.c's samples, in time order).  At most
+ * OVB_PLOT_MAXPTS boxes are drawn: the span from the first interval's
+ * start to the last one's end is cut into slots of I, the slots into
+ * buckets of per = ovb_plot_usage_per(slots) from the first, and each
+ * bucket with an interval is a box over the bucket as high as its largest
+ * usage (a bucket without one is left blank).  sigma and the p99 of U,
+ * when known, are horizontal lines named in the key. */
+#define OVB_PLOT_MAXPTS 2000
+struct ovb_plot_usage {
+	const char *capsule;
+	enum ovb_res res;
+	double interval;            /* I [s] */
+	bool epoch;                 /* t: s since the epoch (dates, UTC); else
+	                               trace ns, drawn as s from t0 */
+	uint64_t t0, step;          /* trace start [ns]; I in t's unit */
+	size_t n;                   /* intervals */
+	const uint64_t *t;          /* their starts, increasing */
+	const double *v;            /* their usage [rate unit] */
+	bool has_sigma, has_p99;
+	double sigma, p99;          /* [rate unit] */
+};
+size_t ovb_plot_usage_per(size_t slots);
+/* The boxes drawn, and per. */
+size_t ovb_plot_usage_points(const struct ovb_plot_usage *u, size_t *per);
+void ovb_plot_usage(FILE *f, bool png, const struct ovb_plot_usage *u);
 
 /* Runs gnuplot ($OVB_GNUPLOT, else "gnuplot"; no shell, no init files) on
  * script with its output to outfd: 0, or OVB_EUNAVAIL (gnuplot missing or

@@ -70,6 +70,18 @@ vxasprintf(const char *fmt, va_list ap)
 	return s;
 }
 
+static char *xasprintf_(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static char *
+xasprintf_(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vxasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 /* A gnuplot string expression of the formatted text: single-quoted (no
  * escapes, no backquote substitution inside; '' is a quote), a newline
  * joined in as "\n". */
@@ -1014,6 +1026,148 @@ ovb_plot_fit(FILE *g, bool png, const struct ovb_fit *fit)
 			ne ? ", " : "",
 			q(&a, "%s", more ? "at least (search cut short)" :
 			"at most (search cut short)"));
+	fprintf(g, "\n");
+	strs_free(&a);
+}
+
+/* ---- usage over time ---- */
+
+size_t
+ovb_plot_usage_per(size_t n)
+{
+	return n > OVB_PLOT_MAXPTS ? (n + OVB_PLOT_MAXPTS - 1) /
+		OVB_PLOT_MAXPTS : 1;
+}
+
+/* The bucket of interval i: from the first interval's start, per slots
+ * of step each. */
+static uint64_t
+bucket_of(const struct ovb_plot_usage *u, size_t i, size_t per)
+{
+	return (u->t[i] - u->t[0]) / u->step / per;
+}
+
+/* The slots of the span: from the first interval to the end of the last. */
+static size_t
+usage_slots(const struct ovb_plot_usage *u)
+{
+	return u->n ? (size_t)((u->t[u->n - 1] - u->t[0]) / u->step + 1) : 0;
+}
+
+size_t
+ovb_plot_usage_points(const struct ovb_plot_usage *u, size_t *per)
+{
+	size_t p = ovb_plot_usage_per(usage_slots(u)), k = 0;
+	for (size_t i = 0; i < u->n; i++)
+		k += !i || bucket_of(u, i, p) != bucket_of(u, i - 1, p);
+	*per = p;
+	return k;
+}
+
+/* Tics of a date axis spanning span s: the least of these steps that
+ * gives at most 6 tics, so that the dates never touch. */
+static uint64_t
+date_step(uint64_t span)
+{
+	static const uint64_t st[] = { 60, 300, 900, 1800, 3600, 3 * 3600,
+		6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400, 14 * 86400,
+		28 * 86400, 56 * 86400, 91 * 86400, 182 * 86400, 364 * 86400 };
+	size_t i = 0;
+	while (i + 1 < sizeof st / sizeof *st && span / st[i] > 6)
+		i++;
+	return st[i];
+}
+
+/* The usage in each measurement interval over time (at most
+ * OVB_PLOT_MAXPTS boxes, the largest of each bucket), sigma and the p99
+ * as horizontal lines, the key below the graph. */
+void
+ovb_plot_usage(FILE *g, bool png, const struct ovb_plot_usage *u)
+{
+	struct strs a = { 0 };
+	const char *ru = ovb_res_rate_unit(u->res);
+	size_t per;
+	ovb_plot_usage_points(u, &per);
+	double top = 0;
+	for (size_t i = 0; i < u->n; i++)
+		top = fmax(top, u->v[i]);
+	if (u->has_sigma)
+		top = fmax(top, u->sigma);
+	if (u->has_p99)
+		top = fmax(top, u->p99);
+	if (!(top > 0))
+		top = 1;
+	struct scale sc = scale_for(ru, top);
+	uint64_t first = u->n ? u->t[0] : u->t0,
+		end = u->n ? u->t[u->n - 1] + u->step : u->t0 + u->step;
+	head(g, png, 760, 420);
+	fprintf(g, "set title %s\nset ylabel %s\nset yrange [0:" N "]\n"
+		"set key below horizontal noopaque nobox width 1\n",
+		q(&a, "%s · %s: usage over time (%zu intervals of %s s%s)",
+		u->capsule, ovb_res_name(u->res), u->n, real(&a, u->interval),
+		per > 1 ? keep(&a, xasprintf_(", the largest of every %zu "
+		"drawn", per)) : ""),
+		q(&a, "%s per interval [%s]", res_word(u->res), sc.unit),
+		top / sc.div * 1.12);
+	/* a box per bucket, over its slots (the last may reach beyond the
+	 * span's end, where the x axis ends) */
+	double w = (double)u->step * (double)per;
+	char xcol[96];
+	if (u->epoch) {
+		uint64_t span = end - first, st = date_step(span);
+		uint64_t t1 = (first + st - 1) / st * st;
+		fprintf(g, "set xdata time\nset timefmt '%%s'\n"
+			"set format x %s\nset xlabel 'date (UTC)'\n"
+			"set xrange ['%llu':'%llu']\nset xtics '%llu', %llu\n",
+			st < 86400 ? "'%m-%d %H:%M'" : "'%Y-%m-%d'",
+			(unsigned long long)first, (unsigned long long)end,
+			(unsigned long long)t1, (unsigned long long)st);
+		snprintf(xcol, sizeof xcol, "($1+" N "):($2/" N "):(" N ")",
+			w / 2, sc.div, w);
+	} else {
+		fprintf(g, "set xlabel 'time from the trace start [s]'\n"
+			"set xrange [" N ":" N "]\n", (double)(first - u->t0) / 1e9,
+			(double)(end - u->t0) / 1e9);
+		snprintf(xcol, sizeof xcol, "(($1+" N ")/1e9):($2/" N "):(" N ")",
+			w / 2, sc.div, w / 1e9);
+	}
+	/* the points: T (trace ns from t0, or s since the epoch) and the
+	 * usage in the rate unit, exact; a blank line where intervals are
+	 * missing */
+	fprintf(g, "$U << EOD\n");
+	for (size_t i = 0, j; i < u->n; i = j) {
+		uint64_t k = bucket_of(u, i, per);
+		double m = u->v[i];
+		for (j = i + 1; j < u->n && bucket_of(u, j, per) == k; j++)
+			m = fmax(m, u->v[j]);
+		if (i && k != bucket_of(u, i - 1, per) + 1)
+			fputc('\n', g);
+		char b[32];
+		fprintf(g, "%llu %s\n", (unsigned long long)(u->t[0] + k * per *
+			u->step - (u->epoch ? 0 : u->t0)), ovb_fmt_real(b, m));
+	}
+	fprintf(g, "EOD\n");
+	if (u->has_sigma)
+		fprintf(g, "set arrow 1 from graph 0, first " N " to graph 1, "
+			"first " N " nohead dt 2 lw 2 lc rgb '" C_SIGMA "' front\n",
+			u->sigma / sc.div, u->sigma / sc.div);
+	if (u->has_p99)
+		fprintf(g, "set arrow 2 from graph 0, first " N " to graph 1, "
+			"first " N " nohead dt 3 lw 2 lc rgb '" C_PCT "' front\n",
+			u->p99 / sc.div, u->p99 / sc.div);
+	fprintf(g, "plot $U using %s with boxes fs solid 0.55 noborder "
+		"lc rgb '" C_U "' title %s", xcol, per > 1 ? q(&a, "usage: the "
+		"largest of each %zu intervals of %s s", per,
+		real(&a, u->interval)) : q(&a, "usage in each interval of %s s",
+		real(&a, u->interval)));
+	if (u->has_sigma)
+		fprintf(g, ", NaN with lines dt 2 lw 2 lc rgb '" C_SIGMA "' "
+			"title %s", q(&a, "σ (rate) = %s", qty(&a, u->sigma, ru)));
+	if (u->has_p99)
+		fprintf(g, ", NaN with lines dt 3 lw 2 lc rgb '" C_PCT "' "
+			"title %s", q(&a, "p99 of U = %s", qty(&a, u->p99, ru)));
+	if (!u->n)
+		fprintf(g, ", NaN notitle");
 	fprintf(g, "\n");
 	strs_free(&a);
 }

@@ -31,24 +31,26 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ovb.h"
 
 enum { OPT_FORMAT = 'f', OPT_TABLE = 't', OPT_PLOT = 'p', OPT_CAPSULE = 'c',
-	OPT_RES = 'r', OPT_NODE = 'n', OPT_NOPLOTS = 0x100, OPT_TITLE };
+	OPT_RES = 'r', OPT_NODE = 'n', OPT_INTERVAL = 'I',
+	OPT_NOPLOTS = 0x100, OPT_TITLE };
 
 enum format { F_TEXT, F_TSV, F_HTML };
 enum plot { P_NONE, P_PDF, P_CDF, P_CURVE, P_NODE, P_CLUSTER, P_GAIN,
-	P_TRADE, P_FIT, NPLOT };
+	P_TRADE, P_FIT, P_USAGE, NPLOT };
 enum tabid { T_NODES, T_APPS, T_PLACEMENTS, T_REJECTS, T_CAPSULES,
-	T_TRACES, T_GAIN, T_TRADE, T_MARKET, T_FIT, NTABLE };
+	T_TRACES, T_USAGE, T_GAIN, T_TRADE, T_MARKET, T_FIT, NTABLE };
 
 static const char *const format_names[] = { "text", "tsv", "html" };
 static const char *const plot_names[NPLOT] = { "", "pdf", "cdf", "curve",
-	"node", "cluster", "gain", "trade", "fit" };
+	"node", "cluster", "gain", "trade", "fit", "usage" };
 static const char *const table_names[NTABLE] = { "nodes", "apps",
-	"placements", "rejects", "capsules", "traces", "gain", "trade",
-	"market", "fit" };
+	"placements", "rejects", "capsules", "traces", "usage", "gain",
+	"trade", "market", "fit" };
 
 static enum format opt_format = F_TEXT;
 static bool opt_format_given, opt_noplots, opt_title_given, opt_png;
@@ -56,6 +58,7 @@ static enum plot opt_plot = P_NONE;
 static unsigned opt_tables;              /* a bit per table; 0: all */
 static const char *opt_capsule, *opt_node;
 static int opt_res = -1;
+static uint64_t opt_interval;            /* ns; 0: the profile's, or 1 s */
 static const char *opt_title = "overbook report";
 
 static const struct argp_option options[] = {
@@ -66,8 +69,13 @@ static const struct argp_option options[] = {
 	  "self-contained page: every table and plot)", 0 },
 	{ "table", OPT_TABLE, "NAME[,NAME...]", 0,
 	  "Only these tables (in html, with their plots): nodes, apps, "
-	  "placements, rejects, capsules, traces, gain, trade, market, fit "
-	  "(default: every one the inputs allow)", 0 },
+	  "placements, rejects, capsules, traces, usage, gain, trade, market, "
+	  "fit (default: every one the inputs allow)", 0 },
+	{ "interval", OPT_INTERVAL, "SECONDS", 0,
+	  "Usage over time: the measurement interval I of ovb-onoff inputs "
+	  "(default: the interval of the capsule's profile or usage "
+	  "distribution, else 1 s; rounded to ns), or a multiple of an "
+	  "ovb-series' interval (default: the series' own)", 0 },
 	{ NULL, 0, NULL, 0, "HTML pages:", 2 },
 	{ "no-plots", OPT_NOPLOTS, NULL, 0,
 	  "The tables only (needs no gnuplot)", 0 },
@@ -82,10 +90,11 @@ static const struct argp_option options[] = {
 	  "capacity), cluster (reserved vs capacity per node), gain (placed "
 	  "applications vs overbooking tolerance), trade (per day: lent and "
 	  "nodes above capacity, a line per ovb-trade file), fit (an ovb-fit "
-	  "answer: copies that fit or nodes needed vs overbooking tolerance)",
-	  0 },
+	  "answer: copies that fit or nodes needed vs overbooking tolerance), "
+	  "usage (a capsule's usage per measurement interval over time, from "
+	  "an ovb-onoff or ovb-series file, with its sigma and p99)", 0 },
 	{ "capsule", OPT_CAPSULE, "NAME", 0,
-	  "The capsule of a pdf, cdf or curve plot", 0 },
+	  "The capsule of a pdf, cdf, curve or usage plot", 0 },
 	{ "node", OPT_NODE, "NAME", 0, "The node of a node plot", 0 },
 	{ "res", OPT_RES, "RES", 0,
 	  "The resource: cpu, net or net-rx (a node: cpu or net)", 0 },
@@ -108,6 +117,21 @@ static const char doc[] =
 	"O).  A usage "
 	"block of a capsule and resource that a profile also has is not used "
 	"(the profile carries the same U).\n\n"
+	"ovb-onoff files (busy periods, from ovb-onoff) and ovb-series files "
+	"(samples, from ovb-import) give the usage over time of each capsule "
+	"and resource (cpu, net, and net-rx when received bytes are "
+	"recorded): the usage in each measurement interval, measured as "
+	"ovb-usage does (lib/measure.c: intervals overlapping a gap of lost "
+	"events, or missing a sample, left out), in intervals of -I (onoff: "
+	"else the interval of the capsule's profile or usage given, else 1 s; "
+	"series: else the series' own).  The usage table lists them; the page "
+	"and --plot usage draw each over time (onoff: s from the trace start; "
+	"series: UTC dates) with the capsule's sigma (rate) and the p99 of "
+	"its U as horizontal lines when its profile or usage is given.  At "
+	"most 2000 boxes are drawn: beyond, each box covers that many "
+	"consecutive intervals and is as high as the largest usage among "
+	"them (the caption says so).  A capsule and resource given twice is "
+	"an error.\n\n"
 	"The apps table shows each application of the plan: its capsules, "
 	"their nodes and sigma (rate), and the overflow probability Pr(Y > C) "
 	"of each capsule's node; a rejected application shows the capsule no "
@@ -156,7 +180,9 @@ static const char doc[] =
 	"  ovb-report -p node -n n1 -r cpu cluster plan *.profile -o n1.png\n"
 	"  ovb-report aug.trade aug-notrade.trade   the trade table\n"
 	"  ovb-report -p trade aug.trade aug-notrade.trade -o trade.svg\n"
-	"  ovb-report cluster bids migrations       the market table\n\n"
+	"  ovb-report cluster bids migrations       the market table\n"
+	"  ovb-report -f html web.onoff web.profile -o r.html  usage over time\n"
+	"  ovb-report -p usage -c vm1 -r cpu july.series -o vm1.svg\n\n"
 	"Exit status: 0 success; 64 usage error; 65 bad input data; 66 cannot "
 	"open an input; 69 gnuplot missing or failed; 70 internal error; 74 "
 	"I/O error.\n";
@@ -179,8 +205,8 @@ parse_tables(struct argp_state *st, const char *arg)
 		int i = lookup(table_names, NTABLE, t);
 		if (i < 0)
 			argp_error(st, "--table: unknown table '%s' (nodes, apps, "
-				"placements, rejects, capsules, traces, gain, trade, "
-				"market, fit)", t);
+				"placements, rejects, capsules, traces, usage, gain, "
+				"trade, market, fit)", t);
 		opt_tables |= 1u << i;
 	}
 	free(copy);
@@ -211,7 +237,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_PLOT:
 		if ((i = lookup(plot_names, NPLOT, arg)) < 0)
 			argp_error(st, "--plot: unknown kind '%s' (pdf, cdf, curve, "
-				"node, cluster, gain, fit)", arg);
+				"node, cluster, gain, trade, fit, usage)", arg);
 		opt_plot = (enum plot)i;
 		return 0;
 	case OPT_CAPSULE:
@@ -226,6 +252,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--res: unknown resource '%s' (cpu, net, "
 				"net-rx)", arg);
 		return 0;
+	case OPT_INTERVAL:
+		opt_interval = (uint64_t)llround(ovb_arg_real(st, "-I", arg,
+			0.001, 1e9) * 1e9);
+		return 0;
 	case OPT_NOPLOTS: opt_noplots = true; return 0;
 	case OPT_TITLE: opt_title = arg; opt_title_given = true; return 0;
 	case ARGP_KEY_SUCCESS:
@@ -239,12 +269,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		if (opt_node && opt_plot != P_NODE)
 			argp_error(st, "--node is for --plot node");
 		if (opt_capsule && opt_plot != P_PDF && opt_plot != P_CDF &&
-		    opt_plot != P_CURVE)
-			argp_error(st, "--capsule is for --plot pdf, cdf and curve");
+		    opt_plot != P_CURVE && opt_plot != P_USAGE)
+			argp_error(st, "--capsule is for --plot pdf, cdf, curve and "
+				"usage");
 		if (opt_res >= 0 && (opt_plot == P_CLUSTER || opt_plot == P_GAIN ||
 		    opt_plot == P_FIT))
-			argp_error(st, "--res is for --plot pdf, cdf, curve and "
-				"node");
+			argp_error(st, "--res is for --plot pdf, cdf, curve, node "
+				"and usage");
 		if ((opt_noplots || opt_title_given) && opt_format != F_HTML)
 			argp_error(st, "--no-plots and --title are for --format "
 				"html");
@@ -323,6 +354,17 @@ static void table_trade(struct table *t);
 static void table_market(struct table *t);
 static void plot_trade(FILE *g);
 static void extra_free(void);
+/* Usage over time (issue 17): at the end of the file. */
+struct tline;
+static const struct tline *cur_tl;   /* what --plot usage or a figure draws */
+static bool tl_read(const char *fmt, struct ovb_lex *lx, int *st);
+static int build_tl(void);
+static void table_usage(struct table *t);
+static int usage_figures(FILE *f);
+static void tl_script(FILE *g, const struct tline *t);
+static int select_tl(void);
+static size_t tl_count(void);
+static void tl_free(void);
 /* An ovb-fit answer, one per report. */
 static int
 read_fit(struct ovb_lex *lx)
@@ -394,13 +436,14 @@ read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 		ovb_gain_free(&g);
 	} else if (!strcmp(fmt->name, "fit")) {
 		st = read_fit(lx);
-	} else if (extra_read(fmt->name, lx, &st)) {
+	} else if (extra_read(fmt->name, lx, &st) ||
+	    tl_read(fmt->name, lx, &st)) {
 		;
 	} else {
 		st = ovb_err(lx, "this is an ovb-%s file; ovb-report reads "
 			"ovb-profile, ovb-usage, ovb-curve, ovb-cluster, ovb-plan, "
-			"ovb-apps, ovb-gain, ovb-trade, ovb-bids, ovb-migrations "
-			"and ovb-fit", fmt->name);
+			"ovb-apps, ovb-gain, ovb-trade, ovb-bids, ovb-migrations, "
+			"ovb-fit, ovb-onoff and ovb-series", fmt->name);
 	}
 	return st;
 }
@@ -1388,6 +1431,7 @@ table_possible(enum tabid id)
 			if (row_traced(&rows[i]))
 				return true;
 		return false;
+	case T_USAGE: return tl_count() > 0;
 	case T_GAIN: return ngains > 0;
 	case T_TRADE: case T_MARKET: return extra_possible(id);
 	case T_FIT: return in.fit_file != NULL;
@@ -1399,7 +1443,8 @@ table_possible(enum tabid id)
 static const char *const table_needs[NTABLE] = { "an ovb-cluster file",
 	"an ovb-plan file", "an ovb-plan file", "an ovb-plan file",
 	"an ovb-profile or ovb-usage file",
-	"a profile, usage or curve file with trace records", "a gain table",
+	"a profile, usage or curve file with trace records",
+	"an ovb-onoff or ovb-series file", "a gain table",
 	"an ovb-trade file", "an ovb-cluster and an ovb-bids file",
 	"an ovb-fit file" };
 
@@ -1423,8 +1468,8 @@ check_tables(void)
 	}
 	if (!any)
 		return ovb_err_at(NULL, 0, "nothing to report: give profiles, "
-			"usage distributions, a cluster (and plan), a gain table or "
-			"an ovb-fit answer");
+			"usage distributions, a cluster (and plan), a gain table, "
+			"an ovb-fit answer, or ovb-onoff or ovb-series files");
 	return 0;
 }
 
@@ -1440,6 +1485,7 @@ make_table(struct table *t, enum tabid id)
 	case T_CAPSULES: table_capsules(t); break;
 	case T_APPS: table_apps(t); break;
 	case T_TRACES: table_traces(t); break;
+	case T_USAGE: table_usage(t); break;
 	case T_GAIN: table_gain(t); break;
 	case T_TRADE: table_trade(t); break;
 	case T_MARKET: table_market(t); break;
@@ -1674,6 +1720,7 @@ script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 	case P_GAIN: ovb_plot_gain(g, opt_png, gains, ngains); break;
 	case P_TRADE: plot_trade(g); break;
 	case P_FIT: ovb_plot_fit(g, opt_png, &in.fit); break;
+	case P_USAGE: tl_script(g, cur_tl); break;
 	case P_NONE: case NPLOT: break;
 	}
 }
@@ -1715,6 +1762,13 @@ plot_select(enum plot kind, const struct row **r, const struct nres **nr)
 			return OVB_EUSAGE;
 		}
 		return 0;
+	case P_USAGE:
+		if (!tl_count()) {
+			ovb_warn("--plot usage: needs an ovb-onoff or ovb-series "
+				"file");
+			return OVB_EUSAGE;
+		}
+		return select_tl();
 	case P_NONE: case NPLOT:
 		break;
 	}
@@ -2109,7 +2163,7 @@ html_page(FILE *f)
 	fputs("</p>\n<nav>", f);
 	static const char *const heads[NTABLE] = { "Nodes", "Applications",
 		"Placements", "Rejected applications", "Capsules", "Traces",
-		"Overbooking gain", "Trading", "Market", "Capacity against O" };
+		"Usage over time", "Overbooking gain", "Trading", "Market", "Capacity against O" };
 	for (int i = 0; i < NTABLE; i++)
 		if (table_wanted((enum tabid)i))
 			fprintf(f, "<a href=\"#%s\">%s</a>", table_names[i],
@@ -2139,6 +2193,8 @@ html_page(FILE *f)
 		if (id == T_CAPSULES && plots_on())
 			for (size_t k = 0; k < nrows && !st; k++)
 				st = capsule_figures(f, &rows[k], k);
+		if (id == T_USAGE && plots_on() && !st)
+			st = usage_figures(f);
 		if (id == T_TRADE && plots_on() && !st) {
 			fputs("<div class=\"figs\">\n", f);
 			st = figure(f, P_TRADE, NULL, NULL, "Per day: the mean "
@@ -2220,6 +2276,7 @@ free_all(void)
 	free(nres);
 	free(gains);
 	extra_free();
+	tl_free();
 }
 
 /* ---- trading replays (ovb-trade, issue 12) and markets (issue 13) ---- */
@@ -2499,6 +2556,375 @@ extra_free(void)
 	free(market_note);
 }
 
+/* ---- usage over time: ovb-onoff and ovb-series inputs (issue 17) ---- */
+
+struct in_onoff { const char *file; struct ovb_onoff o; };
+struct in_series { const char *file; struct ovb_series_set ss; };
+struct tline {                  /* one capsule and resource over time */
+	const char *capsule, *file;
+	enum ovb_res res;
+	bool epoch;                 /* a series: t in s since the epoch */
+	uint64_t t0, step;          /* trace start [ns]; I in t's unit */
+	double interval;            /* I [s] */
+	uint64_t first, length;     /* span, in t's unit */
+	struct ovb_samples s;       /* the usage per interval, in time order */
+	const struct row *row;      /* its U (p99) and profile (sigma) */
+	const struct ovb_onoff *o;  /* an onoff's trace record, or NULL */
+};
+static struct {
+	struct in_onoff *on;
+	struct in_series *se;
+	struct tline *tl;
+	size_t non, capon, nse, capse, ntl, captl;
+} tv;
+
+static bool
+tl_read(const char *fmt, struct ovb_lex *lx, int *st)
+{
+	if (!strcmp(fmt, "onoff")) {
+		struct in_onoff *r = OVB_PUSH(tv.on, tv.non, tv.capon);
+		memset(r, 0, sizeof *r);
+		r->file = lx->name;
+		if ((*st = ovb_onoff_read(lx, &r->o))) {
+			ovb_onoff_free(&r->o);
+			tv.non--;
+		}
+		return true;
+	}
+	if (!strcmp(fmt, "series")) {
+		struct in_series *r = OVB_PUSH(tv.se, tv.nse, tv.capse);
+		memset(r, 0, sizeof *r);
+		r->file = lx->name;
+		if ((*st = ovb_series_read(lx, &r->ss))) {
+			ovb_series_free(&r->ss);
+			tv.nse--;
+		}
+		return true;
+	}
+	return false;
+}
+
+static const struct tline *
+tl_of(const char *capsule, enum ovb_res res)
+{
+	for (size_t i = 0; i < tv.ntl; i++)
+		if (tv.tl[i].res == res && !strcmp(tv.tl[i].capsule, capsule))
+			return &tv.tl[i];
+	return NULL;
+}
+
+static int
+tl_add(struct tline *t, unsigned long line)
+{
+	const struct tline *old = tl_of(t->capsule, t->res);
+	if (old) {
+		ovb_samples_free(&t->s);
+		return ovb_err_at(t->file, line, "usage over time of %s %s was "
+			"already read from %s", t->capsule, ovb_res_name(t->res),
+			old->file);
+	}
+	t->row = row_of(t->capsule, t->res);
+	*OVB_PUSH(tv.tl, tv.ntl, tv.captl) = *t;
+	return 0;
+}
+
+/* An onoff capsule's interval: -I, else its profile's or usage's. */
+static uint64_t
+onoff_interval(const char *capsule, enum ovb_res res)
+{
+	if (opt_interval)
+		return opt_interval;
+	const struct row *w = row_of(capsule, res);
+	for (int r = 0; !w && r < OVB_NRES; r++)
+		w = row_of(capsule, (enum ovb_res)r);
+	if (w && w->U->interval >= 0.001)
+		return (uint64_t)llround(w->U->interval * 1e9);
+	return 1000000000;
+}
+
+/* The usage per interval of every capsule and resource, as ovb-usage
+ * measures it (lib/measure.c): onoff capsules' cpu and net (net-rx when
+ * received bytes are recorded), every series. */
+static int
+build_tl(void)
+{
+	int st = 0;
+	char a[32];
+	for (size_t i = 0; i < tv.non && !st; i++) {
+		const struct ovb_onoff *o = &tv.on[i].o;
+		for (size_t j = 0; j < o->ncap && !st; j++) {
+			const struct ovb_oncap *c = &o->cap[j];
+			for (int r = 0; r < OVB_NRES && !st; r++) {
+				if (r == OVB_NETRX && !c->nrecv &&
+				    !row_of(c->name, OVB_NETRX))
+					continue;
+				uint64_t len = onoff_interval(c->name,
+					(enum ovb_res)r);
+				struct tline t = { c->name, tv.on[i].file,
+					(enum ovb_res)r, false, o->t0, len,
+					(double)len / 1e9, o->t0, o->t1 - o->t0,
+					{ 0 }, NULL, o };
+				ovb_measure(o, c, (enum ovb_res)r, len, &t.s);
+				if (!t.s.n) {
+					ovb_samples_free(&t.s);
+					return ovb_err_at(t.file, 0, "capsule %s %s: no "
+						"complete gap-free measurement interval of %s "
+						"s in the span [%llu, %llu] ns", c->name,
+						ovb_res_name((enum ovb_res)r),
+						ovb_fmt_real(a, t.interval),
+						(unsigned long long)o->t0,
+						(unsigned long long)o->t1);
+				}
+				st = tl_add(&t, 0);
+			}
+		}
+	}
+	for (size_t i = 0; i < tv.nse && !st; i++)
+		for (size_t j = 0; j < tv.se[i].ss.n && !st; j++) {
+			const struct ovb_series *se = &tv.se[i].ss.s[j];
+			const char *file = tv.se[i].file;
+			uint64_t len = se->interval;
+			if (opt_interval) {
+				uint64_t ns = se->interval * 1000000000;
+				if (opt_interval % ns)
+					return ovb_err_at(file, se->line, "series %s %s: "
+						"-I %s s is not a multiple of its interval "
+						"%llu s", se->capsule, ovb_res_name(se->res),
+						ovb_fmt_real(a, (double)opt_interval / 1e9),
+						(unsigned long long)se->interval);
+				len = opt_interval / 1000000000;
+			}
+			struct tline t = { se->capsule, file, se->res, true, 0, len,
+				(double)len, 0, 0, { 0 }, NULL, NULL };
+			ovb_series_measure(se, len, &t.s);
+			if (!t.s.n) {
+				ovb_samples_free(&t.s);
+				return ovb_err_at(file, se->line, "series %s %s: no "
+					"measurement interval of %llu s has all its %llu "
+					"samples", se->capsule, ovb_res_name(se->res),
+					(unsigned long long)len,
+					(unsigned long long)(len / se->interval));
+			}
+			t.first = t.s.t[0];
+			t.length = t.s.t[t.s.n - 1] + len - t.first;
+			st = tl_add(&t, se->line);
+		}
+	return st;
+}
+
+static bool
+tl_p99(const struct tline *t, double *v)
+{
+	const struct ovb_dist *U = t->row ? t->row->U : NULL;
+	for (int i = 0; U && i < U->npct; i++)
+		if (U->pct_p[i] == 99) {
+			*v = U->pct_v[i];
+			return true;
+		}
+	return false;
+}
+
+static struct ovb_plot_usage
+tl_plot(const struct tline *t)
+{
+	struct ovb_plot_usage u = { t->capsule, t->res, t->interval, t->epoch,
+		t->t0, t->step, t->s.n, t->s.t, t->s.v, t->row && t->row->q,
+		false, t->row && t->row->q ? t->row->q->sigma : 0, 0 };
+	u.has_p99 = tl_p99(t, &u.p99);
+	return u;
+}
+
+static void
+tl_script(FILE *g, const struct tline *t)
+{
+	struct ovb_plot_usage u = tl_plot(t);
+	ovb_plot_usage(g, opt_png, &u);
+}
+
+/* The UTC time of s seconds since the epoch (malloc'd). */
+static char *
+utc_text(uint64_t s)
+{
+	time_t tt = (time_t)s;
+	struct tm tm;
+	char b[40];
+	if (!gmtime_r(&tt, &tm) || !strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ",
+	    &tm))
+		return ovb_xstrdup("-");
+	return ovb_xstrdup(b);
+}
+
+static const struct col usage_cols[] = {
+	{ "capsule", "capsule", NULL, W_BOTH },
+	{ "res", "res", NULL, W_BOTH },
+	{ "I", "interval_s", NULL, W_BOTH | F_NUM },
+	{ "intervals", "intervals", NULL, W_BOTH | F_NUM },
+	{ "start (UTC)", "start", NULL, W_BOTH },
+	{ "length", "length_s", NULL, W_BOTH | F_NUM },
+	{ "mean", "mean", NULL, W_BOTH | F_NUM },
+	{ "peak", "peak", NULL, W_BOTH | F_NUM },
+	{ "p99 (U)", "p99", NULL, W_BOTH | F_NUM },
+	{ "sigma (rate)", "sigma", "σ (rate)", W_BOTH | F_NUM },
+	{ "points plotted", "points", NULL, W_BOTH | F_NUM },
+	{ NULL, "intervals_per_point", NULL, W_TSV },
+	{ NULL, "rate_unit", NULL, W_TSV },
+	{ NULL, "file", NULL, W_TSV },
+};
+
+static void
+table_usage(struct table *t)
+{
+	t->title = "Usage over time: per capsule and resource, from ovb-onoff "
+		"and ovb-series";
+	t->note = "the usage in each measurement interval I, as ovb-usage "
+		"measures it (intervals overlapping a gap of lost events, or "
+		"missing a sample, left out); p99 and sigma (rate) from the "
+		"capsule's usage or profile file when given; points plotted: at "
+		"most 2000, each over (max of) that many consecutive intervals, "
+		"as high as the largest usage among them";
+	TCOLS(t, usage_cols);
+	for (size_t i = 0; i < tv.ntl; i++) {
+		const struct tline *l = &tv.tl[i];
+		const char *ru = ovb_res_rate_unit(l->res);
+		double len = l->epoch ? (double)l->length :
+			(double)l->length / 1e9, p99;
+		struct ovb_plot_usage u = tl_plot(l);
+		size_t per, np = ovb_plot_usage_points(&u, &per);
+		trow(t, false);
+		tput(t, ovb_xstrdup(l->capsule), NULL);
+		tput(t, ovb_xstrdup(ovb_res_name(l->res)), NULL);
+		tput(t, ovb_plot_qty(l->interval, "s"), xreal(l->interval));
+		tput(t, xasprintf("%zu", l->s.n), NULL);
+		if (l->epoch)
+			tput(t, utc_text(l->first), NULL);
+		else {
+			struct ovb_trace tr;
+			ovb_onoff_trace(l->o, &tr);
+			tput(t, tr.start ? xasprintf("%.19s", tr.start) : dash(),
+				ovb_xstrdup(tr.start ? tr.start : "-"));
+			ovb_trace_free(&tr);
+		}
+		tput(t, ovb_plot_qty(len, "s"), xreal(len));
+		tput(t, ovb_plot_qty(l->s.mean, ru), xreal(l->s.mean));
+		tput(t, ovb_plot_qty(l->s.peak, ru), xreal(l->s.peak));
+		if (tl_p99(l, &p99))
+			tput(t, ovb_plot_qty(p99, ru), xreal(p99));
+		else
+			tput(t, dash(), NULL);
+		if (l->row && l->row->q)
+			tput(t, ovb_plot_qty(l->row->q->sigma, ru),
+				xreal(l->row->q->sigma));
+		else
+			tput(t, dash(), NULL);
+		tput(t, per > 1 ? xasprintf("%zu (max of %zu)", np, per) :
+			xasprintf("%zu", np), xasprintf("%zu", np));
+		tput(t, NULL, xasprintf("%zu", per));
+		tput(t, NULL, ovb_xstrdup(ru));
+		tput(t, NULL, ovb_xstrdup(l->file));
+	}
+}
+
+/* A figure per capsule and resource. */
+static int
+usage_figures(FILE *f)
+{
+	int st = 0;
+	if (tv.ntl)
+		fputs("<div class=\"figs\">\n", f);
+	for (size_t i = 0; i < tv.ntl && !st; i++) {
+		const struct tline *l = &tv.tl[i];
+		const char *ru = ovb_res_rate_unit(l->res);
+		struct ovb_plot_usage u = tl_plot(l);
+		size_t per, np = ovb_plot_usage_points(&u, &per);
+		char *lines = NULL, *bin = NULL, *sg = NULL, *pp = NULL;
+		double p99;
+		if (per > 1)
+			bin = xasprintf("; drawn as %zu boxes, each over %zu "
+				"intervals and as high as the largest usage among them",
+				np, per);
+		if (l->row && l->row->q)
+			sg = ovb_plot_qty(l->row->q->sigma, ru);
+		if (tl_p99(l, &p99))
+			pp = ovb_plot_qty(p99, ru);
+		lines = xasprintf("%s%s%s%s%s%s", sg || pp ? "; horizontal: " :
+			"", sg ? "σ (rate) = " : "", sg ? sg : "", sg && pp ?
+			" (dashed), " : sg ? " (dashed)" : "", pp ? "p99 of U = " :
+			"", pp ? pp : "");
+		char ib[32];
+		char *c = xasprintf("%s %s: usage in each measurement interval of "
+			"%s s over time (%s; from %s)%s%s%s.", l->capsule,
+			ovb_res_name(l->res), ovb_fmt_real(ib, l->interval), l->epoch ?
+			"dates in UTC" : "time in s from the trace start", l->file,
+			bin ? bin : "", lines, pp ? " (dotted)" : "");
+		cur_tl = l;
+		st = figure(f, P_USAGE, NULL, NULL, c, false);
+		free(c);
+		free(lines);
+		free(bin);
+		free(sg);
+		free(pp);
+	}
+	if (tv.ntl)
+		fputs("</div>\n", f);
+	return st;
+}
+
+static size_t
+tl_count(void)
+{
+	return tv.ntl;
+}
+
+static void
+tl_free(void)
+{
+	for (size_t i = 0; i < tv.ntl; i++)
+		ovb_samples_free(&tv.tl[i].s);
+	free(tv.tl);
+	for (size_t i = 0; i < tv.non; i++)
+		ovb_onoff_free(&tv.on[i].o);
+	free(tv.on);
+	for (size_t i = 0; i < tv.nse; i++)
+		ovb_series_free(&tv.se[i].ss);
+	free(tv.se);
+}
+
+/* --plot usage: the one capsule and resource --capsule and --res name. */
+static int
+select_tl(void)
+{
+	const struct tline *found = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < tv.ntl; i++) {
+		const struct tline *l = &tv.tl[i];
+		if ((opt_capsule && strcmp(l->capsule, opt_capsule)) ||
+		    (opt_res >= 0 && l->res != (enum ovb_res)opt_res))
+			continue;
+		found = l;
+		n++;
+	}
+	if (n == 1) {
+		cur_tl = found;
+		return 0;
+	}
+	char have[1024];
+	size_t len = 0;
+	have[0] = '\0';
+	for (size_t i = 0; i < tv.ntl && i < 12 && len < sizeof have; i++)
+		len += (size_t)snprintf(have + len, sizeof have - len, "%s%s %s",
+			i ? ", " : "", tv.tl[i].capsule,
+			ovb_res_name(tv.tl[i].res));
+	if (!n)
+		ovb_warn("--plot usage: no capsule%s%s%s%s over time in the "
+			"inputs; there are: %s", opt_capsule ? " " : "",
+			opt_capsule ? opt_capsule : "", opt_res >= 0 ? " " : "",
+			opt_res >= 0 ? ovb_res_name((enum ovb_res)opt_res) : "", have);
+	else
+		ovb_warn("--plot usage: choose one with --capsule and --res: %s",
+			have);
+	return OVB_EUSAGE;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -2511,6 +2937,8 @@ main(int argc, char **argv)
 			status = st;
 	if (!status)
 		status = build_rows();
+	if (!status)
+		status = build_tl();
 	if (!status)
 		status = check_plan();
 	if (!status) {
