@@ -18,11 +18,10 @@ mkdir -p "$out"
 for f in nginx postgres redis; do
 	gzip -dc "t/fixtures/$f.perf.data.gz" >"$out/$f.perf.data"
 	main=$(awk '$1 == "main_pid" { print $2 }' "t/fixtures/$f.acct")
-	# recorded without sched:sched_stat_runtime, so ovb-onoff cannot bound
-	# when the kernel began charging each woken run; these were recorded
-	# with idle polling on a quiet machine and agree with cpuacct (the
-	# .acct beside each, t/fixtures/README.md): accepted as they are
-	ovb-onoff --max-uncertainty=any -q -c "$f=pid:$main" "$out/$f.perf.data" \
+	# recorded with what ovb-capture records (sched_stat_runtime included),
+	# so ovb-onoff bounds every run; the .acct beside each is the kernel's
+	# own accounting of the same window (t/fixtures/README.md)
+	ovb-onoff -q -c "$f=pid:$main" "$out/$f.perf.data" \
 		-o "$out/$f.onoff"
 done
 ovb-usage -I 0.01 "$out"/*.onoff -o "$out/fixtures.usage"

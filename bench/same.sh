@@ -93,20 +93,10 @@ run() {
 	fi
 	printf '%-9s %-24s %-7s %s\n' "$what" "$name" "${st#exit }" "${cmd//$W\//}"
 }
-# ovb-onoff on the fixtures (no sched_stat_runtime): a build that refuses
-# traces whose busy time it cannot bound within 1.5 % (issue 19) is told
-# to accept them, as make demo does
-onoff_any() {
-	if ovb-onoff --help | grep -q -- --max-uncertainty; then
-		ovb-onoff --max-uncertainty=any "$@"
-	else
-		ovb-onoff "$@"
-	fi
-}
 for f in nginx postgres redis; do
 	main=$(awk '$1 == "main_pid" { print $2 }' "t/fixtures/$f.acct")
-	run "$f.onoff" onoff_any -c "$f=pid:$main" "$IN/$f.perf.data"
-	run "$f.onoff-comm" onoff_any -c "all=comm:." "$IN/$f.perf.data"
+	run "$f.onoff" ovb-onoff -c "$f=pid:$main" "$IN/$f.perf.data"
+	run "$f.onoff-comm" ovb-onoff -c "all=comm:." "$IN/$f.perf.data"
 done
 run fixtures.usage ovb-usage -I 0.01 nginx.onoff postgres.onoff redis.onoff
 run fixtures.curve ovb-tbucket nginx.onoff postgres.onoff redis.onoff

@@ -50,7 +50,7 @@ args() {
 	ovb-rebalance) A=("$DATA/market-fig3.cluster" "@$DATA/example.bids") ;;
 	ovb-onoff)
 		BADEND=truncate
-		A=(--max-uncertainty=any -c 'all=comm:.' "@$(unpack_fixture nginx)") ;;
+		A=(-c 'all=comm:.' "@$(unpack_fixture nginx)") ;;
 	ovb-place) A=("@$DATA/example.cluster" "$DATA/example.apps" "$DATA/example.profile") ;;
 	ovb-profile) A=(-O 0.01 -t 1 "@$DATA/example.usage" "$DATA/example.curve") ;;
 	ovb-replay) A=("@$DATA/replay-small.plan" "$DATA/replay-small.cluster" "$DATA/replay-small.series") ;;

@@ -265,8 +265,8 @@ reads_bitbrains() {
 
 reads_perfdata() {
 	probe bad - "$3" 1 ovb-fmt -c @
-	probe "$@" 1 ovb-onoff -q --max-uncertainty=any -c 'w=comm:^nginx$' @
-	probe "$1" "$2" "<$3" 1 ovb-onoff -q --max-uncertainty=any -c 'w=comm:^nginx$' -
+	probe "$@" 1 ovb-onoff -q -c 'w=comm:^nginx$' @
+	probe "$1" "$2" "<$3" 1 ovb-onoff -q -c 'w=comm:^nginx$' -
 }
 
 @test "bad onoff" { run_format onoff; }

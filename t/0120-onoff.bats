@@ -36,10 +36,11 @@ within_pct() {
 		fail "relative error $rel is beyond $1%"
 }
 
-# The shipped fixtures have no sched:sched_stat_runtime: ovb-onoff refuses
-# them unless told to accept the uncertainty it states (they were recorded
-# with idle polling on a quiet machine and agree with cpuacct; the test
-# below checks that).
+# The shipped fixtures were recorded with ovb-capture's events, so with
+# sched:sched_stat_runtime: ovb-onoff reads them as they are.  The earlier
+# recordings of the same servers without it (fixtures/switch-only/, each with
+# its .acct) are what a switch-only trace is: refused unless told to accept
+# the uncertainty it states.
 ANY=--max-uncertainty=any
 
 fixtures() {
@@ -81,7 +82,7 @@ fixtures() {
 		data=$(unpack_fixture "$f")
 		main=$(acct_field "$FIXTURES/$f.acct" main_pid)
 		out=$BATS_TEST_TMPDIR/$f.onoff
-		ovb-onoff $ANY -q -c "srv=pid:$main" "$data" >"$out"
+		ovb-onoff -q -c "srv=pid:$main" "$data" >"$out"
 		run -0 python3 "$BATS_TEST_DIRNAME/oracle/acct.py" \
 			"$FIXTURES/$f.acct" "$out" srv
 		echo "# $f: $output" >&3
@@ -96,8 +97,8 @@ fixtures() {
 	local data main
 	data=$(unpack_fixture nginx)
 	main=$(acct_field "$FIXTURES/nginx.acct" main_pid)
-	ovb-onoff $ANY -q -c "srv=pid:$main" "$data" >"$BATS_TEST_TMPDIR/one"
-	ovb-onoff $ANY -q --allow-empty -c "srv=pid:$main" -c 'rest=comm:.' -c 'none=comm:^$' \
+	ovb-onoff -q -c "srv=pid:$main" "$data" >"$BATS_TEST_TMPDIR/one"
+	ovb-onoff -q --allow-empty -c "srv=pid:$main" -c 'rest=comm:.' -c 'none=comm:^$' \
 		"$data" >"$BATS_TEST_TMPDIR/all"
 	run -0 ovb-fmt "$BATS_TEST_TMPDIR/all"
 	diff <(grep '^busy srv ' "$BATS_TEST_TMPDIR/one") \
@@ -110,10 +111,10 @@ fixtures() {
 	local f data
 	for f in $(fixtures); do
 		data=$(unpack_fixture "$f")
-		run -0 --separate-stderr ovb-onoff $ANY --recv -c "x=comm:^$f" \
+		run -0 --separate-stderr ovb-onoff --recv -c "x=comm:^$f" \
 			-c 'rest=comm:.' -o "$BATS_TEST_TMPDIR/a" "$data"
 		run -0 ovb-fmt "$BATS_TEST_TMPDIR/a"
-		ovb-onoff $ANY -q --recv -c "x=comm:^$f" -c 'rest=comm:.' "$data" |
+		ovb-onoff -q --recv -c "x=comm:^$f" -c 'rest=comm:.' "$data" |
 			cmp - "$BATS_TEST_TMPDIR/a"
 	done
 }
@@ -121,7 +122,7 @@ fixtures() {
 @test "onoff: a capsule's CPUs never exceed the trace's CPUs, and concurrency shows" {
 	local data
 	data=$(unpack_fixture postgres)
-	ovb-onoff $ANY -q -c 'all=comm:.' "$data" >"$BATS_TEST_TMPDIR/o"
+	ovb-onoff -q -c 'all=comm:.' "$data" >"$BATS_TEST_TMPDIR/o"
 	local cpus
 	cpus=$(awk '$1 == "cpus" { print $2 }' "$BATS_TEST_TMPDIR/o")
 	run -0 awk -v c="$cpus" '$1 == "busy" && $5 > m { m = $5 } END { print m }' \
@@ -510,10 +511,12 @@ bad_trace() {
 }
 
 @test "onoff: without sched_stat_runtime the bound is never 0 and holds cpuacct's figure; above 1.5% refused (65) naming the fix" {
-	local f data main
-	for f in $(fixtures); do
-		data=$(unpack_fixture "$f")
-		main=$(acct_field "$FIXTURES/$f.acct" main_pid)
+	local f data main n=0 S=$FIXTURES/switch-only
+	for f in nginx postgres redis; do
+		data=$BATS_TEST_TMPDIR/$f-switch-only.perf.data
+		gzip -dc "$S/$f.perf.data.gz" >"$data"
+		main=$(acct_field "$S/$f.acct" main_pid)
+		n=$((n + 1))
 		# every server run begins with a wakeup the trace does not see
 		run -65 --separate-stderr ovb-onoff -c "srv=pid:$main" \
 			-o "$BATS_TEST_TMPDIR/o" "$data"
@@ -526,7 +529,7 @@ bad_trace() {
 		read -r busy unsure < <(sed -nE 's/.*capsule srv: busy ([0-9.]+) cpu-s, uncertain by at most ([0-9.]+) cpu-s.*/\1 \2/p' <<<"$stderr")
 		pct=$(sed -nE 's/.*cpu-s \(([0-9.e+]+) %\).*/\1/p' <<<"$stderr" | head -1)
 		local k
-		k=$(acct_field "$FIXTURES/$f.acct" cpu_ns)
+		k=$(acct_field "$S/$f.acct" cpu_ns)
 		echo "# $f: busy $busy cpu-s, bound $unsure ($pct %), cpuacct $k ns" >&3
 		python3 -c "import sys; sys.exit(0 if $unsure > 0 and abs($busy - $k/1e9) <= $unsure else 1)"
 		# a bound above the one stated accepts it, below it refuses
@@ -545,6 +548,14 @@ bad_trace() {
 	# --strict=PCT is --max-uncertainty=PCT (and fatal network shortfalls)
 	run -65 --separate-stderr ovb-onoff --strict -c "srv=pid:$main" "$data"
 	run -64 --separate-stderr ovb-onoff --max-uncertainty=x -c a=comm:x x
+	[[ $n -eq 3 ]]
+	# the shipped fixtures (with sched_stat_runtime) are bounded: accepted
+	for f in $(fixtures); do
+		main=$(acct_field "$FIXTURES/$f.acct" main_pid)
+		run -0 --separate-stderr ovb-onoff -v -c "srv=pid:$main" \
+			-o "$BATS_TEST_TMPDIR/o" "$(unpack_fixture "$f")"
+		[[ $stderr == *"capsule srv: busy "*"uncertain by at most "* ]]
+	done
 }
 
 @test "onoff: an empty trace (no samples) is an error" {
@@ -627,6 +638,6 @@ bad_trace() {
 	run -0 ovb-fmt "$d/out"
 	[[ $(head -1 "$d/out") == 'ovb-onoff 1' ]]
 	# -v names the processes each selector matched
-	run -0 --separate-stderr ovb-onoff $ANY -v -c 'srv=comm:^nginx$' -c 'rest=comm:.' "$data"
+	run -0 --separate-stderr ovb-onoff -v -c 'srv=comm:^nginx$' -c 'rest=comm:.' "$data"
 	[[ $stderr == *"capsule srv (comm:^nginx\$): 2 processes: "*"(nginx) "*"(nginx)"* ]] || fail "stderr: $stderr"
 }

@@ -143,7 +143,7 @@ agree() {
 	local f n=0 on
 	for f in nginx postgres redis; do
 		on=$BATS_TEST_TMPDIR/$f.onoff
-		ovb-onoff --recv --max-uncertainty=any -c "srv=comm:^(nginx|postgres|redis)" \
+		ovb-onoff --recv -c "srv=comm:^(nginx|postgres|redis)" \
 			-c 'rest=comm:.' "$(unpack_fixture "$f")" >"$on"
 		agree "$on" -r all -I 0.01 -- --res all --interval 0.01
 		agree "$on" -r cpu -I 0.1 -- --res cpu --interval 0.1

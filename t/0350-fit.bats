@@ -17,7 +17,7 @@ demo_profile() {
 	local f main
 	for f in nginx postgres redis; do
 		main=$(awk '$1 == "main_pid" { print $2 }' "$FIXTURES/$f.acct")
-		ovb-onoff -q --max-uncertainty=any -c "$f=pid:$main" "$(unpack_fixture "$f")" -o "$T/$f.onoff"
+		ovb-onoff -q -c "$f=pid:$main" "$(unpack_fixture "$f")" -o "$T/$f.onoff"
 	done
 	ovb-usage -q -I 0.01 "$T"/*.onoff -o "$T/f.usage"
 	ovb-tbucket -q "$T"/*.onoff -o "$T/f.curve"

@@ -102,7 +102,7 @@ need_gnuplot() {
 	local f main
 	for f in nginx postgres redis; do
 		main=$(awk '$1 == "main_pid" { print $2 }' "$FIXTURES/$f.acct")
-		ovb-onoff -q --max-uncertainty=any -c "$f=pid:$main" "$(unpack_fixture "$f")" \
+		ovb-onoff -q -c "$f=pid:$main" "$(unpack_fixture "$f")" \
 			-o "$T/$f.onoff"
 	done
 	ovb-usage -q -I 0.01 "$T"/*.onoff -o "$T/f.usage"

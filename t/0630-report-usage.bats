@@ -7,7 +7,7 @@
 # file with Fractions (formats/onoff.md, formats/series.md) and bins it by
 # the largest usage per bucket on its own; the gnuplot scripts are
 # captured with a stand-in gnuplot.  Data: the shipped nginx trace (as
-# t/0612-report-layout.bats records it, with --max-uncertainty=any), the
+# t/0612-report-layout.bats records it), the
 # example series and a series of 5000 samples with gaps made here.
 
 bats_require_minimum_version 1.5.0
@@ -17,7 +17,7 @@ setup_file() {
 	local D=$BATS_FILE_TMPDIR main
 	main=$(awk '$1 == "main_pid" { print $2 }' "$FIXTURES/nginx.acct")
 	gzip -dc "$FIXTURES/nginx.perf.data.gz" >"$D/nginx.perf.data"
-	ovb-onoff -q --max-uncertainty=any -c "nginx=pid:$main" \
+	ovb-onoff -q -c "nginx=pid:$main" \
 		"$D/nginx.perf.data" -o "$D/n.onoff"
 	ovb-usage -q -I 0.01 "$D/n.onoff" -o "$D/n.usage"
 	ovb-tbucket -q "$D/n.onoff" -o "$D/n.curve"

@@ -144,6 +144,8 @@ static struct state {
 	uint64_t *cpu_since; /* per CPU: when its current task was switched in */
 	int16_t *pred_cap;   /* per CPU: the capsule of the task before it */
 	uint64_t *pred_start;/* and when that task's run began */
+	uint64_t *pred_end;  /* and ended (before the switch when the kernel
+	                        stopped charging it there) */
 	struct change *held; /* a min-heap by (time, seq) */
 	size_t nheld, capheld;
 	uint64_t seq, emitted, clamped, mismatched;
@@ -717,14 +719,17 @@ charged_start(uint32_t c, int32_t tid, uint64_t t)
 	uint64_t in = S.cpu_since[c], charged = tid > 0 ? S.task[tid].charged : 0;
 	if (!S.has_runtime || !charged || t - in >= charged)
 		return in;
-	uint64_t s = t - charged;
+	uint64_t s = t - charged, e = S.pred_end[c];
 	if (s < S.pred_start[c])
 		s = S.pred_start[c];
-	if (S.cur_cap[c] != S.pred_cap[c]) {
+	/* it ran over [s, in]; its predecessor only until e <= in */
+	if (S.cur_cap[c] != S.pred_cap[c] || s < e) {
 		change(S.cur_cap[c], +1, s);
 		change(S.cur_cap[c], -1, in);
-		change(S.pred_cap[c], -1, s);
-		change(S.pred_cap[c], +1, in);
+		if (s < e) {
+			change(S.pred_cap[c], -1, s);
+			change(S.pred_cap[c], +1, e);
+		}
 	}
 	return s;
 }
@@ -752,7 +757,7 @@ on_switch(const struct ovb_pev *ev)
 	if ((st = grow_ids(ev->prev, "task")) || (st = grow_ids(ev->next, "task")))
 		return st;
 	int16_t next = capsule_of_task(ev->next);
-	uint64_t t = ev->time, began = S.cpu_since[c];
+	uint64_t t = ev->time, began = S.cpu_since[c], end = t;
 	int16_t ran = S.cur_cap[c];
 	if (S.cur_tid[c] < 0) {
 		/* the first switch on this CPU: prev ran since the span began */
@@ -786,13 +791,22 @@ on_switch(const struct ovb_pev *ev)
 		began = charged_start(c, ev->prev, t);
 		if (!S.has_runtime)
 			woken_bound(c, ev->next, t, next);
-		if (S.cur_cap[c] != next) {
-			change(S.cur_cap[c], -1, t);
+		/* With sched:sched_stat_runtime, a run the kernel charged less
+		 * than its switches span ended where the charges end: the
+		 * scheduler charges prev up to its clock update before the
+		 * switch and the next task from there (which, if it is
+		 * charged from before its switch in, charged_start places). */
+		uint64_t charged = ev->prev > 0 ? S.task[ev->prev].charged : 0;
+		if (S.has_runtime && charged && began + charged < t)
+			end = began + charged;
+		if (S.cur_cap[c] != next || end < t) {
+			change(S.cur_cap[c], -1, end);
 			change(next, +1, t);
 		}
 	}
 	S.pred_cap[c] = ran;
 	S.pred_start[c] = cap_start(c, began);
+	S.pred_end[c] = end;
 	note_run(c, ev, t);
 	S.cur_tid[c] = ev->next;
 	S.cur_cap[c] = next;
@@ -833,6 +847,7 @@ on_runtime(const struct ovb_pev *ev)
 	change(k, +1, s);
 	S.pred_cap[c] = S.cur_cap[c];
 	S.pred_start[c] = cap_start(c, S.cur_tid[c] < 0 ? S.t0 : S.cpu_since[c]);
+	S.pred_end[c] = s;
 	S.cur_tid[c] = tid;
 	S.cur_cap[c] = k;
 	S.cpu_since[c] = s;
@@ -1348,6 +1363,7 @@ start(const struct ovb_pev *ev)
 	S.cpu_since = ovb_xcalloc(S.ncpus, sizeof *S.cpu_since);
 	S.pred_cap = ovb_xmalloc(S.ncpus * sizeof *S.pred_cap);
 	S.pred_start = ovb_xcalloc(S.ncpus, sizeof *S.pred_start);
+	S.pred_end = ovb_xcalloc(S.ncpus, sizeof *S.pred_end);
 	S.has_runtime = ovb_perf_has(S.perf, "sched:sched_stat_runtime");
 	S.hold_xfers = ovb_perf_has(S.perf, "tcp:tcp_probe") &&
 		ovb_perf_has(S.perf, "irq:softirq_entry") &&
