@@ -217,14 +217,17 @@ static int
 read_exact(struct ovb_perf *p, void *dst, size_t n)
 {
 	size_t have = p->wlen - p->wpos;
+	if (!n)
+		return 0;
 	if (n > have && n - have >= WINDOW) {   /* large: straight in */
-		memcpy(dst, p->win + p->wpos, have);
+		if (have)
+			memcpy(dst, p->win + p->wpos, have);
 		p->wpos = p->wlen = 0;
 		if (fread((unsigned char *)dst + have, 1, n - have, p->f) !=
 		    n - have)
 			return short_read(p, n);
 	} else {
-		if (n && fill(p, n) < n)
+		if (fill(p, n) < n)
 			return short_read(p, n);
 		memcpy(dst, p->win + p->wpos, n);
 		p->wpos += n;
