@@ -54,6 +54,8 @@ enum { FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4,
 #define TRACE_FLAG_IRQS (0x08 | 0x10 | 0x40) /* hardirq, softirq, nmi */
 #define MAXATTR 4096
 #define MAXCPUMAP 4096
+#define WINDOW (1u << 20)          /* bytes read at once from a file */
+#define NOSLOT UINT32_MAX          /* no slot of the pool */
 
 enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME, H_SOCK,
 	H_SOFTIRQ, H_TIMER };
@@ -87,11 +89,24 @@ struct ovb_perf {
 	struct tep_handle *tep;
 	bool tracing_parsed;
 	uint32_t ncpus;
-	unsigned char *buf;        /* one record */
-	size_t bufcap;
-	/* ordering */
-	struct ovb_pev *heap;
+	/* input window: win[wpos, wlen) read but not yet taken; in a file's
+	 * data section it is refilled WINDOW bytes at a time, in a pipe only
+	 * with the bytes wanted (a live recording is not waited on) */
+	unsigned char *win;
+	size_t wpos, wlen, wcap;
+	bool ahead;
+	const unsigned char *buf;  /* one record, in win until the next read */
+	/* ordering: the events held, in pool, form runs in (time, seq)
+	 * order, each a list of slots (perf writes each CPU's buffer in
+	 * turn: a few long runs a round); heap holds the runs by their
+	 * first event; new events extend the run that ends with tail */
+	struct hkey { uint64_t time, seq; uint32_t slot; } *heap;
 	size_t nheap, capheap;
+	struct pslot { struct ovb_pev ev; uint32_t next; } *pool;
+	size_t npool, cappool;
+	uint32_t tail;             /* NOSLOT: no run open */
+	uint32_t *spare;           /* free slots of pool */
+	size_t nspare, capspare;
 	uint64_t seq, round_max, prev_round_max, flush_limit, last_out;
 	uint64_t reordered;
 	bool eof;
@@ -196,15 +211,53 @@ set_ncpus(struct ovb_perf *p, uint32_t n)
 /* ---- raw input ---- */
 
 static int
+short_read(struct ovb_perf *p, size_t n)
+{
+	if (ferror(p->f)) {
+		ovb_warn("%s: read error: %s", p->name, strerror(errno));
+		return OVB_EIO;
+	}
+	return bad(p, "truncated at byte %llu: wanted %zu more bytes",
+		(unsigned long long)p->pos, n);
+}
+
+/* Reads until the window holds n (< WINDOW) bytes, or the input ends;
+ * returns the bytes it holds. */
+static size_t
+fill(struct ovb_perf *p, size_t n)
+{
+	size_t have = p->wlen - p->wpos;
+	if (have >= n)
+		return have;
+	if (!p->win) {
+		p->wcap = WINDOW;
+		p->win = ovb_xmalloc(p->wcap);
+	}
+	memmove(p->win, p->win + p->wpos, have);
+	p->wpos = 0;
+	size_t want = p->ahead ? p->wcap - have : n - have;
+	p->wlen = have + fread(p->win + have, 1, want, p->f);
+	return p->wlen;
+}
+
+static int
 read_exact(struct ovb_perf *p, void *dst, size_t n)
 {
-	if (n && fread(dst, 1, n, p->f) != n) {
-		if (ferror(p->f)) {
-			ovb_warn("%s: read error: %s", p->name, strerror(errno));
-			return OVB_EIO;
-		}
-		return bad(p, "truncated at byte %llu: wanted %zu more bytes",
-			(unsigned long long)p->pos, n);
+	size_t have = p->wlen - p->wpos;
+	if (!n)
+		return 0;
+	if (n > have && n - have >= WINDOW) {   /* large: straight in */
+		if (have)
+			memcpy(dst, p->win + p->wpos, have);
+		p->wpos = p->wlen = 0;
+		if (fread((unsigned char *)dst + have, 1, n - have, p->f) !=
+		    n - have)
+			return short_read(p, n);
+	} else {
+		if (fill(p, n) < n)
+			return short_read(p, n);
+		memcpy(dst, p->win + p->wpos, n);
+		p->wpos += n;
 	}
 	p->pos += n;
 	return 0;
@@ -213,6 +266,7 @@ read_exact(struct ovb_perf *p, void *dst, size_t n)
 static int
 read_at(struct ovb_perf *p, uint64_t off, void *dst, size_t n)
 {
+	p->wpos = p->wlen = 0;
 	if (fseeko(p->f, (off_t)off, SEEK_SET) != 0)
 		return bad(p, "cannot seek to byte %llu", (unsigned long long)off);
 	p->pos = off;
@@ -703,6 +757,7 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 		bind_attr(p, &p->attr[i]);
 	if (!st)
 		st = read_at(p, p->data_start, hdr, 0);
+	p->ahead = true;
 	return st;
 }
 
@@ -713,6 +768,7 @@ ovb_perf_open(FILE *f, const char *name, struct ovb_perf **pp)
 	p->f = f;
 	p->name = name;
 	p->tep = tep_alloc();
+	p->tail = NOSLOT;
 	*pp = p;
 	unsigned char first[16];
 	size_t got = fread(first, 1, sizeof first, f);   /* one message */
@@ -745,27 +801,27 @@ ovb_perf_open(FILE *f, const char *name, struct ovb_perf **pp)
 static int
 read_record(struct ovb_perf *p, uint32_t *type, uint16_t *misc, size_t *size)
 {
-	unsigned char h[8];
 	if (p->pos >= p->end || (p->pipe && p->eof))
 		return 0;
 	if (p->pipe) {
-		size_t got = fread(h, 1, 8, p->f);
+		size_t got = fill(p, 8);
 		if (got == 0 && feof(p->f))
 			return 0;
-		if (got != 8)
+		if (got < 8)
 			return ferror(p->f) ? (ovb_warn("%s: read error: %s",
 				p->name, strerror(errno)), OVB_EIO) :
 				bad(p, "truncated record header at byte %llu",
 				(unsigned long long)p->pos);
-		p->pos += 8;
 	} else {
 		if (p->end - p->pos < 8)
 			return bad(p, "truncated record at byte %llu",
 				(unsigned long long)p->pos);
-		int st = read_exact(p, h, 8);
-		if (st)
-			return st;
+		if (fill(p, 8) < 8)
+			return short_read(p, 8);
 	}
+	const unsigned char *h = p->win + p->wpos;
+	p->wpos += 8;
+	p->pos += 8;
 	*type = get32(h);
 	*misc = (uint16_t)(h[4] | h[5] << 8);
 	*size = (size_t)(h[6] | h[7] << 8);
@@ -776,12 +832,12 @@ read_record(struct ovb_perf *p, uint32_t *type, uint16_t *misc, size_t *size)
 		return bad(p, "record at byte %llu runs past the data section",
 			(unsigned long long)(p->pos - 8));
 	*size -= 8;
-	if (*size > p->bufcap) {
-		p->bufcap = 65536;
-		p->buf = ovb_xrealloc(p->buf, p->bufcap, 1);
-	}
-	int st = read_exact(p, p->buf, *size);
-	return st ? st : 1;
+	if (fill(p, *size) < *size)
+		return short_read(p, *size);
+	p->buf = p->win + p->wpos;
+	p->wpos += *size;
+	p->pos += *size;
+	return 1;
 }
 
 /* Reads a sample's fields up to RAW; false when the record is too short. */
@@ -891,11 +947,18 @@ parse_trailer(struct ovb_perf *p, const unsigned char *b, size_t n,
 static uint64_t
 field(struct tep_format_field *f, const struct sample *s)
 {
-	unsigned long long v = 0;
+	/* tep_read_number_field's reading (little-endian data, checked at
+	 * open), without its call per field */
 	if (!f || f->offset + f->size > (int)s->rawsize)
 		return 0;
-	tep_read_number_field(f, s->raw, &v);
-	return v;
+	const unsigned char *b = s->raw + f->offset;
+	switch (f->size) {
+	case 1: return b[0];
+	case 2: return (uint64_t)b[0] | (uint64_t)b[1] << 8;
+	case 4: return get32(b);
+	case 8: return get64(b);
+	}
+	return 0;
 }
 
 static int32_t
@@ -1301,44 +1364,76 @@ user_record(struct ovb_perf *p, uint32_t type, size_t n)
 /* ---- ordering ---- */
 
 static bool
-before(const struct ovb_pev *a, const struct ovb_pev *b)
+before(const struct hkey *a, const struct hkey *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-static void
-heap_push(struct ovb_perf *p, const struct ovb_pev *ev)
+/* A slot of pool for the next event. */
+static struct ovb_pev *
+slot(struct ovb_perf *p, uint32_t *k)
 {
-	struct ovb_pev *h = OVB_PUSH(p->heap, p->nheap, p->capheap);
+	if (p->nspare)
+		*k = p->spare[--p->nspare];
+	else {
+		*k = (uint32_t)p->npool;
+		(void)OVB_PUSH(p->pool, p->npool, p->cappool);
+	}
+	return &p->pool[*k].ev;
+}
+
+static void
+sift_down(struct ovb_perf *p, struct hkey key)
+{
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = l;
+		if (l >= p->nheap)
+			break;
+		if (r < p->nheap && before(&p->heap[r], &p->heap[l]))
+			m = r;
+		if (!before(&p->heap[m], &key))
+			break;
+		p->heap[i] = p->heap[m];
+		i = m;
+	}
+	p->heap[i] = key;
+}
+
+static void
+heap_push(struct ovb_perf *p, uint32_t k)
+{
+	const struct ovb_pev *ev = &p->pool[k].ev;
+	p->pool[k].next = NOSLOT;
+	if (p->tail != NOSLOT && ev->time >= p->pool[p->tail].ev.time) {
+		p->pool[p->tail].next = k;   /* seq grows: (time, seq) after */
+		p->tail = k;
+		return;
+	}
+	struct hkey key = { ev->time, ev->seq, k };
+	(void)OVB_PUSH(p->heap, p->nheap, p->capheap);
 	size_t i = p->nheap - 1;
-	*h = *ev;
-	while (i && before(&p->heap[i], &p->heap[(i - 1) / 2])) {
-		struct ovb_pev t = p->heap[i];
+	while (i && before(&key, &p->heap[(i - 1) / 2])) {
 		p->heap[i] = p->heap[(i - 1) / 2];
-		p->heap[(i - 1) / 2] = t;
 		i = (i - 1) / 2;
 	}
+	p->heap[i] = key;
+	p->tail = k;
 }
 
 static void
 heap_pop(struct ovb_perf *p, struct ovb_pev *out)
 {
-	*out = p->heap[0];
-	p->heap[0] = p->heap[--p->nheap];
-	size_t i = 0;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < p->nheap && before(&p->heap[l], &p->heap[m]))
-			m = l;
-		if (r < p->nheap && before(&p->heap[r], &p->heap[m]))
-			m = r;
-		if (m == i)
-			break;
-		struct ovb_pev t = p->heap[i];
-		p->heap[i] = p->heap[m];
-		p->heap[m] = t;
-		i = m;
-	}
+	uint32_t k = p->heap[0].slot, next = p->pool[k].next;
+	*out = p->pool[k].ev;
+	*OVB_PUSH(p->spare, p->nspare, p->capspare) = k;
+	if (k == p->tail)
+		p->tail = NOSLOT;
+	if (next != NOSLOT) {
+		const struct ovb_pev *ev = &p->pool[next].ev;
+		sift_down(p, (struct hkey){ ev->time, ev->seq, next });
+	} else if (--p->nheap)
+		sift_down(p, p->heap[p->nheap]);
 }
 
 static int
@@ -1370,11 +1465,12 @@ read_event(struct ovb_perf *p)
 			"format descriptions (was it recorded with -e sched:...?)");
 	if (!p->checked && type == REC_SAMPLE && (st = check_recording(p)))
 		return st;
-	struct ovb_pev ev;
+	uint32_t k;
+	struct ovb_pev *ev = slot(p, &k);
 	bool keep = false;
 	st = 0;
 	if (type == REC_SAMPLE)
-		keep = decode_sample(p, n, &ev, &st);
+		keep = decode_sample(p, n, ev, &st);
 	else if (type == REC_LOST_SAMPLES) {
 		/* perf's per-event count of the losses when recording ended:
 		 * the same losses as the LOST records, so not delivered */
@@ -1385,15 +1481,16 @@ read_event(struct ovb_perf *p)
 			p->lost_samples += get64(p->buf);
 	} else if (type == REC_COMM || type == REC_FORK || type == REC_EXIT ||
 	    type == REC_LOST)
-		keep = decode_task(p, type, misc, n, &ev, &st);
+		keep = decode_task(p, type, misc, n, ev, &st);
 	else if (type == REC_CGROUP)
 		st = cgroup_record(p, n);
 	if (keep) {
-		ev.seq = p->seq++;
-		if (ev.time > p->round_max)
-			p->round_max = ev.time;
-		heap_push(p, &ev);
-	}
+		ev->seq = p->seq++;
+		if (ev->time > p->round_max)
+			p->round_max = ev->time;
+		heap_push(p, k);
+	} else
+		*OVB_PUSH(p->spare, p->nspare, p->capspare) = k;
 	return st;
 }
 
@@ -1509,7 +1606,9 @@ ovb_perf_close(struct ovb_perf *p)
 	free(p->cg);
 	free(p->attr);
 	free(p->ids);
-	free(p->buf);
+	free(p->win);
 	free(p->heap);
+	free(p->pool);
+	free(p->spare);
 	free(p);
 }
