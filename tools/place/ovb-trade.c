@@ -623,7 +623,9 @@ main(int argc, char **argv)
 	double t2 = ovb_now(), wsec = 0;
 	size_t nat = 0;
 	struct ovb_out out;
+	static char obuf[1 << 20];      /* 671 MB a month: few, large writes */
 	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {
+		setvbuf(out.f, obuf, _IOFBF, sizeof obuf);
 		status = ovb_trade_write_head(out.f, &m.t, true);
 		if (!status)
 			status = replay(&m, &v, out.f, &nat, &wsec);
