@@ -529,7 +529,8 @@ target_refuses(const struct capsule *cp, const struct node *nd, char *why,
 		if (!ovb_target_on[t] || !cp->need[r].used)
 			continue;
 		struct ovb_need *all = ovb_xcalloc(nr->nmembers + 1, sizeof *all);
-		memcpy(all, nr->members, nr->nmembers * sizeof *all);
+		if (nr->nmembers)
+			memcpy(all, nr->members, nr->nmembers * sizeof *all);
 		all[nr->nmembers] = cp->need[r];
 		size_t bad;
 		int v = ovb_enf_node(t, &ovb_klim, ovb_target_clamp, all,
