@@ -413,6 +413,9 @@ static struct ring {
 	FILE *f;
 	const struct ovb_trade *t;
 	double wsec;
+	const struct model *m;      /* for --check, done by the writer: */
+	struct viol *v;             /* its warnings flush stdout, which only
+	                               the writer may touch */
 } R = { .mu = PTHREAD_MUTEX_INITIALIZER, .filled = PTHREAD_COND_INITIALIZER,
 	.freed = PTHREAD_COND_INITIALIZER };
 
@@ -428,6 +431,8 @@ writer(void *arg)
 			break;
 		struct ovb_trade_at *at = &R.slot[R.tail % NSLOT];
 		pthread_mutex_unlock(&R.mu);
+		if (opt_check && !R.v->any)
+			check_at(R.m, at, R.v);
 		double w = ovb_now();
 		int st = R.st ? R.st : ovb_trade_write_at(R.f, R.t, at);
 		double dw = ovb_now() - w;
@@ -503,6 +508,8 @@ replay(struct model *m, struct viol *v, FILE *f, size_t *nat, double *wsec)
 	int st = 0;
 	o.no_step4 = opt_no_step4;
 	R.f = f;
+	R.m = m;
+	R.v = v;
 	R.t = t;
 	pthread_t th;
 	bool threaded = !pthread_create(&th, NULL, writer, NULL);
@@ -554,11 +561,11 @@ replay(struct model *m, struct viol *v, FILE *f, size_t *nat, double *wsec)
 				*OVB_PUSH(at->app, at->napp, at->capapp) =
 					(struct ovb_trade_sum){ i, 0, anext[i],
 					m->app_R[i] - anext[i] };
-		if (opt_check && !v->any)
-			check_at(m, at, v);
 		if (threaded)
 			slot_put();
 		else {
+			if (opt_check && !v->any)
+				check_at(m, at, v);
 			double w = ovb_now();
 			st = ovb_trade_write_at(f, t, at);
 			*wsec += ovb_now() - w;
