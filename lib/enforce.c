@@ -318,7 +318,6 @@ sum_within(const uint64_t *num, const uint64_t *den, size_t m, double a,
 	mpq_t s, t, lim;
 	mpq_inits(s, t, lim, NULL);
 	for (size_t i = 0; i < m; i++) {
-		mpz_set_ui(mpq_numref(t), 0);
 		mpz_import(mpq_numref(t), 1, 1, sizeof num[i], 0, 0, &num[i]);
 		mpz_import(mpq_denref(t), 1, 1, sizeof den[i], 0, 0, &den[i]);
 		mpq_canonicalize(t);
@@ -360,17 +359,19 @@ static bool
 ints_within(const uint64_t *x, size_t stride, size_t m, double a, double b,
 	double *sum)
 {
-	uint64_t *num = ovb_xcalloc(m + 1, sizeof *num);
-	uint64_t *den = ovb_xcalloc(m + 1, sizeof *den);
+	mpq_t s, t, lim;
+	mpq_inits(s, t, lim, NULL);
 	*sum = 0;
 	for (size_t i = 0; i < m; i++) {
-		num[i] = *(const uint64_t *)((const char *)x + i * stride);
-		den[i] = 1;
-		*sum += (double)num[i];
+		uint64_t v = *(const uint64_t *)((const char *)x + i * stride);
+		mpz_add_ui(mpq_numref(s), mpq_numref(s), v);  /* 64-bit long */
+		*sum += (double)v;
 	}
-	bool ok = sum_within(num, den, m, a, b);
-	free(num);
-	free(den);
+	mpq_set_d(lim, a);
+	mpq_set_d(t, b);
+	mpq_mul(lim, lim, t);
+	bool ok = mpq_cmp(s, lim) <= 0;
+	mpq_clears(s, t, lim, NULL);
 	return ok;
 }
 
