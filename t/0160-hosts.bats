@@ -26,7 +26,7 @@ recipe() {
 
 # stand_in_ssh: $T/ssh runs "ssh [OPTIONS] HOST [--] COMMAND..." as ssh
 # would (the words joined, through sh -c), here, in a UTS namespace named
-# HOST; 1 s in, it starts HOST's load: $T/burn-HOST (a copy of yes, so
+# HOST, with SHELL the login shell as sshd sets it; 1 s in, it starts HOST's load: $T/burn-HOST (a copy of yes, so
 # its command name is its own) for 1.5 s, its CPU time (wait4, bash's
 # time) in $T/cpu.HOST
 stand_in_ssh() {
@@ -35,6 +35,7 @@ stand_in_ssh() {
 	while [[ \$1 == -* ]]; do case \$1 in -[lpoiSFbcDeEJLmOQRWw]) shift 2;; *) shift;; esac; done
 	h=\$1; shift
 	[[ \$1 == -- ]] && shift
+	export SHELL=\$(getent passwd "\$(id -un)" | cut -d: -f7)  # sshd sets it: GNU parallel's remote side runs \$SHELL
 	cp /usr/bin/yes "$T/burn-\$h"
 	( sleep 1; TIMEFORMAT='%U %S'; { time timeout 1.5 "$T/burn-\$h" >/dev/null; } 2>"$T/cpu.\$h" ) &
 	unshare -u sh -c 'hostname "\$1"; shift; exec sh -c "\$*"' sh "\$h" "\$@"

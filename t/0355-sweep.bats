@@ -54,10 +54,12 @@ want() {
 @test "sweep: on two hosts (-S, --wd, --env, a stand-in ssh): the same table" {
 	cat >"$T/ssh" <<-'EOS'
 	#!/bin/bash
-	# stand-in ssh: the words joined and run by bash here, as ssh would there
+	# stand-in ssh: the words joined and run by bash here, as ssh would there,
+	# with SHELL the login shell as sshd sets it (GNU parallel's remote side runs $SHELL)
 	while [[ $1 == -* ]]; do case $1 in -[lpoiSFbcDeEJLmOQRWw]) shift 2;; *) shift;; esac; done
 	shift
 	[[ $1 == -- ]] && shift
+	export SHELL=$(getent passwd "$(id -un)" | cut -d: -f7)
 	exec bash -c "$*"
 	EOS
 	chmod +x "$T/ssh"
