@@ -98,7 +98,7 @@ ovb_arg_res(struct argp_state *st, const char *opt, char *arg,
 		int r = strcmp(s, "all") == 0 ? OVB_NRES : ovb_res_parse(s);
 		if (r < 0)
 			argp_error(st, "%s: unknown resource '%s' (cpu, net, "
-				"net-rx, all)", opt, s);
+				"net-rx, mem, all)", opt, s);
 		for (int i = 0; i < OVB_NRES; i++)
 			want[i] |= r == OVB_NRES || r == i;
 	}
@@ -127,8 +127,8 @@ struct ovb_select ovb_sel;
 static const struct argp_option select_options[] = {
 	{ NULL, 0, NULL, 0, "Selection:", 2 },
 	{ "resource", 'r', "RES[,...]", 0,
-	  "cpu, net (bytes sent), net-rx (bytes received) or all (default: "
-	  "cpu,net); repeatable", 0 },
+	  "cpu, net (bytes sent), net-rx (bytes received), mem (bytes in "
+	  "use; series only) or all (default: cpu,net); repeatable", 0 },
 	{ "capsule", 'c', "NAME[,...]", 0,
 	  "Only these capsules (default: all); repeatable", 0 },
 	{ 0 }

@@ -47,16 +47,18 @@ enum {
 };
 
 /* Resources.  Rates are in "cpu" (CPU-seconds per second, 1 = one CPU busy)
- * and "B/s"; amounts in "cpu-s" and "B". */
-enum ovb_res { OVB_CPU, OVB_NET, OVB_NETRX, OVB_NRES };
+ * and "B/s"; amounts in "cpu-s" and "B".  mem is a level, not a rate: bytes
+ * in use, in "B" (its "amount", a level held over time, in "B-s"). */
+enum ovb_res { OVB_CPU, OVB_NET, OVB_NETRX, OVB_MEM, OVB_NRES };
 /* Node capacities cover OVB_CPU, OVB_NET (an interface's bandwidth) and,
  * when the cluster gives it (on every node or on none), OVB_NETRX, the
  * receive bandwidth; without it net-rx is not placed. */
 #define OVB_NCAP 3
 
-const char *ovb_res_name(enum ovb_res r);       /* "cpu", "net", "net-rx" */
-const char *ovb_res_rate_unit(enum ovb_res r);  /* "cpu", "B/s", "B/s" */
-const char *ovb_res_amount_unit(enum ovb_res r);/* "cpu-s", "B", "B" */
+const char *ovb_res_name(enum ovb_res r);  /* "cpu", "net", "net-rx", "mem" */
+/* The unit of a usage value: "cpu", "B/s", "B/s", "B" (mem: a level) */
+const char *ovb_res_rate_unit(enum ovb_res r);
+const char *ovb_res_amount_unit(enum ovb_res r);/* "cpu-s", "B", "B", "B-s" */
 int ovb_res_parse(const char *s);               /* enum value, or -1 */
 
 /* ---- lib/util.c: memory, growable arrays, name tables ---- */
@@ -514,7 +516,7 @@ struct ovb_bitbrains_row {
 	uint64_t t;             /* slot start T [s], a multiple of I */
 	size_t order;           /* input order across files */
 	bool has_cpu;           /* false: cores or capacity 0 */
-	double v[OVB_NRES];     /* cpu [cpu], net and net-rx [B/s] */
+	double v[OVB_NRES];     /* cpu [cpu], net and net-rx [B/s], mem [B] */
 };
 struct ovb_bitbrains_vm {
 	size_t n, cap;

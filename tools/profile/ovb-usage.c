@@ -74,7 +74,8 @@ add_width(struct argp_state *st, char *arg)
 	char *key, *val;
 	int r = OVB_NRES;
 	if (ovb_kv(arg, &key, &val) && (r = ovb_res_parse(key)) < 0)
-		argp_error(st, "-w: unknown resource '%s' (cpu, net, net-rx)",
+		argp_error(st, "-w: unknown resource '%s' (cpu, net, net-rx, "
+			"mem)",
 			key);
 	const char *s = r == OVB_NRES ? arg : val;
 	double w = ovb_arg_real(st, "-w", s, 0, 1e15);
