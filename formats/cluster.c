@@ -1,11 +1,12 @@
 /* cluster.c: format ovb-cluster, the nodes of a cluster and their
  * capacities (spec: cluster.md).
  *
- *	node NAME CPU cpu NET B/s [net-rx RX B/s] [KEY=VALUE...]
+ *	node NAME CPU cpu NET B/s [net-rx RX B/s] [mem M B [mem-pool P B]]
+ *	     [KEY=VALUE...]
  *
  * Invariants after a successful read: at least one node, names unique,
- * capacities finite and > 0, label keys unique per node; a net-rx
- * capacity on every node or on none. */
+ * capacities finite and > 0 (a pool >= 0), label keys unique per node; a
+ * net-rx capacity on every node or on none, and so a mem capacity. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +41,7 @@ static int
 read_node(struct ovb_lex *lx, struct ovb_cluster *c)
 {
 	int st = ovb_arity(lx, 6, -1, "node NAME CPU cpu NET B/s [net-rx RX B/s] "
-		"[KEY=VALUE...]");
+		"[mem M B [mem-pool P B]] [KEY=VALUE...]");
 	if (st || (st = ovb_tok_name(lx, 1, "node name")))
 		return st;
 	size_t dup = ovb_names_get(&c->byname, lx->tok[1]);
@@ -63,6 +64,33 @@ read_node(struct ovb_lex *lx, struct ovb_cluster *c)
 			return st;
 		from = 9;
 	}
+	double pool = 0;
+	if (lx->ntok > from && !strcmp(lx->tok[from], "mem")) {
+		if (lx->ntok < from + 3)
+			return ovb_err(lx, "node: mem needs a capacity and its "
+				"unit: mem M B");
+		if ((st = ovb_tok_pos(lx, from + 1, "node memory capacity",
+		    &cap[OVB_MEM])) || (st = ovb_tok_unit(lx, from + 2, "B")))
+			return st;
+		from += 3;
+		if (lx->ntok > from && !strcmp(lx->tok[from], "mem-pool")) {
+			if (lx->ntok < from + 3)
+				return ovb_err(lx, "node: mem-pool needs a size and "
+					"its unit: mem-pool P B");
+			if ((st = ovb_tok_nonneg(lx, from + 1, "node memory pool",
+			    &pool)) || (st = ovb_tok_unit(lx, from + 2, "B")))
+				return st;
+			from += 3;
+		}
+	} else if (lx->ntok > from && !strcmp(lx->tok[from], "mem-pool"))
+		return ovb_err(lx, "node: mem-pool without a mem capacity "
+			"before it (mem M B mem-pool P B)");
+	if (c->n && (cap[OVB_MEM] > 0) != (c->node[0].cap[OVB_MEM] > 0))
+		return ovb_err(lx, "node '%s' gives %s mem capacity but node "
+			"'%s' (line %lu) %s: give it on every node or on none",
+			lx->tok[1], cap[OVB_MEM] > 0 ? "a" : "no",
+			c->node[0].name, c->node[0].line,
+			cap[OVB_MEM] > 0 ? "does not" : "does");
 	if (c->n && (cap[OVB_NETRX] > 0) != (c->node[0].cap[OVB_NETRX] > 0))
 		return ovb_err(lx, "node '%s' gives %s net-rx capacity but node "
 			"'%s' (line %lu) %s: give it on every node or on none",
@@ -74,6 +102,7 @@ read_node(struct ovb_lex *lx, struct ovb_cluster *c)
 	nd->name = ovb_xstrdup(lx->tok[1]);
 	nd->line = lx->line;
 	memcpy(nd->cap, cap, sizeof cap);
+	nd->pool = pool;
 	ovb_names_add(&c->byname, nd->name, c->n - 1);
 	return read_labels(lx, nd, from);
 }
@@ -81,7 +110,13 @@ read_node(struct ovb_lex *lx, struct ovb_cluster *c)
 int
 ovb_cluster_nres(const struct ovb_cluster *c)
 {
-	return c->n && c->node[0].cap[OVB_NETRX] > 0 ? OVB_NCAP : 2;
+	return c->n && c->node[0].cap[OVB_NETRX] > 0 ? 3 : 2;
+}
+
+bool
+ovb_cluster_has_mem(const struct ovb_cluster *c)
+{
+	return c->n && c->node[0].cap[OVB_MEM] > 0;
 }
 
 int
@@ -105,9 +140,9 @@ int
 ovb_cluster_write(FILE *f, const struct ovb_cluster *c)
 {
 	ovb_put_magic(f, "cluster");
-	fputs(ovb_cluster_nres(c) == OVB_NCAP ?
-		"# node NAME CPU cpu NET B/s net-rx RX B/s [KEY=VALUE...]\n" :
-		"# node NAME CPU cpu NET B/s [KEY=VALUE...]\n", f);
+	fprintf(f, "# node NAME CPU cpu NET B/s%s%s [KEY=VALUE...]\n",
+		ovb_cluster_nres(c) == 3 ? " net-rx RX B/s" : "",
+		ovb_cluster_has_mem(c) ? " mem M B [mem-pool P B]" : "");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct ovb_node *nd = &c->node[i];
 		fprintf(f, "node %s", nd->name);
@@ -119,6 +154,16 @@ ovb_cluster_write(FILE *f, const struct ovb_cluster *c)
 			fputs(" net-rx", f);
 			ovb_put_real(f, nd->cap[OVB_NETRX]);
 			fputs(" B/s", f);
+		}
+		if (nd->cap[OVB_MEM] > 0) {
+			fputs(" mem", f);
+			ovb_put_real(f, nd->cap[OVB_MEM]);
+			fputs(" B", f);
+			if (nd->pool > 0) {
+				fputs(" mem-pool", f);
+				ovb_put_real(f, nd->pool);
+				fputs(" B", f);
+			}
 		}
 		for (size_t j = 0; j < nd->nlabel; j++)
 			fprintf(f, " %s", nd->label[j]);

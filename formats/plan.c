@@ -98,21 +98,30 @@ read_qos(struct reader *r, struct ovb_lex *lx)
 		return st;
 	int res = ovb_res_parse(lx->tok[3]);
 	if (res < 0 || res >= OVB_NCAP)
-		return ovb_err(lx, "qos: resource '%s' is not cpu, net or net-rx",
-			lx->tok[3]);
+		return ovb_err(lx, "qos: resource '%s' is not cpu, net, net-rx "
+			"or mem", lx->tok[3]);
 	if (pl->has_qos[res])
 		return ovb_err(lx, "qos %s of %s %s is given twice", lx->tok[3],
 			lx->tok[1], lx->tok[2]);
-	if ((st = ovb_tok_nonneg(lx, 4, "qos sigma (rate)", &v[0])) ||
-	    (st = ovb_tok_nonneg(lx, 5, "qos rho (burst)", &v[1])) ||
-	    (st = ovb_tok_pos(lx, 6, "qos tau (period)", &v[2])) ||
+	bool mem = res == OVB_MEM;
+	if ((st = ovb_tok_nonneg(lx, 4, mem ? "qos mem request" :
+	    "qos sigma (rate)", &v[0])) ||
+	    (st = ovb_tok_nonneg(lx, 5, mem ? "qos mem limit" :
+	    "qos rho (burst)", &v[1])) ||
+	    (st = ovb_tok_pos(lx, 6, mem ? "qos mem window" :
+	    "qos tau (period)", &v[2])) ||
 	    (st = ovb_tok_prob(lx, 7, "qos O (tolerance)", &v[3])))
 		return st;
 	if (v[3] >= 1)
 		return ovb_err(lx, "qos: tolerance %s must be below 1", lx->tok[7]);
+	if (mem && v[1] < v[0])
+		return ovb_err(lx, "qos mem: limit %s B is below the request "
+			"%s B", lx->tok[5], lx->tok[4]);
 	pl->has_qos[res] = true;
 	pl->sigma[res] = v[0];
-	pl->rho[res] = v[1];
+	pl->rho[res] = mem ? 0 : v[1];
+	if (mem)
+		pl->limit = v[1];
 	pl->tau[res] = v[2];
 	pl->O[res] = v[3];
 	return 0;
@@ -147,14 +156,22 @@ read_mech(struct reader *r, struct ovb_lex *lx)
 static int
 read_risk(struct reader *r, struct ovb_lex *lx)
 {
-	double v[4];
-	int st = ovb_arity(lx, 7, 7, "risk NODE RES PR OMIN LOAD CAPACITY");
+	double v[5] = { 0 };
+	int st = ovb_arity(lx, 7, 8, "risk NODE RES PR OMIN LOAD CAPACITY "
+		"[EXPOSURE]");
 	if (st || (st = ovb_tok_name(lx, 1, "risk node")))
 		return st;
 	int res = ovb_res_parse(lx->tok[2]);
 	if (res < 0 || res >= OVB_NCAP)
-		return ovb_err(lx, "risk: resource '%s' is not cpu, net or net-rx",
-			lx->tok[2]);
+		return ovb_err(lx, "risk: resource '%s' is not cpu, net, net-rx "
+			"or mem", lx->tok[2]);
+	if ((lx->ntok == 8) != (res == OVB_MEM))
+		return ovb_err(lx, res == OVB_MEM ? "risk mem: give the OOM "
+			"exposure E[(Y-C)+] in B after CAPACITY" : "risk %s: only "
+			"mem has an EXPOSURE field", lx->tok[2]);
+	if (res == OVB_MEM && (st = ovb_tok_nonneg(lx, 7, "risk exposure",
+	    &v[4])))
+		return st;
 	if ((st = ovb_tok_prob(lx, 3, "risk Pr(Y > C)", &v[0])) ||
 	    (st = ovb_tok_prob(lx, 4, "risk O_min", &v[1])) ||
 	    (st = ovb_tok_nonneg(lx, 5, "risk load", &v[2])) ||
@@ -173,6 +190,7 @@ read_risk(struct reader *r, struct ovb_lex *lx)
 	nr->omin = v[1];
 	nr->load = v[2];
 	nr->capacity = v[3];
+	nr->exposure = v[4];
 	nr->line = lx->line;
 	ovb_names_add(&r->risks, k, r->p->nrisk - 1);
 	return 0;
@@ -306,7 +324,7 @@ put_placed(FILE *f, const struct ovb_placed *pl)
 			continue;
 		fprintf(f, "qos %s %s %s", pl->app, pl->capsule, ovb_res_name(r));
 		ovb_put_real(f, pl->sigma[r]);
-		ovb_put_real(f, pl->rho[r]);
+		ovb_put_real(f, r == OVB_MEM ? pl->limit : pl->rho[r]);
 		ovb_put_real(f, pl->tau[r]);
 		ovb_put_real(f, pl->O[r]);
 		fputc('\n', f);
@@ -353,6 +371,8 @@ ovb_plan_write(FILE *f, const struct ovb_plan *p)
 		ovb_put_real(f, r->omin);
 		ovb_put_real(f, r->load);
 		ovb_put_real(f, r->capacity);
+		if (r->res == OVB_MEM)
+			ovb_put_real(f, r->exposure);
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < p->nrej; i++)

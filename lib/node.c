@@ -48,10 +48,14 @@ ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 			n->O = pick(c->O, app->O, q[r]->O);
 			n->h = &q[r]->U.h;
 			n->interval = q[r]->U.interval;
+			n->level = r == OVB_MEM;
+			n->limit = r == OVB_MEM ? q[r]->limit : 0;
 		} else {
 			if (!(c->resv[r] > 0))
 				continue;
 			n->sigma = c->resv[r];
+			n->level = r == OVB_MEM;
+			n->limit = r == OVB_MEM ? c->resv[r] : 0;
 			n->tau = pick(c->tau, app->tau, OVB_PLAIN_TAU);
 			n->O = pick(c->O, app->O, 0);
 		}
@@ -65,7 +69,8 @@ ovb_need_placed(const struct ovb_cluster *cl, struct ovb_need need[OVB_NCAP])
 {
 	bool any = false;
 	for (int r = 0; r < OVB_NCAP; r++) {
-		if (r >= ovb_cluster_nres(cl))
+		if (r == OVB_MEM ? !ovb_cluster_has_mem(cl) :
+		    r >= ovb_cluster_nres(cl))
 			need[r].used = false;
 		any = any || need[r].used;
 	}
@@ -75,6 +80,8 @@ ovb_need_placed(const struct ovb_cluster *cl, struct ovb_need need[OVB_NCAP])
 double
 ovb_eq1_term(const struct ovb_need *n, double tau_min)
 {
+	if (n->level)           /* mem: the request */
+		return n->sigma > n->lb ? n->sigma : n->lb;
 	if (n->agg)
 		return n->lb;
 	double t = (n->sigma * tau_min + n->rho) * (1 - n->O) / tau_min;
@@ -121,8 +128,8 @@ ovb_eq1_load(const struct ovb_need *m, size_t n,
 	}
 	EACH(i, m, n, extra) {
 		const struct ovb_need *x = at(m, n, extra, i);
-		double t = x->agg ? 0 : (x->sigma * e->tau_min + x->rho) *
-			(1 - x->O) / e->tau_min;
+		double t = x->level ? x->sigma : x->agg ? 0 :
+			(x->sigma * e->tau_min + x->rho) * (1 - x->O) / e->tau_min;
 		e->load0 += t;
 		e->load += t > x->lb ? t : x->lb;
 	}
@@ -131,6 +138,10 @@ ovb_eq1_load(const struct ovb_need *m, size_t n,
 void
 ovb_eq1_xterm(mpq_t t, const struct ovb_need *x, const mpq_t tau)
 {
+	if (x->level) {         /* mem: max(request, lb) */
+		mpq_set_d(t, x->sigma > x->lb ? x->sigma : x->lb);
+		return;
+	}
 	if (x->agg) {
 		mpq_set_d(t, x->lb);
 		return;
@@ -396,4 +407,65 @@ ovb_node_stat(const struct ovb_need *m, size_t n, double C, uint64_t points,
 	st->eq1_ok = ovb_eq1_holds(m, n, NULL, C);
 	st->eq3_ok = ovb_eq3_decide(m, n, NULL, st->g, C, st->eq1.omin,
 		st->pr);
+}
+
+/* ---- memory: limits and the OOM exposure ---- */
+
+double
+ovb_mem_limits(const struct ovb_need *m, size_t n)
+{
+	double f = 0;
+	for (size_t i = 0; i < n; i++)
+		f += m[i].limit;
+	return f;
+}
+
+bool
+ovb_mem_limits_hold(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double C, double pool)
+{
+	/* without a pool the doubles' sum decides when its error bound keeps
+	 * it off C; the rest (and any pool) exactly: sum - pool <= C */
+	if (pool == 0) {
+		double f = 0;
+		size_t k = 0;
+		EACH(i, m, n, extra) {
+			f += at(m, n, extra, i)->limit;
+			k++;
+		}
+		int d = ovb_decide(f, ovb_sum_err(k), C);
+		if (d >= 0)
+			return d;
+	}
+	mpq_t s, x;
+	mpq_inits(s, x, NULL);
+	EACH(i, m, n, extra) {
+		mpq_set_d(x, at(m, n, extra, i)->limit);
+		mpq_add(s, s, x);
+	}
+	mpq_set_d(x, pool);
+	mpq_sub(s, s, x);
+	bool ok = ovb_mpq_cmp_d(s, C) <= 0;
+	mpq_clears(s, x, NULL);
+	return ok;
+}
+
+double
+ovb_mem_exposure(const struct ovb_need *m, size_t n, double g, double C)
+{
+	if (!n)
+		return 0;
+	if (g == 0) {           /* plain requests: Y is their sum */
+		double y = 0;
+		for (size_t i = 0; i < n; i++)
+			y += m[i].sigma;
+		return y > C ? y - C : 0;
+	}
+	struct ovb_pmf y;
+	ovb_node_y(m, n, NULL, g, INFINITY, &y);
+	double e = 0;
+	for (size_t k = ovb_grid_down(C, g) + 1; k < y.n; k++)
+		e += y.p[k] * ((double)k * g - C);
+	ovb_pmf_free(&y);
+	return e;
 }

@@ -51,9 +51,12 @@ enum {
  * in use, in "B" (its "amount", a level held over time, in "B-s"). */
 enum ovb_res { OVB_CPU, OVB_NET, OVB_NETRX, OVB_MEM, OVB_NRES };
 /* Node capacities cover OVB_CPU, OVB_NET (an interface's bandwidth) and,
- * when the cluster gives it (on every node or on none), OVB_NETRX, the
- * receive bandwidth; without it net-rx is not placed. */
-#define OVB_NCAP 3
+ * when the cluster gives them (each on every node or on none), OVB_NETRX,
+ * the receive bandwidth, and OVB_MEM, the memory [B]; without them net-rx
+ * and mem are not placed.  The rate resources placed are the first
+ * ovb_cluster_nres (2 or 3); mem, a level, is placed beside them when
+ * ovb_cluster_has_mem. */
+#define OVB_NCAP 4
 
 const char *ovb_res_name(enum ovb_res r);  /* "cpu", "net", "net-rx", "mem" */
 /* The unit of a usage value: "cpu", "B/s", "B/s", "B" (mem: a level) */
@@ -651,8 +654,11 @@ int ovb_profile_merge(struct ovb_profiles *all, struct ovb_profiles *p,
 
 struct ovb_node {
 	char *name;
-	double cap[OVB_NCAP];  /* cpu [cpu], net, net-rx [B/s]; net-rx 0: not
-	                          given (then on no node of the cluster) */
+	double cap[OVB_NCAP];  /* cpu [cpu], net, net-rx [B/s], mem [B];
+	                          net-rx or mem 0: not given (then on no node
+	                          of the cluster) */
+	double pool;           /* mem-pool: reclaimable memory [B] that the
+	                          limits may use beyond cap[OVB_MEM]; 0 */
 	size_t nlabel;
 	char **label;          /* "key=value" */
 	unsigned long line;
@@ -669,6 +675,8 @@ void ovb_cluster_free(struct ovb_cluster *c);
  * capacities, else 2 (cpu and net); loops over placed resources stop
  * there. */
 int ovb_cluster_nres(const struct ovb_cluster *c);
+/* Whether the cluster gives memory capacities (then on every node). */
+bool ovb_cluster_has_mem(const struct ovb_cluster *c);
 /* The value of node n's label key (its "KEY=VALUE"), or NULL. */
 const char *ovb_node_label(const struct ovb_node *n, const char *key);
 
@@ -715,6 +723,9 @@ struct ovb_placed {
 	char *profile;                  /* NULL: plain reservation */
 	bool has_qos[OVB_NCAP];
 	double sigma[OVB_NCAP], rho[OVB_NCAP], tau[OVB_NCAP], O[OVB_NCAP];
+	double limit;                   /* mem's qos: the limit [B]; its
+	                                   sigma is the request, rho 0, tau
+	                                   the window */
 	bool has_cpu_resv, has_tbucket;
 	double x, y, weight;            /* CPU reservation x cpu-s every y s */
 	double tb_sigma, tb_rho;        /* net token bucket: B/s, B */
@@ -724,6 +735,7 @@ struct ovb_noderisk {
 	char *node;
 	enum ovb_res res;
 	double risk, omin, load, capacity;
+	double exposure;        /* mem: E[(Y - C)+] [B], the OOM exposure */
 	unsigned long line;
 };
 struct ovb_reject { char *app, *reason; };
@@ -1176,6 +1188,10 @@ struct ovb_need {               /* one capsule's needs on one resource */
 	bool agg;                   /* the aggregate mode (a plan's "mode
 	                               aggregate"): Eq. 1's term is lb alone;
 	                               Eq. 3 alone bounds the node's risk */
+	bool level;                 /* mem, a level: sigma is the request,
+	                               Eq. 1's term is max(sigma, lb) (the
+	                               sum of requests), never agg */
+	double limit;               /* mem: the limit [B] (plain: sigma) */
 };
 /* The needs of capsule c of application app: per resource r from the
  * profile block q[r] (NULL: none, the resource is unused), with O= and
@@ -1185,8 +1201,9 @@ struct ovb_need {               /* one capsule's needs on one resource */
 bool ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *const q[OVB_NCAP], struct ovb_need need[OVB_NCAP]);
 /* The needs a cluster places: those of the resources it gives capacities
- * for (net-rx only where its nodes give it, ovb_cluster_nres); the others
- * are cleared.  false when none is left. */
+ * for (net-rx only where its nodes give it, ovb_cluster_nres; mem where
+ * they give it, ovb_cluster_has_mem); the others are cleared.  false when
+ * none is left. */
 bool ovb_need_placed(const struct ovb_cluster *cl,
 	struct ovb_need need[OVB_NCAP]);
 /* Eq. 1's term over tau_min: max((sigma tau_min + rho)(1 - O)/tau_min, lb)
@@ -1276,6 +1293,18 @@ struct ovb_nodestat {           /* what a plan's risk record states */
 };
 void ovb_node_stat(const struct ovb_need *m, size_t n, double C,
 	uint64_t points, struct ovb_nodestat *st);
+/* Memory's limits: the exact sum of the limits of m[0..n) (and extra)
+ * against C + pool (the node's memory and reclaimable pool): true when
+ * sum <= C + pool exactly. */
+bool ovb_mem_limits_hold(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double C, double pool);
+/* The sum of the limits, in doubles (for reports). */
+double ovb_mem_limits(const struct ovb_need *m, size_t n);
+/* The OOM exposure of a node: E[(Y - C)+] [B], Y the sum of the members'
+ * window peaks (independent) on grid g, unclipped, each value at its
+ * grid point; 0 when g is 0 (plain requests: Y their sum). */
+double ovb_mem_exposure(const struct ovb_need *m, size_t n, double g,
+	double C);
 
 /* ---- lib/enforce.c: from a plan to the kernel's controls ----
  *

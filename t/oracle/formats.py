@@ -233,7 +233,8 @@ def read_series(paths):
 
 def read_cluster(path):
     """{node: {'cpu': CPUs, 'net': B/s, 'labels': {key: value}}} in file
-    order, with 'net-rx': B/s where the node gives a receive capacity."""
+    order, with 'net-rx': B/s where the node gives a receive capacity, and
+    'mem', 'mem-pool': B where it gives memory."""
     out = {}
     for t in records(path):
         if t[0] != "node":
@@ -243,6 +244,13 @@ def read_cluster(path):
         if rest and rest[0] == "net-rx":
             n["net-rx"] = float(rest[1])
             rest = rest[3:]
+        if rest and rest[0] == "mem":
+            n["mem"] = float(rest[1])
+            rest = rest[3:]
+            n["mem-pool"] = 0.0
+            if rest and rest[0] == "mem-pool":
+                n["mem-pool"] = float(rest[1])
+                rest = rest[3:]
         n["labels"] = _kv(rest)
         out[t[1]] = n
     return out

@@ -2,6 +2,7 @@
 """mem.py: independent oracle for memory as a resource (python3 stdlib).
 
     mem.py profile [--window W] [--margin M] -O O SERIES PROFILE
+    mem.py node CLUSTER PLAN PROFILE...
 
 From the raw ovb-series (not from ovb-usage's output): every mem series
 is cut into windows [kW, (k+1)W) (W seconds, default 3600); the windows
@@ -12,11 +13,28 @@ n)), exact: O must be one whose percentile ovb-usage always writes), the
 limit is ceil(largest peak * (1 + M)) in doubles (M default 0.15).
 Checks PROFILE's mem blocks: one per mem series, interval W, intervals n,
 request and limit equal.  Prints "agree: N mem profiles" (exit 0) or the
-differences (exit 1)."""
+differences (exit 1).
+
+node: the memory rules of every node of PLAN, recomputed from CLUSTER
+and the profiles' mem blocks (request, limit, O, U's width and bins; no
+O= overrides in the apps): the sum of the requests <= C and of the
+limits <= C + pool, exactly (Fractions); Y = the sum of the window
+peaks, independent, on the grid g = the largest bin width (at least
+C/POINTS with the plan's grid record), each bin at its upper edge moved
+up to the grid, as integer counts: Pr(Y > C) exactly, <= the least O;
+the OOM exposure E[(Y - C)+] exactly (each grid point's value the double
+k*g).  Checks each node's stated `risk NODE mem PR OMIN LOAD CAPACITY
+EXPOSURE` (PR to 1e-9, LOAD to a relative 1e-9, EXPOSURE to a relative
+1e-9 or 1e-9 C) and, for every rejected application of one capsule, that
+no node could take it by the memory rules.  Prints one line per node
+("NODE holds|breaks requests R limits L pr P exposure E") and "agree"
+(exit 0) when the plan's statements are right, every node holds and no
+rejection could have been placed; else the differences (exit 1)."""
 
 import argparse
 import math
 import sys
+from fractions import Fraction
 
 import formats
 
@@ -84,6 +102,123 @@ def cmd_profile(a):
     print('agree: %d mem profiles' % n)
 
 
+def mem_profiles(paths):
+    """{capsule: {'request', 'limit', 'O', 'width', 'bins'}} of the mem
+    blocks."""
+    out = {}
+    for path in paths:
+        cur = None
+        for t in formats.records(path):
+            if t[0] == 'profile':
+                cur = None
+                if t[2] == 'mem':
+                    cur = out.setdefault(t[1], {'bins': {}})
+            elif cur is None:
+                continue
+            elif t[0] in ('request', 'limit', 'O', 'width'):
+                cur[t[0]] = float(t[1])
+            elif t[0] == 'bin':
+                cur['bins'][int(t[1])] = int(t[2])
+    return out
+
+
+def node_y(members, C, points):
+    """(g, {k: count}, total) of Y, the sum of the members' peaks."""
+    g = max(m['width'] for m in members)
+    if points and C / float(points) > g:
+        g = C / float(points)
+    y, total = {0: 1}, 1
+    for m in members:
+        u = {}
+        for k, c in m['bins'].items():
+            j = formats.grid_up(float(k) * m['width'], g)
+            u[j] = u.get(j, 0) + c
+        r = {}
+        for i, a in y.items():
+            for j, b in u.items():
+                r[i + j] = r.get(i + j, 0) + a * b
+        y = r
+        total *= sum(u.values())
+    return g, y, total
+
+
+def node_rules(members, C, pool, points):
+    """(requests, limits, Pr(Y > C), E[(Y - C)+], holds) exactly."""
+    req = sum(Fraction(m['request']) for m in members)
+    lim = sum(Fraction(m['limit']) for m in members)
+    g, y, total = node_y(members, C, points)
+    K = formats.grid_down(C, g)
+    pr = Fraction(sum(v for k, v in y.items() if k > K), total)
+    expo = sum(Fraction(v) * (Fraction(float(k) * g) - Fraction(C))
+               for k, v in y.items() if k > K) / total
+    omin = min(m['O'] for m in members)
+    holds = req <= Fraction(C) and lim <= Fraction(C) + Fraction(pool) \
+        and pr <= Fraction(omin)
+    return req, lim, pr, expo, omin, holds
+
+
+def close(a, b, rel, absol=0.0):
+    return a == b or abs(a - b) <= rel * max(abs(a), abs(b)) + absol
+
+
+def cmd_node(a):
+    cl = formats.read_cluster(a.cluster)
+    plan = formats.read_plan(a.plan)
+    prof = mem_profiles(a.profiles)
+    on = {n: [] for n in cl}
+    for app, cap, node, pname in plan.place:
+        if pname in prof:
+            on[node].append(prof[pname])
+    stated = {}
+    for t in plan.recs:
+        if t[0] == 'risk' and t[2] == 'mem':
+            stated[t[1]] = [float(x) for x in t[3:8]]
+    bad = []
+    for node, ms in on.items():
+        C, pool = cl[node]['mem'], cl[node]['mem-pool']
+        if not ms:
+            if node in stated:
+                bad.append('%s: a mem risk record, but no capsule' % node)
+            continue
+        req, lim, pr, expo, omin, holds = node_rules(ms, C, pool, plan.grid)
+        print('%s %s requests %r limits %r pr %r exposure %r' % (
+            node, 'holds' if holds else 'breaks', float(req), float(lim),
+            float(pr), float(expo)))
+        if not holds:
+            bad.append('%s: breaks the memory rules' % node)
+        st = stated.get(node)
+        if st is None:
+            bad.append('%s: no mem risk record' % node)
+            continue
+        PR, OMIN, LOAD, CAP, EXPO = st
+        if not close(PR, float(pr), 0, 1e-9) or OMIN != omin or \
+           not close(LOAD, float(req), 1e-9) or CAP != C or \
+           not close(EXPO, float(expo), 1e-9, 1e-9 * C):
+            bad.append('%s: stated %r, oracle %r' % (node, st, [
+                float(pr), omin, float(req), C, float(expo)]))
+    # a rejected one-capsule application fits nowhere by the mem rules
+    apps = {}
+    for t in plan.recs:
+        if t[0] == 'reject':
+            apps[t[1]] = True
+    for app in formats.read_apps(a.apps) if a.apps else []:
+        if app.name not in apps or len(app.caps) != 1:
+            continue
+        pname = app.caps[0][1].get('profile')
+        if pname not in prof:
+            continue
+        for node, ms in on.items():
+            C, pool = cl[node]['mem'], cl[node]['mem-pool']
+            if node_rules(ms + [prof[pname]], C, pool, plan.grid)[5]:
+                bad.append('%s: rejected, but fits on %s' % (app.name,
+                                                             node))
+    for b in bad:
+        print(b)
+    if bad:
+        sys.exit(1)
+    print('agree')
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest='cmd', required=True)
@@ -93,9 +228,16 @@ def main():
     p.add_argument('-O', type=float, required=True)
     p.add_argument('series')
     p.add_argument('profile')
+    p = sub.add_parser('node')
+    p.add_argument('--apps')
+    p.add_argument('cluster')
+    p.add_argument('plan')
+    p.add_argument('profiles', nargs='+')
     a = ap.parse_args()
     if a.cmd == 'profile':
         cmd_profile(a)
+    else:
+        cmd_node(a)
 
 
 if __name__ == '__main__':

@@ -55,9 +55,13 @@ static const char doc[] =
 	"ovb-profile files the applications name (none when all capsules are "
 	"plain).  Each violation is one line on stdout:\n\n"
 	"  violation NODE RES KIND DETAILS [capsules APP/CAPSULE,...]\n\n"
-	"with RES cpu, net, net-rx or - and KIND one of: eq1 (Eq. 1 load above the "
+	"with RES cpu, net, net-rx, mem or - and KIND one of: eq1 (Eq. 1 load "
+	"above the "
 	"capacity), lb (the same, only because of lower bounds), eq3 "
-	"(Pr(Y>C) above O_min), distinct (two capsules of an application on "
+	"(Pr(Y>C) above O_min; for mem with the OOM exposure E[(Y-C)+] in B), "
+	"request (mem: the sum of the requests above the memory), limit (mem: "
+	"the sum of the limits above the memory plus the node's mem-pool), "
+	"distinct (two capsules of an application on "
 	"one node), spread (two on one value of the application's spread "
 	"label, or on a node without it), trust (applications with trust 0 share a node), pin (a "
 	"pinned capsule elsewhere), node (a node not in the cluster), "
@@ -216,7 +220,9 @@ static bool
 has_block(const char *profile)
 {
 	return ovb_profile_find(&S.prof, profile, OVB_CPU) ||
-		ovb_profile_find(&S.prof, profile, OVB_NET);
+		ovb_profile_find(&S.prof, profile, OVB_NET) ||
+		(ovb_cluster_has_mem(&S.cluster) &&
+		ovb_profile_find(&S.prof, profile, OVB_MEM));
 }
 
 static size_t
@@ -239,8 +245,9 @@ check_refs(void)
 			if (c->profile && !has_block(c->profile))
 				st = ovb_err_at(d->file, a->line, "application %s, "
 					"capsule %s: profile=%s is in none of the profile "
-					"files (no cpu or net block)", a->name, c->name,
-					c->profile);
+					"files (no cpu or net block%s)", a->name, c->name,
+					c->profile, ovb_cluster_has_mem(&S.cluster) ?
+					", no mem block" : "");
 			else if (c->node && node_index(c->node) == OVB_NONE)
 				st = ovb_err_at(d->file, a->line, "application %s, "
 					"capsule %s: node=%s is not in the cluster (%s)",
@@ -268,8 +275,9 @@ check_refs(void)
 				"no capsule %s in %s", pl->app, pl->capsule, d->file);
 		else if (pl->profile && !has_block(pl->profile))
 			st = ovb_err_at(S.plan_file, pl->line, "profile %s is in "
-				"none of the profile files (no cpu or net block)",
-				pl->profile);
+				"none of the profile files (no cpu or net block%s)",
+				pl->profile, ovb_cluster_has_mem(&S.cluster) ?
+				", no mem block" : "");
 	}
 	for (size_t i = 0; i < p->nrej && !st; i++)
 		if (!app_def(p->rej[i].app))
@@ -296,6 +304,8 @@ effective(const struct ovb_app *app, const struct ovb_capsule *c,
 	int nres = ovb_cluster_nres(&S.cluster);
 	for (int r = 0; r < nres && c->profile; r++)
 		q[r] = ovb_profile_find(&S.prof, c->profile, (enum ovb_res)r);
+	if (c->profile && ovb_cluster_has_mem(&S.cluster))
+		q[OVB_MEM] = ovb_profile_find(&S.prof, c->profile, OVB_MEM);
 	ovb_need_of(app, c, q, e);
 	/* a cluster without net-rx capacities does not place it */
 	ovb_need_placed(&S.cluster, e);
@@ -424,14 +434,18 @@ check_capsule(struct cap *c)
 			"the apps file gives %s (%s:%lu)", pl->app, pl->capsule, have,
 			want, S.plan_file, pl->line);
 	static const char *const qn[] = { "sigma", "rho", "tau", "O" };
+	static const char *const mn[] = { "request", "limit", "window", "O" };
+	static const char *const mu[] = { "B", "B", "s", "" };
 	for (int r = 0; r < OVB_NCAP; r++) {
 		const struct ovb_need *e = &c->e[r];
 		const char *qu[] = { ovb_res_rate_unit((enum ovb_res)r),
 			ovb_res_amount_unit((enum ovb_res)r), "s", "" };
-		double st[] = { pl->sigma[r], pl->rho[r], pl->tau[r], pl->O[r] };
-		double ex[] = { e->sigma, e->rho, e->tau, e->O };
-		stated(node, r, "qos", c, e->used, pl->has_qos[r], st, ex, qn, qu,
-			4);
+		bool mem = r == OVB_MEM;
+		double st[] = { pl->sigma[r], mem ? pl->limit : pl->rho[r],
+			pl->tau[r], pl->O[r] };
+		double ex[] = { e->sigma, mem ? e->limit : e->rho, e->tau, e->O };
+		stated(node, r, "qos", c, e->used, pl->has_qos[r], st, ex,
+			mem ? mn : qn, mem ? mu : qu, 4);
 	}
 	/* section 4.1: x = (1-O) rho every y = rho / sigma, weight
 	 * (1-O) sigma; without a burst or a rate, x = (1-O) sigma tau every
@@ -583,13 +597,24 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 		eq1_over0 = !ovb_eq1_holds(nolb, n, NULL, C);
 		free(nolb);
 	}
-	if (eq1_over && !eq1_over0)
+	if (r == OVB_MEM && eq1_over && !eq1_over0)
+		violation(nd->name, res, "lb", "requests=%s B > C=%s B with the "
+			"lower bounds (%s B without) %s", num(load), num(C),
+			num(e1.load0), list);
+	else if (r == OVB_MEM && eq1_over)
+		violation(nd->name, res, "request", "requests=%s B > C=%s B %s",
+			num(load), num(C), list);
+	else if (eq1_over && !eq1_over0)
 		violation(nd->name, res, "lb", "load=%s %s > C=%s %s with the "
 			"lower bounds (%s %s without) %s", num(load), unit, num(C),
 			unit, num(e1.load0), unit, list);
 	else if (eq1_over)
 		violation(nd->name, res, "eq1", "load=%s %s > C=%s %s (tau_min=%s "
 			"s) %s", num(load), unit, num(C), unit, num(tmin), list);
+	if (r == OVB_MEM && !ovb_mem_limits_hold(need, n, NULL, C, nd->pool))
+		violation(nd->name, res, "limit", "limits=%s B > C=%s B + "
+			"pool=%s B %s", num(ovb_mem_limits(need, n)), num(C),
+			num(nd->pool), list);
 	check_targets(nd->name, r, need, n, C, m, list);
 	/* Eq. 3 */
 	double g = ovb_node_grid(need, n, NULL, C, S.plan.grid);
@@ -604,6 +629,11 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	}
 	bool over;
 	double p = node_risk(need, n, C, omin, &g, &over);
+	double expo = r == OVB_MEM ? ovb_mem_exposure(need, n, g, C) : 0;
+	char oom[96] = "";
+	if (r == OVB_MEM)
+		snprintf(oom, sizeof oom, " OOM exposure E[(Y-C)+]=%s B",
+			num(expo));
 	if (over) {
 		char grid[64] = "deterministic";
 		if (g > 0)
@@ -632,8 +662,8 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 			mpq_clear(pr);
 		}
 		violation(nd->name, res, "eq3", "Pr(Y>C)=%s > O_min=%s%s C=%s %s "
-			"(%s) %s", num(pe), num(omin), exact, num(C), unit, grid,
-			list);
+			"(%s)%s %s", num(pe), num(omin), exact, num(C), unit, grid,
+			oom, list);
 	}
 	/* the stated record */
 	if (!rk)
@@ -654,6 +684,9 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 			any = true;
 		}
 		field(f, &any, "LOAD", rk->load, load, unit, "recomputed");
+		if (r == OVB_MEM && !(fabs(rk->exposure - expo) <= 1e-9 * C))
+			field(f, &any, "EXPOSURE", rk->exposure, expo, "B",
+				"recomputed");
 		fclose(f);
 		if (any)
 			violation(nd->name, res, "risk", "%s at %s:%lu", buf,
@@ -902,6 +935,8 @@ check_all(struct cap *caps, size_t ncaps)
 		check_trust(nd, list + start[k], n);
 		for (int r = 0; r < ovb_cluster_nres(&S.cluster); r++)
 			check_node_res(nd, r, list + start[k], n);
+		if (ovb_cluster_has_mem(&S.cluster))
+			check_node_res(nd, OVB_MEM, list + start[k], n);
 	}
 	free(at);
 	free(start);

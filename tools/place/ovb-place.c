@@ -95,7 +95,10 @@ static struct {
 	                             re-profiled in place (--max-moves) */
 	uint64_t moves;           /* made by the repair */
 	uint64_t rng;
-	int nres;                 /* resources placed: cpu, net[, net-rx] */
+	int nres;                 /* resources placed: cpu, net[, net-rx]
+	                             [, mem]: those below nres whose
+	                             capacity is given (> 0) */
+	int nplaced;              /* how many of them */
 } S;
 
 static const struct argp_option options[] = {
@@ -297,7 +300,9 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 		if (c->profile)
 			return ovb_err_at(S.apps_file, app->line, "application %s, "
 				"capsule %s: profile=%s is in none of the profile files "
-				"(no cpu or net block)", app->name, c->name, c->profile);
+				"(no cpu or net block%s)", app->name, c->name,
+				c->profile, ovb_cluster_has_mem(&S.cluster) ?
+				", no mem block" : "");
 		return ovb_err_at(S.apps_file, app->line, "application %s, "
 			"capsule %s: reserves no cpu and no net", app->name, c->name);
 	}
@@ -431,9 +436,11 @@ node_trust(const struct node *nd, size_t a)
 
 /* ---- feasibility and scores ---- */
 
-enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_TARGET, W_EQ3, W_NWHY };
+enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_TARGET, W_EQ3, W_LIMIT,
+	W_NWHY };
 static const char *const why_name[W_NWHY] = { "", "pinned elsewhere",
-	"no spread label", "trust 0", "Eq. 1", "--target", "Eq. 3" };
+	"no spread label", "trust 0", "Eq. 1", "--target", "Eq. 3",
+	"mem limits" };
 
 /* Eq. 1 with the capsule added, decided exactly (lib/node.c); *after is
  * the load in doubles, for the score. */
@@ -549,9 +556,11 @@ score(const struct capsule *cp, const struct node *nd, const double after[],
 {
 	double fit = 0;
 	for (int r = 0; r < S.nres; r++) {
+		if (!(nd->n->cap[r] > 0))       /* net-rx not given, mem is */
+			continue;
 		double used = cp->need[r].used ? after[r] :
 			opt_aggregate ? nd->r[r].sig : nd->r[r].load;
-		fit += (nd->n->cap[r] - used) / nd->n->cap[r] / S.nres;
+		fit += (nd->n->cap[r] - used) / nd->n->cap[r] / S.nplaced;
 	}
 	double s;
 	switch (opt_policy) {
@@ -590,6 +599,11 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 			if (opt_aggregate)  /* the fit: sigmas, not lbs */
 				after[r] = nd->r[r].sig + cp->need[r].sigma;
 		}
+	/* mem: the limits within the node's memory and reclaimable pool */
+	if (cp->need[OVB_MEM].used && !ovb_mem_limits_hold(
+	    nd->r[OVB_MEM].members, nd->r[OVB_MEM].nmembers,
+	    &cp->need[OVB_MEM], nd->n->cap[OVB_MEM], nd->n->pool))
+		return W_LIMIT;
 	char why[256];
 	if (target_refuses(cp, nd, why, sizeof why))
 		return W_TARGET;
@@ -705,7 +719,9 @@ headroom(const struct node *nd)
 {
 	double fit = 0;
 	for (int r = 0; r < S.nres; r++)
-		fit += (nd->n->cap[r] - nd->r[r].load) / nd->n->cap[r] / S.nres;
+		if (nd->n->cap[r] > 0)
+			fit += (nd->n->cap[r] - nd->r[r].load) / nd->n->cap[r] /
+				S.nplaced;
 	return fit;
 }
 
@@ -945,7 +961,9 @@ candidates_indexed(const struct capsule *cp, size_t want, const size_t *group,
 	for (size_t k = 0; k < nshapes; k++) {
 		shapes[k].drop = 0;
 		for (int r = 0; r < S.nres; r++)
-			shapes[k].drop += w.need[r] / shapes[k].cap[r] / S.nres;
+			if (shapes[k].cap[r] > 0)
+				shapes[k].drop += w.need[r] / shapes[k].cap[r] /
+					S.nplaced;
 		walk_push(&w, k, 1);
 	}
 	next = walk_next(&w, &ub);
@@ -1134,6 +1152,8 @@ put_placed(const struct capsule *cp, const struct node *nd)
 		p->rho[r] = n->rho;
 		p->tau[r] = n->tau;
 		p->O[r] = n->O;
+		if (r == OVB_MEM)
+			p->limit = n->limit;
 	}
 	const struct ovb_need *c = &cp->need[OVB_CPU], *t = &cp->need[OVB_NET];
 	if (c->used) {
@@ -1287,6 +1307,12 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 		fprintf(f, ", %s Eq. 3 Pr(Y>C)=%.3g > O_min=%g",
 			ovb_res_name((enum ovb_res)r), pr, limit);
 	}
+	const struct nres *m = &nd->r[OVB_MEM];
+	if (cp->need[OVB_MEM].used && !ovb_mem_limits_hold(m->members,
+	    m->nmembers, &cp->need[OVB_MEM], nd->n->cap[OVB_MEM], nd->n->pool))
+		fprintf(f, ", mem limits %.6g B > %g B + pool %g B",
+			ovb_mem_limits(m->members, m->nmembers) +
+			cp->need[OVB_MEM].limit, nd->n->cap[OVB_MEM], nd->n->pool);
 }
 
 /* The node nearest to taking the capsule: among those its pin and trust
@@ -1554,7 +1580,8 @@ load_existing(void)
 				continue;
 			n[r] = (struct ovb_need){ .used = true, .sigma = p->sigma[r],
 				.rho = p->rho[r], .tau = p->tau[r], .O = p->O[r],
-				.agg = opt_aggregate };
+				.agg = opt_aggregate, .level = r == OVB_MEM,
+				.limit = r == OVB_MEM ? p->limit : 0 };
 			if (p->profile) {
 				const struct ovb_qos *qq = prof_find(p->profile,
 					(enum ovb_res)r);
@@ -1570,6 +1597,8 @@ load_existing(void)
 				n[r].rho = q->rho[r] = qq->rho;
 				n[r].h = &qq->U.h;
 				n[r].interval = qq->U.interval;
+				if (r == OVB_MEM)
+					n[r].limit = q->limit = qq->limit;
 			}
 		}
 	}
@@ -1708,6 +1737,8 @@ broken(const struct node *nd, int *res)
 		if (!nr->nmembers)
 			continue;
 		bool ok = ovb_eq1_holds(nr->members, nr->nmembers, NULL, cap) &&
+			(r != OVB_MEM || ovb_mem_limits_hold(nr->members,
+			nr->nmembers, NULL, cap, nd->n->pool)) &&
 			ovb_grid_holds(nr->members, nr->nmembers, NULL, nr->g) &&
 			ovb_eq3_decide(nr->members, nr->nmembers, NULL, nr->g,
 			cap, nr->omin, nr->g > 0 ? nr->risk : NAN);
@@ -1924,6 +1955,9 @@ put_risks(void)
 			k->omin = nr->omin;
 			k->load = nr->load;
 			k->capacity = S.cluster.node[i].cap[r];
+			if (r == OVB_MEM)       /* the OOM exposure E[(Y-C)+] */
+				k->exposure = ovb_mem_exposure(nr->members,
+					nr->nmembers, nr->g, k->capacity);
 			if (!isfinite(k->load))   /* existing capsules' sum */
 				return ovb_err_at(S.have_existing ? S.plan_file :
 					S.cluster_file, 0, "node %s %s: the load of "
@@ -1954,7 +1988,12 @@ main(int argc, char **argv)
 	S.rng = opt_seed;
 	S.skip = OVB_NONE;
 	if (!status) {
-		S.nres = ovb_cluster_nres(&S.cluster);
+		/* mem, a level, beside the rates (a cluster giving mem but
+		 * not net-rx leaves net-rx's capacity 0: never scored) */
+		S.nres = ovb_cluster_has_mem(&S.cluster) ? OVB_NCAP :
+			ovb_cluster_nres(&S.cluster);
+		S.nplaced = ovb_cluster_nres(&S.cluster) +
+			ovb_cluster_has_mem(&S.cluster);
 		clear_nodes();
 		for (size_t i = 0; i < S.cluster.n; i++)
 			for (int r = 0; r < S.nres; r++)

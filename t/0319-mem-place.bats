@@ -1,0 +1,200 @@
+#!/usr/bin/env bats
+# Memory as a resource, placement: the cluster's mem and mem-pool
+# (formats/cluster.md), ovb-place's three node rules for mem (the sum of
+# the requests <= C, Pr(Y > C) <= O_min with Y the sum of the window
+# peaks, the sum of the limits <= C + pool), the plan's qos mem and risk
+# mem records with the OOM exposure E[(Y-C)+] (formats/plan.md), and
+# ovb-check's verdicts on them.
+#
+# t/oracle/mem.py node recomputes every node's rules, Pr(Y > C) and the
+# exposure exactly (Fractions) from the cluster, the plan and the
+# profiles, and checks that no rejected application fits anywhere; the
+# exact boundaries are tried by hand (sums equal to C and C + pool).
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	GEN="$BATS_TEST_DIRNAME/gen"
+	T=$BATS_TEST_TMPDIR
+}
+
+stderr_has() {
+	[[ $stderr == *"$1"* ]] || fail "stderr lacks '$1': $stderr"
+}
+
+GiB=1073741824
+
+# Two capsules whose window peaks are always 2 GiB: requests 2 GiB,
+# limits 2.5 GiB.
+two_profiles() {
+	local c
+	echo 'ovb-profile 1'
+	for c in a b; do
+		cat <<-EOF
+		profile $c mem
+		request 2147483648 B
+		limit 2684354560 B
+		O 0.01
+		interval 3600 s
+		width 1073741824 B
+		intervals 4
+		bin 2 4
+		EOF
+	done
+}
+
+two_apps() {
+	printf 'ovb-apps 1\napp a\ncapsule c profile=a\napp b\ncapsule c profile=b\n'
+}
+
+one_node() {   # MEM [POOL]
+	printf 'ovb-cluster 1\nnode n1 64 cpu 1000000000 B/s mem %s B%s\n' "$1" \
+		"${2:+ mem-pool $2 B}"
+}
+
+@test "boundaries: requests = C and limits = C + pool fit; a byte less does not" {
+	two_profiles >"$T/p"
+	two_apps >"$T/a"
+	# 4 GiB, pool 1 GiB: requests 4 GiB = C, limits 5 GiB = C + pool
+	one_node $((4 * GiB)) $GiB >"$T/c"
+	run -0 --separate-stderr ovb-place --strict "$T/c" "$T/a" "$T/p"
+	assert_line 'qos a c mem 2147483648 2684354560 3600 0.01'
+	assert_line "risk n1 mem 0 0.01 4294967296 4294967296 0"
+	refute_line --regexp '^reject'
+	echo "$output" >"$T/plan"
+	run -0 ovb-check "$T/c" "$T/a" "$T/plan" "$T/p"
+	run -0 python3 "$ORACLE/mem.py" node --apps "$T/a" "$T/c" "$T/plan" "$T/p"
+	assert_line agree
+	# a pool one byte smaller: the limits do not fit
+	one_node $((4 * GiB)) $((GiB - 1)) >"$T/c2"
+	run -1 --separate-stderr ovb-place --strict "$T/c2" "$T/a" "$T/p"
+	assert_line --partial 'reject b capsule c: no feasible node of 1 (mem limits on 1)'
+	assert_line --partial 'mem limits 5.36871e+09 B > 4.29497e+09 B + pool 1.07374e+09 B'
+	echo "$output" >"$T/plan2"
+	run -0 python3 "$ORACLE/mem.py" node --apps "$T/a" "$T/c2" "$T/plan2" "$T/p"
+	# ... which ovb-check finds in the first plan on that cluster
+	run -1 --separate-stderr ovb-check "$T/c2" "$T/a" "$T/plan" "$T/p"
+	assert_line "violation n1 mem limit limits=5368709120 B > C=4294967296 B + pool=1073741823 B capsules a/c,b/c"
+	# one byte less memory: the requests, and Y, do not fit either
+	one_node $((4 * GiB - 1)) $((GiB + 1)) >"$T/c3"
+	run -1 --separate-stderr ovb-check "$T/c3" "$T/a" "$T/plan" "$T/p"
+	assert_line "violation n1 mem request requests=4294967296 B > C=4294967295 B capsules a/c,b/c"
+	assert_line --partial "violation n1 mem eq3 Pr(Y>C)=1 > O_min=0.01"
+	assert_line --partial "OOM exposure E[(Y-C)+]=1 B capsules a/c,b/c"
+	assert_line --partial "violation n1 mem capacity"
+	run -1 python3 "$ORACLE/mem.py" node "$T/c3" "$T/plan" "$T/p"
+	assert_line --partial 'n1 breaks'
+}
+
+@test "random pools: ovb-place's plans keep the memory rules, state PR and the exposure, reject only what fits nowhere (oracle, 8 seeds)" {
+	local seed n Os=(0.5 0.1 0.05 0.01) margins=(0 0.15)
+	for seed in $(seq 1 8); do
+		python3 "$GEN/mem.py" series "$seed" 8 >"$T/s"
+		ovb-usage -q -r mem "$T/s" >"$T/u"
+		ovb-profile -q -O "${Os[seed % 4]}" --mem-margin "${margins[seed % 2]}" "$T/u" >"$T/p"
+		{
+			echo 'ovb-apps 1'
+			for n in 0 1 2 3 4 5 6 7; do
+				printf 'app a%d\ncapsule c profile=vm%d\n' "$n" "$n"
+			done
+		} >"$T/a"
+		{
+			echo 'ovb-cluster 1'
+			echo "node n1 64 cpu 1000000000 B/s mem $((4 * GiB)) B"
+			echo "node n2 64 cpu 1000000000 B/s mem $((6 * GiB)) B mem-pool $((seed * GiB / 2)) B"
+			echo "node n3 64 cpu 1000000000 B/s mem $((3 * GiB)) B mem-pool $GiB B"
+		} >"$T/c"
+		run -0 --separate-stderr ovb-place "$T/c" "$T/a" "$T/p"
+		echo "$output" >"$T/plan"
+		run -0 ovb-fmt "$T/plan"
+		run -0 --separate-stderr ovb-check "$T/c" "$T/a" "$T/plan" "$T/p"
+		run -0 python3 "$ORACLE/mem.py" node --apps "$T/a" "$T/c" "$T/plan" "$T/p"
+		assert_line agree
+		# the grid record: C/POINTS, every node and the exposure again
+		run -0 --separate-stderr ovb-place --grid 50 "$T/c" "$T/a" "$T/p"
+		echo "$output" >"$T/plan"
+		run -0 --separate-stderr ovb-check "$T/c" "$T/a" "$T/plan" "$T/p"
+		run -0 python3 "$ORACLE/mem.py" node --apps "$T/a" "$T/c" "$T/plan" "$T/p"
+	done
+}
+
+@test "a stated risk mem off by a little: ovb-check says which field (EXPOSURE, LOAD)" {
+	two_profiles >"$T/p"
+	two_apps >"$T/a"
+	one_node $((3 * GiB)) $((3 * GiB)) >"$T/c"
+	# Y = 4 GiB always: over C with certainty, so ovb-place places one
+	run -0 --separate-stderr ovb-place "$T/c" "$T/a" "$T/p"
+	assert_line "risk n1 mem 0 0.01 2147483648 3221225472 0"
+	# a hand-made plan with both, the exposure stated wrong
+	cat >"$T/plan" <<-'EOF'
+	ovb-plan 1
+	place a c n1 a
+	qos a c mem 2147483648 2684354560 3600 0.01
+	place b c n2 b
+	qos b c mem 2147483648 2684354560 3600 0.01
+	risk n1 mem 1 0.01 4294967296 3221225472 5
+	EOF
+	sed -i 's/^place b c n2 b$/place b c n1 b/' "$T/plan"
+	run -1 --separate-stderr ovb-check "$T/c" "$T/a" "$T/plan" "$T/p"
+	assert_line --partial "violation n1 mem risk EXPOSURE=5 B (recomputed 1073741824)"
+	assert_line --partial "violation n1 mem eq3 Pr(Y>C)=1 > O_min=0.01"
+	assert_line --partial "OOM exposure E[(Y-C)+]=1073741824 B"
+	run -1 python3 "$ORACLE/mem.py" node "$T/c" "$T/plan" "$T/p"
+	assert_line --partial 'n1 breaks requests 4294967296.0 limits 5368709120.0 pr 1.0 exposure 1073741824.0'
+}
+
+@test "a cluster without mem places no memory: profiles' mem blocks are left out, plans unchanged" {
+	python3 "$GEN/mem.py" series 2 3 >"$T/s"
+	ovb-usage -q -r all "$T/s" >"$T/u"
+	ovb-tbucket -q -r cpu "$T/s" >"$T/cv"
+	ovb-profile -q -O 0.05 -t 300 "$T/u" "$T/cv" >"$T/p"
+	printf 'ovb-apps 1\napp a\ncapsule c profile=vm0\napp b\ncapsule c profile=vm1\n' >"$T/a"
+	printf 'ovb-cluster 1\nnode n1 4 cpu 1000 B/s\nnode n2 4 cpu 1000 B/s\n' >"$T/c"
+	run -0 --separate-stderr ovb-place "$T/c" "$T/a" "$T/p"
+	refute_output --partial ' mem'
+	echo "$output" >"$T/plan"
+	run -0 ovb-check "$T/c" "$T/a" "$T/plan" "$T/p"
+	# the same capsules with memory: cpu as before, mem beside it
+	printf 'ovb-cluster 1\nnode n1 4 cpu 1000 B/s mem 64000000000 B\nnode n2 4 cpu 1000 B/s mem 64000000000 B\n' >"$T/cm"
+	run -0 --separate-stderr ovb-place "$T/cm" "$T/a" "$T/p"
+	assert_equal "$(grep -v ' mem' <<<"$output")" "$(cat "$T/plan")"
+	assert_equal "$(grep -c '^risk n[12] mem ' <<<"$output")" 2
+}
+
+@test "cluster and plan formats: mem records, errors at their lines (65)" {
+	printf 'ovb-cluster 1\nnode n1 4 cpu 1000 B/s mem 8e9 B mem-pool 1e9 B rack=r1\nnode n2 4 cpu 1000 B/s mem 8e9 B\n' >"$T/c"
+	run -0 --separate-stderr ovb-fmt --canonical "$T/c"
+	assert_line '# node NAME CPU cpu NET B/s mem M B [mem-pool P B] [KEY=VALUE...]'
+	assert_line 'node n1 4 cpu 1000 B/s mem 8000000000 B mem-pool 1000000000 B rack=r1'
+	assert_line 'node n2 4 cpu 1000 B/s mem 8000000000 B'
+	printf 'ovb-cluster 1\nnode n1 4 cpu 1000 B/s mem 8e9 B\nnode n2 4 cpu 1000 B/s\n' >"$T/b1"
+	run -65 --separate-stderr ovb-fmt "$T/b1"
+	assert_equal "$stderr" "ovb-fmt: $T/b1:3: node 'n2' gives no mem capacity but node 'n1' (line 2) does: give it on every node or on none"
+	printf 'ovb-cluster 1\nnode n1 4 cpu 1000 B/s mem-pool 1 B\n' >"$T/b2"
+	run -65 --separate-stderr ovb-fmt "$T/b2"
+	assert_equal "$stderr" "ovb-fmt: $T/b2:2: node: mem-pool without a mem capacity before it (mem M B mem-pool P B)"
+	printf 'ovb-cluster 1\nnode n1 4 cpu 1000 B/s mem 8 GiB\n' >"$T/b3"
+	run -65 --separate-stderr ovb-fmt "$T/b3"
+	stderr_has "$T/b3:2: "
+	printf 'ovb-cluster 1\nnode n1 4 cpu 1000 B/s mem 0 B\n' >"$T/b4"
+	run -65 --separate-stderr ovb-fmt "$T/b4"
+	stderr_has "$T/b4:2: "
+	printf 'ovb-cluster 1\nnode n1 4 cpu 1000 B/s mem 1 B mem-pool -1 B\n' >"$T/b5"
+	run -65 --separate-stderr ovb-fmt "$T/b5"
+	stderr_has "$T/b5:2: "
+	# plans
+	printf 'ovb-plan 1\nplace a c n1 a\nqos a c mem 2 1 3600 0.01\n' >"$T/p1"
+	run -65 --separate-stderr ovb-fmt "$T/p1"
+	assert_equal "$stderr" "ovb-fmt: $T/p1:3: qos mem: limit 1 B is below the request 2 B"
+	printf 'ovb-plan 1\nrisk n1 mem 0 0.01 1 2\n' >"$T/p2"
+	run -65 --separate-stderr ovb-fmt "$T/p2"
+	assert_equal "$stderr" "ovb-fmt: $T/p2:2: risk mem: give the OOM exposure E[(Y-C)+] in B after CAPACITY"
+	printf 'ovb-plan 1\nrisk n1 cpu 0 0.01 1 2 0\n' >"$T/p3"
+	run -65 --separate-stderr ovb-fmt "$T/p3"
+	assert_equal "$stderr" "ovb-fmt: $T/p3:2: risk cpu: only mem has an EXPOSURE field"
+	printf 'ovb-plan 1\nrisk n1 mem 0 0.01 1 2 0.5\n' >"$T/p4"
+	run -0 --separate-stderr ovb-fmt --canonical "$T/p4"
+	assert_line 'risk n1 mem 0 0.01 1 2 0.5'
+}
