@@ -352,8 +352,8 @@ ovb_series_peaks(const struct ovb_series *s, uint64_t len,
 {
 	memset(out, 0, sizeof *out);
 	uint64_t k = len / s->interval;   /* samples per window */
-	out->v = ovb_xcalloc(s->n / k + 1, sizeof *out->v);
-	out->t = ovb_xcalloc(s->n / k + 1, sizeof *out->t);
+	out->v = ovb_xcalloc(s->n + 1, sizeof *out->v);
+	out->t = ovb_xcalloc(s->n + 1, sizeof *out->t);
 	for (size_t i = 0; i < s->n;) {
 		uint64_t w = s->t[i] / len;   /* the window of sample i */
 		size_t j = i;
@@ -363,17 +363,15 @@ ovb_series_peaks(const struct ovb_series *s, uint64_t len,
 				x = s->v[j];
 			j++;
 		}
-		if (j - i == k) {   /* on the grid and increasing: complete */
-			out->t[out->n] = w * len;
-			out->v[out->n++] = x;
-			if (x > out->peak)
-				out->peak = x;
-		}
+		/* every window with a sample counts: a level seen is held, so
+		 * the largest peak is the largest sample (the limit's base) */
+		out->ngap += j - i < k;   /* partial: missing samples */
+		out->t[out->n] = w * len;
+		out->v[out->n++] = x;
+		if (x > out->peak)
+			out->peak = x;
 		i = j;
 	}
-	if (s->n)
-		out->ngap = (size_t)(s->t[s->n - 1] / len - s->t[0] / len + 1) -
-			out->n;
 	if (out->n)
 		out->mean = ovb_exact_mean(out->v, out->n);
 }

@@ -1026,10 +1026,10 @@ void ovb_measure(const struct ovb_onoff *o, const struct ovb_oncap *c,
 	enum ovb_res res, uint64_t interval_ns, struct ovb_samples *s);
 void ovb_samples_free(struct ovb_samples *s);
 /* A level's window peaks (block maxima, for mem): for every window
- * [kL, (k+1)L) (L = len, a multiple of s->interval) that has all its
- * L / s->interval samples, the largest of them, in time order; ngap counts
- * the windows from the first to the last sample's that miss a sample;
- * mean is the exact mean of the peaks. */
+ * [kL, (k+1)L) (L = len, a multiple of s->interval) that has a sample,
+ * the largest of its samples, in time order (so the largest peak is the
+ * largest sample); ngap counts those windows that miss some of their
+ * L / s->interval samples; mean is the exact mean of the peaks. */
 void ovb_series_peaks(const struct ovb_series *s, uint64_t len,
 	struct ovb_samples *out);
 /* The default bin width: 0.01 cpu; for net and net-rx the least 1, 2 or 5

@@ -198,3 +198,69 @@ one_node() {   # MEM [POOL]
 	run -0 --separate-stderr ovb-fmt --canonical "$T/p4"
 	assert_line 'risk n1 mem 0 0.01 1 2 0.5'
 }
+
+@test "ovb-report shows mem beside cpu: requests, Pr(Y>C) and the OOM exposure (oracle)" {
+	python3 "$GEN/mem.py" series 1 8 >"$T/s"
+	ovb-usage -q -r mem "$T/s" >"$T/u"
+	ovb-profile -q -O 0.5 "$T/u" >"$T/p"
+	{
+		echo 'ovb-apps 1'
+		for n in 0 1 2 3 4 5 6 7; do
+			printf 'app a%d\ncapsule c profile=vm%d\n' "$n" "$n"
+		done
+	} >"$T/a"
+	{
+		echo 'ovb-cluster 1'
+		echo "node n1 64 cpu 1000000000 B/s mem $((4 * GiB)) B"
+		echo "node n2 64 cpu 1000000000 B/s mem $((6 * GiB)) B mem-pool $((GiB / 2)) B"
+		echo "node n3 64 cpu 1000000000 B/s mem $((3 * GiB)) B mem-pool $GiB B"
+	} >"$T/c"
+	ovb-place "$T/c" "$T/a" "$T/p" >"$T/plan"
+	run -0 --separate-stderr ovb-report -f tsv -t nodes "$T/c" "$T/plan" "$T/p"
+	echo "$output" | awk -F'\t' '$2 == "mem" { print $1, $3, $4, $9, $NF }' >"$T/got"
+	run -0 python3 "$ORACLE/mem.py" node "$T/c" "$T/plan" "$T/p"
+	# the oracle's requests, Pr and exposure, node by node
+	echo "$output" | awk '$2 == "holds" { print $1, $4, $8, $10 }' >"$T/want"
+	[[ $(nlines "$T/want") -ge 2 ]]
+	run -0 python3 - "$T/got" "$T/want" <<-'PY'
+	import sys
+	got = {l.split()[0]: l.split() for l in open(sys.argv[1])}
+	for l in open(sys.argv[2]):
+	    n, req, pr, ex = l.split()
+	    g = got[n]
+	    assert abs(float(g[2]) - float(req)) <= 1e-9 * float(req), (g, l)
+	    assert abs(float(g[3]) - float(pr)) <= 1e-12, (g, l)
+	    assert abs(float(g[4]) - float(ex)) <= 1e-9 * max(1, float(ex)), (g, l)
+	PY
+	run -0 ovb-report -t nodes "$T/c" "$T/plan" "$T/p"
+	assert_output --partial 'OOM exposure'
+}
+
+@test "ovb-replay: mem promises per node, and every sample above a capsule's limit (an OOM kill) counted (exit 1)" {
+	two_profiles >"$T/p"
+	two_apps >"$T/a"
+	one_node $((4 * GiB)) $GiB >"$T/c"
+	ovb-place "$T/c" "$T/a" "$T/p" >"$T/plan"
+	# a at 2 GiB, then 3 GiB once (above its 2.5 GiB limit); b at 1 GiB
+	{
+		echo 'ovb-series 1'
+		echo 'series a mem'
+		echo 'interval 300 s'
+		for t in 0 300 600 900; do echo "sample $((1372629600 + t)) $((2 * GiB))"; done
+		echo "sample 1372630800 $((3 * GiB))"
+		echo 'series b mem'
+		echo 'interval 300 s'
+		for t in 0 300 600 900 1200; do echo "sample $((1372629600 + t)) $GiB"; done
+	} >"$T/s"
+	run -1 --separate-stderr ovb-replay "$T/plan" "$T/c" "$T/s"
+	assert_line --regexp '^n1 +mem +2 +5 +0 +0 +0 +0\.01 +yes$'
+	assert_line 'oom a/c n1: 1 of 5 samples above its limit 2684354560 B (largest 3221225472 B)'
+	assert_line 'mem limits kept: 1 of 2 capsules (the others OOM-killed)'
+	run -0 ovb-replay --no-fail "$T/plan" "$T/c" "$T/s"
+	# the same count, independently
+	run -0 python3 -c "
+import sys; sys.path.insert(0, '$ORACLE'); import formats
+s = formats.read_series('$T/s')[('a', 'mem')]['s']
+print(sum(v > 2684354560 for t, v in s))"
+	assert_output 1
+}

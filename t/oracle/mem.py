@@ -5,9 +5,9 @@
     mem.py node CLUSTER PLAN PROFILE...
 
 From the raw ovb-series (not from ovb-usage's output): every mem series
-is cut into windows [kW, (k+1)W) (W seconds, default 3600); the windows
-with all their W/I samples count, each valued at its largest sample (the
-window peak, a block maximum).  Then, per capsule, the request is the
+is cut into windows [kW, (k+1)W) (W seconds, default 3600); every window
+with a sample counts, valued at its largest sample (the window peak, a
+block maximum; a window missing samples too).  Then, per capsule, the request is the
 nearest-rank (1-O)*100th percentile of the peaks (rank max(1, ceil((1-O)
 n)), exact: O must be one whose percentile ovb-usage always writes), the
 limit is ceil(largest peak * (1 + M)) in doubles (M default 0.15).
@@ -55,7 +55,7 @@ def window_peaks(s, W):
     groups = {}
     for t, v in s['s']:
         groups.setdefault(t // W, []).append(v)
-    return [max(g) for w, g in sorted(groups.items()) if len(g) == k]
+    return [max(g) for w, g in sorted(groups.items())]
 
 
 def profile_blocks(path):

@@ -15,7 +15,12 @@
  * at their upper edges) convolved.  When the capsules' usages are
  * independent the empirical fraction is at most the convolution's (up to
  * sampling noise; the upper edges make it conservative); when it is
- * larger, independence under-estimated the node's risk. */
+ * larger, independence under-estimated the node's risk.
+ *
+ * Memory (a plan's mem records): the node's levels add up per slot as
+ * the rates do; besides, every capsule placed with a mem qos has each of
+ * its samples compared with its limit: one above it is an OOM kill, a
+ * broken promise (exit 1 unless --no-fail). */
 #include <argp.h>
 #include <math.h>
 #include <stdlib.h>
@@ -79,6 +84,12 @@ static const char doc[] =
 	"--missing-as-zero the slots are those where any of the capsules has "
 	"a sample, and a missing sample counts as usage 0 (a VM that was off; "
 	"when missing means unknown, the overflows are a lower bound).\n\n"
+	"Memory (risk records of mem, B): the levels add up per slot as the "
+	"rates do; besides, each capsule placed with a mem qos has its samples "
+	"compared with its limit, and one above it is an OOM kill: a line "
+	"'oom APP/CAPSULE NODE: K of N samples above its limit L B (largest "
+	"X B)' per such capsule, then 'mem limits kept: ...' (not in --tsv); "
+	"an OOM kill is a broken promise.\n\n"
 	"With --guard, the same capsules' series of the profiling period are "
 	"aligned likewise, and two risks are computed over those slots: the "
 	"empirical fraction of slots whose sum exceeds C, and the one that "
@@ -612,6 +623,45 @@ report(FILE *f, const struct result *res, size_t n, bool guarded)
 	free(cell);
 }
 
+/* Memory's limits: for every capsule placed with a mem qos and a mem
+ * series, the samples above its limit (an OOM kill each, as a cgroup's
+ * memory.max would do it).  Lines "oom APP/CAPSULE NODE: ..." for those
+ * with any, then a count (not in --tsv); the number of such capsules. */
+static size_t
+oom_report(FILE *f, const struct ovb_plan *plan, const struct seriesdb *db)
+{
+	size_t with = 0, over = 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct ovb_placed *p = &plan->p[i];
+		if (!p->has_qos[OVB_MEM])
+			continue;
+		const struct ovb_series *s = p->profile ?
+			ovb_series_find(&db->all, p->profile, OVB_MEM) : NULL;
+		if (!s)
+			s = ovb_series_find(&db->all, p->capsule, OVB_MEM);
+		if (!s)
+			continue;
+		with++;
+		size_t k = 0;
+		double top = 0;
+		for (size_t j = 0; j < s->n; j++) {
+			k += s->v[j] > p->limit;
+			top = fmax(top, s->v[j]);
+		}
+		if (!k)
+			continue;
+		over++;
+		if (!opt_tsv)
+			fprintf(f, "oom %s/%s %s: %zu of %zu samples above its "
+				"limit %.17g B (largest %.17g B)\n", p->app,
+				p->capsule, p->node, k, s->n, p->limit, top);
+	}
+	if (with && !opt_tsv)
+		fprintf(f, "mem limits kept: %zu of %zu capsules (the others "
+			"OOM-killed)\n", with - over, with);
+	return over;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -635,6 +685,7 @@ main(int argc, char **argv)
 	if (nguard && (st = read_series(&gdb, guard_files, nguard)) > status)
 		status = st;
 	struct result *res = ovb_xcalloc(plan.nrisk + 1, sizeof *res);
+	size_t noom = 0;
 	for (size_t i = 0; !status && i < plan.nrisk; i++) {
 		res[i].r = &plan.risk[i];
 		status = replay(&res[i], &plan, planfile, &cl, &db,
@@ -646,6 +697,7 @@ main(int argc, char **argv)
 	struct ovb_out out;
 	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {
 		report(out.f, res, plan.nrisk, nguard > 0);
+		noom = oom_report(out.f, &plan, &db);
 		status = ovb_out_end(&out, 0);
 	}
 	if (!status) {
@@ -655,6 +707,8 @@ main(int argc, char **argv)
 			if (res[i].correlated && opt_fail_corr)
 				status = OVB_FAIL;
 		}
+		if (noom && !opt_no_fail)
+			status = OVB_FAIL;
 	}
 	free(res);
 	ovb_plan_free(&plan);

@@ -8,7 +8,7 @@
  * magic) gives one interval per sample, or per L/I samples with -I L: the
  * intervals [kL, (k+1)L) whose samples are all present.  A mem series (a
  * level, not a rate) gives the window peaks instead: per window [kW,
- * (k+1)W) (--window, default 1 h) with all its samples, their largest.
+ * (k+1)W) (--window, default 1 h) with a sample, the largest of them.
  * Percentiles and the mean are exact (the
  * per-interval usages are kept, not only their bins).  Output is all or
  * nothing: with any bad input nothing is written and the exit status is
@@ -38,9 +38,9 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "window", OPT_WINDOW, "W", 0,
 	  "mem (series only): U is the distribution of the window peaks, the "
-	  "largest sample of each window [kW, (k+1)W) that has all its "
-	  "samples; W in s, or with a unit m, h, d (default 1h); a multiple "
-	  "of the series' interval", 0 },
+	  "largest sample of each window [kW, (k+1)W) that has one; W in s, "
+	  "or with a unit m, h, d (default 1h); a multiple of the series' "
+	  "interval", 0 },
 	{ "width", OPT_WIDTH, "[RES=]WIDTH", 0,
 	  "Bin width in RES's rate unit, for RES or for every resource "
 	  "(default: cpu 0.01; net, net-rx: 1, 2 or 5 times a power of ten, "
@@ -73,8 +73,10 @@ static const char doc[] =
 	"Memory (-r mem, series only) is a level, not a rate: its U is the "
 	"distribution of the window peaks (block maxima), one value per "
 	"window [kW, (k+1)W) of --window W (default 1h; -I does not apply): "
-	"the largest of its W/I samples, in B, windows missing a sample left "
-	"out (-v says how many).  The block's interval is W.\n\n"
+	"the largest of its samples, in B; a window missing some of its W/I "
+	"samples still counts (a level seen is a level held, so the largest "
+	"peak is the largest sample; -v says how many).  The block's "
+	"interval is W.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-usage web.onoff -o web.usage        cpu and net, 1 s intervals\n"
 	"  ovb-usage -I 0.1 -r cpu -w 0.05 a.onoff 100 ms, bins of 0.05 CPU\n"
@@ -227,17 +229,10 @@ measure_peaks(void *u, const char *file, const struct ovb_series *se)
 			(unsigned long long)se->interval);
 	struct ovb_samples sm;
 	ovb_series_peaks(se, len, &sm);
-	if (!sm.n) {
-		ovb_samples_free(&sm);
-		return ovb_err_at(file, se->line, "series %s mem: no window of "
-			"%llu s has all its %llu samples", se->capsule,
-			(unsigned long long)len,
-			(unsigned long long)(len / se->interval));
-	}
 	if (sm.ngap && ovb_verbose)
 		ovb_warn("%s: series %s mem: %zu of %zu windows of %llu s miss "
-			"samples and are left out", file, se->capsule, sm.ngap,
-			sm.ngap + sm.n, (unsigned long long)len);
+			"some samples (their peaks are of those present)", file,
+			se->capsule, sm.ngap, sm.n, (unsigned long long)len);
 	return put_dist(u, file, se->capsule, se->res, (double)len, &sm);
 }
 

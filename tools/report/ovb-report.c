@@ -647,6 +647,8 @@ struct nres {
 	struct ovb_need *need;          /* their needs, as the plan states */
 	const struct ovb_noderisk *risk;
 	struct ovb_nodestat st;         /* computed: Eq. 1, grid, Pr(Y > C) */
+	double exposure;                /* mem: E[(Y - C)+] [B], computed */
+	bool limits_ok;                 /* mem: limits <= C + pool */
 };
 static struct nres *nres;
 static size_t nnres;
@@ -664,7 +666,8 @@ need_of(const struct ovb_placed *pl, int r)
 		.rho = pl->rho[r], .tau = pl->tau[r], .O = pl->O[r],
 		.lb = c ? c->lb[r] : 0, .h = row ? &row->U->h : NULL,
 		.interval = row ? row->U->interval : 0,
-		.agg = in.plan.aggregate };
+		.agg = in.plan.aggregate, .level = r == OVB_MEM,
+		.limit = r == OVB_MEM ? pl->limit : 0 };
 }
 
 static void
@@ -674,7 +677,10 @@ build_nodes(void)
 		return;
 	nres = ovb_xcalloc(in.cluster.n * OVB_NCAP, sizeof *nres);
 	for (size_t i = 0; i < in.cluster.n; i++)
-		for (int r = 0; r < ovb_cluster_nres(&in.cluster); r++) {
+		for (int r = 0; r < OVB_NCAP; r++) {
+			if (r == OVB_MEM ? !ovb_cluster_has_mem(&in.cluster) :
+			    r >= ovb_cluster_nres(&in.cluster))
+				continue;
 			struct nres *nr = &nres[nnres++];
 			nr->node = &in.cluster.node[i];
 			nr->res = (enum ovb_res)r;
@@ -695,6 +701,13 @@ build_nodes(void)
 					nr->risk = &in.plan.risk[j];
 			ovb_node_stat(nr->need, nr->nmem, nr->cap, in.plan.grid,
 				&nr->st);
+			nr->limits_ok = true;
+			if (r == OVB_MEM) {
+				nr->exposure = ovb_mem_exposure(nr->need, nr->nmem,
+					nr->st.g, nr->cap);
+				nr->limits_ok = ovb_mem_limits_hold(nr->need,
+					nr->nmem, NULL, nr->cap, nr->node->pool);
+			}
 			const struct ovb_noderisk *k = nr->risk;
 			double pr = nr->st.pr;
 			if (k && fabs(k->risk - pr) > 1e-9 + 1e-9 * pr && !ovb_quiet) {
@@ -1150,6 +1163,7 @@ static const struct col node_cols[] = {
 	{ NULL, "omin_computed", NULL, W_TSV },
 	{ NULL, "grid", NULL, W_TSV },
 	{ "members", "members", NULL, W_BOTH | F_WRAP | F_LIST },
+	{ NULL, "oom_exposure", NULL, W_TSV },
 };
 
 static void
@@ -1159,14 +1173,20 @@ table_nodes(struct table *t)
 		"(Eq. 3)";
 	t->note = "reserved = the plan's Eq. 1 load sum (sigma tau_min + rho)"
 		"(1 - O)/tau_min; Pr(Y > C): the plan's, and computed here from "
-		"the capsules' U; headroom = capacity - reserved";
+		"the capsules' U; headroom = capacity - reserved; mem (a level, "
+		"in B): reserved = the sum of the requests, Y the sum of the "
+		"window peaks, and the check gives the OOM exposure E[(Y-C)+] "
+		"and whether the limits fit in capacity + mem-pool";
 	TCOLS(t, node_cols);
+	bool mem = ovb_cluster_has_mem(&in.cluster);
+	if (!mem)               /* oom_exposure, the last, only with mem */
+		t->ncol--;
 	for (size_t i = 0; i < nnres; i++) {
 		const struct nres *nr = &nres[i];
 		const char *u = ovb_res_rate_unit(nr->res);
 		double load = shown_load(nr);
 		bool e1 = eq1_holds(nr), e3 = eq3_holds(nr);
-		trow(t, !e1 || !e3);
+		trow(t, !e1 || !e3 || !nr->limits_ok);
 		tput(t, ovb_xstrdup(nr->node->name), NULL);
 		tput(t, ovb_xstrdup(ovb_res_name(nr->res)), NULL);
 		tput(t, xasprintf("%zu", nr->nmem), NULL);
@@ -1182,14 +1202,24 @@ table_nodes(struct table *t)
 			tput(t, ovb_plot_qty(shown_omin(nr), NULL), xreal(shown_omin(nr)));
 		else
 			tput(t, dash(), NULL);
-		tput(t, ovb_xstrdup(e1 && e3 ? "ok" : !e1 && !e3 ?
+		const char *verdict = e1 && e3 ? "ok" : !e1 && !e3 ?
 			"Eq.1+Eq.3 violated" : !e1 ? "Eq.1 violated" :
-			"Eq.3 violated"), NULL);
+			"Eq.3 violated";
+		if (nr->res == OVB_MEM) {
+			char *q = ovb_plot_qty(nr->exposure, "B");
+			tput(t, xasprintf("%s%s, OOM exposure %s", verdict,
+				nr->limits_ok ? "" : ", limits violated", q), NULL);
+			free(q);
+		} else
+			tput(t, ovb_xstrdup(verdict), NULL);
 		tput(t, NULL, ovb_xstrdup(u));
 		tput(t, NULL, xreal(nr->st.eq1.load));
 		tput(t, NULL, nr->nmem ? xreal(nr->st.eq1.omin) : dash());
 		tput(t, NULL, nr->st.g ? xreal(nr->st.g) : dash());
 		tput(t, members_text(nr), NULL);
+		if (mem)
+			tput(t, NULL, nr->res == OVB_MEM ? xreal(nr->exposure) :
+				dash());
 	}
 }
 
@@ -1875,7 +1905,8 @@ html_table(FILE *f, const struct table *t)
 			fputs(fl & F_NUM ? "<td class=\"n\">" : fl & F_WRAP ?
 				"<td class=\"w\">" : "<td>", f);
 			if (fl & F_CHECK) {
-				fputs(strcmp(s, "ok") ? "<span class=\"bad\">" :
+				fputs(strcmp(s, "ok") && strncmp(s, "ok, OOM ", 8) ?
+					"<span class=\"bad\">" :
 					"<span class=\"ok\">", f);
 				ovb_plot_html(f, s);
 				fputs("</span>", f);
