@@ -264,3 +264,42 @@ s = formats.read_series('$T/s')[('a', 'mem')]['s']
 print(sum(v > 2684354560 for t, v in s))"
 	assert_output 1
 }
+
+@test "bitbrains: July's memory plan replayed on August: node promises held, every OOM kill a peak July never saw" {
+	local BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd" c i
+	[[ -d $BB/2013-7 && -d $BB/2013-8 ]] || skip "the Bitbrains traces are not at $BB"
+	ovb-import -q --bitbrains -r mem "$BB"/2013-7/*.csv.gz -o "$T/m7"
+	ovb-import -q --bitbrains -r mem "$BB"/2013-8/*.csv.gz -o "$T/m8"
+	ovb-usage -q -r mem "$T/m7" >"$T/u"
+	ovb-profile -q -O 0.01 "$T/u" >"$T/p"
+	{
+		echo 'ovb-apps 1'
+		for c in $(awk '/^profile/ { print $2 }' "$T/p"); do
+			printf 'app %s\ncapsule c profile=%s\n' "$c" "$c"
+		done
+	} >"$T/a"
+	{
+		echo 'ovb-cluster 1'
+		for i in 1 2 3 4 5 6 7 8; do
+			echo "node n$i 64 cpu 1000000000 B/s mem $((16 * GiB)) B mem-pool $((4 * GiB)) B"
+		done
+	} >"$T/c"
+	ovb-place "$T/c" "$T/a" "$T/p" >"$T/plan"
+	run -0 ovb-check "$T/c" "$T/a" "$T/plan" "$T/p"
+	run -0 python3 "$ORACLE/mem.py" node --apps "$T/a" "$T/c" "$T/plan" "$T/p"
+	run -1 --separate-stderr ovb-replay "$T/plan" "$T/c" "$T/m8"
+	assert_line 'promises kept: 8 of 8'
+	grep '^oom ' <<<"$output" >"$T/oom" || true
+	# each OOM kill: a level above the largest July sample x 1.15
+	run -0 python3 -c "
+import sys; sys.path.insert(0, '$ORACLE'); import formats
+jul = formats.read_series('$T/m7')
+n = 0
+for line in open('$T/oom'):
+    name = line.split()[1].split('/')[0]
+    top = float(line.split('largest ')[1].split()[0])
+    assert top > max(v for t, v in jul[(name, 'mem')]['s']) * 1.15, line
+    n += 1
+print(n)"
+	[[ $output -ge 1 ]]
+}

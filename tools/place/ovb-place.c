@@ -437,10 +437,10 @@ node_trust(const struct node *nd, size_t a)
 /* ---- feasibility and scores ---- */
 
 enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_TARGET, W_EQ3, W_LIMIT,
-	W_NWHY };
+	W_REQUEST, W_NWHY };
 static const char *const why_name[W_NWHY] = { "", "pinned elsewhere",
 	"no spread label", "trust 0", "Eq. 1", "--target", "Eq. 3",
-	"mem limits" };
+	"mem limits", "mem requests" };
 
 /* Eq. 1 with the capsule added, decided exactly (lib/node.c); *after is
  * the load in doubles, for the score. */
@@ -595,7 +595,7 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 		if (cp->need[r].used) {
 			if (!eq1_ok(&nd->r[r], &cp->need[r], nd->n->cap[r],
 			    &after[r]))
-				return W_EQ1;
+				return r == OVB_MEM ? W_REQUEST : W_EQ1;
 			if (opt_aggregate)  /* the fit: sigmas, not lbs */
 				after[r] = nd->r[r].sig + cp->need[r].sigma;
 		}
@@ -1266,9 +1266,13 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 		if (!n->used)
 			continue;
 		if (!eq1_ok(nr, n, cap, &after)) {
-			fprintf(f, ", %s Eq. 1 needs %.3g %s more (load %.6g > %g %s)",
-				ovb_res_name((enum ovb_res)r), after - cap, u, after,
-				cap, u);
+			if (r == OVB_MEM)
+				fprintf(f, ", mem requests need %.3g B more "
+					"(%.6g > %g B)", after - cap, after, cap);
+			else
+				fprintf(f, ", %s Eq. 1 needs %.3g %s more (load "
+					"%.6g > %g %s)", ovb_res_name((enum ovb_res)r),
+					after - cap, u, after, cap, u);
 			continue;
 		}
 		char why[256];
