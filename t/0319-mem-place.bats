@@ -303,3 +303,25 @@ for line in open('$T/oom'):
 print(n)"
 	[[ $output -ge 1 ]]
 }
+
+@test "ovb-fit with memory: copies placed by the policy or exhaustively keep the memory rules (ovb-check, oracle)" {
+	python3 "$GEN/mem.py" series 1 8 >"$T/s"
+	ovb-usage -q -r mem "$T/s" >"$T/u"
+	ovb-profile -q -O 0.5 "$T/u" >"$T/p"
+	printf 'ovb-apps 1\napp a0\ncapsule c profile=vm0\n' >"$T/a"
+	{
+		echo 'ovb-cluster 1'
+		echo "node n1 64 cpu 1000000000 B/s mem $((4 * GiB)) B"
+		echo "node n2 64 cpu 1000000000 B/s mem $((6 * GiB)) B mem-pool $((GiB / 2)) B"
+		echo "node n3 64 cpu 1000000000 B/s mem $((3 * GiB)) B mem-pool $GiB B"
+	} >"$T/c"
+	ovb-place "$T/c" "$T/a" "$T/p" >"$T/plan"
+	local m
+	for m in "" --exhaustive; do
+		run -0 --separate-stderr ovb-fit $m --more a0 --plan-out "$T/fp" --apps-out "$T/fa" "$T/c" "$T/a" "$T/p" "$T/plan"
+		assert_line 'point 0.5 2 copies exact'
+		run -0 ovb-check "$T/c" "$T/a" "$T/fa" "$T/fp" "$T/p"
+		run -0 python3 "$ORACLE/mem.py" node "$T/c" "$T/fp" "$T/p"
+		assert_line agree
+	done
+}

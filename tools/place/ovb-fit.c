@@ -592,6 +592,9 @@ x_node_ok(size_t i)
 			X.grid, &st);
 		if (!st.eq1_ok || !st.eq3_ok)
 			return false;
+		if (r == OVB_MEM && !ovb_mem_limits_hold(X.node[i].m[r],
+		    X.node[i].n[r], NULL, X.def[i].cap[r], X.def[i].pool))
+			return false;   /* mem: limits within memory + pool */
 	}
 	return true;
 }
@@ -743,7 +746,9 @@ placed_needs(const struct ovb_placed *p, struct ovb_need n[OVB_NCAP])
 		if (!p->has_qos[r])
 			continue;
 		n[r] = (struct ovb_need){ .used = true, .sigma = p->sigma[r],
-			.rho = p->rho[r], .tau = p->tau[r], .O = p->O[r] };
+			.rho = p->rho[r], .tau = p->tau[r], .O = p->O[r],
+			.level = r == OVB_MEM, .limit = r == OVB_MEM ? p->limit :
+			0 };
 		const struct ovb_qos *q = p->profile ? ovb_profile_find(&S.prof,
 			p->profile, (enum ovb_res)r) : NULL;
 		if (q) {
@@ -751,6 +756,8 @@ placed_needs(const struct ovb_placed *p, struct ovb_need n[OVB_NCAP])
 			n[r].rho = q->rho;
 			n[r].h = &q->U.h;
 			n[r].interval = q->U.interval;
+			if (r == OVB_MEM)
+				n[r].limit = q->limit;
 		}
 	}
 }
