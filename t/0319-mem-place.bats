@@ -325,3 +325,16 @@ print(n)"
 		assert_line agree
 	done
 }
+
+@test "formats/plan.md's memory example is what ovb-place writes for profile.md's db" {
+	local md=$BATS_TEST_DIRNAME/../formats
+	awk '/^    ovb-profile 1$/ { n++ } n == 2 && /^    / { sub(/^    /, ""); print; next } n == 2 { exit }' "$md/profile.md" >"$T/p"
+	awk '/^    ovb-plan 1$/ { n++ } n == 2 && /^    / { sub(/^    /, ""); print; next } n == 2 { exit }' "$md/plan.md" >"$T/want"
+	[[ $(nlines "$T/want") -ge 4 ]]
+	printf 'ovb-cluster 1\nnode n1 4 cpu 125000000 B/s mem 2147483648 B mem-pool 2147483648 B\n' >"$T/c"
+	printf 'ovb-apps 1\napp db\ncapsule c profile=db\n' >"$T/a"
+	ovb-place "$T/c" "$T/a" "$T/p" | grep -v '^#' >"$T/got"
+	diff "$T/want" "$T/got"
+	run -0 python3 "$ORACLE/mem.py" node "$T/c" "$T/got" "$T/p"
+	assert_line 'n1 holds requests 1610612736.0 limits 3704409293.0 pr 0.2 exposure 214748364.8'
+}
