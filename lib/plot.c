@@ -831,18 +831,23 @@ ovb_plot_cluster(FILE *g, bool png, const struct ovb_plot_load *v,
 	int w = nnodes > 12 ? (int)(220 + 40 * nnodes) : 720;
 	if (w > 2400)
 		w = 2400;
-	int nr = 2;         /* cpu, net, and net-rx where the cluster has it */
+	/* cpu, net, and net-rx and mem where the cluster has them */
+	bool has[OVB_NRES] = { true, true };
 	for (size_t i = 0; i < n; i++)
-		if ((int)v[i].res + 1 > nr)
-			nr = (int)v[i].res + 1;
-	head(g, png, w, nr == 2 ? 660 : 960);
+		has[v[i].res] = true;
+	int nr = 0;
+	for (int r = 0; r < OVB_NRES; r++)
+		nr += has[r];
+	head(g, png, w, nr == 2 ? 660 : nr == 3 ? 960 : 1260);
 	fprintf(g, "set multiplot layout %d,1 title 'Reserved (Eq. 1 load) vs "
 		"capacity per node'\nset lmargin 11\nset rmargin 3\n"
 		"set style fill solid 1.0 border lc rgb '#888888'\n"
 		"set grid noxtics\nset xtics scale 0\n%sset xrange [-0.6:" N "]\n"
 		"set key tmargin right horizontal noopaque nobox\n", nr, nnodes > 12 ?
 		"set xtics rotate by -40 left\n" : "", (double)nnodes - 0.4);
-	for (int r = 0; r < nr; r++) {
+	for (int r = 0; r < OVB_NRES; r++) {
+		if (!has[r])
+			continue;
 		double top = 0, low = INFINITY;
 		for (size_t i = 0; i < n; i++)
 			if ((int)v[i].res == r) {
@@ -875,7 +880,8 @@ ovb_plot_cluster(FILE *g, bool png, const struct ovb_plot_load *v,
 			"$D%d using 1:($5 > 0.5 ? $4 : NaN):(0.46) with boxes fc rgb '"
 			C_CAP "' title 'reserved > capacity'",
 			q(&a, "%s [%s]%s", r == OVB_CPU ? "CPU" : r == OVB_NET ?
-			"network (sent)" : "network (received)",
+			"network (sent)" : r == OVB_MEM ? "memory (requests)" :
+			"network (received)",
 			sc.unit, logy ? " (log)" : ""), logy ? "set logscale y\n"
 			"set format y '%g'\n" : "unset logscale y\nset format y "
 			"'% h'\n", ylo, yhi, r, r, r);

@@ -234,6 +234,9 @@ one_node() {   # MEM [POOL]
 	PY
 	run -0 ovb-report -t nodes "$T/c" "$T/plan" "$T/p"
 	assert_output --partial 'OOM exposure'
+	# the page and the cluster plot with a memory panel (no net-rx)
+	run -0 --separate-stderr ovb-report -f html "$T/c" "$T/plan" "$T/p" "$T/s" -o "$T/r.html"
+	run -0 grep -c 'memory (requests)' "$T/r.html"
 }
 
 @test "ovb-replay: mem promises per node, and every sample above a capsule's limit (an OOM kill) counted (exit 1)" {
