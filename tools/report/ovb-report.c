@@ -97,7 +97,8 @@ static const struct argp_option options[] = {
 	  "The capsule of a pdf, cdf, curve or usage plot", 0 },
 	{ "node", OPT_NODE, "NAME", 0, "The node of a node plot", 0 },
 	{ "res", OPT_RES, "RES", 0,
-	  "The resource: cpu, net or net-rx (a node: cpu or net)", 0 },
+	  "The resource: cpu, net, net-rx or mem (a node: those its cluster "
+	  "places)", 0 },
 	{ 0 }
 };
 
@@ -250,7 +251,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_RES:
 		if ((opt_res = ovb_res_parse(arg)) < 0)
 			argp_error(st, "--res: unknown resource '%s' (cpu, net, "
-				"net-rx)", arg);
+				"net-rx, mem)", arg);
 		return 0;
 	case OPT_INTERVAL:
 		opt_interval = (uint64_t)llround(ovb_arg_real(st, "-I", arg,
@@ -1699,8 +1700,8 @@ select_node(const struct nres **out)
 			" with resource " : "", opt_res >= 0 ?
 			ovb_res_name((enum ovb_res)opt_res) : "");
 	else
-		ovb_warn("--plot node: choose one with --node and --res (cpu or "
-			"net)");
+		ovb_warn("--plot node: choose one with --node and --res (cpu, "
+			"net, net-rx or mem)");
 	return OVB_EUSAGE;
 }
 
