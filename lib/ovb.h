@@ -1716,6 +1716,25 @@ void ovb_plot_trade(FILE *f, bool png, const struct ovb_plot_trade *v,
 /* An ovb-fit answer: copies that fit, or nodes needed, against O. */
 void ovb_plot_fit(FILE *f, bool png, const struct ovb_fit *fit);
 
+/* A backtest (ovb-backtest): the share of node-period promises held
+ * against density, a point per configuration, methods told apart by point
+ * type, colour and the key; the 95% line; the points on the Pareto front
+ * (no other point of the plot holds at least as large a share and packs at
+ * least as densely, one of the two strictly) ringed and joined. */
+struct ovb_plot_btpoint {
+	const char *id, *method;    /* the configuration, its method */
+	double x;                   /* density [xunit] */
+	double held;                /* held / (held + broken), in [0, 1] */
+	bool front;                 /* on the Pareto front of the plot */
+};
+struct ovb_plot_bt {
+	const char *title;
+	bool vs_peak;               /* x: density over peak's; else VMs/node */
+	size_t n;
+	const struct ovb_plot_btpoint *p;
+};
+void ovb_plot_backtest(FILE *f, bool png, const struct ovb_plot_bt *b);
+
 /* Usage over time of one capsule and resource: the usage in each
  * measurement interval (lib/measure.c's samples, in time order).  At most
  * OVB_PLOT_MAXPTS boxes are drawn: the span from the first interval's
