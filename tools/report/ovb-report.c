@@ -208,7 +208,9 @@ static const char doc[] =
 	"  ovb-report -p trade aug.trade aug-notrade.trade -o trade.svg\n"
 	"  ovb-report cluster bids migrations       the market table\n"
 	"  ovb-report -f html web.onoff web.profile -o r.html  usage over time\n"
-	"  ovb-report -p usage -c vm1 -r cpu july.series -o vm1.svg\n\n"
+	"  ovb-report -p usage -c vm1 -r cpu july.series -o vm1.svg\n"
+	"  ovb-report bt                            the backtest table\n"
+	"  ovb-report -p backtest --config c8 bt -o c8.svg\n\n"
 	"Exit status: 0 success; 64 usage error; 65 bad input data; 66 cannot "
 	"open an input; 69 gnuplot missing or failed; 70 internal error; 74 "
 	"I/O error.\n";
