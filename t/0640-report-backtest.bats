@@ -127,6 +127,22 @@ groups() {
 		run -0 $PY "$ORACLE" plot "$T/bt" "$T/gp.$((i + 1))" "${ids[$i]}"
 		assert_output agree
 	done
+	# the summary: configurations holding 95%, and per method the groups
+	# where it is on the front, from the TSV table (which the oracle
+	# recounts in the first test)
+	ovb-report -f tsv "$T/bt" >"$T/tsv"
+	run -0 $PY "$ORACLE" table "$T/bt" "$T/tsv"
+	local want
+	want=$(awk -F '\t' 'NR == 1 { next }
+		$15 > 0 && $14 / $15 >= 0.95 { n95++ }
+		!($2 in meas) { order[++nm] = $2 }
+		$15 > 0 { meas[$2]++; front[$2] += $23 == "none" }
+		END { printf "%d hold at least 95%%", n95
+			for (i = 1; i <= nm; i++)
+				printf "%s %s %d of %d", (i > 1 ? "," : ":"), order[i],
+					front[order[i]], meas[order[i]] }' "$T/tsv")
+	run -0 grep -o '[0-9]* hold at least 95%.*measured:.*\.</li>' "$T/r.html"
+	assert_output --regexp "^${want%%%*}%.*measured${want#*%}\.</li>\$"
 	grep -q '<section id="backtest">' "$T/r.html"
 	grep -q '<a href="#backtest">Backtest</a>' "$T/r.html"
 	assert_equal "$(grep -c '<figure' "$T/r.html")" 9

@@ -408,6 +408,7 @@ static void table_backtest(struct table *t);
 static void bt_script(FILE *g);
 static int bt_select(void);
 static int bt_figures(FILE *f);
+static void bt_summary(FILE *f);
 static void bt_free(void);
 /* An ovb-fit answer, one per report. */
 static int
@@ -2134,6 +2135,8 @@ html_summary(FILE *f)
 				best->O);
 		fputs(".</li>\n", f);
 	}
+	if (bt_given())
+		bt_summary(f);
 	fputs("</ul>\n", f);
 }
 
@@ -3364,6 +3367,46 @@ bt_figures(FILE *f)
 	fputs("</div>\n", f);
 	bt.cur = -1;
 	return st;
+}
+
+/* The page's summary: configurations, groups, how many hold 95%, and per
+ * method in how many groups no other method dominates it. */
+static void
+bt_summary(FILE *f)
+{
+	size_t ng = 0, n95 = 0;
+	for (size_t i = 0; i < bt.nrow; i++) {
+		const struct btrow *r = &bt.row[i];
+		ng += r->group == i;
+		n95 += r->measured && 20 * r->s->held >= 19 * r->measured;
+	}
+	fprintf(f, "<li>Backtest: %zu configuration%s in %zu group%s (the same "
+		"node size, O, windows and plan); %zu hold at least 95%% of "
+		"their measured node-period promises.  On their group's Pareto "
+		"front (no other method of the group holds as large a share "
+		"and packs as densely, one strictly more), of the groups "
+		"measured:", bt.nrow, bt.nrow == 1 ? "" : "s", ng, ng == 1 ?
+		"" : "s", n95);
+	for (size_t i = 0; i < bt.nrow; i++) {
+		const char *m = bt.row[i].c->method;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(bt.row[j].c->method, m);
+		if (seen)
+			continue;
+		size_t front = 0, meas = 0;
+		for (size_t j = i; j < bt.nrow; j++) {
+			const struct btrow *r = &bt.row[j];
+			if (strcmp(r->c->method, m) || !r->measured)
+				continue;
+			meas++;
+			front += !*r->dom;
+		}
+		fprintf(f, "%s ", i ? "," : "");
+		ovb_plot_html(f, m);
+		fprintf(f, " %zu of %zu", front, meas);
+	}
+	fputs(".</li>\n", f);
 }
 
 static void
