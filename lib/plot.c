@@ -1111,7 +1111,7 @@ ovb_plot_backtest(FILE *g, bool png, const struct ovb_plot_bt *b)
 	if (nf)
 		fprintf(g, ", $F using 1:2 with fsteps dt 3 lw 1 lc rgb '#888888' "
 			"notitle, $F using 1:2 with points pt 6 ps 2.6 lw 1.2 lc "
-			"rgb '#444444' title 'Pareto front (not dominated)'");
+			"rgb '#444444' title 'Pareto front'");
 	for (size_t k = 0; k < nm; k++)
 		fprintf(g, ", $M%zu using 1:2 with points pt %d ps %.2f lc rgb "
 			"'%s' title %s", k, bt_pt[k % (sizeof bt_pt / sizeof

@@ -3160,13 +3160,12 @@ static const struct col bt_cols[] = {
 	{ "config", "config", NULL, W_BOTH },
 	{ "method", "method", NULL, W_BOTH },
 	{ "plan", "plan", NULL, W_BOTH },
-	{ "node size", "cpus", NULL, W_BOTH | F_NUM },
+	{ "node", "cpus", NULL, W_BOTH | F_NUM },
 	{ "O", "O", NULL, W_BOTH | F_NUM },
-	{ "train", "train_s", NULL, W_BOTH | F_NUM },
-	{ "replay", "replay_s", NULL, W_BOTH | F_NUM },
+	{ "train / replay", NULL, NULL, W_TEXT | F_NUM },
+	{ NULL, "train_s", NULL, W_TSV },
+	{ NULL, "replay_s", NULL, W_TSV },
 	{ "periods", "periods", NULL, W_BOTH | F_NUM },
-	{ "placed", "placed", NULL, W_BOTH | F_NUM },
-	{ "nodes", "nodes", NULL, W_BOTH | F_NUM },
 	{ "VMs/node", "density_vms_per_node", NULL, W_BOTH | F_NUM },
 	{ "vs pct", "density_vs_pct", NULL, W_BOTH | F_NUM },
 	{ "vs peak", "density_vs_peak", NULL, W_BOTH | F_NUM },
@@ -3174,12 +3173,14 @@ static const struct col bt_cols[] = {
 	{ NULL, "measured", NULL, W_TSV },
 	{ NULL, "held_fraction", NULL, W_TSV },
 	{ NULL, "broken", NULL, W_TSV },
+	{ "dominated by", "dominated_by", NULL, W_BOTH | F_WRAP },
 	{ "missing", "missing", NULL, W_BOTH | F_NUM },
 	{ "worst", "worst", NULL, W_BOTH | F_NUM },
 	{ "moved", "moved", NULL, W_BOTH | F_NUM },
 	{ NULL, "moved_fraction", NULL, W_TSV },
+	{ "placed", "placed", NULL, W_BOTH | F_NUM },
+	{ "nodes", "nodes", NULL, W_BOTH | F_NUM },
 	{ "valid until", "valid_until_s", NULL, W_BOTH },
-	{ "dominated by", "dominated_by", NULL, W_BOTH | F_WRAP },
 };
 
 /* A configuration a row: the file's numbers, the shares computed here. */
@@ -3209,13 +3210,13 @@ table_backtest(struct table *t)
 		tput(t, bt_plan(c), NULL);
 		tput(t, ovb_plot_qty(c->cpus, "cpu"), xreal(c->cpus));
 		tput(t, xreal(c->O), NULL);
-		tput(t, bt_dur(c->train), xasprintf("%llu",
-			(unsigned long long)c->train));
-		tput(t, bt_dur(c->replay), xasprintf("%llu",
-			(unsigned long long)c->replay));
+		char *tr = bt_dur(c->train), *re = bt_dur(c->replay);
+		tput(t, xasprintf("%s / %s", tr, re), NULL);
+		free(tr);
+		free(re);
+		tput(t, NULL, xasprintf("%llu", (unsigned long long)c->train));
+		tput(t, NULL, xasprintf("%llu", (unsigned long long)c->replay));
 		tput(t, xasprintf("%llu", (unsigned long long)c->periods), NULL);
-		tput(t, xasprintf("%llu", (unsigned long long)s->placed), NULL);
-		tput(t, xasprintf("%llu", (unsigned long long)s->nodes), NULL);
 		tput(t, xasprintf("%.2f", s->density), xreal(s->density));
 		tput(t, isnan(r->vs_pct) ? dash() : xasprintf("%.2fx",
 			r->vs_pct), isnan(r->vs_pct) ? NULL : xreal(r->vs_pct));
@@ -3230,12 +3231,16 @@ table_backtest(struct table *t)
 		tput(t, NULL, xasprintf("%llu", (unsigned long long)r->measured));
 		tput(t, NULL, r->measured ? xreal(h) : dash());
 		tput(t, NULL, xasprintf("%llu", (unsigned long long)s->broken));
+		tput(t, ovb_xstrdup(!r->measured ? "-" : *r->dom ? r->dom :
+			"none"), NULL);
 		tput(t, xasprintf("%llu", (unsigned long long)s->missing), NULL);
 		tput(t, xasprintf("%.1f%%", 100 * s->worst), xreal(s->worst));
 		double mv = s->placed ? (double)s->moved / (double)s->placed : 0;
 		tput(t, xasprintf("%llu (%.1f%%)", (unsigned long long)s->moved,
 			100 * mv), xasprintf("%llu", (unsigned long long)s->moved));
 		tput(t, NULL, xreal(mv));
+		tput(t, xasprintf("%llu", (unsigned long long)s->placed), NULL);
+		tput(t, xasprintf("%llu", (unsigned long long)s->nodes), NULL);
 		if (c->valid_until) {
 			time_t tt = (time_t)c->valid_until;
 			struct tm tm;
@@ -3248,8 +3253,6 @@ table_backtest(struct table *t)
 				(unsigned long long)c->valid_until));
 		} else
 			tput(t, dash(), NULL);
-		tput(t, ovb_xstrdup(!r->measured ? "-" : *r->dom ? r->dom :
-			"none"), NULL);
 	}
 }
 
