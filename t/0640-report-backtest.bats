@@ -65,14 +65,23 @@ groups() {
 	# as large a share (1/1) and packs twice as densely, so it dominates
 	# peak; nothing dominates pct
 	run -0 --separate-stderr ovb-report "$DATA/example.backtest"
-	assert_line --regexp '^c1 +peak +rolling +4 cpu +0\.5 +10 min / 10 min +1 +1\.50 +0\.50x +1\.00x +2/2 \(100\.0%\) +pct +0 +0\.0% +0 \(0\.0%\) +3 +2 +-$'
-	assert_line --regexp '^c2 +pct +rolling +4 cpu +0\.5 +10 min / 10 min +1 +3\.00 +1\.00x +2\.00x +1/1 \(100\.0%\) +none +0 +50\.0% +0 \(0\.0%\) +3 +1 +-$'
+	assert_line --regexp '^c1 +peak +rolling +4 cpu +0\.5 +10 min / 10 min +1 +1\.50 +0\.50x +1\.00x +2/2 \(100\.0%\) +pct +0 +0\.0% +0 \(0\.0%\) +3 +2 +- +-$'
+	assert_line --regexp '^c2 +pct +rolling +4 cpu +0\.5 +10 min / 10 min +1 +3\.00 +1\.00x +2\.00x +1/1 \(100\.0%\) +none +0 +50\.0% +0 \(0\.0%\) +3 +1 +- +-$'
 	assert_equal "$stderr" ''
+	# one-shot: the broken node-periods starting before the validity; with
+	# every validity moved to the end of period 1, pct's broken node
+	# (c47: one in each period) counts once
+	variant valid "$T/bt" 's/^valid (c[0-9]+) 600$/valid \1 1200/'
+	ovb-report -f tsv "$BAD" >"$T/tsv2"
+	run -0 $PY "$ORACLE" table "$BAD" "$T/tsv2"
+	assert_output agree
+	run -0 ovb-report -t backtest "$BAD"
+	assert_line --regexp '^c47 +pct +one-shot .* 1970-01-01 00:20 +1 of 2$'
 	# one-shot: the validity as a UTC date, and in s in TSV
 	run -0 ovb-report "$T/bt"
-	assert_line --regexp '^c29 +overbook +one-shot .* none .* 1970-01-01 00:30$'
+	assert_line --regexp '^c29 +overbook +one-shot .* none .* 1970-01-01 00:30 +0 of 0$'
 	run -0 ovb-report -f tsv -t backtest "$T/bt"
-	assert_line --regexp $'^c29\toverbook\tone-shot\t.*\tnone\t.*\t1800$'
+	assert_line --regexp $'^c29\toverbook\tone-shot\t.*\tnone\t.*\t1800\t0$'
 }
 
 @test "plot: the points, their methods and the Pareto front equal the oracle's, every configuration and one group" {
@@ -226,4 +235,14 @@ Try \`ovb-report --help' or \`ovb-report --usage' for more information."
 		assert_output agree
 	done
 	ovb-report "$T/bb" >&3
+	# one-shot July plans on 4 nodes of 4 CPUs (as t/0335): the broken
+	# node-months that start before each plan's stated validity
+	ovb-backtest -q --plan one-shot --train 31d --replay 31d --periods 2 \
+		-m overbook,aggregate,drift,peak,pct --cpus 4 --nodes 4 \
+		--tolerance 0.01,0.05 "$T/7.series" "$T/8.series" "$T/9.series" \
+		>"$T/os"
+	ovb-report -f tsv "$T/os" >"$T/tsv"
+	run -0 $PY "$ORACLE" table "$T/os" "$T/tsv"
+	assert_output agree
+	ovb-report "$T/os" >&3
 }

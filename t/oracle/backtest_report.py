@@ -20,7 +20,8 @@ dominate nor are dominated).
 
 table: TSV is `ovb-report -f tsv -t backtest BACKTEST`; every row and
 column must agree (exact integers, fractions to 1e-12 relative, the
-dominating methods as sets).  The file must hold a pct and a peak
+dominating methods as sets; a one-shot configuration's broken
+node-periods whose period starts before its `valid` date).  The file must hold a pct and a peak
 configuration in every group for their columns (else "-").
 
 plot: SCRIPT is the gnuplot script of `ovb-report -p backtest [--config
@@ -59,17 +60,21 @@ def read_backtest(path):
                              O=Fraction(f[4]), train=int(f[5]),
                              replay=int(f[6]), plan=f[7], periods=int(f[8]),
                              placed=0, nodes=0, held=0, broken=0, missing=0,
-                             moved=0, valid=None)
+                             moved=0, valid=None, starts={},
+                             broken_starts=[])
         elif f[0] == 'valid':
             conf[f[1]]['valid'] = int(f[2])
         elif f[0] == 'period':
             conf[f[1]]['moved'] += int(f[8])
+            conf[f[1]]['starts'][f[2]] = int(f[3])
         elif f[0] == 'place':
             conf[f[1]]['placed'] += 1
         elif f[0] == 'node':
             c = conf[f[1]]
             c['nodes'] += 1
             c[f[7]] += 1
+            if f[7] == 'broken':
+                c['broken_starts'].append(c['starts'][f[2]])
         elif f[0] == 'summary':
             c = conf[f[1]]
             c['vs_peak_file'] = float(f[5])
@@ -122,7 +127,10 @@ def table(bt, tsv):
                     nodes=str(c['nodes']), held=str(c['held']),
                     measured=str(c['measured']), broken=str(c['broken']),
                     missing=str(c['missing']), moved=str(c['moved']),
-                    valid_until_s=str(c['valid']) if c['valid'] else '-')
+                    valid_until_s=str(c['valid']) if c['valid'] else '-',
+                    broken_while_valid=str(sum(1 for t in c['broken_starts']
+                                               if t < c['valid']))
+                    if c['valid'] else '-')
         for k, w in want.items():
             if v[k] != w:
                 fail('%s %s: %s, want %s' % (i, k, v[k], w))

@@ -176,7 +176,8 @@ static const char doc[] =
 	"file's VS-PEAK), the node-period promises held of those measured "
 	"(held / (held + broken); a node with a VM without samples, missing, "
 	"is not measured and counted apart), the worst overflow frequency, "
-	"the VMs moved (of those placed), a one-shot plan's validity, and the "
+	"the VMs moved (of those placed), a one-shot plan's validity and its "
+	"broken node-periods that start before it, and the "
 	"methods of its group that dominate it (hold at least as large a "
 	"share and pack at least as densely, one strictly; 'none': it is on "
 	"its group's Pareto front).  The page and --plot backtest draw the "
@@ -2995,6 +2996,8 @@ struct btrow {
 	size_t group;               /* the index of its group's first row */
 	uint64_t measured;          /* held + broken */
 	double vs_pct;              /* density over pct's in the group; NAN */
+	uint64_t broken_valid;      /* one-shot: broken node-periods starting
+	                               before the stated validity */
 	char *dom;                  /* the group's methods dominating it */
 };
 static struct {
@@ -3060,6 +3063,10 @@ bt_build(void)
 			if (b->sum[k].config == i)
 				r->s = &b->sum[k];
 		r->measured = r->s->held + r->s->broken;
+		for (size_t k = 0; r->c->valid_until && k < b->nnode; k++)
+			r->broken_valid += b->node[k].status == OVB_BT_BROKEN &&
+				b->per[b->node[k].period].config == i &&
+				b->per[b->node[k].period].start < r->c->valid_until;
 		r->group = i;
 		for (size_t j = 0; j < i; j++)
 			if (bt_same_group(bt.row[j].c, r->c)) {
@@ -3181,6 +3188,7 @@ static const struct col bt_cols[] = {
 	{ "placed", "placed", NULL, W_BOTH | F_NUM },
 	{ "nodes", "nodes", NULL, W_BOTH | F_NUM },
 	{ "valid until", "valid_until_s", NULL, W_BOTH },
+	{ "broken while valid", "broken_while_valid", NULL, W_BOTH | F_NUM },
 };
 
 /* A configuration a row: the file's numbers, the shares computed here. */
@@ -3196,7 +3204,8 @@ table_backtest(struct table *t)
 		"broken); missing: nodes with a VM without samples, not measured; "
 		"worst: the largest fraction of slots over; moved: VMs on another "
 		"node than the period before (share of those placed); valid "
-		"until: a one-shot plan's promise by the trend forecast (UTC); "
+		"until: a one-shot plan's promise by the trend forecast (UTC), "
+		"and its broken node-periods that start before that date; "
 		"dominated by: the methods of the same group that hold at least "
 		"as large a share and pack at least as densely, one strictly.";
 	TCOLS(t, bt_cols);
@@ -3253,6 +3262,11 @@ table_backtest(struct table *t)
 				(unsigned long long)c->valid_until));
 		} else
 			tput(t, dash(), NULL);
+		tput(t, c->valid_until ? xasprintf("%llu of %llu",
+			(unsigned long long)r->broken_valid,
+			(unsigned long long)s->broken) : dash(), c->valid_until ?
+			xasprintf("%llu", (unsigned long long)r->broken_valid) :
+			NULL);
 	}
 }
 
