@@ -25,21 +25,7 @@ setup() {
 		"$DATA/backtest-small.series" >"$T/bt"
 }
 
-need_gnuplot() {
-	command -v gnuplot >/dev/null ||
-		skip "gnuplot is not installed (Debian package gnuplot-nox)"
-}
 
-# capture: OVB_GNUPLOT for a gnuplot that keeps each script in $T/gp.N
-capture() {
-	cat >"$T/gp" <<-EOF
-	#!/bin/sh
-	n=\$(ls "$T"/gp.* 2>/dev/null | wc -l)
-	tee "$T/gp.\$n" | gnuplot "\$@"
-	EOF
-	chmod +x "$T/gp"
-	export OVB_GNUPLOT=$T/gp
-}
 
 # groups FILE: the id of each group's first configuration, in file order
 groups() {
