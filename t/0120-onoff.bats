@@ -362,17 +362,17 @@ sent_by() {
 		skip "no net:net_dev_queue"
 	[[ -r /sys/kernel/tracing/events/tcp/tcp_probe/format ]] ||
 		skip "no tcp:tcp_probe"
-	local dir=$BATS_TEST_TMPDIR irq uncredited s r
+	local dir=$BATS_TEST_TMPDIR irq arrived uncredited s r
 	tx_rec ovb-capture -q --net=devq
 	# the sender first: the receiver's selector (pid:) holds it too
 	# over the loopback: counted only when chosen (--iface lo)
 	run -0 --separate-stderr ovb-onoff -v --iface lo -c "snd=pid:$snd" -c "rcv=pid:$rcv" \
 		-o "$dir/t.onoff" "$dir/t.data"
-	[[ $stderr =~ ([0-9]+)\ bytes\ sent\ in\ irq\ context\ credited\ to\ the\ socket\'s\ owner,\ ([0-9]+)\ not\ credited ]] ||
+	[[ $stderr =~ ([0-9]+)\ bytes\ sent\ in\ irq\ context\ credited\ to\ the\ socket\'s\ owner\ \(([0-9]+)\ named\ by\ the\ loopback\ packet\'s\ arrival\),\ ([0-9]+)\ not\ credited ]] ||
 		fail "no irq figures in: $stderr"
-	irq=${BASH_REMATCH[1]} uncredited=${BASH_REMATCH[2]}
+	irq=${BASH_REMATCH[1]} arrived=${BASH_REMATCH[2]} uncredited=${BASH_REMATCH[3]}
 	s=$(sent_by snd) r=$(sent_by rcv)
-	echo "# devq: sender credited $s B of $sent sent ($irq B from softirqs), receiver $r B, $uncredited B not credited" >&3
+	echo "# devq: sender credited $s B of $sent sent ($irq B from softirqs, $arrived B of them named by their arrival), receiver $r B, $uncredited B not credited" >&3
 	# the softirq path is what this checks: a good part went that way
 	[[ $irq -ge $((sent / 5)) ]] || skip "only $irq B sent in softirq context"
 	# every byte credited or reported (the wire bytes include headers)
