@@ -203,29 +203,9 @@ in_cg() {
 
 # sender: a python3 program, named ovbsend (prctl), that sends 50000
 # bytes over a unix socket pair, then SIZE over TCP to HOST, to its child
-# ovbrecv; prints what the child received.
+# ovbrecv; prints what the child received (t/live/lo-send.py).
 sender() {
-	cat <<-'PY'
-	import ctypes, os, socket, sys
-	host, size = sys.argv[1], int(sys.argv[2])
-	ctypes.CDLL(None).prctl(15, b"ovbsend", 0, 0, 0)
-	s = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-	s.bind((host, 0)); s.listen(1)
-	port = s.getsockname()[1]
-	if os.fork() == 0:
-	    ctypes.CDLL(None).prctl(15, b"ovbrecv", 0, 0, 0)
-	    a, _ = s.accept(); n = 0
-	    while True:
-	        d = a.recv(65536)
-	        if not d: break
-	        n += len(d)
-	    print("received", n, flush=True); os._exit(0)
-	u, v = socket.socketpair()           # unix-domain: no network traffic
-	u.sendall(bytes(50000)); v.recv(65536); u.close(); v.close()
-	c = socket.create_connection((host, port))
-	c.sendall(bytes(size)); c.close(); os.wait()
-	print("pid", os.getpid()); print("sent", size)
-	PY
+	cat "$BATS_TEST_DIRNAME/live/lo-send.py"
 }
 
 # sum_of KW CAPSULE FILE: the bytes of a capsule's KW (send, recv) records.
