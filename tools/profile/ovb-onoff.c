@@ -183,6 +183,9 @@ static struct state {
 	uint64_t tmr_off;    /* where a socket's pacing hrtimer lies in it,
 	                        once seen twice alike (tmr_cand, tmr_seen) */
 	uint64_t tmr_cand, tmr_seen;
+	uint64_t tmr_exact;  /* the same, from timers whose packets were seen
+	                        arriving (tmr_ecand, tmr_eseen); it wins */
+	uint64_t tmr_ecand, tmr_eseen;
 	struct map known;    /* sockets the trace named -> 1 */
 	uint64_t *anon_since;/* per CPU: since when the running softirq sent
 	                        without naming a socket */
@@ -1232,8 +1235,16 @@ arrived(const struct ovb_pev *ev)
 	p->skb = 0;
 	p->sk = from;
 	p->arr = true;
-	if (p->hrt)   /* the timer is that socket's (its pacing timer) */
+	if (p->hrt) {   /* the timer is that socket's (its pacing timer) */
+		uint64_t d = p->hrt - from;
 		map_put(&S.paced, p->hrt, from);
+		if (p->hrt > from && d < 8192) {
+			S.tmr_eseen = d == S.tmr_ecand ? S.tmr_eseen + 1 : 1;
+			S.tmr_ecand = d;
+			if (S.tmr_eseen >= 2)
+				S.tmr_off = S.tmr_exact = d;
+		}
+	}
 	if (!own)
 		return 0;
 	p->done = true;
@@ -1310,7 +1321,7 @@ on_timer(const struct ovb_pev *ev)
 		map_put(&S.armed, ev->sk, 0);
 		/* the timer lies inside the socket, at one offset */
 		uint64_t d = ev->sk - S.cur_sk[c];
-		if (ev->sk > S.cur_sk[c] && d < 8192) {
+		if (ev->sk > S.cur_sk[c] && d < 8192 && !S.tmr_exact) {
 			S.tmr_seen = d == S.tmr_cand ? S.tmr_seen + 1 : 1;
 			S.tmr_cand = d;
 			if (S.tmr_seen >= 2)
