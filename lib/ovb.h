@@ -439,6 +439,9 @@ enum ovb_pev_kind {
 	OVB_PEV_SOFTIRQ, /* irq:softirq_entry or softirq_exit on cpu */
 	OVB_PEV_TIMER,   /* timer:hrtimer_start (n 0), hrtimer_expire_entry
 	                    (1) or hrtimer_expire_exit (2) of hrtimer sk */
+	OVB_PEV_XMIT,    /* net:net_dev_start_xmit: skb (a packet queued, or
+	                    one of the segments it was cut into) handed to
+	                    device dev */
 };
 struct ovb_pev {
 	enum ovb_pev_kind kind;
@@ -454,7 +457,8 @@ struct ovb_pev {
 	                             recv: the socket's kernel address */
 	int32_t sk_state;         /* sock: the new TCP state, -1 (tcp_probe) */
 	uint64_t skb;             /* tcp_probe: the segment's skb; send from
-	                             net:net_dev_queue: the skb queued */
+	                             net:net_dev_queue: the skb queued; xmit:
+	                             the skb handed to the device */
 	uint64_t flow, rflow;     /* tcp_probe: a hash of the socket's local
 	                             then remote address, and the reverse (the
 	                             flow as its peer sees it); 0 unknown */
@@ -467,7 +471,7 @@ struct ovb_pev {
 	                             record --all-cgroups), 0 if not recorded */
 	bool devq;                /* send: net:net_dev_queue (a packet queued
 	                             to device dev), not the socket layer */
-	char dev[16];             /* devq: the device's name */
+	char dev[16];             /* devq, xmit: the device's name */
 	int family;               /* socket layer: its address family, -1
 	                             unknown */
 };
