@@ -76,6 +76,15 @@ setup() {
 		fail "the replay did not change"
 }
 
+@test "calibrated: one-shot plans state a validity; the oracle replays them" {
+	run -0 ovb-backtest -m calibrated,drift --plan one-shot --start 0 \
+		--train 28d --replay 7d --cpus 2 --tolerance 0.05 "$S"
+	printf '%s\n' "$output" >"$T/bt"
+	assert_equal "$(grep -c '^valid ' "$T/bt")" 2
+	run -0 python3 "$ORACLE/backtest.py" --validity "$T/bt" --series "$S"
+	assert_output --partial agree
+}
+
 @test "calibrated: same inputs, same bytes; bad options" {
 	ovb-backtest "${RUN[@]}" "$S" >"$T/a"
 	ovb-backtest "${RUN[@]}" "$S" >"$T/b"

@@ -720,6 +720,7 @@ struct cfg {
 	struct ovb_backtest bt;         /* this configuration's records */
 	size_t *prev;                   /* per VM: node index, OVB_NONE */
 	uint64_t valid;                 /* one-shot: the forecast's date */
+	double k;                       /* calibrated: the last plan's k */
 	double placed, nodes;           /* for VS-PEAK */
 };
 
@@ -988,7 +989,8 @@ forecast_holds(const struct cfg *c, const size_t *node_of,
 		size_t n = 0;
 		for (size_t v = 0; v < nvm; v++)
 			if (node_of[v] == k && fp[v].ok)
-				need[n++] = fp[v].dneed;
+				need[n++] = c->m == M_CAL ? fp[v].cneed :
+					fp[v].dneed;
 		if (!n)
 			continue;
 		double g = ovb_node_grid(need, n, NULL, c->cpus, opt_grid);
@@ -1159,7 +1161,7 @@ cal_holds(double k, void *arg)
  * b) planned on the window [ta, tb)): k from the folds, then every VM's
  * forecast samples on the whole window times k in pr[v].cd. */
 static int
-calibrate(const struct cfg *c, const struct calwin *fold, size_t nfold,
+calibrate(struct cfg *c, const struct calwin *fold, size_t nfold,
 	const struct calwin *fin, struct prof *pr, uint64_t k_period)
 {
 	struct prof *tmp = ovb_xcalloc(nvm + 1, sizeof *tmp);
@@ -1173,6 +1175,7 @@ calibrate(const struct cfg *c, const struct calwin *fold, size_t nfold,
 	free(ca.node_of);
 	if (ca.status)
 		return ca.status;
+	c->k = k;
 	if (ovb_verbose)
 		ovb_warn("calibrated: cpus %g O %g train %llu s, period %llu: "
 			"k = %g", c->cpus, c->O, (unsigned long long)c->train,
@@ -1410,16 +1413,34 @@ main(int argc, char **argv)
 				for (size_t v = 0; !status && v < nvm; v++)
 					status = profile(v, ta, ta + W, b, opt_O[io],
 						&fp[v]);
+				/* calibrated: its own forecast, at the plan's k */
+				struct calwin fw = { 0 };
+				struct prof *fc = ovb_xcalloc(nvm + 1, sizeof *fc);
+				if (opt_method[M_CAL])
+					calwin_make(&fw, ta, ta + W, b);
 				for (size_t i = 0; !status && i < ncpus * NMETHOD;
 				     i++) {
 					struct cfg *c = &cf[i];
-					if (c->valid)
+					if (c->valid || (c->m == M_CAL &&
+					    !opt_method[M_CAL]))
 						continue;
-					if (!forecast_holds(c, c->prev, fp))
+					for (size_t v = 0; !status && c->m == M_CAL &&
+					     v < nvm; v++) {
+						status = cal_prof(&fc[v], v, &fw, c->k,
+							c->O);
+						fc[v].ok = fw.n[v] > 0;
+					}
+					if (status)
+						break;
+					if (!forecast_holds(c, c->prev, c->m == M_CAL ?
+					    fc : fp))
 						c->valid = a;
 					else if (k == nper)
 						c->valid = b;
 				}
+				calwin_free(&fw);
+				profiles_free(fc);
+				free(fc);
 				profiles_free(fp);
 				free(fp);
 			}
