@@ -15,7 +15,11 @@
  * The node tests are the library's: overbook's Eq. 1 and Eq. 3, in either
  * mode, are lib/node.c's decisions (exact), the sums
  * of per-VM reservations are exact sums (ovb_sum_cmp); only N-sigma is
- * decided in doubles.  Placement is first fit in decreasing order of the
+ * decided in doubles.  calibrated's samples are lib/drift.c's (recency
+ * weights, the trend to the horizon, an inflation k): k is the least on
+ * the grid whose plan, made on the training window without its last
+ * week(s), keeps every node's promise on the week(s) held out.
+ * Placement is first fit in decreasing order of the
  * method's per-VM reservation, each VM trying first the node it had in
  * the previous period (rolling), then the nodes in use in index order,
  * then the lowest-numbered empty node.  The same inputs give the same
