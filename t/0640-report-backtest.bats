@@ -20,7 +20,8 @@ setup() {
 	ORACLE="$BATS_TEST_DIRNAME/oracle/backtest_report.py"
 	R="$BATS_TEST_DIRNAME/report"
 	BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
-	ovb-backtest --start 0 --train 600s --replay 600s --cpus 2,4 \
+	ovb-backtest -m overbook,aggregate,drift,peak,pct,nsigma,vpa \
+		--start 0 --train 600s --replay 600s --cpus 2,4 \
 		--tolerance 0.4,0.5 --plan rolling,one-shot \
 		"$DATA/backtest-small.series" >"$T/bt"
 }
