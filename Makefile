@@ -76,7 +76,7 @@ BATSJOBS     = $(if $(filter-out 0 1,$(TEST_JOBS)),--jobs $(TEST_JOBS) \
 RUNTESTS     = log=$$(mktemp); \
 	$(if $(SERIALTESTS),$(BATS) $(BATSFLAGS) $(SERIALTESTS),:) \
 		</dev/null >"$$log" 2>&1 & \
-	$(BATS) $(BATSFLAGS) $(BATSJOBS) $(PARTESTS) </dev/null; s=$$?; \
+	$(if $(PARTESTS),$(BATS) $(BATSFLAGS) $(BATSJOBS) $(PARTESTS),:) </dev/null; s=$$?; \
 	wait $$! || s=1; cat "$$log"; rm -f "$$log"; exit $$s
 check: deps-check all
 	export PATH="$(CURDIR)/$(BIN):$$PATH" OVB_ROOT="$(CURDIR)"; \

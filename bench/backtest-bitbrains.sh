@@ -11,8 +11,9 @@
 # samples is not measured), density against the sum of the (1-O)
 # percentiles (pct: p99 at O = 1%) and against peak, the VMs moved per
 # week (% of those placed), and whether a baseline dominates overbook
-# (holds at least as many promises, as a fraction, and packs at least as
-# densely, one of them strictly).
+# or calibrated (holds at least as many promises, as a fraction, and packs
+# at least as densely, one of them strictly; for overbook the other modes
+# count too, for calibrated only pct, peak, nsigma and vpa).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PATH=$ROOT/bin:$PATH
@@ -43,16 +44,18 @@ table() {
 	END {
 		print "| train | cpus | O | method | held | density / pct | density / peak | moved per week | dominated by |"
 		print "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-		split("overbook aggregate drift pct peak nsigma vpa", ms, " ")
+		split("overbook aggregate drift calibrated pct peak nsigma vpa", ms, " ")
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
-			for (j = 1; j <= 7; j++) {
+			for (j = 1; j <= 8; j++) {
 				x = ms[j]
 				if (!((k, x) in dens)) continue
 				dom = ""
-				if (x == "overbook")
-					for (q = 2; q <= 7; q++) {
+				if (x == "overbook" || x == "calibrated")
+					for (q = 2; q <= 8; q++) {
 						y = ms[q]
+						# calibrated: against the baselines
+						if (x == "calibrated" && q <= 4) continue
 						if (!((k, y) in dens)) continue
 						if (held[k, y] >= held[k, x] && dens[k, y] >= dens[k, x] &&
 						    (held[k, y] > held[k, x] || dens[k, y] > dens[k, x]))
@@ -61,7 +64,7 @@ table() {
 				printf "| %s | %s | %s/%s (%.1f%%) | %.2f | %.2f | %.1f%% | %s |\n",
 					k, x, hs[k, x], "", 100 * held[k, x],
 					dens[k, "pct"] ? dens[k, x] / dens[k, "pct"] : 0,
-					vp[k, x], mv[k, x], x == "overbook" ? (dom ? dom : "none") : ""
+					vp[k, x], mv[k, x], x == "overbook" || x == "calibrated" ? (dom ? dom : "none") : ""
 			}
 		}
 	}' "$1" | sed 's|/ (|(|; s|/)|)|'

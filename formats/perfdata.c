@@ -58,7 +58,7 @@ enum { FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4,
 #define NOSLOT UINT32_MAX          /* no slot of the pool */
 
 enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME, H_SOCK,
-	H_SOFTIRQ, H_TIMER };
+	H_SOFTIRQ, H_TIMER, H_XMIT };
 
 struct attr {
 	uint32_t type;
@@ -657,6 +657,11 @@ bind_attr(struct ovb_perf *p, struct attr *at)
 		at->dev = tep_find_field(ev, "name");
 		at->f2 = tep_find_field(ev, "skbaddr");
 		at->h = at->f1 ? H_DEVQ : H_NONE;
+	} else if (!strcmp(ev->system, "net") &&
+	    !strcmp(ev->name, "net_dev_start_xmit")) {
+		at->dev = tep_find_field(ev, "name");
+		at->f2 = tep_find_field(ev, "skbaddr");
+		at->h = at->f2 ? H_XMIT : H_NONE;
 	} else if (!strcmp(ev->system, "sched") &&
 	    !strcmp(ev->name, "sched_stat_runtime")) {
 		at->f1 = tep_find_field(ev, "pid");
@@ -1037,6 +1042,10 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 		}
 	} else if (at->h == H_SOFTIRQ) {
 		ev->kind = OVB_PEV_SOFTIRQ;
+	} else if (at->h == H_XMIT) {
+		ev->kind = OVB_PEV_XMIT;
+		ev->skb = field(at->f2, &s);
+		field_str(at->dev, &s, ev->dev, sizeof ev->dev);
 	} else if (at->h == H_TIMER) {
 		ev->kind = OVB_PEV_TIMER;
 		ev->sk = field(at->f1, &s);
@@ -1148,7 +1157,8 @@ used_event(const char *e)
 {
 	static const char *const used[] = { "sched:sched_switch",
 		"sched:sched_stat_runtime", "sock:sock_send_length",
-		"sock:sock_recv_length", "net:net_dev_queue", "tcp:tcp_probe",
+		"sock:sock_recv_length", "net:net_dev_queue",
+		"net:net_dev_start_xmit", "tcp:tcp_probe",
 		"sock:inet_sock_set_state", "irq:softirq_entry",
 		"irq:softirq_exit", "timer:hrtimer_start",
 		"timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit" };

@@ -448,6 +448,9 @@ enum ovb_pev_kind {
 	OVB_PEV_SOFTIRQ, /* irq:softirq_entry or softirq_exit on cpu */
 	OVB_PEV_TIMER,   /* timer:hrtimer_start (n 0), hrtimer_expire_entry
 	                    (1) or hrtimer_expire_exit (2) of hrtimer sk */
+	OVB_PEV_XMIT,    /* net:net_dev_start_xmit: skb (a packet queued, or
+	                    one of the segments it was cut into) handed to
+	                    device dev */
 };
 struct ovb_pev {
 	enum ovb_pev_kind kind;
@@ -463,7 +466,8 @@ struct ovb_pev {
 	                             recv: the socket's kernel address */
 	int32_t sk_state;         /* sock: the new TCP state, -1 (tcp_probe) */
 	uint64_t skb;             /* tcp_probe: the segment's skb; send from
-	                             net:net_dev_queue: the skb queued */
+	                             net:net_dev_queue: the skb queued; xmit:
+	                             the skb handed to the device */
 	uint64_t flow, rflow;     /* tcp_probe: a hash of the socket's local
 	                             then remote address, and the reverse (the
 	                             flow as its peer sees it); 0 unknown */
@@ -476,7 +480,7 @@ struct ovb_pev {
 	                             record --all-cgroups), 0 if not recorded */
 	bool devq;                /* send: net:net_dev_queue (a packet queued
 	                             to device dev), not the socket layer */
-	char dev[16];             /* devq: the device's name */
+	char dev[16];             /* devq, xmit: the device's name */
 	int family;               /* socket layer: its address family, -1
 	                             unknown */
 };
@@ -1076,6 +1080,66 @@ int ovb_tbucket(const struct ovb_onoff *o, const struct ovb_oncap *c,
  * OVB_EDATA with *why set, not reported. */
 int ovb_series_tbucket(const struct ovb_series *s, struct ovb_curve *cv,
 	const char **why);
+
+/* ---- lib/drift.c: drift-aware usage from a series (issue 14) ----
+ *
+ * A capsule's samples (t[i], v[i]) over a training window [a, b),
+ * forecast to a horizon H >= b: each sample counts with an integer
+ * recency weight, is scaled by a linear trend of its daily quantiles from
+ * its time to H, and by an inflation factor k calibrated on held-out
+ * parts of the training data (the caller's test: ovb_calib_least_k). */
+struct ovb_drift {
+	double half_life;    /* [s]; 0: every sample weighs the same */
+	double day;          /* the trend's blocks [s] (86400) */
+	double trend_q;      /* the quantile of each block fitted, 0..1 */
+	double growth_max;   /* a sample's trend factor is in [1, growth_max] */
+};
+/* The weight scale: the newest sample weighs this much. */
+#define OVB_RECENCY_SCALE 1024
+/* round(OVB_RECENCY_SCALE 2^-(age / half_life)), at least 1, age =
+ * end - (t + interval) (at least 0); OVB_RECENCY_SCALE when half_life
+ * is 0. */
+uint64_t ovb_recency_weight(uint64_t t, uint64_t interval, uint64_t end,
+	double half_life);
+/* The trend line L(x) = c0 + c1 (x - a) fitted by least squares, each
+ * block weighted 2^-((b - mid) / half_life) (1 when half_life is 0), to
+ * the points (mid, q) of the blocks [a + j day, a + (j+1) day) inside
+ * [a, b) that hold at least half their day / interval samples: mid the
+ * block's middle, q the nearest-rank trend_q quantile of its samples.
+ * ok false (no trend) with fewer than 2 blocks. */
+struct ovb_trend {
+	bool ok;
+	uint64_t a;
+	double c0, c1;       /* [rate unit], [rate unit / s] */
+	size_t nblocks;
+};
+void ovb_trend_fit(const uint64_t *t, const double *v, size_t n,
+	uint64_t interval, uint64_t a, uint64_t b, const struct ovb_drift *p,
+	struct ovb_trend *tr);
+/* The factor of a sample at t (its interval's middle t + interval/2) to
+ * the horizon: L(horizon) / L(t + interval/2), within [1, growth_max];
+ * 1 without a trend or when L(horizon) <= 0, growth_max when only
+ * L(t + interval/2) <= 0. */
+double ovb_trend_factor(const struct ovb_trend *tr, uint64_t t,
+	uint64_t interval, uint64_t horizon, double growth_max);
+/* The forecast samples of [a, b) at horizon: x[i] = v[i] times the trend
+ * factor (fitted on [a, b)), w[i] the recency weight; both arrays hold n
+ * (the samples with t in [a, b), time order) and are allocated here
+ * (freed by the caller); returns n. */
+size_t ovb_drift_series(const uint64_t *t, const double *v, size_t n,
+	uint64_t interval, uint64_t a, uint64_t b, uint64_t horizon,
+	const struct ovb_drift *p, double **x, uint64_t **w);
+/* d's histogram (width w) of k x[i] with counts w[i] (h.n their sum),
+ * its weighted mean and nearest-rank percentiles pct[0..npct) (the
+ * least value whose weight at or below it is at least p% of h.n); d's
+ * capsule, res and interval are left alone.  false, d unchanged, when
+ * n is 0 or more than OVB_MAXBINS bins are needed. */
+bool ovb_drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
+	size_t n, double k, double width, const double *pct, int npct);
+/* The least k = kmin + i step (i = 0, 1, ...; k <= kmax + step/2) for
+ * which holds(k, arg) is true; kmax when none is. */
+double ovb_calib_least_k(double kmin, double kmax, double step,
+	bool (*holds)(double k, void *arg), void *arg);
 
 /* ---- lib/pmf.c: a node's aggregate usage Y and Pr(Y > C) ----
  *
@@ -1758,6 +1822,25 @@ void ovb_plot_trade(FILE *f, bool png, const struct ovb_plot_trade *v,
 	size_t n);
 /* An ovb-fit answer: copies that fit, or nodes needed, against O. */
 void ovb_plot_fit(FILE *f, bool png, const struct ovb_fit *fit);
+
+/* A backtest (ovb-backtest): the share of node-period promises held
+ * against density, a point per configuration, methods told apart by point
+ * type, colour and the key; the 95% line; the points on the Pareto front
+ * (no other point of the plot holds at least as large a share and packs at
+ * least as densely, one of the two strictly) ringed and joined. */
+struct ovb_plot_btpoint {
+	const char *id, *method;    /* the configuration, its method */
+	double x;                   /* density [xunit] */
+	double held;                /* held / (held + broken), in [0, 1] */
+	bool front;                 /* on the Pareto front of the plot */
+};
+struct ovb_plot_bt {
+	const char *title;
+	bool vs_peak;               /* x: density over peak's; else VMs/node */
+	size_t n;
+	const struct ovb_plot_btpoint *p;
+};
+void ovb_plot_backtest(FILE *f, bool png, const struct ovb_plot_bt *b);
 
 /* Usage over time of one capsule and resource: the usage in each
  * measurement interval (lib/measure.c's samples, in time order).  At most

@@ -1036,6 +1036,100 @@ ovb_plot_fit(FILE *g, bool png, const struct ovb_fit *fit)
 	strs_free(&a);
 }
 
+/* ---- a backtest: promises held against density ---- */
+
+static int
+cmp_front(const void *a, const void *b)
+{
+	const struct ovb_plot_btpoint *x = *(const struct ovb_plot_btpoint *
+		const *)a, *y = *(const struct ovb_plot_btpoint *const *)b;
+	if (x->x != y->x)
+		return x->x < y->x ? -1 : 1;
+	if (x->held != y->held)
+		return x->held > y->held ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+/* A method's point type and colour: by its index among the methods. */
+static const int bt_pt[] = { 7, 5, 9, 11, 13, 15, 3, 1, 2, 4, 6, 8, 10, 12 };
+static const char *const bt_lc[] = { "#1f77b4", "#d62728", "#2ca02c",
+	"#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
+	"#bcbd22" };
+
+/* Held (percent of the promises measured) against density, a point per
+ * configuration: a data block per method (in order of first appearance),
+ * each row "x held% 'id'", drawn in that order, each method's points
+ * smaller than the one's before (a point on another leaves it visible);
+ * the Pareto front's points in $F by x, ringed and joined by a dashed
+ * staircase (the boundary of what they dominate); the 95% line. */
+void
+ovb_plot_backtest(FILE *g, bool png, const struct ovb_plot_bt *b)
+{
+	struct strs a = { 0 };
+	const char **meth = ovb_xcalloc(b->n ? b->n : 1, sizeof *meth);
+	size_t nm = 0;
+	double xmax = 0, ymin = 95;
+	for (size_t i = 0; i < b->n; i++) {
+		size_t k = 0;
+		while (k < nm && strcmp(meth[k], b->p[i].method))
+			k++;
+		if (k == nm)
+			meth[nm++] = b->p[i].method;
+		xmax = fmax(xmax, b->p[i].x);
+		ymin = fmin(ymin, 100 * b->p[i].held);
+	}
+	if (!(xmax > 0))
+		xmax = 1;
+	double ylo = fmax(0, 5 * floor(ymin / 5) - 5);
+	head(g, png, 760, 480);
+	fprintf(g, "set title %s\nset xlabel %s\n"
+		"set ylabel 'node-period promises held [%% of those measured]'\n"
+		"set key outside right top vertical Left reverse\n"
+		"set xrange [0:" N "]\nset yrange [" N ":101]\n",
+		q(&a, "%s", b->title), b->vs_peak ? "'density against peak "
+		"provisioning [x; 1 = peak]'" : "'density [VMs per node]'",
+		1.1 * xmax, ylo);
+	for (size_t k = 0; k < nm; k++) {
+		fprintf(g, "$M%zu << EOD\n", k);
+		for (size_t i = 0; i < b->n; i++)
+			if (!strcmp(b->p[i].method, meth[k]))
+				fprintf(g, N " " N " \"%s\"\n", b->p[i].x,
+					100 * b->p[i].held, b->p[i].id);
+		fprintf(g, "EOD\n");
+	}
+	const struct ovb_plot_btpoint **f = ovb_xcalloc(b->n ? b->n : 1,
+		sizeof *f);
+	size_t nf = 0;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->p[i].front)
+			f[nf++] = &b->p[i];
+	qsort(f, nf, sizeof *f, cmp_front);
+	fprintf(g, "$F << EOD\n");
+	for (size_t i = 0; i < nf; i++)
+		fprintf(g, N " " N " \"%s\"\n", f[i]->x, 100 * f[i]->held,
+			f[i]->id);
+	fprintf(g, "EOD\n");
+	if (!b->n)
+		fprintf(g, "set label 1 'no configuration with a measured node' "
+			"at graph 0.5, 0.5 center\n");
+	fprintf(g, "plot 95 with lines dt 2 lw 1.5 lc rgb '" C_CAP "' title "
+		"'95%% held'");
+	if (nf)
+		fprintf(g, ", $F using 1:2 with fsteps dt 3 lw 1 lc rgb '#888888' "
+			"notitle, $F using 1:2 with points pt 6 ps 2.6 lw 1.2 lc "
+			"rgb '#444444' title 'Pareto front'");
+	for (size_t k = 0; k < nm; k++)
+		fprintf(g, ", $M%zu using 1:2 with points pt %d ps %.2f lc rgb "
+			"'%s' title %s", k, bt_pt[k % (sizeof bt_pt / sizeof
+			*bt_pt)], k < 8 ? 1.7 - 0.12 * (double)k : 0.8,
+			bt_lc[k % (sizeof bt_lc / sizeof *bt_lc)],
+			q(&a, "%s", meth[k]));
+	fprintf(g, "\n");
+	free(f);
+	free(meth);
+	strs_free(&a);
+}
+
 /* ---- usage over time ---- */
 
 size_t

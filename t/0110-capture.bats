@@ -40,6 +40,11 @@ load test_helper
 	assert_output --regexp ' -- my-server --flag a b$'
 	run -0 ovb-capture --dry-run --net devq -d 1
 	assert_output --partial '-e net:net_dev_queue'
+	# and the segments a packet is cut into (loopback: matched where they
+	# arrive)
+	if [[ -r /sys/kernel/tracing/events/net/net_dev_start_xmit/format ]]; then
+		assert_output --partial '-e net:net_dev_start_xmit'
+	fi
 	# and what names the socket a softirq sends from
 	if [[ -r /sys/kernel/tracing/events/tcp/tcp_probe/format ]]; then
 		assert_output --partial '-e tcp:tcp_probe'

@@ -32,8 +32,8 @@ setup() {
 	ovb-fmt "$T/bt"
 	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$S"
 	assert_output agree
-	# 7 methods x 2 plans
-	assert_equal "$(grep -c '^config ' "$T/bt")" 14
+	# 8 methods x 2 plans
+	assert_equal "$(grep -c '^config ' "$T/bt")" 16
 }
 
 @test "hand-made: peak keeps a and b apart; a VM without samples makes its node missing, never held" {

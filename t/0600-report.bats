@@ -33,10 +33,6 @@ stderr_has() {
 	[[ $stderr == *"$1"* ]] || fail "stderr lacks '$1': $stderr"
 }
 
-need_gnuplot() {
-	command -v gnuplot >/dev/null ||
-		skip "gnuplot is not installed (Debian package gnuplot-nox)"
-}
 
 # ---------------------------------------------------------------------------
 # Command line.

@@ -17,10 +17,6 @@ setup() {
 	BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
 }
 
-need_gnuplot() {
-	command -v gnuplot >/dev/null ||
-		skip "gnuplot is not installed (Debian package gnuplot-nox)"
-}
 
 # compare_months TSV-FROM-REPORT ORACLE-OUTPUT: the same rows (file,
 # month, counts exactly, lent and the fraction above A within 1e-9)

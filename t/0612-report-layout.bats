@@ -40,16 +40,6 @@ setup() {
 		skip "gnuplot is not installed (Debian package gnuplot-nox)"
 }
 
-# capture: OVB_GNUPLOT for a gnuplot that keeps each script in $T/gp.N
-capture() {
-	cat >"$T/gp" <<-EOF
-	#!/bin/sh
-	n=\$(ls "$T"/gp.* 2>/dev/null | wc -l)
-	tee "$T/gp.\$n" | gnuplot "\$@"
-	EOF
-	chmod +x "$T/gp"
-	export OVB_GNUPLOT=$T/gp
-}
 
 need_chromium() {
 	command -v chromium >/dev/null ||

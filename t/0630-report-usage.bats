@@ -59,16 +59,6 @@ stderr_has() {
 	[[ $stderr == *"$1"* ]] || fail "stderr lacks '$1': $stderr"
 }
 
-# capture: OVB_GNUPLOT for a gnuplot that keeps each script in $T/gp.N
-capture() {
-	cat >"$T/gp" <<-EOF
-	#!/bin/sh
-	n=\$(ls "$T"/gp.* 2>/dev/null | wc -l)
-	tee "$T/gp.\$n" | gnuplot "\$@"
-	EOF
-	chmod +x "$T/gp"
-	export OVB_GNUPLOT=$T/gp
-}
 
 @test "onoff fixture: the plotted usage per interval is the oracle's, at 10 ms and binned at 1 ms" {
 	capture

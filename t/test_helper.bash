@@ -121,3 +121,20 @@ unpack_fixture() {
 	[[ -f $out ]] || gzip -dc "$FIXTURES/$1.perf.data.gz" >"$out"
 	printf '%s\n' "$out"
 }
+
+# need_gnuplot: skip, saying why, where gnuplot is missing
+need_gnuplot() {
+	command -v gnuplot >/dev/null ||
+		skip "gnuplot is not installed (Debian package gnuplot-nox)"
+}
+
+# capture: OVB_GNUPLOT for a gnuplot that keeps each script in $T/gp.N
+capture() {
+	cat >"$T/gp" <<-EOF
+	#!/bin/sh
+	n=\$(ls "$T"/gp.* 2>/dev/null | wc -l)
+	tee "$T/gp.\$n" | gnuplot "\$@"
+	EOF
+	chmod +x "$T/gp"
+	export OVB_GNUPLOT=$T/gp
+}

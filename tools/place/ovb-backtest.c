@@ -15,7 +15,11 @@
  * The node tests are the library's: overbook's Eq. 1 and Eq. 3, in either
  * mode, are lib/node.c's decisions (exact), the sums
  * of per-VM reservations are exact sums (ovb_sum_cmp); only N-sigma is
- * decided in doubles.  Placement is first fit in decreasing order of the
+ * decided in doubles.  calibrated's samples are lib/drift.c's (recency
+ * weights, the trend to the horizon, an inflation k): k is the least on
+ * the grid whose plan, made on the training window without its last
+ * week(s), keeps every node's promise on the week(s) held out.
+ * Placement is first fit in decreasing order of the
  * method's per-VM reservation, each VM trying first the node it had in
  * the previous period (rolling), then the nodes in use in index order,
  * then the lowest-numbered empty node.  The same inputs give the same
@@ -27,15 +31,15 @@
 #include "ovb.h"
 
 enum method { M_OVERBOOK, M_AGG, M_DRIFT, M_PEAK, M_PCT, M_NSIGMA, M_VPA,
-	NMETHOD };
+	M_CAL, NMETHOD };
 static const char *const method_name[NMETHOD] = { "overbook", "aggregate",
 	"drift", "peak",
-	"pct", "nsigma", "vpa" };
+	"pct", "nsigma", "vpa", "calibrated" };
 
 enum { OPT_METHOD = 'm', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
 	OPT_PLAN, OPT_PERIODS, OPT_START, OPT_NODES, OPT_TAU, OPT_GRID,
 	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH,
-	OPT_MOVES };
+	OPT_MOVES, OPT_CAL_HALF, OPT_TREND_Q, OPT_KMIN, OPT_KMAX, OPT_KSTEP };
 
 #define MAXLIST 16
 static bool opt_method[NMETHOD];
@@ -53,11 +57,15 @@ static double opt_tau = 86400, opt_nsigma = 3, opt_half = 86400,
 static uint64_t opt_grid = 1000;
 static bool opt_repair;
 static uint64_t opt_moves;
+static struct ovb_drift opt_drift = { .half_life = 7 * 86400, .day = 86400,
+	.trend_q = 0.9, .growth_max = 4 };
+static double opt_kmin = 0.5, opt_kmax = 4, opt_kstep = 0.05;
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Configurations (every combination is run):", 1 },
 	{ "method", OPT_METHOD, "LIST", 0,
-	  "overbook, aggregate, drift, peak, pct, nsigma, vpa (default: all)",
+	  "overbook, aggregate, drift, peak, pct, nsigma, vpa, calibrated "
+	  "(default: all)",
 	  0 },
 	{ "cpus", OPT_CPUS, "LIST", 0,
 	  "Node sizes [cpu] (default 4,8,16)", 0 },
@@ -91,7 +99,23 @@ static const struct argp_option options[] = {
 	  "overbook, aggregate: a node's grid is at least CPUS/POINTS wide "
 	  "(default 1000, as ovb-place)", 0 },
 	{ "growth-max", OPT_GROWTH, "F", 0,
-	  "drift: the trend's factor is at most F (default 4)", 0 },
+	  "drift, calibrated: the trend's factor is at most F (default 4)",
+	  0 },
+	{ "cal-half-life", OPT_CAL_HALF, "S", 0,
+	  "calibrated: the samples' weights halve every S seconds back from "
+	  "the window's end, and so do the trend's days' (default 604800; "
+	  "0: no recency weighting)", 0 },
+	{ "trend-quantile", OPT_TREND_Q, "Q", 0,
+	  "calibrated: the trend is the least-squares line of each day's "
+	  "nearest-rank Q quantile, 0 <= Q <= 1 (default 0.9)", 0 },
+	{ "k-min", OPT_KMIN, "K", 0,
+	  "calibrated: the least inflation tried (default 0.5)", 0 },
+	{ "k-max", OPT_KMAX, "K", 0,
+	  "calibrated: the largest inflation tried, taken when none holds "
+	  "(default 4)", 0 },
+	{ "k-step", OPT_KSTEP, "K", 0,
+	  "calibrated: the inflations tried are K-MIN + i K-STEP "
+	  "(default 0.05)", 0 },
 	{ "nsigma", OPT_NSIGMA, "N", 0,
 	  "nsigma: a node holds while the sum of means + N sqrt(sum of "
 	  "variances) <= CPUS (default 3)", 0 },
@@ -127,6 +151,16 @@ static const char doc[] =
 	"  nsigma    sum of means + N sqrt(sum of variances) <= CPUS\n"
 	"  vpa       the sum of 1.15 x the p90 of a histogram decaying with a "
 	"24 h half-life <= CPUS (the Kubernetes VPA recommender's rule)\n"
+	"  calibrated  aggregate on drift-aware samples: weighted by recency "
+	"(--cal-half-life), each scaled by the trend of the daily quantiles "
+	"(--trend-quantile) from its time to the end of the period planned "
+	"for, and all by an inflation k calibrated inside the training "
+	"window: the least k (--k-min, --k-step, --k-max) whose plan, made "
+	"on the window without its last L = min(REPLAY, TRAIN/2) (and, when "
+	"TRAIN >= 4 L, also without its last 2 L, held out L) and forecast "
+	"to the end of the part held out, keeps every node's promise on "
+	"the held-out part (VMs without samples there left out); per node "
+	"size and O.  -v prints each k, -vv every held-out node\n"
 	"The promise of every method is the same: a node's cpu sum exceeds "
 	"CPUS in at most a fraction O of the replayed slots.  peak is always "
 	"computed: VS-PEAK is each configuration's density (VMs per node) "
@@ -193,7 +227,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 					m = k;
 			if (m < 0)
 				argp_error(st, "--method: '%s' is not overbook, "
-					"aggregate, drift, peak, pct, nsigma or vpa",
+					"aggregate, drift, peak, pct, nsigma, vpa or "
+					"calibrated",
 					item[i]);
 			opt_method[m] = true;
 		}
@@ -261,6 +296,24 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_GROWTH:
 		opt_growth_max = ovb_arg_real(st, "--growth-max", arg, 1, 1e6);
+		opt_drift.growth_max = opt_growth_max;
+		return 0;
+	case OPT_CAL_HALF:
+		opt_drift.half_life = ovb_arg_real(st, "--cal-half-life", arg, 0,
+			1e12);
+		return 0;
+	case OPT_TREND_Q:
+		opt_drift.trend_q = ovb_arg_real(st, "--trend-quantile", arg, 0,
+			1);
+		return 0;
+	case OPT_KMIN:
+		opt_kmin = ovb_arg_real(st, "--k-min", arg, 1e-6, 1e6);
+		return 0;
+	case OPT_KMAX:
+		opt_kmax = ovb_arg_real(st, "--k-max", arg, 1e-6, 1e6);
+		return 0;
+	case OPT_KSTEP:
+		opt_kstep = ovb_arg_real(st, "--k-step", arg, 1e-6, 1e6);
 		return 0;
 	case OPT_NSIGMA:
 		opt_nsigma = ovb_arg_real(st, "--nsigma", arg, 0, 1000);
@@ -279,6 +332,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			for (int k = 0; k < NMETHOD; k++)
 				opt_method[k] = true;
 		(void)plan_given;
+		if (opt_kmax < opt_kmin)
+			argp_error(st, "--k-max %g is below --k-min %g", opt_kmax,
+				opt_kmin);
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -330,6 +386,8 @@ struct prof {
 	double growth;          /* drift: the trend's factor to the horizon */
 	struct ovb_dist dd;     /* drift: U of the samples times growth */
 	struct ovb_need dneed;  /* drift: aggregate mode on dd */
+	struct ovb_dist cd;     /* calibrated: the forecast samples times k */
+	struct ovb_need cneed;  /* calibrated: aggregate mode on cd */
 };
 
 struct wv { double v, w; };
@@ -474,6 +532,7 @@ size_of(enum method m, const struct prof *p)
 	case M_OVERBOOK: return ovb_eq1_term(&p->need, p->need.tau);
 	case M_AGG: case M_PCT: return p->pct;
 	case M_DRIFT: return p->dneed.sigma;
+	case M_CAL: return p->cneed.sigma;
 	case M_PEAK: return p->peak;
 	case M_NSIGMA: return p->mean + opt_nsigma * sqrt(p->var);
 	case M_VPA: return p->vpa;
@@ -482,6 +541,20 @@ size_of(enum method m, const struct prof *p)
 }
 
 /* ---- nodes ---- */
+
+/* The need a node test of method m convolves (M_OVERBOOK, M_AGG,
+ * M_DRIFT, M_CAL). */
+static const struct ovb_need *
+need_of(enum method m, const struct prof *p)
+{
+	return m == M_DRIFT ? &p->dneed : m == M_CAL ? &p->cneed : &p->need;
+}
+
+static bool
+convolved(enum method m)
+{
+	return m == M_OVERBOOK || m == M_AGG || m == M_DRIFT || m == M_CAL;
+}
 
 struct bnode {
 	size_t *vm;
@@ -541,12 +614,13 @@ static bool
 fits(enum method m, struct bnode *nd, const struct prof *p, double sz,
 	double C, double O)
 {
-	struct ovb_need x = m == M_DRIFT ? p->dneed : p->need;
-	x.agg = m == M_AGG || m == M_DRIFT;
+	struct ovb_need x = *need_of(m, p);
+	x.agg = m == M_AGG || m == M_DRIFT || m == M_CAL;
 	switch (m) {
 	case M_OVERBOOK:
 	case M_AGG:     /* the members' needs have the same mode */
 	case M_DRIFT:
+	case M_CAL:
 		if (!ovb_eq1_holds(nd->need, nd->n, &x, C))
 			return false;
 		return eq3_fits(nd, &x, C, O);
@@ -568,13 +642,13 @@ node_add(enum method m, struct bnode *nd, size_t v, const struct prof *p,
 	size_t n1 = nd->n, n2 = nd->n;
 	*OVB_PUSH(nd->vm, n1, nd->cap) = v;
 	struct ovb_need *x = OVB_PUSH(nd->need, n2, nd->capneed);
-	*x = m == M_DRIFT ? p->dneed : p->need;
-	x->agg = m == M_AGG || m == M_DRIFT;
+	*x = *need_of(m, p);
+	x->agg = m == M_AGG || m == M_DRIFT || m == M_CAL;
 	nd->size = ovb_xrealloc(nd->size, nd->n + 1, sizeof *nd->size);
 	nd->size[nd->n++] = sz;
 	nd->mean += p->mean;
 	nd->var += p->var;
-	if (m == M_OVERBOOK || m == M_AGG || m == M_DRIFT) {
+	if (convolved(m)) {
 		/* the grid stays (eq3_fits built Y on it); add x to Y */
 		struct ovb_pmf u;
 		ovb_need_pmf(x, nd->g, &u);
@@ -592,8 +666,8 @@ static void
 node_put(enum method m, struct bnode *nd, size_t v, const struct prof *p,
 	double sz, double C)
 {
-	if (m == M_OVERBOOK || m == M_AGG || m == M_DRIFT) {
-		const struct ovb_need *x = m == M_DRIFT ? &p->dneed : &p->need;
+	if (convolved(m)) {
+		const struct ovb_need *x = need_of(m, p);
 		double g = ovb_grid_add(nd->n ? nd->g : 0, x, C, opt_grid);
 		if (g != nd->g)
 			node_build_y(nd, g, C);
@@ -608,7 +682,7 @@ node_holds(enum method m, struct bnode *nd, double C, double O)
 	if (!nd->n)
 		return true;
 	switch (m) {
-	case M_OVERBOOK: case M_AGG: case M_DRIFT:
+	case M_OVERBOOK: case M_AGG: case M_DRIFT: case M_CAL:
 		if (!ovb_eq1_holds(nd->need, nd->n, NULL, C) ||
 		    !ovb_grid_holds(nd->need, nd->n, NULL, nd->g))
 			return false;
@@ -650,6 +724,7 @@ struct cfg {
 	struct ovb_backtest bt;         /* this configuration's records */
 	size_t *prev;                   /* per VM: node index, OVB_NONE */
 	uint64_t valid;                 /* one-shot: the forecast's date */
+	double k;                       /* calibrated: the last plan's k */
 	double placed, nodes;           /* for VS-PEAK */
 };
 
@@ -918,7 +993,8 @@ forecast_holds(const struct cfg *c, const size_t *node_of,
 		size_t n = 0;
 		for (size_t v = 0; v < nvm; v++)
 			if (node_of[v] == k && fp[v].ok)
-				need[n++] = fp[v].dneed;
+				need[n++] = c->m == M_CAL ? fp[v].cneed :
+					fp[v].dneed;
 		if (!n)
 			continue;
 		double g = ovb_node_grid(need, n, NULL, c->cpus, opt_grid);
@@ -936,6 +1012,193 @@ forecast_holds(const struct cfg *c, const size_t *node_of,
 	return ok;
 }
 
+/* ---- calibrated: drift-aware samples and their inflation k ---- */
+
+/* Every VM's forecast samples (lib/drift.c) of one window; for a fold of
+ * the calibration, [ha, hb) is the part held out after it. */
+struct calwin {
+	uint64_t ha, hb;
+	double **x;
+	uint64_t **w;
+	size_t *n;
+};
+
+static void
+calwin_make(struct calwin *cw, uint64_t a, uint64_t b, uint64_t horizon)
+{
+	cw->x = ovb_xcalloc(nvm + 1, sizeof *cw->x);
+	cw->w = ovb_xcalloc(nvm + 1, sizeof *cw->w);
+	cw->n = ovb_xcalloc(nvm + 1, sizeof *cw->n);
+	for (size_t v = 0; v < nvm; v++) {
+		const struct ovb_series *s = vms[v].s;
+		cw->n[v] = ovb_drift_series(s->t, s->v, s->n, interval, a, b,
+			horizon, &opt_drift, &cw->x[v], &cw->w[v]);
+	}
+}
+
+static void
+calwin_free(struct calwin *cw)
+{
+	for (size_t v = 0; cw->x && v < nvm; v++) {
+		free(cw->x[v]);
+		free(cw->w[v]);
+	}
+	free(cw->x);
+	free(cw->w);
+	free(cw->n);
+	memset(cw, 0, sizeof *cw);
+}
+
+/* p's calibrated need: VM v's forecast samples in cw times k, in the
+ * aggregate mode (a VM without samples there needs nothing). */
+static int
+cal_prof(struct prof *p, size_t v, const struct calwin *cw, double k,
+	double O)
+{
+	free(p->cd.h.count);
+	memset(&p->cd, 0, sizeof p->cd);
+	p->cneed = (struct ovb_need){ .used = true, .tau = opt_tau, .O = O,
+		.agg = true };
+	if (!cw->n[v])
+		return 0;
+	double pc = 100 - 100 * O;
+	p->cd.capsule = vms[v].s->capsule;
+	p->cd.res = OVB_CPU;
+	p->cd.interval = (double)interval;
+	if (!ovb_drift_dist(&p->cd, cw->x[v], cw->w[v], cw->n[v], k,
+	    ovb_auto_width(OVB_CPU, 0), &pc, 1))
+		return ovb_err_at(vms[v].file, vms[v].s->line, "vm %s: its "
+			"calibrated usage (k = %g) needs more than %d bins",
+			vms[v].s->capsule, k, OVB_MAXBINS);
+	p->cneed.sigma = p->cd.pct_v[0];
+	p->cneed.h = &p->cd.h;
+	p->cneed.interval = (double)interval;
+	return 0;
+}
+
+struct calarg {
+	const struct cfg *c;
+	uint64_t period;
+	const struct calwin *fold;
+	size_t nfold;
+	struct prof *tmp;
+	size_t *node_of;
+	int status;
+};
+
+static size_t place(struct cfg *c, const struct prof *pr, size_t *node_of,
+	size_t *nused);
+static void replay(const size_t *on, size_t n, uint64_t a, uint64_t b,
+	double C, uint64_t *slots, uint64_t *over);
+
+/* -vv: one line per node of a fold's plan at k, for t/oracle/drift.py. */
+static void
+cal_dump_node(const struct calarg *ca, size_t f, double k, size_t nk,
+	const size_t *on, size_t n, uint64_t slots, uint64_t over, bool ok)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	for (size_t i = 0; i < n; i++)
+		fprintf(m, " %s", vms[on[i]].s->capsule);
+	fclose(m);
+	ovb_warn("calibrated: cpus %.17g O %.17g train %llu period %llu fold "
+		"%zu held-out %llu %llu k %.17g node n%zu slots %llu over %llu "
+		"%s:%s", ca->c->cpus, ca->c->O, (unsigned long long)ca->c->train,
+		(unsigned long long)ca->period, f + 1,
+		(unsigned long long)ca->fold[f].ha,
+		(unsigned long long)ca->fold[f].hb, k, nk + 1,
+		(unsigned long long)slots, (unsigned long long)over,
+		ok ? "held" : "broken", buf ? buf : "");
+	free(buf);
+}
+
+/* Does the plan at inflation k, made on each fold's window, keep every
+ * node's promise on the part held out after it? */
+static bool
+cal_holds(double k, void *arg)
+{
+	struct calarg *ca = arg;
+	if (ca->status)
+		return true;
+	size_t *on = ovb_xcalloc(nvm + 1, sizeof *on);
+	bool ok = true;
+	for (size_t f = 0; ok && f < ca->nfold; f++) {
+		const struct calwin *cw = &ca->fold[f];
+		for (size_t v = 0; v < nvm && !ca->status; v++) {
+			ca->status = cal_prof(&ca->tmp[v], v, cw, k, ca->c->O);
+			/* a VM without samples held out would leave its
+			 * node unmeasured: it is not placed */
+			size_t lo, hi;
+			window(vms[v].s, cw->ha, cw->hb, &lo, &hi);
+			ca->tmp[v].ok = cw->n[v] > 0 && hi > lo;
+		}
+		if (ca->status)
+			break;
+		struct cfg t = { .m = M_CAL, .cpus = ca->c->cpus,
+			.O = ca->c->O };
+		size_t nused;
+		place(&t, ca->tmp, ca->node_of, &nused);
+		for (size_t nk = 0; ok && nk < nvm; nk++) {
+			size_t n = 0;
+			for (size_t v = 0; v < nvm; v++)
+				if (ca->node_of[v] == nk)
+					on[n++] = v;
+			if (!n)
+				continue;
+			uint64_t slots, over;
+			replay(on, n, cw->ha, cw->hb, ca->c->cpus, &slots, &over);
+			/* no slot in common: not known to hold */
+			ok = slots && ovb_bt_held(over, slots, ca->c->O);
+			if (ovb_verbose > 1)
+				cal_dump_node(ca, f, k, nk, on, n, slots, over,
+					ok);
+		}
+	}
+	free(on);
+	return ok;
+}
+
+/* The calibrated plan's profiles of configuration c (the period [b - R,
+ * b) planned on the window [ta, tb)): k from the folds, then every VM's
+ * forecast samples on the whole window times k in pr[v].cd. */
+static int
+calibrate(struct cfg *c, const struct calwin *fold, size_t nfold,
+	const struct calwin *fin, struct prof *pr, uint64_t k_period)
+{
+	struct prof *tmp = ovb_xcalloc(nvm + 1, sizeof *tmp);
+	struct calarg ca = { .c = c, .period = k_period, .fold = fold, .nfold = nfold,
+		.tmp = tmp, .node_of = ovb_xcalloc(nvm + 1, sizeof(size_t)) };
+	double k = ovb_calib_least_k(opt_kmin, opt_kmax, opt_kstep, cal_holds,
+		&ca);
+	for (size_t v = 0; v < nvm; v++)
+		free(tmp[v].cd.h.count);
+	free(tmp);
+	free(ca.node_of);
+	if (ca.status)
+		return ca.status;
+	c->k = k;
+	if (ovb_verbose)
+		ovb_warn("calibrated: cpus %g O %g train %llu s, period %llu: "
+			"k = %g", c->cpus, c->O, (unsigned long long)c->train,
+			(unsigned long long)k_period, k);
+	for (size_t v = 0; v < nvm; v++) {
+		int st = cal_prof(&pr[v], v, fin, k, c->O);
+		if (st)
+			return st;
+		if (ovb_verbose > 1 && fin->n[v])
+			ovb_warn("calibrated: cpus %.17g O %.17g train %llu "
+				"period %llu vm %s k %.17g weight %llu sigma "
+				"%.17g", c->cpus, c->O,
+				(unsigned long long)c->train,
+				(unsigned long long)k_period, vms[v].s->capsule, k,
+				(unsigned long long)pr[v].cd.h.n, pr[v].cneed.sigma);
+	}
+	return 0;
+}
+
 /* ---- the run ---- */
 
 static void
@@ -944,6 +1207,8 @@ profiles_free(struct prof *pr)
 	for (size_t v = 0; v < nvm; v++) {
 		free(pr[v].d.h.count);
 		free(pr[v].dd.h.count);
+		free(pr[v].cd.h.count);
+		pr[v].cd.h.count = NULL;
 	}
 }
 
@@ -1073,6 +1338,10 @@ main(int argc, char **argv)
 				uint64_t a = first_start + (k - 1) * opt_replay,
 					b = a + opt_replay;
 				bool plan_now = pl == 0 || k == 1;
+				/* calibrated: the folds held out at the end
+				 * of the window, min(REPLAY, W/2) each */
+				struct calwin fold[2] = { { 0 } }, fin = { 0 };
+				size_t nfold = 0;
 				if (plan_now) {
 					profiles_free(pr);
 					uint64_t ta = pl == 0 ? a - W :
@@ -1080,12 +1349,32 @@ main(int argc, char **argv)
 					for (size_t v = 0; !status && v < nvm; v++)
 						status = profile(v, ta, ta + W,
 							b, opt_O[io], &pr[v]);
+					uint64_t L = opt_replay < W / 2 ?
+						opt_replay : W / 2;
+					nfold = W >= 4 * L ? 2 : 1;
+					for (size_t f = 0; opt_method[M_CAL] &&
+					     f < nfold; f++) {
+						uint64_t hb = ta + W - f * L;
+						calwin_make(&fold[f], ta, hb - L, hb);
+						fold[f].ha = hb - L;
+						fold[f].hb = hb;
+					}
+					if (opt_method[M_CAL])
+						calwin_make(&fin, ta, ta + W, b);
 				}
 				for (size_t ic = 0; !status && ic < ncpus; ic++)
-				for (int m = 0; m < NMETHOD; m++) {
+				for (int m = 0; !status && m < NMETHOD; m++) {
 					struct cfg *c = &cf[ic * NMETHOD + m];
 					size_t placed = 0, nused = 0, moved = 0,
 						rej = 0;
+					if (m == M_CAL && !opt_method[M_CAL])
+						continue;
+					if (plan_now && m == M_CAL) {
+						status = calibrate(c, fold, nfold,
+							&fin, pr, k);
+						if (status)
+							break;
+					}
 					if (plan_now) {
 						placed = place(c, pr, node_of,
 							&nused);
@@ -1112,6 +1401,9 @@ main(int argc, char **argv)
 					c->placed += (double)placed;
 					c->nodes += (double)nused;
 				}
+				for (size_t f = 0; f < 2; f++)
+					calwin_free(&fold[f]);
+				calwin_free(&fin);
 				ovb_progress("configurations", ++work, total);
 			}
 			/* one-shot: until when does the trend forecast keep
@@ -1125,16 +1417,34 @@ main(int argc, char **argv)
 				for (size_t v = 0; !status && v < nvm; v++)
 					status = profile(v, ta, ta + W, b, opt_O[io],
 						&fp[v]);
+				/* calibrated: its own forecast, at the plan's k */
+				struct calwin fw = { 0 };
+				struct prof *fc = ovb_xcalloc(nvm + 1, sizeof *fc);
+				if (opt_method[M_CAL])
+					calwin_make(&fw, ta, ta + W, b);
 				for (size_t i = 0; !status && i < ncpus * NMETHOD;
 				     i++) {
 					struct cfg *c = &cf[i];
-					if (c->valid)
+					if (c->valid || (c->m == M_CAL &&
+					    !opt_method[M_CAL]))
 						continue;
-					if (!forecast_holds(c, c->prev, fp))
+					for (size_t v = 0; !status && c->m == M_CAL &&
+					     v < nvm; v++) {
+						status = cal_prof(&fc[v], v, &fw, c->k,
+							c->O);
+						fc[v].ok = fw.n[v] > 0;
+					}
+					if (status)
+						break;
+					if (!forecast_holds(c, c->prev, c->m == M_CAL ?
+					    fc : fp))
 						c->valid = a;
 					else if (k == nper)
 						c->valid = b;
 				}
+				calwin_free(&fw);
+				profiles_free(fc);
+				free(fc);
 				profiles_free(fp);
 				free(fp);
 			}

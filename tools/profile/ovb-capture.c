@@ -8,7 +8,9 @@
  * net:net_dev_queue, which fires in the sending task's context for locally
  * generated packets, or in a softirq's, with tcp:tcp_probe,
  * sock:inet_sock_set_state, irq:softirq_entry/exit and timer:hrtimer_*,
- * which name the socket a softirq sends from; beside the socket events
+ * which name the socket a softirq sends from, and net:net_dev_start_xmit,
+ * the segments a packet is cut into (on loopback, a packet sent in a
+ * softirq is named by their arrival at its receiver); beside the socket events
  * it names the device a socket's packets go to), the cgroup of every
  * sample where a cgroup v2 hierarchy is mounted (--all-cgroups, for
  * ovb-onoff's cgroup: and unit: selectors), and runs perf system-wide,
@@ -209,8 +211,10 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 	} else if (strcmp(opt_net, "none") && has_event("net/net_dev_queue")) {
 		/* and what names the socket a softirq sends from: its
 		 * tcp_probe, the softirq's bounds, and the owner's own
-		 * socket events */
+		 * socket events; on loopback, the segments (their skbs
+		 * arrive at the receiver's tcp_probe) */
 		static const char *const devq[] = { "net:net_dev_queue",
+			"net:net_dev_start_xmit",
 			"tcp:tcp_probe", "sock:inet_sock_set_state",
 			"irq:softirq_entry", "irq:softirq_exit",
 			"timer:hrtimer_start", "timer:hrtimer_expire_entry",

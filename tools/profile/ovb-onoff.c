@@ -28,6 +28,10 @@
 #define MAXCAPS 64
 #define PID_LIMIT 4194304            /* the kernel's PID_MAX_LIMIT */
 #define LOOKBACK 1000000000ULL /* ns of trace time held before output */
+#define FALLBACK 100000000ULL  /* ns a loopback packet sent in irq context
+                                  may take to reach its receiver's
+                                  tcp_probe before the softirq rules name
+                                  its socket instead (< LOOKBACK / 2) */
 
 enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU,
 	OPT_IFACE };
@@ -93,8 +97,18 @@ struct change {
 struct kv { uint64_t key, val; };
 struct map { struct kv *e; size_t n, cap; };
 /* Bytes sent in irq context whose socket (sk) or owner is not known yet;
- * sk 0: only the skb, on cpu, is (loopback: its tcp_probe will come). */
-struct pending { uint64_t time, sk, skb, bytes; uint32_t cpu; bool done; };
+ * sk 0: only the skb, on cpu, is (loopback: its tcp_probe will come).
+ * lo: a loopback packet whose segments (S.inflight) are awaited at their
+ * receiver's tcp_probe, which names the sender exactly; until then guess
+ * (a socket) or gtid (a task) is what the softirq rules name. */
+struct pending {
+	uint64_t time, sk, skb, bytes, guess;
+	uint64_t hrt;        /* lo: the hrtimer whose callback sent it, 0 */
+	uint32_t cpu;
+	int32_t gtid;        /* or the guess's owner when it was sent */
+	bool done, lo;
+	bool arr;            /* sk was named by the packet's arrival */
+};
 
 static struct selector sel[MAXCAPS];
 static int nsel;
@@ -157,6 +171,10 @@ static struct state {
 	                        through held, so late credits stay in order */
 	uint64_t *cur_sk;    /* per CPU: the socket the running softirq
 	                        serves (the last tcp_probe in it), 0 none */
+	uint64_t *cur_hrt;   /* per CPU: the hrtimer whose callback runs, 0 */
+	struct map paced;    /* hrtimer -> the socket that a loopback packet
+	                        its callback sent arrived from (the timer
+	                        lies in that socket) */
 	int32_t *cur_timer;  /* per CPU: the task that armed the hrtimer whose
 	                        callback runs, 0 none */
 	struct map armed;    /* hrtimer -> the task that armed it last */
@@ -165,15 +183,30 @@ static struct state {
 	uint64_t tmr_off;    /* where a socket's pacing hrtimer lies in it,
 	                        once seen twice alike (tmr_cand, tmr_seen) */
 	uint64_t tmr_cand, tmr_seen;
+	uint64_t tmr_exact;  /* the same, from timers whose packets were seen
+	                        arriving (tmr_ecand, tmr_eseen); it wins */
+	uint64_t tmr_ecand, tmr_eseen;
 	struct map known;    /* sockets the trace named -> 1 */
 	uint64_t *anon_since;/* per CPU: since when the running softirq sent
 	                        without naming a socket */
 	struct map owner;    /* sk -> tid */
+	struct map gone;     /* sk -> tid: its owner when it closed (for
+	                        packets it sent before) */
 	struct map flows;    /* flow hash -> sk */
 	struct pending *pend;/* irq bytes of sockets without an owner yet,
 	                        in time order from pend_head */
 	size_t npend, cappend, pend_head;
-	uint64_t irq_credited, irq_nosock, irq_noowner;
+	size_t pend_fb;      /* the first loopback packet not past FALLBACK */
+	uint64_t pend_base;  /* entries dropped from pend's front: entry i
+	                        is number pend_base + i + 1 */
+	bool seg_xmit;       /* net:net_dev_start_xmit was recorded (and the
+	                        softirq rules' events): loopback packets sent
+	                        in irq context are matched at their arrival */
+	struct map inflight; /* skb -> the number of the pending loopback
+	                        packet it is (or a segment of), 0 none */
+	uint64_t *last_q;    /* per CPU: that number for the last loopback
+	                        packet queued on it, 0 not pending */
+	uint64_t irq_credited, irq_nosock, irq_noowner, irq_arrived;
 	uint64_t closed, lost;
 } S;
 
@@ -1115,12 +1148,49 @@ credit(int32_t owner, uint64_t t, uint64_t bytes)
 	return st;
 }
 
+/* A loopback packet that did not reach a tcp_probe in time: the socket
+ * (or task) the softirq rules named when it was sent. */
+static int
+fall_back(struct pending *p)
+{
+	p->lo = false;
+	p->skb = 0;
+	uint64_t sk = p->hrt ? map_get(&S.paced, p->hrt) : 0;
+	if (sk) {   /* sent by a timer a later packet showed the socket of */
+		int32_t own = (int32_t)map_get(&S.owner, sk);
+		p->guess = sk;
+		p->gtid = own ? own : (int32_t)map_get(&S.gone, sk);
+	}
+	if (p->guess && p->gtid <= 0) {
+		int32_t own = (int32_t)map_get(&S.owner, p->guess);
+		p->sk = p->guess;
+		if (own) {
+			p->done = true;
+			return credit(own, p->time, p->bytes);
+		}
+	} else if (p->gtid > 0) {
+		p->done = true;
+		return credit(p->gtid, p->time, p->bytes);
+	}
+	return 0;
+}
+
 /* Pending bytes older than half the look-back get no owner any more (so
- * that a late credit is still ahead of what was written). */
-static void
+ * that a late credit is still ahead of what was written); loopback
+ * packets not matched within FALLBACK go by the softirq rules. */
+static int
 expire_pending(uint64_t now)
 {
-	while (S.pend_head < S.npend &&
+	int st = 0;
+	if (S.pend_fb < S.pend_head)
+		S.pend_fb = S.pend_head;
+	while (!st && S.pend_fb < S.npend &&
+	    (now == UINT64_MAX || S.pend[S.pend_fb].time + FALLBACK < now)) {
+		struct pending *p = &S.pend[S.pend_fb++];
+		if (p->lo && !p->done)
+			st = fall_back(p);
+	}
+	while (S.pend_head < S.pend_fb &&
 	    (now == UINT64_MAX || S.pend[S.pend_head].time + LOOKBACK / 2 < now)) {
 		struct pending *p = &S.pend[S.pend_head++];
 		if (!p->done) {
@@ -1131,14 +1201,55 @@ expire_pending(uint64_t now)
 				S.irq_nosock += p->bytes;
 		}
 	}
-	if (S.pend_head == S.npend)
-		S.npend = S.pend_head = 0;
-	else if (S.pend_head > 4096 && 2 * S.pend_head > S.npend) {
+	if (S.pend_head == S.npend) {
+		S.pend_base += S.npend;
+		S.npend = S.pend_head = S.pend_fb = 0;
+	} else if (S.pend_head > 4096 && 2 * S.pend_head > S.npend) {
 		memmove(S.pend, S.pend + S.pend_head,
 			(S.npend - S.pend_head) * sizeof *S.pend);
+		S.pend_base += S.pend_head;
 		S.npend -= S.pend_head;
+		S.pend_fb -= S.pend_head;
 		S.pend_head = 0;
 	}
+	return st;
+}
+
+/* A loopback packet sent in irq context reached socket ev->sk (the skb
+ * of one of its segments is ev's): its sender is that socket's peer. */
+static int
+arrived(const struct ovb_pev *ev)
+{
+	uint64_t id = map_get(&S.inflight, ev->skb);
+	if (id <= S.pend_base + S.pend_head || id > S.pend_base + S.npend)
+		return 0;
+	struct pending *p = &S.pend[id - S.pend_base - 1];
+	uint64_t from = map_get(&S.flows, ev->rflow);
+	map_put(&S.inflight, ev->skb, 0);   /* it arrives once */
+	if (!p->lo || p->done || !from)
+		return 0;
+	int32_t own = (int32_t)map_get(&S.owner, from);
+	if (!own)   /* closed since it sent */
+		own = (int32_t)map_get(&S.gone, from);
+	p->lo = false;
+	p->skb = 0;
+	p->sk = from;
+	p->arr = true;
+	if (p->hrt) {   /* the timer is that socket's (its pacing timer) */
+		uint64_t d = p->hrt - from;
+		map_put(&S.paced, p->hrt, from);
+		if (p->hrt > from && d < 8192) {
+			S.tmr_eseen = d == S.tmr_ecand ? S.tmr_eseen + 1 : 1;
+			S.tmr_ecand = d;
+			if (S.tmr_eseen >= 2)
+				S.tmr_off = S.tmr_exact = d;
+		}
+	}
+	if (!own)
+		return 0;
+	p->done = true;
+	S.irq_arrived += p->bytes;
+	return credit(own, p->time, p->bytes);
 }
 
 /* A socket named in a task's own context (connect, close, listen, or
@@ -1153,7 +1264,9 @@ on_sock(const struct ovb_pev *ev)
 		return 0;
 	map_put(&S.flows, ev->flow, ev->sk);
 	map_put(&S.known, ev->sk, 1);
-	if (ev->skb) {
+	if (ev->skb && S.seg_xmit)
+		st = arrived(ev);
+	else if (ev->skb) {
 		/* loopback: a segment sent in irq context arrives here (on the
 		 * CPU that sent it); its sender is this socket's peer */
 		uint64_t from = map_get(&S.flows, ev->rflow);
@@ -1180,12 +1293,16 @@ on_sock(const struct ovb_pev *ev)
 		for (size_t i = S.pend_head; i < S.npend && !st; i++)
 			if (!S.pend[i].done && S.pend[i].sk == ev->sk) {
 				S.pend[i].done = true;
+				if (S.pend[i].arr)
+					S.irq_arrived += S.pend[i].bytes;
 				st = credit(ev->tid, S.pend[i].time, S.pend[i].bytes);
 			}
 	}
 	if (ev->sk_state == 7 /* TCP_CLOSE: the address may be reused */ &&
-	    map_get(&S.owner, ev->sk))
+	    map_get(&S.owner, ev->sk)) {
+		map_put(&S.gone, ev->sk, map_get(&S.owner, ev->sk));
 		map_put(&S.owner, ev->sk, 0);
+	}
 	return st;
 }
 
@@ -1204,7 +1321,7 @@ on_timer(const struct ovb_pev *ev)
 		map_put(&S.armed, ev->sk, 0);
 		/* the timer lies inside the socket, at one offset */
 		uint64_t d = ev->sk - S.cur_sk[c];
-		if (ev->sk > S.cur_sk[c] && d < 8192) {
+		if (ev->sk > S.cur_sk[c] && d < 8192 && !S.tmr_exact) {
 			S.tmr_seen = d == S.tmr_cand ? S.tmr_seen + 1 : 1;
 			S.tmr_cand = d;
 			if (S.tmr_seen >= 2)
@@ -1225,6 +1342,11 @@ on_timer(const struct ovb_pev *ev)
 			struct pending *p = &S.pend[i];
 			if (p->cpu != c || p->sk || p->done)
 				continue;
+			if (p->lo) {   /* what the rules name, if it never
+			                  arrives */
+				p->guess = sk, p->gtid = own;
+				continue;
+			}
 			p->sk = sk;
 			p->skb = 0;
 			if (own) {
@@ -1242,11 +1364,16 @@ on_timer(const struct ovb_pev *ev)
 		if (!sk && S.tmr_off && ev->sk > S.tmr_off &&
 		    map_get(&S.owner, ev->sk - S.tmr_off))
 			sk = ev->sk - S.tmr_off;
+		/* one a loopback packet showed the socket of */
+		if (map_get(&S.paced, ev->sk))
+			sk = map_get(&S.paced, ev->sk);
 		S.cur_sk[c] = sk;
+		S.cur_hrt[c] = ev->sk;
 		S.cur_timer[c] = (int32_t)map_get(&S.armed, ev->sk);
 		S.anon_since[c] = sk ? UINT64_MAX : ev->time;
 	} else if (ev->n == 2)
-		S.cur_sk[c] = 0, S.cur_timer[c] = 0, S.anon_since[c] = ev->time;
+		S.cur_sk[c] = 0, S.cur_timer[c] = 0, S.cur_hrt[c] = 0,
+		S.anon_since[c] = ev->time;
 	return st;
 }
 
@@ -1256,11 +1383,29 @@ on_xfer(const struct ovb_pev *ev)
 	if (!opt_net || !net_counts(ev) || !ev->n ||
 	    (ev->kind == OVB_PEV_RECV && !opt_recv))
 		return 0;
+	bool lo = S.seg_xmit && ev->devq && ev->skb && ev->cpu < S.ncpus &&
+		!strcmp(ev->dev, "lo");
+	if (lo) {   /* an skb not awaited (yet) */
+		map_put(&S.inflight, ev->skb, 0);
+		S.last_q[ev->cpu] = 0;
+	}
 	if (ev->irq) {
 		uint64_t sk = S.hold_xfers && ev->cpu < S.ncpus ?
 			S.cur_sk[ev->cpu] : 0;
 		int32_t own = sk ? (int32_t)map_get(&S.owner, sk) :
 			S.hold_xfers && ev->cpu < S.ncpus ? S.cur_timer[ev->cpu] : 0;
+		if (lo) {
+			/* awaited at its receiver's tcp_probe (on_sock), the
+			 * rules' answer kept for the case it never gets there */
+			*OVB_PUSH(S.pend, S.npend, S.cappend) = (struct pending){
+				.time = ev->time, .skb = ev->skb, .bytes = ev->n,
+				.guess = sk, .gtid = own, .cpu = ev->cpu,
+				.hrt = S.cur_hrt[ev->cpu],
+				.lo = true };
+			S.last_q[ev->cpu] = S.pend_base + S.npend;
+			map_put(&S.inflight, ev->skb, S.last_q[ev->cpu]);
+			return 0;
+		}
 		if (own)
 			return credit(own, ev->time, ev->n);
 		if (!sk && (!S.hold_xfers || !ev->skb)) {
@@ -1268,8 +1413,8 @@ on_xfer(const struct ovb_pev *ev)
 			S.irq_bytes += ev->n;
 		} else
 			*OVB_PUSH(S.pend, S.npend, S.cappend) = (struct pending){
-				ev->time, sk, sk ? 0 : ev->skb, ev->n, ev->cpu,
-				false };
+				.time = ev->time, .sk = sk, .skb = sk ? 0 : ev->skb,
+				.bytes = ev->n, .cpu = ev->cpu };
 		return 0;
 	}
 	int st = grow_ids(ev->tid, "task");
@@ -1368,8 +1513,12 @@ start(const struct ovb_pev *ev)
 	S.hold_xfers = ovb_perf_has(S.perf, "tcp:tcp_probe") &&
 		ovb_perf_has(S.perf, "irq:softirq_entry") &&
 		ovb_perf_has(S.perf, "irq:softirq_exit");
+	S.seg_xmit = S.hold_xfers &&
+		ovb_perf_has(S.perf, "net:net_dev_start_xmit");
+	S.last_q = ovb_xcalloc(S.ncpus, sizeof *S.last_q);
 	S.cur_sk = ovb_xcalloc(S.ncpus, sizeof *S.cur_sk);
 	S.cur_timer = ovb_xcalloc(S.ncpus, sizeof *S.cur_timer);
+	S.cur_hrt = ovb_xcalloc(S.ncpus, sizeof *S.cur_hrt);
 	S.anon_since = ovb_xcalloc(S.ncpus, sizeof *S.anon_since);
 	for (uint32_t c = 0; c < S.ncpus; c++)
 		S.cur_tid[c] = -1, S.cur_cap[c] = -1, S.pred_cap[c] = -1;
@@ -1388,8 +1537,8 @@ on_event(const struct ovb_pev *ev)
 			S.cpu_last[ev->cpu] = ev->time;
 		if (ev->time > S.t0 + LOOKBACK)
 			release(ev->time - LOOKBACK);
-		if (S.npend)
-			expire_pending(ev->time);
+		if (S.npend && (st = expire_pending(ev->time)))
+			return st;
 		S.events++;
 		if ((st = note_cgroup(ev)))
 			return st;
@@ -1404,9 +1553,16 @@ on_event(const struct ovb_pev *ev)
 	case OVB_PEV_SOFTIRQ:
 		if (ev->cpu < S.ncpus)
 			S.cur_sk[ev->cpu] = 0, S.cur_timer[ev->cpu] = 0,
+			S.cur_hrt[ev->cpu] = 0,
 			S.anon_since[ev->cpu] = ev->time;
 		return 0;
 	case OVB_PEV_TIMER: return on_timer(ev);
+	case OVB_PEV_XMIT:
+		/* the segments of the packet queued last on this CPU (the
+		 * loopback device has no queue: they follow at once) */
+		if (S.seg_xmit && ev->cpu < S.ncpus && !strcmp(ev->dev, "lo"))
+			map_put(&S.inflight, ev->skb, S.last_q[ev->cpu]);
+		return 0;
 	default: return on_task(ev);
 	}
 }
@@ -1432,7 +1588,8 @@ finish(const char *name)
 	put_header();   /* a file with no busy period still has its magic */
 	if (S.t1 == S.t0)
 		S.t1 = S.t0 + 1;
-	expire_pending(UINT64_MAX);
+	if ((st = expire_pending(UINT64_MAX)))
+		return st;
 	release(UINT64_MAX);
 	for (int k = 0; k < nsel; k++) {
 		if (S.cap[k].n)
@@ -1569,7 +1726,8 @@ run(const char *path)
 			"switches missing from the trace (%llu closed by "
 			"sched_stat_runtime), %llu changes placed late, %llu events "
 			"lost, %llu bytes sent in irq context credited to the "
-			"socket's owner, %llu not credited", name,
+			"socket's owner (%llu named by the loopback packet's "
+			"arrival), %llu not credited", name,
 			(unsigned long long)S.events,
 			(unsigned long long)ovb_perf_reordered(S.perf),
 			(unsigned long long)S.mismatched,
@@ -1577,6 +1735,7 @@ run(const char *path)
 			(unsigned long long)S.clamped,
 			(unsigned long long)S.lost,
 			(unsigned long long)S.irq_credited,
+			(unsigned long long)S.irq_arrived,
 			(unsigned long long)S.irq_bytes);
 	ovb_perf_close(S.perf);
 	ovb_close_in(f);

@@ -21,7 +21,8 @@
 #include "ovb.h"
 
 enum { OPT_INTERVAL = 'I', OPT_WIDTH = 'w', OPT_PCT = 'p',
-	OPT_WINDOW = 0x100 };
+	OPT_HALF = 0x100, OPT_HORIZON, OPT_TREND_Q, OPT_GROWTH, OPT_CALIBRATE,
+	OPT_HOLDOUT, OPT_WINDOW };
 
 static uint64_t opt_interval = 1000000000;      /* ns */
 static bool opt_interval_given;
@@ -29,6 +30,12 @@ static uint64_t opt_window = 3600;              /* s: mem's window W */
 static double opt_width[OVB_NRES];              /* 0: automatic */
 static double opt_pct[OVB_MAXPCT] = { 50, 90, 95, 99, 100 };
 static int opt_npct = 5;
+/* drift-aware U of series (lib/drift.c) */
+static bool opt_drift_on, opt_horizon_given, opt_calibrate;
+static struct ovb_drift opt_drift = { .half_life = 0, .day = 86400,
+	.trend_q = 0.9, .growth_max = 4 };
+static uint64_t opt_horizon, opt_holdout = 7 * 86400;
+static double opt_cal_O;
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Measurement:", 1 },
@@ -47,6 +54,28 @@ static const struct argp_option options[] = {
 	  "about 100 bins up to the peak); repeatable", 0 },
 	{ "pct", OPT_PCT, "P[,...]", 0,
 	  "Also give the P-th percentiles (always: 50, 90, 95, 99, 100)", 0 },
+	{ NULL, 0, NULL, 0, "Drift-aware U (ovb-series input only; not mem, whose "
+	  "U is its window peaks):", 2 },
+	{ "half-life", OPT_HALF, "DURATION", 0,
+	  "Each interval counts with the integer weight round(1024 "
+	  "2^-(age/DURATION)), at least 1, its age taken from the series' "
+	  "end; DURATION is N followed by s, h, d or w", 0 },
+	{ "horizon", OPT_HORIZON, "DURATION", 0,
+	  "Forecast to the series' end + DURATION: each interval scaled by "
+	  "the least-squares line of the daily quantiles (weighted as "
+	  "--half-life) from its middle to the horizon, at least 1", 0 },
+	{ "trend-quantile", OPT_TREND_Q, "Q", 0,
+	  "The daily quantile the trend is fitted to, 0..1 (default 0.9)", 0 },
+	{ "growth-max", OPT_GROWTH, "F", 0,
+	  "An interval's trend factor is at most F (default 4)", 0 },
+	{ "calibrate", OPT_CALIBRATE, "O", 0,
+	  "Inflate U by the least k of 0.5, 0.55, ..., 4 such that, fitted "
+	  "without the last --holdout of the series and forecast to its end, "
+	  "the held-out intervals exceed k times the (1-O) percentile in at "
+	  "most a fraction O of them (4 when none is)", 0 },
+	{ "holdout", OPT_HOLDOUT, "DURATION", 0,
+	  "--calibrate: the part held out (default 7d; at most half the "
+	  "series' span)", 0 },
 	{ 0 }
 };
 
@@ -122,6 +151,30 @@ add_pct(struct argp_state *st, char *arg)
 	}
 }
 
+/* N followed by s, h, d or w, in s. */
+static uint64_t
+duration(struct argp_state *st, const char *opt, const char *s)
+{
+	size_t n = strlen(s);
+	uint64_t unit = 0, v;
+	char num[32];
+	if (n >= 2)
+		switch (s[n - 1]) {
+		case 's': unit = 1; break;
+		case 'h': unit = 3600; break;
+		case 'd': unit = 86400; break;
+		case 'w': unit = 7 * 86400; break;
+		}
+	if (!unit || n - 1 >= sizeof num)
+		argp_error(st, "%s: '%s' is not N followed by s, h, d or w", opt,
+			s);
+	memcpy(num, s, n - 1);
+	num[n - 1] = 0;
+	if (!ovb_parse_u64(num, &v) || !v || v > UINT64_C(1) << 40)
+		argp_error(st, "%s: '%s' is not a positive duration", opt, s);
+	return v * unit;
+}
+
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)
 {
@@ -137,6 +190,31 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_WIDTH: add_width(st, arg); return 0;
 	case OPT_PCT: add_pct(st, arg); return 0;
+	case OPT_HALF:
+		opt_drift.half_life = (double)duration(st, "--half-life", arg);
+		opt_drift_on = true;
+		return 0;
+	case OPT_HORIZON:
+		opt_horizon = duration(st, "--horizon", arg);
+		opt_horizon_given = opt_drift_on = true;
+		return 0;
+	case OPT_TREND_Q:
+		opt_drift.trend_q = ovb_arg_real(st, "--trend-quantile", arg, 0,
+			1);
+		return 0;
+	case OPT_GROWTH:
+		opt_drift.growth_max = ovb_arg_real(st, "--growth-max", arg, 1,
+			1e6);
+		return 0;
+	case OPT_CALIBRATE:
+		opt_cal_O = ovb_arg_real(st, "--calibrate", arg, 0, 1);
+		if (opt_cal_O >= 1)
+			argp_error(st, "--calibrate: %s is not below 1", arg);
+		opt_calibrate = opt_drift_on = true;
+		return 0;
+	case OPT_HOLDOUT:
+		opt_holdout = duration(st, "--holdout", arg);
+		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -171,10 +249,122 @@ put_dist(struct ovb_usage *u, const char *file, const char *capsule,
 	return st;
 }
 
+/* The held-out test of --calibrate at k. */
+struct heldout {
+	const double *y;        /* the held-out intervals' usage */
+	size_t n;
+	double s;               /* the fit's (1-O) percentile at k = 1 */
+};
+
+static bool
+heldout_holds(double k, void *arg)
+{
+	const struct heldout *h = arg;
+	uint64_t over = 0;
+	for (size_t i = 0; i < h->n; i++)
+		over += h->y[i] > k * h->s;
+	return ovb_bt_held(over, h->n, opt_cal_O);
+}
+
+/* The drift-aware U of one series' intervals sm (in time order, len s
+ * each; freed here). */
+static int
+put_drift(struct ovb_usage *u, const char *file, const struct ovb_series *se,
+	uint64_t len, struct ovb_samples *sm)
+{
+	uint64_t a = sm->t[0], end = sm->t[sm->n - 1] + len;
+	uint64_t H = end + (opt_horizon_given ? opt_horizon : 0);
+	struct ovb_drift p = opt_drift;
+	if (!opt_horizon_given)
+		p.day = 0;      /* no trend */
+	double k = 1;
+	char ks[32];
+	if (opt_calibrate) {
+		uint64_t L = opt_holdout < (end - a) / 2 ? opt_holdout :
+			(end - a) / 2;
+		double *x, pc = 100 - 100 * opt_cal_O;
+		uint64_t *w;
+		size_t n = ovb_drift_series(sm->t, sm->v, sm->n, len, a, end - L,
+			end, &p, &x, &w);
+		size_t lo = 0;
+		while (lo < sm->n && sm->t[lo] < end - L)
+			lo++;
+		struct ovb_dist fd;
+		memset(&fd, 0, sizeof fd);
+		if (!n || lo == sm->n || !L) {
+			free(x);
+			free(w);
+			ovb_samples_free(sm);
+			return ovb_err_at(file, se->line, "series %s %s: "
+				"--calibrate: no intervals both before and in "
+				"the last %llu s held out", se->capsule,
+				ovb_res_name(se->res), (unsigned long long)L);
+		}
+		double top = 0;
+		for (size_t i = 0; i < n; i++)
+			if (x[i] > top)
+				top = x[i];
+		/* only the exact percentile is wanted: any width will do */
+		bool ok = ovb_drift_dist(&fd, x, w, n, 1, top > 0 ? top / 1000 :
+			1, &pc, 1);
+		free(x);
+		free(w);
+		if (!ok) {
+			ovb_samples_free(sm);
+			return ovb_err_at(file, se->line, "series %s %s: "
+				"--calibrate: the fit needs too many bins",
+				se->capsule, ovb_res_name(se->res));
+		}
+		struct heldout h = { .y = sm->v + lo, .n = sm->n - lo,
+			.s = fd.pct_v[0] };
+		free(fd.h.count);
+		k = ovb_calib_least_k(0.5, 4, 0.05, heldout_holds, &h);
+		if (ovb_verbose)
+			ovb_warn("%s: series %s %s: calibrated on [%llu, %llu) "
+				"held out: k = %s", file, se->capsule,
+				ovb_res_name(se->res),
+				(unsigned long long)(end - L),
+				(unsigned long long)end, ovb_fmt_real(ks, k));
+	}
+	double *x;
+	uint64_t *w;
+	size_t n = ovb_drift_series(sm->t, sm->v, sm->n, len, a, end, H, &p,
+		&x, &w);
+	double peak = 0;
+	for (size_t i = 0; i < n; i++)
+		if (k * x[i] > peak)
+			peak = k * x[i];
+	double wd = opt_width[se->res] ? opt_width[se->res] :
+		ovb_auto_width(se->res, peak);
+	struct ovb_dist d;
+	memset(&d, 0, sizeof d);
+	int st = 0;
+	if (ovb_drift_dist(&d, x, w, n, k, wd, opt_pct, opt_npct)) {
+		d.capsule = ovb_xstrdup(se->capsule);
+		d.res = se->res;
+		d.interval = (double)len;
+		*OVB_PUSH(u->d, u->n, u->cap) = d;
+	} else {
+		char b[32];
+		st = ovb_err_at(file, se->line, "series %s %s: its drift-aware "
+			"usage with bins of %s %s needs more than %d bins; give "
+			"a larger -w", se->capsule, ovb_res_name(se->res),
+			ovb_fmt_real(b, wd), ovb_res_rate_unit(se->res),
+			OVB_MAXBINS);
+	}
+	free(x);
+	free(w);
+	ovb_samples_free(sm);
+	return st;
+}
+
 static int
 measure_one(void *u, const char *file, const struct ovb_onoff *o,
 	const struct ovb_oncap *c, enum ovb_res r)
 {
+	if (opt_drift_on)
+		return ovb_err_at(file, 0, "--half-life, --horizon and "
+			"--calibrate need ovb-series input");
 	struct ovb_samples sm;
 	ovb_measure(o, c, r, opt_interval, &sm);
 	int st = put_dist(u, file, c->name, r, (double)opt_interval / 1e9, &sm);
@@ -270,6 +460,8 @@ measure_series(void *u, const char *file,
 			"%llu s miss samples and are left out", file,
 			se->capsule, ovb_res_name(se->res), sm.ngap,
 			sm.ngap + sm.n, (unsigned long long)len);
+	if (opt_drift_on)
+		return put_drift(u, file, se, len, &sm);
 	return put_dist(u, file, se->capsule, se->res, (double)len, &sm);
 }
 

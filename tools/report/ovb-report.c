@@ -37,26 +37,27 @@
 
 enum { OPT_FORMAT = 'f', OPT_TABLE = 't', OPT_PLOT = 'p', OPT_CAPSULE = 'c',
 	OPT_RES = 'r', OPT_NODE = 'n', OPT_INTERVAL = 'I',
-	OPT_NOPLOTS = 0x100, OPT_TITLE };
+	OPT_NOPLOTS = 0x100, OPT_TITLE, OPT_CONFIG };
 
 enum format { F_TEXT, F_TSV, F_HTML };
 enum plot { P_NONE, P_PDF, P_CDF, P_CURVE, P_NODE, P_CLUSTER, P_GAIN,
-	P_TRADE, P_FIT, P_USAGE, NPLOT };
+	P_TRADE, P_FIT, P_USAGE, P_BACKTEST, NPLOT };
 enum tabid { T_NODES, T_APPS, T_PLACEMENTS, T_REJECTS, T_CAPSULES,
-	T_TRACES, T_USAGE, T_GAIN, T_TRADE, T_MARKET, T_FIT, NTABLE };
+	T_TRACES, T_USAGE, T_GAIN, T_TRADE, T_MARKET, T_FIT, T_BACKTEST,
+	NTABLE };
 
 static const char *const format_names[] = { "text", "tsv", "html" };
 static const char *const plot_names[NPLOT] = { "", "pdf", "cdf", "curve",
-	"node", "cluster", "gain", "trade", "fit", "usage" };
+	"node", "cluster", "gain", "trade", "fit", "usage", "backtest" };
 static const char *const table_names[NTABLE] = { "nodes", "apps",
 	"placements", "rejects", "capsules", "traces", "usage", "gain",
-	"trade", "market", "fit" };
+	"trade", "market", "fit", "backtest" };
 
 static enum format opt_format = F_TEXT;
 static bool opt_format_given, opt_noplots, opt_title_given, opt_png;
 static enum plot opt_plot = P_NONE;
 static unsigned opt_tables;              /* a bit per table; 0: all */
-static const char *opt_capsule, *opt_node;
+static const char *opt_capsule, *opt_node, *opt_config;
 static int opt_res = -1;
 static uint64_t opt_interval;            /* ns; 0: the profile's, or 1 s */
 static const char *opt_title = "overbook report";
@@ -70,7 +71,7 @@ static const struct argp_option options[] = {
 	{ "table", OPT_TABLE, "NAME[,NAME...]", 0,
 	  "Only these tables (in html, with their plots): nodes, apps, "
 	  "placements, rejects, capsules, traces, usage, gain, trade, market, "
-	  "fit (default: every one the inputs allow)", 0 },
+	  "fit, backtest (default: every one the inputs allow)", 0 },
 	{ "interval", OPT_INTERVAL, "SECONDS", 0,
 	  "Usage over time: the measurement interval I of ovb-onoff inputs "
 	  "(default: the interval of the capsule's profile or usage "
@@ -92,10 +93,16 @@ static const struct argp_option options[] = {
 	  "nodes above capacity, a line per ovb-trade file), fit (an ovb-fit "
 	  "answer: copies that fit or nodes needed vs overbooking tolerance), "
 	  "usage (a capsule's usage per measurement interval over time, from "
-	  "an ovb-onoff or ovb-series file, with its sigma and p99)", 0 },
+	  "an ovb-onoff or ovb-series file, with its sigma and p99), backtest "
+	  "(an ovb-backtest file: node-period promises held vs density, a "
+	  "point per configuration, the Pareto front marked)", 0 },
 	{ "capsule", OPT_CAPSULE, "NAME", 0,
 	  "The capsule of a pdf, cdf, curve or usage plot", 0 },
 	{ "node", OPT_NODE, "NAME", 0, "The node of a node plot", 0 },
+	{ "config", OPT_CONFIG, "ID", 0,
+	  "A backtest plot of the configurations of ID's group only (the "
+	  "same node size, O, windows, plan and periods: its methods; default "
+	  "every configuration)", 0 },
 	{ "res", OPT_RES, "RES", 0,
 	  "The resource: cpu, net, net-rx or mem (a node: those its cluster "
 	  "places)", 0 },
@@ -115,7 +122,7 @@ static const char doc[] =
 	"file it was made from (for the lower bounds lb-cpu= and lb-net= in "
 	"the Eq. 1 load; without it lb is 0), gain tables, and one ovb-fit "
 	"answer (formats/fit.md: copies that fit, or nodes needed, against "
-	"O).  A usage "
+	"O), and one ovb-backtest file (formats/backtest.md).  A usage "
 	"block of a capsule and resource that a profile also has is not used "
 	"(the profile carries the same U).\n\n"
 	"ovb-onoff files (busy periods, from ovb-onoff) and ovb-series files "
@@ -161,6 +168,26 @@ static const char doc[] =
 	"its share of the whole cluster (alloc_i) against what it gets on its "
 	"node (alloc_r), the error, its charge and its moves; the prices, the "
 	"largest error and the lower bound in the note.\n\n"
+	"An ovb-backtest file (placement methods replayed, from ovb-backtest) "
+	"gives the backtest table, a row per configuration: its method, plan, "
+	"node size, O and windows, VMs placed and nodes used (sums over the "
+	"periods), the density (VMs per node) against that of the sum of "
+	"(1-O) percentiles (method pct) of the same group (configurations "
+	"differing only in method) and against peak provisioning (the "
+	"file's VS-PEAK), the node-period promises held of those measured "
+	"(held / (held + broken); a node with a VM without samples, missing, "
+	"is not measured and counted apart), the worst overflow frequency, "
+	"the VMs moved (of those placed), a one-shot plan's validity and its "
+	"broken node-periods that start before it, and the "
+	"methods of its group that dominate it (hold at least as large a "
+	"share and pack at least as densely, one strictly; 'none': it is on "
+	"its group's Pareto front).  The page and --plot backtest draw the "
+	"share held against density, a point per configuration with measured "
+	"nodes, methods told apart by point type, colour and key, the 95% "
+	"line, and the plot's Pareto front ringed and joined; density in VMs "
+	"per node when every configuration drawn has one node size, else "
+	"against peak.  The page draws every configuration together (when "
+	"there are several groups) and each group apart.\n\n"
 	"Y, a node's aggregate usage of a resource, is the sum of the U of "
 	"its capsules (a plain reservation: its sigma, always), convolved on "
 	"a grid as ovb-place does: the largest bin width of the node's "
@@ -183,7 +210,9 @@ static const char doc[] =
 	"  ovb-report -p trade aug.trade aug-notrade.trade -o trade.svg\n"
 	"  ovb-report cluster bids migrations       the market table\n"
 	"  ovb-report -f html web.onoff web.profile -o r.html  usage over time\n"
-	"  ovb-report -p usage -c vm1 -r cpu july.series -o vm1.svg\n\n"
+	"  ovb-report -p usage -c vm1 -r cpu july.series -o vm1.svg\n"
+	"  ovb-report bt                            the backtest table\n"
+	"  ovb-report -p backtest --config c8 bt -o c8.svg\n\n"
 	"Exit status: 0 success; 64 usage error; 65 bad input data; 66 cannot "
 	"open an input; 69 gnuplot missing or failed; 70 internal error; 74 "
 	"I/O error.\n";
@@ -207,7 +236,7 @@ parse_tables(struct argp_state *st, const char *arg)
 		if (i < 0)
 			argp_error(st, "--table: unknown table '%s' (nodes, apps, "
 				"placements, rejects, capsules, traces, usage, gain, "
-				"trade, market, fit)", t);
+				"trade, market, fit, backtest)", t);
 		opt_tables |= 1u << i;
 	}
 	free(copy);
@@ -238,7 +267,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_PLOT:
 		if ((i = lookup(plot_names, NPLOT, arg)) < 0)
 			argp_error(st, "--plot: unknown kind '%s' (pdf, cdf, curve, "
-				"node, cluster, gain, trade, fit, usage)", arg);
+				"node, cluster, gain, trade, fit, usage, backtest)",
+				arg);
 		opt_plot = (enum plot)i;
 		return 0;
 	case OPT_CAPSULE:
@@ -257,6 +287,11 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_interval = (uint64_t)llround(ovb_arg_real(st, "-I", arg,
 			0.001, 1e9) * 1e9);
 		return 0;
+	case OPT_CONFIG:
+		if (!ovb_valid_name(arg))
+			argp_error(st, "--config: '%s' is not a name", arg);
+		opt_config = arg;
+		return 0;
 	case OPT_NOPLOTS: opt_noplots = true; return 0;
 	case OPT_TITLE: opt_title = arg; opt_title_given = true; return 0;
 	case ARGP_KEY_SUCCESS:
@@ -269,12 +304,14 @@ parse_opt(int key, char *arg, struct argp_state *st)
 				"--plot draws");
 		if (opt_node && opt_plot != P_NODE)
 			argp_error(st, "--node is for --plot node");
+		if (opt_config && opt_plot != P_BACKTEST)
+			argp_error(st, "--config is for --plot backtest");
 		if (opt_capsule && opt_plot != P_PDF && opt_plot != P_CDF &&
 		    opt_plot != P_CURVE && opt_plot != P_USAGE)
 			argp_error(st, "--capsule is for --plot pdf, cdf, curve and "
 				"usage");
 		if (opt_res >= 0 && (opt_plot == P_CLUSTER || opt_plot == P_GAIN ||
-		    opt_plot == P_FIT))
+		    opt_plot == P_FIT || opt_plot == P_BACKTEST))
 			argp_error(st, "--res is for --plot pdf, cdf, curve, node "
 				"and usage");
 		if ((opt_noplots || opt_title_given) && opt_format != F_HTML)
@@ -366,6 +403,15 @@ static void tl_script(FILE *g, const struct tline *t);
 static int select_tl(void);
 static size_t tl_count(void);
 static void tl_free(void);
+/* Backtests (issue 14): at the end of the file. */
+static bool bt_read(const char *fmt, struct ovb_lex *lx, int *st);
+static bool bt_given(void);
+static void table_backtest(struct table *t);
+static void bt_script(FILE *g);
+static int bt_select(void);
+static int bt_figures(FILE *f);
+static void bt_summary(FILE *f);
+static void bt_free(void);
 /* An ovb-fit answer, one per report. */
 static int
 read_fit(struct ovb_lex *lx)
@@ -438,13 +484,14 @@ read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 	} else if (!strcmp(fmt->name, "fit")) {
 		st = read_fit(lx);
 	} else if (extra_read(fmt->name, lx, &st) ||
-	    tl_read(fmt->name, lx, &st)) {
+	    tl_read(fmt->name, lx, &st) || bt_read(fmt->name, lx, &st)) {
 		;
 	} else {
 		st = ovb_err(lx, "this is an ovb-%s file; ovb-report reads "
 			"ovb-profile, ovb-usage, ovb-curve, ovb-cluster, ovb-plan, "
 			"ovb-apps, ovb-gain, ovb-trade, ovb-bids, ovb-migrations, "
-			"ovb-fit, ovb-onoff and ovb-series", fmt->name);
+			"ovb-fit, ovb-onoff, ovb-series and ovb-backtest",
+			fmt->name);
 	}
 	return st;
 }
@@ -1466,6 +1513,7 @@ table_possible(enum tabid id)
 	case T_GAIN: return ngains > 0;
 	case T_TRADE: case T_MARKET: return extra_possible(id);
 	case T_FIT: return in.fit_file != NULL;
+	case T_BACKTEST: return bt_given();
 	case NTABLE: break;
 	}
 	return false;
@@ -1477,7 +1525,7 @@ static const char *const table_needs[NTABLE] = { "an ovb-cluster file",
 	"a profile, usage or curve file with trace records",
 	"an ovb-onoff or ovb-series file", "a gain table",
 	"an ovb-trade file", "an ovb-cluster and an ovb-bids file",
-	"an ovb-fit file" };
+	"an ovb-fit file", "an ovb-backtest file" };
 
 static bool
 table_wanted(enum tabid id)
@@ -1500,7 +1548,8 @@ check_tables(void)
 	if (!any)
 		return ovb_err_at(NULL, 0, "nothing to report: give profiles, "
 			"usage distributions, a cluster (and plan), a gain table, "
-			"an ovb-fit answer, or ovb-onoff or ovb-series files");
+			"an ovb-fit answer, ovb-onoff or ovb-series files, or an "
+			"ovb-backtest file");
 	return 0;
 }
 
@@ -1521,6 +1570,7 @@ make_table(struct table *t, enum tabid id)
 	case T_TRADE: table_trade(t); break;
 	case T_MARKET: table_market(t); break;
 	case T_FIT: table_fit(t); break;
+	case T_BACKTEST: table_backtest(t); break;
 	case NTABLE: break;
 	}
 }
@@ -1752,6 +1802,7 @@ script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 	case P_TRADE: plot_trade(g); break;
 	case P_FIT: ovb_plot_fit(g, opt_png, &in.fit); break;
 	case P_USAGE: tl_script(g, cur_tl); break;
+	case P_BACKTEST: bt_script(g); break;
 	case P_NONE: case NPLOT: break;
 	}
 }
@@ -1800,6 +1851,12 @@ plot_select(enum plot kind, const struct row **r, const struct nres **nr)
 			return OVB_EUSAGE;
 		}
 		return select_tl();
+	case P_BACKTEST:
+		if (!bt_given()) {
+			ovb_warn("--plot backtest: needs an ovb-backtest file");
+			return OVB_EUSAGE;
+		}
+		return bt_select();
 	case P_NONE: case NPLOT:
 		break;
 	}
@@ -2111,6 +2168,8 @@ html_summary(FILE *f)
 				best->O);
 		fputs(".</li>\n", f);
 	}
+	if (bt_given())
+		bt_summary(f);
 	fputs("</ul>\n", f);
 }
 
@@ -2195,7 +2254,8 @@ html_page(FILE *f)
 	fputs("</p>\n<nav>", f);
 	static const char *const heads[NTABLE] = { "Nodes", "Applications",
 		"Placements", "Rejected applications", "Capsules", "Traces",
-		"Usage over time", "Overbooking gain", "Trading", "Market", "Capacity against O" };
+		"Usage over time", "Overbooking gain", "Trading", "Market",
+		"Capacity against O", "Backtest" };
 	for (int i = 0; i < NTABLE; i++)
 		if (table_wanted((enum tabid)i))
 			fprintf(f, "<a href=\"#%s\">%s</a>", table_names[i],
@@ -2251,6 +2311,8 @@ html_page(FILE *f)
 				"against the overbooking tolerance O.", false);
 			fputs("</div>\n", f);
 		}
+		if (id == T_BACKTEST && plots_on() && !st)
+			st = bt_figures(f);
 		fputs("</section>\n", f);
 		table_free(&t);
 	}
@@ -2309,6 +2371,7 @@ free_all(void)
 	free(gains);
 	extra_free();
 	tl_free();
+	bt_free();
 }
 
 /* ---- trading replays (ovb-trade, issue 12) and markets (issue 13) ---- */
@@ -2957,6 +3020,454 @@ select_tl(void)
 		ovb_warn("--plot usage: choose one with --capsule and --res: %s",
 			have);
 	return OVB_EUSAGE;
+}
+
+/* ---- backtests: ovb-backtest files (issue 14) ---- */
+
+struct btrow {
+	const struct ovb_bt_config *c;
+	const struct ovb_bt_summary *s;
+	size_t group;               /* the index of its group's first row */
+	uint64_t measured;          /* held + broken */
+	double vs_pct;              /* density over pct's in the group; NAN */
+	uint64_t broken_valid;      /* one-shot: broken node-periods starting
+	                               before the stated validity */
+	char *dom;                  /* the group's methods dominating it */
+};
+static struct {
+	struct ovb_backtest b;
+	const char *file;
+	bool read;
+	struct btrow *row;          /* one per configuration, in file order */
+	size_t nrow;
+	long cur;                   /* the group drawn; -1: every row */
+} bt = { .cur = -1 };
+
+/* Configurations differing only in their method (and id). */
+static bool
+bt_same_group(const struct ovb_bt_config *a, const struct ovb_bt_config *b)
+{
+	return a->cpus == b->cpus && a->O == b->O && a->train == b->train &&
+		a->replay == b->replay && a->rolling == b->rolling &&
+		a->repair == b->repair && a->max_moves == b->max_moves &&
+		a->periods == b->periods;
+}
+
+/* held(a) / measured(a) against held(b) / measured(b), exactly. */
+static int
+bt_cmp_held(const struct btrow *a, const struct btrow *b)
+{
+	unsigned __int128 x = (unsigned __int128)a->s->held * b->measured,
+		y = (unsigned __int128)b->s->held * a->measured;
+	return x < y ? -1 : x > y;
+}
+
+/* Density placed/nodes, exactly (0 without nodes). */
+static int
+bt_cmp_density(const struct btrow *a, const struct btrow *b)
+{
+	unsigned __int128 x = a->s->nodes ? (unsigned __int128)a->s->placed *
+		(b->s->nodes ? b->s->nodes : 1) : 0,
+		y = b->s->nodes ? (unsigned __int128)b->s->placed *
+		(a->s->nodes ? a->s->nodes : 1) : 0;
+	return x < y ? -1 : x > y;
+}
+
+/* a dominates b: holds at least as large a share of its promises and packs
+ * at least as densely, one of the two strictly (both measured). */
+static bool
+bt_dominates(const struct btrow *a, const struct btrow *b)
+{
+	if (!a->measured || !b->measured)
+		return false;
+	int h = bt_cmp_held(a, b), d = bt_cmp_density(a, b);
+	return h >= 0 && d >= 0 && (h > 0 || d > 0);
+}
+
+static void
+bt_build(void)
+{
+	const struct ovb_backtest *b = &bt.b;
+	bt.row = ovb_xcalloc(b->nconf ? b->nconf : 1, sizeof *bt.row);
+	bt.nrow = b->nconf;
+	for (size_t i = 0; i < b->nconf; i++) {
+		struct btrow *r = &bt.row[i];
+		r->c = &b->conf[i];
+		for (size_t k = 0; k < b->nsum; k++)
+			if (b->sum[k].config == i)
+				r->s = &b->sum[k];
+		r->measured = r->s->held + r->s->broken;
+		for (size_t k = 0; r->c->valid_until && k < b->nnode; k++)
+			r->broken_valid += b->node[k].status == OVB_BT_BROKEN &&
+				b->per[b->node[k].period].config == i &&
+				b->per[b->node[k].period].start < r->c->valid_until;
+		r->group = i;
+		for (size_t j = 0; j < i; j++)
+			if (bt_same_group(bt.row[j].c, r->c)) {
+				r->group = bt.row[j].group;
+				break;
+			}
+	}
+	for (size_t i = 0; i < bt.nrow; i++) {
+		struct btrow *r = &bt.row[i];
+		const struct btrow *pct = NULL;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		if (!f) {
+			ovb_warn("out of memory");
+			exit(OVB_ESOFT);
+		}
+		size_t nd = 0;
+		for (size_t j = 0; j < bt.nrow; j++) {
+			const struct btrow *o = &bt.row[j];
+			if (o->group != r->group)
+				continue;
+			if (!pct && !strcmp(o->c->method, "pct"))
+				pct = o;
+			if (j != i && bt_dominates(o, r))
+				fprintf(f, "%s%s", nd++ ? ", " : "", o->c->method);
+		}
+		fclose(f);
+		r->dom = buf;
+		r->vs_pct = pct && pct->s->density > 0 ? r->s->density /
+			pct->s->density : NAN;
+	}
+}
+
+static bool
+bt_read(const char *fmt, struct ovb_lex *lx, int *st)
+{
+	if (strcmp(fmt, "backtest"))
+		return false;
+	if (bt.file) {
+		ovb_err(lx, "a second ovb-backtest file (the first is %s): give "
+			"one", bt.file);
+		*st = OVB_EUSAGE;
+		return true;
+	}
+	bt.read = true;
+	if (!(*st = ovb_backtest_read(lx, &bt.b))) {
+		bt.file = lx->name;
+		bt_build();
+	}
+	return true;
+}
+
+static bool
+bt_given(void)
+{
+	return bt.file != NULL;
+}
+
+/* A duration in s, in its largest whole unit. */
+static char *
+bt_dur(uint64_t s)
+{
+	static const struct { uint64_t f; const char *u; } u[] = {
+		{ 86400, "d" }, { 3600, "h" }, { 60, "min" } };
+	for (size_t i = 0; i < sizeof u / sizeof *u; i++)
+		if (s && s % u[i].f == 0)
+			return xasprintf("%llu %s", (unsigned long long)(s / u[i].f),
+				u[i].u);
+	return xasprintf("%llu s", (unsigned long long)s);
+}
+
+static char *
+bt_plan(const struct ovb_bt_config *c)
+{
+	return c->repair ? xasprintf("rolling:%llu", (unsigned long long)
+		c->max_moves) : ovb_xstrdup(c->rolling ? "rolling" : "one-shot");
+}
+
+/* "8 cpu nodes, O = 0.01, trained 14 d, replayed 7 d, rolling, 9 periods" */
+static char *
+bt_group_name(const struct ovb_bt_config *c)
+{
+	char *n = ovb_plot_qty(c->cpus, "cpu"), *o = xreal(c->O),
+		*tr = bt_dur(c->train), *re = bt_dur(c->replay), *p = bt_plan(c);
+	char *s = xasprintf("%s nodes, O = %s, trained %s, replayed %s, %s, "
+		"%llu period%s", n, o, tr, re, p, (unsigned long long)c->periods,
+		c->periods == 1 ? "" : "s");
+	free(n);
+	free(o);
+	free(tr);
+	free(re);
+	free(p);
+	return s;
+}
+
+static const struct col bt_cols[] = {
+	{ "config", "config", NULL, W_BOTH },
+	{ "method", "method", NULL, W_BOTH },
+	{ "plan", "plan", NULL, W_BOTH },
+	{ "node", "cpus", NULL, W_BOTH | F_NUM },
+	{ "O", "O", NULL, W_BOTH | F_NUM },
+	{ "train / replay", NULL, NULL, W_TEXT | F_NUM },
+	{ NULL, "train_s", NULL, W_TSV },
+	{ NULL, "replay_s", NULL, W_TSV },
+	{ "periods", "periods", NULL, W_BOTH | F_NUM },
+	{ "VMs/node", "density_vms_per_node", NULL, W_BOTH | F_NUM },
+	{ "vs pct", "density_vs_pct", NULL, W_BOTH | F_NUM },
+	{ "vs peak", "density_vs_peak", NULL, W_BOTH | F_NUM },
+	{ "held", "held", NULL, W_BOTH | F_NUM },
+	{ NULL, "measured", NULL, W_TSV },
+	{ NULL, "held_fraction", NULL, W_TSV },
+	{ NULL, "broken", NULL, W_TSV },
+	{ "dominated by", "dominated_by", NULL, W_BOTH | F_WRAP },
+	{ "missing", "missing", NULL, W_BOTH | F_NUM },
+	{ "worst", "worst", NULL, W_BOTH | F_NUM },
+	{ "moved", "moved", NULL, W_BOTH | F_NUM },
+	{ NULL, "moved_fraction", NULL, W_TSV },
+	{ "placed", "placed", NULL, W_BOTH | F_NUM },
+	{ "nodes", "nodes", NULL, W_BOTH | F_NUM },
+	{ "valid until", "valid_until_s", NULL, W_BOTH },
+	{ "broken while valid", "broken_while_valid", NULL, W_BOTH | F_NUM },
+};
+
+/* A configuration a row: the file's numbers, the shares computed here. */
+static void
+table_backtest(struct table *t)
+{
+	t->title = "Placement methods backtested (ovb-backtest)";
+	t->note = "per configuration, summed over its periods: VMs placed, "
+		"nodes used, density = VMs per node, against the sum of (1-O) "
+		"percentiles (pct) of the same group and against peak "
+		"provisioning; held: node-periods whose cpu sum exceeded the node "
+		"in at most a fraction O of the slots, of those measured (held + "
+		"broken); missing: nodes with a VM without samples, not measured; "
+		"worst: the largest fraction of slots over; moved: VMs on another "
+		"node than the period before (share of those placed); valid "
+		"until: a one-shot plan's promise by the trend forecast (UTC), "
+		"and its broken node-periods that start before that date; "
+		"dominated by: the methods of the same group that hold at least "
+		"as large a share and pack at least as densely, one strictly.";
+	TCOLS(t, bt_cols);
+	for (size_t i = 0; i < bt.nrow; i++) {
+		const struct btrow *r = &bt.row[i];
+		const struct ovb_bt_config *c = r->c;
+		const struct ovb_bt_summary *s = r->s;
+		trow(t, false);
+		tput(t, ovb_xstrdup(c->id), NULL);
+		tput(t, ovb_xstrdup(c->method), NULL);
+		tput(t, bt_plan(c), NULL);
+		tput(t, ovb_plot_qty(c->cpus, "cpu"), xreal(c->cpus));
+		tput(t, xreal(c->O), NULL);
+		char *tr = bt_dur(c->train), *re = bt_dur(c->replay);
+		tput(t, xasprintf("%s / %s", tr, re), NULL);
+		free(tr);
+		free(re);
+		tput(t, NULL, xasprintf("%llu", (unsigned long long)c->train));
+		tput(t, NULL, xasprintf("%llu", (unsigned long long)c->replay));
+		tput(t, xasprintf("%llu", (unsigned long long)c->periods), NULL);
+		tput(t, xasprintf("%.2f", s->density), xreal(s->density));
+		tput(t, isnan(r->vs_pct) ? dash() : xasprintf("%.2fx",
+			r->vs_pct), isnan(r->vs_pct) ? NULL : xreal(r->vs_pct));
+		tput(t, s->vs_peak > 0 ? xasprintf("%.2fx", s->vs_peak) : dash(),
+			xreal(s->vs_peak));
+		double h = r->measured ? (double)s->held / (double)r->measured :
+			NAN;
+		tput(t, r->measured ? xasprintf("%llu/%llu (%.1f%%)",
+			(unsigned long long)s->held, (unsigned long long)r->measured,
+			100 * h) : xasprintf("0/0"), xasprintf("%llu",
+			(unsigned long long)s->held));
+		tput(t, NULL, xasprintf("%llu", (unsigned long long)r->measured));
+		tput(t, NULL, r->measured ? xreal(h) : dash());
+		tput(t, NULL, xasprintf("%llu", (unsigned long long)s->broken));
+		tput(t, ovb_xstrdup(!r->measured ? "-" : *r->dom ? r->dom :
+			"none"), NULL);
+		tput(t, xasprintf("%llu", (unsigned long long)s->missing), NULL);
+		tput(t, xasprintf("%.1f%%", 100 * s->worst), xreal(s->worst));
+		double mv = s->placed ? (double)s->moved / (double)s->placed : 0;
+		tput(t, xasprintf("%llu (%.1f%%)", (unsigned long long)s->moved,
+			100 * mv), xasprintf("%llu", (unsigned long long)s->moved));
+		tput(t, NULL, xreal(mv));
+		tput(t, xasprintf("%llu", (unsigned long long)s->placed), NULL);
+		tput(t, xasprintf("%llu", (unsigned long long)s->nodes), NULL);
+		if (c->valid_until) {
+			time_t tt = (time_t)c->valid_until;
+			struct tm tm;
+			char d[32];
+			if (!gmtime_r(&tt, &tm) || !strftime(d, sizeof d,
+			    "%Y-%m-%d %H:%M", &tm))
+				snprintf(d, sizeof d, "%llu s",
+					(unsigned long long)c->valid_until);
+			tput(t, ovb_xstrdup(d), xasprintf("%llu",
+				(unsigned long long)c->valid_until));
+		} else
+			tput(t, dash(), NULL);
+		tput(t, c->valid_until ? xasprintf("%llu of %llu",
+			(unsigned long long)r->broken_valid,
+			(unsigned long long)s->broken) : dash(), c->valid_until ?
+			xasprintf("%llu", (unsigned long long)r->broken_valid) :
+			NULL);
+	}
+}
+
+/* --plot backtest --config ID: ID's group. */
+static int
+bt_select(void)
+{
+	if (!opt_config)
+		return 0;
+	for (size_t i = 0; i < bt.nrow; i++)
+		if (!strcmp(bt.row[i].c->id, opt_config)) {
+			bt.cur = (long)bt.row[i].group;
+			return 0;
+		}
+	ovb_warn("--config: no configuration '%s' in %s", opt_config,
+		bt.file);
+	return OVB_EUSAGE;
+}
+
+static bool
+bt_drawn(const struct btrow *r)
+{
+	return bt.cur < 0 || r->group == (size_t)bt.cur;
+}
+
+/* The points of the rows drawn: measured, and with a density against peak
+ * when the node sizes differ; the Pareto front among them. */
+static void
+bt_script(FILE *g)
+{
+	bool vs_peak = false;
+	const struct btrow *first = NULL;
+	for (size_t i = 0; i < bt.nrow; i++) {
+		const struct btrow *r = &bt.row[i];
+		if (!bt_drawn(r))
+			continue;
+		if (first && first->c->cpus != r->c->cpus)
+			vs_peak = true;
+		if (!first)
+			first = r;
+	}
+	struct ovb_plot_btpoint *p = ovb_xcalloc(bt.nrow ? bt.nrow : 1,
+		sizeof *p);
+	const struct btrow **pr = ovb_xcalloc(bt.nrow ? bt.nrow : 1,
+		sizeof *pr);
+	size_t n = 0, all = 0;
+	for (size_t i = 0; i < bt.nrow; i++) {
+		const struct btrow *r = &bt.row[i];
+		if (!bt_drawn(r))
+			continue;
+		all++;
+		if (!r->measured || (vs_peak && !(r->s->vs_peak > 0)))
+			continue;
+		pr[n] = r;
+		p[n++] = (struct ovb_plot_btpoint){ r->c->id, r->c->method,
+			vs_peak ? r->s->vs_peak : r->s->density,
+			(double)r->s->held / (double)r->measured, true };
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n && p[i].front; j++) {
+			if (j == i)
+				continue;
+			int h = bt_cmp_held(pr[j], pr[i]);
+			int d = vs_peak ? (p[j].x > p[i].x) - (p[j].x < p[i].x) :
+				bt_cmp_density(pr[j], pr[i]);
+			if (h >= 0 && d >= 0 && (h > 0 || d > 0))
+				p[i].front = false;
+		}
+	char *title;
+	if (bt.cur >= 0) {
+		char *gn = bt_group_name(bt.row[bt.cur].c);
+		title = xasprintf("Backtest: %s", gn);
+		free(gn);
+	} else
+		title = xasprintf("Backtest: %zu configuration%s", all,
+			all == 1 ? "" : "s");
+	struct ovb_plot_bt b = { title, vs_peak, n, p };
+	ovb_plot_backtest(g, opt_png, &b);
+	free(title);
+	free(pr);
+	free(p);
+}
+
+/* Every configuration together (when there are several groups), then each
+ * group apart. */
+static int
+bt_figures(FILE *f)
+{
+	size_t ng = 0;
+	for (size_t i = 0; i < bt.nrow; i++)
+		ng += bt.row[i].group == i;
+	int st = 0;
+	fputs("<div class=\"figs\">\n", f);
+	if (ng > 1) {
+		bt.cur = -1;
+		st = figure(f, P_BACKTEST, NULL, NULL, "Every configuration: the "
+			"share of node-period promises held (of those measured) "
+			"against density, a point per configuration; ringed: not "
+			"dominated by another point of the plot (the Pareto front).",
+			true);
+	}
+	for (size_t i = 0; i < bt.nrow && !st; i++) {
+		if (bt.row[i].group != i)
+			continue;
+		bt.cur = (long)i;
+		char *gn = bt_group_name(bt.row[i].c);
+		char *c = xasprintf("%s: the share of node-period promises held "
+			"(of those measured) against density, a point per method; "
+			"ringed: the methods no other method of the group "
+			"dominates (the Pareto front).", gn);
+		st = figure(f, P_BACKTEST, NULL, NULL, c, false);
+		free(c);
+		free(gn);
+	}
+	fputs("</div>\n", f);
+	bt.cur = -1;
+	return st;
+}
+
+/* The page's summary: configurations, groups, how many hold 95%, and per
+ * method in how many groups no other method dominates it. */
+static void
+bt_summary(FILE *f)
+{
+	size_t ng = 0, n95 = 0;
+	for (size_t i = 0; i < bt.nrow; i++) {
+		const struct btrow *r = &bt.row[i];
+		ng += r->group == i;
+		n95 += r->measured && 20 * r->s->held >= 19 * r->measured;
+	}
+	fprintf(f, "<li>Backtest: %zu configuration%s in %zu group%s (the same "
+		"node size, O, windows and plan); %zu hold at least 95%% of "
+		"their measured node-period promises.  On their group's Pareto "
+		"front (no other method of the group holds as large a share "
+		"and packs as densely, one strictly more), of the groups "
+		"measured:", bt.nrow, bt.nrow == 1 ? "" : "s", ng, ng == 1 ?
+		"" : "s", n95);
+	for (size_t i = 0; i < bt.nrow; i++) {
+		const char *m = bt.row[i].c->method;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(bt.row[j].c->method, m);
+		if (seen)
+			continue;
+		size_t front = 0, meas = 0;
+		for (size_t j = i; j < bt.nrow; j++) {
+			const struct btrow *r = &bt.row[j];
+			if (strcmp(r->c->method, m) || !r->measured)
+				continue;
+			meas++;
+			front += !*r->dom;
+		}
+		fprintf(f, "%s ", i ? "," : "");
+		ovb_plot_html(f, m);
+		fprintf(f, " %zu of %zu", front, meas);
+	}
+	fputs(".</li>\n", f);
+}
+
+static void
+bt_free(void)
+{
+	for (size_t i = 0; i < bt.nrow; i++)
+		free(bt.row[i].dom);
+	free(bt.row);
+	if (bt.read)
+		ovb_backtest_free(&bt.b);
 }
 
 int
