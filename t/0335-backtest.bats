@@ -126,6 +126,11 @@ setup() {
 	# the default pool is a quarter of the node's memory (3 GiB)
 	run -0 grep -c '^config c[0-9]* [a-z]* 4 0.5 600 600 [a-z-]* 2 3221225472 805306368$' "$T/bt"
 	assert_output 14
+	# same inputs, same bytes; canonical
+	ovb-backtest "${MEM[@]}" --plan rolling,one-shot "$M" >"$T/again"
+	cmp "$T/bt" "$T/again"
+	ovb-fmt -c "$T/bt" >"$T/canon"
+	cmp "$T/bt" "$T/canon"
 }
 
 @test "memory: the limits bind (a pool of 1.5 GiB lets pct put all three on a node, none does not); a node's memory promise breaks; a's OOM kill is a peak never seen" {
@@ -294,6 +299,10 @@ setup() {
 	grep -q '^oom ' "$T/bt" || fail "no OOM kill"
 	[[ -z $(awk '$1 == "oom" && $10 != "unseen"' "$T/bt") ]] ||
 		fail "an OOM kill of a peak seen in training"
+	# same inputs, same bytes
+	ovb-backtest -m overbook,aggregate,drift,peak,pct --cpus 8 --tolerance 0.01 \
+		--train 14d "$T/7.series" "$T/8.series" "$T/9.series" >"$T/again"
+	cmp "$T/bt" "$T/again"
 	grep '^summary' "$T/bt" >&3
 }
 
