@@ -225,6 +225,10 @@ extern bool ovb_quiet;                         /* -q */
 /* Strict option values; bad ones go through argp_error (exit 64). */
 double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
 	double lo, double hi);
+/* A duration: an unsigned integer with an optional unit s, m, h or d
+ * ("3600", "60m", "1h"), in s, within [lo, hi]. */
+uint64_t ovb_arg_seconds(struct argp_state *st, const char *opt,
+	const char *s, uint64_t lo, uint64_t hi);
 uint64_t ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
 	uint64_t lo, uint64_t hi);
 /* A comma-separated list without empty items, or argp_error. */
@@ -615,9 +619,10 @@ void ovb_curve_free(struct ovb_curves *c);
 
 struct ovb_pt { double sigma, rho; };   /* a (rate, burst) point */
 struct ovb_qos {
-	double sigma;        /* rate [cpu | B/s] */
-	double rho;          /* burst [cpu-s | B] */
-	double tau;          /* period [s] */
+	double sigma;        /* rate [cpu | B/s]; mem: the request [B] */
+	double rho;          /* burst [cpu-s | B]; mem: 0 */
+	double tau;          /* period [s]; mem: U's window [s] */
+	double limit;        /* mem: the limit [B], >= the request; else 0 */
 	double O;            /* overbooking tolerance, probability in [0,1) */
 	struct ovb_dist U;   /* U.capsule and U.res name this block */
 	size_t ncurve, capcurve;
@@ -1027,6 +1032,13 @@ struct ovb_samples {
 void ovb_measure(const struct ovb_onoff *o, const struct ovb_oncap *c,
 	enum ovb_res res, uint64_t interval_ns, struct ovb_samples *s);
 void ovb_samples_free(struct ovb_samples *s);
+/* A level's window peaks (block maxima, for mem): for every window
+ * [kL, (k+1)L) (L = len, a multiple of s->interval) that has all its
+ * L / s->interval samples, the largest of them, in time order; ngap counts
+ * the windows from the first to the last sample's that miss a sample;
+ * mean is the exact mean of the peaks. */
+void ovb_series_peaks(const struct ovb_series *s, uint64_t len,
+	struct ovb_samples *out);
 /* The default bin width: 0.01 cpu; for net and net-rx the least 1, 2 or 5
  * times a power of ten that is at least peak/100 (1 B/s when peak is 0). */
 double ovb_auto_width(enum ovb_res r, double peak);
