@@ -143,7 +143,7 @@ setup() {
 	# the memory sums at 600 and 900: 3.5 and 4 GiB > 3: 2 of 2 slots
 	assert_line 'node c1 1 n1 3 2 1 held 2 2 broken'
 	# a at 900: 2.5 GiB > its limit 2.3 GiB; its training peak was 2 GiB
-	assert_line "oom c1 1 a n1 1 $(python3 -c 'print(repr(2**31 * 1.15))') 2147483648 2684354560 unseen"
+	assert_line "oom c1 1 a n1 1 $(python3 -c 'import math; print(math.ceil(2**31 * 1.15))') 2147483648 2684354560 unseen"
 	assert_line 'summary c1 3 1 3 2 1 0 0 0.5 0 0 1 0 1 2 1 1'
 	run -0 ovb-backtest "${MEM[@]}" --mem-pool 0 -m pct --periods 1 "$M"
 	# a (2.3) and b (1.15) exceed 3 GiB together; c (0.575) fits beside a
@@ -155,6 +155,26 @@ setup() {
 		--mem-pool 0.2 -m peak --periods 1 "$M"
 	assert_line --regexp '^period c1 1 600 1200 2 1 '
 	refute_line --regexp '^place c1 1 a '
+}
+
+@test "memory: window peaks of complete windows only, as ovb-usage -r mem; a kill under a training peak outside them is seen" {
+	{
+		printf 'ovb-series 1\nseries d cpu\ninterval 300 s\n'
+		printf 'sample %d 1\n' 0 300 600 900 1200 1500
+		printf 'series d mem\ninterval 300 s\n'
+		# 1, 1 | 3, (900 missing) | 2, 1 GiB
+		printf 'sample %d %d\n' 0 1073741824 300 1073741824 \
+			600 3221225472 1200 2147483648 1500 1073741824
+	} >"$T/d"
+	run -0 ovb-backtest --start 0 --train 1200s --replay 600s --cpus 4 \
+		--tolerance 0.5 --mem 4 --mem-window 600s -m peak --periods 1 "$T/d"
+	# training [0, 1200): the window [0, 600) is complete (peak 1 GiB),
+	# [600, 1200) is not: the limit is ceil(1 GiB x 1.15); the largest
+	# sample in training (3 GiB at 600) is above the 2 GiB that killed d
+	assert_line "oom c1 1 d n1 1 $(python3 -c 'import math; print(math.ceil(2**30 * 1.15))') 3221225472 2147483648 seen"
+	printf '%s\n' "$output" >"$T/bt"
+	run -0 python3 "$ORACLE/backtest.py" --mem-window 600 "$T/bt" --series "$T/d"
+	assert_output agree
 }
 
 @test "memory: --mem 0 and a file without mem series give the same cpu records, memory none" {
@@ -207,6 +227,9 @@ setup() {
 	# --mem without mem series
 	run -65 --separate-stderr ovb-backtest "${MEM[@]}" "$S"
 	assert_equal "$stderr" "ovb-backtest: $S: --mem: no mem series to replay"
+	# memory windows of whole samples
+	run -65 --separate-stderr ovb-backtest "${SMALL[@]}" --mem-window 400s "$M"
+	assert_equal "$stderr" "ovb-backtest: $M: --mem-window 400 s is not a multiple of the series' interval 300 s"
 }
 
 @test "usage: 64 on bad options" {
@@ -253,9 +276,9 @@ setup() {
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^node c2' "$BAD"): node: memory: 2 slots, 2 over at O = 0.5 is broken, not held"
 	# an OOM kill is a slot above the limit: RPEAK must exceed LIMIT
-	variant rpeak "$E" 's/^(oom c1 1 a n1 1 2469606195.2 2147483648) 2684354560 unseen$/\1 2469606195.2 unseen/'
+	variant rpeak "$E" 's/^(oom c1 1 a n1 1 2469606196 2147483648) 2684354560 unseen$/\1 2469606196 unseen/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
-	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^oom c1' "$BAD"): oom: RPEAK 2469606195.2 does not exceed LIMIT 2469606195.2"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^oom c1' "$BAD"): oom: RPEAK 2469606196 does not exceed LIMIT 2469606196"
 	# unseen is RPEAK > TPEAK
 	variant seen "$E" 's/^(oom c1 1 a n1 .*) unseen$/\1 seen/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
@@ -294,8 +317,10 @@ setup() {
 	grep -qx 'config c1 overbook 8 0.01 1209600 604800 rolling 11 34359738368 8589934592' "$T/bt" ||
 		fail "no config c1 of 11 weeks, 32 GiB nodes"
 	grep -q ' missing [0-9]* [0-9]* [a-z]*$' "$T/bt" || fail "no missing node"
-	# VMs' memory above their limits: every one a peak never seen in the
-	# training window (the limit is the largest x 1.15)
+	# VMs' memory above their limits: on this sample every one a peak
+	# never seen in the training window (the limit is the largest
+	# complete hour's peak x 1.15; a kill could be seen only under a
+	# training sample in an hour with a gap)
 	grep -q '^oom ' "$T/bt" || fail "no OOM kill"
 	[[ -z $(awk '$1 == "oom" && $10 != "unseen"' "$T/bt") ]] ||
 		fail "an OOM kill of a peak seen in training"

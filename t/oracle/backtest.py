@@ -24,11 +24,13 @@ period of TABLE:
 - memory, when the configuration's MEM is not 0: each node's slots where
   every VM on it has a mem sample, those whose exact sum exceeds MEM, its
   status as for cpu (else `none` and zeros); each placed VM's limit
-  (its largest mem sample in the period's training window, times
-  1 + --mem-margin, in doubles), the slots of the period in which its
-  memory exceeds the limit (the oom records: KILLS, LIMIT, TPEAK, RPEAK,
-  unseen when RPEAK > TPEAK), and that every VM placed has a mem sample
-  in its training window;
+  (the largest of its window peaks in the period's training window, the
+  largest sample of each window [kW, (k+1)W) there that has all its
+  W/interval samples, W = --mem-window; times 1 + --mem-margin in
+  doubles, rounded up), the slots of the period in which its memory
+  exceeds the limit (the oom records: KILLS, LIMIT, TPEAK its largest
+  sample in training, RPEAK in the period, unseen when RPEAK > TPEAK),
+  and that every VM placed has a complete window in training;
 - MOVED: VMs placed in periods K-1 and K on different nodes;
 - with --validity, for a one-shot configuration's `valid` record, how
   many broken node-periods start before it (the plan's stated validity);
@@ -39,8 +41,7 @@ period of TABLE:
   the VMs' peaks (pct: nearest-rank (1-O) percentiles) over the training
   window is at most CPUS (exact); with memory, the sum of their largest
   memory window peaks (pct: the nearest-rank (1-O) percentile of the
-  window peaks, the largest sample in each --mem-window window from the
-  training window's start that has one) at most MEM, and for every
+  window peaks) at most MEM, and for every
   method the sum of the limits at most MEM + POOL; with rolling:M (kept in
   place, at most M moves a period, so a node may stay broken) the moves
   are at most M.
@@ -164,15 +165,20 @@ def pct_rank(p, n):
     return max(1, int(k))
 
 
-def window_peaks(series, ta, tb, W):
-    """The largest sample in each W-second window from ta (those with a
-    sample) of series in [ta, tb)."""
-    pk = {}
+def window_peaks(series, ta, tb, W, I):
+    """The largest sample of each window [kW, (k+1)W) that has all its
+    W/I samples in [ta, tb), in time order."""
+    pk, n = {}, {}
     for t, v in series.items():
         if ta <= t < tb:
-            j = (t - ta) // W
+            j = t // W
             pk[j] = max(pk.get(j, v), v)
-    return [pk[j] for j in sorted(pk)]
+            n[j] = n.get(j, 0) + 1
+    return [pk[j] for j in sorted(pk) if n[j] == W // I]
+
+
+def limit_of(peaks, margin):
+    return float(math.ceil(max(peaks) * (1 + margin)))
 
 
 def mem_plan(c, on, ta, tb, mem, a, bad, tag):
@@ -185,10 +191,11 @@ def mem_plan(c, on, ta, tb, mem, a, bad, tag):
     for nd, members in on.items():
         lims, tot = [], Fraction(0)
         for vm in members:
-            pk = sorted(window_peaks(mem.get(vm, {}), ta, tb, a.mem_window))
+            pk = sorted(window_peaks(mem.get(vm, {}), ta, tb, a.mem_window,
+                                     a.interval))
             if not pk:
                 return      # reported with the oom records
-            lims.append(Fraction(pk[-1] * (1 + a.mem_margin)))
+            lims.append(Fraction(limit_of(pk, a.mem_margin)))
             if c['method'] == 'peak':
                 tot += Fraction(pk[-1])
             elif c['method'] == 'pct':
@@ -304,11 +311,13 @@ def main():
             ooms = {}
             for vm, nd in (p['place'].items() if M > 0 else ()):
                 tr = [v for t, v in mem.get(vm, {}).items() if ta <= t < tb]
-                if not tr:
-                    bad.append('%s: vm %s placed without a mem sample in '
-                               'training' % (tag, vm))
+                pk = window_peaks(mem.get(vm, {}), ta, tb, a.mem_window,
+                                  a.interval)
+                if not pk:
+                    bad.append('%s: vm %s placed without a complete memory '
+                               'window in training' % (tag, vm))
                     continue
-                lim = max(tr) * (1 + a.mem_margin)
+                lim = limit_of(pk, a.mem_margin)
                 rp = [v for t, v in mem[vm].items()
                       if p['start'] <= t < p['end']]
                 k = sum(1 for v in rp if v > lim)

@@ -102,11 +102,13 @@ static const struct argp_option options[] = {
 	  "may use, per --cpus size as --mem (default a quarter of the node's "
 	  "memory)", 0 },
 	{ "mem-margin", OPT_MMARGIN, "M", 0,
-	  "A VM's memory limit is its largest window peak times 1 + M "
-	  "(default 0.15)", 0 },
+	  "A VM's memory limit is its largest window peak times 1 + M, "
+	  "rounded up to a byte (default 0.15, as ovb-profile)", 0 },
 	{ "mem-window", OPT_MWIN, "DURATION", 0,
-	  "Memory window peaks: the largest sample in each window of the "
-	  "training period (default 1h)", 0 },
+	  "Memory window peaks: the largest sample of each window [kW, "
+	  "(k+1)W) of the training period that has all its samples, W a "
+	  "multiple of the series' interval (default 1h, as ovb-usage -r "
+	  "mem)", 0 },
 	{ NULL, 0, NULL, 0, "Methods:", 3 },
 	{ "tau", OPT_TAU, "S", 0,
 	  "overbook: the period tau of Eq. 1 [s] (default 86400)", 0 },
@@ -155,9 +157,10 @@ static const char doc[] =
 	"computed: VS-PEAK is each configuration's density (VMs per node) "
 	"over peak's in the same configuration.\n\n"
 	"Memory (mem series of the same VMs): each VM's window peaks (the "
-	"largest sample in each --mem-window of the training window), its "
-	"request (their (1-O) percentile) and limit (the largest times 1 + "
-	"--mem-margin).  Every method also holds a node's limits to its "
+	"largest sample of each complete --mem-window of the training "
+	"window), its request (their (1-O) percentile) and limit (the "
+	"largest times 1 + --mem-margin, rounded up), as ovb-profile makes "
+	"them.  Every method also holds a node's limits to its "
 	"memory plus --mem-pool, and applies its rule to memory: overbook, "
 	"aggregate, drift Pr(sum of window peaks > MEM) <= O (Eq. 3, the "
 	"peaks independent) and the sum of requests <= MEM; peak the sum of "
@@ -395,6 +398,7 @@ struct prof {
 	struct ovb_need dneed;  /* drift: aggregate mode on dd */
 	struct mprof {          /* memory [B] (when modeled) */
 		double peak, req, lim;  /* largest window peak, request, limit */
+		double top;             /* the largest sample */
 		double mean, var, vpa;  /* of the window peaks; vpa's */
 		struct ovb_dist d;      /* U: the window peaks */
 		struct ovb_need need;   /* aggregate mode on d */
@@ -570,9 +574,12 @@ wpct(struct wv *wv, size_t n)
 	return wv[n - 1].v;
 }
 
-/* VM v's memory profile over [a, b): window peaks (the largest sample in
- * each opt_mwin window from a that has one), request, limit.  Clears
- * p->ok when v has no mem sample there (it cannot be placed). */
+/* VM v's memory profile over [a, b), as ovb-usage -r mem and ovb-profile
+ * make it: window peaks (the largest sample of each window [kW, (k+1)W)
+ * in [a, b) that has all its samples, W = opt_mwin), the request (their
+ * (1-O) percentile), the limit (the largest x (1 + margin), rounded up to
+ * a whole byte).  Clears p->ok when v has no complete window there (it
+ * cannot be placed). */
 static int
 mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 {
@@ -587,16 +594,22 @@ mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 		p->ok = false;
 		return 0;
 	}
-	struct ovb_samples sm = { 0 };
-	sm.v = ovb_xcalloc(hi - lo, sizeof *sm.v);
+	struct ovb_series view = *s;
+	view.t = s->t + lo;
+	view.v = s->v + lo;
+	view.n = view.cap = hi - lo;
+	struct ovb_samples sm;
+	ovb_series_peaks(&view, opt_mwin, &sm);
+	if (!sm.n) {
+		ovb_samples_free(&sm);
+		p->ok = false;
+		return 0;
+	}
 	size_t nday = (size_t)((b - a + 86399) / 86400);
 	struct wv *day = ovb_xcalloc(nday, sizeof *day);
 	for (size_t i = lo; i < hi; i++) {
-		uint64_t j = (s->t[i] - a) / opt_mwin;
-		if (i == lo || j != (s->t[i - 1] - a) / opt_mwin)
-			sm.v[sm.n++] = s->v[i];
-		else if (s->v[i] > sm.v[sm.n - 1])
-			sm.v[sm.n - 1] = s->v[i];
+		if (s->v[i] > mp->top)
+			mp->top = s->v[i];
 		size_t d = (size_t)((s->t[i] - a) / 86400);
 		if (s->v[i] > day[d].v)
 			day[d].v = s->v[i];
@@ -616,16 +629,12 @@ mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 	mp->vpa = wpct(day, nd) * (1 + opt_vpa_margin);
 	free(day);
 	double sum2 = 0;
-	sm.mean = ovb_exact_mean(sm.v, sm.n);
-	for (size_t i = 0; i < sm.n; i++) {
+	for (size_t i = 0; i < sm.n; i++)
 		sum2 += (sm.v[i] - sm.mean) * (sm.v[i] - sm.mean);
-		if (sm.v[i] > sm.peak)
-			sm.peak = sm.v[i];
-	}
 	mp->mean = sm.mean;
 	mp->var = sum2 / (double)sm.n;
 	mp->peak = sm.peak;
-	mp->lim = sm.peak * (1 + opt_mmargin);
+	mp->lim = ceil(sm.peak * (1 + opt_mmargin));
 	double pc = 100 - 100 * O;
 	mp->d.capsule = s->capsule;
 	mp->d.res = s->res;
@@ -1214,8 +1223,8 @@ record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
 		*o = (struct ovb_bt_oom){ .period = bt->nper - 1,
 			.vm = ovb_xstrdup(s->capsule),
 			.node = node_name(node_of[v]), .kills = kills,
-			.limit = pr[v].mp.lim, .tpeak = pr[v].mp.peak,
-			.rpeak = top, .unseen = top > pr[v].mp.peak };
+			.limit = pr[v].mp.lim, .tpeak = pr[v].mp.top,
+			.rpeak = top, .unseen = top > pr[v].mp.top };
 	}
 }
 
@@ -1416,6 +1425,11 @@ main(int argc, char **argv)
 	else if (!status && nmem && !mem_on)
 		status = ovb_err_at(argc - first == 1 ? argv[first] : NULL, 0,
 			"--mem: no mem series to replay");
+	if (!status && mem_on && opt_mwin % interval)
+		status = ovb_err_at(argc - first == 1 ? argv[first] : NULL, 0,
+			"--mem-window %llu s is not a multiple of the series' "
+			"interval %llu s", (unsigned long long)opt_mwin,
+			(unsigned long long)interval);
 	uint64_t S = start_given ? opt_start : (t0 + 86399) / 86400 * 86400;
 	uint64_t maxtrain = 0;
 	for (size_t i = 0; i < ntrain; i++)
