@@ -7,7 +7,7 @@
  * One file is one VM.  Each sample becomes one row: its slot (the timestamp
  * rounded to the nearest multiple of I), cpu = USAGE / (CAPACITY / CORES)
  * in CPUs (none when CORES or CAPACITY is 0), net = TX x KB and net-rx =
- * RX x KB in B/s.  Merging files and choosing among rows of one slot is
+ * RX x KB in B/s, mem = Memory usage x KB in B (a level).  Merging files and choosing among rows of one slot is
  * the tool's business. */
 #include <errno.h>
 #include <math.h>
@@ -24,7 +24,8 @@ static const char *const columns[NCOL] = {
 	"Memory usage [KB]", "Disk read throughput [KB/s]",
 	"Disk write throughput [KB/s]", "Network received throughput [KB/s]",
 	"Network transmitted throughput [KB/s]" };
-enum { COL_TIME, COL_CORES, COL_CAP, COL_USAGE, COL_RX = 9, COL_TX = 10 };
+enum { COL_TIME, COL_CORES, COL_CAP, COL_USAGE, COL_MEM = 6, COL_RX = 9,
+	COL_TX = 10 };
 
 /* Splits line at ';' into exactly NCOL fields without surrounding blanks;
  * the number of fields found. */
@@ -98,11 +99,13 @@ data_line(struct reader *rd, unsigned long line, char **field)
 		rd->k->nocpu++;
 	r->v[OVB_NET] = x[COL_TX] * opt->kb;
 	r->v[OVB_NETRX] = x[COL_RX] * opt->kb;
+	r->v[OVB_MEM] = x[COL_MEM] * opt->kb;
 	/* Huge or tiny fields can overflow: an ovb-series value is finite. */
 	static const char *const what[OVB_NRES] = {
 		"cpu (CPU usage / (CPU capacity / CPU cores))",
 		"net (Network transmitted x KB)",
-		"net-rx (Network received x KB)" };
+		"net-rx (Network received x KB)",
+		"mem (Memory usage x KB)" };
 	for (int i = 0; i < OVB_NRES; i++)
 		if (!isfinite(r->v[i])) {
 			vm->n--;

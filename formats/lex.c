@@ -12,9 +12,11 @@
 
 #include "impl.h"
 
-static const char *const res_names[OVB_NRES] = { "cpu", "net", "net-rx" };
-static const char *const rate_units[OVB_NRES] = { "cpu", "B/s", "B/s" };
-static const char *const amount_units[OVB_NRES] = { "cpu-s", "B", "B" };
+static const char *const res_names[OVB_NRES] = { "cpu", "net", "net-rx",
+	"mem" };
+static const char *const rate_units[OVB_NRES] = { "cpu", "B/s", "B/s", "B" };
+static const char *const amount_units[OVB_NRES] = { "cpu-s", "B", "B",
+	"B-s" };
 
 const char *ovb_res_name(enum ovb_res r) { return res_names[r]; }
 const char *ovb_res_rate_unit(enum ovb_res r) { return rate_units[r]; }

@@ -3,18 +3,23 @@
  *
  *	profile CAPSULE RES / sigma S RATE / rho R AMOUNT / tau T s / O P /
  *	U as in ovb-usage / [curve SIGMA RHO...]
+ *	profile CAPSULE mem / request R B / limit L B / O P / U (window peaks)
  *
  * Invariants of a read block: sigma, rho >= 0, tau > 0, 0 <= O < 1; U is a
  * valid distribution; curve points have increasing sigma and non-increasing,
- * convex rho, and (sigma, rho) lies on or above the curve. */
+ * convex rho, and (sigma, rho) lies on or above the curve.  A mem block
+ * (a level) has a request (read into sigma) and a limit >= it instead of
+ * a token bucket; its rho is 0 and its tau U's interval (the window). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "impl.h"
 
-enum { SEEN_SIGMA = 1, SEEN_RHO = 2, SEEN_TAU = 4, SEEN_O = 8 };
-static const char *const required[] = { "sigma", "rho", "tau", "O" };
+enum { SEEN_SIGMA = 1, SEEN_RHO = 2, SEEN_TAU = 4, SEEN_O = 8,
+	SEEN_REQUEST = 16, SEEN_LIMIT = 32 };
+static const char *const required[] = { "sigma", "rho", "tau", "O",
+	"request", "limit" };
 
 struct block {
 	struct ovb_qos *q;
@@ -48,7 +53,22 @@ qos_record(struct block *b, struct ovb_lex *lx)
 	const char *kw = lx->tok[0];
 	enum ovb_res r = q->U.res;
 	int st = 0;
-	if (strcmp(kw, "sigma") == 0)
+	bool mem = r == OVB_MEM;
+	static const char *const rate_kw[] = { "sigma", "rho", "tau", "curve" };
+	for (int i = 0; i < 4; i++)
+		if (mem && strcmp(kw, rate_kw[i]) == 0)
+			return ovb_err(lx, "%s: a mem profile is a level with a "
+				"request and a limit, not a token bucket", kw);
+	if (!mem && (strcmp(kw, "request") == 0 || strcmp(kw, "limit") == 0))
+		return ovb_err(lx, "%s: only a mem profile has one (a %s "
+			"profile has sigma and rho)", kw, ovb_res_name(r));
+	if (strcmp(kw, "request") == 0)
+		st = scalar(b, lx, SEEN_REQUEST, OVB_NONNEG,
+			"request (level)", &q->sigma, "B");
+	else if (strcmp(kw, "limit") == 0)
+		st = scalar(b, lx, SEEN_LIMIT, OVB_NONNEG,
+			"limit (level)", &q->limit, "B");
+	else if (strcmp(kw, "sigma") == 0)
 		st = scalar(b, lx, SEEN_SIGMA, OVB_NONNEG,
 			"sigma (rate)", &q->sigma, ovb_res_rate_unit(r));
 	else if (strcmp(kw, "rho") == 0)
@@ -78,11 +98,23 @@ block_end(struct block *b, struct ovb_lex *lx)
 {
 	struct ovb_qos *q = b->q;
 	const char *cap = q->U.capsule, *res = ovb_res_name(q->U.res);
-	for (int i = 0; i < 4; i++)
-		if (!(b->seen & (1u << i)))
+	unsigned want = q->U.res == OVB_MEM ?
+		SEEN_REQUEST | SEEN_LIMIT | SEEN_O :
+		SEEN_SIGMA | SEEN_RHO | SEEN_TAU | SEEN_O;
+	for (int i = 0; i < 6; i++)
+		if ((want & (1u << i)) && !(b->seen & (1u << i)))
 			return ovb_err_at(lx->name, b->u.line, "profile %s %s: "
 				"missing '%s' record", cap, res, required[i]);
 	int st = ovb_dist_end(&b->u, lx);
+	if (!st && q->U.res == OVB_MEM) {
+		q->rho = 0;
+		q->tau = q->U.interval;
+		char l[32], r[32];
+		if (q->limit < q->sigma)
+			return ovb_err_at(lx->name, b->u.line, "profile %s mem: "
+				"limit %s B is below the request %s B", cap,
+				ovb_fmt_real(l, q->limit), ovb_fmt_real(r, q->sigma));
+	}
 	if (st || !q->ncurve)
 		return st;
 	if (q->sigma < q->curve[0].sigma)
@@ -144,9 +176,26 @@ ovb_profile_write(FILE *f, const struct ovb_profiles *p)
 	fputs("# profile CAPSULE RES; sigma RATE UNIT (rate); rho BURST UNIT "
 	      "(burst);\n# tau PERIOD s; O TOLERANCE; U as in ovb-usage; "
 	      "curve SIGMA RHO\n", f);
+	for (size_t i = 0; i < p->n; i++)
+		if (p->q[i].U.res == OVB_MEM) {
+			fputs("# mem: request LEVEL B; limit LEVEL B; U of the "
+			      "window peaks\n", f);
+			break;
+		}
 	for (size_t i = 0; i < p->n; i++) {
 		const struct ovb_qos *q = &p->q[i];
 		enum ovb_res r = q->U.res;
+		if (r == OVB_MEM) {
+			fprintf(f, "profile %s mem\nrequest", q->U.capsule);
+			ovb_put_real(f, q->sigma);
+			fputs(" B\nlimit", f);
+			ovb_put_real(f, q->limit);
+			fputs(" B\nO", f);
+			ovb_put_real(f, q->O);
+			fputc('\n', f);
+			ovb_dist_put(f, &q->U);
+			continue;
+		}
 		fprintf(f, "profile %s %s\nsigma", q->U.capsule, ovb_res_name(r));
 		ovb_put_real(f, q->sigma);
 		fprintf(f, " %s\nrho", ovb_res_rate_unit(r));

@@ -153,8 +153,8 @@ ovb_series_write(FILE *f, const struct ovb_series_set *ss)
 {
 	ovb_put_magic(f, "series");
 	fputs("# series CAPSULE RES; interval I s; sample T V: the mean usage "
-	      "over [T, T+I)\n# in cpu or B/s, T in s since the epoch, a "
-	      "multiple of I, increasing\n", f);
+	      "over [T, T+I)\n# in cpu, B/s or B (mem), T in s since the epoch, "
+	      "a multiple of I, increasing\n", f);
 	char buf[32];
 	for (size_t i = 0; i < ss->n; i++) {
 		const struct ovb_series *s = &ss->s[i];

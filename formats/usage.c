@@ -394,7 +394,7 @@ ovb_block_open(struct ovb_lex *lx, struct ovb_names *seen, char ***keys,
 		return st;
 	int res = ovb_res_parse(lx->tok[2]);
 	if (res < 0)
-		return ovb_err(lx, "%s: unknown resource '%s' (cpu, net, net-rx)",
+		return ovb_err(lx, "%s: unknown resource '%s' (cpu, net, net-rx, mem)",
 			lx->tok[0], lx->tok[2]);
 	char *key = ovb_xmalloc(strlen(lx->tok[1]) + 8);
 	sprintf(key, "%s %s", lx->tok[1], lx->tok[2]);

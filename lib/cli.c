@@ -81,6 +81,37 @@ ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
 	return v;
 }
 
+uint64_t
+ovb_arg_seconds(struct argp_state *st, const char *opt, const char *s,
+	uint64_t lo, uint64_t hi)
+{
+	static const struct { char c; uint64_t mul; } unit[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
+	size_t n = strlen(s);
+	uint64_t mul = 1;
+	char num[32];
+	for (size_t i = 0; n > 1 && i < 4; i++)
+		if (s[n - 1] == unit[i].c) {
+			mul = unit[i].mul;
+			n--;
+			break;
+		}
+	if (n >= sizeof num)
+		n = sizeof num - 1;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	uint64_t v = 0;
+	if (!ovb_parse_u64(num, &v) || v > UINT64_MAX / mul)
+		argp_error(st, "%s: '%s' is not a whole number of seconds, "
+			"minutes, hours or days (3600, 60m, 1h, 1d)", opt, s);
+	v *= mul;
+	if (v < lo || v > hi)
+		argp_error(st, "%s: %s (%llu s) is outside [%llu, %llu] s", opt,
+			s, (unsigned long long)v, (unsigned long long)lo,
+			(unsigned long long)hi);
+	return v;
+}
+
 void
 ovb_arg_list(struct argp_state *st, const char *opt, const char *arg)
 {
@@ -98,7 +129,7 @@ ovb_arg_res(struct argp_state *st, const char *opt, char *arg,
 		int r = strcmp(s, "all") == 0 ? OVB_NRES : ovb_res_parse(s);
 		if (r < 0)
 			argp_error(st, "%s: unknown resource '%s' (cpu, net, "
-				"net-rx, all)", opt, s);
+				"net-rx, mem, all)", opt, s);
 		for (int i = 0; i < OVB_NRES; i++)
 			want[i] |= r == OVB_NRES || r == i;
 	}
@@ -127,8 +158,8 @@ struct ovb_select ovb_sel;
 static const struct argp_option select_options[] = {
 	{ NULL, 0, NULL, 0, "Selection:", 2 },
 	{ "resource", 'r', "RES[,...]", 0,
-	  "cpu, net (bytes sent), net-rx (bytes received) or all (default: "
-	  "cpu,net); repeatable", 0 },
+	  "cpu, net (bytes sent), net-rx (bytes received), mem (bytes in "
+	  "use; series only) or all (default: cpu,net); repeatable", 0 },
 	{ "capsule", 'c', "NAME[,...]", 0,
 	  "Only these capsules (default: all); repeatable", 0 },
 	{ 0 }

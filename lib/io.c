@@ -363,8 +363,9 @@ each_oncap(struct profiled *p, const char *file, const struct ovb_onoff *o)
 		if ((st = chosen(p->sel, file, c->name)) != 1)
 			continue;
 		st = 0;
+		/* an onoff trace has no memory usage: mem is left out */
 		for (int r = 0; !st && r < OVB_NRES; r++)
-			if (p->sel->res[r])
+			if (p->sel->res[r] && r != OVB_MEM)
 				st = p->fn->onoff(p->ctx, file, o, c,
 					(enum ovb_res)r);
 	}

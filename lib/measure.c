@@ -343,3 +343,37 @@ ovb_series_measure(const struct ovb_series *s, uint64_t len,
 		out->mean = ovb_exact_mean(kept, nkept);
 	free(kept);
 }
+
+/* ---- window peaks of a level (mem) from a series ---- */
+
+void
+ovb_series_peaks(const struct ovb_series *s, uint64_t len,
+	struct ovb_samples *out)
+{
+	memset(out, 0, sizeof *out);
+	uint64_t k = len / s->interval;   /* samples per window */
+	out->v = ovb_xcalloc(s->n / k + 1, sizeof *out->v);
+	out->t = ovb_xcalloc(s->n / k + 1, sizeof *out->t);
+	for (size_t i = 0; i < s->n;) {
+		uint64_t w = s->t[i] / len;   /* the window of sample i */
+		size_t j = i;
+		double x = 0;
+		while (j < s->n && s->t[j] / len == w) {
+			if (s->v[j] > x)
+				x = s->v[j];
+			j++;
+		}
+		if (j - i == k) {   /* on the grid and increasing: complete */
+			out->t[out->n] = w * len;
+			out->v[out->n++] = x;
+			if (x > out->peak)
+				out->peak = x;
+		}
+		i = j;
+	}
+	if (s->n)
+		out->ngap = (size_t)(s->t[s->n - 1] / len - s->t[0] / len + 1) -
+			out->n;
+	if (out->n)
+		out->mean = ovb_exact_mean(out->v, out->n);
+}

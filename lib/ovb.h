@@ -47,16 +47,18 @@ enum {
 };
 
 /* Resources.  Rates are in "cpu" (CPU-seconds per second, 1 = one CPU busy)
- * and "B/s"; amounts in "cpu-s" and "B". */
-enum ovb_res { OVB_CPU, OVB_NET, OVB_NETRX, OVB_NRES };
+ * and "B/s"; amounts in "cpu-s" and "B".  mem is a level, not a rate: bytes
+ * in use, in "B" (its "amount", a level held over time, in "B-s"). */
+enum ovb_res { OVB_CPU, OVB_NET, OVB_NETRX, OVB_MEM, OVB_NRES };
 /* Node capacities cover OVB_CPU, OVB_NET (an interface's bandwidth) and,
  * when the cluster gives it (on every node or on none), OVB_NETRX, the
  * receive bandwidth; without it net-rx is not placed. */
 #define OVB_NCAP 3
 
-const char *ovb_res_name(enum ovb_res r);       /* "cpu", "net", "net-rx" */
-const char *ovb_res_rate_unit(enum ovb_res r);  /* "cpu", "B/s", "B/s" */
-const char *ovb_res_amount_unit(enum ovb_res r);/* "cpu-s", "B", "B" */
+const char *ovb_res_name(enum ovb_res r);  /* "cpu", "net", "net-rx", "mem" */
+/* The unit of a usage value: "cpu", "B/s", "B/s", "B" (mem: a level) */
+const char *ovb_res_rate_unit(enum ovb_res r);
+const char *ovb_res_amount_unit(enum ovb_res r);/* "cpu-s", "B", "B", "B-s" */
 int ovb_res_parse(const char *s);               /* enum value, or -1 */
 
 /* ---- lib/util.c: memory, growable arrays, name tables ---- */
@@ -223,6 +225,10 @@ extern bool ovb_quiet;                         /* -q */
 /* Strict option values; bad ones go through argp_error (exit 64). */
 double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
 	double lo, double hi);
+/* A duration: an unsigned integer with an optional unit s, m, h or d
+ * ("3600", "60m", "1h"), in s, within [lo, hi]. */
+uint64_t ovb_arg_seconds(struct argp_state *st, const char *opt,
+	const char *s, uint64_t lo, uint64_t hi);
 uint64_t ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
 	uint64_t lo, uint64_t hi);
 /* A comma-separated list without empty items, or argp_error. */
@@ -518,7 +524,7 @@ struct ovb_bitbrains_row {
 	uint64_t t;             /* slot start T [s], a multiple of I */
 	size_t order;           /* input order across files */
 	bool has_cpu;           /* false: cores or capacity 0 */
-	double v[OVB_NRES];     /* cpu [cpu], net and net-rx [B/s] */
+	double v[OVB_NRES];     /* cpu [cpu], net and net-rx [B/s], mem [B] */
 };
 struct ovb_bitbrains_vm {
 	size_t n, cap;
@@ -617,9 +623,10 @@ void ovb_curve_free(struct ovb_curves *c);
 
 struct ovb_pt { double sigma, rho; };   /* a (rate, burst) point */
 struct ovb_qos {
-	double sigma;        /* rate [cpu | B/s] */
-	double rho;          /* burst [cpu-s | B] */
-	double tau;          /* period [s] */
+	double sigma;        /* rate [cpu | B/s]; mem: the request [B] */
+	double rho;          /* burst [cpu-s | B]; mem: 0 */
+	double tau;          /* period [s]; mem: U's window [s] */
+	double limit;        /* mem: the limit [B], >= the request; else 0 */
 	double O;            /* overbooking tolerance, probability in [0,1) */
 	struct ovb_dist U;   /* U.capsule and U.res name this block */
 	size_t ncurve, capcurve;
@@ -936,10 +943,12 @@ void ovb_migrations_free(struct ovb_migrations *m);
 /* ---- formats/backtest.c: a backtest of placement methods (format ovb-backtest) ----
  *
  * Per configuration (method, node size, tolerance, training window, the
- * replayed period, one-shot or rolling): per period the plan (VM -> node)
- * and each node's replay (slots, overflowing slots, held, broken or
- * missing), then a summary.  formats/backtest.md. */
-enum ovb_bt_status { OVB_BT_HELD, OVB_BT_BROKEN, OVB_BT_MISSING };
+ * replayed period, one-shot or rolling): per period the plan (VM -> node),
+ * each node's replay (slots, overflowing slots, held, broken or missing;
+ * cpu and memory) and the VMs' OOM kills, then a summary.
+ * formats/backtest.md. */
+enum ovb_bt_status { OVB_BT_HELD, OVB_BT_BROKEN, OVB_BT_MISSING,
+	OVB_BT_NONE };              /* none: memory not modeled (MEM 0) */
 const char *ovb_bt_status_name(enum ovb_bt_status s);
 /* A node's promise: over/slots <= O exactly (slots > 0). */
 bool ovb_bt_held(uint64_t over, uint64_t slots, double O);
@@ -954,6 +963,8 @@ struct ovb_bt_config {
 	                           keeps every node's promise until T [s];
 	                           0: not stated */
 	uint64_t periods;
+	double mem, pool;       /* node memory and its reclaimable pool [B];
+	                           mem 0: memory not modeled (pool 0) */
 	unsigned long line;
 };
 struct ovb_bt_period {
@@ -969,20 +980,35 @@ struct ovb_bt_node {
 	char *node;
 	uint64_t vms, slots, over;
 	enum ovb_bt_status status;
+	uint64_t mslots, mover;         /* memory: slots, sum above MEM */
+	enum ovb_bt_status mstatus;     /* OVB_BT_NONE iff the config's mem 0 */
+};
+/* A VM whose memory use exceeded its limit (an OOM kill) in KILLS slots of
+ * a period; limit = tpeak (1 + margin); unseen: rpeak > tpeak, a peak never
+ * seen in the training window. */
+struct ovb_bt_oom {
+	size_t period;
+	char *vm, *node;
+	uint64_t kills;
+	double limit, tpeak, rpeak;     /* [B] */
+	bool unseen;
 };
 struct ovb_bt_summary {
 	size_t config;
 	uint64_t placed, nodes, held, broken, missing, moved;
 	double density, vs_peak, worst;
+	uint64_t mheld, mbroken, mmissing, mover, oom, kills;
+	double mworst;
 };
 struct ovb_backtest {
 	size_t nconf, capconf, nper, capper, npl, cappl, nnode, capnode,
-		nsum, capsum;
+		nsum, capsum, noom, capoom;
 	struct ovb_bt_config *conf;
 	struct ovb_bt_period *per;
 	struct ovb_bt_place *pl;        /* grouped by period, in order */
 	struct ovb_bt_node *node;       /* likewise */
 	struct ovb_bt_summary *sum;     /* one per configuration */
+	struct ovb_bt_oom *oom;         /* grouped by period, in order */
 };
 int ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b);
 int ovb_backtest_write(FILE *f, const struct ovb_backtest *b);
@@ -1010,6 +1036,13 @@ struct ovb_samples {
 void ovb_measure(const struct ovb_onoff *o, const struct ovb_oncap *c,
 	enum ovb_res res, uint64_t interval_ns, struct ovb_samples *s);
 void ovb_samples_free(struct ovb_samples *s);
+/* A level's window peaks (block maxima, for mem): for every window
+ * [kL, (k+1)L) (L = len, a multiple of s->interval) that has all its
+ * L / s->interval samples, the largest of them, in time order; ngap counts
+ * the windows from the first to the last sample's that miss a sample;
+ * mean is the exact mean of the peaks. */
+void ovb_series_peaks(const struct ovb_series *s, uint64_t len,
+	struct ovb_samples *out);
 /* The default bin width: 0.01 cpu; for net and net-rx the least 1, 2 or 5
  * times a power of ten that is at least peak/100 (1 B/s when peak is 0). */
 double ovb_auto_width(enum ovb_res r, double peak);

@@ -155,7 +155,8 @@ setup() {
 	h=$(head -1 "$DATA/replay-bitbrains.csv")
 	for row in '1372629750;1e300;1e-300;5;0;0;0;0;0;0;0' \
 		'1372629750;1;0.5;0;0;0;0;0;0;0;1e308' \
-		'1372629750;1;0.5;0;0;0;0;0;0;1.5e306;0'; do
+		'1372629750;1;0.5;0;0;0;0;0;0;1.5e306;0' \
+		'1372629750;1;0.5;0;0;0;1e308;0;0;0;0'; do
 		printf '%s\n1372629450;1;1;1;0;0;0;0;0;0;0\n%s\n' "$h" "$row" >"$f"
 		run -65 --separate-stderr ovb-import --bitbrains "$f" -o "$BATS_TEST_TMPDIR/out"
 		assert_output ''
@@ -169,6 +170,9 @@ setup() {
 	printf '%s\n1372629750;1;1;1;0;0;0;0;0;1.8e305;0\n' "$h" >"$f"
 	run -65 --separate-stderr ovb-import --bitbrains -r net-rx "$f"
 	[[ $stderr == "ovb-import: $f:2: net-rx"*finite* ]] || fail "stderr: $stderr"
+	printf '%s\n1372629750;1;1;1;0;0;1.8e305;0;0;0;0\n' "$h" >"$f"
+	run -65 --separate-stderr ovb-import --bitbrains -r mem "$f"
+	[[ $stderr == "ovb-import: $f:2: mem (Memory usage x KB)"*finite* ]] || fail "stderr: $stderr"
 }
 
 # ---------------------------------------------------------------------------

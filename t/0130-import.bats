@@ -41,7 +41,7 @@ need_bitbrains() {
 	assert_output - <<-'EOF'
 	ovb-series 1
 	# series CAPSULE RES; interval I s; sample T V: the mean usage over [T, T+I)
-	# in cpu or B/s, T in s since the epoch, a multiple of I, increasing
+	# in cpu, B/s or B (mem), T in s since the epoch, a multiple of I, increasing
 	series vm12 cpu
 	interval 300 s
 	sample 1372629900 0.5
@@ -65,6 +65,14 @@ need_bitbrains() {
 	sample 1372630800 256
 	sample 1372631400 307.2
 	sample 1372631700 102.4
+	series vm12 mem
+	interval 300 s
+	sample 1372629900 1073741824
+	sample 1372630200 1073741824
+	sample 1372630500 1710437171.2
+	sample 1372630800 536870912
+	sample 1372631400 4294967296
+	sample 1372631700 4294967296
 	EOF
 	run -0 python3 "$ORACLE/import.py" <(ovb-import --bitbrains "$T/12.csv") "$T/12.csv"
 	assert_output --partial agree
@@ -116,6 +124,22 @@ need_bitbrains() {
 	assert_output --partial agree
 }
 
+@test "-r mem: the Memory usage column as a level in B (KB x 1024, or x 1000), the line without CPU data kept" {
+	cp "$CSV" "$T/12.csv"
+	run -0 --separate-stderr ovb-import --bitbrains -r mem "$T/12.csv"
+	assert_equal "$stderr" ''
+	assert_equal "$(grep -c '^series' <<<"$output")" 1
+	assert_line 'series vm12 mem'
+	# 1.6703488E6 KB: the product by 1024 is exact in a double
+	assert_line "sample 1372630500 $(/usr/bin/python3 -c 'print(repr(1.6703488e6 * 1024))')"
+	# the line with cores 0 (no cpu) still has its memory
+	assert_line 'sample 1372630800 536870912'
+	run -0 python3 "$ORACLE/import.py" --kb 1000 -r mem <(ovb-import --bitbrains --kb 1000 -r mem "$T/12.csv") "$T/12.csv"
+	assert_output --partial 'agree: 1 series'
+	run -64 --separate-stderr ovb-import --bitbrains -r memory "$T/12.csv"
+	stderr_has "unknown resource 'memory' (cpu, net, net-rx, mem, all)"
+}
+
 @test "two files of one VM are merged in time; a slot in both keeps the first file's" {
 	mkdir "$T/m7" "$T/m8"
 	cp "$CSV" "$T/m7/5.csv"
@@ -128,7 +152,7 @@ need_bitbrains() {
 	run -0 --separate-stderr ovb-import -v --bitbrains "$T/m8/5.csv" "$T/m7/5.csv"
 	assert_line 'sample 1372631700 0.5'
 	assert_line 'sample 1372632000 0.25'
-	assert_equal "$(grep -c '^series' <<<"$output")" 3
+	assert_equal "$(grep -c '^series' <<<"$output")" 4
 	stderr_has 'capsule vm5: 2 samples fell on a slot'
 	run -0 python3 "$ORACLE/import.py" <(ovb-import --bitbrains "$T/m8/5.csv" "$T/m7/5.csv") "$T/m8/5.csv" "$T/m7/5.csv"
 }
@@ -441,7 +465,7 @@ bad_line() {
 	ovb-import -q --bitbrains "${files[@]}" >"$T/s"
 	ovb-fmt "$T/s"
 	run -0 python3 "$ORACLE/import.py" "$T/s" "${files[@]}"
-	assert_output --partial 'agree: 15 series'
+	assert_output --partial 'agree: 20 series'
 	# vm20 has samples of its own slot, and lines without CPU data
 	run -0 --separate-stderr ovb-import -v --bitbrains "$BB/2013-7/20.csv.gz" -o "$T/v"
 	stderr_has 'capsule vm20: 7922 samples fell on a slot of 300 s already taken'

@@ -3,11 +3,12 @@
 files and compares them with ovb-import's output, exactly.
 
 usage: import.py [--kb 1024] [--interval 300] [--prefix vm]
-                        [--from T] [--to T] SERIES CSV...
+                        [--from T] [--to T] [-r RES,...] SERIES CSV...
 
 cpu = CPU usage [MHZ] / (capacity [MHZ] / cores) as IEEE doubles (the
 same operations in the same order as the tool), missing where cores or
-capacity is 0; net = transmitted * kb; net-rx = received * kb; the slot
+capacity is 0; net = transmitted * kb; net-rx = received * kb; mem =
+memory usage [KB] * kb (bytes in use, a level); the slot
 is the timestamp rounded to the nearest multiple of the interval (ties
 up); per capsule the first row of a slot (in input order) wins.  Prints
 "agree" and exits 0, or prints the differences and exits 1.
@@ -39,11 +40,12 @@ def main():
     ap.add_argument('--prefix', default='vm')
     ap.add_argument('--from', dest='frm', type=int)
     ap.add_argument('--to', type=int)
+    ap.add_argument('-r', dest='res', default='cpu,net,net-rx,mem')
     ap.add_argument('series')
     ap.add_argument('csv', nargs='+')
     a = ap.parse_args()
     I = a.interval
-    rows = {}      # capsule -> list of (t, order, cpu or None, net, rx)
+    rows = {}      # capsule -> list of (t, order, cpu or None, net, rx, mem)
     order = 0
     names = []
     for path in a.csv:
@@ -59,7 +61,8 @@ def main():
             cores, capmhz, use = x[1], x[2], x[3]
             cpu = use / (capmhz / cores) if cores > 0 and capmhz > 0 \
                 else None
-            rows[cap].append((t, order, cpu, x[10] * a.kb, x[9] * a.kb))
+            rows[cap].append((t, order, cpu, x[10] * a.kb, x[9] * a.kb,
+                              x[6] * a.kb))
             order += 1
     want = {}
     for cap in names:
@@ -69,9 +72,9 @@ def main():
             if kept and kept[-1][0] == z[0]:
                 continue
             kept.append(z)
-        for res, k in (('cpu', 2), ('net', 3), ('net-rx', 4)):
+        for res, k in (('cpu', 2), ('net', 3), ('net-rx', 4), ('mem', 5)):
             s = [(z[0], z[k]) for z in kept if z[k] is not None]
-            if s:
+            if s and res in a.res.split(','):
                 want[(cap, res)] = s
     got = read_series(a.series)
     bad = 0

@@ -23,7 +23,10 @@ whose L/I samples are all present; their values are exact means
 (Fractions).  Checks the interval, the number of intervals, the width (the
 default rule unless --width), every bin count, the mean (the exact mean
 rounded once: equal as doubles) and the percentiles (nearest rank, exact:
-equal as doubles).  Prints "agree" or the differences (exit 1)."""
+equal as doubles).  A mem block (a level) is of window peaks instead:
+windows [kW, (k+1)W) of W = --window (default 3600) with all their W/I
+samples, each valued at its largest sample.  Prints "agree" or the
+differences (exit 1)."""
 
 import argparse
 import math
@@ -141,7 +144,7 @@ def pct_rank(p, n):
     return max(1, min(n, rank))
 
 
-def check_series(series_path, usage_path, length, widths):
+def check_series(series_path, usage_path, length, widths, window=3600):
     """The ovb-series check: a list of differences, and the number of
     blocks."""
     series = formats.read_series(series_path)
@@ -151,12 +154,18 @@ def check_series(series_path, usage_path, length, widths):
         s = series[key]
         I = s['I']
         L = length or I
+        if key[1] == 'mem':
+            L = window
         k = L // I
         groups = {}
         for t, v in s['s']:
             groups.setdefault(t // L, []).append(v)
-        vals = [Fraction(sum(Fraction(x) for x in g), len(g))
-                for w, g in sorted(groups.items()) if len(g) == k]
+        if key[1] == 'mem':     # window peaks: block maxima
+            vals = [Fraction(max(g)) for w, g in sorted(groups.items())
+                    if len(g) == k]
+        else:
+            vals = [Fraction(sum(Fraction(x) for x in g), len(g))
+                    for w, g in sorted(groups.items()) if len(g) == k]
         rec = {}
         bins, pcts = {}, {}
         for tok in blocks[key]:
@@ -203,6 +212,7 @@ def main():
     ap.add_argument("--res", default="cpu,net")
     ap.add_argument("--pct", default="")
     ap.add_argument("--len", type=int)
+    ap.add_argument("--window", type=int, default=3600)
     ap.add_argument("onoff")
     ap.add_argument("usage")
     o = ap.parse_args()
@@ -211,7 +221,7 @@ def main():
         for w in o.width:
             r, _, v = w.partition("=")
             widths[r] = float(v)
-        bad, n = check_series(o.onoff, o.usage, o.len, widths)
+        bad, n = check_series(o.onoff, o.usage, o.len, widths, o.window)
         for b in bad:
             print(b)
         if bad:

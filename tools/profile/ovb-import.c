@@ -7,7 +7,8 @@
  * the file's name without .csv[.gz] (vm12 for 12.csv.gz); several files of
  * one VM (months) are merged.  cpu = CPU usage [MHZ] / (CPU capacity
  * provisioned [MHZ] / CPU cores), in CPUs; net and net-rx = the network
- * transmitted and received [KB/s] x KB.  Timestamps (Unix seconds despite
+ * transmitted and received [KB/s] x KB; mem = Memory usage [KB] x KB, in
+ * B (a level: bytes in use at the sample).  Timestamps (Unix seconds despite
  * the header's "[ms]") are rounded to the nearest multiple of I; when two
  * samples of a capsule round to one slot the first (in input order) is
  * kept.  gzip files are read through `gzip -dc`, run without a shell.
@@ -57,15 +58,15 @@ static const struct argp_option options[] = {
 	  "YYYY-MM-DDTHH:MM:SS, or Unix seconds)", 0 },
 	{ "to", OPT_TO, "DATE", 0, "Only samples with T < DATE", 0 },
 	{ "resource", OPT_RES, "RES[,...]", 0,
-	  "cpu, net, net-rx or all (default all); repeatable", 0 },
+	  "cpu, net, net-rx, mem or all (default all); repeatable", 0 },
 	{ 0 }
 };
 
 static const char doc[] =
 	"Convert monitoring data to ovb-series (time-aligned usage samples)."
 	"\v"
-	"Writes one ovb-series file (formats/series.md) with a cpu, net and "
-	"net-rx series for each capsule.  --bitbrains reads the VM traces of "
+	"Writes one ovb-series file (formats/series.md) with a cpu, net, "
+	"net-rx and mem series for each capsule.  --bitbrains reads the VM traces of "
 	"the Bitbrains data centre (GWA-T-12): each FILE is one VM, named "
 	"PREFIX + the file name without .csv or .csv.gz (vm12 for "
 	"2013-7/12.csv.gz); files of the same VM (several months) are merged "
@@ -77,7 +78,9 @@ static const char doc[] =
 	"/ CPU cores), the number of CPUs busy; it is missing where cores or "
 	"capacity is 0 (the traces have such lines with network traffic but "
 	"no CPU data).  net = Network transmitted throughput [KB/s] x KB and "
-	"net-rx = Network received throughput [KB/s] x KB, in B/s.  KB is "
+	"net-rx = Network received throughput [KB/s] x KB, in B/s.  mem = "
+	"Memory usage [KB] x KB, in B: a level (bytes in use when sampled), "
+	"not a rate; exact with KB = 1024.  KB is "
 	"1024 B by default: the traces come from VMware vCenter, whose KB is "
 	"1024 bytes, as their own memory columns show (4194304 KB = 4 GiB); "
 	"--kb 1000 for decimal kilobytes.  The timestamp (Unix seconds, "

@@ -6,7 +6,11 @@
  * resource, and writes one ovb-profile block per pair, in the order of the
  * distributions: sigma is the (1-O)*100th percentile of U, rho = rho(sigma)
  * from the curve, tau and O as given, U and the curve copied.  Output is
- * all or nothing; the exit status is the largest of all inputs'. */
+ * all or nothing; the exit status is the largest of all inputs'.
+ *
+ * A mem distribution (window peaks, a level) needs no curve: its block has
+ * the request, the (1-O)*100th percentile of the peaks, and the limit, the
+ * largest peak x (1 + --mem-margin). */
 #include <argp.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,14 +18,15 @@
 
 #include "ovb.h"
 
-enum { OPT_O = 'O', OPT_TAU = 't', OPT_SET = 0x100, OPT_STRICT };
+enum { OPT_O = 'O', OPT_TAU = 't', OPT_SET = 0x100, OPT_STRICT,
+	OPT_MARGIN };
 
 static bool opt_strict;
 static size_t nshort;     /* percentiles that are a maximum by count */
 
 struct set { char *capsule; double O, tau; bool used; };
 
-static double opt_O = NAN, opt_tau = NAN;
+static double opt_O = NAN, opt_tau = NAN, opt_margin = 0.15;
 static struct set *sets;
 static size_t nsets, capsets;
 
@@ -30,8 +35,11 @@ static const struct argp_option options[] = {
 	{ "tolerance", OPT_O, "O", 0,
 	  "Overbooking tolerance, 0 <= O < 1 (required): sigma is the "
 	  "(1-O)*100th percentile of U", 0 },
-	{ "tau", OPT_TAU, "SECONDS", 0, "Guarantee period tau > 0 (required)",
-	  0 },
+	{ "tau", OPT_TAU, "SECONDS", 0, "Guarantee period tau > 0 (required "
+	  "unless every distribution is mem's)", 0 },
+	{ "mem-margin", OPT_MARGIN, "M", 0,
+	  "mem: the limit is the largest window peak x (1 + M), M >= 0 "
+	  "(default 0.15)", 0 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Warnings are errors (65, no output): a percentile that is U's "
 	  "maximum only because U has too few intervals", 0 },
@@ -53,6 +61,12 @@ static const char doc[] =
 	"(never below the exact value).  rho is rho(sigma) from the curve, "
 	"linear between its breakpoints.  tau and O are as given; U and the "
 	"curve are copied.\n\n"
+	"A mem distribution (ovb-usage -r mem: the window peaks of a level, "
+	"in B) needs no curve and gets no token bucket: its block has the "
+	"request, the (1-O)*100th percentile of the peaks (found as sigma "
+	"is), and the limit, the largest peak (U's percentile 100, else the "
+	"upper edge of its highest bin) x (1 + --mem-margin), rounded up to "
+	"a whole byte; tau does not apply.\n\n"
 	"When sigma is below the curve's mean (possible for large O), no "
 	"burst bounds the long-run usage: rho is rho(mean), the curve is left "
 	"out of the block (a profile's sigma may not lie below its curve), "
@@ -121,11 +135,12 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_TAU: opt_tau = period(st, "-t", arg); return 0;
 	case OPT_SET: add_set(st, arg); return 0;
 	case OPT_STRICT: opt_strict = true; return 0;
+	case OPT_MARGIN:
+		opt_margin = ovb_arg_real(st, "--mem-margin", arg, 0, 1e6);
+		return 0;
 	case ARGP_KEY_SUCCESS:
 		if (isnan(opt_O))
 			argp_error(st, "the tolerance -O is required");
-		if (isnan(opt_tau))
-			argp_error(st, "the period -t is required");
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -317,12 +332,49 @@ profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	q->ncurve = q->capcurve = cv->n;
 }
 
+/* A mem block: request = the (1-O) percentile of the window peaks,
+ * limit = the largest peak x (1 + margin), up to a whole byte. */
+static void
+profile_mem(struct ovb_profiles *p, const struct ovb_dist *d)
+{
+	struct ovb_qos *q = OVB_PUSH(p->q, p->n, p->cap);
+	memset(q, 0, sizeof *q);
+	bool exact, exact_max;
+	double tau;
+	settings(d->capsule, &q->O, &tau);
+	check_count(d, q->O);
+	q->sigma = percentile(d, q->O, &exact);
+	double peak = percentile(d, 0, &exact_max);
+	q->limit = ceil(peak * (1 + opt_margin));
+	if (q->limit < q->sigma)    /* a margin of 0 and a fractional peak */
+		q->limit = q->sigma;
+	q->rho = 0;
+	q->tau = d->interval;
+	dist_copy(&q->U, d);
+	char a[32], b[32], c[32];
+	if (ovb_verbose)
+		ovb_warn("%s mem: request %s B is U's percentile %s (%s), limit "
+			"%s B the largest window peak x %g", d->capsule,
+			ovb_fmt_real(b, q->sigma), ovb_fmt_real(a, 100 - 100 * q->O),
+			exact ? "exact" : "upper edge of its bin",
+			ovb_fmt_real(c, q->limit), 1 + opt_margin);
+}
+
 static int
 assemble(const struct input *in, struct ovb_profiles *p)
 {
 	for (size_t i = 0; i < in->u.n; i++) {
 		const struct ovb_dist *d = &in->u.d[i];
 		const struct ovb_curve *cv = curve_of(in, d);
+		if (d->res == OVB_MEM) {
+			profile_mem(p, d);
+			continue;
+		}
+		if (cv && isnan(opt_tau)) {
+			ovb_warn("the period -t is required (%s %s is not mem)",
+				d->capsule, ovb_res_name(d->res));
+			return OVB_EUSAGE;
+		}
 		if (cv)
 			profile_one(p, d, cv);
 		else if (!ovb_quiet)

@@ -41,7 +41,8 @@ static const char doc[] =
 	"[T, T+I), a missing sample splits the series like a gap, the mean is "
 	"that of the samples, the peak the largest sample, and rho(peak) = 0.  "
 	"A capsule without a series for a chosen resource is left out of that "
-	"resource, with a warning.\n\n"
+	"resource, with a warning.  mem, a level rather than a rate, has no "
+	"curve: -r all leaves it out, -r mem alone is a usage error.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-tbucket web.onoff -o web.curve\n"
 	"  ovb-tbucket -r cpu -c web,db trace.onoff\n"
@@ -118,6 +119,16 @@ main(int argc, char **argv)
 {
 	int first;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	/* memory is a level, not a rate: no token bucket (-r all skips it) */
+	ovb_sel.res[OVB_MEM] = false;
+	bool any = false;
+	for (int r = 0; r < OVB_NRES; r++)
+		any |= ovb_sel.res[r];
+	if (!any) {
+		ovb_warn("-r mem: memory is a level, not a rate; it has no "
+			"token-bucket curve (its profile needs none)");
+		return OVB_EUSAGE;
+	}
 	struct ovb_curves cs;
 	memset(&cs, 0, sizeof cs);
 	int status = ovb_run_profiling(argc - first, argv + first, &ovb_sel,

@@ -6,7 +6,10 @@
  * order.  A final partial interval is dropped and so is every interval that
  * overlaps a gap of lost events.  An ovb-series FILE (recognised by its
  * magic) gives one interval per sample, or per L/I samples with -I L: the
- * intervals [kL, (k+1)L) whose samples are all present.  Percentiles and the mean are exact (the
+ * intervals [kL, (k+1)L) whose samples are all present.  A mem series (a
+ * level, not a rate) gives the window peaks instead: per window [kW,
+ * (k+1)W) (--window, default 1 h) with all its samples, their largest.
+ * Percentiles and the mean are exact (the
  * per-interval usages are kept, not only their bins).  Output is all or
  * nothing: with any bad input nothing is written and the exit status is
  * the largest of all inputs' statuses. */
@@ -19,10 +22,11 @@
 
 enum { OPT_INTERVAL = 'I', OPT_WIDTH = 'w', OPT_PCT = 'p',
 	OPT_HALF = 0x100, OPT_HORIZON, OPT_TREND_Q, OPT_GROWTH, OPT_CALIBRATE,
-	OPT_HOLDOUT };
+	OPT_HOLDOUT, OPT_WINDOW };
 
 static uint64_t opt_interval = 1000000000;      /* ns */
 static bool opt_interval_given;
+static uint64_t opt_window = 3600;              /* s: mem's window W */
 static double opt_width[OVB_NRES];              /* 0: automatic */
 static double opt_pct[OVB_MAXPCT] = { 50, 90, 95, 99, 100 };
 static int opt_npct = 5;
@@ -39,6 +43,11 @@ static const struct argp_option options[] = {
 	  "Measurement interval I (default 1, at least 0.001; rounded to ns; "
 	  "for series input: the series' interval, or a multiple of it)",
 	  0 },
+	{ "window", OPT_WINDOW, "W", 0,
+	  "mem (series only): U is the distribution of the window peaks, the "
+	  "largest sample of each window [kW, (k+1)W) that has all its "
+	  "samples; W in s, or with a unit m, h, d (default 1h); a multiple "
+	  "of the series' interval", 0 },
 	{ "width", OPT_WIDTH, "[RES=]WIDTH", 0,
 	  "Bin width in RES's rate unit, for RES or for every resource "
 	  "(default: cpu 0.01; net, net-rx: 1, 2 or 5 times a power of ten, "
@@ -89,12 +98,18 @@ static const char doc[] =
 	"exact mean of its L/I samples, and intervals missing a sample are "
 	"left out (-v says how many).  A capsule without a series for a "
 	"chosen resource is left out of that resource, with a warning.\n\n"
+	"Memory (-r mem, series only) is a level, not a rate: its U is the "
+	"distribution of the window peaks (block maxima), one value per "
+	"window [kW, (k+1)W) of --window W (default 1h; -I does not apply): "
+	"the largest of its W/I samples, in B, windows missing a sample left "
+	"out (-v says how many).  The block's interval is W.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-usage web.onoff -o web.usage        cpu and net, 1 s intervals\n"
 	"  ovb-usage -I 0.1 -r cpu -w 0.05 a.onoff 100 ms, bins of 0.05 CPU\n"
 	"  ovb-usage -r all -w net=1e6 -c web,db t.onoff\n"
 	"  ovb-usage -p 97.5 t.onoff | ovb-fmt     an extra exact percentile\n"
-	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-usage -r all\n\n"
+	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-usage -r all\n"
+	"  ovb-usage -r mem --window 1h july.series   hourly memory peaks\n\n"
 	OVB_EXIT_DOC_NOCHECK;
 
 static void
@@ -103,7 +118,8 @@ add_width(struct argp_state *st, char *arg)
 	char *key, *val;
 	int r = OVB_NRES;
 	if (ovb_kv(arg, &key, &val) && (r = ovb_res_parse(key)) < 0)
-		argp_error(st, "-w: unknown resource '%s' (cpu, net, net-rx)",
+		argp_error(st, "-w: unknown resource '%s' (cpu, net, net-rx, "
+			"mem)",
 			key);
 	const char *s = r == OVB_NRES ? arg : val;
 	double w = ovb_arg_real(st, "-w", s, 0, 1e15);
@@ -164,6 +180,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_interval = (uint64_t)llround(ovb_arg_real(st, "-I", arg,
 			0.001, 1e9) * 1e9);
 		opt_interval_given = true;
+		return 0;
+	case OPT_WINDOW:
+		opt_window = ovb_arg_seconds(st, "--window", arg, 1,
+			OVB_SERIES_MAXI);
 		return 0;
 	case OPT_WIDTH: add_width(st, arg); return 0;
 	case OPT_PCT: add_pct(st, arg); return 0;
@@ -384,6 +404,32 @@ check_intervals(void *u, const char *file, const struct ovb_onoff *o)
 	return 0;
 }
 
+/* A mem series: U of the window peaks, windows of --window s. */
+static int
+measure_peaks(void *u, const char *file, const struct ovb_series *se)
+{
+	uint64_t len = opt_window;
+	if (len % se->interval)
+		return ovb_err_at(file, se->line, "series %s mem: the window "
+			"--window %llu s is not a multiple of its interval %llu s",
+			se->capsule, (unsigned long long)len,
+			(unsigned long long)se->interval);
+	struct ovb_samples sm;
+	ovb_series_peaks(se, len, &sm);
+	if (!sm.n) {
+		ovb_samples_free(&sm);
+		return ovb_err_at(file, se->line, "series %s mem: no window of "
+			"%llu s has all its %llu samples", se->capsule,
+			(unsigned long long)len,
+			(unsigned long long)(len / se->interval));
+	}
+	if (sm.ngap && ovb_verbose)
+		ovb_warn("%s: series %s mem: %zu of %zu windows of %llu s miss "
+			"samples and are left out", file, se->capsule, sm.ngap,
+			sm.ngap + sm.n, (unsigned long long)len);
+	return put_dist(u, file, se->capsule, se->res, (double)len, &sm);
+}
+
 /* One series: U in intervals of len s (a multiple of its interval). */
 static int
 measure_series(void *u, const char *file,
@@ -391,6 +437,12 @@ measure_series(void *u, const char *file,
 {
 	uint64_t len = se->interval;
 	char a[32];
+	if (se->res == OVB_MEM && opt_drift_on)
+		return ovb_err_at(file, se->line, "series %s mem: --half-life, "
+			"--horizon and --calibrate are for rates (cpu, net, "
+			"net-rx), not for mem's window peaks", se->capsule);
+	if (se->res == OVB_MEM)
+		return measure_peaks(u, file, se);
 	if (opt_interval_given) {
 		uint64_t ns = se->interval * 1000000000;
 		if (opt_interval % ns)

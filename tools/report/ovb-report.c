@@ -2718,6 +2718,8 @@ build_tl(void)
 		for (size_t j = 0; j < o->ncap && !st; j++) {
 			const struct ovb_oncap *c = &o->cap[j];
 			for (int r = 0; r < OVB_NRES && !st; r++) {
+				if (r == OVB_MEM)       /* onoff has no memory */
+					continue;
 				if (r == OVB_NETRX && !c->nrecv &&
 				    !row_of(c->name, OVB_NETRX))
 					continue;
