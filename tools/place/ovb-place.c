@@ -58,10 +58,13 @@ struct nres {
 	size_t maxlen, sumlen;    /* the members' U's on grid g: the longest,
 	                             and all their grid points (error bounds) */
 	struct ovb_pmf y;         /* clipped at the capacity */
+	size_t ycap, tailcap;     /* doubles allocated at y.p, tail */
 	double *tail;
 	double risk;
 	struct ovb_need *members;     /* for recomputing Eq. 1 when tau_min drops */
 	bool mixed;               /* warned: U's of different intervals */
+	bool profiled;            /* a member has a U, over interval: */
+	double interval;          /* until mixed, every member's with a U */
 	size_t nmembers, capmembers;
 };
 
@@ -306,6 +309,46 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 
 /* ---- node state ---- */
 
+/* U of a profile on a grid, kept: a node's capsules come from a few
+ * profiles and its grid from its shape, so the same few U's come back
+ * (made by ovb_need_pmf; a slot taken by another is made anew). */
+static struct ucache {
+	const struct ovb_hist *h;
+	double g;
+	struct ovb_pmf u;
+} ucache[4096];
+
+/* The capsule's U on grid g: a kept one, or (a plain reservation) made
+ * in *tmp, which the caller frees when it is the answer. */
+static const struct ovb_pmf *
+need_pmf(const struct ovb_need *n, double g, struct ovb_pmf *tmp)
+{
+	if (!n->h) {
+		ovb_need_pmf(n, g, tmp);
+		return tmp;
+	}
+	uint64_t bits;
+	memcpy(&bits, &g, sizeof bits);
+	uint64_t k = ((uint64_t)(uintptr_t)n->h >> 4) * 0x9E3779B97F4A7C15u ^
+		bits * 0xC2B2AE3D27D4EB4Fu;
+	struct ucache *c = &ucache[(k >> 40) % (sizeof ucache / sizeof *ucache)];
+	if (c->h != n->h || c->g != g) {
+		ovb_pmf_free(&c->u);
+		ovb_need_pmf(n, g, &c->u);
+		c->h = n->h;
+		c->g = g;
+	}
+	return &c->u;
+}
+
+static void
+ucache_free(void)
+{
+	for (size_t i = 0; i < sizeof ucache / sizeof *ucache; i++)
+		ovb_pmf_free(&ucache[i].u);
+	memset(ucache, 0, sizeof ucache);
+}
+
 static void
 count_len(struct nres *nr, const struct ovb_need *n, double g)
 {
@@ -339,19 +382,36 @@ add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 		/* the first profiled capsule, or a coarser grid: rebuild */
 		ovb_pmf_free(&nr->y);
 		ovb_node_y(nr->members, nr->nmembers, NULL, g, cap, &nr->y);
+		nr->ycap = nr->y.n;
 		nr->maxlen = nr->sumlen = 0;
 		for (size_t i = 0; i < nr->nmembers; i++)
 			count_len(nr, &nr->members[i], g);
 	} else {
 		count_len(nr, n, g);
-		struct ovb_pmf u;
-		ovb_need_pmf(n, g, &u);
-		ovb_pmf_add(&nr->y, &u);
-		ovb_pmf_free(&u);
+		/* Y + U into a spare array, Y's own the next spare: no
+		 * malloc once the arrays are long enough */
+		static double *spare;
+		static size_t sparecap;
+		struct ovb_pmf tmp;
+		const struct ovb_pmf *u = need_pmf(n, g, &tmp);
+		size_t len = nr->y.n + u->n - 1;
+		if (sparecap < len) {
+			sparecap = len + len / 4;
+			spare = ovb_xrealloc(spare, sparecap, sizeof *spare);
+		}
+		size_t c = nr->ycap;
+		spare = ovb_pmf_add_into(&nr->y, u, spare);
+		nr->ycap = sparecap;
+		sparecap = c;
+		if (u == &tmp)
+			ovb_pmf_free(&tmp);
 		ovb_pmf_clip(&nr->y, cap);
 	}
 	nr->g = g;
-	nr->tail = ovb_xrealloc(nr->tail, nr->y.n, sizeof *nr->tail);
+	if (nr->tailcap < nr->y.n) {
+		nr->tailcap = nr->y.n + nr->y.n / 4;
+		nr->tail = ovb_xrealloc(nr->tail, nr->tailcap, sizeof *nr->tail);
+	}
 	ovb_pmf_tails(&nr->y, nr->tail);
 	nr->risk = ovb_pmf_tail(&nr->y, cap);
 }
@@ -472,10 +532,11 @@ risk_with(const struct nres *nr, const struct ovb_need *n, double g,
 		0;
 	if (ovb_decide(bound, err, limit) == 1)
 		return bound;
-	struct ovb_pmf u;
-	ovb_need_pmf(n, g, &u);
-	double r = ovb_pmf_tail_with(&nr->y, nr->tail, &u, cap);
-	ovb_pmf_free(&u);
+	struct ovb_pmf tmp;
+	const struct ovb_pmf *u = need_pmf(n, g, &tmp);
+	double r = ovb_pmf_tail_with(&nr->y, nr->tail, u, cap);
+	if (u == &tmp)
+		ovb_pmf_free(&tmp);
 	return r;
 }
 
@@ -1289,19 +1350,20 @@ check_intervals(struct node *nd, int r, const struct ovb_need *n)
 	struct nres *nr = &nd->r[r];
 	if (!n->h || nr->mixed)
 		return;
-	for (size_t i = 0; i < nr->nmembers; i++) {
-		const struct ovb_need *m = &nr->members[i];
-		if (!m->h || m->interval == n->interval)
-			continue;
-		nr->mixed = true;
-		nwarnings++;
-		ovb_warn("%snode %s %s: usage profiled over I = %g s and %g s "
-			"is convolved on one node (U's over different intervals are "
-			"not comparable; profile with one -I)", opt_strict ?
-			"error: " : "warning: ", nd->n->name,
-			ovb_res_name((enum ovb_res)r), m->interval, n->interval);
+	if (!nr->profiled) {
+		nr->profiled = true;
+		nr->interval = n->interval;
 		return;
 	}
+	if (nr->interval == n->interval)
+		return;
+	nr->mixed = true;
+	nwarnings++;
+	ovb_warn("%snode %s %s: usage profiled over I = %g s and %g s "
+		"is convolved on one node (U's over different intervals are "
+		"not comparable; profile with one -I)", opt_strict ?
+		"error: " : "warning: ", nd->n->name,
+		ovb_res_name((enum ovb_res)r), nr->interval, n->interval);
 }
 
 static void
@@ -2295,6 +2357,7 @@ main(int argc, char **argv)
 	}
 	if (!status)
 		status = place_all();
+	ucache_free();
 	if (!status && opt_strict && nwarnings)
 		status = OVB_EDATA;
 	struct ovb_out out;
