@@ -59,7 +59,9 @@ struct nres {
 	                             and all their grid points (error bounds) */
 	struct ovb_pmf y;         /* clipped at the capacity */
 	size_t ycap, tailcap;     /* doubles allocated at y.p, tail */
-	double *tail;
+	double *tail;             /* tail[k] = Pr(Y > k g) for k >= tlo, */
+	size_t tlo;               /* made from the top down as asked (a */
+	double tsum;              /* test needs the top few): Pr(Y >= tlo g) */
 	double risk;
 	struct ovb_need *members;     /* for recomputing Eq. 1 when tau_min drops */
 	bool mixed;               /* warned: U's of different intervals */
@@ -412,8 +414,28 @@ add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 		nr->tailcap = nr->y.n + nr->y.n / 4;
 		nr->tail = ovb_xrealloc(nr->tail, nr->tailcap, sizeof *nr->tail);
 	}
-	ovb_pmf_tails(&nr->y, nr->tail);
+	nr->tlo = nr->y.n;
+	nr->tsum = 0;
 	nr->risk = ovb_pmf_tail(&nr->y, cap);
+}
+
+/* nr->tail from index lo up, for ovb_pmf_tail_with on Y + U with U
+ * below top + 1 grid points at capacity cap: as ovb_pmf_tails makes
+ * them, from the top down, the same sums in the same order.  The tail is
+ * a cache of Y's: nr is changed only there. */
+static const double *
+tails_for(const struct nres *nr, double cap, size_t top)
+{
+	struct nres *m = (struct nres *)nr;
+	size_t K = ovb_grid_down(cap, nr->y.g);
+	size_t lo = top < K ? K - top : 0;
+	for (size_t k = m->tlo; k-- > lo;) {
+		m->tail[k] = m->tsum;
+		m->tsum += m->y.p[k];
+	}
+	if (lo < m->tlo)
+		m->tlo = lo;
+	return m->tail;
 }
 
 /* ---- applications and trust ---- */
@@ -528,13 +550,14 @@ risk_with(const struct nres *nr, const struct ovb_need *n, double g,
 		return nr->risk;
 	/* Y + U > C  <=>  k + j > K on the grid (as in ovb_pmf_tail) */
 	size_t K = ovb_grid_down(cap, g), jmax = ovb_need_top(n, g);
-	double bound = jmax > K ? 1 : K - jmax < nr->y.n ? nr->tail[K - jmax] :
-		0;
+	double bound = jmax > K ? 1 : K - jmax < nr->y.n ?
+		tails_for(nr, cap, jmax)[K - jmax] : 0;
 	if (ovb_decide(bound, err, limit) == 1)
 		return bound;
 	struct ovb_pmf tmp;
 	const struct ovb_pmf *u = need_pmf(n, g, &tmp);
-	double r = ovb_pmf_tail_with(&nr->y, nr->tail, u, cap);
+	double r = ovb_pmf_tail_with(&nr->y, tails_for(nr, cap, u->n - 1), u,
+		cap);
 	if (u == &tmp)
 		ovb_pmf_free(&tmp);
 	return r;
@@ -1547,7 +1570,8 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 			 * them all, per rejected application) */
 			struct ovb_pmf up;
 			ovb_need_pmf(n, g, &up);
-			pr = ovb_pmf_tail_with(&nr->y, nr->tail, &up, cap);
+			pr = ovb_pmf_tail_with(&nr->y, tails_for(nr, cap,
+				up.n - 1), &up, cap);
 			ovb_pmf_free(&up);
 		} else if (g > 0) {
 			struct ovb_pmf y;
