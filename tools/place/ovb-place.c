@@ -73,9 +73,9 @@ struct nres {
 struct node {
 	const struct ovb_node *n;
 	struct nres r[OVB_NCAP];
-	size_t *apps;             /* indexes of the applications on it */
-	size_t napps, capapps;
-	size_t *wary;             /* those of them named in trust records */
+	size_t napps;             /* capsules on it (asked: whether any) */
+	size_t *wary;             /* its applications named in trust
+	                             records, by index */
 	size_t nwary, capwary;
 };
 
@@ -1399,13 +1399,11 @@ add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 			S.total_load[r] += ovb_eq1_term(&need[r], need[r].tau);
 			S.total_n[r]++;
 		}
-	for (size_t i = 0; i < nd->napps; i++)
-		if (nd->apps[i] == app) {
-			index_update(nd);
-			return;
-		}
-	*OVB_PUSH(nd->apps, nd->napps, nd->capapps) = app;
-	if (app < nin_trust && in_trust[app])
+	nd->napps++;
+	bool wary = app < nin_trust && in_trust[app];
+	for (size_t i = 0; wary && i < nd->nwary; i++)
+		wary = nd->wary[i] != app;
+	if (wary)
 		*OVB_PUSH(nd->wary, nd->nwary, nd->capwary) = app;
 	index_update(nd);
 }
@@ -1862,7 +1860,6 @@ clear_nodes(void)
 			free(S.node[i].r[r].tail);
 			free(S.node[i].r[r].members);
 		}
-		free(S.node[i].apps);
 		free(S.node[i].wary);
 	}
 	free(S.node);
