@@ -511,6 +511,40 @@ node_trust(const struct node *nd, size_t a)
 	return t;
 }
 
+/* By application index (below nin_trust): the nodes whose wary list has
+ * it. */
+struct nodelist { size_t *i, n, cap; };
+static struct nodelist *wary_at;
+
+static int
+cmp_size(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* How many nodes node_trust() puts at 0 or below for application a: those
+ * with an application b on them whose trust with a is. */
+static size_t
+distrusting(size_t a)
+{
+	size_t *v = NULL, n = 0, cap = 0, d = 0;
+	for (size_t k = 0; wary_at && k < ntrusts; k++) {
+		size_t b = trusts[k].a == a ? trusts[k].b : trusts[k].b == a ?
+			trusts[k].a : OVB_NONE;
+		if (b >= nin_trust ||
+		    !(fmin(trust_one(a, b), trust_one(b, a)) <= 0))
+			continue;
+		for (size_t j = 0; j < wary_at[b].n; j++)
+			*OVB_PUSH(v, n, cap) = wary_at[b].i[j];
+	}
+	ovb_qsort(v, n, sizeof *v, cmp_size);
+	for (size_t j = 0; j < n; j++)
+		d += !j || v[j] != v[j - 1];
+	free(v);
+	return d;
+}
+
 /* ---- feasibility and scores ---- */
 
 enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_TARGET, W_EQ3, W_NWHY };
@@ -773,9 +807,10 @@ best_first(struct cand *tmp, size_t n, size_t k)
  * The candidates, and so the plan, are those of a pass over all nodes
  * (t/0310 compares them with --scan).  When no node takes the capsule,
  * the counts of the reasons come from the search too (a node the tree
- * left out fails Eq. 1), and the nearest node from a search of the same
- * trees by the least shortfall; a pinned capsule, spread=KEY or trust
- * records pass over all nodes for them.  Best-fit, random, trust
+ * left out fails Eq. 1, unless trust 0 with the application comes first:
+ * the nodes of its distrusted partners), and the nearest node from a
+ * search of the same trees by the least shortfall; a pinned capsule or
+ * spread=KEY pass over all nodes for them.  Best-fit, random, trust
  * weighting and the aggregate mode score otherwise, and --max-moves
  * takes capsules off nodes: they pass over all nodes. */
 struct slot {
@@ -1249,13 +1284,22 @@ candidates_indexed(const struct capsule *cp, size_t want, const size_t *group,
 			counts[y]++;
 		next = walk_next(&w, &ub);
 	}
-	/* the nodes the tree left out fail Eq. 1 (before it in cheap_tests:
-	 * the pin, the label and trust, which this count does not cover) */
-	*complete = !group && !cp->c->node && (cp->app_index >= nin_trust ||
-		!in_trust[cp->app_index]) && seen <= S.cluster.n;
-	if (!found && *complete)
-		counts[W_EQ1] += S.cluster.n - seen;
-	return found;
+	/* the nodes the tree left out fail Eq. 1, or before it in
+	 * cheap_tests trust (the pin and the label: not here) */
+	*complete = !group && !cp->c->node && seen <= S.cluster.n;
+	if (found || !*complete)
+		return found;
+	size_t out_of_tree = S.cluster.n - seen, t = 0;
+	if (cp->app_index < nin_trust && in_trust[cp->app_index])
+		t = distrusting(cp->app_index);
+	if (t < counts[W_TRUST] || t - counts[W_TRUST] > out_of_tree) {
+		*complete = false;     /* cannot be: count by a pass */
+		return 0;
+	}
+	out_of_tree -= t - counts[W_TRUST];
+	counts[W_TRUST] = t;
+	counts[W_EQ1] += out_of_tree;
+	return 0;
 }
 
 /* The capsule's best `want` feasible groups by score (in each its best
@@ -1403,8 +1447,13 @@ add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 	bool wary = app < nin_trust && in_trust[app];
 	for (size_t i = 0; wary && i < nd->nwary; i++)
 		wary = nd->wary[i] != app;
-	if (wary)
+	if (wary) {
 		*OVB_PUSH(nd->wary, nd->nwary, nd->capwary) = app;
+		if (!wary_at)
+			wary_at = ovb_xcalloc(nin_trust + 1, sizeof *wary_at);
+		struct nodelist *l = &wary_at[app];
+		*OVB_PUSH(l->i, l->n, l->cap) = (size_t)(nd - S.node);
+	}
 	index_update(nd);
 }
 
@@ -1646,8 +1695,8 @@ near_pop(struct near *q, size_t *n)
 	return top;
 }
 
-/* nearest() by the index, for a capsule without pin, spread or trust
- * records: the first empty node of each shape stands for the others
+/* nearest() by the index, for a capsule without pin or spread (trust is
+ * tested on the nodes reached): the first empty node of each shape stands for the others
  * (alike, and the tie goes to the lower index), and the trees are
  * searched by the least bound until it passes the best node found (less
  * a margin for the rounding of the sums). */
@@ -1685,6 +1734,8 @@ nearest_indexed(const struct capsule *cp)
 			continue;
 		}
 		size_t i = sh->node[f.slot - sh->size];
+		if (S.node[i].napps && node_trust(&S.node[i], cp->app_index) <= 0)
+			continue;
 		double rel = shortfall(cp, &S.node[i]);
 		if (rel < bestrel || (rel == bestrel && best != OVB_NONE &&
 		    i < best)) {
@@ -1700,8 +1751,7 @@ nearest_indexed(const struct capsule *cp)
 static const struct node *
 nearest(const struct capsule *cp)
 {
-	if (shapes && !cp->c->node && !cp->app->spread &&
-	    (cp->app_index >= nin_trust || !in_trust[cp->app_index]))
+	if (shapes && !cp->c->node && !cp->app->spread)
 		return nearest_indexed(cp);
 	const struct node *best = NULL;
 	double bestrel = INFINITY;
@@ -1862,6 +1912,10 @@ clear_nodes(void)
 		}
 		free(S.node[i].wary);
 	}
+	for (size_t a = 0; wary_at && a < nin_trust; a++)
+		free(wary_at[a].i);
+	free(wary_at);
+	wary_at = NULL;
 	free(S.node);
 	S.node = ovb_xcalloc(S.cluster.n, sizeof *S.node);
 	for (size_t i = 0; i < S.cluster.n; i++)
