@@ -1829,7 +1829,12 @@ place_app(const struct ovb_app *app, struct capsule *cps)
 		return;
 	size_t *group = app->spread ? spread_groups(app->spread) : NULL;
 	struct cand *best = ovb_xmalloc(m * m * sizeof *best);
-	struct cand *tmp = ovb_xmalloc(S.cluster.n * sizeof *tmp);
+	static struct cand *tmp;    /* a node each: kept between calls */
+	static size_t ntmp;
+	if (ntmp < S.cluster.n + 1) {
+		ntmp = S.cluster.n + 1;
+		tmp = ovb_xrealloc(tmp, ntmp, sizeof *tmp);
+	}
 	size_t *nbest = ovb_xcalloc(m, sizeof *nbest);
 	size_t *cols = ovb_xmalloc(m * m * sizeof *cols);
 	for (size_t i = 0; i < m; i++) {
@@ -1886,7 +1891,6 @@ place_app(const struct ovb_app *app, struct capsule *cps)
 out:
 	free(group);
 	free(best);
-	free(tmp);
 	free(nbest);
 	free(cols);
 }
