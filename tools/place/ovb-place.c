@@ -1653,8 +1653,8 @@ shortfall(const struct capsule *cp, const struct node *nd)
 struct near { double lb; size_t shape, slot; };
 
 static void
-near_push(struct near **q, size_t *n, size_t *cap, const double t[OVB_NCAP],
-	size_t k, size_t slot)
+near_push(struct near **q, size_t *n, size_t *cap, const struct capsule *cp,
+	const double t[OVB_NCAP], size_t k, size_t slot)
 {
 	const struct shape *sh = &shapes[k];
 	const struct slot *s = &sh->t[slot];
@@ -1662,7 +1662,7 @@ near_push(struct near **q, size_t *n, size_t *cap, const double t[OVB_NCAP],
 		return;
 	double lb = -INFINITY;
 	for (int r = 0; r < S.nres; r++)
-		if (t[r] >= 0)
+		if (cp->need[r].used)
 			lb = fmax(lb, (t[r] - s->room[r]) / sh->cap[r]);
 	size_t i = *n;
 	*OVB_PUSH(*q, *n, *cap) = (struct near){ lb, k, slot };
@@ -1709,7 +1709,7 @@ nearest_indexed(const struct capsule *cp)
 	double bestrel = INFINITY, t[OVB_NCAP];
 	for (int r = 0; r < OVB_NCAP; r++)
 		t[r] = cp->need[r].used ? ovb_eq1_term(&cp->need[r],
-			cp->need[r].tau) : -1;
+			cp->need[r].tau) : 0;
 	for (size_t k = 0; k < nshapes; k++) {
 		const struct shape *sh = &shapes[k];
 		if (sh->nempty) {
@@ -1721,7 +1721,7 @@ nearest_indexed(const struct capsule *cp)
 				bestrel = rel;
 			}
 		}
-		near_push(&q, &n, &cap, t, k, 1);
+		near_push(&q, &n, &cap, cp, t, k, 1);
 	}
 	while (n) {
 		struct near f = near_pop(q, &n);
@@ -1729,8 +1729,8 @@ nearest_indexed(const struct capsule *cp)
 			break;
 		const struct shape *sh = &shapes[f.shape];
 		if (f.slot < sh->size) {
-			near_push(&q, &n, &cap, t, f.shape, 2 * f.slot);
-			near_push(&q, &n, &cap, t, f.shape, 2 * f.slot + 1);
+			near_push(&q, &n, &cap, cp, t, f.shape, 2 * f.slot);
+			near_push(&q, &n, &cap, cp, t, f.shape, 2 * f.slot + 1);
 			continue;
 		}
 		size_t i = sh->node[f.slot - sh->size];
