@@ -1177,6 +1177,10 @@ size_t ovb_grid_down(double c, double g);
 void ovb_pmf_from_hist(struct ovb_pmf *u, const struct ovb_hist *h, double g);
 /* y = y + u (independent), in place; y and u on the same grid. */
 void ovb_pmf_add(struct ovb_pmf *y, const struct ovb_pmf *u);
+/* The same sum into r, room for y->n + u->n - 1 doubles (not y's own),
+ * which becomes y->p: returns y's old array, for the caller to reuse (a
+ * convolution without malloc). */
+double *ovb_pmf_add_into(struct ovb_pmf *y, const struct ovb_pmf *u, double *r);
 /* Lumps all mass above c into the first grid point above c: keeps every
  * Pr(Y > x) with x <= c, and with it every Pr(Y + U > c), U >= 0. */
 void ovb_pmf_clip(struct ovb_pmf *y, double c);
