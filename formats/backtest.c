@@ -2,11 +2,14 @@
  * backtest.md).
  *
  *	config ID METHOD CPUS O TRAIN REPLAY rolling|rolling:M|one-shot PERIODS
+ *	       MEM POOL
  *	valid ID T
  *	period ID K START END PLACED REJECTED NODES MOVED
  *	place ID K VM NODE
- *	node ID K NODE VMS SLOTS OVER held|broken|missing
+ *	node ID K NODE VMS SLOTS OVER held|broken|missing MSLOTS MOVER MSTATUS
+ *	oom ID K VM NODE KILLS LIMIT TPEAK RPEAK seen|unseen
  *	summary ID PLACED NODES DENSITY VS-PEAK HELD BROKEN MISSING WORST MOVED
+ *	        MHELD MBROKEN MMISSING MWORST MOVER OOM KILLS
  *
  * Invariants after a successful read: every record after a config belongs
  * to it (its ID) and to its latest period (K, counting from 1); a period's
@@ -15,13 +18,18 @@
  * status follows from its counts (missing: SLOTS 0; held: OVER/SLOTS <= O
  * exactly); a summary closes its config after PERIODS periods, its counts
  * are the periods' sums, DENSITY = PLACED/NODES (0 without nodes) and
- * WORST the largest OVER/SLOTS of the nodes not missing, as doubles. */
+ * WORST the largest OVER/SLOTS of the nodes not missing, as doubles.
+ * Memory likewise (MSTATUS none exactly when MEM is 0); an oom record
+ * names a VM placed on NODE in its period, after the node records, with
+ * RPEAK > LIMIT and unseen exactly when RPEAK > TPEAK; the summary's OOM
+ * and KILLS count them and sum their KILLS. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "impl.h"
 
-static const char *const status_name[] = { "held", "broken", "missing" };
+static const char *const status_name[] = { "held", "broken", "missing",
+	"none" };
 
 const char *
 ovb_bt_status_name(enum ovb_bt_status s)
@@ -46,6 +54,7 @@ struct rd {
 	struct ovb_backtest *b;
 	struct ovb_names ids;
 	struct ovb_names vms, nodes;    /* of the current period */
+	struct ovb_names ooms;          /* its oom records' VMs */
 	bool open;                      /* a config awaits its summary */
 	bool in_period;
 };
@@ -110,6 +119,7 @@ end_period(struct rd *r, struct ovb_lex *lx)
 			}
 	ovb_names_free(&r->vms);
 	ovb_names_free(&r->nodes);
+	ovb_names_free(&r->ooms);
 	r->in_period = false;
 	return st;
 }
@@ -121,8 +131,8 @@ read_config(struct rd *r, struct ovb_lex *lx)
 	if (r->open)
 		return ovb_err(lx, "config: configuration '%s' has no summary",
 			b->conf[b->nconf - 1].id);
-	int st = ovb_arity(lx, 9, 9, "config ID METHOD CPUS O TRAIN REPLAY "
-		"rolling|rolling:M|one-shot PERIODS");
+	int st = ovb_arity(lx, 11, 11, "config ID METHOD CPUS O TRAIN REPLAY "
+		"rolling|rolling:M|one-shot PERIODS MEM POOL");
 	struct ovb_bt_config c = { 0 };
 	if (!st)
 		st = ovb_tok_name(lx, 1, "configuration id");
@@ -153,6 +163,13 @@ read_config(struct rd *r, struct ovb_lex *lx)
 	}
 	if (!st)
 		st = ovb_tok_u64(lx, 8, "PERIODS", &c.periods);
+	if (!st)
+		st = ovb_tok_nonneg(lx, 9, "MEM", &c.mem);
+	if (!st)
+		st = ovb_tok_nonneg(lx, 10, "POOL", &c.pool);
+	if (!st && !c.mem && c.pool)
+		st = ovb_err(lx, "config: POOL %s without memory (MEM 0)",
+			lx->tok[10]);
 	if (st)
 		return st;
 	size_t dup = ovb_names_get(&r->ids, lx->tok[1]);
@@ -265,8 +282,8 @@ static int
 read_node(struct rd *r, struct ovb_lex *lx)
 {
 	struct ovb_backtest *b = r->b;
-	int st = ovb_arity(lx, 8, 8, "node ID K NODE VMS SLOTS OVER "
-		"held|broken|missing");
+	int st = ovb_arity(lx, 11, 11, "node ID K NODE VMS SLOTS OVER "
+		"held|broken|missing MSLOTS MOVER MSTATUS");
 	if (!st)
 		st = owner(r, lx, true);
 	if (!st)
@@ -278,16 +295,29 @@ read_node(struct rd *r, struct ovb_lex *lx)
 		st = ovb_tok_u64(lx, 5, "SLOTS", &n.slots);
 	if (!st)
 		st = ovb_tok_u64(lx, 6, "OVER", &n.over);
+	if (!st)
+		st = ovb_tok_u64(lx, 8, "MSLOTS", &n.mslots);
+	if (!st)
+		st = ovb_tok_u64(lx, 9, "MOVER", &n.mover);
 	if (st)
 		return st;
-	int s = -1;
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(lx->tok[7], status_name[i]))
+	if (r->ooms.n)
+		return ovb_err(lx, "node: after the period's oom records");
+	int s = -1, ms = -1;
+	for (int i = 0; i < 4; i++) {
+		if (i < 3 && !strcmp(lx->tok[7], status_name[i]))
 			s = i;
+		if (!strcmp(lx->tok[10], status_name[i]))
+			ms = i;
+	}
 	if (s < 0)
 		return ovb_err(lx, "node: '%s' is not held, broken or missing",
 			lx->tok[7]);
+	if (ms < 0)
+		return ovb_err(lx, "node: MSTATUS '%s' is not held, broken, "
+			"missing or none", lx->tok[10]);
 	n.status = (enum ovb_bt_status)s;
+	n.mstatus = (enum ovb_bt_status)ms;
 	if (ovb_names_get(&r->nodes, lx->tok[3]) != OVB_NONE)
 		return ovb_err(lx, "node: %s given twice in period %s",
 			lx->tok[3], lx->tok[2]);
@@ -312,6 +342,21 @@ read_node(struct rd *r, struct ovb_lex *lx)
 			"%s", lx->tok[5], lx->tok[6], ovb_fmt_real(o, O),
 			status_name[want], lx->tok[7]);
 	}
+	if (n.mover > n.mslots)
+		return ovb_err(lx, "node: MOVER %s exceeds MSLOTS %s",
+			lx->tok[9], lx->tok[8]);
+	bool mem = b->conf[b->nconf - 1].mem > 0;
+	want = !mem ? OVB_BT_NONE : !n.mslots ? OVB_BT_MISSING :
+		ovb_bt_held(n.mover, n.mslots, O) ? OVB_BT_HELD : OVB_BT_BROKEN;
+	if (!mem && (n.mslots || n.mstatus != OVB_BT_NONE))
+		return ovb_err(lx, "node: memory counts without memory (MEM 0): "
+			"MSLOTS 0, MOVER 0 and MSTATUS none expected");
+	if (want != n.mstatus) {
+		char o[32];
+		return ovb_err(lx, "node: memory: %s slots, %s over at O = %s is "
+			"%s, not %s", lx->tok[8], lx->tok[9], ovb_fmt_real(o, O),
+			status_name[want], lx->tok[10]);
+	}
 	n.node = ovb_xstrdup(lx->tok[3]);
 	*OVB_PUSH(b->node, b->nnode, b->capnode) = n;
 	ovb_names_add(&r->nodes, n.node, b->nnode - 1);
@@ -319,11 +364,67 @@ read_node(struct rd *r, struct ovb_lex *lx)
 }
 
 static int
+read_oom(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 10, 10, "oom ID K VM NODE KILLS LIMIT TPEAK "
+		"RPEAK seen|unseen");
+	if (!st)
+		st = owner(r, lx, true);
+	if (!st)
+		st = ovb_tok_name(lx, 3, "vm name");
+	if (!st)
+		st = ovb_tok_name(lx, 4, "node name");
+	struct ovb_bt_oom o = { .period = b->nper - 1 };
+	if (!st)
+		st = ovb_tok_u64(lx, 5, "KILLS", &o.kills);
+	if (!st)
+		st = ovb_tok_nonneg(lx, 6, "LIMIT", &o.limit);
+	if (!st)
+		st = ovb_tok_nonneg(lx, 7, "TPEAK", &o.tpeak);
+	if (!st)
+		st = ovb_tok_nonneg(lx, 8, "RPEAK", &o.rpeak);
+	if (st)
+		return st;
+	if (!b->conf[b->nconf - 1].mem)
+		return ovb_err(lx, "oom: memory is not modeled (MEM 0)");
+	if (!r->nodes.n)
+		return ovb_err(lx, "oom: before the period's node records");
+	size_t pl = ovb_names_get(&r->vms, lx->tok[3]);
+	if (pl == OVB_NONE || strcmp(b->pl[pl].node, lx->tok[4]))
+		return ovb_err(lx, "oom: vm %s is not placed on node %s in "
+			"period %s", lx->tok[3], lx->tok[4], lx->tok[2]);
+	if (ovb_names_get(&r->ooms, lx->tok[3]) != OVB_NONE)
+		return ovb_err(lx, "oom: vm %s given twice in period %s",
+			lx->tok[3], lx->tok[2]);
+	if (!o.kills)
+		return ovb_err(lx, "oom: KILLS must be positive");
+	if (!(o.rpeak > o.limit))
+		return ovb_err(lx, "oom: RPEAK %s does not exceed LIMIT %s",
+			lx->tok[8], lx->tok[6]);
+	if (!strcmp(lx->tok[9], "unseen"))
+		o.unseen = true;
+	else if (strcmp(lx->tok[9], "seen"))
+		return ovb_err(lx, "oom: '%s' is not seen or unseen",
+			lx->tok[9]);
+	if (o.unseen != (o.rpeak > o.tpeak))
+		return ovb_err(lx, "oom: RPEAK %s %s TPEAK %s: %s, not %s",
+			lx->tok[8], o.unseen ? "<=" : ">", lx->tok[7],
+			o.unseen ? "seen" : "unseen", lx->tok[9]);
+	o.vm = ovb_xstrdup(lx->tok[3]);
+	o.node = ovb_xstrdup(lx->tok[4]);
+	*OVB_PUSH(b->oom, b->noom, b->capoom) = o;
+	ovb_names_add(&r->ooms, o.vm, b->noom - 1);
+	return 0;
+}
+
+static int
 read_summary(struct rd *r, struct ovb_lex *lx)
 {
 	struct ovb_backtest *b = r->b;
-	int st = ovb_arity(lx, 11, 11, "summary ID PLACED NODES DENSITY "
-		"VS-PEAK HELD BROKEN MISSING WORST MOVED");
+	int st = ovb_arity(lx, 18, 18, "summary ID PLACED NODES DENSITY "
+		"VS-PEAK HELD BROKEN MISSING WORST MOVED MHELD MBROKEN MMISSING "
+		"MWORST MOVER OOM KILLS");
 	if (!st)
 		st = owner(r, lx, false);
 	if (!st)
@@ -347,6 +448,20 @@ read_summary(struct rd *r, struct ovb_lex *lx)
 		st = ovb_tok_nonneg(lx, 9, "WORST", &s.worst);
 	if (!st)
 		st = ovb_tok_u64(lx, 10, "MOVED", &s.moved);
+	if (!st)
+		st = ovb_tok_u64(lx, 11, "MHELD", &s.mheld);
+	if (!st)
+		st = ovb_tok_u64(lx, 12, "MBROKEN", &s.mbroken);
+	if (!st)
+		st = ovb_tok_u64(lx, 13, "MMISSING", &s.mmissing);
+	if (!st)
+		st = ovb_tok_nonneg(lx, 14, "MWORST", &s.mworst);
+	if (!st)
+		st = ovb_tok_u64(lx, 15, "MOVER", &s.mover);
+	if (!st)
+		st = ovb_tok_u64(lx, 16, "OOM", &s.oom);
+	if (!st)
+		st = ovb_tok_u64(lx, 17, "KILLS", &s.kills);
 	if (st)
 		return st;
 	const struct ovb_bt_config *c = &b->conf[s.config];
@@ -373,7 +488,21 @@ read_summary(struct rd *r, struct ovb_lex *lx)
 			if (f > w.worst)
 				w.worst = f;
 		}
+		w.mheld += n->mstatus == OVB_BT_HELD;
+		w.mbroken += n->mstatus == OVB_BT_BROKEN;
+		w.mmissing += n->mstatus == OVB_BT_MISSING;
+		w.mover += n->mover;
+		if (n->mslots) {
+			double f = (double)n->mover / (double)n->mslots;
+			if (f > w.mworst)
+				w.mworst = f;
+		}
 	}
+	for (size_t i = 0; i < b->noom; i++)
+		if (b->per[b->oom[i].period].config == s.config) {
+			w.oom++;
+			w.kills += b->oom[i].kills;
+		}
 	w.density = w.nodes ? (double)w.placed / (double)w.nodes : 0;
 	if (nper != c->periods)
 		return ovb_err(lx, "summary: configuration '%s' has %llu periods, "
@@ -390,6 +519,22 @@ read_summary(struct rd *r, struct ovb_lex *lx)
 			(unsigned long long)w.broken,
 			(unsigned long long)w.missing,
 			(unsigned long long)w.moved);
+	if (w.mheld != s.mheld || w.mbroken != s.mbroken ||
+	    w.mmissing != s.mmissing || w.mover != s.mover ||
+	    w.oom != s.oom || w.kills != s.kills)
+		return ovb_err(lx, "summary: the memory counts are not the sums "
+			"of the periods' (held %llu, broken %llu, missing %llu, "
+			"over %llu, oom %llu, kills %llu)",
+			(unsigned long long)w.mheld,
+			(unsigned long long)w.mbroken,
+			(unsigned long long)w.mmissing,
+			(unsigned long long)w.mover, (unsigned long long)w.oom,
+			(unsigned long long)w.kills);
+	if (w.mworst != s.mworst) {
+		char x[32];
+		return ovb_err(lx, "summary: MWORST is %s from the records",
+			ovb_fmt_real(x, w.mworst));
+	}
 	if (w.density != s.density || w.worst != s.worst) {
 		char d[32], x[32];
 		return ovb_err(lx, "summary: DENSITY and WORST are %s and %s "
@@ -419,12 +564,14 @@ ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b)
 			st = read_place(&r, lx);
 		else if (!strcmp(k, "node"))
 			st = read_node(&r, lx);
+		else if (!strcmp(k, "oom"))
+			st = read_oom(&r, lx);
 		else if (!strcmp(k, "summary"))
 			st = read_summary(&r, lx);
 		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-backtest "
-				"file (expected config, valid, period, place, node "
-				"or summary)", k);
+				"file (expected config, valid, period, place, node, "
+				"oom or summary)", k);
 	}
 	if (!st && r.open)
 		st = ovb_err(lx, "configuration '%s' has no summary",
@@ -432,6 +579,7 @@ ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b)
 	ovb_names_free(&r.ids);
 	ovb_names_free(&r.vms);
 	ovb_names_free(&r.nodes);
+	ovb_names_free(&r.ooms);
 	return st;
 }
 
@@ -439,24 +587,34 @@ int
 ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 {
 	ovb_put_magic(f, "backtest");
-	fputs("# config ID METHOD CPUS O TRAIN REPLAY PLAN PERIODS: node size "
-		"[cpu], tolerance O, training window and replayed period [s], "
-		"rolling, rolling:M (from the last plan, at most M moves) or "
-		"one-shot\n"
+	fputs("# config ID METHOD CPUS O TRAIN REPLAY PLAN PERIODS MEM POOL: "
+		"node size [cpu], tolerance O, training window and replayed "
+		"period [s], rolling, rolling:M (from the last plan, at most M "
+		"moves) or one-shot; node memory and its reclaimable pool [B] "
+		"(MEM 0: memory not modeled)\n"
 		"# valid ID T: a one-shot plan's promise holds on every node "
 		"until T [s since the epoch] by the VMs' trend forecast\n"
 		"# period ID K START END PLACED REJECTED NODES MOVED: replayed "
 		"[START, END) [s since the epoch]; VMs placed and not; nodes "
 		"used; VMs on another node than in period K-1\n"
 		"# place ID K VM NODE: the plan of period K\n"
-		"# node ID K NODE VMS SLOTS OVER STATUS: the series' slots where "
-		"every VM has a cpu sample, those whose exact sum exceeds CPUS; "
-		"held (OVER/SLOTS <= O), broken, or missing (SLOTS 0)\n"
+		"# node ID K NODE VMS SLOTS OVER STATUS MSLOTS MOVER MSTATUS: the "
+		"series' slots where every VM has a cpu sample, those whose exact "
+		"sum exceeds CPUS; held (OVER/SLOTS <= O), broken, or missing "
+		"(SLOTS 0); the same for memory against MEM (none: not "
+		"modeled)\n"
+		"# oom ID K VM NODE KILLS LIMIT TPEAK RPEAK SEEN: slots in which "
+		"the VM's memory exceeded its limit (OOM kills); the limit, its "
+		"largest memory in the training window and in the period [B]; "
+		"unseen: RPEAK > TPEAK, a peak never seen in training\n"
 		"# summary ID PLACED NODES DENSITY VS-PEAK HELD BROKEN MISSING "
-		"WORST MOVED: sums over the periods; DENSITY VMs per node, "
-		"VS-PEAK against peak provisioning; WORST the largest OVER/SLOTS\n",
+		"WORST MOVED MHELD MBROKEN MMISSING MWORST MOVER OOM KILLS: sums "
+		"over the periods; DENSITY VMs per node, VS-PEAK against peak "
+		"provisioning; WORST the largest OVER/SLOTS; the same for memory, "
+		"MOVER the node memory overflows [slots]; OOM the oom records, "
+		"KILLS their slots\n",
 		f);
-	size_t ip = 0, ipl = 0, in = 0;
+	size_t ip = 0, ipl = 0, in = 0, io = 0;
 	for (size_t c = 0; c < b->nconf; c++) {
 		const struct ovb_bt_config *cf = &b->conf[c];
 		fprintf(f, "config %s %s", cf->id, cf->method);
@@ -469,7 +627,10 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 				(unsigned long long)cf->max_moves);
 		else
 			fputs(cf->rolling ? "rolling" : "one-shot", f);
-		fprintf(f, " %llu\n", (unsigned long long)cf->periods);
+		fprintf(f, " %llu", (unsigned long long)cf->periods);
+		ovb_put_real(f, cf->mem);
+		ovb_put_real(f, cf->pool);
+		fputc('\n', f);
 		if (cf->valid_until)
 			fprintf(f, "valid %s %llu\n", cf->id,
 				(unsigned long long)cf->valid_until);
@@ -489,12 +650,26 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 					b->pl[ipl].vm, b->pl[ipl].node);
 			for (; in < b->nnode && b->node[in].period == ip; in++) {
 				const struct ovb_bt_node *n = &b->node[in];
-				fprintf(f, "node %s %llu %s %llu %llu %llu %s\n",
+				fprintf(f, "node %s %llu %s %llu %llu %llu %s "
+					"%llu %llu %s\n",
 					cf->id, (unsigned long long)p->k,
 					n->node, (unsigned long long)n->vms,
 					(unsigned long long)n->slots,
 					(unsigned long long)n->over,
-					status_name[n->status]);
+					status_name[n->status],
+					(unsigned long long)n->mslots,
+					(unsigned long long)n->mover,
+					status_name[n->mstatus]);
+			}
+			for (; io < b->noom && b->oom[io].period == ip; io++) {
+				const struct ovb_bt_oom *o = &b->oom[io];
+				fprintf(f, "oom %s %llu %s %s %llu", cf->id,
+					(unsigned long long)p->k, o->vm, o->node,
+					(unsigned long long)o->kills);
+				ovb_put_real(f, o->limit);
+				ovb_put_real(f, o->tpeak);
+				ovb_put_real(f, o->rpeak);
+				fputs(o->unseen ? " unseen\n" : " seen\n", f);
 			}
 		}
 		for (size_t s = 0; s < b->nsum; s++) {
@@ -511,7 +686,16 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 				(unsigned long long)m->broken,
 				(unsigned long long)m->missing);
 			ovb_put_real(f, m->worst);
-			fprintf(f, " %llu\n", (unsigned long long)m->moved);
+			fprintf(f, " %llu %llu %llu %llu",
+				(unsigned long long)m->moved,
+				(unsigned long long)m->mheld,
+				(unsigned long long)m->mbroken,
+				(unsigned long long)m->mmissing);
+			ovb_put_real(f, m->mworst);
+			fprintf(f, " %llu %llu %llu\n",
+				(unsigned long long)m->mover,
+				(unsigned long long)m->oom,
+				(unsigned long long)m->kills);
 		}
 	}
 	return ferror(f) ? OVB_EIO : 0;
@@ -530,6 +714,11 @@ ovb_backtest_free(struct ovb_backtest *b)
 	}
 	for (size_t i = 0; i < b->nnode; i++)
 		free(b->node[i].node);
+	for (size_t i = 0; i < b->noom; i++) {
+		free(b->oom[i].vm);
+		free(b->oom[i].node);
+	}
+	free(b->oom);
 	free(b->conf);
 	free(b->per);
 	free(b->pl);

@@ -955,10 +955,12 @@ void ovb_migrations_free(struct ovb_migrations *m);
 /* ---- formats/backtest.c: a backtest of placement methods (format ovb-backtest) ----
  *
  * Per configuration (method, node size, tolerance, training window, the
- * replayed period, one-shot or rolling): per period the plan (VM -> node)
- * and each node's replay (slots, overflowing slots, held, broken or
- * missing), then a summary.  formats/backtest.md. */
-enum ovb_bt_status { OVB_BT_HELD, OVB_BT_BROKEN, OVB_BT_MISSING };
+ * replayed period, one-shot or rolling): per period the plan (VM -> node),
+ * each node's replay (slots, overflowing slots, held, broken or missing;
+ * cpu and memory) and the VMs' OOM kills, then a summary.
+ * formats/backtest.md. */
+enum ovb_bt_status { OVB_BT_HELD, OVB_BT_BROKEN, OVB_BT_MISSING,
+	OVB_BT_NONE };              /* none: memory not modeled (MEM 0) */
 const char *ovb_bt_status_name(enum ovb_bt_status s);
 /* A node's promise: over/slots <= O exactly (slots > 0). */
 bool ovb_bt_held(uint64_t over, uint64_t slots, double O);
@@ -973,6 +975,8 @@ struct ovb_bt_config {
 	                           keeps every node's promise until T [s];
 	                           0: not stated */
 	uint64_t periods;
+	double mem, pool;       /* node memory and its reclaimable pool [B];
+	                           mem 0: memory not modeled (pool 0) */
 	unsigned long line;
 };
 struct ovb_bt_period {
@@ -988,20 +992,35 @@ struct ovb_bt_node {
 	char *node;
 	uint64_t vms, slots, over;
 	enum ovb_bt_status status;
+	uint64_t mslots, mover;         /* memory: slots, sum above MEM */
+	enum ovb_bt_status mstatus;     /* OVB_BT_NONE iff the config's mem 0 */
+};
+/* A VM whose memory use exceeded its limit (an OOM kill) in KILLS slots of
+ * a period; limit = tpeak (1 + margin); unseen: rpeak > tpeak, a peak never
+ * seen in the training window. */
+struct ovb_bt_oom {
+	size_t period;
+	char *vm, *node;
+	uint64_t kills;
+	double limit, tpeak, rpeak;     /* [B] */
+	bool unseen;
 };
 struct ovb_bt_summary {
 	size_t config;
 	uint64_t placed, nodes, held, broken, missing, moved;
 	double density, vs_peak, worst;
+	uint64_t mheld, mbroken, mmissing, mover, oom, kills;
+	double mworst;
 };
 struct ovb_backtest {
 	size_t nconf, capconf, nper, capper, npl, cappl, nnode, capnode,
-		nsum, capsum;
+		nsum, capsum, noom, capoom;
 	struct ovb_bt_config *conf;
 	struct ovb_bt_period *per;
 	struct ovb_bt_place *pl;        /* grouped by period, in order */
 	struct ovb_bt_node *node;       /* likewise */
 	struct ovb_bt_summary *sum;     /* one per configuration */
+	struct ovb_bt_oom *oom;         /* grouped by period, in order */
 };
 int ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b);
 int ovb_backtest_write(FILE *f, const struct ovb_backtest *b);
@@ -1170,6 +1189,10 @@ size_t ovb_grid_down(double c, double g);
 void ovb_pmf_from_hist(struct ovb_pmf *u, const struct ovb_hist *h, double g);
 /* y = y + u (independent), in place; y and u on the same grid. */
 void ovb_pmf_add(struct ovb_pmf *y, const struct ovb_pmf *u);
+/* The same sum into r, room for y->n + u->n - 1 doubles (not y's own),
+ * which becomes y->p: returns y's old array, for the caller to reuse (a
+ * convolution without malloc). */
+double *ovb_pmf_add_into(struct ovb_pmf *y, const struct ovb_pmf *u, double *r);
 /* Lumps all mass above c into the first grid point above c: keeps every
  * Pr(Y > x) with x <= c, and with it every Pr(Y + U > c), U >= 0. */
 void ovb_pmf_clip(struct ovb_pmf *y, double c);

@@ -49,11 +49,11 @@ ovb_pmf_from_hist(struct ovb_pmf *u, const struct ovb_hist *h, double g)
 				(double)h->count[k] / (double)h->n;
 }
 
-void
-ovb_pmf_add(struct ovb_pmf *y, const struct ovb_pmf *u)
+double *
+ovb_pmf_add_into(struct ovb_pmf *y, const struct ovb_pmf *u, double *r)
 {
 	size_t n = y->n + u->n - 1;
-	double *r = ovb_xcalloc(n, sizeof *r);
+	memset(r, 0, n * sizeof *r);
 	for (size_t j = 0; j < u->n; j++) {
 		double pu = u->p[j];
 		if (pu == 0)
@@ -63,9 +63,17 @@ ovb_pmf_add(struct ovb_pmf *y, const struct ovb_pmf *u)
 	}
 	while (n > 1 && r[n - 1] == 0)
 		n--;
-	free(y->p);
+	double *old = y->p;
 	y->p = r;
 	y->n = n;
+	return old;
+}
+
+void
+ovb_pmf_add(struct ovb_pmf *y, const struct ovb_pmf *u)
+{
+	free(ovb_pmf_add_into(y, u, ovb_xmalloc((y->n + u->n - 1) *
+		sizeof(double))));
 }
 
 void

@@ -309,6 +309,16 @@ GEN="$BATS_TEST_DIRNAME/gen"
 			n=$((n + 1))
 		done
 	done
+	# spread=rack: the index's empty nodes one by one (their labels differ)
+	for s in $(seq 1 20); do
+		d=$T/s$s
+		mkdir "$d"
+		python3 "$GEN/place.py" $s "$d" spread >/dev/null
+		ovb-place -q "$d/cluster" "$d/apps" "$d/profile" >"$d/a"
+		ovb-place -q --scan "$d/cluster" "$d/apps" "$d/profile" >"$d/b"
+		cmp "$d/a" "$d/b" || fail "spread seed $s: the index and --scan differ"
+		n=$((n + 1))
+	done
 	# heterogeneous nodes in few shapes (ties within a shape), trust-0
 	# pairs; roomy, and so full that most applications are rejected
 	for s in 1:300:3000 2:20:8000; do

@@ -2,15 +2,17 @@
 """Oracle for ovb-backtest: replays every plan of a backtest table again,
 independently, and compares every count with the table's, exactly.
 
-usage: backtest.py [--interval 300] [--prefix vm] TABLE (--csv CSV... |
+usage: backtest.py [--interval 300] [--prefix vm] [--mem-margin 0.15]
+                   [--mem-window 3600] TABLE (--csv CSV... |
                    --series SERIES...)
 
 The VMs' cpu samples come from the raw Bitbrains CSV files (converted as
 formats/bitbrains.md says: cpu = usage / (capacity / cores) in doubles,
 the timestamp rounded to the nearest multiple of the interval, ties up,
 the first row of a slot in input order kept, rows without cores or
-capacity giving no cpu sample) or from ovb-series files.  Then, for every
-configuration and period of TABLE:
+capacity giving no cpu sample; mem = Memory usage [KB] x 1024 bytes, in
+every row) or from ovb-series files.  Then, for every configuration and
+period of TABLE:
 
 - the period's bounds follow from the previous one (END - START = REPLAY);
 - REJECTED = the VMs with a cpu series - PLACED; PLACED and NODES are the
@@ -19,6 +21,16 @@ configuration and period of TABLE:
   the slots whose exact sum (math.fsum, a Fraction when it rounds to the
   capacity) exceeds CPUS, and its status (missing: no slot; held:
   OVER/SLOTS <= O as Fractions; else broken);
+- memory, when the configuration's MEM is not 0: each node's slots where
+  every VM on it has a mem sample, those whose exact sum exceeds MEM, its
+  status as for cpu (else `none` and zeros); each placed VM's limit
+  (the largest of its window peaks in the period's training window, the
+  largest sample of each window [kW, (k+1)W) there that has all its
+  W/interval samples, W = --mem-window; times 1 + --mem-margin in
+  doubles, rounded up), the slots of the period in which its memory
+  exceeds the limit (the oom records: KILLS, LIMIT, TPEAK its largest
+  sample in training, RPEAK in the period, unseen when RPEAK > TPEAK),
+  and that every VM placed has a complete window in training;
 - MOVED: VMs placed in periods K-1 and K on different nodes;
 - with --validity, for a one-shot configuration's `valid` record, how
   many broken node-periods start before it (the plan's stated validity);
@@ -27,8 +39,12 @@ configuration and period of TABLE:
   when the table has it;
 - for the methods peak and pct, the plan itself: on every node the sum of
   the VMs' peaks (pct: nearest-rank (1-O) percentiles) over the training
-  window is at most CPUS (exact); with rolling:M (kept in place, at most M
-  moves a period, so a node may stay broken) the moves are at most M.
+  window is at most CPUS (exact); with memory, the sum of their largest
+  memory window peaks (pct: the nearest-rank (1-O) percentile of the
+  window peaks) at most MEM, and for every
+  method the sum of the limits at most MEM + POOL; with rolling:M (kept in
+  place, at most M moves a period, so a node may stay broken) the moves
+  are at most M.
 
 Prints "agree" and exits 0, or prints the differences and exits 1.
 """
@@ -50,8 +66,9 @@ def name_of(path, prefix):
     return prefix + base
 
 
-def from_csv(paths, I, prefix):
+def from_csv(paths, I, prefix, mem=None):
     rows, names, order = {}, [], 0
+    mrows = {}
     for path in paths:
         cap = name_of(path, prefix)
         if cap not in rows:
@@ -63,6 +80,7 @@ def from_csv(paths, I, prefix):
             cpu = use / (capmhz / cores) if cores > 0 and capmhz > 0 \
                 else None
             rows[cap].append((t, order, cpu))
+            mrows.setdefault(cap, []).append((t, order, x[6] * 1024))
             order += 1
     vms = {}
     for cap in names:
@@ -74,15 +92,24 @@ def from_csv(paths, I, prefix):
         s = [(t, v) for t, _, v in kept if v is not None]
         if s:
             vms[cap] = dict(s)
+        if mem is not None:
+            kept = []
+            for z in sorted(mrows[cap]):
+                if kept and kept[-1][0] == z[0]:
+                    continue
+                kept.append(z)
+            mem[cap] = {t: v for t, _, v in kept}
     return vms
 
 
-def from_series(paths):
+def from_series(paths, mem=None):
     vms = {}
     for p in paths:
         for (cap, res), blk in formats.read_series(p).items():
             if res == 'cpu':
                 vms.setdefault(cap, {}).update(dict(blk['s']))
+            elif res == 'mem' and mem is not None:
+                mem.setdefault(cap, {}).update(dict(blk['s']))
     return vms
 
 
@@ -104,7 +131,8 @@ def read_table(path):
             confs.append({'id': t[1], 'method': t[2], 'cpus': float(t[3]),
                           'O': float(t[4]), 'train': int(t[5]),
                           'replay': int(t[6]), 'plan': t[7],
-                          'periods': int(t[8]), 'per': [], 'sum': None,
+                          'periods': int(t[8]), 'mem': float(t[9]),
+                          'pool': float(t[10]), 'per': [], 'sum': None,
                           'valid': None})
         elif t[0] == 'valid':
             confs[-1]['valid'] = int(t[2])
@@ -112,12 +140,17 @@ def read_table(path):
             confs[-1]['per'].append({
                 'k': int(t[2]), 'start': int(t[3]), 'end': int(t[4]),
                 'nums': [int(x) for x in t[5:9]], 'place': {},
-                'node': {}})
+                'node': {}, 'oom': {}})
         elif t[0] == 'place':
             confs[-1]['per'][-1]['place'][t[3]] = t[4]
         elif t[0] == 'node':
             confs[-1]['per'][-1]['node'][t[3]] = (
-                int(t[4]), int(t[5]), int(t[6]), t[7])
+                int(t[4]), int(t[5]), int(t[6]), t[7], int(t[8]),
+                int(t[9]), t[10])
+        elif t[0] == 'oom':
+            confs[-1]['per'][-1]['oom'][t[3]] = (
+                t[4], int(t[5]), float(t[6]), float(t[7]), float(t[8]),
+                t[9])
         elif t[0] == 'summary':
             confs[-1]['sum'] = t[2:]
         else:
@@ -132,6 +165,50 @@ def pct_rank(p, n):
     return max(1, int(k))
 
 
+def window_peaks(series, ta, tb, W, I):
+    """The largest sample of each window [kW, (k+1)W) that has all its
+    W/I samples in [ta, tb), in time order."""
+    pk, n = {}, {}
+    for t, v in series.items():
+        if ta <= t < tb:
+            j = t // W
+            pk[j] = max(pk.get(j, v), v)
+            n[j] = n.get(j, 0) + 1
+    return [pk[j] for j in sorted(pk) if n[j] == W // I]
+
+
+def limit_of(peaks, margin):
+    return float(math.ceil(max(peaks) * (1 + margin)))
+
+
+def mem_plan(c, on, ta, tb, mem, a, bad, tag):
+    """A fresh plan's memory: every node's limits at most MEM + POOL;
+    peak: the sum of the largest window peaks at most MEM; pct: the sum of
+    the (1-O) percentiles of the window peaks."""
+    M = c['mem']
+    if M == 0:
+        return
+    for nd, members in on.items():
+        lims, tot = [], Fraction(0)
+        for vm in members:
+            pk = sorted(window_peaks(mem.get(vm, {}), ta, tb, a.mem_window,
+                                     a.interval))
+            if not pk:
+                return      # reported with the oom records
+            lims.append(Fraction(limit_of(pk, a.mem_margin)))
+            if c['method'] == 'peak':
+                tot += Fraction(pk[-1])
+            elif c['method'] == 'pct':
+                tot += Fraction(pk[pct_rank(100 - 100 * c['O'],
+                                            len(pk)) - 1])
+        if sum(lims) > Fraction(M + c['pool']):
+            bad.append('%s node %s: the memory limits %s > MEM + POOL %s'
+                       % (tag, nd, float(sum(lims)), M + c['pool']))
+        if tot > Fraction(M):
+            bad.append('%s node %s: the %s memory sum %s > %s' % (
+                tag, nd, c['method'], float(tot), M))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--interval', type=int, default=300)
@@ -142,9 +219,12 @@ def main():
     ap.add_argument('--validity', action='store_true',
                     help='print, per one-shot configuration with a valid '
                     'record, the broken node-periods that start before it')
+    ap.add_argument('--mem-margin', type=float, default=0.15)
+    ap.add_argument('--mem-window', type=int, default=3600)
     a = ap.parse_args()
-    vms = from_csv(a.csv, a.interval, a.prefix) if a.csv else \
-        from_series(a.series)
+    mem = {}
+    vms = from_csv(a.csv, a.interval, a.prefix, mem) if a.csv else \
+        from_series(a.series, mem)
     confs = read_table(a.table)
     bad = []
 
@@ -156,6 +236,9 @@ def main():
     for c in confs:
         placed = nodes = held = broken = missing = moved = 0
         worst = 0.0
+        mcount = {'held': 0, 'broken': 0, 'missing': 0, 'none': 0}
+        mworst, mover_all, noom, kills = 0.0, 0, 0, 0
+        M = c['mem']
         prev = None
         want('%s periods' % c['id'], len(c['per']), c['periods'])
         for p in c['per']:
@@ -174,6 +257,11 @@ def main():
             want(tag + ' PLACED REJECTED NODES MOVED', p['nums'],
                  [np_, len(vms) - np_, nn, mv])
             C = c['cpus']
+            if c['plan'] == 'one-shot':
+                ta = c['per'][0]['start'] - c['train']
+            else:
+                ta = p['start'] - c['train']
+            tb = ta + c['train']
             for nd in sorted(on, key=lambda s: int(s[1:])):
                 members = on[nd]
                 sers = [vms.get(vm, {}) for vm in members]
@@ -193,18 +281,60 @@ def main():
                     broken += 1
                 if common:
                     worst = max(worst, over / len(common))
+                if M > 0 and all(vm in mem for vm in members):
+                    ms = [mem[vm] for vm in members]
+                    mcommon = [t for t in sorted(ms[0])
+                               if p['start'] <= t < p['end'] and
+                               all(t in s for s in ms[1:])]
+                else:
+                    mcommon = []
+                mover = sum(1 for t in mcommon
+                            if exceeds([s[t] for s in ms], M))
+                if M == 0:
+                    mst = 'none'
+                elif not mcommon:
+                    mst = 'missing'
+                elif Fraction(mover, len(mcommon)) <= Fraction(c['O']):
+                    mst = 'held'
+                else:
+                    mst = 'broken'
+                mcount[mst] += 1
+                mover_all += mover
+                if mcommon:
+                    mworst = max(mworst, mover / len(mcommon))
                 want('%s node %s' % (tag, nd), p['node'].get(nd),
-                     (len(members), len(common), over, st))
+                     (len(members), len(common), over, st, len(mcommon),
+                      mover, mst))
                 p.setdefault('statuses', []).append((nd, st))
             want(tag + ' node records', sorted(p['node']), sorted(on))
+            # OOM kills: each placed VM's memory against its limit
+            ooms = {}
+            for vm, nd in (p['place'].items() if M > 0 else ()):
+                tr = [v for t, v in mem.get(vm, {}).items() if ta <= t < tb]
+                pk = window_peaks(mem.get(vm, {}), ta, tb, a.mem_window,
+                                  a.interval)
+                if not pk:
+                    bad.append('%s: vm %s placed without a complete memory '
+                               'window in training' % (tag, vm))
+                    continue
+                lim = limit_of(pk, a.mem_margin)
+                rp = [v for t, v in mem[vm].items()
+                      if p['start'] <= t < p['end']]
+                k = sum(1 for v in rp if v > lim)
+                if k:
+                    top = max(rp)
+                    ooms[vm] = (nd, k, lim, max(tr), top,
+                                'unseen' if top > max(tr) else 'seen')
+                    noom += 1
+                    kills += k
+            want(tag + ' oom records', p['oom'], ooms)
             if c['plan'].startswith('rolling:'):
                 if mv > int(c['plan'][8:]):
                     bad.append('%s: %d moves > %s' % (tag, mv, c['plan']))
-            elif c['method'] in ('peak', 'pct'):
-                if c['plan'] == 'rolling':
-                    ta = p['start'] - c['train']
-                else:
-                    ta = c['per'][0]['start'] - c['train']
+            else:
+                mem_plan(c, on, ta, tb, mem, a, bad, tag)
+            if c['method'] in ('peak', 'pct') and \
+                    not c['plan'].startswith('rolling:'):
                 for nd, members in on.items():
                     tot = Fraction(0)
                     for vm in members:
@@ -228,9 +358,13 @@ def main():
             density[key] = d
         s = c['sum']
         got = [int(s[0]), int(s[1]), float(s[2]), int(s[4]), int(s[5]),
-               int(s[6]), float(s[7]), int(s[8])]
+               int(s[6]), float(s[7]), int(s[8]), int(s[9]), int(s[10]),
+               int(s[11]), float(s[12]), int(s[13]), int(s[14]),
+               int(s[15])]
         want(c['id'] + ' summary', got,
-             [placed, nodes, d, held, broken, missing, worst, moved])
+             [placed, nodes, d, held, broken, missing, worst, moved,
+              mcount['held'], mcount['broken'], mcount['missing'], mworst,
+              mover_all, noom, kills])
         c['density'], c['key'], c['vs'] = d, key, float(s[3])
     for c in confs:
         if a.validity and c['valid'] is not None:

@@ -39,7 +39,8 @@ static const char *const method_name[NMETHOD] = { "overbook", "aggregate",
 enum { OPT_METHOD = 'm', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
 	OPT_PLAN, OPT_PERIODS, OPT_START, OPT_NODES, OPT_TAU, OPT_GRID,
 	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH,
-	OPT_MOVES, OPT_CAL_HALF, OPT_TREND_Q, OPT_KMIN, OPT_KMAX, OPT_KSTEP };
+	OPT_MOVES, OPT_CAL_HALF, OPT_TREND_Q, OPT_KMIN, OPT_KMAX, OPT_KSTEP,
+	OPT_MEM, OPT_POOL, OPT_MMARGIN, OPT_MWIN };
 
 #define MAXLIST 16
 static bool opt_method[NMETHOD];
@@ -60,6 +61,15 @@ static uint64_t opt_moves;
 static struct ovb_drift opt_drift = { .half_life = 7 * 86400, .day = 86400,
 	.trend_q = 0.9, .growth_max = 4 };
 static double opt_kmin = 0.5, opt_kmax = 4, opt_kstep = 0.05;
+/* memory: node sizes [GiB] paired with opt_cpus (one value: every size;
+ * none: MEM_PER_CPU GiB a cpu), the reclaimable pool (none: POOL_SHARE of
+ * the node's memory), the limit's margin, the window of the peaks */
+#define MEM_PER_CPU 4.0
+#define POOL_SHARE 0.25
+static double opt_mem[MAXLIST], opt_pool[MAXLIST];
+static size_t nmem, npool;
+static double opt_mmargin = 0.15;
+static uint64_t opt_mwin = 3600;
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Configurations (every combination is run):", 1 },
@@ -92,7 +102,23 @@ static const struct argp_option options[] = {
 	  "VM of a broken node first, by first fit), then place the rest by "
 	  "first fit decreasing (as ovb-place --max-moves); default: every "
 	  "period placed afresh, each VM trying its previous node first", 0 },
-	{ NULL, 0, NULL, 0, "Methods:", 2 },
+	{ NULL, 0, NULL, 0, "Memory (when the series have mem series):", 2 },
+	{ "mem", OPT_MEM, "LIST", 0,
+	  "Node memory [GiB] of each --cpus size, in order (one value: every "
+	  "size; default 4 GiB a cpu; 0: memory not modeled)", 0 },
+	{ "mem-pool", OPT_POOL, "LIST", 0,
+	  "The reclaimable pool [GiB] beyond node memory that the VMs' limits "
+	  "may use, per --cpus size as --mem (default a quarter of the node's "
+	  "memory)", 0 },
+	{ "mem-margin", OPT_MMARGIN, "M", 0,
+	  "A VM's memory limit is its largest window peak times 1 + M, "
+	  "rounded up to a byte (default 0.15, as ovb-profile)", 0 },
+	{ "mem-window", OPT_MWIN, "DURATION", 0,
+	  "Memory window peaks: the largest sample of each window [kW, "
+	  "(k+1)W) of the training period that has all its samples, W a "
+	  "multiple of the series' interval (default 1h, as ovb-usage -r "
+	  "mem)", 0 },
+	{ NULL, 0, NULL, 0, "Methods:", 3 },
 	{ "tau", OPT_TAU, "S", 0,
 	  "overbook: the period tau of Eq. 1 [s] (default 86400)", 0 },
 	{ "grid", OPT_GRID, "POINTS", 0,
@@ -165,6 +191,19 @@ static const char doc[] =
 	"CPUS in at most a fraction O of the replayed slots.  peak is always "
 	"computed: VS-PEAK is each configuration's density (VMs per node) "
 	"over peak's in the same configuration.\n\n"
+	"Memory (mem series of the same VMs): each VM's window peaks (the "
+	"largest sample of each complete --mem-window of the training "
+	"window), its request (their (1-O) percentile) and limit (the "
+	"largest times 1 + --mem-margin, rounded up), as ovb-profile makes "
+	"them.  Every method also holds a node's limits to its "
+	"memory plus --mem-pool, and applies its rule to memory: overbook, "
+	"aggregate, drift Pr(sum of window peaks > MEM) <= O (Eq. 3, the "
+	"peaks independent) and the sum of requests <= MEM; peak the sum of "
+	"the largest peaks; pct the sum of requests; nsigma the window "
+	"peaks' means and variances; vpa 1.15 x the decayed p90 of daily "
+	"peaks.  The replay counts, per node, the slots whose memory sum "
+	"exceeds MEM (promise: at most a fraction O) and, per VM, the slots "
+	"in which its memory exceeds its limit (OOM kills).\n\n"
 	"Progress goes to stderr when it is a terminal.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-backtest all.series > bt.txt\n"
@@ -294,6 +333,22 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_moves = ovb_arg_u64(st, "--max-moves", arg, 0, UINT64_MAX);
 		opt_repair = true;
 		return 0;
+	case OPT_MEM:
+	case OPT_POOL: {
+		const char *o = key == OPT_MEM ? "--mem" : "--mem-pool";
+		double *x = key == OPT_MEM ? opt_mem : opt_pool;
+		n = split(st, o, arg, item);
+		for (size_t i = 0; i < n; i++)
+			x[i] = ovb_arg_real(st, o, item[i], 0, 1e9);
+		*(key == OPT_MEM ? &nmem : &npool) = n;
+		return 0;
+	}
+	case OPT_MMARGIN:
+		opt_mmargin = ovb_arg_real(st, "--mem-margin", arg, 0, 100);
+		return 0;
+	case OPT_MWIN:
+		opt_mwin = duration(st, "--mem-window", arg);
+		return 0;
 	case OPT_GROWTH:
 		opt_growth_max = ovb_arg_real(st, "--growth-max", arg, 1, 1e6);
 		opt_drift.growth_max = opt_growth_max;
@@ -328,6 +383,16 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_vpa_margin = ovb_arg_real(st, "--vpa-margin", arg, 0, 100);
 		return 0;
 	case ARGP_KEY_SUCCESS:
+		if (nmem > 1 && nmem != ncpus)
+			argp_error(st, "--mem: %zu sizes for %zu --cpus sizes",
+				nmem, ncpus);
+		for (size_t i = 0; nmem > 1 && i < nmem; i++)
+			if (!(opt_mem[i] > 0))
+				argp_error(st, "--mem: 0 (memory not modeled) "
+					"must be the only value");
+		if (npool > 1 && npool != ncpus)
+			argp_error(st, "--mem-pool: %zu sizes for %zu --cpus "
+				"sizes", npool, ncpus);
 		if (!method_given)
 			for (int k = 0; k < NMETHOD; k++)
 				opt_method[k] = true;
@@ -348,6 +413,8 @@ static const struct argp argp = { options, parse_opt, "SERIES...", doc,
 struct vm {
 	const struct ovb_series *s;     /* cpu */
 	const char *file;               /* where s was read */
+	const struct ovb_series *m;     /* mem; NULL: none */
+	const char *mfile;
 };
 static struct vm *vms;
 static size_t nvm;
@@ -388,6 +455,13 @@ struct prof {
 	struct ovb_need dneed;  /* drift: aggregate mode on dd */
 	struct ovb_dist cd;     /* calibrated: the forecast samples times k */
 	struct ovb_need cneed;  /* calibrated: aggregate mode on cd */
+	struct mprof {          /* memory [B] (when modeled) */
+		double peak, req, lim;  /* largest window peak, request, limit */
+		double top;             /* the largest sample */
+		double mean, var, vpa;  /* of the window peaks; vpa's */
+		struct ovb_dist d;      /* U: the window peaks */
+		struct ovb_need need;   /* aggregate mode on d */
+	} mp;
 };
 
 struct wv { double v, w; };
@@ -540,6 +614,106 @@ size_of(enum method m, const struct prof *p)
 	}
 }
 
+/* ---- memory ---- */
+
+static bool mem_on;             /* the VMs' memory is modeled */
+static double mem_C, mem_pool;  /* the current configuration's [B] */
+
+/* The weighted percentile opt_vpa_pct of wv[0..n) (n >= 1), sorting it. */
+static double
+wpct(struct wv *wv, size_t n)
+{
+	double W = 0, cum = 0;
+	for (size_t i = 0; i < n; i++)
+		W += wv[i].w;
+	ovb_qsort(wv, n, sizeof *wv, cmp_wv);
+	double target = W * opt_vpa_pct / 100;
+	for (size_t i = 0; i < n; i++)
+		if ((cum += wv[i].w) >= target)
+			return wv[i].v;
+	return wv[n - 1].v;
+}
+
+/* VM v's memory profile over [a, b), as ovb-usage -r mem and ovb-profile
+ * make it: window peaks (the largest sample of each window [kW, (k+1)W)
+ * in [a, b) that has all its samples, W = opt_mwin), the request (their
+ * (1-O) percentile), the limit (the largest x (1 + margin), rounded up to
+ * a whole byte).  Clears p->ok when v has no complete window there (it
+ * cannot be placed). */
+static int
+mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
+{
+	struct mprof *mp = &p->mp;
+	free(mp->d.h.count);
+	memset(mp, 0, sizeof *mp);
+	const struct ovb_series *s = vms[v].m;
+	size_t lo = 0, hi = 0;
+	if (s)
+		window(s, a, b, &lo, &hi);
+	if (lo == hi) {
+		p->ok = false;
+		return 0;
+	}
+	struct ovb_series view = *s;
+	view.t = s->t + lo;
+	view.v = s->v + lo;
+	view.n = view.cap = hi - lo;
+	struct ovb_samples sm;
+	ovb_series_peaks(&view, opt_mwin, &sm);
+	if (!sm.n) {
+		ovb_samples_free(&sm);
+		p->ok = false;
+		return 0;
+	}
+	size_t nday = (size_t)((b - a + 86399) / 86400);
+	struct wv *day = ovb_xcalloc(nday, sizeof *day);
+	for (size_t i = lo; i < hi; i++) {
+		if (s->v[i] > mp->top)
+			mp->top = s->v[i];
+		size_t d = (size_t)((s->t[i] - a) / 86400);
+		if (s->v[i] > day[d].v)
+			day[d].v = s->v[i];
+		day[d].w = 1;   /* a day with a sample */
+	}
+	/* vpa: the weighted percentile of the daily peaks, each weighed at
+	 * its day's end (the window's end at most) */
+	size_t nd = 0;
+	for (size_t d = 0; d < nday; d++)
+		if (day[d].w) {
+			uint64_t end = a + (d + 1) * 86400;
+			if (end > b)
+				end = b;
+			day[nd].v = day[d].v;
+			day[nd++].w = exp2(-(double)(b - end) / opt_half);
+		}
+	mp->vpa = wpct(day, nd) * (1 + opt_vpa_margin);
+	free(day);
+	double sum2 = 0;
+	for (size_t i = 0; i < sm.n; i++)
+		sum2 += (sm.v[i] - sm.mean) * (sm.v[i] - sm.mean);
+	mp->mean = sm.mean;
+	mp->var = sum2 / (double)sm.n;
+	mp->peak = sm.peak;
+	mp->lim = ceil(sm.peak * (1 + opt_mmargin));
+	double pc = 100 - 100 * O;
+	mp->d.capsule = s->capsule;
+	mp->d.res = s->res;
+	mp->d.interval = (double)opt_mwin;
+	/* bins as net's: the least 1, 2 or 5 times a power of ten at least
+	 * peak/100 */
+	bool ok = ovb_dist_fill(&mp->d, &sm, ovb_auto_width(OVB_NET, sm.peak),
+		&pc, 1);
+	ovb_samples_free(&sm);
+	if (!ok)
+		return ovb_err_at(vms[v].mfile, s->line, "vm %s: its memory "
+			"needs more than %d bins", s->capsule, OVB_MAXBINS);
+	mp->req = mp->d.pct_v[0];
+	mp->need = (struct ovb_need){ .used = true, .sigma = mp->req,
+		.tau = OVB_PLAIN_TAU, .O = O, .h = &mp->d.h,
+		.interval = (double)opt_mwin, .agg = true };
+	return 0;
+}
+
 /* ---- nodes ---- */
 
 /* The need a node test of method m convolves (M_OVERBOOK, M_AGG,
@@ -567,11 +741,23 @@ struct bnode {
 	double g;               /* Y's grid; 0: not built */
 	struct ovb_pmf y;
 	double *tail;
+	struct mnode {          /* memory [B] */
+		struct ovb_need *need;  /* the window peaks' */
+		double *sz, *lim;       /* the method's summands, limits */
+		size_t n, cap;
+		double mean, var;
+		double g;               /* Y's grid; 0: not built */
+		struct ovb_pmf y;
+		double *tail;
+	} mem;
 };
+
+static void mem_clear(struct mnode *x);
 
 static void
 node_clear(struct bnode *nd)
 {
+	mem_clear(&nd->mem);
 	free(nd->vm);
 	free(nd->need);
 	free(nd->size);
@@ -591,6 +777,128 @@ node_build_y(struct bnode *nd, double g, double C)
 	nd->tail = ovb_xcalloc(nd->y.n, sizeof *nd->tail);
 	ovb_pmf_tails(&nd->y, nd->tail);
 	nd->g = g;
+}
+
+/* ---- a node's memory ---- */
+
+static void
+mem_clear(struct mnode *x)
+{
+	free(x->need);
+	free(x->sz);
+	free(x->lim);
+	if (x->g)
+		ovb_pmf_free(&x->y);
+	free(x->tail);
+	memset(x, 0, sizeof *x);
+}
+
+static bool
+mem_conv(enum method m)
+{
+	return m == M_OVERBOOK || m == M_AGG || m == M_DRIFT || m == M_CAL;
+}
+
+/* The method's per-VM memory summand (conv methods: the request, beside
+ * Eq. 3). */
+static double
+mem_size(enum method m, const struct mprof *p)
+{
+	switch (m) {
+	case M_PEAK: return p->peak;
+	case M_VPA: return p->vpa;
+	default: return p->req;
+	}
+}
+
+/* Y of x's memory needs on grid g. */
+static void
+mem_build_y(struct mnode *x, double g)
+{
+	if (x->g)
+		ovb_pmf_free(&x->y);
+	free(x->tail);
+	ovb_node_y(x->need, x->n, NULL, g, mem_C, &x->y);
+	x->tail = ovb_xcalloc(x->y.n, sizeof *x->tail);
+	ovb_pmf_tails(&x->y, x->tail);
+	x->g = g;
+}
+
+/* Does the node's memory keep the method's rule with p added (NULL: as
+ * it is)?  The limits' exact sum at most MEM + POOL (as a double), then
+ * the rule on MEM. */
+static bool
+mem_rule(enum method m, struct mnode *x, const struct mprof *p, double O)
+{
+	if (!mem_on)
+		return true;
+	size_t n = x->n + (p != NULL);
+	x->sz = ovb_xrealloc(x->sz, n + 1, sizeof *x->sz);
+	x->lim = ovb_xrealloc(x->lim, n + 1, sizeof *x->lim);
+	if (p) {
+		x->sz[x->n] = mem_size(m, p);
+		x->lim[x->n] = p->lim;
+	}
+	if (ovb_sum_cmp(x->lim, n, mem_C + mem_pool) > 0)
+		return false;
+	if (m == M_NSIGMA)
+		return x->mean + (p ? p->mean : 0) + opt_nsigma *
+			sqrt(x->var + (p ? p->var : 0)) <= mem_C;
+	if (ovb_sum_cmp(x->sz, n, mem_C) > 0)
+		return false;
+	if (!mem_conv(m))
+		return true;
+	const struct ovb_need *e = p ? &p->need : NULL;
+	double g = x->g;
+	if (e)
+		g = ovb_grid_add(x->n ? x->g : 0, e, mem_C, opt_grid);
+	if (!ovb_grid_holds(x->need, x->n, e, g))
+		return false;
+	if (x->g != g || !x->g)
+		mem_build_y(x, g);
+	double pr;
+	if (e) {
+		struct ovb_pmf u;
+		ovb_need_pmf(e, g, &u);
+		pr = ovb_pmf_tail_with(&x->y, x->tail, &u, mem_C);
+		ovb_pmf_free(&u);
+	} else
+		pr = ovb_pmf_tail(&x->y, mem_C);
+	return ovb_eq3_decide(x->need, x->n, e, g, mem_C, O, pr);
+}
+
+/* Adds p's memory to the node, whether it fits or not. */
+static void
+mem_add(enum method m, struct mnode *x, const struct mprof *p)
+{
+	if (!mem_on)
+		return;
+	if (mem_conv(m)) {
+		double g = ovb_grid_add(x->n ? x->g : 0, &p->need, mem_C,
+			opt_grid);
+		if (g != x->g)
+			mem_build_y(x, g);
+	}
+	size_t n1 = x->n, cap1 = x->cap;
+	*OVB_PUSH(x->need, n1, cap1) = p->need;
+	x->sz = ovb_xrealloc(x->sz, x->n + 1, sizeof *x->sz);
+	x->lim = ovb_xrealloc(x->lim, x->n + 1, sizeof *x->lim);
+	x->sz[x->n] = mem_size(m, p);
+	x->lim[x->n] = p->lim;
+	x->cap = cap1;
+	x->n++;
+	x->mean += p->mean;
+	x->var += p->var;
+	if (mem_conv(m)) {
+		struct ovb_pmf u;
+		ovb_need_pmf(&p->need, x->g, &u);
+		ovb_pmf_add(&x->y, &u);
+		ovb_pmf_free(&u);
+		ovb_pmf_clip(&x->y, mem_C);
+		free(x->tail);
+		x->tail = ovb_xcalloc(x->y.n, sizeof *x->tail);
+		ovb_pmf_tails(&x->y, x->tail);
+	}
 }
 
 /* Eq. 3 with x added: Pr(Y > C) <= O, exactly. */
@@ -614,6 +922,8 @@ static bool
 fits(enum method m, struct bnode *nd, const struct prof *p, double sz,
 	double C, double O)
 {
+	if (!mem_rule(m, &nd->mem, &p->mp, O))
+		return false;
 	struct ovb_need x = *need_of(m, p);
 	x.agg = m == M_AGG || m == M_DRIFT || m == M_CAL;
 	switch (m) {
@@ -659,6 +969,7 @@ node_add(enum method m, struct bnode *nd, size_t v, const struct prof *p,
 		nd->tail = ovb_xcalloc(nd->y.n, sizeof *nd->tail);
 		ovb_pmf_tails(&nd->y, nd->tail);
 	}
+	mem_add(m, &nd->mem, &p->mp);
 }
 
 /* Adds VM v to nd whether it fits or not (a VM kept in place). */
@@ -681,6 +992,8 @@ node_holds(enum method m, struct bnode *nd, double C, double O)
 {
 	if (!nd->n)
 		return true;
+	if (!mem_rule(m, &nd->mem, NULL, O))
+		return false;
 	switch (m) {
 	case M_OVERBOOK: case M_AGG: case M_DRIFT: case M_CAL:
 		if (!ovb_eq1_holds(nd->need, nd->n, NULL, C) ||
@@ -726,6 +1039,7 @@ struct cfg {
 	uint64_t valid;                 /* one-shot: the forecast's date */
 	double k;                       /* calibrated: the last plan's k */
 	double placed, nodes;           /* for VS-PEAK */
+	double mem, pool;               /* node memory, its pool [B]; 0: off */
 };
 
 struct sortv { size_t v; double size; };
@@ -745,6 +1059,8 @@ place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused)
 {
 	struct sortv *ord = ovb_xcalloc(nvm + 1, sizeof *ord);
 	size_t n = 0;
+	mem_C = c->mem;
+	mem_pool = c->pool;
 	for (size_t v = 0; v < nvm; v++) {
 		node_of[v] = OVB_NONE;
 		if (pr[v].ok)
@@ -864,24 +1180,28 @@ place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused)
 }
 
 /* Replays [a, b) through node k's VMs: slots where every one has a
- * sample, and those whose exact sum exceeds C. */
+ * sample, and those whose exact sum exceeds C; cpu, or memory when mem. */
 static void
 replay(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
-	uint64_t *slots, uint64_t *over)
+	uint64_t *slots, uint64_t *over, bool mem)
 {
+	*slots = *over = 0;
+	for (size_t i = 0; mem && i < n; i++)
+		if (!vms[on[i]].m)
+			return;
+#define SER(i) (mem ? vms[on[i]].m : vms[on[i]].s)
 	size_t *lo = ovb_xcalloc(n, sizeof *lo), *hi = ovb_xcalloc(n,
 		sizeof *hi);
 	double *x = ovb_xcalloc(n, sizeof *x);
-	*slots = *over = 0;
 	for (size_t i = 0; i < n; i++)
-		window(vms[on[i]].s, a, b, &lo[i], &hi[i]);
-	const struct ovb_series *s0 = vms[on[0]].s;
+		window(SER(i), a, b, &lo[i], &hi[i]);
+	const struct ovb_series *s0 = SER(0);
 	for (size_t j = lo[0]; j < hi[0]; j++) {
 		uint64_t t = s0->t[j];
 		x[0] = s0->v[j];
 		bool all = true;
 		for (size_t i = 1; i < n && all; i++) {
-			const struct ovb_series *s = vms[on[i]].s;
+			const struct ovb_series *s = SER(i);
 			while (lo[i] < hi[i] && s->t[lo[i]] < t)
 				lo[i]++;
 			if (lo[i] < hi[i] && s->t[lo[i]] == t)
@@ -894,6 +1214,7 @@ replay(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
 		++*slots;
 		*over += ovb_sum_cmp(x, n, C) > 0;
 	}
+#undef SER
 	free(lo);
 	free(hi);
 	free(x);
@@ -911,7 +1232,7 @@ node_name(size_t k)
 static void
 record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
 	const size_t *node_of, size_t placed, size_t nused, size_t moved,
-	size_t rejected)
+	size_t rejected, const struct prof *pr)
 {
 	struct ovb_backtest *bt = &c->bt;
 	struct ovb_bt_period *p = OVB_PUSH(bt->per, bt->nper, bt->capper);
@@ -943,12 +1264,44 @@ record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
 		nd->period = bt->nper - 1;
 		nd->node = node_name(nk);
 		nd->vms = n;
-		replay(on, n, a, b, c->cpus, &nd->slots, &nd->over);
+		replay(on, n, a, b, c->cpus, &nd->slots, &nd->over, false);
 		nd->status = !nd->slots ? OVB_BT_MISSING :
 			ovb_bt_held(nd->over, nd->slots, c->O) ? OVB_BT_HELD :
 			OVB_BT_BROKEN;
+		nd->mstatus = OVB_BT_NONE;
+		nd->mslots = nd->mover = 0;
+		if (c->mem > 0) {
+			replay(on, n, a, b, c->mem, &nd->mslots, &nd->mover,
+				true);
+			nd->mstatus = !nd->mslots ? OVB_BT_MISSING :
+				ovb_bt_held(nd->mover, nd->mslots, c->O) ?
+				OVB_BT_HELD : OVB_BT_BROKEN;
+		}
 	}
 	free(on);
+	/* OOM kills: the slots in which a VM's memory exceeds its limit */
+	for (size_t v = 0; c->mem > 0 && v < nvm; v++) {
+		if (node_of[v] == OVB_NONE || !vms[v].m)
+			continue;
+		const struct ovb_series *s = vms[v].m;
+		size_t lo, hi;
+		window(s, a, b, &lo, &hi);
+		uint64_t kills = 0;
+		double top = 0;
+		for (size_t j = lo; j < hi; j++) {
+			kills += s->v[j] > pr[v].mp.lim;
+			if (s->v[j] > top)
+				top = s->v[j];
+		}
+		if (!kills)
+			continue;
+		struct ovb_bt_oom *o = OVB_PUSH(bt->oom, bt->noom, bt->capoom);
+		*o = (struct ovb_bt_oom){ .period = bt->nper - 1,
+			.vm = ovb_xstrdup(s->capsule),
+			.node = node_name(node_of[v]), .kills = kills,
+			.limit = pr[v].mp.lim, .tpeak = pr[v].mp.top,
+			.rpeak = top, .unseen = top > pr[v].mp.top };
+	}
 }
 
 /* The summary of c from its records. */
@@ -972,6 +1325,19 @@ summarize(struct cfg *c)
 			if (f > s.worst)
 				s.worst = f;
 		}
+		s.mheld += n->mstatus == OVB_BT_HELD;
+		s.mbroken += n->mstatus == OVB_BT_BROKEN;
+		s.mmissing += n->mstatus == OVB_BT_MISSING;
+		s.mover += n->mover;
+		if (n->mslots) {
+			double f = (double)n->mover / (double)n->mslots;
+			if (f > s.mworst)
+				s.mworst = f;
+		}
+	}
+	for (size_t i = 0; i < bt->noom; i++) {
+		s.oom++;
+		s.kills += bt->oom[i].kills;
 	}
 	s.density = s.nodes ? (double)s.placed / (double)s.nodes : 0;
 	*OVB_PUSH(bt->sum, bt->nsum, bt->capsum) = s;
@@ -1089,7 +1455,7 @@ struct calarg {
 static size_t place(struct cfg *c, const struct prof *pr, size_t *node_of,
 	size_t *nused);
 static void replay(const size_t *on, size_t n, uint64_t a, uint64_t b,
-	double C, uint64_t *slots, uint64_t *over);
+	double C, uint64_t *slots, uint64_t *over, bool mem);
 
 /* -vv: one line per node of a fold's plan at k, for t/oracle/drift.py. */
 static void
@@ -1140,7 +1506,11 @@ cal_holds(double k, void *arg)
 		struct cfg t = { .m = M_CAL, .cpus = ca->c->cpus,
 			.O = ca->c->O };
 		size_t nused;
+		/* k is cpu's: the folds are placed by cpu alone */
+		bool mem_was = mem_on;
+		mem_on = false;
 		place(&t, ca->tmp, ca->node_of, &nused);
+		mem_on = mem_was;
 		for (size_t nk = 0; ok && nk < nvm; nk++) {
 			size_t n = 0;
 			for (size_t v = 0; v < nvm; v++)
@@ -1149,7 +1519,8 @@ cal_holds(double k, void *arg)
 			if (!n)
 				continue;
 			uint64_t slots, over;
-			replay(on, n, cw->ha, cw->hb, ca->c->cpus, &slots, &over);
+			replay(on, n, cw->ha, cw->hb, ca->c->cpus, &slots, &over,
+				false);
 			/* no slot in common: not known to hold */
 			ok = slots && ovb_bt_held(over, slots, ca->c->O);
 			if (ovb_verbose > 1)
@@ -1209,6 +1580,8 @@ profiles_free(struct prof *pr)
 		free(pr[v].dd.h.count);
 		free(pr[v].cd.h.count);
 		pr[v].cd.h.count = NULL;
+		free(pr[v].mp.d.h.count);
+		pr[v].mp.d.h.count = NULL;
 	}
 }
 
@@ -1225,7 +1598,7 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 		.O = c->O, .train = c->train, .replay = opt_replay,
 		.rolling = c->rolling, .repair = c->rolling && opt_repair,
 		.max_moves = opt_moves, .valid_until = c->rolling ? 0 :
-		c->valid, .periods = nper };
+		c->valid, .periods = nper, .mem = c->mem, .pool = c->pool };
 	size_t conf = out->nconf - 1, per0 = out->nper;
 	for (size_t i = 0; i < c->bt.nper; i++) {
 		struct ovb_bt_period *p = OVB_PUSH(out->per, out->nper,
@@ -1244,6 +1617,12 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 		*p = c->bt.node[i];
 		p->period += per0;
 	}
+	for (size_t i = 0; i < c->bt.noom; i++) {
+		struct ovb_bt_oom *p = OVB_PUSH(out->oom, out->noom,
+			out->capoom);
+		*p = c->bt.oom[i];
+		p->period += per0;
+	}
 	struct ovb_bt_summary *s = OVB_PUSH(out->sum, out->nsum, out->capsum);
 	*s = c->bt.sum[0];
 	s->config = conf;
@@ -1252,6 +1631,7 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 	free(c->bt.pl);
 	free(c->bt.node);
 	free(c->bt.sum);
+	free(c->bt.oom);
 	memset(&c->bt, 0, sizeof c->bt);
 }
 
@@ -1291,6 +1671,36 @@ main(int argc, char **argv)
 	if (!status && !nvm)
 		status = ovb_err_at(argc - first == 1 ? argv[first] : NULL, 0,
 			"no cpu series: nothing to place");
+	/* memory: the mem series of the VMs (a mem series without a cpu
+	 * one is not a VM) */
+	for (size_t i = 0; !status && i < all.n; i++) {
+		const struct ovb_series *s = &all.s[i];
+		if (s->res != OVB_MEM)
+			continue;
+		if (s->interval != interval) {
+			status = ovb_err_at(files[i], s->line, "series %s mem: "
+				"interval %llu s, but %llu s for cpu",
+				s->capsule, (unsigned long long)s->interval,
+				(unsigned long long)interval);
+			break;
+		}
+		for (size_t v = 0; v < nvm; v++)
+			if (!strcmp(vms[v].s->capsule, s->capsule)) {
+				vms[v].m = s;
+				vms[v].mfile = files[i];
+				mem_on = true;
+			}
+	}
+	if (nmem == 1 && opt_mem[0] == 0)
+		mem_on = false;
+	else if (!status && nmem && !mem_on)
+		status = ovb_err_at(argc - first == 1 ? argv[first] : NULL, 0,
+			"--mem: no mem series to replay");
+	if (!status && mem_on && opt_mwin % interval)
+		status = ovb_err_at(argc - first == 1 ? argv[first] : NULL, 0,
+			"--mem-window %llu s is not a multiple of the series' "
+			"interval %llu s", (unsigned long long)opt_mwin,
+			(unsigned long long)interval);
 	uint64_t S = start_given ? opt_start : (t0 + 86399) / 86400 * 86400;
 	uint64_t maxtrain = 0;
 	for (size_t i = 0; i < ntrain; i++)
@@ -1327,6 +1737,14 @@ main(int argc, char **argv)
 					*c = (struct cfg){ .m = (enum method)m,
 						.cpus = opt_cpus[ic], .O = opt_O[io],
 						.train = W, .rolling = pl == 0 };
+					if (mem_on) {
+						c->mem = ldexp(nmem ? opt_mem[nmem >
+							1 ? ic : 0] : MEM_PER_CPU *
+							c->cpus, 30);
+						c->pool = npool ? ldexp(opt_pool[
+							npool > 1 ? ic : 0], 30) :
+							POOL_SHARE * c->mem;
+					}
 					c->prev = ovb_xcalloc(nvm + 1,
 						sizeof *c->prev);
 					for (size_t v = 0; v < nvm; v++)
@@ -1346,9 +1764,14 @@ main(int argc, char **argv)
 					profiles_free(pr);
 					uint64_t ta = pl == 0 ? a - W :
 						first_start - W;
-					for (size_t v = 0; !status && v < nvm; v++)
+					for (size_t v = 0; !status && v < nvm; v++) {
 						status = profile(v, ta, ta + W,
 							b, opt_O[io], &pr[v]);
+						if (!status && mem_on)
+							status = mem_profile(v,
+								ta, ta + W,
+								opt_O[io], &pr[v]);
+					}
 					uint64_t L = opt_replay < W / 2 ?
 						opt_replay : W / 2;
 					nfold = W >= 4 * L ? 2 : 1;
@@ -1397,7 +1820,7 @@ main(int argc, char **argv)
 					}
 					rej = nvm - placed;
 					record(c, k, a, b, node_of, placed,
-						nused, moved, rej);
+						nused, moved, rej, pr);
 					c->placed += (double)placed;
 					c->nodes += (double)nused;
 				}

@@ -58,19 +58,24 @@ struct nres {
 	size_t maxlen, sumlen;    /* the members' U's on grid g: the longest,
 	                             and all their grid points (error bounds) */
 	struct ovb_pmf y;         /* clipped at the capacity */
-	double *tail;
+	size_t ycap, tailcap;     /* doubles allocated at y.p, tail */
+	double *tail;             /* tail[k] = Pr(Y > k g) for k >= tlo, */
+	size_t tlo;               /* made from the top down as asked (a */
+	double tsum;              /* test needs the top few): Pr(Y >= tlo g) */
 	double risk;
 	struct ovb_need *members;     /* for recomputing Eq. 1 when tau_min drops */
 	bool mixed;               /* warned: U's of different intervals */
+	bool profiled;            /* a member has a U, over interval: */
+	double interval;          /* until mixed, every member's with a U */
 	size_t nmembers, capmembers;
 };
 
 struct node {
 	const struct ovb_node *n;
 	struct nres r[OVB_NCAP];
-	size_t *apps;             /* indexes of the applications on it */
-	size_t napps, capapps;
-	size_t *wary;             /* those of them named in trust records */
+	size_t napps;             /* capsules on it (asked: whether any) */
+	size_t *wary;             /* its applications named in trust
+	                             records, by index */
 	size_t nwary, capwary;
 };
 
@@ -311,6 +316,46 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 
 /* ---- node state ---- */
 
+/* U of a profile on a grid, kept: a node's capsules come from a few
+ * profiles and its grid from its shape, so the same few U's come back
+ * (made by ovb_need_pmf; a slot taken by another is made anew). */
+static struct ucache {
+	const struct ovb_hist *h;
+	double g;
+	struct ovb_pmf u;
+} ucache[4096];
+
+/* The capsule's U on grid g: a kept one, or (a plain reservation) made
+ * in *tmp, which the caller frees when it is the answer. */
+static const struct ovb_pmf *
+need_pmf(const struct ovb_need *n, double g, struct ovb_pmf *tmp)
+{
+	if (!n->h) {
+		ovb_need_pmf(n, g, tmp);
+		return tmp;
+	}
+	uint64_t bits;
+	memcpy(&bits, &g, sizeof bits);
+	uint64_t k = ((uint64_t)(uintptr_t)n->h >> 4) * 0x9E3779B97F4A7C15u ^
+		bits * 0xC2B2AE3D27D4EB4Fu;
+	struct ucache *c = &ucache[(k >> 40) % (sizeof ucache / sizeof *ucache)];
+	if (c->h != n->h || c->g != g) {
+		ovb_pmf_free(&c->u);
+		ovb_need_pmf(n, g, &c->u);
+		c->h = n->h;
+		c->g = g;
+	}
+	return &c->u;
+}
+
+static void
+ucache_free(void)
+{
+	for (size_t i = 0; i < sizeof ucache / sizeof *ucache; i++)
+		ovb_pmf_free(&ucache[i].u);
+	memset(ucache, 0, sizeof ucache);
+}
+
 static void
 count_len(struct nres *nr, const struct ovb_need *n, double g)
 {
@@ -344,21 +389,58 @@ add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
 		/* the first profiled capsule, or a coarser grid: rebuild */
 		ovb_pmf_free(&nr->y);
 		ovb_node_y(nr->members, nr->nmembers, NULL, g, cap, &nr->y);
+		nr->ycap = nr->y.n;
 		nr->maxlen = nr->sumlen = 0;
 		for (size_t i = 0; i < nr->nmembers; i++)
 			count_len(nr, &nr->members[i], g);
 	} else {
 		count_len(nr, n, g);
-		struct ovb_pmf u;
-		ovb_need_pmf(n, g, &u);
-		ovb_pmf_add(&nr->y, &u);
-		ovb_pmf_free(&u);
+		/* Y + U into a spare array, Y's own the next spare: no
+		 * malloc once the arrays are long enough */
+		static double *spare;
+		static size_t sparecap;
+		struct ovb_pmf tmp;
+		const struct ovb_pmf *u = need_pmf(n, g, &tmp);
+		size_t len = nr->y.n + u->n - 1;
+		if (sparecap < len) {
+			sparecap = len + len / 4;
+			spare = ovb_xrealloc(spare, sparecap, sizeof *spare);
+		}
+		size_t c = nr->ycap;
+		spare = ovb_pmf_add_into(&nr->y, u, spare);
+		nr->ycap = sparecap;
+		sparecap = c;
+		if (u == &tmp)
+			ovb_pmf_free(&tmp);
 		ovb_pmf_clip(&nr->y, cap);
 	}
 	nr->g = g;
-	nr->tail = ovb_xrealloc(nr->tail, nr->y.n, sizeof *nr->tail);
-	ovb_pmf_tails(&nr->y, nr->tail);
+	if (nr->tailcap < nr->y.n) {
+		nr->tailcap = nr->y.n + nr->y.n / 4;
+		nr->tail = ovb_xrealloc(nr->tail, nr->tailcap, sizeof *nr->tail);
+	}
+	nr->tlo = nr->y.n;
+	nr->tsum = 0;
 	nr->risk = ovb_pmf_tail(&nr->y, cap);
+}
+
+/* nr->tail from index lo up, for ovb_pmf_tail_with on Y + U with U
+ * below top + 1 grid points at capacity cap: as ovb_pmf_tails makes
+ * them, from the top down, the same sums in the same order.  The tail is
+ * a cache of Y's: nr is changed only there. */
+static const double *
+tails_for(const struct nres *nr, double cap, size_t top)
+{
+	struct nres *m = (struct nres *)nr;
+	size_t K = ovb_grid_down(cap, nr->y.g);
+	size_t lo = top < K ? K - top : 0;
+	for (size_t k = m->tlo; k-- > lo;) {
+		m->tail[k] = m->tsum;
+		m->tsum += m->y.p[k];
+	}
+	if (lo < m->tlo)
+		m->tlo = lo;
+	return m->tail;
 }
 
 /* ---- applications and trust ---- */
@@ -434,6 +516,40 @@ node_trust(const struct node *nd, size_t a)
 	return t;
 }
 
+/* By application index (below nin_trust): the nodes whose wary list has
+ * it. */
+struct nodelist { size_t *i, n, cap; };
+static struct nodelist *wary_at;
+
+static int
+cmp_size(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* How many nodes node_trust() puts at 0 or below for application a: those
+ * with an application b on them whose trust with a is. */
+static size_t
+distrusting(size_t a)
+{
+	size_t *v = NULL, n = 0, cap = 0, d = 0;
+	for (size_t k = 0; wary_at && k < ntrusts; k++) {
+		size_t b = trusts[k].a == a ? trusts[k].b : trusts[k].b == a ?
+			trusts[k].a : OVB_NONE;
+		if (b >= nin_trust ||
+		    !(fmin(trust_one(a, b), trust_one(b, a)) <= 0))
+			continue;
+		for (size_t j = 0; j < wary_at[b].n; j++)
+			*OVB_PUSH(v, n, cap) = wary_at[b].i[j];
+	}
+	ovb_qsort(v, n, sizeof *v, cmp_size);
+	for (size_t j = 0; j < n; j++)
+		d += !j || v[j] != v[j - 1];
+	free(v);
+	return d;
+}
+
 /* ---- feasibility and scores ---- */
 
 enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_TARGET, W_EQ3, W_LIMIT,
@@ -475,14 +591,16 @@ risk_with(const struct nres *nr, const struct ovb_need *n, double g,
 		return nr->risk;
 	/* Y + U > C  <=>  k + j > K on the grid (as in ovb_pmf_tail) */
 	size_t K = ovb_grid_down(cap, g), jmax = ovb_need_top(n, g);
-	double bound = jmax > K ? 1 : K - jmax < nr->y.n ? nr->tail[K - jmax] :
-		0;
+	double bound = jmax > K ? 1 : K - jmax < nr->y.n ?
+		tails_for(nr, cap, jmax)[K - jmax] : 0;
 	if (ovb_decide(bound, err, limit) == 1)
 		return bound;
-	struct ovb_pmf u;
-	ovb_need_pmf(n, g, &u);
-	double r = ovb_pmf_tail_with(&nr->y, nr->tail, &u, cap);
-	ovb_pmf_free(&u);
+	struct ovb_pmf tmp;
+	const struct ovb_pmf *u = need_pmf(n, g, &tmp);
+	double r = ovb_pmf_tail_with(&nr->y, tails_for(nr, cap, u->n - 1), u,
+		cap);
+	if (u == &tmp)
+		ovb_pmf_free(&tmp);
 	return r;
 }
 
@@ -689,22 +807,49 @@ best_first(struct cand *tmp, size_t n, size_t k)
  * largest headroom and the largest C - load of each resource; the shapes'
  * trees are searched best-first together by the bound on the score,
  * leaving out every subtree where Eq. 1 must fail, and the search stops
- * as soon as the best candidate found beats every node not yet seen.  The
- * candidates, and so the plan, are those of a pass over all nodes (t/0310
- * compares them with --scan); when no node takes the capsule, the pass
- * itself runs, for the reasons' counts.  Best-fit, random, trust
+ * as soon as the best candidate found beats every node not yet seen.
+ *
+ * A shape's empty nodes are all alike (the same capacities, no capsule):
+ * they score the same and pass or fail the same tests, and the tie goes
+ * to the lowest index.  They are kept out of the tree, in a list by
+ * index, and a search tests the first of them only: the others follow
+ * it with the same score (searching them in the tree made every capsule
+ * of the first wave visit every empty node of the best shape, a cost that
+ * grew with the nodes per shape).  With spread=KEY their labels differ:
+ * they are then searched one by one.
+ *
+ * The candidates, and so the plan, are those of a pass over all nodes
+ * (t/0310 compares them with --scan).  When no node takes the capsule,
+ * the counts of the reasons come from the search too (a node the tree
+ * left out fails Eq. 1, unless trust 0 with the application comes first:
+ * the nodes of its distrusted partners), and the nearest node from a
+ * search of the same trees by the least shortfall; a pinned capsule or
+ * spread=KEY pass over all nodes for them.  Best-fit, random, trust
  * weighting and the aggregate mode score otherwise, and --max-moves
  * takes capsules off nodes: they pass over all nodes. */
+struct slot {
+	double top;                   /* the largest headroom below */
+	double room[OVB_NCAP];        /* the largest C - load below */
+};
 struct shape {
 	const double *cap;            /* the capacities of its nodes */
 	size_t *node, n, size;        /* its nodes by index; leaves (2^k) */
-	double *top;                  /* per tree slot: the largest headroom */
-	double *room[OVB_NCAP];       /* per tree slot: the largest C - load */
+	struct slot *t;               /* the tree: t[1] the root, leaves
+	                                 from t[size] */
+	size_t *enext, *eprev;        /* its empty nodes by position, a list
+	                                 (n: none) */
+	size_t efirst, nempty;
+	/* per search */
 	double drop;                  /* sum t/C/NCAP of the capsule */
+	size_t ecur, eleft;           /* the next empty node not yet seen,
+	                                 how many are left */
+	double escore;                /* their score */
+	bool elive;                   /* they may take the capsule */
 };
 static struct shape *shapes;
 static size_t nshapes;
-static size_t *leaf_of, *shape_of;  /* by node: its leaf slot, its shape */
+static size_t *pos_of, *shape_of;   /* by node: its position, its shape */
+static bool *is_empty;              /* by node: in its shape's list */
 
 static bool
 use_index(void)
@@ -725,21 +870,43 @@ headroom(const struct node *nd)
 	return fit;
 }
 
-static void
-slot_pull(struct shape *sh, size_t i)
+/* No capsule, and so the state of a node just made. */
+static bool
+node_empty(const struct node *nd)
 {
-	size_t l = 2 * i, r = l + 1;
-	sh->top[i] = fmax(sh->top[l], sh->top[r]);
-	for (int k = 0; k < OVB_NCAP; k++)
-		sh->room[k][i] = fmax(sh->room[k][l], sh->room[k][r]);
+	if (nd->napps)
+		return false;
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (nd->r[r].ncap || nd->r[r].nmembers || nd->r[r].g)
+			return false;
+	return true;
 }
 
 static void
-leaf_set(struct shape *sh, size_t slot, const struct node *nd)
+slot_pull(struct shape *sh, size_t i)
 {
-	sh->top[slot] = headroom(nd);
+	const struct slot *l = &sh->t[2 * i], *r = l + 1;
+	struct slot *s = &sh->t[i];
+	s->top = fmax(l->top, r->top);
 	for (int k = 0; k < OVB_NCAP; k++)
-		sh->room[k][slot] = nd->n->cap[k] - nd->r[k].load;
+		s->room[k] = fmax(l->room[k], r->room[k]);
+}
+
+static void
+slot_hide(struct slot *s)
+{
+	s->top = -INFINITY;
+	for (int k = 0; k < OVB_NCAP; k++)
+		s->room[k] = -INFINITY;
+}
+
+static void
+leaf_set(struct shape *sh, size_t pos, const struct node *nd)
+{
+	struct slot *s = &sh->t[sh->size + pos];
+	s->top = headroom(nd);
+	for (int k = 0; k < OVB_NCAP; k++)
+		s->room[k] = nd->n->cap[k] - nd->r[k].load;
 }
 
 /* Nodes by their capacities, then their index. */
@@ -759,16 +926,18 @@ index_free(void)
 {
 	for (size_t k = 0; k < nshapes; k++) {
 		free(shapes[k].node);
-		free(shapes[k].top);
-		for (int r = 0; r < OVB_NCAP; r++)
-			free(shapes[k].room[r]);
+		free(shapes[k].t);
+		free(shapes[k].enext);
+		free(shapes[k].eprev);
 	}
 	free(shapes);
-	free(leaf_of);
+	free(pos_of);
 	free(shape_of);
+	free(is_empty);
 	shapes = NULL;
 	nshapes = 0;
-	leaf_of = shape_of = NULL;
+	pos_of = shape_of = NULL;
+	is_empty = NULL;
 }
 
 static void
@@ -778,8 +947,9 @@ index_build(void)
 	index_free();
 	if (!use_index() || !n)
 		return;
-	leaf_of = ovb_xmalloc(n * sizeof *leaf_of);
+	pos_of = ovb_xmalloc(n * sizeof *pos_of);
 	shape_of = ovb_xmalloc(n * sizeof *shape_of);
+	is_empty = ovb_xcalloc(n, sizeof *is_empty);
 	size_t *order = ovb_xmalloc(n * sizeof *order);
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
@@ -795,6 +965,7 @@ index_build(void)
 		}
 		struct shape *sh = &shapes[nshapes - 1];
 		shape_of[i] = nshapes - 1;
+		pos_of[i] = sh->n;
 		sh->node[sh->n++] = i;
 	}
 	free(order);
@@ -802,20 +973,31 @@ index_build(void)
 		struct shape *sh = &shapes[k];
 		for (sh->size = 1; sh->size < sh->n; sh->size *= 2)
 			;
-		sh->top = ovb_xmalloc(2 * sh->size * sizeof *sh->top);
-		for (int r = 0; r < OVB_NCAP; r++)
-			sh->room[r] = ovb_xmalloc(2 * sh->size * sizeof
-				*sh->room[r]);
+		sh->t = ovb_xmalloc(2 * sh->size * sizeof *sh->t);
+		sh->enext = ovb_xmalloc(sh->n * sizeof *sh->enext);
+		sh->eprev = ovb_xmalloc(sh->n * sizeof *sh->eprev);
+		size_t last = sh->n;
+		sh->efirst = sh->n;
 		for (size_t j = 0; j < sh->size; j++) {
-			size_t slot = sh->size + j;
-			if (j < sh->n) {
-				leaf_of[sh->node[j]] = slot;
-				leaf_set(sh, slot, &S.node[sh->node[j]]);
+			if (j >= sh->n) {
+				slot_hide(&sh->t[sh->size + j]);
 				continue;
 			}
-			sh->top[slot] = -INFINITY;
-			for (int r = 0; r < OVB_NCAP; r++)
-				sh->room[r][slot] = -INFINITY;
+			size_t i = sh->node[j];
+			if (!node_empty(&S.node[i])) {
+				leaf_set(sh, j, &S.node[i]);
+				continue;
+			}
+			slot_hide(&sh->t[sh->size + j]);
+			is_empty[i] = true;
+			sh->nempty++;
+			sh->eprev[j] = last;
+			sh->enext[j] = sh->n;
+			if (last == sh->n)
+				sh->efirst = j;
+			else
+				sh->enext[last] = j;
+			last = j;
 		}
 		for (size_t i = sh->size; i-- > 1;)
 			slot_pull(sh, i);
@@ -827,15 +1009,26 @@ index_update(const struct node *nd)
 {
 	if (!shapes)
 		return;
-	size_t i = (size_t)(nd - S.node);
+	size_t i = (size_t)(nd - S.node), j = pos_of[i];
 	struct shape *sh = &shapes[shape_of[i]];
-	size_t slot = leaf_of[i];
-	leaf_set(sh, slot, nd);
-	for (slot /= 2; slot >= 1; slot /= 2)
-		slot_pull(sh, slot);
+	if (is_empty[i]) {    /* out of the list of empty nodes */
+		is_empty[i] = false;
+		sh->nempty--;
+		size_t p = sh->eprev[j], q = sh->enext[j];
+		if (p == sh->n)
+			sh->efirst = q;
+		else
+			sh->enext[p] = q;
+		if (q != sh->n)
+			sh->eprev[q] = p;
+	}
+	leaf_set(sh, j, nd);
+	for (size_t s = (sh->size + j) / 2; s >= 1; s /= 2)
+		slot_pull(sh, s);
 }
 
-/* The best-first search: a heap of tree slots by their bound. */
+/* The best-first search: a heap of tree slots by their bound; slot 0
+ * stands for the shape's empty nodes, searched one by one (spread). */
 struct front { double ub; size_t shape, slot; };
 struct walk { struct front *q; size_t n, cap; double need[OVB_NCAP]; };
 
@@ -843,24 +1036,31 @@ struct walk { struct front *q; size_t n, cap; double need[OVB_NCAP]; };
  * capsule uses, some node with C - load >= t (less a margin for the
  * rounding of the loads). */
 static bool
-may_fit(const struct walk *w, const struct shape *sh, size_t slot)
+may_fit(const struct walk *w, const struct shape *sh, const double *room)
 {
 	for (int r = 0; r < OVB_NCAP; r++)
-		if (w->need[r] > 0 && sh->room[r][slot] < w->need[r] -
-		    1e-9 * sh->cap[r])
+		if (w->need[r] > 0 && room[r] < w->need[r] - 1e-9 * sh->cap[r])
 			return false;
 	return true;
 }
 
-static void
-walk_push(struct walk *w, size_t k, size_t slot)
+/* The front of a tree slot, false when no node under it may fit. */
+static bool
+front_of(const struct walk *w, size_t k, size_t slot, struct front *f)
 {
 	const struct shape *sh = &shapes[k];
-	if (sh->top[slot] == -INFINITY || !may_fit(w, sh, slot))
-		return;
+	const struct slot *s = &sh->t[slot];
+	if (s->top == -INFINITY || !may_fit(w, sh, s->room))
+		return false;
+	*f = (struct front){ s->top - sh->drop, k, slot };
+	return true;
+}
+
+static void
+walk_push(struct walk *w, struct front f)
+{
 	size_t i = w->n;
-	*OVB_PUSH(w->q, w->n, w->cap) = (struct front){ sh->top[slot] -
-		sh->drop, k, slot };
+	*OVB_PUSH(w->q, w->n, w->cap) = f;
 	while (i > 0 && w->q[i].ub > w->q[(i - 1) / 2].ub) {
 		struct front x = w->q[i];
 		w->q[i] = w->q[(i - 1) / 2];
@@ -890,20 +1090,49 @@ walk_pop(struct walk *w)
 	return top;
 }
 
-/* The next node that may take the capsule, best bound first (*ub), or
- * OVB_NONE. */
+/* The next node that may take the capsule, best bound first (*ub, which
+ * no node not yet returned passes), or OVB_NONE.  The walk goes down the
+ * better child while it is the best front, the other waiting in the
+ * heap: a heap step per level only where the order demands it. */
 static size_t
 walk_next(struct walk *w, double *ub)
 {
 	while (w->n) {
 		struct front f = walk_pop(w);
-		const struct shape *sh = &shapes[f.shape];
-		if (f.slot >= sh->size) {
-			*ub = f.ub;
-			return sh->node[f.slot - sh->size];
+		for (;;) {
+			struct shape *sh = &shapes[f.shape];
+			if (f.slot == 0) {     /* the empty nodes, one by one */
+				size_t j = sh->ecur;
+				sh->ecur = sh->enext[j];
+				if (sh->ecur != sh->n)
+					walk_push(w, f);
+				*ub = f.ub;
+				return sh->node[j];
+			}
+			if (f.slot >= sh->size) {
+				*ub = f.ub;
+				return sh->node[f.slot - sh->size];
+			}
+			struct front a, b;
+			bool ha = front_of(w, f.shape, 2 * f.slot, &a),
+				hb = front_of(w, f.shape, 2 * f.slot + 1, &b);
+			if (!ha && !hb)
+				break;
+			if (ha && hb) {
+				if (b.ub > a.ub) {
+					struct front x = a;
+					a = b;
+					b = x;
+				}
+				walk_push(w, b);
+			} else if (hb)
+				a = b;
+			if (w->n && w->q[0].ub > a.ub) {
+				walk_push(w, a);
+				break;
+			}
+			f = a;
 		}
-		walk_push(w, f.shape, 2 * f.slot);
-		walk_push(w, f.shape, 2 * f.slot + 1);
 	}
 	*ub = -INFINITY;
 	return OVB_NONE;
@@ -944,50 +1173,151 @@ cand_pop(struct cand *h, size_t *n)
 	return top;
 }
 
-/* candidates() by the index: the same groups in the same order, or 0
- * and the counts from a pass over all nodes.  A node is taken from the
- * candidates' heap only when no node not yet visited can score as high
- * (the bound, plus a margin for the rounding of the sums, is below). */
-static size_t
-candidates_indexed(const struct capsule *cp, size_t want, const size_t *group,
-	struct cand *out, struct cand *tmp)
+/* The capsule's Eq. 1 terms and each shape's drop, for a search. */
+static void
+walk_start(struct walk *w, const struct capsule *cp)
 {
-	struct walk w = { 0 };
-	size_t n = 0, found = 0, next;
-	double ub;
+	w->n = 0;
 	for (int r = 0; r < OVB_NCAP; r++)
-		w.need[r] = cp->need[r].used ? ovb_eq1_term(&cp->need[r],
+		w->need[r] = cp->need[r].used ? ovb_eq1_term(&cp->need[r],
 			cp->need[r].tau) : 0;
 	for (size_t k = 0; k < nshapes; k++) {
 		shapes[k].drop = 0;
 		for (int r = 0; r < S.nres; r++)
 			if (shapes[k].cap[r] > 0)
-				shapes[k].drop += w.need[r] / shapes[k].cap[r] /
+				shapes[k].drop += w->need[r] / shapes[k].cap[r] /
 					S.nplaced;
-		walk_push(&w, k, 1);
+	}
+}
+
+/* The best empty node not yet seen of a shape whose empty nodes may take
+ * the capsule, as a candidate: *c, or false. */
+static bool
+empty_best(const size_t *group, struct cand *c)
+{
+	bool any = false;
+	for (size_t k = 0; k < nshapes; k++) {
+		const struct shape *sh = &shapes[k];
+		if (!sh->elive || !sh->eleft)
+			continue;
+		struct cand e = { sh->node[sh->ecur], 0, sh->escore };
+		e.group = group ? group[e.node] : e.node;
+		if (!any || by_score(&e, c) < 0)
+			*c = e;
+		any = true;
+	}
+	return any;
+}
+
+/* candidates() by the index: the same groups in the same order.  A node
+ * is taken from the candidates' heap only when no node not yet visited
+ * can score as high (the bound, plus a margin for the rounding of the
+ * sums, is below; empty nodes: their score, and the tie to the lower
+ * index).  When none is found and *complete, counts[] holds why, as a
+ * pass over all nodes would count. */
+static size_t
+candidates_indexed(const struct capsule *cp, size_t want, const size_t *group,
+	struct cand *out, struct cand *tmp, size_t counts[W_NWHY],
+	bool *complete)
+{
+	static struct walk w;
+	size_t n = 0, found = 0, next, seen = 0;
+	double ub;
+	walk_start(&w, cp);
+	for (size_t k = 0; k < nshapes; k++) {
+		struct shape *sh = &shapes[k];
+		struct front f;
+		if (front_of(&w, k, 1, &f))
+			walk_push(&w, f);
+		sh->ecur = sh->efirst;
+		sh->eleft = sh->nempty;
+		sh->elive = false;
+		if (!sh->nempty)
+			continue;
+		if (group) {   /* labels differ: one by one */
+			f = (struct front){ headroom(&S.node[sh->node[sh->ecur]]) -
+				sh->drop, k, 0 };
+			struct slot s = { 0 };
+			for (int r = 0; r < OVB_NCAP; r++)
+				s.room[r] = sh->cap[r];
+			if (may_fit(&w, sh, s.room))
+				walk_push(&w, f);
+			continue;
+		}
+		/* alike: the first one tells for all */
+		enum why y = cheap_tests(cp, &S.node[sh->node[sh->ecur]],
+			&sh->escore);
+		sh->elive = y == W_OK;
+		if (!sh->elive) {
+			counts[y] += sh->nempty;
+			seen += sh->nempty;
+		}
 	}
 	next = walk_next(&w, &ub);
 	while (found < want) {
+		struct cand e;
+		bool have_e = empty_best(group, &e);
 		double bound = ub + 1e-9 * (1 + fabs(ub));
-		if (n && (next == OVB_NONE || tmp[0].score > bound)) {
+		bool take = n && (next == OVB_NONE || tmp[0].score > bound) &&
+			(!have_e || by_score(&tmp[0], &e) < 0);
+		if (take) {
 			struct cand c = cand_pop(tmp, &n);
 			bool taken = false;
 			for (size_t k = 0; group && k < found && !taken; k++)
 				taken = out[k].group == c.group;
-			if (!taken && eq3_tests(cp, &S.node[c.node]) == W_OK)
+			if (taken)
+				continue;
+			if (eq3_tests(cp, &S.node[c.node]) == W_OK) {
 				out[found++] = c;
+				continue;
+			}
+			counts[W_EQ3]++;
+			struct shape *sh = &shapes[shape_of[c.node]];
+			if (is_empty[c.node] && sh->elive) {
+				/* and so do the others */
+				counts[W_EQ3] += sh->eleft;
+				seen += sh->eleft;
+				sh->elive = false;
+			}
+			continue;
+		}
+		if (have_e && (!n || by_score(&e, &tmp[0]) < 0)) {
+			/* an empty node: its score is known */
+			struct shape *sh = &shapes[shape_of[e.node]];
+			cand_push(tmp, &n, e);
+			seen++;
+			sh->ecur = sh->enext[sh->ecur];
+			sh->eleft--;
 			continue;
 		}
 		if (next == OVB_NONE)
 			break;
 		double sc;
-		if (cheap_tests(cp, &S.node[next], &sc) == W_OK)
+		enum why y = cheap_tests(cp, &S.node[next], &sc);
+		seen++;
+		if (y == W_OK)
 			cand_push(tmp, &n, (struct cand){ next, group ?
 				group[next] : next, sc });
+		else
+			counts[y]++;
 		next = walk_next(&w, &ub);
 	}
-	free(w.q);
-	return found;
+	/* the nodes the tree left out fail Eq. 1, or before it in
+	 * cheap_tests trust (the pin and the label: not here) */
+	*complete = !group && !cp->c->node && seen <= S.cluster.n;
+	if (found || !*complete)
+		return found;
+	size_t out_of_tree = S.cluster.n - seen, t = 0;
+	if (cp->app_index < nin_trust && in_trust[cp->app_index])
+		t = distrusting(cp->app_index);
+	if (t < counts[W_TRUST] || t - counts[W_TRUST] > out_of_tree) {
+		*complete = false;     /* cannot be: count by a pass */
+		return 0;
+	}
+	out_of_tree -= t - counts[W_TRUST];
+	counts[W_TRUST] = t;
+	counts[W_EQ1] += out_of_tree;
+	return 0;
 }
 
 /* The capsule's best `want` feasible groups by score (in each its best
@@ -1000,9 +1330,14 @@ candidates(const struct capsule *cp, size_t want, const size_t *group,
 	struct cand *out, struct cand *tmp, size_t counts[W_NWHY])
 {
 	size_t n = 0, found = 0;
-	if (shapes && !cp->c->node &&
-	    (found = candidates_indexed(cp, want, group, out, tmp)))
-		return found;
+	if (shapes && !cp->c->node) {
+		bool complete = false;
+		found = candidates_indexed(cp, want, group, out, tmp, counts,
+			&complete);
+		if (found || complete)
+			return found;
+		memset(counts, 0, W_NWHY * sizeof *counts);
+	}
 	for (size_t i = 0; i < S.cluster.n; i++) {
 		double sc;
 		enum why w = cheap_tests(cp, &S.node[i], &sc);
@@ -1100,19 +1435,20 @@ check_intervals(struct node *nd, int r, const struct ovb_need *n)
 	struct nres *nr = &nd->r[r];
 	if (!n->h || nr->mixed)
 		return;
-	for (size_t i = 0; i < nr->nmembers; i++) {
-		const struct ovb_need *m = &nr->members[i];
-		if (!m->h || m->interval == n->interval)
-			continue;
-		nr->mixed = true;
-		nwarnings++;
-		ovb_warn("%snode %s %s: usage profiled over I = %g s and %g s "
-			"is convolved on one node (U's over different intervals are "
-			"not comparable; profile with one -I)", opt_strict ?
-			"error: " : "warning: ", nd->n->name,
-			ovb_res_name((enum ovb_res)r), m->interval, n->interval);
+	if (!nr->profiled) {
+		nr->profiled = true;
+		nr->interval = n->interval;
 		return;
 	}
+	if (nr->interval == n->interval)
+		return;
+	nr->mixed = true;
+	nwarnings++;
+	ovb_warn("%snode %s %s: usage profiled over I = %g s and %g s "
+		"is convolved on one node (U's over different intervals are "
+		"not comparable; profile with one -I)", opt_strict ?
+		"error: " : "warning: ", nd->n->name,
+		ovb_res_name((enum ovb_res)r), nr->interval, n->interval);
 }
 
 static void
@@ -1125,13 +1461,18 @@ add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 			S.total_load[r] += ovb_eq1_term(&need[r], need[r].tau);
 			S.total_n[r]++;
 		}
-	index_update(nd);
-	for (size_t i = 0; i < nd->napps; i++)
-		if (nd->apps[i] == app)
-			return;
-	*OVB_PUSH(nd->apps, nd->napps, nd->capapps) = app;
-	if (app < nin_trust && in_trust[app])
+	nd->napps++;
+	bool wary = app < nin_trust && in_trust[app];
+	for (size_t i = 0; wary && i < nd->nwary; i++)
+		wary = nd->wary[i] != app;
+	if (wary) {
 		*OVB_PUSH(nd->wary, nd->nwary, nd->capwary) = app;
+		if (!wary_at)
+			wary_at = ovb_xcalloc(nin_trust + 1, sizeof *wary_at);
+		struct nodelist *l = &wary_at[app];
+		*OVB_PUSH(l->i, l->n, l->cap) = (size_t)(nd - S.node);
+	}
+	index_update(nd);
 }
 
 static void
@@ -1300,7 +1641,8 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 			 * them all, per rejected application) */
 			struct ovb_pmf up;
 			ovb_need_pmf(n, g, &up);
-			pr = ovb_pmf_tail_with(&nr->y, nr->tail, &up, cap);
+			pr = ovb_pmf_tail_with(&nr->y, tails_for(nr, cap,
+				up.n - 1), &up, cap);
 			ovb_pmf_free(&up);
 		} else if (g > 0) {
 			struct ovb_pmf y;
@@ -1319,11 +1661,128 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 			cp->need[OVB_MEM].limit, nd->n->cap[OVB_MEM], nd->n->pool);
 }
 
+/* How far the node is from taking the capsule by Eq. 1: the largest
+ * shortfall relative to capacity over the resources it uses. */
+static double
+shortfall(const struct capsule *cp, const struct node *nd)
+{
+	double rel = -INFINITY;
+	for (int r = 0; r < S.nres; r++) {
+		double after;
+		if (!cp->need[r].used)
+			continue;
+		eq1_ok(&nd->r[r], &cp->need[r], nd->n->cap[r], &after);
+		rel = fmax(rel, (after - nd->n->cap[r]) / nd->n->cap[r]);
+	}
+	return rel;
+}
+
+/* A subtree of the index by the least shortfall of its nodes: at least
+ * the capsule's term less the most room, per resource (the load after is
+ * at least the load now plus the term). */
+struct near { double lb; size_t shape, slot; };
+
+static void
+near_push(struct near **q, size_t *n, size_t *cap, const struct capsule *cp,
+	const double t[OVB_NCAP], size_t k, size_t slot)
+{
+	const struct shape *sh = &shapes[k];
+	const struct slot *s = &sh->t[slot];
+	if (s->top == -INFINITY)
+		return;
+	double lb = -INFINITY;
+	for (int r = 0; r < S.nres; r++)
+		if (cp->need[r].used)
+			lb = fmax(lb, (t[r] - s->room[r]) / sh->cap[r]);
+	size_t i = *n;
+	*OVB_PUSH(*q, *n, *cap) = (struct near){ lb, k, slot };
+	while (i > 0 && (*q)[i].lb < (*q)[(i - 1) / 2].lb) {
+		struct near x = (*q)[i];
+		(*q)[i] = (*q)[(i - 1) / 2];
+		(*q)[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
+static struct near
+near_pop(struct near *q, size_t *n)
+{
+	struct near top = q[0];
+	q[0] = q[--*n];
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < *n && q[l].lb < q[m].lb)
+			m = l;
+		if (r < *n && q[r].lb < q[m].lb)
+			m = r;
+		if (m == i)
+			break;
+		struct near x = q[i];
+		q[i] = q[m];
+		q[m] = x;
+		i = m;
+	}
+	return top;
+}
+
+/* nearest() by the index, for a capsule without pin or spread (trust is
+ * tested on the nodes reached): the first empty node of each shape stands for the others
+ * (alike, and the tie goes to the lower index), and the trees are
+ * searched by the least bound until it passes the best node found (less
+ * a margin for the rounding of the sums). */
+static const struct node *
+nearest_indexed(const struct capsule *cp)
+{
+	static struct near *q;
+	static size_t cap;
+	size_t n = 0, best = OVB_NONE;
+	double bestrel = INFINITY, t[OVB_NCAP];
+	for (int r = 0; r < OVB_NCAP; r++)
+		t[r] = cp->need[r].used ? ovb_eq1_term(&cp->need[r],
+			cp->need[r].tau) : 0;
+	for (size_t k = 0; k < nshapes; k++) {
+		const struct shape *sh = &shapes[k];
+		if (sh->nempty) {
+			size_t i = sh->node[sh->efirst];
+			double rel = shortfall(cp, &S.node[i]);
+			if (rel < bestrel || (rel == bestrel && best != OVB_NONE &&
+			    i < best)) {
+				best = i;
+				bestrel = rel;
+			}
+		}
+		near_push(&q, &n, &cap, cp, t, k, 1);
+	}
+	while (n) {
+		struct near f = near_pop(q, &n);
+		if (f.lb - 1e-9 * (1 + fabs(f.lb)) > bestrel)
+			break;
+		const struct shape *sh = &shapes[f.shape];
+		if (f.slot < sh->size) {
+			near_push(&q, &n, &cap, cp, t, f.shape, 2 * f.slot);
+			near_push(&q, &n, &cap, cp, t, f.shape, 2 * f.slot + 1);
+			continue;
+		}
+		size_t i = sh->node[f.slot - sh->size];
+		if (S.node[i].napps && node_trust(&S.node[i], cp->app_index) <= 0)
+			continue;
+		double rel = shortfall(cp, &S.node[i]);
+		if (rel < bestrel || (rel == bestrel && best != OVB_NONE &&
+		    i < best)) {
+			best = i;
+			bestrel = rel;
+		}
+	}
+	return best == OVB_NONE ? NULL : &S.node[best];
+}
+
 /* The node nearest to taking the capsule: among those its pin and trust
  * allow, the least largest Eq. 1 shortfall relative to capacity. */
 static const struct node *
 nearest(const struct capsule *cp)
 {
+	if (shapes && !cp->c->node && !cp->app->spread)
+		return nearest_indexed(cp);
 	const struct node *best = NULL;
 	double bestrel = INFINITY;
 	for (size_t i = 0; i < S.cluster.n; i++) {
@@ -1334,14 +1793,7 @@ nearest(const struct capsule *cp)
 			continue;
 		if (nd->napps && node_trust(nd, cp->app_index) <= 0)
 			continue;
-		double rel = -INFINITY;
-		for (int r = 0; r < S.nres; r++) {
-			double after;
-			if (!cp->need[r].used)
-				continue;
-			eq1_ok(&nd->r[r], &cp->need[r], nd->n->cap[r], &after);
-			rel = fmax(rel, (after - nd->n->cap[r]) / nd->n->cap[r]);
-		}
+		double rel = shortfall(cp, nd);
 		if (rel < bestrel) {
 			bestrel = rel;
 			best = nd;
@@ -1407,7 +1859,12 @@ place_app(const struct ovb_app *app, struct capsule *cps)
 		return;
 	size_t *group = app->spread ? spread_groups(app->spread) : NULL;
 	struct cand *best = ovb_xmalloc(m * m * sizeof *best);
-	struct cand *tmp = ovb_xmalloc(S.cluster.n * sizeof *tmp);
+	static struct cand *tmp;    /* a node each: kept between calls */
+	static size_t ntmp;
+	if (ntmp < S.cluster.n + 1) {
+		ntmp = S.cluster.n + 1;
+		tmp = ovb_xrealloc(tmp, ntmp, sizeof *tmp);
+	}
 	size_t *nbest = ovb_xcalloc(m, sizeof *nbest);
 	size_t *cols = ovb_xmalloc(m * m * sizeof *cols);
 	for (size_t i = 0; i < m; i++) {
@@ -1464,7 +1921,6 @@ place_app(const struct ovb_app *app, struct capsule *cps)
 out:
 	free(group);
 	free(best);
-	free(tmp);
 	free(nbest);
 	free(cols);
 }
@@ -1488,9 +1944,12 @@ clear_nodes(void)
 			free(S.node[i].r[r].tail);
 			free(S.node[i].r[r].members);
 		}
-		free(S.node[i].apps);
 		free(S.node[i].wary);
 	}
+	for (size_t a = 0; wary_at && a < nin_trust; a++)
+		free(wary_at[a].i);
+	free(wary_at);
+	wary_at = NULL;
 	free(S.node);
 	S.node = ovb_xcalloc(S.cluster.n, sizeof *S.node);
 	for (size_t i = 0; i < S.cluster.n; i++)
@@ -2020,6 +2479,7 @@ main(int argc, char **argv)
 	}
 	if (!status)
 		status = place_all();
+	ucache_free();
 	if (!status && opt_strict && nwarnings)
 		status = OVB_EDATA;
 	struct ovb_out out;

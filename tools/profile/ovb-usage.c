@@ -433,6 +433,10 @@ measure_series(void *u, const char *file,
 {
 	uint64_t len = se->interval;
 	char a[32];
+	if (se->res == OVB_MEM && opt_drift_on)
+		return ovb_err_at(file, se->line, "series %s mem: --half-life, "
+			"--horizon and --calibrate are for rates (cpu, net, "
+			"net-rx), not for mem's window peaks", se->capsule);
 	if (se->res == OVB_MEM)
 		return measure_peaks(u, file, se);
 	if (opt_interval_given) {
