@@ -8,8 +8,9 @@
 # CAPSULES <= 200000).  Best of REPEAT runs (default 1): wall and CPU time
 # (user + system; on a loaded machine the CPU time is the figure), peak
 # memory.  SEED (default 1) is the generator's: how full the cluster is
-# varies with it (bench/README.md).  Usage:
-# bench/place.sh [NODES [CAPSULES [REPEAT [SEED]]]]
+# varies with it (bench/README.md).  MEM "mem" adds memory, a third
+# resource (nodes of 4 GiB a cpu, a mem block per profile).  Usage:
+# bench/place.sh [NODES [CAPSULES [REPEAT [SEED [MEM]]]]]
 # (default 1000 100000 1 1; the fleet figure: 10000 1000000)
 set -eu
 cd "$(dirname "$0")/.."
@@ -18,6 +19,7 @@ nodes=${1:-1000}
 caps=${2:-100000}
 rep=${3:-1}
 seed=${4:-1}
+mem=${5:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cpu() { r=${1#*cpu=}; echo "${r%% *}"; }
@@ -25,12 +27,12 @@ field() { r=${1#*$2=}; echo "${r%% *}"; }
 one() {  # NAME NODES CAPS: measures place (index, and --scan if $4), check
 	d=$dir/$1
 	mkdir "$d"
-	python3 t/gen/place_large.py "$d" "$2" "$3" "$seed"
+	python3 t/gen/place_large.py "$d" "$2" "$3" "$seed" $mem
 	ri=$(python3 bench/measure.py "$rep" ovb-place -q -o "$d/plan" "$d/cluster" "$d/apps" "$d/profile")
 	placed=$(grep -c '^place ' "$d/plan")
 	rej=$(grep -c '^reject ' "$d/plan" || true)
 	rc=$(python3 bench/measure.py "$rep" ovb-check "$d/cluster" "$d/apps" "$d/plan" "$d/profile")
-	echo "$3 capsules on $2 nodes (seed $seed): ovb-place $ri; $placed placed, $rej applications rejected"
+	echo "$3 capsules on $2 nodes (seed $seed${mem:+, mem}): ovb-place $ri; $placed placed, $rej applications rejected"
 	echo "  ovb-check (accepts the plan) $rc"
 	python3 -c "print('  per capsule: %.1f us CPU' % ($(cpu "$ri") / $3 * 1e6))"
 	eval "cpu_$1=$(cpu "$ri")"

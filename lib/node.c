@@ -424,19 +424,21 @@ bool
 ovb_mem_limits_hold(const struct ovb_need *m, size_t n,
 	const struct ovb_need *extra, double C, double pool)
 {
-	/* without a pool the doubles' sum decides when its error bound keeps
-	 * it off C; the rest (and any pool) exactly: sum - pool <= C */
-	if (pool == 0) {
-		double f = 0;
-		size_t k = 0;
-		EACH(i, m, n, extra) {
-			f += at(m, n, extra, i)->limit;
-			k++;
-		}
-		int d = ovb_decide(f, ovb_sum_err(k), C);
-		if (d >= 0)
-			return d;
+	/* the doubles' sum decides when its error bound keeps it off C +
+	 * pool (that sum's own rounding, at most 2^-53 of it, covered by
+	 * 4 epsilons more); the rest exactly: sum - pool <= C */
+	double f = 0;
+	size_t k = 0;
+	EACH(i, m, n, extra) {
+		f += at(m, n, extra, i)->limit;
+		k++;
 	}
+	int d = pool == 0 ? ovb_decide(f, ovb_sum_err(k), C) :
+		ovb_decide(f, ovb_sum_err(k) + 4 * DBL_EPSILON, C + pool);
+	if (!isfinite(f) || !isfinite(C + pool))
+		d = -1;
+	if (d >= 0)
+		return d;
 	mpq_t s, x;
 	mpq_inits(s, x, NULL);
 	EACH(i, m, n, extra) {

@@ -157,21 +157,22 @@ setup() {
 	refute_line --regexp '^place c1 1 a '
 }
 
-@test "memory: window peaks of complete windows only, as ovb-usage -r mem; a kill under a training peak outside them is seen" {
+@test "memory: window peaks of every window with a sample, as ovb-usage -r mem: the limit covers the largest training sample" {
 	{
 		printf 'ovb-series 1\nseries d cpu\ninterval 300 s\n'
 		printf 'sample %d 1\n' 0 300 600 900 1200 1500
 		printf 'series d mem\ninterval 300 s\n'
-		# 1, 1 | 3, (900 missing) | 2, 1 GiB
+		# 1, 1 | 3, (900 missing) | 2, 4 GiB
 		printf 'sample %d %d\n' 0 1073741824 300 1073741824 \
-			600 3221225472 1200 2147483648 1500 1073741824
+			600 3221225472 1200 2147483648 1500 4294967296
 	} >"$T/d"
 	run -0 ovb-backtest --start 0 --train 1200s --replay 600s --cpus 4 \
-		--tolerance 0.5 --mem 4 --mem-window 600s -m peak --periods 1 "$T/d"
-	# training [0, 1200): the window [0, 600) is complete (peak 1 GiB),
-	# [600, 1200) is not: the limit is ceil(1 GiB x 1.15); the largest
-	# sample in training (3 GiB at 600) is above the 2 GiB that killed d
-	assert_line "oom c1 1 d n1 1 $(python3 -c 'import math; print(math.ceil(2**30 * 1.15))') 3221225472 2147483648 seen"
+		--tolerance 0.5 --mem 8 --mem-window 600s -m peak --periods 1 "$T/d"
+	# training [0, 1200): the windows [0, 600) (peak 1 GiB) and [600,
+	# 1200), missing a sample (peak 3 GiB): the limit is ceil(3 GiB x
+	# 1.15); 2 GiB at 1200 stays under it, 4 GiB at 1500 is a kill at a
+	# level training never saw
+	assert_line "oom c1 1 d n1 1 $(python3 -c 'import math; print(math.ceil(3 * 2**30 * 1.15))') 3221225472 4294967296 unseen"
 	printf '%s\n' "$output" >"$T/bt"
 	run -0 python3 "$ORACLE/backtest.py" --mem-window 600 "$T/bt" --series "$T/d"
 	assert_output agree

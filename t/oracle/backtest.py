@@ -166,15 +166,15 @@ def pct_rank(p, n):
 
 
 def window_peaks(series, ta, tb, W, I):
-    """The largest sample of each window [kW, (k+1)W) that has all its
-    W/I samples in [ta, tb), in time order."""
-    pk, n = {}, {}
+    """The largest sample of each window [kW, (k+1)W) with a sample in
+    [ta, tb), in time order (a window with missing samples counts too: a
+    level seen is held, so the largest peak is the largest sample)."""
+    pk = {}
     for t, v in series.items():
         if ta <= t < tb:
             j = t // W
             pk[j] = max(pk.get(j, v), v)
-            n[j] = n.get(j, 0) + 1
-    return [pk[j] for j in sorted(pk) if n[j] == W // I]
+    return [pk[j] for j in sorted(pk)]
 
 
 def limit_of(peaks, margin):
@@ -314,8 +314,8 @@ def main():
                 pk = window_peaks(mem.get(vm, {}), ta, tb, a.mem_window,
                                   a.interval)
                 if not pk:
-                    bad.append('%s: vm %s placed without a complete memory '
-                               'window in training' % (tag, vm))
+                    bad.append('%s: vm %s placed without a memory sample '
+                               'in training' % (tag, vm))
                     continue
                 lim = limit_of(pk, a.mem_margin)
                 rp = [v for t, v in mem[vm].items()

@@ -192,8 +192,8 @@ static const char doc[] =
 	"computed: VS-PEAK is each configuration's density (VMs per node) "
 	"over peak's in the same configuration.\n\n"
 	"Memory (mem series of the same VMs): each VM's window peaks (the "
-	"largest sample of each complete --mem-window of the training "
-	"window), its request (their (1-O) percentile) and limit (the "
+	"largest sample of each --mem-window of the training window with "
+	"a sample), its request (their (1-O) percentile) and limit (the "
 	"largest times 1 + --mem-margin, rounded up), as ovb-profile makes "
 	"them.  Every method also holds a node's limits to its "
 	"memory plus --mem-pool, and applies its rule to memory: overbook, "
@@ -636,10 +636,10 @@ wpct(struct wv *wv, size_t n)
 
 /* VM v's memory profile over [a, b), as ovb-usage -r mem and ovb-profile
  * make it: window peaks (the largest sample of each window [kW, (k+1)W)
- * in [a, b) that has all its samples, W = opt_mwin), the request (their
- * (1-O) percentile), the limit (the largest x (1 + margin), rounded up to
- * a whole byte).  Clears p->ok when v has no complete window there (it
- * cannot be placed). */
+ * in [a, b) with a sample, W = opt_mwin: the largest peak is the largest
+ * sample), the request (their (1-O) percentile), the limit (the largest x
+ * (1 + margin), rounded up to a whole byte).  Clears p->ok when v has no
+ * memory sample there (it cannot be placed). */
 static int
 mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 {

@@ -1574,6 +1574,8 @@ admitted(const struct ovb_app *app, const struct capsule *cps)
 					cps[i].need[r].tau);
 				n++;
 			}
+		if (!n)     /* nothing reserves r (net-rx beside mem): 0 fits */
+			continue;
 		/* both sides are sums of doubles: their error bounds add */
 		int d = ovb_decide(load, ovb_sum_err(n) +
 			2 * ovb_sum_err(S.cluster.n), S.total_cap[r]);
