@@ -318,10 +318,9 @@ setup() {
 	grep -qx 'config c1 overbook 8 0.01 1209600 604800 rolling 11 34359738368 8589934592' "$T/bt" ||
 		fail "no config c1 of 11 weeks, 32 GiB nodes"
 	grep -q ' missing [0-9]* [0-9]* [a-z]*$' "$T/bt" || fail "no missing node"
-	# VMs' memory above their limits: on this sample every one a peak
-	# never seen in the training window (the limit is the largest
-	# complete hour's peak x 1.15; a kill could be seen only under a
-	# training sample in an hour with a gap)
+	# VMs' memory above their limits: every one a peak never seen in
+	# the training window (the limit is the largest hour's peak, the
+	# largest training sample, x 1.15)
 	grep -q '^oom ' "$T/bt" || fail "no OOM kill"
 	[[ -z $(awk '$1 == "oom" && $10 != "unseen"' "$T/bt") ]] ||
 		fail "an OOM kill of a peak seen in training"
