@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/place.sh: ovb-place and ovb-check at fleet scale: CAPSULES capsules
 # in applications of 2-10 onto NODES heterogeneous nodes (4-64 CPUs, 1 or
-# 10 Gbit/s), two resources, 100-bin distributions (t/gen/place_large.py),
+# 10 Gbit/s), two resources (three with MEM), 100-bin distributions
+# (t/gen/place_large.py),
 # and the same at a tenth of both (the growth per capsule).  The peer is a
 # pass over every node for every capsule (ovb-place --scan, the same
 # plan), measured in the same run at the tenth (and at full size when

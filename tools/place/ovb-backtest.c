@@ -767,16 +767,25 @@ node_clear(struct bnode *nd)
 	memset(nd, 0, sizeof *nd);
 }
 
+/* Y of n needs on grid g (replacing the one on grid *gp, 0: none) and
+ * its tails. */
+static void
+build_y(const struct ovb_need *need, size_t n, double g, double C,
+	double *gp, struct ovb_pmf *y, double **tail)
+{
+	if (*gp)
+		ovb_pmf_free(y);
+	free(*tail);
+	ovb_node_y(need, n, NULL, g, C, y);
+	*tail = ovb_xcalloc(y->n, sizeof **tail);
+	ovb_pmf_tails(y, *tail);
+	*gp = g;
+}
+
 static void
 node_build_y(struct bnode *nd, double g, double C)
 {
-	if (nd->g)
-		ovb_pmf_free(&nd->y);
-	free(nd->tail);
-	ovb_node_y(nd->need, nd->n, NULL, g, C, &nd->y);
-	nd->tail = ovb_xcalloc(nd->y.n, sizeof *nd->tail);
-	ovb_pmf_tails(&nd->y, nd->tail);
-	nd->g = g;
+	build_y(nd->need, nd->n, g, C, &nd->g, &nd->y, &nd->tail);
 }
 
 /* ---- a node's memory ---- */
@@ -815,13 +824,7 @@ mem_size(enum method m, const struct mprof *p)
 static void
 mem_build_y(struct mnode *x, double g)
 {
-	if (x->g)
-		ovb_pmf_free(&x->y);
-	free(x->tail);
-	ovb_node_y(x->need, x->n, NULL, g, mem_C, &x->y);
-	x->tail = ovb_xcalloc(x->y.n, sizeof *x->tail);
-	ovb_pmf_tails(&x->y, x->tail);
-	x->g = g;
+	build_y(x->need, x->n, g, mem_C, &x->g, &x->y, &x->tail);
 }
 
 /* Does the node's memory keep the method's rule with p added (NULL: as
