@@ -86,11 +86,12 @@ ovb_arg_seconds(struct argp_state *st, const char *opt, const char *s,
 	uint64_t lo, uint64_t hi)
 {
 	static const struct { char c; uint64_t mul; } unit[] = {
-		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
+		{ 'w', 7 * 86400 } };
 	size_t n = strlen(s);
 	uint64_t mul = 1;
 	char num[32];
-	for (size_t i = 0; n > 1 && i < 4; i++)
+	for (size_t i = 0; n > 1 && i < sizeof unit / sizeof *unit; i++)
 		if (s[n - 1] == unit[i].c) {
 			mul = unit[i].mul;
 			n--;
@@ -103,7 +104,8 @@ ovb_arg_seconds(struct argp_state *st, const char *opt, const char *s,
 	uint64_t v = 0;
 	if (!ovb_parse_u64(num, &v) || v > UINT64_MAX / mul)
 		argp_error(st, "%s: '%s' is not a whole number of seconds, "
-			"minutes, hours or days (3600, 60m, 1h, 1d)", opt, s);
+			"minutes, hours, days or weeks (3600, 60m, 1h, 1d, 1w)", opt,
+			s);
 	v *= mul;
 	if (v < lo || v > hi)
 		argp_error(st, "%s: %s (%llu s) is outside [%llu, %llu] s", opt,

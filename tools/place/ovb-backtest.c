@@ -82,7 +82,8 @@ static const struct argp_option options[] = {
 	{ "tolerance", OPT_O, "LIST", 0,
 	  "Tolerances O, 0 <= O < 1 (default 0.01,0.05)", 0 },
 	{ "train", OPT_TRAIN, "LIST", 0,
-	  "Training windows: N followed by s, h, d or w (default 14d,28d)", 0 },
+	  "Training windows: N seconds, or N followed by s, m, h, d or w "
+	  "(default 14d,28d)", 0 },
 	{ "replay", OPT_REPLAY, "DURATION", 0,
 	  "The replayed period (default 7d)", 0 },
 	{ "plan", OPT_PLAN, "LIST", 0,
@@ -212,28 +213,11 @@ static const char doc[] =
 	"  ovb-backtest --plan one-shot --train 31d --replay 31d all.series\n\n"
 	OVB_EXIT_DOC;
 
+/* A duration: N seconds, or N followed by s, m, h, d or w. */
 static uint64_t
 duration(struct argp_state *st, const char *opt, const char *s)
 {
-	size_t n = strlen(s);
-	uint64_t unit = 0;
-	if (n >= 2)
-		switch (s[n - 1]) {
-		case 's': unit = 1; break;
-		case 'h': unit = 3600; break;
-		case 'd': unit = 86400; break;
-		case 'w': unit = 7 * 86400; break;
-		}
-	uint64_t v;
-	char num[32];
-	if (!unit || n - 1 >= sizeof num)
-		argp_error(st, "%s: '%s' is not N followed by s, h, d or w", opt,
-			s);
-	memcpy(num, s, n - 1);
-	num[n - 1] = 0;
-	if (!ovb_parse_u64(num, &v) || !v || v > UINT64_C(1) << 40)
-		argp_error(st, "%s: '%s' is not a positive duration", opt, s);
-	return v * unit;
+	return ovb_arg_seconds(st, opt, s, 1, UINT64_C(1) << 40);
 }
 
 /* Splits a comma-separated list (checked by ovb_arg_list) in place. */

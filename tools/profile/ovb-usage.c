@@ -59,7 +59,7 @@ static const struct argp_option options[] = {
 	{ "half-life", OPT_HALF, "DURATION", 0,
 	  "Each interval counts with the integer weight round(1024 "
 	  "2^-(age/DURATION)), at least 1, its age taken from the series' "
-	  "end; DURATION is N followed by s, h, d or w", 0 },
+	  "end; DURATION is N seconds, or N followed by s, m, h, d or w", 0 },
 	{ "horizon", OPT_HORIZON, "DURATION", 0,
 	  "Forecast to the series' end + DURATION: each interval scaled by "
 	  "the least-squares line of the daily quantiles (weighted as "
@@ -151,28 +151,11 @@ add_pct(struct argp_state *st, char *arg)
 	}
 }
 
-/* N followed by s, h, d or w, in s. */
+/* A duration: N seconds, or N followed by s, m, h, d or w. */
 static uint64_t
 duration(struct argp_state *st, const char *opt, const char *s)
 {
-	size_t n = strlen(s);
-	uint64_t unit = 0, v;
-	char num[32];
-	if (n >= 2)
-		switch (s[n - 1]) {
-		case 's': unit = 1; break;
-		case 'h': unit = 3600; break;
-		case 'd': unit = 86400; break;
-		case 'w': unit = 7 * 86400; break;
-		}
-	if (!unit || n - 1 >= sizeof num)
-		argp_error(st, "%s: '%s' is not N followed by s, h, d or w", opt,
-			s);
-	memcpy(num, s, n - 1);
-	num[n - 1] = 0;
-	if (!ovb_parse_u64(num, &v) || !v || v > UINT64_C(1) << 40)
-		argp_error(st, "%s: '%s' is not a positive duration", opt, s);
-	return v * unit;
+	return ovb_arg_seconds(st, opt, s, 1, UINT64_C(1) << 40);
 }
 
 static error_t
