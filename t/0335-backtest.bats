@@ -236,6 +236,15 @@ setup() {
 @test "usage: 64 on bad options" {
 	run -64 --separate-stderr ovb-backtest -m nonesuch "$S"
 	run -64 --separate-stderr ovb-backtest --train 3x "$S"
+	assert_equal "${stderr%%$'\n'*}" "ovb-backtest: --train: '3x' is not a whole number of seconds, minutes, hours, days or weeks (3600, 60m, 1h, 1d, 1w)"
+	run -64 --separate-stderr ovb-backtest --train 0s "$S"
+	# one duration syntax: seconds, or s, m, h, d, w
+	ovb-backtest --start 0 --train 600 --replay 10m "$S" >"$T/a"
+	ovb-backtest --start 0 --train 600s --replay 600s "$S" >"$T/b"
+	cmp "$T/a" "$T/b"
+	ovb-backtest --start 0 --train 1w --replay 1d --periods 1 "$S" >"$T/a"
+	ovb-backtest --start 0 --train 7d --replay 24h --periods 1 "$S" >"$T/b"
+	cmp "$T/a" "$T/b"
 	run -64 --separate-stderr ovb-backtest --tolerance 1 "$S"
 	run -64 --separate-stderr ovb-backtest --plan sometimes "$S"
 	run -64 --separate-stderr ovb-backtest --cpus 4 --mem 4,8 "$M"
