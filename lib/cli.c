@@ -208,7 +208,9 @@ static const struct argp_option target_options[] = {
 	{ NULL, 0, NULL, 0, "Enforcement (the kernel's limits, README \"From "
 	  "plan to machine\"):", 90 },
 	{ "target", 't', "T[,T...]", 0, "sched-deadline, cgroup, cgroup1 (the "
-	  "v1 cpu controller), systemd, tc or kubernetes", 0 },
+	  "v1 cpu and memory controllers), systemd, tc or kubernetes (cgroup, "
+	  "cgroup1, systemd and kubernetes: memory too, a node's requests "
+	  "rounded up to pages, or MiB, within its memory)", 0 },
 	{ "clamp", TOPT_CLAMP, NULL, 0, "Move a number beyond a kernel limit "
 	  "to the limit, with a warning naming the capsule (default: an "
 	  "error)", 0 },

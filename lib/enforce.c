@@ -22,6 +22,9 @@
  * rounding error of these few operations is below 1e-15 relative). */
 #define SLACK (1 + 1e-12)
 
+static bool ints_within(const uint64_t *x, size_t stride, size_t m,
+	double a, double b, double *sum);
+
 void
 ovb_klimits_default(struct ovb_klimits *L)
 {
@@ -307,6 +310,38 @@ ovb_k8s_map(const struct ovb_need *n, bool clamp, struct ovb_k8s *k,
 	return 0;
 }
 
+/* ---- memory ---- */
+
+int
+ovb_mem_map(int t, const struct ovb_need *n, struct ovb_mem *mm, char *why,
+	size_t len)
+{
+	/* a power of two: the division and the product are exact */
+	double g = t == OVB_T_K8S ? 1048576 : OVB_MEM_PAGE;
+	double lim = fmax(n->limit, n->sigma);
+	*mm = (struct ovb_mem){ 0, 0, false };
+	double r = ceil(n->sigma / g) * g, l = ceil(lim / g) * g;
+	if (!(r >= 0) || !(r <= OVB_MEM_MAX)) {
+		snprintf(why, len, "memory request %g B cannot be represented "
+			"(the page counter's largest is %.0f B)", n->sigma,
+			OVB_MEM_MAX);
+		return -1;
+	}
+	mm->request = (uint64_t)r;
+	if (l <= OVB_MEM_MAX)
+		mm->limit = (uint64_t)l;
+	else
+		mm->unlimited = true;   /* beyond the counter: no limit */
+	return 0;
+}
+
+bool
+ovb_mem_admit(const struct ovb_mem *mm, size_t m, double C, double *sum)
+{
+	/* the requests are integers: sum <= C exactly */
+	return ints_within(&mm->request, sizeof *mm, m, 1, C, sum);
+}
+
 /* ---- a node's admission ---- */
 
 /* Whether the rational sum of the terms num[i]/den[i] is at most a * b
@@ -409,6 +444,39 @@ ovb_target_res(int t)
 	return t == OVB_T_TC ? OVB_NET : OVB_CPU;
 }
 
+bool
+ovb_target_has_mem(int t)
+{
+	return t == OVB_T_CGROUP || t == OVB_T_SYSTEMD || t == OVB_T_CGROUP1 ||
+		t == OVB_T_K8S;
+}
+
+/* A node's mem needs under target t: each rendered, their requests
+ * within the node's memory C. */
+static int
+enf_mem_node(int t, const struct ovb_need *n, size_t m, double C,
+	size_t *bad, char *why, size_t len)
+{
+	struct ovb_mem *mm = ovb_xcalloc(m + 1, sizeof *mm);
+	size_t used = 0;
+	int v = 0;
+	*bad = m;
+	for (size_t i = 0; i < m && !v; i++) {
+		if (!n[i].used)
+			continue;
+		if ((v = ovb_mem_map(t, &n[i], &mm[used++], why, len)))
+			*bad = i;
+	}
+	double sum;
+	if (!v && !ovb_mem_admit(mm, used, C, &sum)) {
+		snprintf(why, len, "the memory requests add up to %.17g B > "
+			"the node's %.17g B", sum, C);
+		v = 1;
+	}
+	free(mm);
+	return v;
+}
+
 /* One capsule's map under target t; the node's admission needs what the
  * map gives, kept in the arrays at index i. */
 static int
@@ -435,6 +503,10 @@ ovb_enf_node(int t, const struct ovb_klimits *L, bool clamp,
 	const struct ovb_need *n, size_t m, double C, size_t *bad, char *why,
 	size_t len)
 {
+	for (size_t i = 0; i < m; i++)
+		if (n[i].used && n[i].level)
+			return ovb_target_has_mem(t) ?
+				enf_mem_node(t, n, m, C, bad, why, len) : 0;
 	size_t sz = m + 1;
 	struct ovb_dl *dl = t == OVB_T_DL ? ovb_xcalloc(sz, sizeof *dl) : NULL;
 	struct ovb_tb *tb = t == OVB_T_TC ? ovb_xcalloc(sz, sizeof *tb) : NULL;

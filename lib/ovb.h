@@ -1462,6 +1462,24 @@ struct ovb_k8s { uint64_t request, limit; bool has_limit; };
 int ovb_k8s_map(const struct ovb_need *n, bool clamp, struct ovb_k8s *k,
 	char *why, size_t len);
 
+/* Memory, a level: the request is a protection (cgroup memory.min,
+ * systemd MemoryMin=, cgroup1 memory.soft_limit_in_bytes, Kubernetes
+ * requests.memory), the limit the OOM kill point (memory.max, MemoryMax=,
+ * memory.limit_in_bytes, limits.memory), both in B rounded UP to a page
+ * of OVB_MEM_PAGE B (the kernel counts pages and rounds a write down),
+ * Kubernetes's up to a MiB (rendered in Mi).  A limit beyond the page
+ * counter's largest, OVB_MEM_MAX B, is no limit (unlimited: "max", -1,
+ * "infinity", no limits.memory); a request beyond it cannot be
+ * represented (-1).  n: sigma the request, limit the limit [B]. */
+#define OVB_MEM_PAGE 4096
+#define OVB_MEM_MAX 9223372036854771712.0   /* (LONG_MAX / 4096) pages */
+struct ovb_mem { uint64_t request, limit; bool unlimited; };   /* B */
+int ovb_mem_map(int t, const struct ovb_need *n, struct ovb_mem *mm,
+	char *why, size_t len);
+/* The node's rendered requests add up to at most its memory C [B]. */
+bool ovb_mem_admit(const struct ovb_mem *mm, size_t m, double C,
+	double *sum);
+
 /* A node's sums against its admission, decided exactly (the rationals of
  * the integers and doubles): SCHED_DEADLINE sum k Q/P <= dl_cap C (the
  * kernel's admission per root domain, C CPUs); tc's guaranteed rates <=
@@ -1478,8 +1496,9 @@ bool ovb_k8s_admit(const struct ovb_k8s *k, size_t m, double C,
  * node's sums within its admission (cgroup and systemd: weights that keep
  * every Eq. 1 term; cgroup1: the same with cpu.shares).  One rule for
  * ovb-enforce, ovb-check --target and ovb-place --target.  n[0..m) are
- * the needs on the target's resource (ovb_target_res); C the node's
- * capacity of it.  0: taken; 1: a limit or the admission is broken, -1: a
+ * the needs on the target's resource (ovb_target_res), or its mem needs
+ * (level, where ovb_target_has_mem; 0 for the other targets); C the
+ * node's capacity of it.  0: taken; 1: a limit or the admission is broken, -1: a
  * number cannot be represented; *bad is the capsule's index, or m for the
  * node's sum; why says which limit, with the numbers. */
 enum ovb_target { OVB_T_DL, OVB_T_CGROUP, OVB_T_SYSTEMD, OVB_T_TC,
@@ -1487,6 +1506,10 @@ enum ovb_target { OVB_T_DL, OVB_T_CGROUP, OVB_T_SYSTEMD, OVB_T_TC,
 extern const char *const ovb_target_names[OVB_NTARGET];
 int ovb_target_parse(const char *s);            /* -1: unknown */
 enum ovb_res ovb_target_res(int t);
+/* Whether target t renders memory too (cgroup, systemd, cgroup1,
+ * kubernetes; ovb_enf_node then takes mem needs, level true: the
+ * rendered requests within C, the node's memory). */
+bool ovb_target_has_mem(int t);
 int ovb_enf_node(int t, const struct ovb_klimits *L, bool clamp,
 	const struct ovb_need *n, size_t m, double C, size_t *bad, char *why,
 	size_t len);

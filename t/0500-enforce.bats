@@ -169,6 +169,182 @@ oracle() {
 	echo "# $ok of 8 plans refused by SCHED_DEADLINE's admission" >&3
 }
 
+# ---- memory: the plan's qos mem request and limit ----
+
+# mem_example: $T/mc (a node of 2 GiB, pool 2 GiB) and $T/mp: db (cpu and
+# mem, a limit off the page), cache (mem only, 1000.5 B), g (requests
+# equal to limits for cpu and memory: Kubernetes's Guaranteed)
+mem_example() {
+	printf 'ovb-cluster 1\nnode n1 4 cpu 125000000 B/s mem 2147483648 B mem-pool 2147483648 B\n' >"$T/mc"
+	cat >"$T/mp" <<-EOF
+	ovb-plan 1
+	place shop db n1 -
+	qos shop db cpu 0.5 0 1 0
+	qos shop db mem 1610612736 3704409293 900 0.5
+	place shop cache n1 -
+	qos shop cache mem 1000.5 1000.5 3600 0
+	place shop g n1 -
+	qos shop g cpu 0.00995 0 100 0
+	qos shop g mem 1048576 1048576 3600 0
+	EOF
+}
+
+@test "memory: the request is protected, the limit is the OOM kill point, rounded up to pages (Kubernetes: MiB); the oracle holds" {
+	mem_example
+	for t in cgroup cgroup1 systemd kubernetes; do
+		oracle "$t" "$T/mc" "$T/mp"
+	done
+	run -0 --separate-stderr ovb-enforce -t cgroup "$T/mc" "$T/mp"
+	# 3704409293 B is 904396.8 pages: 904397 pages are 3704410112 B
+	assert_line "n1/shop.db/memory.min 1610612736"
+	assert_line "n1/shop.db/memory.max 3704410112"
+	assert_line "n1/shop.cache/memory.min 4096"
+	assert_line "n1/shop.cache/memory.max 4096"
+	refute_line --partial "shop.cache/cpu"
+	assert_line --partial "# shop/db: memory request 1610612736 B (protected: 1610612736 B), limit 3704409293 B (the OOM kill point: 3704410112 B), window 900 s"
+	run -0 --separate-stderr ovb-enforce -t cgroup1 "$T/mc" "$T/mp"
+	assert_line "n1/shop.db/memory.soft_limit_in_bytes 1610612736"
+	assert_line "n1/shop.db/memory.limit_in_bytes 3704410112"
+	run -0 --separate-stderr ovb-enforce -t systemd "$T/mc" "$T/mp"
+	assert_line "MemoryMin=4096"
+	assert_line "MemoryMax=3704410112"
+	run -0 --separate-stderr ovb-enforce -t kubernetes "$T/mc" "$T/mp"
+	# 3704409293 B is 3532.8 MiB
+	assert_line "    requests: {cpu: 500m, memory: 1536Mi}"
+	assert_line "    limits: {cpu: 556m, memory: 3533Mi}"
+	assert_line "    requests: {memory: 1Mi}"
+	assert_line "  # QoS class Burstable: cpu request < limit; memory request < limit"
+	assert_line "  # QoS class Burstable: no cpu request (no cpu qos in the plan)"
+	assert_line "    requests: {cpu: 10m, memory: 1Mi}"
+	assert_line "    limits: {cpu: 10m, memory: 1Mi}"
+	assert_line "  # QoS class Guaranteed: requests equal limits for cpu and memory"
+	# sched-deadline and tc have no memory: the same output as without it
+	for t in sched-deadline tc; do
+		run -0 --separate-stderr ovb-enforce -t $t --clamp "$T/mc" "$T/mp"
+		printf '%s\n' "$output" >"$T/with"
+		run -0 --separate-stderr ovb-enforce -t $t --clamp "$T/mc" <(grep -v ' mem ' "$T/mp")
+		[[ "$output" == "$(cat "$T/with")" ]] || fail "$t: memory changed the output"
+	done
+	# MemoryMin= and MemoryMax= in bytes pass systemd-analyze verify
+	if command -v systemd-analyze >/dev/null; then
+		oracle systemd "$T/mc" "$T/mp"
+		verify_systemd "$T/out.systemd" "$T/units"
+	fi
+}
+
+@test "memory: the oracle rejects a protection a page short, a cap below the limit and a wrong QoS class" {
+	mem_example
+	oracle cgroup "$T/mc" "$T/mp"
+	sed -E 's|^(n1/shop.db/memory.min) .*|\1 1610608640|' "$T/out.cgroup" >"$T/bad"
+	run -1 "$PY" "$ORACLE" cgroup "$T/mc" "$T/mp" "$T/bad"
+	assert_output --partial "protection 1610608640 B is not the request"
+	sed -E 's|^(n1/shop.db/memory.max) .*|\1 3704406016|' "$T/out.cgroup" >"$T/bad"
+	run -1 "$PY" "$ORACLE" cgroup "$T/mc" "$T/mp" "$T/bad"
+	assert_output --partial "cap 3704406016 B is not the limit"
+	sed -E '/shop.cache\/memory/d' "$T/out.cgroup" >"$T/bad"
+	run -1 "$PY" "$ORACLE" cgroup "$T/mc" "$T/mp" "$T/bad"
+	assert_output --partial "memory rendered 0 times"
+	oracle kubernetes "$T/mc" "$T/mp"
+	sed -E 's|QoS class Guaranteed|QoS class Burstable|' "$T/out.kubernetes" >"$T/bad"
+	run -1 "$PY" "$ORACLE" kubernetes "$T/mc" "$T/mp" "$T/bad"
+	assert_output --partial "QoS class Burstable, not Guaranteed"
+}
+
+@test "memory: a node's rendered requests add up to at most its memory, exactly; rounding up can break that (65 naming the node and the sum)" {
+	local t
+	for t in cgroup cgroup1 systemd; do
+		# two requests of 4096 B on 8192 B: the boundary holds
+		printf 'ovb-cluster 1\nnode n1 1 cpu 1000 B/s mem 8192 B\n' >"$T/c"
+		printf 'ovb-plan 1\nplace a x n1 -\nqos a x mem 4096 8192 60 0\nplace b x n1 -\nqos b x mem %s 4096.5 60 0\n' 4096 >"$T/p"
+		oracle $t "$T/c" "$T/p"
+		# 4096.5 B takes two pages: 12288 B > 8192 B
+		sed -i 's/^qos b x mem 4096 /qos b x mem 4096.5 /' "$T/p"
+		run -65 --separate-stderr ovb-enforce -t $t -o "$T/o" "$T/c" "$T/p"
+		stderr_has "node n1: $t: the memory requests add up to 12288 B > the node's 8192 B"
+		[[ ! -e $T/o ]] || fail "partial output"
+	done
+	# Kubernetes: MiB; two of 1 MiB on 2 MiB hold, a byte more does not
+	printf 'ovb-cluster 1\nnode n1 1 cpu 1000 B/s mem 2097152 B\n' >"$T/c"
+	printf 'ovb-plan 1\nplace a x n1 -\nqos a x mem 1048576 1048576 60 0\nplace b x n1 -\nqos b x mem 1048576 2000000 60 0\n' >"$T/p"
+	oracle kubernetes "$T/c" "$T/p"
+	assert_output "ok 2"
+	sed -i 's/^qos b x mem 1048576 /qos b x mem 1048577 /' "$T/p"
+	run -65 --separate-stderr ovb-enforce -t kubernetes -o "$T/o" "$T/c" "$T/p"
+	stderr_has "node n1: kubernetes: the memory requests add up to 3145728 B > the node's 2097152 B"
+	[[ ! -e $T/o ]] || fail "partial output"
+	# a limit beyond the page counter is no limit; a request there cannot be represented
+	printf 'ovb-plan 1\nplace a x n1 -\nqos a x mem 4096 1e19 60 0\n' >"$T/p"
+	for t in cgroup cgroup1 systemd kubernetes; do
+		oracle $t "$T/c" "$T/p"
+	done
+	run -0 --separate-stderr ovb-enforce -t cgroup "$T/c" "$T/p"
+	assert_line "n1/a.x/memory.max max"
+	run -0 --separate-stderr ovb-enforce -t cgroup1 "$T/c" "$T/p"
+	assert_line "n1/a.x/memory.limit_in_bytes -1"
+	run -0 --separate-stderr ovb-enforce -t systemd "$T/c" "$T/p"
+	assert_line "MemoryMax=infinity"
+	run -0 --separate-stderr ovb-enforce -t kubernetes "$T/c" "$T/p"
+	refute_line --partial "limits:"
+	assert_line "  # QoS class Burstable: no cpu request (no cpu qos in the plan); no memory limit"
+	printf 'ovb-plan 1\nplace a x n1 -\nqos a x mem 1e19 1e19 60 0\n' >"$T/p"
+	run -65 --separate-stderr ovb-enforce -t cgroup -o "$T/o" "$T/c" "$T/p"
+	stderr_has "capsule a/x: cgroup: memory request 1e+19 B cannot be represented"
+	# a plan with memory for a cluster without it
+	run -65 --separate-stderr ovb-enforce -t cgroup -o "$T/o" "$CL" <(printf 'ovb-plan 1\nplace a x n1 -\nqos a x mem 4096 4096 60 0\n')
+	stderr_has "capsule a/x has a mem qos, but"
+	stderr_has "gives no node memory: a plan for another cluster"
+	[[ ! -e $T/o ]] || fail "partial output"
+}
+
+@test "memory: ovb-place -t and ovb-check -t apply the same rounding (one rule with ovb-enforce)" {
+	# two capsules of 2 GiB + 0.5 B on 4 GiB + 1 B: Eq. 1 holds in B,
+	# their pages (2 GiB + 4 KiB each) do not
+	local GiB=1073741824 c
+	{
+		echo 'ovb-profile 1'
+		for c in a b; do
+			printf 'profile %s mem\nrequest 2147483648.5 B\nlimit 2684354560 B\nO 0.01\ninterval 3600 s\nwidth 1073741824 B\nintervals 4\nbin 2 4\n' $c
+		done
+	} >"$T/pr"
+	printf 'ovb-apps 1\napp a\ncapsule c profile=a\napp b\ncapsule c profile=b\n' >"$T/a"
+	printf 'ovb-cluster 1\nnode n1 64 cpu 1000000000 B/s mem %s B mem-pool %s B\n' $((4 * GiB + 1)) $GiB >"$T/c"
+	run -0 --separate-stderr ovb-place --strict -o "$T/plan" "$T/c" "$T/a" "$T/pr"
+	run -0 --separate-stderr ovb-check "$T/c" "$T/a" "$T/plan" "$T/pr"
+	for t in cgroup kubernetes; do
+		run -65 --separate-stderr ovb-enforce -t $t "$T/c" "$T/plan"
+		stderr_has "node n1: $t: the memory requests add up to"
+		run -1 --separate-stderr ovb-check -t $t "$T/c" "$T/a" "$T/plan" "$T/pr"
+		assert_output --partial "violation n1 mem target $t: the memory requests add up to"
+		run -0 --separate-stderr ovb-place -t $t -o "$T/pt" "$T/c" "$T/a" "$T/pr"
+		[[ $(grep -c '^place ' "$T/pt") == 1 ]] || fail "-t $t placed $(grep -c '^place ' "$T/pt")"
+		grep -q "^reject b capsule c: .*mem --target $t: the memory requests add up to" "$T/pt" || fail "$(grep reject "$T/pt")"
+		run -0 --separate-stderr ovb-check -t $t "$T/c" "$T/a" "$T/pt" "$T/pr"
+		oracle $t "$T/c" "$T/pt"
+	done
+}
+
+@test "property: random plans with memory, every memory target: the oracle holds, or 65 exactly where the rounded requests exceed a node" {
+	local s t g want n0=0 n65=0
+	for s in $(seq 1 24); do
+		"$PY" "$BATS_TEST_DIRNAME/gen/enfmem.py" $s "$T/$s"
+		for t in cgroup cgroup1 systemd kubernetes; do
+			g=page
+			[[ $t == kubernetes ]] && g=mi
+			want=$(awk -v g=$g '$1 == g { print $2 }' "$T/$s/fits")
+			if [[ $want == yes ]]; then
+				oracle $t "$T/$s/cluster" "$T/$s/plan"
+				n0=$((n0 + 1))
+			else
+				run -65 --separate-stderr ovb-enforce -t $t "$T/$s/cluster" "$T/$s/plan"
+				stderr_has ": $t: the memory requests add up to"
+				n65=$((n65 + 1))
+			fi
+		done
+	done
+	echo "# $n0 taken, $n65 refused by the memory admission" >&3
+	((n0 > 0 && n65 > 0)) || fail "both outcomes must occur: $n0 taken, $n65 refused"
+}
+
 # ---- applied to the kernel ----
 
 root_or_skip() {
@@ -246,6 +422,27 @@ root_or_skip() {
 	echo 1000 >"$cg/cpu.cfs_quota_us"
 	! (echo 2000 >"$cg/cpu.cfs_burst_us") 2>/dev/null || { rmdir "$cg"; fail "the kernel took a burst above the quota"; }
 	rmdir "$cg"
+}
+
+@test "live: the cgroup1 memory files are written into a private subtree of the v1 memory controller and read back" {
+	root_or_skip "make a cgroup"
+	local root cg
+	root=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
+	[[ -n $root ]] || skip "the memory controller is not on cgroup v1 here; the cgroup test applies memory on v2"
+	mem_example
+	run -0 --separate-stderr ovb-enforce -t cgroup1 -o "$T/all" "$T/mc" "$T/mp"
+	grep '/memory\.' "$T/all" >"$T/out.cgroup1mem"
+	[[ $(wc -l <"$T/out.cgroup1mem") == 6 ]] || fail "$(cat "$T/out.cgroup1mem")"
+	apply_cgroup cgroup1mem "$root"
+	# the test can fail: the kernel counts pages and rounds a byte count
+	# down, so a limit not rounded up would lose up to a page
+	cg=$root/ovb-test.$$.x
+	mkdir "$cg"
+	echo 3704409293 >"$cg/memory.limit_in_bytes"
+	local v
+	v=$(cat "$cg/memory.limit_in_bytes")
+	rmdir "$cg"
+	[[ $v == 3704406016 ]] || fail "the kernel read 3704409293 back as $v"
 }
 
 @test "live: the systemd drop-ins pass systemd-analyze verify with no line on stderr" {
@@ -333,6 +530,9 @@ apply_cgroup() {
 	local cg=$2/ovb-test.$$ path v f
 	mkdir "$cg"
 	[[ $1 == cgroup ]] && echo +cpu >"$cg/cgroup.subtree_control"
+	if [[ $1 == cgroup ]] && grep -q '/memory\.' "$T/out.$1"; then
+		echo +memory >"$cg/cgroup.subtree_control"
+	fi
 	: >"$T/bad"
 	grep -E '^n1/' "$T/out.$1" | while read -r path v; do
 		f=$cg/${path#n1/}

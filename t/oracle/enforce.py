@@ -11,7 +11,19 @@ over any window of the capsule's tau is at least its Eq. 1 term
 (sigma tau + rho)(1 - O); for a cap (cpu.max and CPUQuota at the worst
 phase, tc ceil + burst, Kubernetes limit over CFS periods of 100 ms) the
 amount let through over tau is at least sigma tau + rho (so never below
-the Eq. 1 term); every capsule of the plan is rendered once."""
+the Eq. 1 term); every capsule of the plan is rendered once.
+
+Memory (a plan's "qos APP CAPSULE mem REQUEST LIMIT WINDOW O", targets
+cgroup, cgroup1, systemd, kubernetes): the protection (memory.min,
+memory.soft_limit_in_bytes, MemoryMin=, requests.memory) is the request
+rounded up to the facility's granule (a page of 4096 B; Kubernetes: a
+MiB, in Mi), the cap (memory.max, memory.limit_in_bytes, MemoryMax=,
+limits.memory) the limit rounded up the same way, or the facility's "no
+limit" only beyond the page counter's largest, (2^63 - 1) // 4096 pages;
+a node's protections add up to at most its memory (its "mem M B"); the
+Kubernetes QoS class is Guaranteed exactly when requests equal limits for
+both cpu and memory; memory appears for every capsule with a mem qos, and
+only for those."""
 import math
 import re
 import sys
@@ -29,15 +41,64 @@ def records(path):
             yield t
 
 
+PAGES_MAX = ((2**63 - 1) // 4096) * 4096     # the page counter's largest
+
+
+def check_mem(target, qos, node, memcap, mem, bad):
+    """The memory settings mem[(app, capsule)] = [(node, protection, cap
+    or None)] against the plan's mem qos records; returns how many."""
+    g = 2**20 if target == "kubernetes" else 4096
+    want = {k[:2] for k in qos if k[2] == "mem"}
+    tot = {}
+    for key in sorted(want | set(mem)):
+        got = mem.get(key, [])
+        if len(got) != 1 or key not in want:
+            bad.append("%s: memory rendered %d times" % (key, len(got)))
+            continue
+        nd, lo, hi = got[0]
+        if nd != node[key]:
+            bad.append("%s: memory on %s, placed on %s" %
+                       (key, nd, node[key]))
+        req, lim = qos[key + ("mem",)][0:2]
+        lim = max(lim, req)
+        if lo % g or not req <= lo < req + g:
+            bad.append("%s: protection %d B is not the request %s B "
+                       "rounded up to %d B" % (key, lo, float(req), g))
+        up = math.ceil(lim / g) * g
+        if hi is None:
+            if up <= PAGES_MAX:
+                bad.append("%s: no memory limit for a limit of %s B" %
+                           (key, float(lim)))
+        elif hi % g or not lim <= hi < lim + g or hi > PAGES_MAX:
+            bad.append("%s: cap %d B is not the limit %s B rounded up "
+                       "to %d B" % (key, hi, float(lim), g))
+        elif hi < lo:
+            bad.append("%s: cap %d B < protection %d B" % (key, hi, lo))
+        if lo > PAGES_MAX:
+            bad.append("%s: protection %d B beyond the page counter" %
+                       (key, lo))
+        tot[nd] = tot.get(nd, 0) + lo
+    for nd, s in sorted(tot.items()):
+        if nd not in memcap:
+            bad.append("node %s: memory but no mem in the cluster" % nd)
+        elif s > memcap[nd]:
+            bad.append("node %s: memory protections %d B > its %s B" %
+                       (nd, s, float(memcap[nd])))
+    return len(mem)
+
+
 def main():
     target, cpath, ppath, opath = sys.argv[1:5]
     dl_cap = F(sys.argv[5]) if len(sys.argv) > 5 else F(90, 100)
     hz = int(sys.argv[6]) if len(sys.argv) > 6 else 100
     mtu = int(sys.argv[7]) if len(sys.argv) > 7 else 1500
-    cap = {}
+    cap, memcap = {}, {}
     for t in records(cpath):
         if t[0] == "node":
             cap[t[1]] = (num(t[2]), num(t[4]))
+            for i in range(6, len(t) - 2):
+                if t[i] == "mem" and t[i + 2] == "B":
+                    memcap[t[1]] = num(t[i + 1])
     qos, node = {}, {}
     for t in records(ppath):
         if t[0] == "place":
@@ -46,6 +107,7 @@ def main():
             qos[(t[1], t[2], t[3])] = [num(v) for v in t[4:8]]
     bad = []
     seen = {}
+    mem = {}    # (app, capsule) -> [(node, protection, cap or None)]
 
     def guar(key, res):
         s, r, tau, o = qos[key + (res,)]
@@ -112,9 +174,26 @@ def main():
                 nd, cg, f = path.split("/")
                 vals.setdefault((nd, cg), {})[f] = v
         weights = {}
+        memf = {"cgroup": ("memory.min", "memory.max", "max"),
+                "cgroup1": ("memory.soft_limit_in_bytes",
+                            "memory.limit_in_bytes", "-1"),
+                "systemd": ("MemoryMin", "MemoryMax", "infinity")}[target]
+        cpuf = {"cgroup": "cpu.max", "cgroup1": "cpu.cfs_quota_us",
+                "systemd": "CPUQuota"}[target]
         for (nd, cg), v in vals.items():
             app, capsule = cg.split(".", 1)
             key = (app, capsule)
+            if memf[0] in v or memf[1] in v:
+                lo = v.get(memf[0], "missing")
+                hi = v.get(memf[1], "missing")
+                if not re.match(r"\d+$", lo) or \
+                        not re.match(r"\d+$", hi) and hi != memf[2]:
+                    bad.append("%s: memory %s %s" % (key, lo, hi))
+                    continue
+                mem.setdefault(key, []).append(
+                    (nd, int(lo), None if hi == memf[2] else int(hi)))
+            if cpuf not in v:
+                continue
             seen[key] = seen.get(key, 0) + 1
             n += 1
             wmin, wmax = 1, 10000
@@ -203,10 +282,46 @@ def main():
                 m = re.match(r"  %s: (\S+)$" % k, l)
                 if m:
                     cur[k] = m.group(1)
-            m = re.match(r"    (requests|limits): \{cpu: (\d+)m\}$", l)
+            m = re.match(r"    (requests|limits): \{(.*)\}$", l)
             if m:
-                cur[m.group(1)] = int(m.group(2))
+                d = {}
+                for kv in m.group(2).split(", "):
+                    mm = re.match(r"(cpu): (\d+)m$|(memory): (\d+)Mi$",
+                                  kv)
+                    if not mm:
+                        bad.append("%s: %s %r" % (cur, m.group(1), kv))
+                        continue
+                    if mm.group(1):
+                        d["cpu"] = int(mm.group(2))
+                    else:
+                        d["memory"] = int(mm.group(4)) * 2**20
+                cur[m.group(1)] = d
+            m = re.match(r"  # QoS class (\w+): ", l)
+            if m:
+                cur["qos"] = m.group(1)
         req = {}
+        for it in items:
+            rq, lm = it.get("requests", {}), it.get("limits", {})
+            key = (it["app"], it["capsule"])
+            if "memory" in rq:
+                mem.setdefault(key, []).append(
+                    (it["node"], rq["memory"], lm.get("memory")))
+            want = "Burstable"
+            if all(r in rq and r in lm and rq[r] == lm[r]
+                   for r in ("cpu", "memory")):
+                want = "Guaranteed"
+            if it.get("qos") != want:
+                bad.append("%s: QoS class %s, not %s" %
+                           (key, it.get("qos"), want))
+            if "cpu" in rq:
+                it["requests"] = rq["cpu"]
+                if "cpu" in lm:
+                    it["limits"] = lm["cpu"]
+                else:
+                    it.pop("limits", None)
+            else:
+                it["skip"] = True
+        items = [it for it in items if "skip" not in it]
         for it in items:
             req[it["node"]] = req.get(it["node"], 0) + it["requests"]
         for nd, r in req.items():
@@ -234,6 +349,8 @@ def main():
     for key in sorted(want | set(seen)):
         if seen.get(key, 0) != 1 or key not in want:
             bad.append("%s rendered %d times" % (key, seen.get(key, 0)))
+    if target in ("cgroup", "cgroup1", "systemd", "kubernetes"):
+        n += check_mem(target, qos, node, memcap, mem, bad)
     for b in bad:
         print(b)
     if bad:

@@ -6,7 +6,10 @@
  * carry sigma, rho, tau and O, so no profile is needed).  Every number is
  * checked against the kernel's limit (lib/enforce.c); a number the
  * facility cannot take is an error naming the capsule, the target and the
- * limit, or with --clamp a warning and the limit's value.  The output is
+ * limit, or with --clamp a warning and the limit's value.  Memory (qos
+ * mem) goes with the cpu settings of the targets that have it (cgroup,
+ * cgroup1, systemd, kubernetes): the request protected, the limit the
+ * OOM kill point, pages rounded up; a node's requests within its memory.  The output is
  * written whole or not at all. */
 #include <argp.h>
 #include <inttypes.h>
@@ -41,7 +44,13 @@ static const char doc[] =
 	"(sigma tau + rho)(1 - O) over any window of its tau; one that caps "
 	"(cpu.max, CPUQuota, tc ceil, Kubernetes limits) lets through at "
 	"least sigma tau + rho.  Units: ns (sched-deadline), us (cgroup), "
-	"bit/s and bytes (tc), millicores (kubernetes).\n\n"
+	"bit/s and bytes (tc), millicores (kubernetes).  Memory (a plan's "
+	"qos mem REQUEST LIMIT): the request is protected (memory.min, "
+	"MemoryMin=, cgroup1 memory.soft_limit_in_bytes, requests.memory), "
+	"the limit is the OOM kill point (memory.max, MemoryMax=, "
+	"memory.limit_in_bytes, limits.memory), both in B rounded up to "
+	"pages of 4096 B (kubernetes: up to Mi); a node's requests add up "
+	"to at most its memory.  sched-deadline and tc have no memory.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-enforce -t sched-deadline cluster plan   chrt -d lines and a "
 	"table\n"
@@ -125,6 +134,11 @@ same_cluster(void)
 				"on node %s, which is not in %s: a plan for "
 				"another cluster", p->app, p->capsule, p->node,
 				S.cluster_file);
+		else if (p->has_qos[OVB_MEM] && !ovb_cluster_has_mem(&S.cluster))
+			st = ovb_err_at(S.plan_file, p->line, "capsule %s/%s has "
+				"a mem qos, but %s gives no node memory: a plan "
+				"for another cluster", p->app, p->capsule,
+				S.cluster_file);
 	}
 	for (size_t i = 0; i < S.plan.nrisk; i++) {
 		const struct ovb_noderisk *r = &S.plan.risk[i];
@@ -154,6 +168,8 @@ need_of(const struct ovb_placed *p, int r, struct ovb_need *n)
 	n->rho = p->rho[r];
 	n->tau = p->tau[r];
 	n->O = p->O[r];
+	n->level = r == OVB_MEM;
+	n->limit = n->level ? p->limit : 0;
 	return true;
 }
 
@@ -190,6 +206,56 @@ cpu_header(FILE *f, const struct ovb_placed *p, const struct ovb_need *n)
 		"%.17g cpu-s; section 4.1 x %.17g cpu-s every y %.17g s\n",
 		p->app, p->capsule, ovb_enf_guarantee(n), n->tau,
 		ovb_enf_envelope(n), x, y);
+}
+
+/* The memory of a capsule: what the plan asks, what is rendered. */
+static void
+mem_header(FILE *f, const struct ovb_placed *p, const struct ovb_mem *mm)
+{
+	fprintf(f, "# %s/%s: memory request %.17g B (protected: %" PRIu64
+		" B), limit %.17g B (the OOM kill point: ", p->app, p->capsule,
+		p->sigma[OVB_MEM], mm->request, p->limit);
+	if (mm->unlimited)
+		fprintf(f, "none, beyond the page counter");
+	else
+		fprintf(f, "%" PRIu64 " B", mm->limit);
+	fprintf(f, "), window %.17g s, rounded up to %s\n", p->tau[OVB_MEM],
+		opt_target == T_K8S ? "MiB" : "pages of 4096 B");
+}
+
+/* A capsule's memory rendered, or an error; mm cleared when it has none. */
+static int
+mem_of(const struct ovb_placed *p, struct ovb_mem *mm, bool *has)
+{
+	char why[256];
+	struct ovb_need n;
+	*has = false;
+	memset(mm, 0, sizeof *mm);
+	if (!need_of(p, OVB_MEM, &n))
+		return 0;
+	int e = limit(p, ovb_mem_map(opt_target, &n, mm, why, sizeof why), why);
+	*has = !e;
+	return e;
+}
+
+/* The node's memory admission: the rendered requests within its memory. */
+static int
+mem_admit(const struct ovb_node *nd, const struct ovb_mem *mm,
+	const bool *has, size_t m)
+{
+	struct ovb_mem *a = ovb_xcalloc(m + 1, sizeof *a);
+	size_t k = 0;
+	double sum;
+	for (size_t i = 0; i < m; i++)
+		if (has[i])
+			a[k++] = mm[i];
+	int st = 0;
+	if (k && !ovb_mem_admit(a, k, nd->cap[OVB_MEM], &sum))
+		st = ovb_err_at(S.cluster_file, nd->line, "node %s: %s: the "
+			"memory requests add up to %.17g B > the node's %.17g B",
+			nd->name, tname[opt_target], sum, nd->cap[OVB_MEM]);
+	free(a);
+	return st;
 }
 
 static int
@@ -247,10 +313,14 @@ node_cfs(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 	double *g = ovb_xcalloc(m + 1, sizeof *g);
 	uint64_t *w = ovb_xcalloc(m + 1, sizeof *w);
 	size_t *use = ovb_xcalloc(m + 1, sizeof *use), nu = 0;
+	/* capsule i's cpu settings: c[slot[i] - 1] (0: none); its memory */
+	size_t *slot = ovb_xcalloc(m + 1, sizeof *slot);
+	struct ovb_mem *mm = ovb_xcalloc(m + 1, sizeof *mm);
+	bool *hm = ovb_xcalloc(m + 1, sizeof *hm);
 	for (size_t i = 0; i < m; i++) {
 		const struct ovb_placed *p = &S.plan.p[idx[i]];
 		struct ovb_need n;
-		if (!need_of(p, OVB_CPU, &n))
+		if (!p->has_qos[OVB_CPU] && !p->has_qos[OVB_MEM])
 			continue;
 		if (opt_target == T_SYSTEMD &&
 		    (!unit_name(p->app) || !unit_name(p->capsule))) {
@@ -259,14 +329,20 @@ node_cfs(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 				"([A-Za-z0-9_.:-])", p->app, p->capsule);
 			continue;
 		}
+		int e = mem_of(p, &mm[i], &hm[i]);
+		if (e)
+			st = e;
+		if (!need_of(p, OVB_CPU, &n))
+			continue;
 		int v = ovb_cfs_map(&n, opt_clamp, &c[nu], why, sizeof why);
-		int e = limit(p, v, why);
+		e = limit(p, v, why);
 		if (e) {
 			st = e;
 			continue;
 		}
 		g[nu] = ovb_enf_guarantee(&n) / n.tau;
 		use[nu++] = idx[i];
+		slot[i] = nu;
 	}
 	bool v1 = opt_target == T_CGROUP1;
 	size_t bad = st ? 0 : ovb_weight_map(g, nu, nd->cap[OVB_CPU],
@@ -277,44 +353,92 @@ node_cfs(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 		if (e)
 			st = e;
 	}
-	for (size_t i = 0; !st && i < nu; i++) {
-		const struct ovb_placed *p = &S.plan.p[use[i]];
+	if (!st)
+		st = mem_admit(nd, mm, hm, m);
+	for (size_t j = 0; !st && j < m; j++) {
+		const struct ovb_placed *p = &S.plan.p[idx[j]];
+		const char *nn = nd->name, *a = p->app, *k = p->capsule;
 		struct ovb_need n;
-		need_of(p, OVB_CPU, &n);
-		cpu_header(f, p, &n);
+		size_t i = slot[j] - 1;
+		bool cpu = slot[j] > 0;
+		const struct ovb_mem *q = &mm[j];
+		if (!cpu && !hm[j])
+			continue;
+		if (cpu) {
+			need_of(p, OVB_CPU, &n);
+			cpu_header(f, p, &n);
+		}
+		if (hm[j])
+			mem_header(f, p, q);
 		if (opt_target == T_CGROUP) {
-			fprintf(f, "%s/%s.%s/cpu.max %" PRIu64 " %" PRIu64 "\n",
-				nd->name, p->app, p->capsule, c[i].quota,
-				c[i].period);
-			fprintf(f, "%s/%s.%s/cpu.max.burst %" PRIu64 "\n",
-				nd->name, p->app, p->capsule, c[i].burst);
-			fprintf(f, "%s/%s.%s/cpu.weight %" PRIu64 "\n",
-				nd->name, p->app, p->capsule, w[i]);
+			if (cpu) {
+				fprintf(f, "%s/%s.%s/cpu.max %" PRIu64 " %" PRIu64
+					"\n", nn, a, k, c[i].quota, c[i].period);
+				fprintf(f, "%s/%s.%s/cpu.max.burst %" PRIu64 "\n",
+					nn, a, k, c[i].burst);
+				fprintf(f, "%s/%s.%s/cpu.weight %" PRIu64 "\n", nn,
+					a, k, w[i]);
+			}
+			if (hm[j]) {
+				fprintf(f, "%s/%s.%s/memory.min %" PRIu64 "\n", nn,
+					a, k, q->request);
+				if (q->unlimited)
+					fprintf(f, "%s/%s.%s/memory.max max\n", nn, a,
+						k);
+				else
+					fprintf(f, "%s/%s.%s/memory.max %" PRIu64
+						"\n", nn, a, k, q->limit);
+			}
 			continue;
 		}
 		if (opt_target == T_CGROUP1) {
-			fprintf(f, "%s/%s.%s/cpu.cfs_period_us %" PRIu64 "\n",
-				nd->name, p->app, p->capsule, c[i].period);
-			fprintf(f, "%s/%s.%s/cpu.cfs_quota_us %" PRIu64 "\n",
-				nd->name, p->app, p->capsule, c[i].quota);
-			fprintf(f, "%s/%s.%s/cpu.cfs_burst_us %" PRIu64 "\n",
-				nd->name, p->app, p->capsule, c[i].burst);
-			fprintf(f, "%s/%s.%s/cpu.shares %" PRIu64 "\n",
-				nd->name, p->app, p->capsule, w[i]);
+			if (cpu) {
+				fprintf(f, "%s/%s.%s/cpu.cfs_period_us %" PRIu64
+					"\n", nn, a, k, c[i].period);
+				fprintf(f, "%s/%s.%s/cpu.cfs_quota_us %" PRIu64
+					"\n", nn, a, k, c[i].quota);
+				fprintf(f, "%s/%s.%s/cpu.cfs_burst_us %" PRIu64
+					"\n", nn, a, k, c[i].burst);
+				fprintf(f, "%s/%s.%s/cpu.shares %" PRIu64 "\n", nn,
+					a, k, w[i]);
+			}
+			if (hm[j]) {
+				if (q->unlimited)
+					fprintf(f, "%s/%s.%s/memory.limit_in_bytes "
+						"-1\n", nn, a, k);
+				else
+					fprintf(f, "%s/%s.%s/memory.limit_in_bytes %"
+						PRIu64 "\n", nn, a, k, q->limit);
+				fprintf(f, "%s/%s.%s/memory.soft_limit_in_bytes %"
+					PRIu64 "\n", nn, a, k, q->request);
+			}
 			continue;
 		}
-		uint64_t pm = (c[i].quota * 10000 + c[i].period - 1) /
-			c[i].period;
 		fprintf(f, "### %s/ovb-%s.%s.service.d/50-ovb.conf\n"
-			"[Service]\nSlice=ovb.slice\nCPUWeight=%" PRIu64 "\n"
-			"CPUQuota=%" PRIu64 ".%02" PRIu64 "%%\n"
-			"CPUQuotaPeriodSec=%" PRIu64 "us\n", nd->name, p->app,
-			p->capsule, w[i], pm / 100, pm % 100, c[i].period);
+			"[Service]\nSlice=ovb.slice\n", nn, a, k);
+		if (cpu) {
+			uint64_t pm = (c[i].quota * 10000 + c[i].period - 1) /
+				c[i].period;
+			fprintf(f, "CPUWeight=%" PRIu64 "\n"
+				"CPUQuota=%" PRIu64 ".%02" PRIu64 "%%\n"
+				"CPUQuotaPeriodSec=%" PRIu64 "us\n", w[i],
+				pm / 100, pm % 100, c[i].period);
+		}
+		if (hm[j]) {
+			fprintf(f, "MemoryMin=%" PRIu64 "\n", q->request);
+			if (q->unlimited)
+				fprintf(f, "MemoryMax=infinity\n");
+			else
+				fprintf(f, "MemoryMax=%" PRIu64 "\n", q->limit);
+		}
 	}
 	free(c);
 	free(g);
 	free(w);
 	free(use);
+	free(slot);
+	free(mm);
+	free(hm);
 	return st;
 }
 
@@ -378,41 +502,105 @@ node_tc(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 	return st;
 }
 
+/* Kubernetes's QoS class of a capsule (one container), and why. */
+static void
+k8s_qos(FILE *f, bool cpu, const struct ovb_k8s *k, bool mem,
+	const struct ovb_mem *q)
+{
+	if (!mem) {
+		fprintf(f, "  # QoS class Burstable: %s\n", k->has_limit ?
+			"no memory request (not a resource of the plan)" :
+			"tau < 0.2 s, two CFS periods of 100 ms: no cpu limit");
+		return;
+	}
+	const char *c = !cpu ? "no cpu request (no cpu qos in the plan)" :
+		!k->has_limit ? "no cpu limit (tau < 0.2 s, two CFS periods "
+		"of 100 ms)" : k->request < k->limit ? "cpu request < limit" :
+		NULL;
+	const char *m = q->unlimited ? "no memory limit" :
+		q->request < q->limit ? "memory request < limit" : NULL;
+	if (!c && !m)
+		fprintf(f, "  # QoS class Guaranteed: requests equal limits "
+			"for cpu and memory\n");
+	else
+		fprintf(f, "  # QoS class Burstable: %s%s%s\n", c ? c : "",
+			c && m ? "; " : "", m ? m : "");
+}
+
 static int
 node_k8s(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 {
 	int st = 0;
 	char why[256];
 	struct ovb_k8s *ks = ovb_xcalloc(m + 1, sizeof *ks);
+	struct ovb_mem *mm = ovb_xcalloc(m + 1, sizeof *mm);
+	bool *hm = ovb_xcalloc(m + 1, sizeof *hm);
 	size_t nk = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *g = open_memstream(&buf, &len);
+	if (!g) {
+		ovb_warn("out of memory");
+		exit(OVB_ESOFT);
+	}
 	for (size_t i = 0; i < m; i++) {
 		const struct ovb_placed *p = &S.plan.p[idx[i]];
 		struct ovb_need n;
-		struct ovb_k8s k;
-		if (!need_of(p, OVB_CPU, &n))
+		struct ovb_k8s k = { 0, 0, false };
+		if (!p->has_qos[OVB_CPU] && !p->has_qos[OVB_MEM])
 			continue;
-		int e = limit(p, ovb_k8s_map(&n, opt_clamp, &k, why,
-			sizeof why), why);
-		if (e) {
+		int e = mem_of(p, &mm[i], &hm[i]);
+		if (e)
 			st = e;
-			continue;
+		bool cpu = need_of(p, OVB_CPU, &n);
+		if (cpu) {
+			e = limit(p, ovb_k8s_map(&n, opt_clamp, &k, why,
+				sizeof why), why);
+			if (e) {
+				st = e;
+				continue;
+			}
+			ks[nk++] = k;
 		}
-		ks[nk++] = k;
-		fprintf(f, "- node: %s\n  app: %s\n  capsule: %s\n  resources:\n"
-			"    requests: {cpu: %" PRIu64 "m}\n", nd->name, p->app,
-			p->capsule, k.request);
-		if (k.has_limit)
-			fprintf(f, "    limits: {cpu: %" PRIu64 "m}\n", k.limit);
-		fprintf(f, "  # QoS class Burstable: %s\n", k.has_limit ?
-			"no memory request (not a resource of the plan)" :
-			"tau < 0.2 s, two CFS periods of 100 ms: no cpu limit");
+		if (!hm[i] && !cpu)
+			continue;
+		const struct ovb_mem *q = &mm[i];
+		if (hm[i])
+			mem_header(g, p, q);
+		fprintf(g, "- node: %s\n  app: %s\n  capsule: %s\n  resources:\n"
+			"    requests: {", nd->name, p->app, p->capsule);
+		if (cpu)
+			fprintf(g, "cpu: %" PRIu64 "m", k.request);
+		if (hm[i])
+			fprintf(g, "%smemory: %" PRIu64 "Mi", cpu ? ", " : "",
+				q->request >> 20);
+		fprintf(g, "}\n");
+		bool ml = hm[i] && !q->unlimited;
+		if (k.has_limit || ml) {
+			fprintf(g, "    limits: {");
+			if (k.has_limit)
+				fprintf(g, "cpu: %" PRIu64 "m", k.limit);
+			if (ml)
+				fprintf(g, "%smemory: %" PRIu64 "Mi",
+					k.has_limit ? ", " : "", q->limit >> 20);
+			fprintf(g, "}\n");
+		}
+		k8s_qos(g, cpu, &k, hm[i], q);
 	}
+	fclose(g);
 	double sum;
 	if (!st && !ovb_k8s_admit(ks, nk, nd->cap[OVB_CPU], &sum))
 		st = ovb_err_at(S.cluster_file, nd->line, "node %s: kubernetes: "
 			"the requests add up to %.17gm > the node's %.17gm",
 			nd->name, sum, nd->cap[OVB_CPU] * 1000);
+	if (!st)
+		st = mem_admit(nd, mm, hm, m);
+	if (!st)
+		fwrite(buf, 1, len, f);
+	free(buf);
 	free(ks);
+	free(mm);
+	free(hm);
 	return st;
 }
 

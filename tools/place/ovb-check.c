@@ -544,7 +544,9 @@ check_targets(const char *node, int r, const struct ovb_need *need, size_t n,
 	for (int t = 0; t < OVB_NTARGET; t++) {
 		char why[256];
 		size_t bad;
-		if (!ovb_target_on[t] || (int)ovb_target_res(t) != r ||
+		bool res = (int)ovb_target_res(t) == r ||
+			(r == OVB_MEM && ovb_target_has_mem(t));
+		if (!ovb_target_on[t] || !res ||
 		    !ovb_enf_node(t, &ovb_klim, ovb_target_clamp, need, n, C,
 		    &bad, why, sizeof why))
 			continue;

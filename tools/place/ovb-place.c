@@ -643,16 +643,21 @@ eq3_ok(const struct nres *nr, const struct ovb_need *n, double cap)
 
 /* --target: would the kernel take the node's capsules with this one
  * (lib/enforce.c, the rule of ovb-enforce and ovb-check --target)?  NULL,
- * or which target refuses and why (in why[len]). */
+ * or which target refuses, on which resource (*res) and why (in
+ * why[len]).  A target with memory is asked for mem too. */
 static const char *
 target_refuses(const struct capsule *cp, const struct node *nd, char *why,
-	size_t len)
+	size_t len, int *res)
 {
-	for (int t = 0; ovb_ntargets && t < OVB_NTARGET; t++) {
-		int r = (int)ovb_target_res(t);
+	for (int tr = 0; ovb_ntargets && tr < 2 * OVB_NTARGET; tr++) {
+		int t = tr / 2;
+		int r = tr % 2 ? OVB_MEM : (int)ovb_target_res(t);
+		if (tr % 2 && !ovb_target_has_mem(t))
+			continue;
 		const struct nres *nr = &nd->r[r];
 		if (!ovb_target_on[t] || !cp->need[r].used)
 			continue;
+		*res = r;
 		struct ovb_need *all = ovb_xcalloc(nr->nmembers + 1, sizeof *all);
 		if (nr->nmembers)
 			memcpy(all, nr->members, nr->nmembers * sizeof *all);
@@ -723,7 +728,8 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 	    &cp->need[OVB_MEM], nd->n->cap[OVB_MEM], nd->n->pool))
 		return W_LIMIT;
 	char why[256];
-	if (target_refuses(cp, nd, why, sizeof why))
+	int tres;
+	if (target_refuses(cp, nd, why, sizeof why, &tres))
 		return W_TARGET;
 	*sc = score(cp, nd, after, trust);
 	return W_OK;
@@ -1619,8 +1625,9 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 			continue;
 		}
 		char why[256];
-		const char *t = target_refuses(cp, nd, why, sizeof why);
-		if (t && (int)ovb_target_res(ovb_target_parse(t)) == r) {
+		int tres = -1;
+		const char *t = target_refuses(cp, nd, why, sizeof why, &tres);
+		if (t && tres == r) {
 			fprintf(f, ", %s --target %s: %s", ovb_res_name((enum ovb_res)r),
 				t, why);
 			continue;
