@@ -116,9 +116,8 @@ static const struct argp_option options[] = {
 	  "rounded up to a byte (default 0.15, as ovb-profile)", 0 },
 	{ "mem-window", OPT_MWIN, "DURATION", 0,
 	  "Memory window peaks: the largest sample of each window [kW, "
-	  "(k+1)W) of the training period that has all its samples, W a "
-	  "multiple of the series' interval (default 1h, as ovb-usage -r "
-	  "mem)", 0 },
+	  "(k+1)W) of the training period with a sample, W a multiple of "
+	  "the series' interval (default 1h, as ovb-usage -r mem)", 0 },
 	{ NULL, 0, NULL, 0, "Methods:", 3 },
 	{ "tau", OPT_TAU, "S", 0,
 	  "overbook: the period tau of Eq. 1 [s] (default 86400)", 0 },
