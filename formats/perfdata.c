@@ -1436,6 +1436,8 @@ static void
 heap_pop(struct ovb_perf *p, struct ovb_pev *out)
 {
 	uint32_t k = p->heap[0].slot, next = p->pool[k].next;
+	if (next != NOSLOT)   /* its key is read below: fetch it meanwhile */
+		__builtin_prefetch(&p->pool[next].ev.time);
 	*out = p->pool[k].ev;
 	*OVB_PUSH(p->spare, p->nspare, p->capspare) = k;
 	if (k == p->tail)
