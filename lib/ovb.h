@@ -230,6 +230,8 @@ double ovb_arg_real(struct argp_state *st, const char *opt, const char *s,
 	double lo, double hi);
 /* A duration: an unsigned integer with an optional unit s, m, h or d
  * ("3600", "60m", "1h"), in s, within [lo, hi]. */
+/* The longest duration an option takes [s] (2^40: 34,000 years). */
+#define OVB_DURATION_MAX (UINT64_C(1) << 40)
 uint64_t ovb_arg_seconds(struct argp_state *st, const char *opt,
 	const char *s, uint64_t lo, uint64_t hi);
 uint64_t ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,

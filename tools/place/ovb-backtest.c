@@ -212,12 +212,6 @@ static const char doc[] =
 	"  ovb-backtest --plan one-shot --train 31d --replay 31d all.series\n\n"
 	OVB_EXIT_DOC;
 
-/* A duration: N seconds, or N followed by s, m, h, d or w. */
-static uint64_t
-duration(struct argp_state *st, const char *opt, const char *s)
-{
-	return ovb_arg_seconds(st, opt, s, 1, UINT64_C(1) << 40);
-}
 
 /* Splits a comma-separated list (checked by ovb_arg_list) in place. */
 static size_t
@@ -276,11 +270,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_TRAIN:
 		n = split(st, "--train", arg, item);
 		for (size_t i = 0; i < n; i++)
-			opt_train[i] = duration(st, "--train", item[i]);
+			opt_train[i] = ovb_arg_seconds(st, "--train", item[i],
+				1, OVB_DURATION_MAX);
 		ntrain = n;
 		return 0;
 	case OPT_REPLAY:
-		opt_replay = duration(st, "--replay", arg);
+		opt_replay = ovb_arg_seconds(st, "--replay", arg,
+			1, OVB_DURATION_MAX);
 		return 0;
 	case OPT_PLAN:
 		n = split(st, "--plan", arg, item);
@@ -330,7 +326,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_mmargin = ovb_arg_real(st, "--mem-margin", arg, 0, 100);
 		return 0;
 	case OPT_MWIN:
-		opt_mwin = duration(st, "--mem-window", arg);
+		opt_mwin = ovb_arg_seconds(st, "--mem-window", arg,
+			1, OVB_DURATION_MAX);
 		return 0;
 	case OPT_GROWTH:
 		opt_growth_max = ovb_arg_real(st, "--growth-max", arg, 1, 1e6);
@@ -816,7 +813,7 @@ mem_build_y(struct mnode *x, double g)
 static bool
 mem_rule(enum method m, struct mnode *x, const struct mprof *p, double O)
 {
-	if (!mem_on)
+	if (!mem_C)     /* the configuration models no memory */
 		return true;
 	size_t n = x->n + (p != NULL);
 	x->sz = ovb_xrealloc(x->sz, n + 1, sizeof *x->sz);
@@ -857,7 +854,7 @@ mem_rule(enum method m, struct mnode *x, const struct mprof *p, double O)
 static void
 mem_add(enum method m, struct mnode *x, const struct mprof *p)
 {
-	if (!mem_on)
+	if (!mem_C)
 		return;
 	if (mem_conv(m)) {
 		double g = ovb_grid_add(x->n ? x->g : 0, &p->need, mem_C,
@@ -1492,11 +1489,8 @@ cal_holds(double k, void *arg)
 		struct cfg t = { .m = M_CAL, .cpus = ca->c->cpus,
 			.O = ca->c->O };
 		size_t nused;
-		/* k is cpu's: the folds are placed by cpu alone */
-		bool mem_was = mem_on;
-		mem_on = false;
+		/* k is cpu's: the folds are placed by cpu alone (MEM 0) */
 		place(&t, ca->tmp, ca->node_of, &nused);
-		mem_on = mem_was;
 		for (size_t nk = 0; ok && nk < nvm; nk++) {
 			size_t n = 0;
 			for (size_t v = 0; v < nvm; v++)

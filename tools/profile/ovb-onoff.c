@@ -622,11 +622,11 @@ first_held(void)
 	return &S.held[0];
 }
 
+/* Takes f, first_held()'s answer, out of its queue or heap. */
 static void
-pop_change(struct change *out)
+pop_change(const struct change *f, struct change *out)
 {
-	if (S.fhead < S.nfifo && (!S.nheld ||
-	    earlier(&S.fifo[S.fhead], &S.held[0]))) {
+	if (S.fhead < S.nfifo && f == &S.fifo[S.fhead]) {
 		*out = S.fifo[S.fhead++];
 		if (S.fhead == S.nfifo)
 			S.fhead = S.nfifo = 0;
@@ -664,7 +664,7 @@ release(uint64_t limit)
 		put_header();
 	for (; f && f->time <= limit; f = first_held()) {
 		struct change c;
-		pop_change(&c);
+		pop_change(f, &c);
 		if (c.kind) {
 			struct ovb_xfer x = { c.time, c.bytes };
 			ovb_onoff_put_xfer(S.out, c.kind == 1 ? "send" : "recv",

@@ -151,12 +151,6 @@ add_pct(struct argp_state *st, char *arg)
 	}
 }
 
-/* A duration: N seconds, or N followed by s, m, h, d or w. */
-static uint64_t
-duration(struct argp_state *st, const char *opt, const char *s)
-{
-	return ovb_arg_seconds(st, opt, s, 1, UINT64_C(1) << 40);
-}
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)
@@ -174,11 +168,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_WIDTH: add_width(st, arg); return 0;
 	case OPT_PCT: add_pct(st, arg); return 0;
 	case OPT_HALF:
-		opt_drift.half_life = (double)duration(st, "--half-life", arg);
+		opt_drift.half_life = (double)ovb_arg_seconds(st,
+			"--half-life", arg, 1, OVB_DURATION_MAX);
 		opt_drift_on = true;
 		return 0;
 	case OPT_HORIZON:
-		opt_horizon = duration(st, "--horizon", arg);
+		opt_horizon = ovb_arg_seconds(st, "--horizon", arg,
+			1, OVB_DURATION_MAX);
 		opt_horizon_given = opt_drift_on = true;
 		return 0;
 	case OPT_TREND_Q:
@@ -196,7 +192,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_calibrate = opt_drift_on = true;
 		return 0;
 	case OPT_HOLDOUT:
-		opt_holdout = duration(st, "--holdout", arg);
+		opt_holdout = ovb_arg_seconds(st, "--holdout", arg,
+			1, OVB_DURATION_MAX);
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
