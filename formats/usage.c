@@ -464,7 +464,8 @@ ovb_usage_write(FILE *f, const struct ovb_usage *u)
 	ovb_put_magic(f, "usage");
 	fputs("# usage CAPSULE RES; interval I s; width W UNIT; intervals N;\n"
 	      "# mean V UNIT; pct P V UNIT; bin K COUNT: bin 0 counts usage 0,\n"
-	      "# bin K counts usage in ((K-1)W, KW]; UNIT cpu or B/s\n", f);
+	      "# bin K counts usage in ((K-1)W, KW]; UNIT cpu, B/s or B "
+	      "(mem)\n", f);
 	for (size_t i = 0; i < u->n; i++) {
 		fprintf(f, "usage %s %s\n", u->d[i].capsule,
 			ovb_res_name(u->d[i].res));

@@ -319,7 +319,7 @@ bad_line() {
 	ovb-usage 1
 	# usage CAPSULE RES; interval I s; width W UNIT; intervals N;
 	# mean V UNIT; pct P V UNIT; bin K COUNT: bin 0 counts usage 0,
-	# bin K counts usage in ((K-1)W, KW]; UNIT cpu or B/s
+	# bin K counts usage in ((K-1)W, KW]; UNIT cpu, B/s or B (mem)
 	usage web cpu
 	interval 300 s
 	width 0.01 cpu
