@@ -76,7 +76,7 @@ cluster() {
 	run -0 grep -c '^place ' "$T/plan"
 	assert_output 2
 	run -0 grep '^reject z' "$T/plan"
-	assert_output --partial "net-rx Eq. 1 needs 2e+05 B/s more (load 1.2e+06 > 1e+06 B/s)"
+	assert_output --partial "net-rx Eq. 1 needs 2e+05 B/s more (load 1200000 > 1000000 B/s)"
 	run -0 grep '^risk a net-rx' "$T/plan"
 	assert_output 'risk a net-rx 0 0 600000 1000000'
 	run -0 ovb-check "$T/cluster" "$T/apps" "$T/plan"

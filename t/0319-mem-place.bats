@@ -71,7 +71,7 @@ one_node() {   # MEM [POOL]
 	one_node $((4 * GiB)) $((GiB - 1)) >"$T/c2"
 	run -1 --separate-stderr ovb-place --strict "$T/c2" "$T/a" "$T/p"
 	assert_line --partial 'reject b capsule c: no feasible node of 1 (mem limits on 1)'
-	assert_line --partial 'mem limits 5.36871e+09 B > 4.29497e+09 B + pool 1.07374e+09 B'
+	assert_line --partial 'mem limits 5368709120 B > 4294967296 B + pool 1073741823 B'
 	echo "$output" >"$T/plan2"
 	run -0 python3 "$ORACLE/mem.py" node --apps "$T/a" "$T/c2" "$T/plan2" "$T/p"
 	# ... which ovb-check finds in the first plan on that cluster

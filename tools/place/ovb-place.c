@@ -1615,13 +1615,17 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 		if (!n->used)
 			continue;
 		if (!eq1_ok(nr, n, cap, &after)) {
+			/* the compared sums exactly, as ovb-check gives them */
+			char a[32], c[32];
+			ovb_fmt_real(a, after);
+			ovb_fmt_real(c, cap);
 			if (r == OVB_MEM)
 				fprintf(f, ", mem requests need %.3g B more "
-					"(%.6g > %g B)", after - cap, after, cap);
+					"(%s > %s B)", after - cap, a, c);
 			else
 				fprintf(f, ", %s Eq. 1 needs %.3g %s more (load "
-					"%.6g > %g %s)", ovb_res_name((enum ovb_res)r),
-					after - cap, u, after, cap, u);
+					"%s > %s %s)", ovb_res_name((enum ovb_res)r),
+					after - cap, u, a, c, u);
 			continue;
 		}
 		char why[256];
@@ -1664,10 +1668,14 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 	}
 	const struct nres *m = &nd->r[OVB_MEM];
 	if (cp->need[OVB_MEM].used && !ovb_mem_limits_hold(m->members,
-	    m->nmembers, &cp->need[OVB_MEM], nd->n->cap[OVB_MEM], nd->n->pool))
-		fprintf(f, ", mem limits %.6g B > %g B + pool %g B",
-			ovb_mem_limits(m->members, m->nmembers) +
-			cp->need[OVB_MEM].limit, nd->n->cap[OVB_MEM], nd->n->pool);
+	    m->nmembers, &cp->need[OVB_MEM], nd->n->cap[OVB_MEM], nd->n->pool)) {
+		char l[32], c[32], p[32];
+		ovb_fmt_real(l, ovb_mem_limits(m->members, m->nmembers) +
+			cp->need[OVB_MEM].limit);
+		ovb_fmt_real(c, nd->n->cap[OVB_MEM]);
+		ovb_fmt_real(p, nd->n->pool);
+		fprintf(f, ", mem limits %s B > %s B + pool %s B", l, c, p);
+	}
 }
 
 /* How far the node is from taking the capsule by Eq. 1: the largest
