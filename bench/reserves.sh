@@ -23,6 +23,20 @@ secs() {
 	cat "$W/time"
 }
 
+# timed CMD...: wall and CPU of CMD (children included: the workers), peak
+# memory of the largest process, and the load average before and after
+timed() {
+	l0=$(load)
+	/usr/bin/time -f '%e s wall, %U s user + %S s system (all processes), %M KB peak' \
+		-o "$W/time" "$@" >/dev/null
+	echo "$(cat "$W/time"); load average $l0 before, $(load) after"
+}
+
+# load: the 1-minute load average
+load() {
+	sed 's/ .*//' /proc/loadavg
+}
+
 # best3 CMD...: the least wall time of three runs
 best3() {
 	a=$(secs "$@"); b=$(secs "$@"); c=$(secs "$@")
@@ -50,22 +64,35 @@ note() {
 }
 
 # Issue 16's acceptance figures first (ACCEPTANCE=1: only these).
+# HiGHS's flat V (scipy's linprog, t/oracle/reserves_lp.py) beside the
+# tool's when $PY (default /usr/bin/python3) has scipy
+PY=${PY:-/usr/bin/python3}
+highs_v() {
+	"$PY" -c 'import sys; sys.path.insert(0, sys.argv[1])
+from reserves_lp import lp_v, model, parse
+c, D, n, U, R = parse(open(sys.argv[2]).read())
+lb, ub, _, _, T = model(D, U, R, 1.0)
+print(repr(lp_v(lb, ub, T)))' "$ROOT/t/oracle" "$1" 2>/dev/null || echo -
+}
 echo "## A. Hierarchy against the flat optimum: 2,000 x 50, r = D, steps 1-2, --fanout 100 and 500, seeds ${SEEDS:=16 17 18}"
-echo "seed	usage	fanout	grouping	flat V	lower bound	hierarchy deviation	above flat V	pricing rounds	seconds"
+echo "seed	usage	fanout	grouping	flat V	HiGHS V	lower bound	hierarchy deviation	above flat V	above HiGHS V	pricing rounds	seconds"
 for seed in $SEEDS; do
 for usage in random blocky; do
 	f=$W/a2000$usage$seed.reserves
 	$GEN --seed "$seed" --nodes 2000 --classes 50 --no-r --usage $usage >"$f"
 	ovb-reserves --steps 2 "$f" -o "$f.flat"
 	V=$(sed -n 's/^# round 1: V \([^;]*\);.*/\1/p' "$f.flat")
+	HV=$(highs_v "$f")
 	for fo in 100 500; do
 	for g in contiguous random similar; do
 		s=$(secs ovb-reserves --steps 2 --fanout $fo --grouping $g "$f" -o "$f.$g")
 		lb=$(note "$f.$g" "lower bound")
 		d=$(note "$f.$g" "deviation")
 		pr=$(sed -n 's/^# round 1: .*(\([0-9]*\) pricing rounds*).*/\1/p' "$f.$g")
-		awk -v seed="$seed" -v u=$usage -v fo=$fo -v g=$g -v V="$V" -v lb="$lb" -v d="$d" -v p="$pr" -v s="$s" \
-			'BEGIN { printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.2g%%\t%s\t%s\n", seed, u, fo, g, V, lb, d, 100 * (d - V) / V, p, s }'
+		awk -v seed="$seed" -v u=$usage -v fo=$fo -v g=$g -v V="$V" -v HV="$HV" -v lb="$lb" -v d="$d" -v p="$pr" -v s="$s" \
+			'BEGIN { printf "%s\t%s\t%s\t%s\t%.3f\t%s\t%.3f\t%.3f\t%.2g%%\t%s\t%s\t%s\n", seed, u, fo, g, V,
+				HV == "-" ? "-" : sprintf("%.3f", HV), lb, d, 100 * (d - V) / V,
+				HV == "-" ? "-" : sprintf("%.2g%%", 100 * (d - HV) / HV), p, s }'
 	done
 	done
 done
@@ -74,7 +101,7 @@ done
 echo
 echo "## B. Scale: 10,000 x 100, r = D, --fanout 100 (steps 1-3); then 100,000 x 100 through --worker-cmd"
 $GEN --seed 5 --nodes 10000 --classes 100 --sum-d 100 --no-r >"$W/b10k.reserves"
-echo "10,000 x 100 --floor 0.5 --fanout 100: $(secs ovb-reserves --floor 0.5 --fanout 100 "$W/b10k.reserves" -o "$W/b10k.out") s wall"
+echo "10,000 x 100 --floor 0.5 --fanout 100: $(timed ovb-reserves --floor 0.5 --fanout 100 "$W/b10k.reserves" -o "$W/b10k.out")"
 sed -n 's/^# round 1: /  /p' "$W/b10k.out"
 [ -s "$W/b100k.reserves" ] || python3 - "$W/b100k.reserves" <<'PY'
 import random, sys
@@ -99,10 +126,8 @@ PY
 mkdir -p "$W/fake"
 printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in -*) shift ;; *) break ;; esac; done\nshift\nexec sh -c "$*"\n' >"$W/fake/ssh"
 chmod +x "$W/fake/ssh"
-echo "load before: $(uptime)"
-echo "100,000 x 100 --floor 0.5 --fanout 100 -j 2 --worker-cmd 'ssh -T %h ovb-reserves --serve' (stand-in ssh): $(PATH=$W/fake:$PATH secs ovb-reserves --floor 0.5 --fanout 100 -j 2 --hosts a,b --worker-cmd 'ssh -T %h ovb-reserves --serve' "$W/b100k.reserves" -o "$W/b100k.out") s wall"
+echo "100,000 x 100 --floor 0.5 --fanout 100 -j 2 --worker-cmd 'ssh -T %h ovb-reserves --serve' (stand-in ssh): $(PATH=$W/fake:$PATH timed ovb-reserves --floor 0.5 --fanout 100 -j 2 --hosts a,b --worker-cmd 'ssh -T %h ovb-reserves --serve' "$W/b100k.reserves" -o "$W/b100k.out")"
 sed -n 's/^# round 1: /  /p' "$W/b100k.out"
-echo "load: $(uptime)"
 [ "${ACCEPTANCE:-0}" = 1 ] && exit 0
 
 echo
