@@ -22,6 +22,13 @@ US, CU = D + '/example.usage', D + '/example.curve'
 RCL, RPL, RSE = D + '/replay-small.cluster', D + '/replay-small.plan', D + '/replay-small.series'
 MCL = D + '/market-fig3.cluster'
 AP0 = ROOT + '/t/bad/apps/magic-only'
+# bad-fresh.py's memory companions (mem-* files): a cluster with mem, mem
+# profiles, their plan
+MCL_, MPR, MPL = [os.path.join(CORPUS, 'src', 'mem.' + x)
+                  for x in ('cluster', 'profile', 'plan')]
+BT = ['--start', '0', '--train', '600s', '--replay', '600s', '--cpus', '4',
+      '--tolerance', '0.5']
+BTM = BT + ['--mem-window', '300s', '--mem', '3']
 env = dict(os.environ, PATH=BIN + ':' + os.environ['PATH'],
            ASAN_OPTIONS='detect_leaks=1:abort_on_error=0',
            UBSAN_OPTIONS='print_stacktrace=1:halt_on_error=1')
@@ -36,26 +43,39 @@ FMT = [(1, 'ovb-fmt', ['-c', '@'])]
 
 def readers(fmt, name):
     r = list(FMT)
+    mem = name.startswith('mem-')
+    cl, pr, pl = (MCL_, MPR, MPL) if mem else (CL, PR, PL)
     if fmt == 'onoff':
-        r += [(1, 'ovb-usage', ['@']), (1, 'ovb-tbucket', ['@'])]
+        r += [(1, 'ovb-usage', ['@']), (1, 'ovb-tbucket', ['@']),
+              (0, 'ovb-report', ['@'])]
     elif fmt == 'series':
-        r += [(1, 'ovb-usage', ['@']), (1, 'ovb-tbucket', ['@'])]
+        r += [(1, 'ovb-usage', ['@']), (1, 'ovb-tbucket', ['@']),
+              (0, 'ovb-report', ['@'])]
         if name.startswith('rp-'):
             r += [(0, 'ovb-replay', [RPL, RCL, '@'])]
+        if name.startswith('bt-'):
+            r += [(1, 'ovb-backtest', BT + ['@'])]
+        if name.startswith('btm-'):
+            r += [(1, 'ovb-usage', ['-r', 'mem', '--window', '1h', '@']),
+                  (1, 'ovb-backtest', BTM + ['@'])]
     elif fmt == 'usage':
-        r += [(1, 'ovb-profile', ['-O', '0.01', '-t', '1', '-q', '@', CU]),
-              (1, 'ovb-convolve', ['-r', 'cpu', '--dist', '-q', '@']),
-              (0, 'ovb-report', ['@'])]
+        if mem:
+            r += [(1, 'ovb-profile', ['-O', '0.01', '-q', '@']),
+                  (0, 'ovb-report', ['@'])]
+        else:
+            r += [(1, 'ovb-profile', ['-O', '0.01', '-t', '1', '-q', '@', CU]),
+                  (1, 'ovb-convolve', ['-r', 'cpu', '--dist', '-q', '@']),
+                  (0, 'ovb-report', ['@'])]
     elif fmt == 'curve':
         r += [(1, 'ovb-profile', ['-O', '0.01', '-t', '1', '-q', US, '@'])]
     elif fmt == 'profile':
-        r += [(1, 'ovb-place', [CL, AP, '@']), (0, 'ovb-check', [CL, AP, PL, '@']),
-              (0, 'ovb-report', [CL, PL, '@']),
+        r += [(1, 'ovb-place', [cl, AP, '@']), (0, 'ovb-check', [cl, AP, pl, '@']),
+              (0, 'ovb-report', [cl, pl, '@']),
               (1, 'ovb-convolve', ['-r', 'cpu', '--dist', '-q', '@'])]
     elif fmt == 'cluster':
-        r += [(1, 'ovb-place', ['@', AP, PR]), (0, 'ovb-check', ['@', AP, PL, PR]),
-              (0, 'ovb-report', ['@', PL, PR]), (0, 'ovb-replay', [RPL, '@', RSE]),
-              (0, "ovb-enforce", ['-t', 'cgroup', '@', PL])]
+        r += [(1, 'ovb-place', ['@', AP, pr]), (0, 'ovb-check', ['@', AP, pl, pr]),
+              (0, 'ovb-report', ['@', pl, pr]), (0, 'ovb-replay', [RPL, '@', RSE]),
+              (0, "ovb-enforce", ['-t', 'cgroup', '@', pl])]
     elif fmt == 'apps':
         plan = RSLPLAN if name.startswith('rsl-') else PL
         r += [(1, 'ovb-place', [CL, '@', PR]), (0, 'ovb-check', [CL, '@', plan, PR]),
@@ -64,9 +84,11 @@ def readers(fmt, name):
         if name.startswith('rp-'):
             r += [(0, 'ovb-replay', ['@', RCL, RSE])]
         else:
-            r += [(1, 'ovb-place', [CL, AP0, PR, '@']), (0, 'ovb-check', [CL, AP, '@', PR]),
-                  (0, 'ovb-report', [CL, '@', PR]),
-                  (0, "ovb-enforce", ['-t', 'cgroup', CL, '@'])]
+            r += [(1, 'ovb-place', [cl, AP0, pr, '@']), (0, 'ovb-check', [cl, AP, '@', pr]),
+                  (0, 'ovb-report', [cl, '@', pr]),
+                  (0, "ovb-enforce", ['-t', 'cgroup', cl, '@'])]
+            if mem:
+                r += [(0, "ovb-enforce", ['-t', 'kubernetes', cl, '@'])]
     elif fmt == 'reserves':
         r += [(1, 'ovb-reserves', ['@']), (1, 'ovb-reserves', ['-j', '2', '--fanout', '2', '@'])]
     elif fmt == 'gain':
@@ -75,6 +97,8 @@ def readers(fmt, name):
         r += [(0, 'ovb-market', [MCL, '@']), (1, 'ovb-rebalance', [MCL, '@'])]
     elif fmt == 'rt':
         r += [(0, 'ovb-rt', ['@'])]
+    elif fmt in ('backtest', 'fit', 'trade'):
+        r += [(0, 'ovb-report', ['@'])]
     elif fmt == 'bitbrains':
         r = [(1, 'ovb-import', ['--bitbrains', '@'])]
     elif fmt == 'perfdata':
