@@ -7,16 +7,15 @@ numbers, fields dropped or repeated, records swapped, removed or repeated,
 and NULs inside records), perf.data flips and cuts of the three shipped
 traces, Bitbrains rows with odd values, and gen.py's own variants under
 another prefix.  Every format of formats/*.md but worker (a protocol:
-fuzz/fuzz-worker.c) is mutated, memory included: OUT/src/ holds a cluster
-with mem and mem-pool, profiles with mem blocks, their plan (qos mem, risk
-mem: made by bin/ovb-place) and a mem usage (bin/ovb-usage -r mem), whose
-mutations are named mem-*; ovb-backtest's series bt-* (cpu) and btm-*
-(with mem).  Writes OUT/FORMAT/NAME and OUT/MANIFEST (FORMAT/NAME CLASS:
-bad = certainly malformed, any = either).  bench/bad-run.py runs it."""
+fuzz/fuzz-worker.c) is mutated, memory included: mem-* are mutations of
+t/data/mem.* (a cluster with mem and mem-pool, profiles with mem blocks,
+their plan with qos mem and risk mem, a mem usage); bt-* and btm-* of
+ovb-backtest's series (t/data/backtest-small.series, backtest-mem.series).
+Writes OUT/FORMAT/NAME and OUT/MANIFEST (FORMAT/NAME CLASS: bad =
+certainly malformed, any = either).  bench/bad-run.py runs it."""
 import gzip
 import os
 import random
-import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -141,58 +140,12 @@ SOURCES = {   # format: sources whose companions the runner knows
     'rt': ['example.rt'], 'trade': ['example.trade'],
     'backtest': ['example.backtest'], 'fit': ['example.fit'],
 }
-SRC = os.path.join(OUT, 'src')
-BIN = os.path.join(REPO, 'bin')
-MEMBLOCK = b'''profile %s mem
-request 1610612736 B
-limit 3704409293 B
-O 0.5
-interval 900 s
-width 536870912 B
-intervals 5
-mean 1852204646.4 B
-pct 50 1610612736 B
-pct 100 3221225472 B
-bin 2 1
-bin 3 2
-bin 4 1
-bin 6 1
-'''
-
-
-def mem_sources():
-    """OUT/src: example.cluster with mem 16 GiB and mem-pool 1 GiB on each
-    node, example.profile with profile.md's mem block for web and db,
-    their plan by ovb-place (qos mem, risk mem), and the mem usage of
-    backtest-mem.series (ovb-usage -r mem)."""
-    os.makedirs(SRC, exist_ok=True)
-    out = []
-    for l in open(os.path.join(DATA, 'example.cluster'), 'rb'):
-        t = l.split(b' ')
-        if t[0] == b'node':
-            t.insert(6, b'mem 17179869184 B mem-pool 1073741824 B')
-        out.append(b' '.join(t))
-    open(os.path.join(SRC, 'mem.cluster'), 'wb').write(b''.join(out))
-    prof = open(os.path.join(DATA, 'example.profile'), 'rb').read()
-    prof += MEMBLOCK % b'web' + MEMBLOCK % b'db'
-    open(os.path.join(SRC, 'mem.profile'), 'wb').write(prof)
-    subprocess.run([BIN + '/ovb-place', '-q', '-o', SRC + '/mem.plan',
-                    SRC + '/mem.cluster', DATA + '/example.apps',
-                    SRC + '/mem.profile'], check=True)
-    assert b' mem ' in open(SRC + '/mem.plan', 'rb').read()
-    subprocess.run([BIN + '/ovb-usage', '-r', 'mem', '--window', '1h', '-o',
-                    SRC + '/mem.usage', DATA + '/backtest-mem.series'],
-                   check=True)
-
-
 def main():
     rnd = random.Random(SEED)
-    mem_sources()
     for fmt, srcs in SOURCES.items():
         for s in srcs:
             pre, _, name = s.rpartition(':')
-            raw = open(os.path.join(SRC if pre == 'mem' else DATA, name),
-                       'rb').read()
+            raw = open(os.path.join(DATA, name), 'rb').read()
             for k in range(60):
                 data, cls = mutate(raw, rnd)
                 if data == raw:

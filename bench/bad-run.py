@@ -1,7 +1,11 @@
 #!/usr/bin/python3
 """bench/bad-run.py CORPUS BINDIR LOG: every file of a corpus written by
 bench/bad-fresh.py through every tool that reads its format (as
-t/0050-bad.bats does; ovb-onoff on standard input as well), with the tools
+t/0050-bad.bats does; ovb-onoff on standard input as well, and more:
+ovb-report on onoff, series, backtest, fit and trade files, ovb-merge and
+ovb-fit on profiles, ovb-fit on clusters and apps, ovb-backtest on its
+series, the mem-* files with
+t/data/mem.* as companions), with the tools
 of BINDIR (bin, or build/asan/bin for ASan+UBSan with LeakSanitizer), 20 s
 at most each.  Prints the counts: runs, crashes (a signal, 70), sanitizer
 reports, hangs, accepted outputs that do not read back with ovb-fmt,
@@ -22,10 +26,9 @@ US, CU = D + '/example.usage', D + '/example.curve'
 RCL, RPL, RSE = D + '/replay-small.cluster', D + '/replay-small.plan', D + '/replay-small.series'
 MCL = D + '/market-fig3.cluster'
 AP0 = ROOT + '/t/bad/apps/magic-only'
-# bad-fresh.py's memory companions (mem-* files): a cluster with mem, mem
-# profiles, their plan
-MCL_, MPR, MPL = [os.path.join(CORPUS, 'src', 'mem.' + x)
-                  for x in ('cluster', 'profile', 'plan')]
+# the companions of the mem-* files: a cluster with mem, mem profiles,
+# their plan
+MCL_, MPR, MPL = [D + '/mem.' + x for x in ('cluster', 'profile', 'plan')]
 BT = ['--start', '0', '--train', '600s', '--replay', '600s', '--cpus', '4',
       '--tolerance', '0.5']
 BTM = BT + ['--mem-window', '300s', '--mem', '3']
@@ -71,15 +74,20 @@ def readers(fmt, name):
     elif fmt == 'profile':
         r += [(1, 'ovb-place', [cl, AP, '@']), (0, 'ovb-check', [cl, AP, pl, '@']),
               (0, 'ovb-report', [cl, pl, '@']),
-              (1, 'ovb-convolve', ['-r', 'cpu', '--dist', '-q', '@'])]
+              (1, 'ovb-convolve', ['-r', 'cpu', '--dist', '-q', '@']),
+              (1, 'ovb-merge', ['@']),
+              (1, 'ovb-fit', ['--more', 'shop', cl, AP, '@'])]
     elif fmt == 'cluster':
         r += [(1, 'ovb-place', ['@', AP, pr]), (0, 'ovb-check', ['@', AP, pl, pr]),
               (0, 'ovb-report', ['@', pl, pr]), (0, 'ovb-replay', [RPL, '@', RSE]),
-              (0, "ovb-enforce", ['-t', 'cgroup', '@', pl])]
+              (0, "ovb-enforce", ['-t', 'cgroup', '@', pl]),
+              (1, 'ovb-fit', ['--more', 'shop', '@', AP, pr])]
     elif fmt == 'apps':
         plan = RSLPLAN if name.startswith('rsl-') else PL
         r += [(1, 'ovb-place', [CL, '@', PR]), (0, 'ovb-check', [CL, '@', plan, PR]),
               (0, 'ovb-report', [CL, '@', plan, PR])]
+        if not name.startswith('rsl-'):
+            r += [(1, 'ovb-fit', ['--more', 'shop', CL, '@', PR])]
     elif fmt == 'plan':
         if name.startswith('rp-'):
             r += [(0, 'ovb-replay', ['@', RCL, RSE])]
