@@ -6,9 +6,13 @@ numbers, fields dropped or repeated, records swapped, removed or repeated,
 \\v and \\f as blanks, bytes flipped, cuts, bad names and keywords, CRs
 and NULs inside records), perf.data flips and cuts of the three shipped
 traces, Bitbrains rows with odd values, and gen.py's own variants under
-another prefix.  Writes OUT/FORMAT/NAME and OUT/MANIFEST (FORMAT/NAME
-CLASS: bad = certainly malformed, any = either).  bench/bad-run.py runs
-it."""
+another prefix.  Every format of formats/*.md but worker (a protocol:
+fuzz/fuzz-worker.c) is mutated, memory included: mem-* are mutations of
+t/data/mem.* (a cluster with mem and mem-pool, profiles with mem blocks,
+their plan with qos mem and risk mem, a mem usage); bt-* and btm-* of
+ovb-backtest's series (t/data/backtest-small.series, backtest-mem.series).
+Writes OUT/FORMAT/NAME and OUT/MANIFEST (FORMAT/NAME CLASS: bad =
+certainly malformed, any = either).  bench/bad-run.py runs it."""
 import gzip
 import os
 import random
@@ -46,6 +50,13 @@ ODDNUM = [b'0', b'-0', b'-1', b'1e308', b'-1e308', b'1.7976931348623157e308',
           b'000000000000000000000000000001', b'0.5', b'1e-9']
 
 
+def rsl_name(toks, j):
+    """Sharc RSL: the ids after Application and Capsule, and a Node's, are
+    names that may look like numbers (formats/apps.md): 'nan' is one."""
+    return (j == 1 and toks[0] in (b'Application', b'Capsule')) or \
+        (j > 0 and toks[j - 1] == b'Node')
+
+
 def mutate(raw, rnd):
     """One random mutation; its class: bad (certainly malformed) or any."""
     lines = raw.splitlines(keepends=True)
@@ -59,7 +70,8 @@ def mutate(raw, rnd):
         j = rnd.choice(nums)
         toks[j] = rnd.choice(BADNUM)
         out[i] = b' '.join(toks) + b'\n'
-        return b''.join(out), 'bad' if toks[0] not in g['FREE'] else 'any'
+        return b''.join(out), 'bad' if toks[0] not in g['FREE'] and \
+            not rsl_name(toks, j) else 'any'
     if op in (1, 2) and nums:   # an extreme but well-formed number
         j = rnd.choice(nums)
         toks[j] = rnd.choice(ODDNUM)
@@ -115,18 +127,19 @@ def mutate(raw, rnd):
 
 
 SOURCES = {   # format: sources whose companions the runner knows
-    'onoff': ['example.onoff'], 'usage': ['example.usage'],
-    'profile': ['example.profile'], 'series': ['example.series',
-                                               'rp:replay-small.series'],
-    'curve': ['example.curve'], 'cluster': ['example.cluster'],
+    'onoff': ['example.onoff'], 'usage': ['example.usage', 'mem:mem.usage'],
+    'profile': ['example.profile', 'mem:mem.profile'],
+    'series': ['example.series', 'rp:replay-small.series',
+               'bt:backtest-small.series', 'btm:backtest-mem.series'],
+    'curve': ['example.curve'],
+    'cluster': ['example.cluster', 'mem:mem.cluster'],
     'apps': ['example.apps', 'rsl:example.rsl'],
-    'plan': ['example.plan', 'rp:replay-small.plan'],
+    'plan': ['example.plan', 'rp:replay-small.plan', 'mem:mem.plan'],
     'reserves': ['example.reserves'], 'gain': ['example.gain'],
     'bids': ['example.bids'], 'migrations': ['example.migrations'],
     'rt': ['example.rt'], 'trade': ['example.trade'],
+    'backtest': ['example.backtest'], 'fit': ['example.fit'],
 }
-
-
 def main():
     rnd = random.Random(SEED)
     for fmt, srcs in SOURCES.items():

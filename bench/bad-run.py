@@ -1,7 +1,11 @@
 #!/usr/bin/python3
 """bench/bad-run.py CORPUS BINDIR LOG: every file of a corpus written by
 bench/bad-fresh.py through every tool that reads its format (as
-t/0050-bad.bats does; ovb-onoff on standard input as well), with the tools
+t/0050-bad.bats does; ovb-onoff on standard input as well, and more:
+ovb-report on onoff, series, backtest, fit and trade files, ovb-merge and
+ovb-fit on profiles, ovb-fit on clusters and apps, ovb-backtest on its
+series, the mem-* files with
+t/data/mem.* as companions), with the tools
 of BINDIR (bin, or build/asan/bin for ASan+UBSan with LeakSanitizer), 20 s
 at most each.  Prints the counts: runs, crashes (a signal, 70), sanitizer
 reports, hangs, accepted outputs that do not read back with ovb-fmt,
@@ -22,6 +26,12 @@ US, CU = D + '/example.usage', D + '/example.curve'
 RCL, RPL, RSE = D + '/replay-small.cluster', D + '/replay-small.plan', D + '/replay-small.series'
 MCL = D + '/market-fig3.cluster'
 AP0 = ROOT + '/t/bad/apps/magic-only'
+# the companions of the mem-* files: a cluster with mem, mem profiles,
+# their plan
+MCL_, MPR, MPL = [D + '/mem.' + x for x in ('cluster', 'profile', 'plan')]
+BT = ['--start', '0', '--train', '600s', '--replay', '600s', '--cpus', '4',
+      '--tolerance', '0.5']
+BTM = BT + ['--mem-window', '300s', '--mem', '3']
 env = dict(os.environ, PATH=BIN + ':' + os.environ['PATH'],
            ASAN_OPTIONS='detect_leaks=1:abort_on_error=0',
            UBSAN_OPTIONS='print_stacktrace=1:halt_on_error=1')
@@ -36,37 +46,57 @@ FMT = [(1, 'ovb-fmt', ['-c', '@'])]
 
 def readers(fmt, name):
     r = list(FMT)
+    mem = name.startswith('mem-')
+    cl, pr, pl = (MCL_, MPR, MPL) if mem else (CL, PR, PL)
     if fmt == 'onoff':
-        r += [(1, 'ovb-usage', ['@']), (1, 'ovb-tbucket', ['@'])]
+        r += [(1, 'ovb-usage', ['@']), (1, 'ovb-tbucket', ['@']),
+              (0, 'ovb-report', ['@'])]
     elif fmt == 'series':
-        r += [(1, 'ovb-usage', ['@']), (1, 'ovb-tbucket', ['@'])]
+        r += [(1, 'ovb-usage', ['@']), (1, 'ovb-tbucket', ['@']),
+              (0, 'ovb-report', ['@'])]
         if name.startswith('rp-'):
             r += [(0, 'ovb-replay', [RPL, RCL, '@'])]
+        if name.startswith('bt-'):
+            r += [(1, 'ovb-backtest', BT + ['@'])]
+        if name.startswith('btm-'):
+            r += [(1, 'ovb-usage', ['-r', 'mem', '--window', '1h', '@']),
+                  (1, 'ovb-backtest', BTM + ['@'])]
     elif fmt == 'usage':
-        r += [(1, 'ovb-profile', ['-O', '0.01', '-t', '1', '-q', '@', CU]),
-              (1, 'ovb-convolve', ['-r', 'cpu', '--dist', '-q', '@']),
-              (0, 'ovb-report', ['@'])]
+        if mem:
+            r += [(1, 'ovb-profile', ['-O', '0.01', '-q', '@']),
+                  (0, 'ovb-report', ['@'])]
+        else:
+            r += [(1, 'ovb-profile', ['-O', '0.01', '-t', '1', '-q', '@', CU]),
+                  (1, 'ovb-convolve', ['-r', 'cpu', '--dist', '-q', '@']),
+                  (0, 'ovb-report', ['@'])]
     elif fmt == 'curve':
         r += [(1, 'ovb-profile', ['-O', '0.01', '-t', '1', '-q', US, '@'])]
     elif fmt == 'profile':
-        r += [(1, 'ovb-place', [CL, AP, '@']), (0, 'ovb-check', [CL, AP, PL, '@']),
-              (0, 'ovb-report', [CL, PL, '@']),
-              (1, 'ovb-convolve', ['-r', 'cpu', '--dist', '-q', '@'])]
+        r += [(1, 'ovb-place', [cl, AP, '@']), (0, 'ovb-check', [cl, AP, pl, '@']),
+              (0, 'ovb-report', [cl, pl, '@']),
+              (1, 'ovb-convolve', ['-r', 'cpu', '--dist', '-q', '@']),
+              (1, 'ovb-merge', ['@']),
+              (1, 'ovb-fit', ['--more', 'shop', cl, AP, '@'])]
     elif fmt == 'cluster':
-        r += [(1, 'ovb-place', ['@', AP, PR]), (0, 'ovb-check', ['@', AP, PL, PR]),
-              (0, 'ovb-report', ['@', PL, PR]), (0, 'ovb-replay', [RPL, '@', RSE]),
-              (0, "ovb-enforce", ['-t', 'cgroup', '@', PL])]
+        r += [(1, 'ovb-place', ['@', AP, pr]), (0, 'ovb-check', ['@', AP, pl, pr]),
+              (0, 'ovb-report', ['@', pl, pr]), (0, 'ovb-replay', [RPL, '@', RSE]),
+              (0, "ovb-enforce", ['-t', 'cgroup', '@', pl]),
+              (1, 'ovb-fit', ['--more', 'shop', '@', AP, pr])]
     elif fmt == 'apps':
         plan = RSLPLAN if name.startswith('rsl-') else PL
         r += [(1, 'ovb-place', [CL, '@', PR]), (0, 'ovb-check', [CL, '@', plan, PR]),
               (0, 'ovb-report', [CL, '@', plan, PR])]
+        if not name.startswith('rsl-'):
+            r += [(1, 'ovb-fit', ['--more', 'shop', CL, '@', PR])]
     elif fmt == 'plan':
         if name.startswith('rp-'):
             r += [(0, 'ovb-replay', ['@', RCL, RSE])]
         else:
-            r += [(1, 'ovb-place', [CL, AP0, PR, '@']), (0, 'ovb-check', [CL, AP, '@', PR]),
-                  (0, 'ovb-report', [CL, '@', PR]),
-                  (0, "ovb-enforce", ['-t', 'cgroup', CL, '@'])]
+            r += [(1, 'ovb-place', [cl, AP0, pr, '@']), (0, 'ovb-check', [cl, AP, '@', pr]),
+                  (0, 'ovb-report', [cl, '@', pr]),
+                  (0, "ovb-enforce", ['-t', 'cgroup', cl, '@'])]
+            if mem:
+                r += [(0, "ovb-enforce", ['-t', 'kubernetes', cl, '@'])]
     elif fmt == 'reserves':
         r += [(1, 'ovb-reserves', ['@']), (1, 'ovb-reserves', ['-j', '2', '--fanout', '2', '@'])]
     elif fmt == 'gain':
@@ -75,6 +105,8 @@ def readers(fmt, name):
         r += [(0, 'ovb-market', [MCL, '@']), (1, 'ovb-rebalance', [MCL, '@'])]
     elif fmt == 'rt':
         r += [(0, 'ovb-rt', ['@'])]
+    elif fmt in ('backtest', 'fit', 'trade'):
+        r += [(0, 'ovb-report', ['@'])]
     elif fmt == 'bitbrains':
         r = [(1, 'ovb-import', ['--bitbrains', '@'])]
     elif fmt == 'perfdata':

@@ -159,6 +159,10 @@ reads_series() {
 	probe "$@" 1 ovb-usage @
 	probe "$@" 1 ovb-tbucket @
 	[[ ${3##*/} == rp-* ]] && probe "$@" 0 ovb-replay "$RPL" "$RCL" @
+	# btm-: backtest-mem.series's, with t/0335's memory options
+	[[ ${3##*/} == btm-* ]] && probe "$@" 1 ovb-backtest --start 0 \
+		--train 600s --replay 600s --cpus 4 --tolerance 0.5 \
+		--mem-window 300s --mem 3 @
 	return 0
 }
 

@@ -190,6 +190,21 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	printf 'ovb-apps 1\napp a\ncapsule x cpu=1 node=n9\n' >"$d/a"
 	run -65 --separate-stderr ovb-place "$DATA/example.cluster" "$d/a"
 	[[ $stderr == "ovb-place: $d/a:2: application a, capsule x: node=n9 is not in the cluster ($DATA/example.cluster)" ]]
+	# trust of an application in none of the apps files (nor the plan
+	# added to): 65 at the truster, as ovb-check says (issue 18)
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=1\ntrust b 0\n' >"$d/a"
+	run -65 --separate-stderr ovb-place -o "$d/out" "$DATA/example.cluster" "$d/a"
+	assert_equal "$stderr" "ovb-place: $d/a:2: application a: trust of b, which is in none of the apps files"
+	[[ ! -e $d/out ]]
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=1\n' >"$d/a0"
+	run -0 ovb-place -q -o "$d/p0" "$DATA/example.cluster" "$d/a0"
+	run -65 --separate-stderr ovb-check "$DATA/example.cluster" "$d/a" "$d/p0"
+	assert_equal "$stderr" "ovb-check: $d/a:2: application a: trust of b, which is in none of the apps files"
+	run -65 --separate-stderr ovb-place "$DATA/example.cluster" "$d/a" "$DATA/example.plan"
+	assert_equal "$stderr" "ovb-place: $d/a:2: application a: trust of b, which is in none of the apps files nor the plan $DATA/example.plan"
+	# ... and of one the plan placed or rejected is known
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=1\ntrust shop 0\ntrust huge 0.5\n' >"$d/a"
+	run -0 ovb-place -q "$DATA/example.cluster" "$d/a" "$DATA/example.plan" "$DATA/example.profile"
 	printf 'ovb-cluster 1\nnode a 0 cpu 1 B/s\n' >"$d/c"
 	run -65 --separate-stderr ovb-place "$d/c" "$DATA/example.apps"
 	[[ $stderr == *"c:2: "* ]]

@@ -340,6 +340,15 @@ def regressions():
         b'qos batch w2 cpu 1.7976931348623157e308 0 2 0\n', 1), 'any')
     # a reserves file of only its magic is valid (was 'no classes')
     put('reserves', 'reg-magic-only-crlf', b'ovb-reserves 1\r\n', 'ok')
+    # fresh corpus (seed 8128): a VM with a cpu series and no mem series
+    # beside VMs with both made ovb-backtest read an unset pointer (SIGSEGV)
+    se = open(os.path.join(DATA, 'backtest-mem.series'), 'rb').read()
+    cut = se.index(b'series c mem\n')
+    put('series', 'btm-reg-vm-without-mem', se[:cut], 'ok')
+    # (seed 60606): a sample too large for the bin limit, after a first
+    # plan, made ovb-backtest free the last profiles twice (abort)
+    put('series', 'btm-reg-bins-double-free', se.replace(b'sample 600 3\n',
+        b'sample 600 1000001\n', 1), 'any')
 
 
 def main():
@@ -356,6 +365,8 @@ def main():
     # rp-: from the inputs ovb-replay runs on (t/data/replay-small.*)
     text_variants('series', os.path.join(DATA, 'replay-small.series'), 'rp-')
     text_variants('plan', os.path.join(DATA, 'replay-small.plan'), 'rp-')
+    # btm-: from ovb-backtest's series with memory (backtest-mem.series)
+    text_variants('series', os.path.join(DATA, 'backtest-mem.series'), 'btm-')
     bitbrains(os.path.join(DATA, 'replay-bitbrains.csv'))
     perfdata()
     regressions()

@@ -1556,8 +1556,12 @@ static void
 profiles_free(struct prof *pr)
 {
 	for (size_t v = 0; v < nvm; v++) {
+		/* NULL each: a profile that fails before it fills one again
+		 * is freed once more at the end */
 		free(pr[v].d.h.count);
+		pr[v].d.h.count = NULL;
 		free(pr[v].dd.h.count);
+		pr[v].dd.h.count = NULL;
 		free(pr[v].cd.h.count);
 		pr[v].cd.h.count = NULL;
 		free(pr[v].mp.d.h.count);
@@ -1641,8 +1645,8 @@ main(int argc, char **argv)
 		}
 		interval = s->interval;
 		vms = ovb_xrealloc(vms, nvm + 1, sizeof *vms);
-		vms[nvm].file = files[i];
-		vms[nvm++].s = s;
+		/* m NULL until a mem series names the VM */
+		vms[nvm++] = (struct vm){ .s = s, .file = files[i] };
 		if (s->t[0] < t0)
 			t0 = s->t[0];
 		if (s->t[s->n - 1] + s->interval > t1)

@@ -492,6 +492,35 @@ index_trust(void)
 		in_trust[trusts[i].a] = in_trust[trusts[i].b] = true;
 }
 
+/* Every trust record names an application of the apps file or of the
+ * plan added to (placed or rejected there), as ovb-check requires: 65 at
+ * the truster's line otherwise. */
+static int
+check_trust(void)
+{
+	struct ovb_names known = { 0 };
+	for (size_t i = 0; i < S.apps.n; i++)
+		ovb_names_add(&known, S.apps.app[i].name, i);
+	for (size_t i = 0; i < S.existing.n; i++)
+		ovb_names_add(&known, S.existing.p[i].app, i);
+	for (size_t i = 0; i < S.existing.nrej; i++)
+		ovb_names_add(&known, S.existing.rej[i].app, i);
+	int st = 0;
+	for (size_t i = 0; i < S.apps.n && !st; i++) {
+		const struct ovb_app *app = &S.apps.app[i];
+		for (size_t j = 0; j < app->ntrust && !st; j++)
+			if (ovb_names_get(&known, app->trust[j].app) == OVB_NONE)
+				st = ovb_err_at(S.apps_file, app->line,
+					"application %s: trust of %s, which is "
+					"in none of the apps files%s%s",
+					app->name, app->trust[j].app,
+					S.have_existing ? " nor the plan " : "",
+					S.have_existing ? S.plan_file : "");
+	}
+	ovb_names_free(&known);
+	return st;
+}
+
 static double
 trust_one(size_t a, size_t b)
 {
@@ -2491,6 +2520,8 @@ main(int argc, char **argv)
 		if (S.have_existing)
 			opt_aggregate = S.existing.aggregate;
 		index_trust();
+		if (!status)
+			status = check_trust();
 		if (!status)
 			status = S.have_existing ? load_existing() : 0;
 	}
