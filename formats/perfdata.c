@@ -13,6 +13,7 @@
  * round has ended in which every buffer was read past its time (events up
  * to the largest time of the round before the last one are safe). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,13 +97,22 @@ struct ovb_perf {
 	size_t wpos, wlen, wcap;
 	bool ahead;
 	const unsigned char *buf;  /* one record, in win until the next read */
-	/* ordering: the events held, in pool, form runs in (time, seq)
+	/* ordering: the events held, in the pool, form runs in (time, seq)
 	 * order, each a list of slots (perf writes each CPU's buffer in
 	 * turn: a few long runs a round); heap holds the runs by their
-	 * first event; new events extend the run that ends with tail */
+	 * first event; new events extend the run that ends with tail.  A
+	 * slot k is an event's first OVB_PEV_HOT bytes in hot[k] (one
+	 * cache line: all that most events use), the rest in rare[k] (only
+	 * for the kinds that use it), and the run's next slot in link[k]:
+	 * the pool had held whole events, and copying them in and out, cold
+	 * by then, was a quarter of the time */
 	struct hkey { uint64_t time, seq; uint32_t slot; } *heap;
 	size_t nheap, capheap;
-	struct pslot { struct ovb_pev ev; uint32_t next; } *pool;
+	struct hot { unsigned char b[OVB_PEV_HOT]; } *hot;
+	struct rare { unsigned char b[sizeof(struct ovb_pev) - OVB_PEV_HOT]; }
+		*rare;
+	unsigned char *hotbase;    /* hot's allocation */
+	uint32_t *link;
 	size_t npool, cappool;
 	uint32_t tail;             /* NOSLOT: no run open */
 	uint32_t *spare;           /* free slots of pool */
@@ -1380,17 +1390,60 @@ before(const struct hkey *a, const struct hkey *b)
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-/* A slot of pool for the next event. */
-static struct ovb_pev *
-slot(struct ovb_perf *p, uint32_t *k)
+_Static_assert(OVB_PEV_HOT == offsetof(struct ovb_pev, ppid) &&
+	OVB_PEV_HOT % 64 == 0, "struct ovb_pev: the hot part is one line");
+
+/* Do events of this kind use fields past the hot part? */
+static bool
+rare_kind(enum ovb_pev_kind k)
+{
+	return k != OVB_PEV_SWITCH && k != OVB_PEV_RUNTIME &&
+		k != OVB_PEV_LOST && k != OVB_PEV_SOFTIRQ;
+}
+
+static uint64_t
+slot_time(const struct ovb_perf *p, uint32_t k)
+{
+	return get64(p->hot[k].b + offsetof(struct ovb_pev, time));
+}
+
+static uint64_t
+slot_seq(const struct ovb_perf *p, uint32_t k)
+{
+	return get64(p->hot[k].b + offsetof(struct ovb_pev, seq));
+}
+
+/* A slot of the pool for the next event. */
+static uint32_t
+slot(struct ovb_perf *p)
 {
 	if (p->nspare)
-		*k = p->spare[--p->nspare];
-	else {
-		*k = (uint32_t)p->npool;
-		(void)OVB_PUSH(p->pool, p->npool, p->cappool);
+		return p->spare[--p->nspare];
+	if (p->npool == p->cappool) {
+		size_t cap = p->cappool ? 2 * p->cappool : 1024;
+		/* hot lines aligned to a cache line */
+		unsigned char *base = ovb_xmalloc(cap * sizeof *p->hot + 63);
+		struct hot *h = (struct hot *)(base + (-(uintptr_t)base & 63));
+		if (p->npool)
+			memcpy(h, p->hot, p->npool * sizeof *h);
+		free(p->hotbase);
+		p->hotbase = base;
+		p->hot = h;
+		p->rare = ovb_xrealloc(p->rare, cap, sizeof *p->rare);
+		p->link = ovb_xrealloc(p->link, cap, sizeof *p->link);
+		p->cappool = cap;
 	}
-	return &p->pool[*k].ev;
+	return (uint32_t)p->npool++;
+}
+
+/* ev into slot k. */
+static void
+store(struct ovb_perf *p, uint32_t k, const struct ovb_pev *ev)
+{
+	memcpy(p->hot[k].b, ev, OVB_PEV_HOT);
+	if (rare_kind(ev->kind))
+		memcpy(p->rare[k].b, (const unsigned char *)ev + OVB_PEV_HOT,
+			sizeof p->rare[k].b);
 }
 
 static void
@@ -1412,12 +1465,11 @@ sift_down(struct ovb_perf *p, struct hkey key)
 }
 
 static void
-heap_push(struct ovb_perf *p, uint32_t k)
+heap_push(struct ovb_perf *p, uint32_t k, const struct ovb_pev *ev)
 {
-	const struct ovb_pev *ev = &p->pool[k].ev;
-	p->pool[k].next = NOSLOT;
-	if (p->tail != NOSLOT && ev->time >= p->pool[p->tail].ev.time) {
-		p->pool[p->tail].next = k;   /* seq grows: (time, seq) after */
+	p->link[k] = NOSLOT;
+	if (p->tail != NOSLOT && ev->time >= slot_time(p, p->tail)) {
+		p->link[p->tail] = k;   /* seq grows: (time, seq) after */
 		p->tail = k;
 		return;
 	}
@@ -1435,17 +1487,21 @@ heap_push(struct ovb_perf *p, uint32_t k)
 static void
 heap_pop(struct ovb_perf *p, struct ovb_pev *out)
 {
-	uint32_t k = p->heap[0].slot, next = p->pool[k].next;
+	static const struct ovb_pev zero;
+	uint32_t k = p->heap[0].slot, next = p->link[k];
 	if (next != NOSLOT)   /* its key is read below: fetch it meanwhile */
-		__builtin_prefetch(&p->pool[next].ev.time);
-	*out = p->pool[k].ev;
+		__builtin_prefetch(&p->hot[next]);
+	memcpy(out, p->hot[k].b, OVB_PEV_HOT);
+	memcpy((unsigned char *)out + OVB_PEV_HOT, rare_kind(out->kind) ?
+		p->rare[k].b : (const unsigned char *)&zero + OVB_PEV_HOT,
+		sizeof p->rare[k].b);
 	*OVB_PUSH(p->spare, p->nspare, p->capspare) = k;
 	if (k == p->tail)
 		p->tail = NOSLOT;
-	if (next != NOSLOT) {
-		const struct ovb_pev *ev = &p->pool[next].ev;
-		sift_down(p, (struct hkey){ ev->time, ev->seq, next });
-	} else if (--p->nheap)
+	if (next != NOSLOT)
+		sift_down(p, (struct hkey){ slot_time(p, next),
+			slot_seq(p, next), next });
+	else if (--p->nheap)
 		sift_down(p, p->heap[p->nheap]);
 }
 
@@ -1478,8 +1534,7 @@ read_event(struct ovb_perf *p)
 			"format descriptions (was it recorded with -e sched:...?)");
 	if (!p->checked && type == REC_SAMPLE && (st = check_recording(p)))
 		return st;
-	uint32_t k;
-	struct ovb_pev *ev = slot(p, &k);
+	struct ovb_pev e, *ev = &e;
 	bool keep = false;
 	st = 0;
 	if (type == REC_SAMPLE)
@@ -1501,9 +1556,10 @@ read_event(struct ovb_perf *p)
 		ev->seq = p->seq++;
 		if (ev->time > p->round_max)
 			p->round_max = ev->time;
-		heap_push(p, k);
-	} else
-		*OVB_PUSH(p->spare, p->nspare, p->capspare) = k;
+		uint32_t k = slot(p);
+		store(p, k, ev);
+		heap_push(p, k, ev);
+	}
 	return st;
 }
 
@@ -1621,7 +1677,9 @@ ovb_perf_close(struct ovb_perf *p)
 	free(p->ids);
 	free(p->win);
 	free(p->heap);
-	free(p->pool);
+	free(p->hotbase);
+	free(p->rare);
+	free(p->link);
 	free(p->spare);
 	free(p);
 }
