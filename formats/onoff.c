@@ -9,6 +9,7 @@
  * per capsule, busy periods are non-empty, ordered and disjoint with
  * 1 <= CPUS <= cpus, transfers are in time order; gaps are ordered and
  * disjoint. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,14 +389,20 @@ put_u64(char *p, uint64_t v)
 	return p + hi_len + 8;
 }
 
-/* "KW CAP N..." and a newline, as one write: the bulk records, without
- * printf. */
+/* "KW CAP N..." and a newline: the bulk records, without printf,
+ * formatted straight into the stream's buffer where it has room (as
+ * glibc's putc_unlocked writes to it; a line-buffered stream never has,
+ * so its lines go through fwrite), else as one fwrite. */
 static void
 put_rec(FILE *f, const char *kw, const char *cap, const uint64_t *v, int n)
 {
 	char small[128], *buf = small;
 	size_t lk = strlen(kw), lc = strlen(cap), need = lk + lc + 2 + 21 * 3;
-	if (need > sizeof small)
+	bool direct = f->_IO_write_ptr && f->_IO_write_end - f->_IO_write_ptr >=
+		(ptrdiff_t)need;
+	if (direct)
+		buf = f->_IO_write_ptr;
+	else if (need > sizeof small)
 		buf = ovb_xmalloc(need);
 	char *p = buf;
 	memcpy(p, kw, lk);
@@ -406,8 +413,11 @@ put_rec(FILE *f, const char *kw, const char *cap, const uint64_t *v, int n)
 	for (int i = 0; i < n; i++)
 		p = put_u64(p, v[i]);
 	*p++ = '\n';
-	fwrite_unlocked(buf, 1, (size_t)(p - buf), f);
-	if (buf != small)
+	if (direct)
+		f->_IO_write_ptr = p;
+	else
+		fwrite_unlocked(buf, 1, (size_t)(p - buf), f);
+	if (buf != small && !direct)
 		free(buf);
 }
 
