@@ -67,6 +67,11 @@ struct attr {
 	uint64_t period;           /* sample_period, or sample_freq if freq */
 	bool freq, sample_id_all;
 	enum handler h;
+	/* flat: no variable-length field before RAW, so the fields a
+	 * sample's decoding reads lie at fixed offsets past its identifier:
+	 * o_tid, o_time, o_cpu, and o_end where RAW (or the rest) begins */
+	bool flat;
+	uint32_t o_tid, o_time, o_cpu, o_end;
 	struct tep_format_field *f1, *f2, *f3, *f4, *flags;
 	struct tep_format_field *sk, *family, *dev;   /* network: the socket,
 	                              its family; the device's name (devq) */
@@ -87,6 +92,9 @@ struct ovb_perf {
 	struct idmap *ids;
 	size_t nids, capids;
 	bool ids_sorted;
+	bool has_last;             /* attr_of's last answer: id last_id */
+	uint64_t last_id;
+	struct attr *last_at;
 	struct tep_handle *tep;
 	bool tracing_parsed;
 	uint32_t ncpus;
@@ -321,6 +329,18 @@ add_attr(struct ovb_perf *p, const unsigned char *a, size_t size)
 	at->read_format = get64(a + 32);
 	at->freq = get64(a + 40) >> 10 & 1;
 	at->sample_id_all = get64(a + 40) >> 18 & 1;
+	uint64_t t = at->sample_type;
+	uint32_t o = 8 * !!(t & S_IP);
+	at->o_tid = o;
+	o += 8 * !!(t & S_TID);
+	at->o_time = o;
+	o += 8 * (!!(t & S_TIME) + !!(t & S_ADDR) + !!(t & S_ID) +
+		!!(t & S_STREAM_ID));
+	at->o_cpu = o;
+	o += 8 * (!!(t & S_CPU) + !!(t & S_PERIOD));
+	at->o_end = o;
+	at->flat = !(t & (S_READ | S_CALLCHAIN));
+	p->has_last = false;   /* attr moved */
 	bind_attr(p, at);
 	return 0;
 }
@@ -332,6 +352,7 @@ add_id(struct ovb_perf *p, uint64_t id)
 	m->id = id;
 	m->attr = (uint32_t)(p->nattr - 1);
 	p->ids_sorted = false;
+	p->has_last = false;
 }
 
 static int
@@ -347,6 +368,9 @@ attr_of(struct ovb_perf *p, uint64_t id)
 {
 	if (p->nattr == 1)
 		return &p->attr[0];
+	/* most samples come in runs of one CPU's, of one id */
+	if (p->has_last && id == p->last_id)
+		return p->last_at;
 	if (!p->ids_sorted) {
 		ovb_qsort(p->ids, p->nids, sizeof *p->ids, cmp_id);
 		p->ids_sorted = true;
@@ -359,8 +383,12 @@ attr_of(struct ovb_perf *p, uint64_t id)
 		else
 			hi = mid;
 	}
-	return lo < p->nids && p->ids[lo].id == id ?
+	struct attr *at = lo < p->nids && p->ids[lo].id == id ?
 		&p->attr[p->ids[lo].attr] : NULL;
+	p->has_last = true;
+	p->last_id = id;
+	p->last_at = at;
+	return at;
 }
 
 static int
@@ -893,7 +921,21 @@ parse_sample(struct ovb_perf *p, struct attr **atp, const unsigned char *b,
 	} else if (at->sample_type & S_IDENTIFIER && !take_u64(&c, &s->id))
 		return false;
 	uint64_t t = at->sample_type;
-	if ((t & S_IP && !take(&c, 8, &x)) ||
+	if (at->flat) {
+		/* the same reading, at offsets worked out once */
+		const unsigned char *f = b + c.i;
+		if (n - c.i < at->o_end)
+			return false;
+		if (t & S_TID) {
+			s->pid = get32(f + at->o_tid);
+			s->tid = get32(f + at->o_tid + 4);
+		}
+		if (t & S_TIME)
+			s->time = get64(f + at->o_time);
+		if (t & S_CPU)
+			s->cpu = get32(f + at->o_cpu);
+		c.i += at->o_end;
+	} else if ((t & S_IP && !take(&c, 8, &x)) ||
 	    (t & S_TID && (!take_u32(&c, &s->pid) || !take_u32(&c, &s->tid))) ||
 	    (t & S_TIME && !take_u64(&c, &s->time)) ||
 	    (t & S_ADDR && !take(&c, 8, &x)) ||
@@ -959,7 +1001,7 @@ parse_trailer(struct ovb_perf *p, const unsigned char *b, size_t n,
 	return true;
 }
 
-static uint64_t
+static inline __attribute__((always_inline)) uint64_t
 field(struct tep_format_field *f, const struct sample *s)
 {
 	/* tep_read_number_field's reading (little-endian data, checked at
@@ -1034,7 +1076,12 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	if (at->h == H_NONE)
 		return false;
 	static const struct ovb_pev zero;
-	*ev = zero;   /* a copy, not memset's rep stos (a fifth of the time) */
+	/* a copy, not memset's rep stos (a fifth of the time); switches and
+	 * runtimes use only the hot part (see rare_kind) */
+	if (at->h == H_SWITCH || at->h == H_RUNTIME)
+		memcpy(ev, &zero, OVB_PEV_HOT);
+	else
+		*ev = zero;
 	ev->time = s.time;
 	ev->cpu = s.cpu;
 	ev->pid = (int32_t)s.pid;
