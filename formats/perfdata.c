@@ -56,7 +56,7 @@ enum { FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4,
 #define MAXATTR 4096
 #define MAXCPUMAP 4096
 #define WINDOW (1u << 20)          /* bytes read at once from a file */
-#define NOSLOT UINT32_MAX          /* no slot of the pool */
+#define NOSLOT UINT64_MAX          /* no slot of the pool */
 
 enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME, H_SOCK,
 	H_SOFTIRQ, H_TIMER, H_XMIT };
@@ -111,20 +111,27 @@ struct ovb_perf {
 	 * first event; new events extend the run that ends with tail.  A
 	 * slot k is an event's first OVB_PEV_HOT bytes in hot[k] (one
 	 * cache line: all that most events use), the rest in rare[k] (only
-	 * for the kinds that use it), and the run's next slot in link[k]:
-	 * the pool had held whole events, and copying them in and out, cold
-	 * by then, was a quarter of the time */
-	struct hkey { uint64_t time, seq; uint32_t slot; } *heap;
+	 * for the kinds that use it), the run's next slot in link[k].  The
+	 * pool is a ring: slots are numbered on (k lies at k & (cappool -
+	 * 1)), taken in order at rhead, and the oldest one still held is
+	 * rtail, so that a run's events lie one after the other, where the
+	 * processor fetches them ahead.  (Whole events in slots reused
+	 * last-in first-out, cold and scattered, had been a quarter of the
+	 * time.)  The ring stays as short as the pool was: an event is
+	 * released at most two rounds after the one it came in (its time
+	 * is at most that round's largest, the flush limit two rounds on),
+	 * so it spans the events of three rounds at most. */
+	struct hkey { uint64_t time, seq, slot; } *heap;
 	size_t nheap, capheap;
 	struct hot { unsigned char b[OVB_PEV_HOT]; } *hot;
 	struct rare { unsigned char b[sizeof(struct ovb_pev) - OVB_PEV_HOT]; }
 		*rare;
 	unsigned char *hotbase;    /* hot's allocation */
-	uint32_t *link;
-	size_t npool, cappool;
-	uint32_t tail;             /* NOSLOT: no run open */
-	uint32_t *spare;           /* free slots of pool */
-	size_t nspare, capspare;
+	uint64_t *link;
+	bool *freed;
+	size_t cappool;            /* a power of 2 */
+	uint64_t rhead, rtail;
+	uint64_t tail;             /* NOSLOT: no run open */
 	uint64_t seq, round_max, prev_round_max, flush_limit, last_out;
 	uint64_t reordered;
 	bool eof;
@@ -1448,49 +1455,77 @@ rare_kind(enum ovb_pev_kind k)
 		k != OVB_PEV_LOST && k != OVB_PEV_SOFTIRQ;
 }
 
+#define AT(p, k) ((size_t)((k) & ((p)->cappool - 1)))
+
 static uint64_t
-slot_time(const struct ovb_perf *p, uint32_t k)
+slot_time(const struct ovb_perf *p, uint64_t k)
 {
-	return get64(p->hot[k].b + offsetof(struct ovb_pev, time));
+	return get64(p->hot[AT(p, k)].b + offsetof(struct ovb_pev, time));
 }
 
 static uint64_t
-slot_seq(const struct ovb_perf *p, uint32_t k)
+slot_seq(const struct ovb_perf *p, uint64_t k)
 {
-	return get64(p->hot[k].b + offsetof(struct ovb_pev, seq));
+	return get64(p->hot[AT(p, k)].b + offsetof(struct ovb_pev, seq));
+}
+
+/* The ring twice as large, each slot at its place in it. */
+static void
+grow_pool(struct ovb_perf *p)
+{
+	size_t cap = p->cappool ? 2 * p->cappool : 1024;
+	/* hot lines aligned to a cache line */
+	unsigned char *base = ovb_xmalloc(cap * sizeof *p->hot + 63);
+	struct hot *h = (struct hot *)(base + (-(uintptr_t)base & 63));
+	struct rare *r = ovb_xrealloc(NULL, cap, sizeof *r);
+	uint64_t *l = ovb_xrealloc(NULL, cap, sizeof *l);
+	bool *fr = ovb_xcalloc(cap, sizeof *fr);
+	for (uint64_t k = p->rtail; k < p->rhead; k++) {
+		size_t i = AT(p, k), j = (size_t)(k & (cap - 1));
+		h[j] = p->hot[i];
+		r[j] = p->rare[i];
+		l[j] = p->link[i];
+		fr[j] = p->freed[i];
+	}
+	free(p->hotbase);
+	free(p->rare);
+	free(p->link);
+	free(p->freed);
+	p->hotbase = base;
+	p->hot = h;
+	p->rare = r;
+	p->link = l;
+	p->freed = fr;
+	p->cappool = cap;
 }
 
 /* A slot of the pool for the next event. */
-static uint32_t
+static uint64_t
 slot(struct ovb_perf *p)
 {
-	if (p->nspare)
-		return p->spare[--p->nspare];
-	if (p->npool == p->cappool) {
-		size_t cap = p->cappool ? 2 * p->cappool : 1024;
-		/* hot lines aligned to a cache line */
-		unsigned char *base = ovb_xmalloc(cap * sizeof *p->hot + 63);
-		struct hot *h = (struct hot *)(base + (-(uintptr_t)base & 63));
-		if (p->npool)
-			memcpy(h, p->hot, p->npool * sizeof *h);
-		free(p->hotbase);
-		p->hotbase = base;
-		p->hot = h;
-		p->rare = ovb_xrealloc(p->rare, cap, sizeof *p->rare);
-		p->link = ovb_xrealloc(p->link, cap, sizeof *p->link);
-		p->cappool = cap;
-	}
-	return (uint32_t)p->npool++;
+	if (p->rhead - p->rtail == p->cappool)
+		grow_pool(p);
+	p->freed[AT(p, p->rhead)] = false;
+	return p->rhead++;
+}
+
+static void
+unslot(struct ovb_perf *p, uint64_t k)
+{
+	p->freed[AT(p, k)] = true;
+	while (p->rtail < p->rhead && p->freed[AT(p, p->rtail)])
+		p->rtail++;
 }
 
 /* ev into slot k. */
 static void
-store(struct ovb_perf *p, uint32_t k, const struct ovb_pev *ev)
+store(struct ovb_perf *p, uint64_t k, const struct ovb_pev *ev)
 {
-	memcpy(p->hot[k].b, ev, OVB_PEV_HOT);
+	size_t i = AT(p, k);
+	memcpy(p->hot[i].b, ev, OVB_PEV_HOT);
 	if (rare_kind(ev->kind))
-		memcpy(p->rare[k].b, (const unsigned char *)ev + OVB_PEV_HOT,
-			sizeof p->rare[k].b);
+		memcpy(p->rare[i].b, (const unsigned char *)ev + OVB_PEV_HOT,
+			sizeof p->rare[i].b);
 }
 
 static void
@@ -1512,11 +1547,11 @@ sift_down(struct ovb_perf *p, struct hkey key)
 }
 
 static void
-heap_push(struct ovb_perf *p, uint32_t k, const struct ovb_pev *ev)
+heap_push(struct ovb_perf *p, uint64_t k, const struct ovb_pev *ev)
 {
-	p->link[k] = NOSLOT;
+	p->link[AT(p, k)] = NOSLOT;
 	if (p->tail != NOSLOT && ev->time >= slot_time(p, p->tail)) {
-		p->link[p->tail] = k;   /* seq grows: (time, seq) after */
+		p->link[AT(p, p->tail)] = k;   /* seq grows: (time, seq) after */
 		p->tail = k;
 		return;
 	}
@@ -1535,14 +1570,14 @@ static void
 heap_pop(struct ovb_perf *p, struct ovb_pev *out)
 {
 	static const struct ovb_pev zero;
-	uint32_t k = p->heap[0].slot, next = p->link[k];
-	if (next != NOSLOT)   /* its key is read below: fetch it meanwhile */
-		__builtin_prefetch(&p->hot[next]);
-	memcpy(out, p->hot[k].b, OVB_PEV_HOT);
+	uint64_t k = p->heap[0].slot;
+	size_t i = AT(p, k);
+	uint64_t next = p->link[i];
+	memcpy(out, p->hot[i].b, OVB_PEV_HOT);
 	memcpy((unsigned char *)out + OVB_PEV_HOT, rare_kind(out->kind) ?
-		p->rare[k].b : (const unsigned char *)&zero + OVB_PEV_HOT,
-		sizeof p->rare[k].b);
-	*OVB_PUSH(p->spare, p->nspare, p->capspare) = k;
+		p->rare[i].b : (const unsigned char *)&zero + OVB_PEV_HOT,
+		sizeof p->rare[i].b);
+	unslot(p, k);
 	if (k == p->tail)
 		p->tail = NOSLOT;
 	if (next != NOSLOT)
@@ -1603,7 +1638,7 @@ read_event(struct ovb_perf *p)
 		ev->seq = p->seq++;
 		if (ev->time > p->round_max)
 			p->round_max = ev->time;
-		uint32_t k = slot(p);
+		uint64_t k = slot(p);
 		store(p, k, ev);
 		heap_push(p, k, ev);
 	}
@@ -1727,6 +1762,6 @@ ovb_perf_close(struct ovb_perf *p)
 	free(p->hotbase);
 	free(p->rare);
 	free(p->link);
-	free(p->spare);
+	free(p->freed);
 	free(p);
 }
