@@ -386,7 +386,8 @@ put_u64(char *p, uint64_t v)
 		hi_len = (size_t)(put_dec(hi_txt, hi) - hi_txt);
 		hi_last = hi;
 	}
-	memcpy(p, hi_txt, hi_len);
+	memcpy(p, hi_txt, sizeof hi_txt);   /* a fixed size: no call; the 8
+	                                       digits overwrite the rest */
 	put_8(p + hi_len, (uint32_t)(v - hi * 100000000));
 	return p + hi_len + 8;
 }
@@ -395,7 +396,7 @@ put_u64(char *p, uint64_t v)
  * formatted straight into the stream's buffer where it has room (as
  * glibc's putc_unlocked writes to it; a line-buffered stream never has,
  * so its lines go through fwrite), else as one fwrite. */
-static void
+static inline __attribute__((always_inline)) void
 put_rec(FILE *f, const char *kw, const char *cap, const uint64_t *v, int n)
 {
 	char small[128], *buf = small;
