@@ -379,6 +379,10 @@ put_u64(char *p, uint64_t v)
 	static char hi_txt[16];
 	static size_t hi_len;
 	*p++ = ' ';
+	if (v < 10) {   /* a count of CPUs */
+		*p = (char)('0' + v);
+		return p + 1;
+	}
 	if (v < 100000000)
 		return put_dec(p, v);
 	uint64_t hi = v / 100000000;
