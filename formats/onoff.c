@@ -372,7 +372,7 @@ put_dec(char *p, uint64_t v)
  * which the last 8 change from one record to the next, so those are
  * written in 32-bit arithmetic and the text of the rest is kept from the
  * last time. */
-static char *
+static inline __attribute__((always_inline)) char *
 put_u64(char *p, uint64_t v)
 {
 	static uint64_t hi_last = UINT64_MAX;
