@@ -113,9 +113,11 @@ struct ovb_perf {
 	 * cache line: all that most events use), the rest in rare[k] (only
 	 * for the kinds that use it), the run's next slot in link[k].  The
 	 * pool is a ring: slots are numbered on (k lies at k & (cappool -
-	 * 1)), taken in order at rhead, and the oldest one still held is
-	 * rtail, so that a run's events lie one after the other, where the
-	 * processor fetches them ahead.  (Whole events in slots reused
+	 * 1)) and taken in order at rhead, so that a run's events lie one
+	 * after the other, where the processor fetches them ahead; the
+	 * oldest slot still held is the first of some run (a run's slots
+	 * grow along it), so the smallest slot in the heap (rtail, worked
+	 * out when the ring looks full).  (Whole events in slots reused
 	 * last-in first-out, cold and scattered, had been a quarter of the
 	 * time.)  The ring stays as short as the pool was: an event is
 	 * released at most two rounds after the one it came in (its time
@@ -128,9 +130,8 @@ struct ovb_perf {
 		*rare;
 	unsigned char *hotbase;    /* hot's allocation */
 	uint64_t *link;
-	bool *freed;
 	size_t cappool;            /* a power of 2 */
-	uint64_t rhead, rtail;
+	uint64_t rhead, rtail;     /* rtail: at most the oldest slot held */
 	uint64_t tail;             /* NOSLOT: no run open */
 	uint64_t seq, round_max, prev_round_max, flush_limit, last_out;
 	uint64_t reordered;
@@ -1485,23 +1486,19 @@ grow_pool(struct ovb_perf *p)
 	struct hot *h = (struct hot *)(base + (-(uintptr_t)base & 63));
 	struct rare *r = ovb_xrealloc(NULL, cap, sizeof *r);
 	uint64_t *l = ovb_xrealloc(NULL, cap, sizeof *l);
-	bool *fr = ovb_xcalloc(cap, sizeof *fr);
 	for (uint64_t k = p->rtail; k < p->rhead; k++) {
 		size_t i = AT(p, k), j = (size_t)(k & (cap - 1));
 		h[j] = p->hot[i];
 		r[j] = p->rare[i];
 		l[j] = p->link[i];
-		fr[j] = p->freed[i];
 	}
 	free(p->hotbase);
 	free(p->rare);
 	free(p->link);
-	free(p->freed);
 	p->hotbase = base;
 	p->hot = h;
 	p->rare = r;
 	p->link = l;
-	p->freed = fr;
 	p->cappool = cap;
 }
 
@@ -1509,18 +1506,15 @@ grow_pool(struct ovb_perf *p)
 static uint64_t
 slot(struct ovb_perf *p)
 {
-	if (p->rhead - p->rtail == p->cappool)
-		grow_pool(p);
-	p->freed[AT(p, p->rhead)] = false;
+	if (p->rhead - p->rtail == p->cappool) {
+		p->rtail = p->rhead;
+		for (size_t h = 0; h < p->nheap; h++)
+			if (p->heap[h].slot < p->rtail)
+				p->rtail = p->heap[h].slot;
+		if (p->rhead - p->rtail == p->cappool)
+			grow_pool(p);
+	}
 	return p->rhead++;
-}
-
-static void
-unslot(struct ovb_perf *p, uint64_t k)
-{
-	p->freed[AT(p, k)] = true;
-	while (p->rtail < p->rhead && p->freed[AT(p, p->rtail)])
-		p->rtail++;
 }
 
 /* ev into slot k. */
@@ -1583,7 +1577,6 @@ heap_pop(struct ovb_perf *p, struct ovb_pev *out)
 	memcpy((unsigned char *)out + OVB_PEV_HOT, rare_kind(out->kind) ?
 		p->rare[i].b : (const unsigned char *)&zero + OVB_PEV_HOT,
 		sizeof p->rare[i].b);
-	unslot(p, k);
 	if (k == p->tail)
 		p->tail = NOSLOT;
 	if (next != NOSLOT)
@@ -1768,6 +1761,5 @@ ovb_perf_close(struct ovb_perf *p)
 	free(p->hotbase);
 	free(p->rare);
 	free(p->link);
-	free(p->freed);
 	free(p);
 }
