@@ -13,6 +13,7 @@
  * round has ended in which every buffer was read past its time (events up
  * to the largest time of the round before the last one are safe). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,7 @@ enum { FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4,
 #define MAXATTR 4096
 #define MAXCPUMAP 4096
 #define WINDOW (1u << 20)          /* bytes read at once from a file */
-#define NOSLOT UINT32_MAX          /* no slot of the pool */
+#define NOSLOT UINT64_MAX          /* no slot of the pool */
 
 enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME, H_SOCK,
 	H_SOFTIRQ, H_TIMER, H_XMIT };
@@ -66,6 +67,11 @@ struct attr {
 	uint64_t period;           /* sample_period, or sample_freq if freq */
 	bool freq, sample_id_all;
 	enum handler h;
+	/* flat: no variable-length field before RAW, so the fields a
+	 * sample's decoding reads lie at fixed offsets past its identifier:
+	 * o_tid, o_time, o_cpu, and o_end where RAW (or the rest) begins */
+	bool flat;
+	uint32_t o_tid, o_time, o_cpu, o_end;
 	struct tep_format_field *f1, *f2, *f3, *f4, *flags;
 	struct tep_format_field *sk, *family, *dev;   /* network: the socket,
 	                              its family; the device's name (devq) */
@@ -86,6 +92,9 @@ struct ovb_perf {
 	struct idmap *ids;
 	size_t nids, capids;
 	bool ids_sorted;
+	bool has_last;             /* attr_of's last answer: id last_id */
+	uint64_t last_id;
+	struct attr *last_at;
 	struct tep_handle *tep;
 	bool tracing_parsed;
 	uint32_t ncpus;
@@ -96,17 +105,34 @@ struct ovb_perf {
 	size_t wpos, wlen, wcap;
 	bool ahead;
 	const unsigned char *buf;  /* one record, in win until the next read */
-	/* ordering: the events held, in pool, form runs in (time, seq)
+	/* ordering: the events held, in the pool, form runs in (time, seq)
 	 * order, each a list of slots (perf writes each CPU's buffer in
 	 * turn: a few long runs a round); heap holds the runs by their
-	 * first event; new events extend the run that ends with tail */
-	struct hkey { uint64_t time, seq; uint32_t slot; } *heap;
+	 * first event; new events extend the run that ends with tail.  A
+	 * slot k is an event's first OVB_PEV_HOT bytes in hot[k] (one
+	 * cache line: all that most events use), the rest in rare[k] (only
+	 * for the kinds that use it), the run's next slot in link[k].  The
+	 * pool is a ring: slots are numbered on (k lies at k & (cappool -
+	 * 1)) and taken in order at rhead, so that a run's events lie one
+	 * after the other, where the processor fetches them ahead; the
+	 * oldest slot still held is the first of some run (a run's slots
+	 * grow along it), so the smallest slot in the heap (rtail, worked
+	 * out when the ring looks full).  (Whole events in slots reused
+	 * last-in first-out, cold and scattered, had been a quarter of the
+	 * time.)  The ring stays as short as the pool was: an event is
+	 * released at most two rounds after the one it came in (its time
+	 * is at most that round's largest, the flush limit two rounds on),
+	 * so it spans the events of three rounds at most. */
+	struct hkey { uint64_t time, seq, slot; } *heap;
 	size_t nheap, capheap;
-	struct pslot { struct ovb_pev ev; uint32_t next; } *pool;
-	size_t npool, cappool;
-	uint32_t tail;             /* NOSLOT: no run open */
-	uint32_t *spare;           /* free slots of pool */
-	size_t nspare, capspare;
+	struct hot { unsigned char b[OVB_PEV_HOT]; } *hot;
+	struct rare { unsigned char b[sizeof(struct ovb_pev) - OVB_PEV_HOT]; }
+		*rare;
+	unsigned char *hotbase;    /* hot's allocation */
+	uint64_t *link;
+	size_t cappool;            /* a power of 2 */
+	uint64_t rhead, rtail;     /* rtail: at most the oldest slot held */
+	uint64_t tail;             /* NOSLOT: no run open */
 	uint64_t seq, round_max, prev_round_max, flush_limit, last_out;
 	uint64_t reordered;
 	bool eof;
@@ -221,14 +247,11 @@ short_read(struct ovb_perf *p, size_t n)
 		(unsigned long long)p->pos, n);
 }
 
-/* Reads until the window holds n (< WINDOW) bytes, or the input ends;
- * returns the bytes it holds. */
+/* fill, when the window holds too few bytes. */
 static size_t
-fill(struct ovb_perf *p, size_t n)
+refill(struct ovb_perf *p, size_t n)
 {
 	size_t have = p->wlen - p->wpos;
-	if (have >= n)
-		return have;
 	if (!p->win) {
 		p->wcap = WINDOW;
 		p->win = ovb_xmalloc(p->wcap);
@@ -238,6 +261,15 @@ fill(struct ovb_perf *p, size_t n)
 	size_t want = p->ahead ? p->wcap - have : n - have;
 	p->wlen = have + fread(p->win + have, 1, want, p->f);
 	return p->wlen;
+}
+
+/* Reads until the window holds n (< WINDOW) bytes, or the input ends;
+ * returns the bytes it holds.  (Inline: twice a record.) */
+static inline __attribute__((always_inline)) size_t
+fill(struct ovb_perf *p, size_t n)
+{
+	size_t have = p->wlen - p->wpos;
+	return have >= n ? have : refill(p, n);
 }
 
 static int
@@ -311,6 +343,18 @@ add_attr(struct ovb_perf *p, const unsigned char *a, size_t size)
 	at->read_format = get64(a + 32);
 	at->freq = get64(a + 40) >> 10 & 1;
 	at->sample_id_all = get64(a + 40) >> 18 & 1;
+	uint64_t t = at->sample_type;
+	uint32_t o = 8 * !!(t & S_IP);
+	at->o_tid = o;
+	o += 8 * !!(t & S_TID);
+	at->o_time = o;
+	o += 8 * (!!(t & S_TIME) + !!(t & S_ADDR) + !!(t & S_ID) +
+		!!(t & S_STREAM_ID));
+	at->o_cpu = o;
+	o += 8 * (!!(t & S_CPU) + !!(t & S_PERIOD));
+	at->o_end = o;
+	at->flat = !(t & (S_READ | S_CALLCHAIN));
+	p->has_last = false;   /* attr moved */
 	bind_attr(p, at);
 	return 0;
 }
@@ -322,6 +366,7 @@ add_id(struct ovb_perf *p, uint64_t id)
 	m->id = id;
 	m->attr = (uint32_t)(p->nattr - 1);
 	p->ids_sorted = false;
+	p->has_last = false;
 }
 
 static int
@@ -337,6 +382,9 @@ attr_of(struct ovb_perf *p, uint64_t id)
 {
 	if (p->nattr == 1)
 		return &p->attr[0];
+	/* most samples come in runs of one CPU's, of one id */
+	if (p->has_last && id == p->last_id)
+		return p->last_at;
 	if (!p->ids_sorted) {
 		ovb_qsort(p->ids, p->nids, sizeof *p->ids, cmp_id);
 		p->ids_sorted = true;
@@ -349,8 +397,12 @@ attr_of(struct ovb_perf *p, uint64_t id)
 		else
 			hi = mid;
 	}
-	return lo < p->nids && p->ids[lo].id == id ?
+	struct attr *at = lo < p->nids && p->ids[lo].id == id ?
 		&p->attr[p->ids[lo].attr] : NULL;
+	p->has_last = true;
+	p->last_id = id;
+	p->last_at = at;
+	return at;
 }
 
 static int
@@ -883,7 +935,21 @@ parse_sample(struct ovb_perf *p, struct attr **atp, const unsigned char *b,
 	} else if (at->sample_type & S_IDENTIFIER && !take_u64(&c, &s->id))
 		return false;
 	uint64_t t = at->sample_type;
-	if ((t & S_IP && !take(&c, 8, &x)) ||
+	if (at->flat) {
+		/* the same reading, at offsets worked out once */
+		const unsigned char *f = b + c.i;
+		if (n - c.i < at->o_end)
+			return false;
+		if (t & S_TID) {
+			s->pid = get32(f + at->o_tid);
+			s->tid = get32(f + at->o_tid + 4);
+		}
+		if (t & S_TIME)
+			s->time = get64(f + at->o_time);
+		if (t & S_CPU)
+			s->cpu = get32(f + at->o_cpu);
+		c.i += at->o_end;
+	} else if ((t & S_IP && !take(&c, 8, &x)) ||
 	    (t & S_TID && (!take_u32(&c, &s->pid) || !take_u32(&c, &s->tid))) ||
 	    (t & S_TIME && !take_u64(&c, &s->time)) ||
 	    (t & S_ADDR && !take(&c, 8, &x)) ||
@@ -949,7 +1015,7 @@ parse_trailer(struct ovb_perf *p, const unsigned char *b, size_t n,
 	return true;
 }
 
-static uint64_t
+static inline __attribute__((always_inline)) uint64_t
 field(struct tep_format_field *f, const struct sample *s)
 {
 	/* tep_read_number_field's reading (little-endian data, checked at
@@ -966,7 +1032,7 @@ field(struct tep_format_field *f, const struct sample *s)
 	return 0;
 }
 
-static int32_t
+static inline __attribute__((always_inline)) int32_t
 field_int(struct tep_format_field *f, const struct sample *s)
 {
 	return (int32_t)(uint32_t)field(f, s);
@@ -1024,7 +1090,12 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	if (at->h == H_NONE)
 		return false;
 	static const struct ovb_pev zero;
-	*ev = zero;   /* a copy, not memset's rep stos (a fifth of the time) */
+	/* a copy, not memset's rep stos (a fifth of the time); switches and
+	 * runtimes use only the hot part (see rare_kind) */
+	if (at->h == H_SWITCH || at->h == H_RUNTIME)
+		memcpy(ev, &zero, OVB_PEV_HOT);
+	else
+		*ev = zero;
 	ev->time = s.time;
 	ev->cpu = s.cpu;
 	ev->pid = (int32_t)s.pid;
@@ -1380,17 +1451,81 @@ before(const struct hkey *a, const struct hkey *b)
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-/* A slot of pool for the next event. */
-static struct ovb_pev *
-slot(struct ovb_perf *p, uint32_t *k)
+_Static_assert(OVB_PEV_HOT == offsetof(struct ovb_pev, ppid) &&
+	OVB_PEV_HOT % 64 == 0, "struct ovb_pev: the hot part is one line");
+
+/* Do events of this kind use fields past the hot part? */
+static bool
+rare_kind(enum ovb_pev_kind k)
 {
-	if (p->nspare)
-		*k = p->spare[--p->nspare];
-	else {
-		*k = (uint32_t)p->npool;
-		(void)OVB_PUSH(p->pool, p->npool, p->cappool);
+	return k != OVB_PEV_SWITCH && k != OVB_PEV_RUNTIME &&
+		k != OVB_PEV_LOST && k != OVB_PEV_SOFTIRQ;
+}
+
+#define AT(p, k) ((size_t)((k) & ((p)->cappool - 1)))
+
+static uint64_t
+slot_time(const struct ovb_perf *p, uint64_t k)
+{
+	return get64(p->hot[AT(p, k)].b + offsetof(struct ovb_pev, time));
+}
+
+static uint64_t
+slot_seq(const struct ovb_perf *p, uint64_t k)
+{
+	return get64(p->hot[AT(p, k)].b + offsetof(struct ovb_pev, seq));
+}
+
+/* The ring twice as large, each slot at its place in it. */
+static void
+grow_pool(struct ovb_perf *p)
+{
+	size_t cap = p->cappool ? 2 * p->cappool : 1024;
+	/* hot lines aligned to a cache line */
+	unsigned char *base = ovb_xmalloc(cap * sizeof *p->hot + 63);
+	struct hot *h = (struct hot *)(base + (-(uintptr_t)base & 63));
+	struct rare *r = ovb_xrealloc(NULL, cap, sizeof *r);
+	uint64_t *l = ovb_xrealloc(NULL, cap, sizeof *l);
+	for (uint64_t k = p->rtail; k < p->rhead; k++) {
+		size_t i = AT(p, k), j = (size_t)(k & (cap - 1));
+		h[j] = p->hot[i];
+		r[j] = p->rare[i];
+		l[j] = p->link[i];
 	}
-	return &p->pool[*k].ev;
+	free(p->hotbase);
+	free(p->rare);
+	free(p->link);
+	p->hotbase = base;
+	p->hot = h;
+	p->rare = r;
+	p->link = l;
+	p->cappool = cap;
+}
+
+/* A slot of the pool for the next event. */
+static uint64_t
+slot(struct ovb_perf *p)
+{
+	if (p->rhead - p->rtail == p->cappool) {
+		p->rtail = p->rhead;
+		for (size_t h = 0; h < p->nheap; h++)
+			if (p->heap[h].slot < p->rtail)
+				p->rtail = p->heap[h].slot;
+		if (p->rhead - p->rtail == p->cappool)
+			grow_pool(p);
+	}
+	return p->rhead++;
+}
+
+/* ev into slot k. */
+static void
+store(struct ovb_perf *p, uint64_t k, const struct ovb_pev *ev)
+{
+	size_t i = AT(p, k);
+	memcpy(p->hot[i].b, ev, OVB_PEV_HOT);
+	if (rare_kind(ev->kind))
+		memcpy(p->rare[i].b, (const unsigned char *)ev + OVB_PEV_HOT,
+			sizeof p->rare[i].b);
 }
 
 static void
@@ -1412,12 +1547,11 @@ sift_down(struct ovb_perf *p, struct hkey key)
 }
 
 static void
-heap_push(struct ovb_perf *p, uint32_t k)
+heap_push(struct ovb_perf *p, uint64_t k, const struct ovb_pev *ev)
 {
-	const struct ovb_pev *ev = &p->pool[k].ev;
-	p->pool[k].next = NOSLOT;
-	if (p->tail != NOSLOT && ev->time >= p->pool[p->tail].ev.time) {
-		p->pool[p->tail].next = k;   /* seq grows: (time, seq) after */
+	p->link[AT(p, k)] = NOSLOT;
+	if (p->tail != NOSLOT && ev->time >= slot_time(p, p->tail)) {
+		p->link[AT(p, p->tail)] = k;   /* seq grows: (time, seq) after */
 		p->tail = k;
 		return;
 	}
@@ -1435,17 +1569,20 @@ heap_push(struct ovb_perf *p, uint32_t k)
 static void
 heap_pop(struct ovb_perf *p, struct ovb_pev *out)
 {
-	uint32_t k = p->heap[0].slot, next = p->pool[k].next;
-	if (next != NOSLOT)   /* its key is read below: fetch it meanwhile */
-		__builtin_prefetch(&p->pool[next].ev.time);
-	*out = p->pool[k].ev;
-	*OVB_PUSH(p->spare, p->nspare, p->capspare) = k;
+	static const struct ovb_pev zero;
+	uint64_t k = p->heap[0].slot;
+	size_t i = AT(p, k);
+	uint64_t next = p->link[i];
+	memcpy(out, p->hot[i].b, OVB_PEV_HOT);
+	memcpy((unsigned char *)out + OVB_PEV_HOT, rare_kind(out->kind) ?
+		p->rare[i].b : (const unsigned char *)&zero + OVB_PEV_HOT,
+		sizeof p->rare[i].b);
 	if (k == p->tail)
 		p->tail = NOSLOT;
-	if (next != NOSLOT) {
-		const struct ovb_pev *ev = &p->pool[next].ev;
-		sift_down(p, (struct hkey){ ev->time, ev->seq, next });
-	} else if (--p->nheap)
+	if (next != NOSLOT)
+		sift_down(p, (struct hkey){ slot_time(p, next),
+			slot_seq(p, next), next });
+	else if (--p->nheap)
 		sift_down(p, p->heap[p->nheap]);
 }
 
@@ -1478,8 +1615,7 @@ read_event(struct ovb_perf *p)
 			"format descriptions (was it recorded with -e sched:...?)");
 	if (!p->checked && type == REC_SAMPLE && (st = check_recording(p)))
 		return st;
-	uint32_t k;
-	struct ovb_pev *ev = slot(p, &k);
+	struct ovb_pev e, *ev = &e;
 	bool keep = false;
 	st = 0;
 	if (type == REC_SAMPLE)
@@ -1501,9 +1637,10 @@ read_event(struct ovb_perf *p)
 		ev->seq = p->seq++;
 		if (ev->time > p->round_max)
 			p->round_max = ev->time;
-		heap_push(p, k);
-	} else
-		*OVB_PUSH(p->spare, p->nspare, p->capspare) = k;
+		uint64_t k = slot(p);
+		store(p, k, ev);
+		heap_push(p, k, ev);
+	}
 	return st;
 }
 
@@ -1621,7 +1758,8 @@ ovb_perf_close(struct ovb_perf *p)
 	free(p->ids);
 	free(p->win);
 	free(p->heap);
-	free(p->pool);
-	free(p->spare);
+	free(p->hotbase);
+	free(p->rare);
+	free(p->link);
 	free(p);
 }

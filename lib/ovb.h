@@ -454,6 +454,9 @@ enum ovb_pev_kind {
 	                    one of the segments it was cut into) handed to
 	                    device dev */
 };
+/* The fields every event kind uses come first, in one 64-byte line
+ * (OVB_PEV_HOT bytes): the reorder pool of formats/perfdata.c keeps that
+ * part apart from the rest, which only some kinds use. */
 struct ovb_pev {
 	enum ovb_pev_kind kind;
 	uint32_t cpu;
@@ -461,31 +464,33 @@ struct ovb_pev {
 	uint64_t seq;             /* position in the file, breaks ties */
 	int32_t pid, tid;         /* process and task; for samples, the task
 	                             the sample was taken in */
-	int32_t ppid, ptid;       /* fork: the parent */
 	int32_t prev, next;       /* switch: task ids */
 	bool prev_runnable;       /* switch: prev was preempted, not asleep */
+	bool sample;              /* a tracepoint sample (defines the span) */
+	bool irq;                 /* raised in hard/soft irq or NMI context */
+	bool exec;                /* comm: set by exec */
+	bool devq;                /* send: net:net_dev_queue (a packet queued
+	                             to device dev), not the socket layer */
+	uint64_t cgroup;          /* samples: the task's cgroup v2 id (perf
+	                             record --all-cgroups), 0 if not recorded */
+	uint64_t n;               /* send/recv: bytes; lost: events */
+	/* the rest: fork, exit, comm, and the network's kinds */
+	int32_t ppid, ptid;       /* fork: the parent */
 	uint64_t sk;              /* sock, and the socket layer's send and
 	                             recv: the socket's kernel address */
 	int32_t sk_state;         /* sock: the new TCP state, -1 (tcp_probe) */
+	int family;               /* socket layer: its address family, -1
+	                             unknown */
 	uint64_t skb;             /* tcp_probe: the segment's skb; send from
 	                             net:net_dev_queue: the skb queued; xmit:
 	                             the skb handed to the device */
 	uint64_t flow, rflow;     /* tcp_probe: a hash of the socket's local
 	                             then remote address, and the reverse (the
 	                             flow as its peer sees it); 0 unknown */
-	uint64_t n;               /* send/recv: bytes; lost: events */
-	bool sample;              /* a tracepoint sample (defines the span) */
-	bool irq;                 /* raised in hard/soft irq or NMI context */
-	bool exec;                /* comm: set by exec */
 	char comm[16];
-	uint64_t cgroup;          /* samples: the task's cgroup v2 id (perf
-	                             record --all-cgroups), 0 if not recorded */
-	bool devq;                /* send: net:net_dev_queue (a packet queued
-	                             to device dev), not the socket layer */
 	char dev[16];             /* devq, xmit: the device's name */
-	int family;               /* socket layer: its address family, -1
-	                             unknown */
 };
+#define OVB_PEV_HOT 64            /* offsetof(struct ovb_pev, ppid) */
 struct ovb_perf;
 /* 0, or OVB_EDATA/OVB_EIO (reported, naming name). */
 int ovb_perf_open(FILE *f, const char *name, struct ovb_perf **p);
