@@ -228,6 +228,10 @@ int
 ovb_out_end(struct ovb_out *o, int status)
 {
 	bool named = o->path != NULL;
+	/* a write that failed on the way (a writer gave up with OVB_EIO):
+	 * reported here, once, with errno's reason */
+	if (status == OVB_EIO && o->f && ferror(o->f))
+		ovb_write_error(o->f, named ? o->path : "<stdout>", errno);
 	/* a check that failed (1) still wrote its whole report */
 	int st = ovb_out_close(o, status == 0 || status == OVB_FAIL);
 	if (st > status)

@@ -334,3 +334,19 @@ print(k)')
 	near "$(field t1 0 7 "$T/b")" 0.5
 	assert_equal "$(field f 0 7 "$T/all")" 0.5
 }
+
+@test "write errors in the writer thread (an output past the 1 MiB buffer): the reason, once, exit 74" {
+	mkdir "$T/big"
+	$PY "$GEN/trade.py" large 80 600 "$T/big" >/dev/null
+	B=("$T/big/cluster" "$T/big/apps" "$T/big/series")
+	run -74 --separate-stderr ovb-trade -o /dev/full "${B[@]}"
+	assert_equal "$stderr" "ovb-trade: /dev/full: write error: No space left on device"
+	run -74 --separate-stderr bash -c 'ovb-trade "$@" >/dev/full' _ "${B[@]}"
+	assert_equal "$stderr" "ovb-trade: <stdout>: write error: No space left on device"
+	run -0 --separate-stderr bash -c 'trap "" PIPE; ovb-trade "$@" | head -c 10 >/dev/null; echo "${PIPESTATUS[0]}"' _ "${B[@]}"
+	assert_output 74
+	assert_equal "$stderr" "ovb-trade: <stdout>: write error: Broken pipe"
+	# with room, -o and stdout give the same bytes
+	ovb-trade -o "$T/o" "${B[@]}"
+	ovb-trade "${B[@]}" | cmp - "$T/o"
+}

@@ -7,6 +7,7 @@
  * per-node and per-application sums; --check verifies the invariants of
  * every interval. */
 #include <argp.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -410,6 +411,8 @@ static struct ring {
 	size_t head, tail;          /* next to fill, next to write */
 	bool done;                  /* no more intervals */
 	int st;                     /* the writer's status */
+	int err;                    /* errno of its failed write: errno is
+	                               the thread's own */
 	FILE *f;
 	const struct ovb_trade *t;
 	double wsec;
@@ -435,8 +438,11 @@ writer(void *arg)
 			check_at(R.m, at, R.v);
 		double w = ovb_now();
 		int st = R.st ? R.st : ovb_trade_write_at(R.f, R.t, at);
+		int err = st ? errno : 0;
 		double dw = ovb_now() - w;
 		pthread_mutex_lock(&R.mu);
+		if (err && !R.err)
+			R.err = err;
 		R.wsec += dw;
 		R.st = st;
 		R.tail++;
@@ -581,6 +587,8 @@ replay(struct model *m, struct viol *v, FILE *f, size_t *nat, double *wsec)
 		pthread_mutex_unlock(&R.mu);
 		pthread_join(th, NULL);
 		st = R.st;
+		if (R.err)      /* the reason, for the report at the end */
+			errno = R.err;
 		*wsec += R.wsec;
 		for (size_t i = 0; i < NSLOT; i++) {
 			free(R.slot[i].row);
