@@ -220,7 +220,8 @@ extern bool ovb_quiet;                         /* -q */
 	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \
 	"input data; 66 cannot open an input; 69 a program we run is missing " \
 	"or failed; 70 internal error; 74 I/O error; 77 not permitted.\n"
-/* The same for a tool that checks nothing (no status 1). */
+/* The same for a tool that never exits 1 (it checks nothing; its --strict
+ * refusals are bad data, 65). */
 #define OVB_EXIT_DOC_NOCHECK \
 	"Exit status: 0 success; 64 usage error; 65 bad input data; 66 cannot " \
 	"open an input; 69 a program we run is missing or failed; 70 internal " \

@@ -125,6 +125,15 @@ report() {
 		for code in '64 usage error' '74 I/O error'; do
 			[[ $flat == *"$code"* ]] || failed "$t" "the exit-status table lacks '$code'"
 		done
+		# status 1 only where a check can fail (README "Exit statuses")
+		case $t in
+		ovb-check|ovb-fmt|ovb-place|ovb-replay|ovb-trade|ovb-rt|ovb-fit)
+			[[ $flat == *"1 a check failed"* ]] ||
+				failed "$t" "its exit-status table lacks '1 a check failed'" ;;
+		*)
+			[[ $flat != *"1 a check failed"* ]] ||
+				failed "$t" "lists '1 a check failed', but it has no check" ;;
+		esac
 		[[ -n ${EXEMPT[$t]} ]] && continue
 		for code in '65 bad input data' '66 cannot open an input'; do
 			[[ $flat == *"$code"* ]] || failed "$t" "the exit-status table lacks '$code'"

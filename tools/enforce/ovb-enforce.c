@@ -59,7 +59,7 @@ static const char doc[] =
 	"  ovb-enforce -t tc --dev ens3 cluster plan    tc htb commands\n"
 	"  ovb-enforce -t systemd --clamp cluster plan  drop-ins, limits "
 	"clamped\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)

@@ -170,7 +170,7 @@ static const char doc[] =
 	"  ovb-reserves --fanout 100 --hosts n1,n2 --worker-cmd 'ssh -T %h "
 	"ovb-reserves --serve' big.reserves\n"
 	"  ovb-reserves --plan --cluster c.cluster r.reserves | ovb-fmt\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)

@@ -83,7 +83,7 @@ static const char doc[] =
 	"  ovb-market --budget 50 --nvms 8 --vm-cpu 25 cluster bids\n"
 	"  ovb-market --policy v1 --perf 2,1.5,0.5 --vref 1 --vlow 0.75 "
 	"--vhigh 0.95 --bid-max 40 cluster bids\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)

@@ -58,7 +58,7 @@ static const char doc[] =
 	"EXAMPLES:\n"
 	"  ovb-rebalance t/data/market-fig3.cluster t/data/example.bids\n"
 	"  ovb-rebalance --mmax 100 --emax 0.01 --seed 7 cluster bids -o plan\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)

@@ -210,7 +210,7 @@ static const char doc[] =
 	"  ovb-backtest -m overbook,pct --cpus 8 --tolerance 0.01 --train 14d "
 	"jul.series aug.series sep.series\n"
 	"  ovb-backtest --plan one-shot --train 31d --replay 31d all.series\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 
 /* Splits a comma-separated list (checked by ovb_arg_list) in place. */

@@ -88,7 +88,7 @@ static const char doc[] =
 	"  ovb-convolve --exact -c web -c db -r cpu -C 2 all.usage\n"
 	"  ovb-convolve -r net -g 1e6 --dist --name n1 *.profile -o n1.usage\n"
 	"  ovb-convolve --tsv -r cpu $(seq -f '-C %g' 1 8) u.usage\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)

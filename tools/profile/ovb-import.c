@@ -93,7 +93,7 @@ static const char doc[] =
 	"  ovb-import --bitbrains --prefix jul- 2013-7/1.csv.gz\n"
 	"  ovb-import --bitbrains --from 2013-08-01 --to 2013-08-08 2013-8/*.gz\n"
 	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-usage -I 300\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 /* Unix seconds, or an ISO date and time in UTC. */
 static uint64_t

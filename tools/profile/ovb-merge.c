@@ -26,7 +26,7 @@ static const char doc[] =
 	"  ovb-merge h1.profile h2.profile -o fleet.profile\n"
 	"  for h in h1 h2; do ssh $h 'ovb-capture -d 30 -o - | ...' >$h.profile; "
 	"done; ovb-merge *.profile\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 static const struct argp argp = { NULL, NULL, "[FILE...]", doc,
 	ovb_cli_child, NULL, NULL };

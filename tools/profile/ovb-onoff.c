@@ -284,7 +284,7 @@ static const char doc[] =
 	"  ovb-onoff --iface eth0 -c web=comm:^nginx$ web.data\n"
 	"  perf record -a -e sched:sched_switch -o - -- sleep 5 | \\\n"
 	"      ovb-onoff -c app=pid:1234 > app.onoff\n\n"
-	OVB_EXIT_DOC;
+	OVB_EXIT_DOC_NOCHECK;
 
 /* cgroup:PATH (from the v2 hierarchy's root, "/" optional at either
  * end) or unit:NAME (a systemd unit: NAME.service, .scope, ...). */
