@@ -278,6 +278,22 @@ read_place(struct rd *r, struct ovb_lex *lx)
 	return 0;
 }
 
+/* A node's status (tokens k, k+1, k+2: SLOTS, OVER, the status) as its
+ * counts give it at O: 0, or 65 naming both. */
+static int
+status_agrees(struct ovb_lex *lx, const char *what, int k, uint64_t slots,
+	uint64_t over, double O, enum ovb_bt_status got)
+{
+	enum ovb_bt_status want = !slots ? OVB_BT_MISSING :
+		ovb_bt_held(over, slots, O) ? OVB_BT_HELD : OVB_BT_BROKEN;
+	if (want == got)
+		return 0;
+	char o[32];
+	return ovb_err(lx, "node: %s%s slots, %s over at O = %s is %s, not %s",
+		what, lx->tok[k], lx->tok[k + 1], ovb_fmt_real(o, O),
+		status_name[want], lx->tok[k + 2]);
+}
+
 static int
 read_node(struct rd *r, struct ovb_lex *lx)
 {
@@ -334,29 +350,19 @@ read_node(struct rd *r, struct ovb_lex *lx)
 	if (!n.vms)
 		return ovb_err(lx, "node: a node without VMs");
 	double O = b->conf[b->nconf - 1].O;
-	enum ovb_bt_status want = !n.slots ? OVB_BT_MISSING :
-		ovb_bt_held(n.over, n.slots, O) ? OVB_BT_HELD : OVB_BT_BROKEN;
-	if (want != n.status) {
-		char o[32];
-		return ovb_err(lx, "node: %s slots, %s over at O = %s is %s, not "
-			"%s", lx->tok[5], lx->tok[6], ovb_fmt_real(o, O),
-			status_name[want], lx->tok[7]);
-	}
+	if ((st = status_agrees(lx, "", 5, n.slots, n.over, O, n.status)))
+		return st;
 	if (n.mover > n.mslots)
 		return ovb_err(lx, "node: MOVER %s exceeds MSLOTS %s",
 			lx->tok[9], lx->tok[8]);
-	bool mem = b->conf[b->nconf - 1].mem > 0;
-	want = !mem ? OVB_BT_NONE : !n.mslots ? OVB_BT_MISSING :
-		ovb_bt_held(n.mover, n.mslots, O) ? OVB_BT_HELD : OVB_BT_BROKEN;
-	if (!mem && (n.mslots || n.mstatus != OVB_BT_NONE))
-		return ovb_err(lx, "node: memory counts without memory (MEM 0): "
-			"MSLOTS 0, MOVER 0 and MSTATUS none expected");
-	if (want != n.mstatus) {
-		char o[32];
-		return ovb_err(lx, "node: memory: %s slots, %s over at O = %s is "
-			"%s, not %s", lx->tok[8], lx->tok[9], ovb_fmt_real(o, O),
-			status_name[want], lx->tok[10]);
-	}
+	if (!(b->conf[b->nconf - 1].mem > 0)) {
+		if (n.mslots || n.mstatus != OVB_BT_NONE)
+			return ovb_err(lx, "node: memory counts without memory "
+				"(MEM 0): MSLOTS 0, MOVER 0 and MSTATUS none "
+				"expected");
+	} else if ((st = status_agrees(lx, "memory: ", 8, n.mslots, n.mover,
+	    O, n.mstatus)))
+		return st;
 	n.node = ovb_xstrdup(lx->tok[3]);
 	*OVB_PUSH(b->node, b->nnode, b->capnode) = n;
 	ovb_names_add(&r->nodes, n.node, b->nnode - 1);

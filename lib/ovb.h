@@ -70,6 +70,8 @@ void *ovb_xmalloc(size_t n);
 void *ovb_xcalloc(size_t n, size_t size);
 void *ovb_xrealloc(void *p, size_t n, size_t size);
 char *ovb_xstrdup(const char *s);
+/* open_memstream, or "out of memory" and exit 70. */
+FILE *ovb_xmemstream(char **buf, size_t *len);
 /* Make room for one more element in *p (n in use, *cap allocated). */
 void ovb_grow(void *pp, size_t *cap, size_t n, size_t size);
 #define OVB_PUSH(arr, n, cap) \

@@ -1,5 +1,6 @@
 /* util.c: memory that never returns NULL, growable arrays, name tables. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,15 @@ ovb_xmalloc(size_t n)
 	if (!p)
 		oom();
 	return p;
+}
+
+FILE *
+ovb_xmemstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+	if (!f)
+		oom();
+	return f;
 }
 
 void *

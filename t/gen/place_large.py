@@ -13,6 +13,28 @@ import random
 import sys
 
 
+def histogram(r):
+    """100 bins drawn from r (skewed to the low ones, the first and last
+    never empty): the counts, their sum and the bin of the 99th
+    percentile."""
+    counts = [int(1000 * r.random() ** 3 * (0.97 ** k)) for k in range(100)]
+    counts[0] += 1
+    counts[99] = max(counts[99], 1)
+    n = sum(counts)
+    cum = 0
+    for k, c in enumerate(counts):
+        cum += c
+        if cum >= 0.99 * n:
+            return counts, n, k
+    return counts, n, 99
+
+
+def write_bins(f, counts):
+    for k, c in enumerate(counts):
+        if c:
+            f.write("bin %d %d\n" % (k, c))
+
+
 def main():
     out, nnodes, ncaps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rnd = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
@@ -32,42 +54,18 @@ def main():
         for p in range(50):
             for res, w, unit, amount in (("cpu", 0.002, "cpu", "cpu-s"),
                                          ("net", 20000, "B/s", "B")):
-                counts = [int(1000 * rnd.random() ** 3 * (0.97 ** k))
-                          for k in range(100)]
-                counts[0] += 1
-                counts[99] = max(counts[99], 1)
-                n = sum(counts)
-                cum, p99 = 0, 99
-                for k, c in enumerate(counts):
-                    cum += c
-                    if cum >= 0.99 * n:
-                        p99 = k
-                        break
+                counts, n, p99 = histogram(rnd)
                 f.write("profile p%02d %s\nsigma %g %s\nrho %g %s\ntau 1 s\nO 0.01\n"
                         % (p, res, p99 * w, unit, 2 * w, amount))
                 f.write("interval 1 s\nwidth %g %s\nintervals %d\n" % (w, unit, n))
-                for k, c in enumerate(counts):
-                    if c:
-                        f.write("bin %d %d\n" % (k, c))
+                write_bins(f, counts)
             if mem:
                 w = 8 << 20
-                counts = [int(1000 * rmem.random() ** 3 * (0.97 ** k))
-                          for k in range(100)]
-                counts[0] += 1
-                counts[99] = max(counts[99], 1)
-                n = sum(counts)
-                cum, p99 = 0, 99
-                for k, c in enumerate(counts):
-                    cum += c
-                    if cum >= 0.99 * n:
-                        p99 = k
-                        break
+                counts, n, p99 = histogram(rmem)
                 f.write("profile p%02d mem\nrequest %d B\nlimit %d B\nO 0.01\n"
                         % (p, (p99 + 1) * w, int(100 * w * 1.15)))
                 f.write("interval 3600 s\nwidth %d B\nintervals %d\n" % (w, n))
-                for k, c in enumerate(counts):
-                    if c:
-                        f.write("bin %d %d\n" % (k, c))
+                write_bins(f, counts)
     with open(os.path.join(out, "apps"), "w") as f:
         f.write("ovb-apps 1\n")
         made, a = 0, 0

@@ -453,11 +453,7 @@ node_tc(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 	size_t ntb = 0;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *g = open_memstream(&buf, &len);
-	if (!g) {
-		ovb_warn("out of memory");
-		exit(OVB_ESOFT);
-	}
+	FILE *g = ovb_xmemstream(&buf, &len);
 	for (size_t i = 0; i < m; i++) {
 		const struct ovb_placed *p = &S.plan.p[idx[i]];
 		struct ovb_need n;
@@ -538,11 +534,7 @@ node_k8s(FILE *f, const struct ovb_node *nd, size_t *idx, size_t m)
 	size_t nk = 0;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *g = open_memstream(&buf, &len);
-	if (!g) {
-		ovb_warn("out of memory");
-		exit(OVB_ESOFT);
-	}
+	FILE *g = ovb_xmemstream(&buf, &len);
 	for (size_t i = 0; i < m; i++) {
 		const struct ovb_placed *p = &S.plan.p[idx[i]];
 		struct ovb_need n;
@@ -648,11 +640,7 @@ main(int argc, char **argv)
 	}
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f) {
-		ovb_warn("out of memory");
-		return OVB_ESOFT;
-	}
+	FILE *f = ovb_xmemstream(&buf, &len);
 	if (!status && !(status = same_cluster()))
 		status = render(f);
 	fclose(f);

@@ -353,11 +353,7 @@ main(int argc, char **argv)
 	status = ovb_read_input(first < argc ? argv[first] : NULL, take, NULL);
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f) {
-		ovb_warn("out of memory");
-		return OVB_ESOFT;
-	}
+	FILE *f = ovb_xmemstream(&buf, &len);
 	if (!status && opt_search)
 		status = search(f);
 	else if (!status)

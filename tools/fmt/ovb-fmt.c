@@ -79,11 +79,7 @@ static char *
 canonical(const struct ovb_format *fmt, const void *obj, size_t *len)
 {
 	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-	if (!f) {
-		ovb_warn("out of memory");
-		exit(OVB_ESOFT);
-	}
+	FILE *f = ovb_xmemstream(&buf, len);
 	fmt->write(f, obj);
 	fclose(f);
 	return buf;

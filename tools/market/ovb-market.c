@@ -417,11 +417,7 @@ main(int argc, char **argv)
 	char *buf = NULL;
 	size_t len = 0;
 	if (!status) {
-		FILE *mem = open_memstream(&buf, &len);
-		if (!mem) {
-			ovb_warn("out of memory");
-			return OVB_ESOFT;
-		}
+		FILE *mem = ovb_xmemstream(&buf, &len);
 		fputs("# ovb-market: Merkat proportional share (Eq. 1-2)\n", mem);
 		if (opt_exact)
 			run_exact(&m, mem);

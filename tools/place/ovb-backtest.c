@@ -425,6 +425,21 @@ window(const struct ovb_series *s, uint64_t a, uint64_t b, size_t *lo,
 	*hi = l;
 }
 
+/* s's samples with t in [a, b) as a series of their own (sharing s's
+ * arrays); their number. */
+static size_t
+window_view(const struct ovb_series *s, uint64_t a, uint64_t b,
+	struct ovb_series *view)
+{
+	size_t lo, hi;
+	window(s, a, b, &lo, &hi);
+	*view = *s;
+	view->t = s->t + lo;
+	view->v = s->v + lo;
+	view->n = view->cap = hi - lo;
+	return view->n;
+}
+
 struct prof {
 	bool ok;                /* samples in the training window */
 	double peak, pct, mean, var, vpa, rho;
@@ -453,6 +468,21 @@ cmp_wv(const void *a, const void *b)
 	return (x->v > y->v) - (x->v < y->v);
 }
 
+/* The weighted percentile opt_vpa_pct of wv[0..n) (n >= 1), sorting it. */
+static double
+wpct(struct wv *wv, size_t n)
+{
+	double W = 0, cum = 0;
+	for (size_t i = 0; i < n; i++)
+		W += wv[i].w;
+	ovb_qsort(wv, n, sizeof *wv, cmp_wv);
+	double target = W * opt_vpa_pct / 100;
+	for (size_t i = 0; i < n; i++)
+		if ((cum += wv[i].w) >= target)
+			return wv[i].v;
+	return wv[n - 1].v;
+}
+
 /* The profile of VM v over the training window [a, b) at tolerance O. */
 static int
 profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
@@ -460,14 +490,9 @@ profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
 {
 	memset(p, 0, sizeof *p);
 	const struct ovb_series *s = vms[v].s;
-	size_t lo, hi;
-	window(s, a, b, &lo, &hi);
-	if (lo == hi)
+	struct ovb_series view;
+	if (!window_view(s, a, b, &view))
 		return 0;
-	struct ovb_series view = *s;
-	view.t = s->t + lo;
-	view.v = s->v + lo;
-	view.n = view.cap = hi - lo;
 	struct ovb_samples sm;
 	ovb_series_measure(&view, interval, &sm);
 	if (!sm.n) {
@@ -476,22 +501,12 @@ profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
 	}
 	/* the weighted percentile first: ovb_dist_fill sorts sm.v */
 	struct wv *wv = ovb_xcalloc(view.n, sizeof *wv);
-	double W = 0;
 	for (size_t i = 0; i < view.n; i++) {
 		wv[i].v = view.v[i];
 		wv[i].w = exp2(-((double)(b - view.t[i]) - (double)interval) /
 			opt_half);
-		W += wv[i].w;
 	}
-	ovb_qsort(wv, view.n, sizeof *wv, cmp_wv);
-	double cum = 0, target = W * opt_vpa_pct / 100;
-	p->vpa = wv[view.n - 1].v;
-	for (size_t i = 0; i < view.n; i++)
-		if ((cum += wv[i].w) >= target) {
-			p->vpa = wv[i].v;
-			break;
-		}
-	p->vpa *= 1 + opt_vpa_margin;
+	p->vpa = wpct(wv, view.n) * (1 + opt_vpa_margin);
 	free(wv);
 	double sum2 = 0;
 	for (size_t i = 0; i < sm.n; i++)
@@ -599,21 +614,6 @@ size_of(enum method m, const struct prof *p)
 static bool mem_on;             /* the VMs' memory is modeled */
 static double mem_C, mem_pool;  /* the current configuration's [B] */
 
-/* The weighted percentile opt_vpa_pct of wv[0..n) (n >= 1), sorting it. */
-static double
-wpct(struct wv *wv, size_t n)
-{
-	double W = 0, cum = 0;
-	for (size_t i = 0; i < n; i++)
-		W += wv[i].w;
-	ovb_qsort(wv, n, sizeof *wv, cmp_wv);
-	double target = W * opt_vpa_pct / 100;
-	for (size_t i = 0; i < n; i++)
-		if ((cum += wv[i].w) >= target)
-			return wv[i].v;
-	return wv[n - 1].v;
-}
-
 /* VM v's memory profile over [a, b), as ovb-usage -r mem and ovb-profile
  * make it: window peaks (the largest sample of each window [kW, (k+1)W)
  * in [a, b) with a sample, W = opt_mwin: the largest peak is the largest
@@ -627,17 +627,11 @@ mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 	free(mp->d.h.count);
 	memset(mp, 0, sizeof *mp);
 	const struct ovb_series *s = vms[v].m;
-	size_t lo = 0, hi = 0;
-	if (s)
-		window(s, a, b, &lo, &hi);
-	if (lo == hi) {
+	struct ovb_series view;
+	if (!s || !window_view(s, a, b, &view)) {
 		p->ok = false;
 		return 0;
 	}
-	struct ovb_series view = *s;
-	view.t = s->t + lo;
-	view.v = s->v + lo;
-	view.n = view.cap = hi - lo;
 	struct ovb_samples sm;
 	ovb_series_peaks(&view, opt_mwin, &sm);
 	if (!sm.n) {
@@ -647,12 +641,12 @@ mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 	}
 	size_t nday = (size_t)((b - a + 86399) / 86400);
 	struct wv *day = ovb_xcalloc(nday, sizeof *day);
-	for (size_t i = lo; i < hi; i++) {
-		if (s->v[i] > mp->top)
-			mp->top = s->v[i];
-		size_t d = (size_t)((s->t[i] - a) / 86400);
-		if (s->v[i] > day[d].v)
-			day[d].v = s->v[i];
+	for (size_t i = 0; i < view.n; i++) {
+		if (view.v[i] > mp->top)
+			mp->top = view.v[i];
+		size_t d = (size_t)((view.t[i] - a) / 86400);
+		if (view.v[i] > day[d].v)
+			day[d].v = view.v[i];
 		day[d].w = 1;   /* a day with a sample */
 	}
 	/* vpa: the weighted percentile of the daily peaks, each weighed at

@@ -1049,11 +1049,7 @@ main(int argc, char **argv)
 	}
 	char *buf = NULL;
 	size_t len = 0;
-	V = open_memstream(&buf, &len);
-	if (!V) {
-		ovb_warn("out of memory");
-		return OVB_ESOFT;
-	}
+	V = ovb_xmemstream(&buf, &len);
 	if (!status)
 		status = check();
 	fclose(V);

@@ -489,11 +489,7 @@ main(int argc, char **argv)
 	/* computed into memory first: nothing is written on error */
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem) {
-		ovb_warn("out of memory");
-		return OVB_ESOFT;
-	}
+	FILE *mem = ovb_xmemstream(&buf, &len);
 	if (!status)
 		status = run(&in, mem);
 	fclose(mem);

@@ -1856,11 +1856,7 @@ explain(const struct ovb_app *app, const struct capsule *cp,
 {
 	char *why = NULL;
 	size_t len = 0, k = 0;
-	FILE *f = open_memstream(&why, &len);
-	if (!f) {
-		ovb_warn("out of memory");
-		exit(OVB_ESOFT);
-	}
+	FILE *f = ovb_xmemstream(&why, &len);
 	for (int w = 1; w < W_NWHY; w++)
 		if (counts[w])
 			fprintf(f, "%s%s on %zu", k++ ? ", " : "", why_name[w],

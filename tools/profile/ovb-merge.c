@@ -57,11 +57,7 @@ main(int argc, char **argv)
 	int status = ovb_read_inputs(argc - first, argv + first, take, NULL);
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f) {
-		ovb_warn("out of memory");
-		return OVB_ESOFT;
-	}
+	FILE *f = ovb_xmemstream(&buf, &len);
 	if (!status && ovb_verbose)
 		ovb_warn("%zu profile blocks from %d inputs", all.n,
 			argc - first ? argc - first : 1);

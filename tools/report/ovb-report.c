@@ -1481,11 +1481,7 @@ table_fit(struct table *t)
 		tput(t, ovb_xstrdup(ovb_fit_bound_name(p->bound)), NULL);
 		char *w = NULL;
 		size_t len = 0;
-		FILE *f = open_memstream(&w, &len);
-		if (!f) {
-			ovb_warn("out of memory");
-			exit(OVB_ESOFT);
-		}
+		FILE *f = ovb_xmemstream(&w, &len);
 		for (size_t j = 0; j < p->nwhere; j++)
 			fprintf(f, "%s%s:%llu", j ? " " : "", p->where[j].node,
 				(unsigned long long)p->where[j].capsules);
@@ -3113,11 +3109,7 @@ bt_build(void)
 		const struct btrow *pct = NULL;
 		char *buf = NULL;
 		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
-		if (!f) {
-			ovb_warn("out of memory");
-			exit(OVB_ESOFT);
-		}
+		FILE *f = ovb_xmemstream(&buf, &len);
 		size_t nd = 0;
 		for (size_t j = 0; j < bt.nrow; j++) {
 			const struct btrow *o = &bt.row[j];
