@@ -19,6 +19,9 @@
 # the node memory overflows (slots whose memory sum exceeded the node's),
 # and the OOM kills (VM-weeks with a slot above the VM's limit, and those
 # slots), with whether each was a peak never seen in training.
+# Last, the bound (bench/backtest-bound.py): the fewest nodes any
+# placement of pct's VMs could have used, so the largest density any
+# method could have reached against pct's.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PATH=$ROOT/bin:$PATH
@@ -164,3 +167,17 @@ awk '$1 == "config" { m[$2] = $3 " O=" $5 }
 	$1 == "node" && $8 == "broken" { nb[$2]++; if (s[$2, $3] < v[$2]) e[$2]++ }
 	$1 == "summary" { printf "- %s: valid until %s (%s), %d of %d broken node-months before it\n",
 		m[$2], v[$2], strftime("%Y-%m-%d", v[$2], 1), e[$2], nb[$2] }' "$W/oneshot"
+echo
+# the fewest nodes any placement of pct's VMs could have used (every node
+# held, in hindsight; the limits within MEM + POOL): bench/backtest-bound.py
+bound() {
+	python3 "$ROOT/bench/backtest-bound.py" "$2" "$W/7.series" "$W/8.series" "$W/9.series" |
+	awk -v what="$1" '$2 == "pct" {
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			what, $5 "d", $3, $4, $8, $9, $10, $11, $13, $14 }'
+}
+echo "## the bound: the largest density any method placing pct's VMs could have reached"
+echo "| memory | train | cpus | O | pct's nodes | bound [nodes] | pct's density | best density | best / pct | best / p99 |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+bound "not modeled" "$W/nomem"
+bound "4 GiB a cpu, pool 25%" "$W/rolling"

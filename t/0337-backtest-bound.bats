@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# bench/backtest-bound.py: the fewest nodes any placement of a backtest's
+# VMs could have used (cpu: every node held, in hindsight; memory: the
+# limits within MEM + POOL, the rule every method keeps), and so the
+# largest density any method could have reached.  The bound is checked
+# against every real placement of ovb-backtest (--check: a placement with
+# fewer nodes would prove it wrong), on hand-made series with bounds
+# worked out by hand, and on the Bitbrains sample, where it shows that
+# issue 14's density line (1.2x the sum of (1-O) percentiles) is out of
+# reach of every method on 16-CPU nodes.  The Bitbrains runs skip when
+# ../shared/data/bitbrains-rnd is absent.
+
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	local bb="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd" m
+	[[ -d $bb/2013-7 && -d $bb/2013-8 && -d $bb/2013-9 ]] || return 0
+	for m in 7 8 9; do
+		"$BATS_TEST_DIRNAME/../bin/ovb-import" -q --bitbrains \
+			"$bb/2013-$m"/*.csv.gz -o "$BATS_FILE_TMPDIR/$m.series"
+	done
+}
+
+setup() {
+	load test_helper
+	BOUND="$BATS_TEST_DIRNAME/../bench/backtest-bound.py"
+	T=$BATS_TEST_TMPDIR
+	BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
+	S=$DATA/backtest-small.series
+	SMALL=(--start 0 --train 600s --replay 600s --cpus 4)
+}
+
+# The bound's line of configuration $1 in $2: "nodes bound best/pct".
+row() {
+	awk -v id="$1" '$1 == id { print $8, $9, $13 }' "$2"
+}
+
+@test "hand-made: O = 0, cpu: the bound is the nodes worked out by hand" {
+	# period 1, [600, 1200): the sums are 3 + 1.5 + 0.5 = 5 and 3.5, so
+	# one 4-CPU node overflows once (O = 0: none allowed) and two do not:
+	# 2 nodes; period 2: c has no sample, a node is missing, bound 1.
+	# pct (the peaks at O = 0) uses 2 nodes in each period.
+	ovb-backtest "${SMALL[@]}" --tolerance 0 -m pct,peak "$S" >"$T/bt"
+	run -0 --separate-stderr python3 "$BOUND" "$T/bt" "$S"
+	assert_equal "$(row c1 <(printf '%s\n' "$output"))" '4 3 1.33'
+	run -0 python3 "$BOUND" --check "$T/bt" "$S"
+	assert_output sound
+}
+
+@test "hand-made: O = 0.5 lets one node take period 1 (one overflow of two slots)" {
+	ovb-backtest "${SMALL[@]}" --tolerance 0.5 -m pct "$S" >"$T/bt"
+	run -0 --separate-stderr python3 "$BOUND" "$T/bt" "$S"
+	assert_equal "$(row c1 <(printf '%s\n' "$output"))" '2 2 1.00'
+}
+
+@test "--check fails on a placement with fewer nodes than the cpu bound, every one held" {
+	ovb-backtest "${SMALL[@]}" --tolerance 0 -m peak "$S" >"$T/bt"
+	python3 "$BOUND" --check "$T/bt" "$S"
+	# period 1 on one node, said to hold: 5 > 4 in one of two slots at O = 0
+	awk '$1 == "place" && $3 == 1 { $5 = "n1" }
+	     $1 == "node" && $3 == 1 && $4 != "n1" { next }
+	     $1 == "node" && $3 == 1 { $5 = 3 }
+	     $1 == "period" && $3 == 1 { $8 = 1 }
+	     { print }' "$T/bt" >"$T/one"
+	run -1 python3 "$BOUND" --check "$T/one" "$S"
+	assert_output 'c1 period 1: 1 nodes, every one held, < the cpu bound 2'
+}
+
+@test "memory: the limits need 2 nodes of 3 GiB + 0.75 in each period; one node fails --check" {
+	# period 1's limits (training [0, 600)): a 1.15 x 2 GiB, b and c
+	# 1.15 x their peaks, more than 3.75 GiB together; period 2's too
+	local M=$DATA/backtest-mem.series
+	ovb-backtest "${SMALL[@]}" --tolerance 0.5 --mem-window 300s --mem 3 \
+		-m pct "$M" >"$T/bt"
+	run -0 python3 "$BOUND" --check --mem-window 300 "$T/bt" "$M"
+	assert_output sound
+	run -0 --separate-stderr python3 "$BOUND" --mem-window 300 "$T/bt" "$M"
+	assert_equal "$(row c1 <(printf '%s\n' "$output"))" '4 4 1.00'
+	awk '$1 == "place" && $3 == 1 { $5 = "n1" } { print }' "$T/bt" >"$T/one"
+	run -1 python3 "$BOUND" --check --mem-window 300 "$T/one" "$M"
+	assert_output 'c1 period 1: 1 nodes < the memory bound 2'
+}
+
+@test "bitbrains: 16-CPU nodes: no method could have packed 1.2x as densely as pct" {
+	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
+		skip "the Bitbrains traces are not at $BB"
+	local ser=("$BATS_FILE_TMPDIR/7.series" "$BATS_FILE_TMPDIR/8.series"
+		"$BATS_FILE_TMPDIR/9.series")
+	# memory modeled (the defaults: 64 GiB nodes, a 16 GiB pool): the
+	# limits alone need 17 or 18 nodes over the 9 weeks; pct uses 18
+	ovb-backtest -q --cpus 16 "${ser[@]}" >"$T/mem"
+	run -0 python3 "$BOUND" --check "$T/mem" "${ser[@]}"
+	assert_output sound
+	python3 "$BOUND" "$T/mem" "${ser[@]}" >"$T/mem.bound"
+	awk '$2 == "pct"' "$T/mem.bound" >&3
+	[[ -z $(awk '!/^#/ && ($13 >= 1.2 || $14 >= 1.2)' "$T/mem.bound") ]] ||
+		fail "a configuration in which 1.2x pct's density is within the bound"
+	# cpu alone, O = 5%: pct puts every VM on one node each week
+	ovb-backtest -q --mem 0 --cpus 16 --tolerance 0.05 "${ser[@]}" >"$T/cpu"
+	run -0 python3 "$BOUND" --check "$T/cpu" "${ser[@]}"
+	assert_output sound
+	python3 "$BOUND" "$T/cpu" "${ser[@]}" >"$T/cpu.bound"
+	awk '$2 == "pct"' "$T/cpu.bound" >&3
+	[[ $(awk '$2 == "pct" { print $8 == $9 && $13 == "1.00" }' "$T/cpu.bound" | sort -u) == 1 ]] ||
+		fail "pct does not use the bound's nodes"
+	[[ -z $(awk '$1 == "config" { m = $3 } $1 == "period" && m == "pct" && $8 != 1' "$T/cpu") ]] ||
+		fail "a period on more than one node"
+}
+
+@test "bitbrains: 4- and 8-CPU nodes, every method, broken nodes too: the bound is never beaten" {
+	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
+		skip "the Bitbrains traces are not at $BB"
+	local ser=("$BATS_FILE_TMPDIR/7.series" "$BATS_FILE_TMPDIR/8.series"
+		"$BATS_FILE_TMPDIR/9.series")
+	ovb-backtest -q --cpus 4,8 --train 14d "${ser[@]}" >"$T/bt"
+	grep -q ' broken ' "$T/bt" || fail "no broken node: the test needs some"
+	run -0 python3 "$BOUND" --check "$T/bt" "${ser[@]}"
+	assert_output sound
+}
