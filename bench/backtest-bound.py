@@ -21,7 +21,9 @@ the node size, O the tolerance and R the period's slots:
   (README, "Backtests"), so K >= ceil(sum of P's limits / (MEM + POOL)),
   each limit the VM's largest training window peak x (1 + margin),
   rounded up to a byte, as t/oracle/backtest.py computes it.  This holds
-  whether or not the nodes keep their promises.
+  whether or not the nodes keep their promises, for plans made afresh
+  (rolling, one-shot); under rolling:M (at most M moves from the last
+  plan) a node may stay above MEM + POOL, and the memory bound is 1.
 - the bound is the largest of 1 and the two.
 
 Prints one line per configuration: its nodes and the bound summed over
@@ -81,8 +83,8 @@ def limit(vm, mem, ta, tb, a):
     return LIMITS[vm, ta, tb]
 
 
-def mem_bound(P, mem, ta, tb, a, M, pool):
-    if M == 0:
+def mem_bound(P, mem, ta, tb, a, M, pool, plan):
+    if M == 0 or plan.startswith('rolling:'):
         return 1
     tot = sum(limit(vm, mem, ta, tb, a) for vm in P)
     cap = int(M + pool)
@@ -117,7 +119,8 @@ def main():
             ta, tb = training(c, p, first)
             kc = cpu_bound(P, vms, p['start'], p['end'], a.interval,
                            c['cpus'], c['O']) if P else 0
-            km = mem_bound(P, mem, ta, tb, a, c['mem'], c['pool']) if P else 0
+            km = mem_bound(P, mem, ta, tb, a, c['mem'], c['pool'],
+                           c['plan']) if P else 0
             allheld = all(n[3] == 'held' for n in p['node'].values())
             tag = '%s period %d' % (c['id'], p['k'])
             if nn < km:

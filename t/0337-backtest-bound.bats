@@ -116,4 +116,9 @@ row() {
 	grep -q ' broken ' "$T/bt" || fail "no broken node: the test needs some"
 	run -0 python3 "$BOUND" --check "$T/bt" "${ser[@]}"
 	assert_output sound
+	# from last week's plan (at most one move a week) a node may stay
+	# above MEM + POOL: only the cpu bound applies
+	ovb-backtest -q --max-moves 1 --cpus 4 --train 14d "${ser[@]}" >"$T/rep"
+	run -0 python3 "$BOUND" --check "$T/rep" "${ser[@]}"
+	assert_output sound
 }
