@@ -265,3 +265,19 @@ ovb_profile_find(const struct ovb_profiles *p, const char *capsule,
 			return &p->q[i];
 	return NULL;
 }
+
+const struct ovb_qos *
+ovb_profiles_forecast(const struct ovb_profiles *p)
+{
+	const struct ovb_qos *first = NULL;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct ovb_qos *q = &p->q[i];
+		if (q->U.res == OVB_MEM)
+			continue;
+		if (!q->U.forecast)
+			return NULL;
+		if (!first || q->U.forecast < first->U.forecast)
+			first = q;
+	}
+	return first;
+}

@@ -2,7 +2,8 @@
  * the distribution records shared with ovb-profile.
  *
  *	usage CAPSULE RES / interval I s / width W UNIT / intervals N /
- *	bin K COUNT... / [mean V UNIT] / [pct P V UNIT...]
+ *	bin K COUNT... / [mean V UNIT] / [pct P V UNIT...] / [trace ...] /
+ *	[forecast T]
  *
  * Invariants of a read distribution: counts add up to n >= 1; the last bin
  * is non-zero; mean and percentiles, when given, are consistent with the
@@ -13,7 +14,8 @@
 
 #include "impl.h"
 
-enum { SEEN_INTERVAL = 1, SEEN_WIDTH = 2, SEEN_INTERVALS = 4, SEEN_MEAN = 8 };
+enum { SEEN_INTERVAL = 1, SEEN_WIDTH = 2, SEEN_INTERVALS = 4, SEEN_MEAN = 8,
+	SEEN_FORECAST = 16 };
 
 double
 ovb_hist_lo(const struct ovb_hist *h, size_t k)
@@ -259,7 +261,14 @@ ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx)
 		d->has_mean = !st;
 	} else if (strcmp(kw, "trace") == 0)
 		st = ovb_trace_read(lx, &d->trace);
-	else
+	else if (strcmp(kw, "forecast") == 0) {
+		if (!(st = once(r, lx, SEEN_FORECAST)) &&
+		    !(st = ovb_arity(lx, 2, 2, "forecast T")) &&
+		    !(st = ovb_tok_u64(lx, 1, "forecast T", &d->forecast)) &&
+		    (d->forecast == 0 || d->forecast > (UINT64_C(1) << 62)))
+			st = ovb_err(lx, "forecast: %s is not in 1..2^62 s "
+				"since the epoch", lx->tok[1]);
+	} else
 		return 0;
 	return st ? st : 1;
 }
@@ -359,6 +368,8 @@ ovb_dist_put(FILE *f, const struct ovb_dist *d)
 	ovb_put_real(f, d->h.width);
 	fprintf(f, " %s\nintervals %llu\n", unit, (unsigned long long)d->h.n);
 	ovb_trace_put(f, &d->trace);
+	if (d->forecast)
+		fprintf(f, "forecast %llu\n", (unsigned long long)d->forecast);
 	if (d->has_mean) {
 		fputs("mean", f);
 		ovb_put_real(f, d->mean);

@@ -373,6 +373,9 @@ struct ovb_dist {        /* U of one capsule and resource */
 	int npct;
 	double pct_p[OVB_MAXPCT], pct_v[OVB_MAXPCT];
 	struct ovb_trace trace;
+	uint64_t forecast;   /* the record "forecast T": U forecasts the usage
+	                        up to T [s since the epoch] (ovb-usage
+	                        --horizon); 0: a measurement, no forecast */
 };
 void ovb_dist_free(struct ovb_dist *d);
 /* Value range of bin k: bin 0 is [0,0]; bin k is ((k-1)w, kw]. */
@@ -657,6 +660,11 @@ void ovb_profile_free(struct ovb_profiles *p);
 /* The QoS block of capsule and resource, or NULL. */
 const struct ovb_qos *ovb_profile_find(const struct ovb_profiles *p,
 	const char *capsule, enum ovb_res res);
+/* The rate block (cpu, net, net-rx) whose U forecasts the earliest
+ * (U.forecast, ovb-usage --horizon): a plan placed on these profiles is
+ * valid until that time.  NULL when a rate block has no forecast (a
+ * measurement dates nothing) or there is none; mem blocks do not count. */
+const struct ovb_qos *ovb_profiles_forecast(const struct ovb_profiles *p);
 /* Moves p's blocks (read from file) to the end of all, each remembering
  * its file; a (capsule, resource) already in all is an error naming both
  * places (OVB_EDATA, reported), and nothing of p is taken.  p is left

@@ -211,6 +211,10 @@ def check_usage(o):
                     break
             if not math.isclose(V, want, rel_tol=1e-12, abs_tol=1e-12):
                 bad.append('%s: pct %g %r, want %r' % (tag, P, V, want))
+        # forecast T: the horizon, when there is one
+        want = H if o.horizon else None
+        if d.forecast != want:
+            bad.append('%s: forecast %r, want %r' % (tag, d.forecast, want))
     return bad
 
 

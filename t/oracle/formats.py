@@ -130,6 +130,7 @@ class Dist:
         self.pct = {}           # P -> value, floats
         self.bins = {}          # k -> count, as written (zeros included)
         self.sigma = self.rho = self.tau = self.O = None   # profiles
+        self.forecast = None    # s since the epoch: U forecasts up to it
         self.trace = None       # the trace record's fields, or None
         self.curve = []         # profiles: (sigma, rho) floats
         self.recs = []          # every record of the block, as tokens
@@ -171,6 +172,8 @@ def read_dists(paths):
                 cur.curve.append((float(t[1]), float(t[2])))
             elif kw == "trace":
                 cur.trace = tuple(t[1:])
+            elif kw == "forecast":
+                cur.forecast = int(t[1])
     return out
 
 

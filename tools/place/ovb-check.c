@@ -41,7 +41,9 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Validity:", 2 },
 	{ "at", OPT_AT, "T", 0,
 	  "Check the plan at time T [s since the epoch]: a plan whose "
-	  "valid-until record is at or before T is a violation (expired)", 0 },
+	  "valid-until record, or its profiles' earliest forecast "
+	  "(ovb-usage --horizon), is at or before T is a violation "
+	  "(expired)", 0 },
 	{ 0 }
 };
 
@@ -73,8 +75,10 @@ static const char doc[] =
 	"incomplete (an application neither placed nor rejected, or placed "
 	"in part), target (with --target: a number beyond a kernel limit, or "
 	"a node the kernel would not admit, as ovb-enforce would refuse "
-	"it), expired (with --at T: the plan's valid-until is at or before "
-	"T).\n\n"
+	"it), expired (with --at T: the plan's valid-until, or the earliest "
+	"forecast of its profiles, is at or before T), beyond-forecast (the "
+	"plan's valid-until is after the earliest forecast of its profiles, "
+	"when every cpu, net and net-rx profile carries one).\n\n"
 	"Eq. 3 is decided exactly: Pr(Y > C) as a rational from the "
 	"histograms' counts, against the exact value of O_min's double.  "
 	"Pr(Y > C) counts the grid points k*g > C strictly.\n\n"
@@ -333,6 +337,29 @@ violation(const char *node, const char *res, const char *kind,
 	va_end(ap);
 	fputc('\n', V);
 	nviol++;
+}
+
+/* The plan's date against its profiles' forecast, and against --at. */
+static void
+check_dates(void)
+{
+	const struct ovb_qos *fq = ovb_profiles_forecast(&S.prof);
+	uint64_t until = S.plan.valid_until;
+	if (fq && until > fq->U.forecast)
+		violation(NULL, NULL, "beyond-forecast", "valid-until=%llu "
+			"forecast=%llu profile %s %s (%s:%lu)",
+			(unsigned long long)until,
+			(unsigned long long)fq->U.forecast, fq->U.capsule,
+			ovb_res_name(fq->U.res), fq->file ? fq->file : "-",
+			fq->line);
+	const char *what = "valid-until";
+	if (fq && (!until || fq->U.forecast < until)) {
+		until = fq->U.forecast;
+		what = "forecast";
+	}
+	if (at_given && until && opt_at >= until)
+		violation(NULL, NULL, "expired", "%s=%llu at=%llu", what,
+			(unsigned long long)until, (unsigned long long)opt_at);
 }
 
 /* Rotating buffers for numbers in messages. */
@@ -1000,10 +1027,7 @@ check(void)
 		effective(c->app, c->c, c->e);
 	}
 	check_all(caps, ncaps);
-	if (at_given && S.plan.valid_until && opt_at >= S.plan.valid_until)
-		violation(NULL, NULL, "expired", "valid-until=%llu at=%llu",
-			(unsigned long long)S.plan.valid_until,
-			(unsigned long long)opt_at);
+	check_dates();
 	if (ovb_verbose)
 		ovb_warn("%s: %zu capsules on %zu nodes, %zu rejected "
 			"applications: %zu violation%s (Eq. 3 in %s)", S.plan_file,

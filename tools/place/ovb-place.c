@@ -128,8 +128,10 @@ static const struct argp_option options[] = {
 	  "anew (deploy APP/CAPSULE NODE) to FILE as ovb-migrations", 4 },
 	{ "valid-until", OPT_VALID, "T", 0,
 	  "State in the plan that its promise holds until T [s since the "
-	  "epoch] (ovb-check --at fails it from T on); a plan given as input "
-	  "keeps its date unless this is given", 4 },
+	  "epoch] (ovb-check --at fails it from T on), at most the profiles' "
+	  "forecast.  Default: the earliest forecast of the profiles when "
+	  "every cpu, net and net-rx profile is one (ovb-usage --horizon), else a "
+	  "plan given as input keeps its date", 4 },
 	{ NULL, 0, NULL, 0, "As a CI gate:", 3 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Exit 1 when an application is rejected (the plan is still "
@@ -2444,6 +2446,20 @@ place_all(void)
 	return 0;
 }
 
+/* A promise is not stated beyond the profiles' forecast. */
+static int
+check_valid(void)
+{
+	const struct ovb_qos *fq = ovb_profiles_forecast(&S.prof);
+	if (!opt_valid || !fq || opt_valid <= fq->U.forecast)
+		return 0;
+	return ovb_err_at(fq->file, fq->line, "profile %s %s forecasts its "
+		"usage until %llu: --valid-until %llu states the plan's promise "
+		"beyond it", fq->U.capsule, ovb_res_name(fq->U.res),
+		(unsigned long long)fq->U.forecast,
+		(unsigned long long)opt_valid);
+}
+
 static int
 put_risks(void)
 {
@@ -2471,8 +2487,9 @@ put_risks(void)
 		}
 	S.out.grid = opt_grid;
 	S.out.aggregate = opt_aggregate;
-	S.out.valid_until = opt_valid ? opt_valid : S.have_existing ?
-		S.existing.valid_until : 0;
+	const struct ovb_qos *fq = ovb_profiles_forecast(&S.prof);
+	S.out.valid_until = opt_valid ? opt_valid : fq ? fq->U.forecast :
+		S.have_existing ? S.existing.valid_until : 0;
 	return 0;
 }
 
@@ -2518,6 +2535,8 @@ main(int argc, char **argv)
 		index_trust();
 		if (!status)
 			status = check_trust();
+		if (!status)
+			status = check_valid();
 		if (!status)
 			status = S.have_existing ? load_existing() : 0;
 	}

@@ -63,7 +63,9 @@ static const struct argp_option options[] = {
 	{ "horizon", OPT_HORIZON, "DURATION", 0,
 	  "Forecast to the series' end + DURATION: each interval scaled by "
 	  "the least-squares line of the daily quantiles (weighted as "
-	  "--half-life) from its middle to the horizon, at least 1", 0 },
+	  "--half-life) from its middle to the horizon, at least 1; the "
+	  "usage written says until when (forecast T), and a plan placed "
+	  "on it is valid until then (ovb-place)", 0 },
 	{ "trend-quantile", OPT_TREND_Q, "Q", 0,
 	  "The daily quantile the trend is fitted to, 0..1 (default 0.9)", 0 },
 	{ "growth-max", OPT_GROWTH, "F", 0,
@@ -254,6 +256,13 @@ put_drift(struct ovb_usage *u, const char *file, const struct ovb_series *se,
 {
 	uint64_t a = sm->t[0], end = sm->t[sm->n - 1] + len;
 	uint64_t H = end + (opt_horizon_given ? opt_horizon : 0);
+	if (H > (UINT64_C(1) << 62)) {
+		ovb_samples_free(sm);
+		return ovb_err_at(file, se->line, "series %s %s: its end + "
+			"--horizon is %llu s, beyond 2^62 s since the epoch",
+			se->capsule, ovb_res_name(se->res),
+			(unsigned long long)H);
+	}
 	struct ovb_drift p = opt_drift;
 	if (!opt_horizon_given)
 		p.day = 0;      /* no trend */
@@ -323,6 +332,10 @@ put_drift(struct ovb_usage *u, const char *file, const struct ovb_series *se,
 		d.capsule = ovb_xstrdup(se->capsule);
 		d.res = se->res;
 		d.interval = (double)len;
+		/* a forecast to H: every sample scaled to H by a factor
+		 * that grows with the time it is scaled to, so U is at
+		 * least the forecast of any time up to H */
+		d.forecast = opt_horizon_given ? H : 0;
 		*OVB_PUSH(u->d, u->n, u->cap) = d;
 	} else {
 		char b[32];
