@@ -73,6 +73,9 @@ profiles() {
 	run -0 ovb-check --at $((t - 1)) "$T/cl" "$T/apps" "$T/plan" "$T/p"
 	run -1 --separate-stderr ovb-check --at "$t" "$T/cl" "$T/apps" "$T/plan" "$T/p"
 	assert_output "violation - - expired valid-until=$t at=$t"
+	# the report says it under the nodes table
+	run -0 ovb-report -t nodes "$T/cl" "$T/plan" "$T/p"
+	assert_line --partial "; the plan's promise is stated until $(date -u -d "@$t" +%Y-%m-%dT%H:%M:%SZ) (valid-until $t s since the epoch))"
 	# an earlier date is the planner's to give
 	ovb-place --valid-until $((t - 3600)) "$T/cl" "$T/apps" "$T/p" |
 		grep -qx "valid-until $((t - 3600))"

@@ -1214,17 +1214,30 @@ static const struct col node_cols[] = {
 	{ NULL, "oom_exposure", NULL, W_TSV },
 };
 
+static char *utc_text(uint64_t s);
+
 static void
 table_nodes(struct table *t)
 {
 	t->title = "Nodes: reserved vs capacity (Eq. 1), Pr(Y > C) vs O_min "
 		"(Eq. 3)";
-	t->note = "reserved = the plan's Eq. 1 load sum (sigma tau_min + rho)"
-		"(1 - O)/tau_min; Pr(Y > C): the plan's, and computed here from "
-		"the capsules' U; headroom = capacity - reserved; mem (a level, "
-		"in B): reserved = the sum of the requests, Y the sum of the "
-		"window peaks, and the check gives the OOM exposure E[(Y-C)+] "
-		"and whether the limits fit in capacity + mem-pool";
+	static const char note[] = "reserved = the plan's Eq. 1 load sum "
+		"(sigma tau_min + rho)(1 - O)/tau_min; Pr(Y > C): the plan's, and "
+		"computed here from the capsules' U; headroom = capacity - "
+		"reserved; mem (a level, in B): reserved = the sum of the "
+		"requests, Y the sum of the window peaks, and the check gives "
+		"the OOM exposure E[(Y-C)+] and whether the limits fit in "
+		"capacity + mem-pool";
+	static char dated[sizeof note + 128];
+	t->note = note;
+	if (in.plan.valid_until) {
+		char *u = utc_text(in.plan.valid_until);
+		snprintf(dated, sizeof dated, "%s; the plan's promise is stated "
+			"until %s (valid-until %llu s since the epoch)", note, u,
+			(unsigned long long)in.plan.valid_until);
+		free(u);
+		t->note = dated;
+	}
 	TCOLS(t, node_cols);
 	bool mem = ovb_cluster_has_mem(&in.cluster);
 	if (!mem)               /* oom_exposure, the last, only with mem */
