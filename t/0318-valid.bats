@@ -153,3 +153,38 @@ profiles() {
 	sed "${line}s/.*/forecast 4611686018427387904/" "$f" >"$T/max.u"
 	ovb-fmt "$T/max.u"
 }
+
+@test "U forecast to a later horizon is at least the one to an earlier (so the plan holds until T)" {
+	# trends up and down; the CDF at every bin boundary may only fall
+	# as the horizon moves out: each sample's factor grows with it
+	local h
+	for h in 1d 3d 7d 30d; do
+		ovb-usage -q --half-life 7d --horizon $h -w cpu=0.01 \
+			"$T/s.series" >"$T/h$h.u"
+	done
+	run -0 env ORACLE="$BATS_TEST_DIRNAME/oracle" python3 -c '
+import os, sys
+sys.path.insert(0, os.environ["ORACLE"])
+import formats
+T = sys.argv[1]
+hs = ["1d", "3d", "7d", "30d"]
+D = {h: {d.capsule: d for d in formats.read_dists("%s/h%s.u" % (T, h))}
+     for h in hs}
+n = 0
+for cap in sorted(D["1d"]):
+    for a, b in zip(hs, hs[1:]):
+        x, y = D[a][cap], D[b][cap]
+        assert x.n == y.n and x.width == y.width, (cap, a, b)
+        cx = cy = 0
+        for k in range(max(max(x.bins), max(y.bins)) + 1):
+            cx += x.bins.get(k, 0)
+            cy += y.bins.get(k, 0)
+            if cx < cy:
+                print("%s: U to %s is not at least U to %s at bin %d" % (
+                    cap, b, a, k))
+                sys.exit(1)
+        n += x.bins != y.bins
+print("dominated, %d of 12 pairs differ" % n)
+' "$T"
+	assert_output --regexp '^dominated, [1-9][0-9]* of 12 pairs differ$'
+}
