@@ -3,19 +3,22 @@
 bound on an ovb-backtest file's node counts, and so the largest density
 any method could have reached.
 
-usage: backtest-bound.py [--check] [--interval 300] [--mem-margin 0.15]
+usage: backtest-bound.py [--check] [--mem-margin 0.15]
                          [--mem-window 3600] TABLE SERIES...
 
 For every configuration and period of TABLE (an ovb-backtest file made
 from the ovb-series files SERIES), with P the VMs the period places, C
-the node size, O the tolerance and R the period's slots:
+the node size, O the tolerance and R the grid's slots in the period
+(t/oracle/backtest.py computes both bounds, and checks the bound records
+ovb-backtest writes against them):
 
 - cpu: a placement of P on K nodes in which every node keeps its promise
   (OVER <= O SLOTS, SLOTS <= R) overflows somewhere in at most K O R
   slots; in a slot in which every VM of P has a sample and no node
   overflows, the sum of P is at most K C.  So K >= the least K with
-  #{t: sum of P at t > K C} <= K O R (exact sums).  When a VM of P has
-  no sample in the period a node is `missing`, never held, and the bound
+  #{t: sum of P at t > K C} <= K O R (exact sums), and at most the
+  number of VMs (no placement uses more nodes).  When a VM of P has no
+  sample in the period a node is `missing`, never held, and the bound
   is 1.
 - memory (MEM > 0): every method keeps a node's limits within MEM + POOL
   (README, "Backtests"), so K >= ceil(sum of P's limits / (MEM + POOL)),
@@ -23,7 +26,7 @@ the node size, O the tolerance and R the period's slots:
   rounded up to a byte, as t/oracle/backtest.py computes it.  This holds
   whether or not the nodes keep their promises, for plans made afresh
   (rolling, one-shot); under rolling:M (at most M moves from the last
-  plan) a node may stay above MEM + POOL, and the memory bound is 1.
+  plan) a node may stay above MEM + POOL, and there is no memory bound.
 - the bound is the largest of 1 and the two.
 
 Prints one line per configuration: its nodes and the bound summed over
@@ -37,58 +40,31 @@ least the cpu bound; prints "sound" and exits 0, else the periods that
 do not and exits 1 (a bound that a real placement beats is wrong).
 """
 import argparse
-import math
 import os
 import sys
-from fractions import Fraction
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 't', 'oracle'))
 import backtest  # noqa: E402  (the oracle's readers and limit rule)
 
 
-def cpu_bound(P, vms, start, end, I, C, O):
-    """The least K >= 1 that the period's data allows with every node
-    held; 1 when a VM of P has no sample in [start, end)."""
-    R = (end - start) // I
-    sums = []
-    for t in range(start, end, I):
-        xs = [vms[vm].get(t) for vm in P]
-        if any(x is None for x in xs):
-            continue
-        sums.append(xs)
-    if any(not any(t in vms[vm] for t in range(start, end, I)) for vm in P):
-        return 1
-    fast = sorted((math.fsum(xs), i) for i, xs in enumerate(sums))
-    K = 1
-    while True:
-        over = sum(1 for f, i in fast if f >= K * C and
-                   backtest.exceeds(sums[i], K * C))
-        if Fraction(over) <= K * Fraction(O) * R:
-            return K
-        K += 1
+def mem_bound(P, mem, ta, tb, a, M, pool, plan):
+    if M == 0 or plan.startswith('rolling:'):
+        return 0
+    return backtest.mem_bound([limit(vm, mem, ta, tb, a) for vm in P],
+                              M + pool)
 
 
 LIMITS = {}
 
 
 def limit(vm, mem, ta, tb, a):
-    """VM's memory limit for the training window [ta, tb) (0 without a
-    sample there), computed once per window."""
+    """VM's memory limit for the training window [ta, tb), computed once
+    per window."""
     if (vm, ta, tb) not in LIMITS:
-        pk = backtest.window_peaks(mem.get(vm, {}), ta, tb, a.mem_window,
-                                   a.interval)
-        LIMITS[vm, ta, tb] = int(backtest.limit_of(pk, a.mem_margin)) \
-            if pk else 0
+        LIMITS[vm, ta, tb] = backtest.limit_of(backtest.window_peaks(
+            mem.get(vm, {}), ta, tb, a.mem_window, a.interval), a.mem_margin)
     return LIMITS[vm, ta, tb]
-
-
-def mem_bound(P, mem, ta, tb, a, M, pool, plan):
-    if M == 0 or plan.startswith('rolling:'):
-        return 1
-    tot = sum(limit(vm, mem, ta, tb, a) for vm in P)
-    cap = int(M + pool)
-    return max(1, -(-tot // cap))
 
 
 def training(c, p, first):
@@ -100,7 +76,8 @@ def training(c, p, first):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--check', action='store_true')
-    ap.add_argument('--interval', type=int, default=300)
+    ap.add_argument('--interval', type=int, default=300,
+                    help=argparse.SUPPRESS)   # the oracle's helpers' default
     ap.add_argument('--mem-margin', type=float, default=0.15)
     ap.add_argument('--mem-window', type=int, default=3600)
     ap.add_argument('table')
@@ -109,6 +86,7 @@ def main():
     mem = {}
     vms = backtest.from_series(a.series, mem)
     confs = backtest.read_table(a.table)
+    grid = a.interval = min(backtest.SERIES_I)   # the series' interval [s]
     bad, rows = [], []
     for c in confs:
         nodes = placed = bsum = 0
@@ -117,8 +95,8 @@ def main():
             P = sorted(p['place'])
             nn = len(set(p['place'].values()))
             ta, tb = training(c, p, first)
-            kc = cpu_bound(P, vms, p['start'], p['end'], a.interval,
-                           c['cpus'], c['O']) if P else 0
+            kc = backtest.cpu_bound(P, vms, p['start'], p['end'], grid,
+                                    c['cpus'], c['O']) if P else 0
             km = mem_bound(P, mem, ta, tb, a, c['mem'], c['pool'],
                            c['plan']) if P else 0
             allheld = all(n[3] == 'held' for n in p['node'].values())

@@ -7,6 +7,7 @@
  *	period ID K START END PLACED REJECTED NODES MOVED
  *	place ID K VM NODE
  *	node ID K NODE VMS SLOTS OVER held|broken|missing MSLOTS MOVER MSTATUS
+ *	bound ID K NODES CPU MEM
  *	oom ID K VM NODE KILLS LIMIT TPEAK RPEAK seen|unseen
  *	summary ID PLACED NODES DENSITY VS-PEAK HELD BROKEN MISSING WORST MOVED
  *	        MHELD MBROKEN MMISSING MWORST MOVER OOM KILLS
@@ -22,7 +23,10 @@
  * Memory likewise (MSTATUS none exactly when MEM is 0); an oom record
  * names a VM placed on NODE in its period, after the node records, with
  * RPEAK > LIMIT and unseen exactly when RPEAK > TPEAK; the summary's OOM
- * and KILLS count them and sum their KILLS. */
+ * and KILLS count them and sum their KILLS.  A bound record, at most one a
+ * period, after its node records and before its oom records, has NODES =
+ * max(1, CPU, MEM) (all 0 without placed VMs) and MEM 0 when memory is not
+ * modeled or the plan is repaired (rolling:M). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +62,55 @@ struct rd {
 	bool open;                      /* a config awaits its summary */
 	bool in_period;
 };
+
+static int owner(struct rd *r, struct ovb_lex *lx, bool want_period);
+
+/* bound ID K NODES CPU MEM, after the period's node records. */
+static int
+read_bound(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 6, 6, "bound ID K NODES CPU MEM");
+	if (!st)
+		st = owner(r, lx, true);
+	struct ovb_bt_period *p = &b->per[b->nper - 1];
+	uint64_t n, c, m;
+	if (!st)
+		st = ovb_tok_u64(lx, 3, "bound NODES", &n);
+	if (!st)
+		st = ovb_tok_u64(lx, 4, "bound CPU", &c);
+	if (!st)
+		st = ovb_tok_u64(lx, 5, "bound MEM", &m);
+	if (st)
+		return st;
+	if (p->has_bound)
+		return ovb_err(lx, "bound: given twice in period %s",
+			lx->tok[2]);
+	if (r->ooms.n)
+		return ovb_err(lx, "bound: after the period's oom records");
+	const struct ovb_bt_config *cf = &b->conf[p->config];
+	if (m && (!(cf->mem > 0) || cf->repair))
+		return ovb_err(lx, "bound: MEM %s is not 0, but the memory "
+			"limits bound no %s", lx->tok[5], cf->repair ?
+			"plan repaired from the last (rolling:M)" :
+			"placement without memory (MEM 0)");
+	uint64_t want = !p->placed ? 0 : c > m ? (c > 1 ? c : 1) :
+		(m > 1 ? m : 1);
+	if (!p->placed && (c || m))
+		return ovb_err(lx, "bound: CPU and MEM must be 0 in a period "
+			"without placed VMs");
+	if (p->placed && !c)
+		return ovb_err(lx, "bound: CPU must be at least 1 in a period "
+			"with placed VMs");
+	if (n != want)
+		return ovb_err(lx, "bound: NODES is %s, not max(1, CPU, MEM) = "
+			"%llu", lx->tok[3], (unsigned long long)want);
+	p->has_bound = true;
+	p->bound = n;
+	p->bcpu = c;
+	p->bmem = m;
+	return 0;
+}
 
 /* The ID and K of a record: the current config, and its latest period
  * when want_period. */
@@ -319,6 +372,8 @@ read_node(struct rd *r, struct ovb_lex *lx)
 		return st;
 	if (r->ooms.n)
 		return ovb_err(lx, "node: after the period's oom records");
+	if (b->per[b->nper - 1].has_bound)
+		return ovb_err(lx, "node: after the period's bound record");
 	int s = -1, ms = -1;
 	for (int i = 0; i < 4; i++) {
 		if (i < 3 && !strcmp(lx->tok[7], status_name[i]))
@@ -572,12 +627,14 @@ ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b)
 			st = read_node(&r, lx);
 		else if (!strcmp(k, "oom"))
 			st = read_oom(&r, lx);
+		else if (!strcmp(k, "bound"))
+			st = read_bound(&r, lx);
 		else if (!strcmp(k, "summary"))
 			st = read_summary(&r, lx);
 		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-backtest "
 				"file (expected config, valid, period, place, node, "
-				"oom or summary)", k);
+				"bound, oom or summary)", k);
 	}
 	if (!st && r.open)
 		st = ovb_err(lx, "configuration '%s' has no summary",
@@ -613,6 +670,10 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		"the VM's memory exceeded its limit (OOM kills); the limit, its "
 		"largest memory in the training window and in the period [B]; "
 		"unseen: RPEAK > TPEAK, a peak never seen in training\n"
+		"# bound ID K NODES CPU MEM: no placement of the period's VMs "
+		"uses fewer than NODES = max(1, CPU, MEM) nodes: CPU if every "
+		"node keeps its cpu promise (in hindsight), MEM by the memory "
+		"limits within MEM + POOL (0: not a bound)\n"
 		"# summary ID PLACED NODES DENSITY VS-PEAK HELD BROKEN MISSING "
 		"WORST MOVED MHELD MBROKEN MMISSING MWORST MOVER OOM KILLS: sums "
 		"over the periods; DENSITY VMs per node, VS-PEAK against peak "
@@ -667,6 +728,12 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 					(unsigned long long)n->mover,
 					status_name[n->mstatus]);
 			}
+			if (p->has_bound)
+				fprintf(f, "bound %s %llu %llu %llu %llu\n",
+					cf->id, (unsigned long long)p->k,
+					(unsigned long long)p->bound,
+					(unsigned long long)p->bcpu,
+					(unsigned long long)p->bmem);
 			for (; io < b->noom && b->oom[io].period == ip; io++) {
 				const struct ovb_bt_oom *o = &b->oom[io];
 				fprintf(f, "oom %s %llu %s %s %llu", cf->id,

@@ -1002,6 +1002,13 @@ struct ovb_bt_period {
 	uint64_t k;             /* 1.. */
 	uint64_t start, end;    /* replayed [start, end) [s since the epoch] */
 	uint64_t placed, rejected, nodes, moved;
+	/* the record "bound": no placement of the period's VMs uses fewer
+	 * nodes than bound = max(1, bcpu, bmem) with every node keeping its
+	 * cpu promise (bcpu, in hindsight), nor fewer than bmem whether or
+	 * not (their memory limits within MEM + POOL; 0: not a bound); all 0
+	 * when nothing is placed; has_bound: the record was given */
+	bool has_bound;
+	uint64_t bound, bcpu, bmem;
 	unsigned long line;
 };
 struct ovb_bt_place { size_t period; char *vm, *node; };

@@ -278,6 +278,36 @@ setup() {
 	[[ $stderr == *"configuration 'c2' has no summary"* ]] || fail "$stderr"
 }
 
+@test "format: bound records are checked against each other and placed after the nodes" {
+	local E=$DATA/example.backtest
+	variant bnodes "$E" 's/^bound c1 1 1 1 1$/bound c1 1 2 1 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^bound c1' "$BAD"): bound: NODES is 2, not max(1, CPU, MEM) = 1"
+	variant bcpu "$E" 's/^bound c1 1 1 1 1$/bound c1 1 1 0 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^bound c1' "$BAD"): bound: CPU must be at least 1 in a period with placed VMs"
+	variant btwice "$E" 's/^(bound c1 1 1 1 1)$/\1\n\1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(($(line_of '^bound c1' "$BAD") + 1)): bound: given twice in period 1"
+	variant bafter "$E" 's/^(oom c1 1 a n1 .*)$/\1\nbound c1 1 1 1 1/'
+	sed -i '0,/^bound c1 1 1 1 1$/{/^bound c1 1 1 1 1$/d}' "$BAD"
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^bound c1' "$BAD"): bound: after the period's oom records"
+	variant bnode "$E" 's/^node c1 1 n2 (.*)$/bound c1 1 1 1 1\nnode c1 1 n2 \1/'
+	sed -i '0,/^bound c1 1 1 1 1$/!{/^bound c1 1 1 1 1$/d}' "$BAD"
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^node c1 1 n2' "$BAD"): node: after the period's bound record"
+	# without memory a MEM bound is not one
+	ovb-backtest "${SMALL[@]}" -m peak --periods 1 "$S" >"$T/nomem"
+	grep -qx 'bound c1 1 1 1 0' "$T/nomem"
+	variant bmem "$T/nomem" 's/^bound c1 1 1 1 0$/bound c1 1 1 1 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^bound c1' "$BAD"): bound: MEM 1 is not 0, but the memory limits bound no placement without memory (MEM 0)"
+	# files without bound records read as before
+	grep -v '^bound ' "$E" >"$T/old"
+	run -0 ovb-fmt -c "$T/old"
+}
+
 @test "format: memory records are checked against each other" {
 	local E=$DATA/example.backtest
 	run -0 ovb-fmt -c "$E"

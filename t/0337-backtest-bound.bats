@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
-# bench/backtest-bound.py: the fewest nodes any placement of a backtest's
-# VMs could have used (cpu: every node held, in hindsight; memory: the
-# limits within MEM + POOL, the rule every method keeps), and so the
-# largest density any method could have reached.  The bound is checked
+# bench/backtest-bound.py and ovb-backtest's bound records: the fewest
+# nodes any placement of a backtest's VMs could have used (cpu: every
+# node held, in hindsight; memory: the limits within MEM + POOL, the rule
+# every method keeps), and so the largest density any method could have
+# reached.  The bound is checked
 # against every real placement of ovb-backtest (--check: a placement with
 # fewer nodes would prove it wrong), on hand-made series with bounds
 # worked out by hand, and on the Bitbrains sample, where it shows that
@@ -93,6 +94,9 @@ row() {
 	assert_output sound
 	python3 "$BOUND" "$T/mem" "${ser[@]}" >"$T/mem.bound"
 	awk '$2 == "pct"' "$T/mem.bound" >&3
+	# ovb-backtest's own bound records add up to the same
+	assert_equal "$(awk '$1 == "bound" { s[$2] += $4 } END { for (c in s) print c, s[c] }' "$T/mem" | sort)" \
+		"$(awk '!/^#/ { print $1, $9 }' "$T/mem.bound" | sort)"
 	[[ -z $(awk '!/^#/ && ($13 >= 1.2 || $14 >= 1.2)' "$T/mem.bound") ]] ||
 		fail "a configuration in which 1.2x pct's density is within the bound"
 	# cpu alone, O = 5%: pct puts every VM on one node each week

@@ -102,10 +102,14 @@ def from_csv(paths, I, prefix, mem=None):
     return vms
 
 
+SERIES_I = set()     # the intervals of the series read by from_series
+
+
 def from_series(paths, mem=None):
     vms = {}
     for p in paths:
         for (cap, res), blk in formats.read_series(p).items():
+            SERIES_I.add(blk['I'])
             if res == 'cpu':
                 vms.setdefault(cap, {}).update(dict(blk['s']))
             elif res == 'mem' and mem is not None:
@@ -140,13 +144,15 @@ def read_table(path):
             confs[-1]['per'].append({
                 'k': int(t[2]), 'start': int(t[3]), 'end': int(t[4]),
                 'nums': [int(x) for x in t[5:9]], 'place': {},
-                'node': {}, 'oom': {}})
+                'node': {}, 'oom': {}, 'bound': None})
         elif t[0] == 'place':
             confs[-1]['per'][-1]['place'][t[3]] = t[4]
         elif t[0] == 'node':
             confs[-1]['per'][-1]['node'][t[3]] = (
                 int(t[4]), int(t[5]), int(t[6]), t[7], int(t[8]),
                 int(t[9]), t[10])
+        elif t[0] == 'bound':
+            confs[-1]['per'][-1]['bound'] = tuple(int(x) for x in t[3:6])
         elif t[0] == 'oom':
             confs[-1]['per'][-1]['oom'][t[3]] = (
                 t[4], int(t[5]), float(t[6]), float(t[7]), float(t[8]),
@@ -179,6 +185,33 @@ def window_peaks(series, ta, tb, W, I):
 
 def limit_of(peaks, margin):
     return float(math.ceil(max(peaks) * (1 + margin)))
+
+
+def cpu_bound(P, vms, start, end, I, C, O):
+    """The fewest nodes a placement of the VMs P can use with every node
+    keeping its cpu promise in [start, end): a node overflows in each slot
+    where all of P have a sample and their sum exceeds K C, and the nodes
+    overflow in at most K O R slots (R the grid's slots in [start, end)),
+    so K >= the least K with #{such slots} <= K O R; at most len(P); 1
+    when a VM of P has no sample there (its node is missing)."""
+    n = len(P)
+    if any(not any(start <= t < end for t in vms.get(vm, {})) for vm in P):
+        return 1
+    R = -(-end // I) - -(-start // I)
+    sums = [[vms[vm][t] for vm in P] for t in range(start - start % I, end, I)
+            if t >= start and all(t in vms[vm] for vm in P)]
+    for K in range(1, n):
+        over = sum(1 for xs in sums if exceeds(xs, K * C))
+        if Fraction(over, K * R) <= Fraction(O):
+            return K
+    return n
+
+
+def mem_bound(lims, cap):
+    """The fewest nodes of MEM + POOL = cap bytes holding these limits
+    (at most their number)."""
+    tot = sum(Fraction(x) for x in lims)
+    return min(len(lims), max(1, math.ceil(tot / Fraction(cap))))
 
 
 def mem_plan(c, on, ta, tb, mem, a, bad, tag):
@@ -227,6 +260,8 @@ def main():
         from_series(a.series, mem)
     confs = read_table(a.table)
     bad = []
+    # the slots' grid: the series' own interval (the CSVs': --interval)
+    grid = min(SERIES_I) if a.series and SERIES_I else a.interval
 
     def want(what, got, exp):
         if got != exp:
@@ -328,6 +363,17 @@ def main():
                     noom += 1
                     kills += k
             want(tag + ' oom records', p['oom'], ooms)
+            # the bound: the fewest nodes any placement of these VMs uses
+            P = sorted(p['place'])
+            bc = cpu_bound(P, vms, p['start'], p['end'], grid, C,
+                           c['O']) if P else 0
+            bm = 0
+            if P and M > 0 and not c['plan'].startswith('rolling:'):
+                bm = mem_bound([limit_of(window_peaks(
+                    mem.get(vm, {}), ta, tb, a.mem_window, a.interval),
+                    a.mem_margin) for vm in P], M + c['pool'])
+            want(tag + ' bound', p['bound'],
+                 (max(bc, bm), bc, bm) if P else (0, 0, 0))
             if c['plan'].startswith('rolling:'):
                 if mv > int(c['plan'][8:]):
                     bad.append('%s: %d moves > %s' % (tag, mv, c['plan']))

@@ -13,7 +13,8 @@ records) summed over its periods, density = placed / nodes, the node
 records held, broken and missing, the moves (period records); a group is
 the configurations that differ only in their method (and id); against pct
 and peak: density over the density of the group's pct (peak)
-configuration; the share held = held / (held + broken); a configuration
+configuration; at most: placed over the bound records summed ("-" when
+a period has none); the share held = held / (held + broken); a configuration
 dominates another when its share held and its density are both at least
 as large, one strictly (configurations without a measured node neither
 dominate nor are dominated).
@@ -61,12 +62,14 @@ def read_backtest(path):
                              replay=int(f[6]), plan=f[7], periods=int(f[8]),
                              placed=0, nodes=0, held=0, broken=0, missing=0,
                              moved=0, valid=None, starts={},
-                             broken_starts=[])
+                             broken_starts=[], bounds={})
         elif f[0] == 'valid':
             conf[f[1]]['valid'] = int(f[2])
         elif f[0] == 'period':
             conf[f[1]]['moved'] += int(f[8])
             conf[f[1]]['starts'][f[2]] = int(f[3])
+        elif f[0] == 'bound':
+            conf[f[1]]['bounds'][f[2]] = int(f[3])
         elif f[0] == 'place':
             conf[f[1]]['placed'] += 1
         elif f[0] == 'node':
@@ -85,6 +88,11 @@ def read_backtest(path):
         c['density'] = Fraction(c['placed'], c['nodes']) if c['nodes'] \
             else Fraction(0)
         c['measured'] = c['held'] + c['broken']
+        # the bound: every period's, summed; 0 when one has none
+        c['bound'] = sum(c['bounds'].values()) \
+            if set(c['bounds']) == set(c['starts']) else 0
+        c['best'] = Fraction(c['placed'], c['bound']) if c['bound'] \
+            else None
         c['share'] = Fraction(c['held'], c['measured']) if c['measured'] \
             else None
     for i in order:
@@ -128,6 +136,7 @@ def table(bt, tsv):
                     measured=str(c['measured']), broken=str(c['broken']),
                     missing=str(c['missing']), moved=str(c['moved']),
                     valid_until_s=str(c['valid']) if c['valid'] else '-',
+                    bound_nodes=str(c['bound']) if c['bound'] else '-',
                     broken_while_valid=str(sum(1 for t in c['broken_starts']
                                                if t < c['valid']))
                     if c['valid'] else '-')
@@ -136,6 +145,7 @@ def table(bt, tsv):
                 fail('%s %s: %s, want %s' % (i, k, v[k], w))
         nums = dict(cpus=c['cpus'], O=c['O'], density_vms_per_node=c['density'],
                     density_vs_pct=c['vs_pct'], density_vs_peak=c['vs_peak'],
+                    best_density=c['best'],
                     held_fraction=c['share'],
                     moved_fraction=Fraction(c['moved'], c['placed'])
                     if c['placed'] else Fraction(0))

@@ -204,6 +204,11 @@ static const char doc[] =
 	"peaks.  The replay counts, per node, the slots whose memory sum "
 	"exceeds MEM (promise: at most a fraction O) and, per VM, the slots "
 	"in which its memory exceeds its limit (OOM kills).\n\n"
+	"Each period also states a bound: no placement of its VMs, by any "
+	"method, uses fewer nodes if every node is to keep its cpu promise "
+	"(in hindsight, from the replayed samples), nor fewer than their "
+	"memory limits need (the sum over MEM + POOL); summed over the "
+	"periods it caps the density any method could reach.\n\n"
 	"Progress goes to stderr when it is a terminal.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-backtest all.series > bt.txt\n"
@@ -1197,6 +1202,122 @@ replay(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
 	free(x);
 }
 
+/* The least K in [1, kmax] with sum(x) <= K cap exactly (kmax + 1 when
+ * none); buf holds n + kmax doubles. */
+static uint64_t
+least_k(const double *x, size_t n, double cap, uint64_t kmax, double *buf)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	double qd = s / cap;
+	uint64_t q = !(qd < (double)kmax) ? kmax + 1 : qd < 1 ? 1 :
+		(uint64_t)ceil(qd);
+	if (q > kmax + 1)
+		q = kmax + 1;
+	memcpy(buf, x, n * sizeof *buf);
+	/* sum(x) > K cap  <=>  sum(x, K - 1 times -cap) > cap */
+#define OVER(K) (ovb_sum_cmp(buf, n + (K) - 1, cap) > 0)
+	for (uint64_t j = 0; j < kmax; j++)
+		buf[n + j] = -cap;
+	while (q > 1 && !OVER(q - 1))
+		q--;
+	while (q <= kmax && OVER(q))
+		q++;
+#undef OVER
+	return q;
+}
+
+/* The fewest nodes a placement of the VMs on[0..n) can use with every
+ * node keeping its cpu promise in [a, b): some node overflows in every
+ * slot where all of them have a sample and their sum exceeds K C, and
+ * the nodes' overflows number at most K O R (R the grid's slots in
+ * [a, b)), so K is at least the least K with #{such slots} <= K O R.
+ * At most n (more nodes than VMs are never used); 1 when a VM has no
+ * sample in [a, b) (its node is missing, never held). */
+static uint64_t
+cpu_bound(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
+	double O)
+{
+	size_t *lo = ovb_xcalloc(n, sizeof *lo), *hi = ovb_xcalloc(n,
+		sizeof *hi);
+	for (size_t i = 0; i < n; i++)
+		window(vms[on[i]].s, a, b, &lo[i], &hi[i]);
+	uint64_t K = 1;
+	for (size_t i = 0; i < n; i++)
+		if (lo[i] == hi[i])
+			goto out;
+	double *x = ovb_xcalloc(n, sizeof *x),
+		*buf = ovb_xcalloc(2 * n + 1, sizeof *buf);
+	uint64_t *over = ovb_xcalloc(n + 2, sizeof *over);
+	const struct ovb_series *s0 = vms[on[0]].s;
+	for (size_t j = lo[0]; j < hi[0]; j++) {
+		uint64_t t = s0->t[j];
+		x[0] = s0->v[j];
+		bool all = true;
+		for (size_t i = 1; i < n && all; i++) {
+			const struct ovb_series *s = vms[on[i]].s;
+			while (lo[i] < hi[i] && s->t[lo[i]] < t)
+				lo[i]++;
+			all = lo[i] < hi[i] && s->t[lo[i]] == t;
+			if (all)
+				x[i] = s->v[lo[i]];
+		}
+		if (all)   /* the slot overflows K nodes' sum for K < q */
+			over[least_k(x, n, C, n, buf) - 1]++;
+	}
+	/* over[q - 1] counts the slots whose least K is q; from the top,
+	 * the slots above K C for K = n, n - 1, ..., 1 */
+	uint64_t R = (b + interval - 1) / interval - (a + interval - 1) /
+		interval;
+	uint64_t *cum = ovb_xcalloc(n + 2, sizeof *cum);
+	for (size_t k = n + 1; k-- > 0;)
+		cum[k] = over[k] + (k + 1 < n + 2 ? cum[k + 1] : 0);
+	for (K = 1; K < n; K++)   /* cum[K]: the slots above K C */
+		if (R > UINT64_MAX / K || ovb_bt_held(cum[K], K * R, O))
+			break;
+	free(cum);
+	free(over);
+	free(x);
+	free(buf);
+out:
+	free(lo);
+	free(hi);
+	return K;
+}
+
+/* The fewest nodes whose memory, MEM + POOL each, holds the limits of
+ * on[0..n): at most n. */
+static uint64_t
+mem_bound(const size_t *on, size_t n, const struct prof *pr, double cap)
+{
+	double *x = ovb_xcalloc(n + 1, sizeof *x),
+		*buf = ovb_xcalloc(2 * n + 1, sizeof *buf);
+	for (size_t i = 0; i < n; i++)
+		x[i] = pr[on[i]].mp.lim;
+	uint64_t K = least_k(x, n, cap, n, buf);
+	free(x);
+	free(buf);
+	return K > n ? n : K;
+}
+
+/* The bound of period p of c, placed as node_of. */
+static void
+bound(struct cfg *c, struct ovb_bt_period *p, uint64_t a, uint64_t b,
+	const size_t *node_of, const struct prof *pr)
+{
+	size_t *on = ovb_xcalloc(nvm + 1, sizeof *on), n = 0;
+	for (size_t v = 0; v < nvm; v++)
+		if (node_of[v] != OVB_NONE)
+			on[n++] = v;
+	p->has_bound = true;
+	p->bcpu = n ? cpu_bound(on, n, a, b, c->cpus, c->O) : 0;
+	p->bmem = n && c->mem > 0 && !(c->rolling && opt_repair) ?
+		mem_bound(on, n, pr, c->mem + c->pool) : 0;
+	p->bound = !n ? 0 : p->bcpu > p->bmem ? p->bcpu : p->bmem;
+	free(on);
+}
+
 static char *
 node_name(size_t k)
 {
@@ -1256,6 +1377,7 @@ record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
 		}
 	}
 	free(on);
+	bound(c, &bt->per[bt->nper - 1], a, b, node_of, pr);
 	/* OOM kills: the slots in which a VM's memory exceeds its limit */
 	for (size_t v = 0; c->mem > 0 && v < nvm; v++) {
 		if (node_of[v] == OVB_NONE || !vms[v].m)

@@ -3039,6 +3039,8 @@ struct btrow {
 	size_t group;               /* the index of its group's first row */
 	uint64_t measured;          /* held + broken */
 	double vs_pct;              /* density over pct's in the group; NAN */
+	uint64_t bound;             /* the periods' bounds summed; 0: a
+	                               period without a bound record */
 	uint64_t broken_valid;      /* one-shot: broken node-periods starting
 	                               before the stated validity */
 	char *dom;                  /* the group's methods dominating it */
@@ -3106,6 +3108,14 @@ bt_build(void)
 			if (b->sum[k].config == i)
 				r->s = &b->sum[k];
 		r->measured = r->s->held + r->s->broken;
+		bool all = true;
+		for (size_t k = 0; k < b->nper; k++)
+			if (b->per[k].config == i) {
+				all = all && b->per[k].has_bound;
+				r->bound += b->per[k].bound;
+			}
+		if (!all)
+			r->bound = 0;
 		for (size_t k = 0; r->c->valid_until && k < b->nnode; k++)
 			r->broken_valid += b->node[k].status == OVB_BT_BROKEN &&
 				b->per[b->node[k].period].config == i &&
@@ -3215,6 +3225,8 @@ static const struct col bt_cols[] = {
 	{ "VMs/node", "density_vms_per_node", NULL, W_BOTH | F_NUM },
 	{ "vs pct", "density_vs_pct", NULL, W_BOTH | F_NUM },
 	{ "vs peak", "density_vs_peak", NULL, W_BOTH | F_NUM },
+	{ "at most", "best_density", NULL, W_BOTH | F_NUM },
+	{ NULL, "bound_nodes", NULL, W_TSV },
 	{ "held", "held", NULL, W_BOTH | F_NUM },
 	{ NULL, "measured", NULL, W_TSV },
 	{ NULL, "held_fraction", NULL, W_TSV },
@@ -3238,7 +3250,10 @@ table_backtest(struct table *t)
 	t->note = "per configuration, summed over its periods: VMs placed, "
 		"nodes used, density = VMs per node, against the sum of (1-O) "
 		"percentiles (pct) of the same group and against peak "
-		"provisioning; held: node-periods whose cpu sum exceeded the node "
+		"provisioning; at most: the density no method could have passed "
+		"placing the same VMs (VMs placed over the periods' bounds, the "
+		"fewest nodes any placement could use in hindsight, `bound` "
+		"records); held: node-periods whose cpu sum exceeded the node "
 		"in at most a fraction O of the slots, of those measured (held + "
 		"broken); missing: nodes with a VM without samples, not measured; "
 		"worst: the largest fraction of slots over; moved: VMs on another "
@@ -3270,6 +3285,12 @@ table_backtest(struct table *t)
 			r->vs_pct), isnan(r->vs_pct) ? NULL : xreal(r->vs_pct));
 		tput(t, s->vs_peak > 0 ? xasprintf("%.2fx", s->vs_peak) : dash(),
 			xreal(s->vs_peak));
+		double best = r->bound ? (double)s->placed / (double)r->bound :
+			NAN;
+		tput(t, r->bound ? xasprintf("%.2f", best) : dash(), r->bound ?
+			xreal(best) : NULL);
+		tput(t, NULL, r->bound ? xasprintf("%llu",
+			(unsigned long long)r->bound) : dash());
 		double h = r->measured ? (double)s->held / (double)r->measured :
 			NAN;
 		tput(t, r->measured ? xasprintf("%llu/%llu (%.1f%%)",
