@@ -1263,7 +1263,7 @@ cpu_bound(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
 			if (all)
 				x[i] = s->v[lo[i]];
 		}
-		if (all)   /* the slot overflows K nodes' sum for K < q */
+		if (all)   /* the sum exceeds K C for every K < q */
 			over[least_k(x, n, C, n, buf) - 1]++;
 	}
 	/* over[q - 1] counts the slots whose least K is q; from the top,

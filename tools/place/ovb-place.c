@@ -130,8 +130,8 @@ static const struct argp_option options[] = {
 	  "State in the plan that its promise holds until T [s since the "
 	  "epoch] (ovb-check --at fails it from T on), at most the profiles' "
 	  "forecast.  Default: the earliest forecast of the profiles when "
-	  "every cpu, net and net-rx profile is one (ovb-usage --horizon), else a "
-	  "plan given as input keeps its date", 4 },
+	  "every cpu, net and net-rx profile is one (ovb-usage --horizon), "
+	  "else a plan given as input keeps its date", 4 },
 	{ NULL, 0, NULL, 0, "As a CI gate:", 3 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Exit 1 when an application is rejected (the plan is still "
