@@ -36,6 +36,24 @@ row() {
 	awk -v id="$1" '$1 == id { print $8, $9, $13 }' "$2"
 }
 
+# bitbrains: skips without the Bitbrains sample, else sets ser to its
+# three months' series (imported once, by setup_file)
+bitbrains() {
+	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
+		skip "the Bitbrains traces are not at $BB"
+	ser=("$BATS_FILE_TMPDIR/7.series" "$BATS_FILE_TMPDIR/8.series"
+		"$BATS_FILE_TMPDIR/9.series")
+}
+
+# sound_bound FILE: no placement of FILE beats the bound; the bound's
+# lines into FILE.bound, pct's on fd 3
+sound_bound() {
+	run -0 python3 "$BOUND" --check "$1" "${ser[@]}"
+	assert_output sound
+	python3 "$BOUND" "$1" "${ser[@]}" >"$1.bound"
+	awk '$2 == "pct"' "$1.bound" >&3
+}
+
 @test "hand-made: O = 0, cpu: the bound is the nodes worked out by hand" {
 	# period 1, [600, 1200): the sums are 3 + 1.5 + 0.5 = 5 and 3.5, so
 	# one 4-CPU node overflows once (O = 0: none allowed) and two do not:
@@ -83,17 +101,11 @@ row() {
 }
 
 @test "bitbrains: 16-CPU nodes: no method could have packed 1.2x as densely as pct" {
-	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
-		skip "the Bitbrains traces are not at $BB"
-	local ser=("$BATS_FILE_TMPDIR/7.series" "$BATS_FILE_TMPDIR/8.series"
-		"$BATS_FILE_TMPDIR/9.series")
+	bitbrains
 	# memory modeled (the defaults: 64 GiB nodes, a 16 GiB pool): the
 	# limits alone need 17 or 18 nodes over the 9 weeks; pct uses 18
 	ovb-backtest -q --cpus 16 "${ser[@]}" >"$T/mem"
-	run -0 python3 "$BOUND" --check "$T/mem" "${ser[@]}"
-	assert_output sound
-	python3 "$BOUND" "$T/mem" "${ser[@]}" >"$T/mem.bound"
-	awk '$2 == "pct"' "$T/mem.bound" >&3
+	sound_bound "$T/mem"
 	# ovb-backtest's own bound records add up to the same
 	assert_equal "$(awk '$1 == "bound" { s[$2] += $4 } END { for (c in s) print c, s[c] }' "$T/mem" | sort)" \
 		"$(awk '!/^#/ { print $1, $9 }' "$T/mem.bound" | sort)"
@@ -101,10 +113,7 @@ row() {
 		fail "a configuration in which 1.2x pct's density is within the bound"
 	# cpu alone, O = 5%: pct puts every VM on one node each week
 	ovb-backtest -q --mem 0 --cpus 16 --tolerance 0.05 "${ser[@]}" >"$T/cpu"
-	run -0 python3 "$BOUND" --check "$T/cpu" "${ser[@]}"
-	assert_output sound
-	python3 "$BOUND" "$T/cpu" "${ser[@]}" >"$T/cpu.bound"
-	awk '$2 == "pct"' "$T/cpu.bound" >&3
+	sound_bound "$T/cpu"
 	[[ $(awk '$2 == "pct" { print $8 == $9 && $13 == "1.00" }' "$T/cpu.bound" | sort -u) == 1 ]] ||
 		fail "pct does not use the bound's nodes"
 	[[ -z $(awk '$1 == "config" { m = $3 } $1 == "period" && m == "pct" && $8 != 1' "$T/cpu") ]] ||
@@ -112,10 +121,7 @@ row() {
 }
 
 @test "bitbrains: 4- and 8-CPU nodes, every method, broken nodes too: the bound is never beaten" {
-	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
-		skip "the Bitbrains traces are not at $BB"
-	local ser=("$BATS_FILE_TMPDIR/7.series" "$BATS_FILE_TMPDIR/8.series"
-		"$BATS_FILE_TMPDIR/9.series")
+	bitbrains
 	ovb-backtest -q --cpus 4,8 --train 14d "${ser[@]}" >"$T/bt"
 	grep -q ' broken ' "$T/bt" || fail "no broken node: the test needs some"
 	run -0 python3 "$BOUND" --check "$T/bt" "${ser[@]}"
