@@ -73,7 +73,6 @@ read_bound(struct rd *r, struct ovb_lex *lx)
 	int st = ovb_arity(lx, 6, 6, "bound ID K NODES CPU MEM");
 	if (!st)
 		st = owner(r, lx, true);
-	struct ovb_bt_period *p = &b->per[b->nper - 1];
 	uint64_t n, c, m;
 	if (!st)
 		st = ovb_tok_u64(lx, 3, "bound NODES", &n);
@@ -83,6 +82,7 @@ read_bound(struct rd *r, struct ovb_lex *lx)
 		st = ovb_tok_u64(lx, 5, "bound MEM", &m);
 	if (st)
 		return st;
+	struct ovb_bt_period *p = &b->per[b->nper - 1];   /* owner: one */
 	if (p->has_bound)
 		return ovb_err(lx, "bound: given twice in period %s",
 			lx->tok[2]);

@@ -349,6 +349,10 @@ def regressions():
     # plan, made ovb-backtest free the last profiles twice (abort)
     put('series', 'btm-reg-bins-double-free', se.replace(b'sample 600 3\n',
         b'sample 600 1000001\n', 1), 'any')
+    # libFuzzer: a bound record before any config made the reader index
+    # a period that did not exist (UBSan: an offset to a null pointer)
+    put('backtest', 'reg-bound-first', b'ovb-backtest 1\nbound c1 1 1 1 1\n',
+        'bad', 2)
 
 
 def main():
