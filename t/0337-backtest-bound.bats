@@ -132,3 +132,32 @@ sound_bound() {
 	run -0 python3 "$BOUND" --check "$T/rep" "${ser[@]}"
 	assert_output sound
 }
+
+@test "random series (30 seeds), exact sums at the node sizes: the bound records equal the oracle's, no placement beats them" {
+	local s O mode args n=0 multi=0
+	for s in $(seq 1 30); do
+		python3 "$BATS_TEST_DIRNAME/gen/bound_series.py" "$s" >"$T/s"
+		O=$(printf '0\n0.01\n0.05\n0.25\n0.5\n' | sed -n "$((s % 5 + 1))p")
+		args=(--start 0 --train 7d,14d --replay 7d --cpus 1,2,4 --tolerance "$O")
+		case $((s % 3)) in
+		0) args+=(--mem 0) ;;
+		1) args+=(--mem 1,2,3) ;;
+		2) args+=(--mem 1,2,3 --max-moves 1) ;;
+		esac
+		ovb-backtest -q "${args[@]}" "$T/s" >"$T/bt"
+		run -0 python3 "$BATS_TEST_DIRNAME/oracle/backtest.py" "$T/bt" --series "$T/s"
+		assert_output agree
+		run -0 python3 "$BOUND" --check "$T/bt" "$T/s"
+		assert_output sound
+		n=$((n + $(grep -c '^bound ' "$T/bt")))
+		multi=$((multi + $(awk '$1 == "bound" && $5 > 1' "$T/bt" | wc -l)))
+	done
+	echo "# $n bound records, $multi with a cpu bound above 1 node" >&3
+	((multi > 100)) || fail "only $multi bounds above 1 node: the test needs more"
+	# the oracle notices a bound one node off (NODES and CPU together)
+	ovb-backtest "${SMALL[@]}" --tolerance 0.5 -m pct "$S" >"$T/bt"
+	grep -qx 'bound c1 1 1 1 0' "$T/bt"
+	sed 's/^bound c1 1 1 1 0$/bound c1 1 2 2 0/' "$T/bt" >"$T/off"
+	run -1 python3 "$BATS_TEST_DIRNAME/oracle/backtest.py" "$T/off" --series "$S"
+	assert_output --partial 'c1 period 1 bound: table (2, 2, 0), oracle (1, 1, 0)'
+}
