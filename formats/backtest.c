@@ -94,8 +94,7 @@ read_bound(struct rd *r, struct ovb_lex *lx)
 			"limits bound no %s", lx->tok[5], cf->repair ?
 			"plan repaired from the last (rolling:M)" :
 			"placement without memory (MEM 0)");
-	uint64_t want = !p->placed ? 0 : c > m ? (c > 1 ? c : 1) :
-		(m > 1 ? m : 1);
+	uint64_t want = c > m ? c : m;   /* CPU >= 1 when VMs are placed */
 	if (!p->placed && (c || m))
 		return ovb_err(lx, "bound: CPU and MEM must be 0 in a period "
 			"without placed VMs");

@@ -198,8 +198,8 @@ def cpu_bound(P, vms, start, end, I, C, O):
     if any(not any(start <= t < end for t in vms.get(vm, {})) for vm in P):
         return 1
     R = -(-end // I) - -(-start // I)
-    sums = [[vms[vm][t] for vm in P] for t in range(start - start % I, end, I)
-            if t >= start and all(t in vms[vm] for vm in P)]
+    sums = [[vms[vm][t] for vm in P] for t in range(-(-start // I) * I, end, I)
+            if all(t in vms[vm] for vm in P)]
     for K in range(1, n):
         over = sum(1 for xs in sums if exceeds(xs, K * C))
         if Fraction(over, K * R) <= Fraction(O):

@@ -1161,6 +1161,74 @@ place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused)
 	return placed;
 }
 
+/* A cursor over the slots of [a, b) in which every one of n series has
+ * a sample; x holds their samples at the current one. */
+struct slots {
+	const struct ovb_series *const *s;
+	size_t n, *lo, *hi;
+	double *x;
+};
+
+/* False when a series has no sample in [a, b) (then no slot is common). */
+static bool
+slots_open(struct slots *it, const struct ovb_series *const *s, size_t n,
+	uint64_t a, uint64_t b)
+{
+	*it = (struct slots){ .s = s, .n = n,
+		.lo = ovb_xcalloc(n, sizeof *it->lo),
+		.hi = ovb_xcalloc(n, sizeof *it->hi),
+		.x = ovb_xcalloc(n, sizeof *it->x) };
+	bool every = true;
+	for (size_t i = 0; i < n; i++) {
+		window(s[i], a, b, &it->lo[i], &it->hi[i]);
+		every = every && it->lo[i] < it->hi[i];
+	}
+	return every;
+}
+
+static bool
+slots_next(struct slots *it)
+{
+	const struct ovb_series *s0 = it->s[0];
+	while (it->lo[0] < it->hi[0]) {
+		uint64_t t = s0->t[it->lo[0]];
+		it->x[0] = s0->v[it->lo[0]++];
+		bool all = true;
+		for (size_t i = 1; i < it->n && all; i++) {
+			const struct ovb_series *s = it->s[i];
+			while (it->lo[i] < it->hi[i] && s->t[it->lo[i]] < t)
+				it->lo[i]++;
+			all = it->lo[i] < it->hi[i] && s->t[it->lo[i]] == t;
+			if (all)
+				it->x[i] = s->v[it->lo[i]];
+		}
+		if (all)
+			return true;
+	}
+	return false;
+}
+
+static void
+slots_close(struct slots *it)
+{
+	free(it->lo);
+	free(it->hi);
+	free(it->x);
+}
+
+/* The series of on[0..n), cpu or mem (NULL when a VM has none). */
+static const struct ovb_series **
+series_of(const size_t *on, size_t n, bool mem)
+{
+	const struct ovb_series **s = ovb_xcalloc(n + 1, sizeof *s);
+	for (size_t i = 0; i < n; i++)
+		if (!(s[i] = mem ? vms[on[i]].m : vms[on[i]].s)) {
+			free(s);
+			return NULL;
+		}
+	return s;
+}
+
 /* Replays [a, b) through node k's VMs: slots where every one has a
  * sample, and those whose exact sum exceeds C; cpu, or memory when mem. */
 static void
@@ -1168,42 +1236,22 @@ replay(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
 	uint64_t *slots, uint64_t *over, bool mem)
 {
 	*slots = *over = 0;
-	for (size_t i = 0; mem && i < n; i++)
-		if (!vms[on[i]].m)
-			return;
-#define SER(i) (mem ? vms[on[i]].m : vms[on[i]].s)
-	size_t *lo = ovb_xcalloc(n, sizeof *lo), *hi = ovb_xcalloc(n,
-		sizeof *hi);
-	double *x = ovb_xcalloc(n, sizeof *x);
-	for (size_t i = 0; i < n; i++)
-		window(SER(i), a, b, &lo[i], &hi[i]);
-	const struct ovb_series *s0 = SER(0);
-	for (size_t j = lo[0]; j < hi[0]; j++) {
-		uint64_t t = s0->t[j];
-		x[0] = s0->v[j];
-		bool all = true;
-		for (size_t i = 1; i < n && all; i++) {
-			const struct ovb_series *s = SER(i);
-			while (lo[i] < hi[i] && s->t[lo[i]] < t)
-				lo[i]++;
-			if (lo[i] < hi[i] && s->t[lo[i]] == t)
-				x[i] = s->v[lo[i]];
-			else
-				all = false;
-		}
-		if (!all)
-			continue;
+	const struct ovb_series **s = series_of(on, n, mem);
+	if (!s)
+		return;
+	struct slots it;
+	slots_open(&it, s, n, a, b);
+	while (slots_next(&it)) {
 		++*slots;
-		*over += ovb_sum_cmp(x, n, C) > 0;
+		*over += ovb_sum_cmp(it.x, n, C) > 0;
 	}
-#undef SER
-	free(lo);
-	free(hi);
-	free(x);
+	slots_close(&it);
+	free(s);
 }
 
-/* The least K in [1, kmax] with sum(x) <= K cap exactly (kmax + 1 when
- * none); buf holds n + kmax doubles. */
+/* The least K in [1, kmax] with sum(x[0..n)) <= K cap exactly (kmax + 1
+ * when none), by sum(x, K - 1 times -cap) > cap: buf holds n + kmax
+ * doubles, buf[n..n + kmax) -cap each (the caller's, once). */
 static uint64_t
 least_k(const double *x, size_t n, double cap, uint64_t kmax, double *buf)
 {
@@ -1213,19 +1261,25 @@ least_k(const double *x, size_t n, double cap, uint64_t kmax, double *buf)
 	double qd = s / cap;
 	uint64_t q = !(qd < (double)kmax) ? kmax + 1 : qd < 1 ? 1 :
 		(uint64_t)ceil(qd);
-	if (q > kmax + 1)
-		q = kmax + 1;
-	memcpy(buf, x, n * sizeof *buf);
-	/* sum(x) > K cap  <=>  sum(x, K - 1 times -cap) > cap */
+	if (buf != x)
+		memcpy(buf, x, n * sizeof *buf);
 #define OVER(K) (ovb_sum_cmp(buf, n + (K) - 1, cap) > 0)
-	for (uint64_t j = 0; j < kmax; j++)
-		buf[n + j] = -cap;
 	while (q > 1 && !OVER(q - 1))
 		q--;
 	while (q <= kmax && OVER(q))
 		q++;
 #undef OVER
 	return q;
+}
+
+/* n + kmax doubles, the last kmax -cap, for least_k. */
+static double *
+least_k_buf(size_t n, uint64_t kmax, double cap)
+{
+	double *buf = ovb_xcalloc(n + kmax + 1, sizeof *buf);
+	for (uint64_t j = 0; j < kmax; j++)
+		buf[n + j] = -cap;
+	return buf;
 }
 
 /* The fewest nodes a placement of the VMs on[0..n) can use with every
@@ -1239,50 +1293,28 @@ static uint64_t
 cpu_bound(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
 	double O)
 {
-	size_t *lo = ovb_xcalloc(n, sizeof *lo), *hi = ovb_xcalloc(n,
-		sizeof *hi);
-	for (size_t i = 0; i < n; i++)
-		window(vms[on[i]].s, a, b, &lo[i], &hi[i]);
+	const struct ovb_series **s = series_of(on, n, false);
+	struct slots it;
 	uint64_t K = 1;
-	for (size_t i = 0; i < n; i++)
-		if (lo[i] == hi[i])
-			goto out;
-	double *x = ovb_xcalloc(n, sizeof *x),
-		*buf = ovb_xcalloc(2 * n + 1, sizeof *buf);
-	uint64_t *over = ovb_xcalloc(n + 2, sizeof *over);
-	const struct ovb_series *s0 = vms[on[0]].s;
-	for (size_t j = lo[0]; j < hi[0]; j++) {
-		uint64_t t = s0->t[j];
-		x[0] = s0->v[j];
-		bool all = true;
-		for (size_t i = 1; i < n && all; i++) {
-			const struct ovb_series *s = vms[on[i]].s;
-			while (lo[i] < hi[i] && s->t[lo[i]] < t)
-				lo[i]++;
-			all = lo[i] < hi[i] && s->t[lo[i]] == t;
-			if (all)
-				x[i] = s->v[lo[i]];
-		}
-		if (all)   /* the sum exceeds K C for every K < q */
-			over[least_k(x, n, C, n, buf) - 1]++;
+	if (slots_open(&it, s, n, a, b)) {
+		double *buf = least_k_buf(n, n, C);
+		/* above[k]: the slots whose least K is k + 1, then (summed
+		 * from the top) those whose sum exceeds k C */
+		uint64_t *above = ovb_xcalloc(n + 2, sizeof *above);
+		while (slots_next(&it))
+			above[least_k(it.x, n, C, n, buf) - 1]++;
+		for (size_t k = n; k-- > 0;)
+			above[k] += above[k + 1];
+		uint64_t R = (b + interval - 1) / interval -
+			(a + interval - 1) / interval;
+		for (K = 1; K < n; K++)
+			if (R > UINT64_MAX / K || ovb_bt_held(above[K], K * R, O))
+				break;
+		free(above);
+		free(buf);
 	}
-	/* over[q - 1] counts the slots whose least K is q; from the top,
-	 * the slots above K C for K = n, n - 1, ..., 1 */
-	uint64_t R = (b + interval - 1) / interval - (a + interval - 1) /
-		interval;
-	uint64_t *cum = ovb_xcalloc(n + 2, sizeof *cum);
-	for (size_t k = n + 1; k-- > 0;)
-		cum[k] = over[k] + (k + 1 < n + 2 ? cum[k + 1] : 0);
-	for (K = 1; K < n; K++)   /* cum[K]: the slots above K C */
-		if (R > UINT64_MAX / K || ovb_bt_held(cum[K], K * R, O))
-			break;
-	free(cum);
-	free(over);
-	free(x);
-	free(buf);
-out:
-	free(lo);
-	free(hi);
+	slots_close(&it);
+	free(s);
 	return K;
 }
 
@@ -1291,12 +1323,10 @@ out:
 static uint64_t
 mem_bound(const size_t *on, size_t n, const struct prof *pr, double cap)
 {
-	double *x = ovb_xcalloc(n + 1, sizeof *x),
-		*buf = ovb_xcalloc(2 * n + 1, sizeof *buf);
+	double *buf = least_k_buf(n, n, cap);
 	for (size_t i = 0; i < n; i++)
-		x[i] = pr[on[i]].mp.lim;
-	uint64_t K = least_k(x, n, cap, n, buf);
-	free(x);
+		buf[i] = pr[on[i]].mp.lim;
+	uint64_t K = least_k(buf, n, cap, n, buf);
 	free(buf);
 	return K > n ? n : K;
 }

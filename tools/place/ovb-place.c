@@ -2446,11 +2446,15 @@ place_all(void)
 	return 0;
 }
 
+/* The profile whose forecast ends first (ovb_profiles_forecast), or NULL:
+ * the plan's date unless --valid-until gives one. */
+static const struct ovb_qos *forecast;
+
 /* A promise is not stated beyond the profiles' forecast. */
 static int
 check_valid(void)
 {
-	const struct ovb_qos *fq = ovb_profiles_forecast(&S.prof);
+	const struct ovb_qos *fq = forecast = ovb_profiles_forecast(&S.prof);
 	if (!opt_valid || !fq || opt_valid <= fq->U.forecast)
 		return 0;
 	return ovb_err_at(fq->file, fq->line, "profile %s %s forecasts its "
@@ -2487,9 +2491,9 @@ put_risks(void)
 		}
 	S.out.grid = opt_grid;
 	S.out.aggregate = opt_aggregate;
-	const struct ovb_qos *fq = ovb_profiles_forecast(&S.prof);
-	S.out.valid_until = opt_valid ? opt_valid : fq ? fq->U.forecast :
-		S.have_existing ? S.existing.valid_until : 0;
+	S.out.valid_until = opt_valid ? opt_valid : forecast ?
+		forecast->U.forecast : S.have_existing ?
+		S.existing.valid_until : 0;
 	return 0;
 }
 
