@@ -100,7 +100,7 @@ asan: deps-check
 # libFuzzer: one target per format, derived (never listed by hand) from
 # the specs formats/NAME.md and the readers formats/NAME.c (the registry
 # format.c and the lexer lex.c aside).  A format in the registry (an
-# X(NAME, TYPE) line of formats/format.c) is fuzz-NAME built from
+# X(NAME, TYPE) line of formats/impl.h) is fuzz-NAME built from
 # fuzz/fuzz-format.c; any other has its own fuzz/fuzz-NAME.c (perfdata's
 # is fuzz/fuzz-perf.c).  Built by clang (clang-19 when installed: its
 # UBSan has the `function` check) into build/fuzz/, against one library
@@ -114,7 +114,7 @@ FUZZ_SPECS := $(sort $(basename $(notdir \
 	$(filter-out formats/README.md,$(wildcard formats/*.md)) \
 	$(filter-out formats/format.c formats/lex.c,$(wildcard formats/*.c)))))
 FUZZ_XLINE    := ^[[:space:]]*X(\([a-z0-9_]*\),.*
-FUZZ_REGISTRY := $(shell sed -n 's/$(FUZZ_XLINE)/\1/p' formats/format.c)
+FUZZ_REGISTRY := $(shell sed -n 's/$(FUZZ_XLINE)/\1/p' formats/impl.h)
 FUZZ_FORMATS := $(filter $(FUZZ_REGISTRY),$(FUZZ_SPECS))
 FUZZ_OWN     := $(patsubst perfdata,perf,$(filter-out $(FUZZ_REGISTRY),\
 	$(FUZZ_SPECS)))

@@ -15,21 +15,7 @@
 
 #include "impl.h"
 
-static const char *const mres_name[OVB_NMRES] = { "cpu", "mem" };
-static const char *const mres_unit[OVB_NMRES] = { "cpu", "MiB" };
 static const char *const mres_price[OVB_NMRES] = { "credit/cpu", "credit/MiB" };
-
-const char *ovb_mres_name(enum ovb_mres r) { return mres_name[r]; }
-const char *ovb_mres_unit(enum ovb_mres r) { return mres_unit[r]; }
-
-int
-ovb_mres_parse(const char *s)
-{
-	for (int r = 0; r < OVB_NMRES; r++)
-		if (!strcmp(s, mres_name[r]))
-			return r;
-	return -1;
-}
 
 static int
 res_tok(struct ovb_lex *lx, int i, int *r)
@@ -48,7 +34,7 @@ read_reserve(struct ovb_lex *lx, struct ovb_bids *b)
 	if (st || (st = res_tok(lx, 1, &r)))
 		return st;
 	if (b->has_reserve[r])
-		return ovb_err(lx, "reserve %s given twice", mres_name[r]);
+		return ovb_err(lx, "reserve %s given twice", ovb_mres_name(r));
 	if ((st = ovb_tok_nonneg(lx, 2, "reserve price", &v)) ||
 	    (st = ovb_tok_unit(lx, 3, mres_price[r])))
 		return st;
@@ -92,12 +78,12 @@ read_bid(struct ovb_lex *lx, struct ovb_bids *b)
 	struct ovb_vm *v = &b->vm[i];
 	if (v->bid[r].line)
 		return ovb_err(lx, "bid: vm %s has a %s bid already (line %lu)",
-			v->name, mres_name[r], v->bid[r].line);
+			v->name, ovb_mres_name(r), v->bid[r].line);
 	double bid, amax;
 	if ((st = ovb_tok_pos(lx, 3, "bid", &bid)) ||
 	    (st = ovb_tok_unit(lx, 4, "credit")) ||
 	    (st = ovb_tok_pos(lx, 5, "a_max", &amax)) ||
-	    (st = ovb_tok_unit(lx, 6, mres_unit[r])))
+	    (st = ovb_tok_unit(lx, 6, ovb_mres_unit(r))))
 		return st;
 	v->bid[r].bid = bid;
 	v->bid[r].amax = amax;
@@ -150,7 +136,7 @@ ovb_bids_write(FILE *f, const struct ovb_bids *b)
 		"# bid VM RES BID credit AMAX UNIT\n", f);
 	for (int r = 0; r < OVB_NMRES; r++)
 		if (b->has_reserve[r]) {
-			fprintf(f, "reserve %s", mres_name[r]);
+			fprintf(f, "reserve %s", ovb_mres_name(r));
 			ovb_put_real(f, b->reserve[r]);
 			fprintf(f, " %s\n", mres_price[r]);
 		}
@@ -160,11 +146,11 @@ ovb_bids_write(FILE *f, const struct ovb_bids *b)
 		for (int r = 0; r < OVB_NMRES; r++) {
 			if (!v->bid[r].line)
 				continue;
-			fprintf(f, "bid %s %s", v->name, mres_name[r]);
+			fprintf(f, "bid %s %s", v->name, ovb_mres_name(r));
 			ovb_put_real(f, v->bid[r].bid);
 			fputs(" credit", f);
 			ovb_put_real(f, v->bid[r].amax);
-			fprintf(f, " %s\n", mres_unit[r]);
+			fprintf(f, " %s\n", ovb_mres_unit(r));
 		}
 	}
 	return ferror(f) ? OVB_EIO : 0;

@@ -108,18 +108,6 @@ read_node(struct ovb_lex *lx, struct ovb_cluster *c)
 }
 
 int
-ovb_cluster_nres(const struct ovb_cluster *c)
-{
-	return c->n && c->node[0].cap[OVB_NETRX] > 0 ? 3 : 2;
-}
-
-bool
-ovb_cluster_has_mem(const struct ovb_cluster *c)
-{
-	return c->n && c->node[0].cap[OVB_MEM] > 0;
-}
-
-int
 ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c)
 {
 	memset(c, 0, sizeof *c);
@@ -184,14 +172,4 @@ ovb_cluster_free(struct ovb_cluster *c)
 	free(c->node);
 	ovb_names_free(&c->byname);
 	memset(c, 0, sizeof *c);
-}
-
-const char *
-ovb_node_label(const struct ovb_node *n, const char *key)
-{
-	size_t k = strlen(key);
-	for (size_t i = 0; i < n->nlabel; i++)
-		if (!strncmp(n->label[i], key, k) && n->label[i][k] == '=')
-			return n->label[i] + k + 1;
-	return NULL;
 }

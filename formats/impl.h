@@ -8,7 +8,31 @@
 
 #include "ovb.h"
 
-/* ---- formats/format.c: the magic record ---- */
+/* ---- the formats: the registry's list (formats/format.c builds the
+ * table from it, formats/lex.c the names the magic record knows) ---- */
+
+/* The registry: one X(NAME, TYPE) per format, NAME its magic's name and
+ * TYPE its in-memory struct, with ovb_NAME_read, _write and _free.  The
+ * Makefile derives the fuzz targets from formats/NAME.md and this list. */
+#define OVB_FORMAT_LIST(X) \
+	X(onoff, ovb_onoff) \
+	X(usage, ovb_usage) \
+	X(profile, ovb_profiles) \
+	X(cluster, ovb_cluster) \
+	X(apps, ovb_apps) \
+	X(plan, ovb_plan) \
+	X(fit, ovb_fit) \
+	X(reserves, ovb_reserves) \
+	X(curve, ovb_curves) \
+	X(series, ovb_series_set) \
+	X(gain, ovb_gain) \
+	X(trade, ovb_trade) \
+	X(rt, ovb_rt) \
+	X(bids, ovb_bids) \
+	X(migrations, ovb_migrations) \
+	X(backtest, ovb_backtest)
+
+/* ---- formats/lex.c: the magic record ---- */
 
 /* Reads and checks the magic record "ovb-NAME VERSION"; 0 or OVB_EDATA. */
 int ovb_magic(struct ovb_lex *lx, const char *name);

@@ -1,4 +1,4 @@
-/* lex.c: records and tokens, strict numbers and names, error messages.
+/* lex.c: records and tokens, token checks, the magic record.
  *
  * Every format is read through ovb_lex: one record per line, tokens split
  * on blanks, '#' at the start of a token comments out the rest of the line,
@@ -11,25 +11,6 @@
 #include <string.h>
 
 #include "impl.h"
-
-static const char *const res_names[OVB_NRES] = { "cpu", "net", "net-rx",
-	"mem" };
-static const char *const rate_units[OVB_NRES] = { "cpu", "B/s", "B/s", "B" };
-static const char *const amount_units[OVB_NRES] = { "cpu-s", "B", "B",
-	"B-s" };
-
-const char *ovb_res_name(enum ovb_res r) { return res_names[r]; }
-const char *ovb_res_rate_unit(enum ovb_res r) { return rate_units[r]; }
-const char *ovb_res_amount_unit(enum ovb_res r) { return amount_units[r]; }
-
-int
-ovb_res_parse(const char *s)
-{
-	for (int r = 0; r < OVB_NRES; r++)
-		if (strcmp(s, res_names[r]) == 0)
-			return r;
-	return -1;
-}
 
 void
 ovb_lex_init(struct ovb_lex *lx, FILE *f, const char *name)
@@ -125,165 +106,6 @@ ovb_lex_next(struct ovb_lex *lx)
 			return 1;
 	}
 	return 0;
-}
-
-static FILE *errout;    /* NULL: stderr */
-
-void
-ovb_set_errout(FILE *f)
-{
-	errout = f;
-}
-
-static void vreport(const char *file, unsigned long line, const char *fmt,
-	va_list ap) __attribute__((format(printf, 3, 0)));
-
-static void
-vreport(const char *file, unsigned long line, const char *fmt, va_list ap)
-{
-	FILE *e = errout ? errout : stderr;
-	fflush(stdout);
-	fprintf(e, "%s: ", program_invocation_short_name);
-	if (file && line)
-		fprintf(e, "%s:%lu: ", file, line);
-	else if (file)
-		fprintf(e, "%s: ", file);
-	vfprintf(e, fmt, ap);
-	fputc('\n', e);
-}
-
-int
-ovb_err(const struct ovb_lex *lx, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vreport(lx->name, lx->line, fmt, ap);
-	va_end(ap);
-	return OVB_EDATA;
-}
-
-int
-ovb_err_at(const char *file, unsigned long line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vreport(file, line, fmt, ap);
-	va_end(ap);
-	return OVB_EDATA;
-}
-
-void
-ovb_warn(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vreport(NULL, 0, fmt, ap);
-	va_end(ap);
-}
-
-static const char *
-digits(const char *p)
-{
-	const char *q = p;
-	while (*q >= '0' && *q <= '9')
-		q++;
-	return q == p ? NULL : q;
-}
-
-/* Clinger's fast path: a decimal [-]DIGITS[.DIGITS] (no exponent) whose
- * digits make an integer m < 2^53 with d <= 22 of them after the point is
- * m / 10^d, both exact doubles, and IEEE division rounds the quotient
- * correctly: the double strtod returns, without strtod.  Anything else
- * (an exponent, more digits, zero) goes to strtod. */
-static bool
-fast_decimal(const char *s, double *v)
-{
-	static const double p10[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
-		1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
-		1e18, 1e19, 1e20, 1e21, 1e22 };
-	const char *p = s;
-	bool neg = *p == '-';
-	uint64_t m = 0;
-	int nd = 0, d = -1;
-	if (neg)
-		p++;
-	for (; *p; p++) {
-		if (*p == '.') {
-			d = 0;
-			continue;
-		}
-		if (*p < '0' || *p > '9' || ++nd > 15)
-			return false;  /* an exponent, or too many digits */
-		m = m * 10 + (uint64_t)(*p - '0');
-		if (d >= 0)
-			d++;
-	}
-	if (m == 0 || d > 22)
-		return false;
-	double x = d > 0 ? (double)m / p10[d] : (double)m;
-	*v = neg ? -x : x;
-	return true;
-}
-
-bool
-ovb_parse_real(const char *s, double *v)
-{
-	const char *p = s;
-	if (*p == '-')
-		p++;
-	if (!(p = digits(p)))
-		return false;
-	if (*p == '.' && !(p = digits(p + 1)))
-		return false;
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!(p = digits(p)))
-			return false;
-	}
-	if (*p)
-		return false;
-	double x;
-	if (fast_decimal(s, &x)) {
-		*v = x;
-		return true;
-	}
-	errno = 0;
-	x = strtod(s, NULL);
-	if (!isfinite(x))
-		return false;
-	if (x == 0 && errno == ERANGE)
-		return false; /* a non-zero value too small to represent */
-	*v = x == 0 ? 0 : x; /* no negative zero */
-	return true;
-}
-
-bool
-ovb_parse_u64(const char *s, uint64_t *v)
-{
-	if (!digits(s) || *digits(s))
-		return false;
-	errno = 0;
-	unsigned long long x = strtoull(s, NULL, 10);
-	if (errno == ERANGE)
-		return false;
-	*v = x;
-	return true;
-}
-
-bool
-ovb_valid_name(const char *s)
-{
-	static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		"abcdefghijklmnopqrstuvwxyz0123456789_";
-	size_t n = strlen(s);
-	if (n == 0 || n > OVB_MAXNAME || !strchr(alnum, s[0]))
-		return false;
-	for (const char *p = s; *p; p++)
-		if (!strchr(alnum, *p) && !strchr(".:+@/-", *p))
-			return false;
-	return true;
 }
 
 int
@@ -391,4 +213,56 @@ ovb_kv(char *tok, char **key, char **val)
 	*key = tok;
 	*val = eq + 1;
 	return true;
+}
+
+/* ---- the magic record ---- */
+
+#define OVB_FORMAT_VERSION 1
+
+/* The formats' names, from the registry's list: the magic record knows
+ * them without the registry (which needs every reader, and every reader
+ * this). */
+#define NAME(n, T) #n,
+static const char *const format_names[] = { OVB_FORMAT_LIST(NAME) };
+
+static bool
+format_known(const char *name)
+{
+	for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
+		if (strcmp(format_names[i], name) == 0)
+			return true;
+	return false;
+}
+
+int
+ovb_magic(struct ovb_lex *lx, const char *name)
+{
+	int st = ovb_lex_next(lx);
+	if (st != 1)
+		return st ? st : ovb_err(lx, "empty input: expected 'ovb-%s %d'",
+			name, OVB_FORMAT_VERSION);
+	const char *t = lx->tok[0];
+	if (strncmp(t, "ovb-", 4) != 0 || strcmp(t + 4, name) != 0) {
+		if (strncmp(t, "ovb-", 4) == 0 && format_known(t + 4))
+			return ovb_err(lx, "this is an %s file; expected ovb-%s",
+				t, name);
+		return ovb_err(lx, "not an ovb-%s file: first record is '%s'",
+			name, t);
+	}
+	uint64_t v;
+	if (lx->ntok != 2 || !ovb_parse_u64(lx->tok[1], &v) ||
+	    (lx->tok[1][0] == '0' && lx->tok[1][1]))   /* "01" is not "1" */
+		return ovb_err(lx, "magic record: expected 'ovb-%s %d'", name,
+			OVB_FORMAT_VERSION);
+	if (v != OVB_FORMAT_VERSION)
+		return ovb_err(lx, "ovb-%s version %s is not supported (this "
+			"build reads version %d)", name, lx->tok[1],
+			OVB_FORMAT_VERSION);
+	return 0;
+}
+
+void
+ovb_put_magic(FILE *f, const char *name)
+{
+	fprintf(f, "ovb-%s %d\n", name, OVB_FORMAT_VERSION);
 }

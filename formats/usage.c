@@ -17,42 +17,6 @@
 enum { SEEN_INTERVAL = 1, SEEN_WIDTH = 2, SEEN_INTERVALS = 4, SEEN_MEAN = 8,
 	SEEN_FORECAST = 16 };
 
-double
-ovb_hist_lo(const struct ovb_hist *h, size_t k)
-{
-	return k == 0 ? 0 : (double)(k - 1) * h->width;
-}
-
-double
-ovb_hist_hi(const struct ovb_hist *h, size_t k)
-{
-	return (double)k * h->width;
-}
-
-size_t
-ovb_hist_bin(double x, double width)
-{
-	if (!(x > 0))
-		return 0;
-	double q = ceil(x / width);
-	size_t k = q < 1 ? 1 : (size_t)q;
-	while (k > 1 && (double)(k - 1) * width >= x)
-		k--;
-	while ((double)k * width < x)
-		k++;
-	return k;
-}
-
-uint64_t
-ovb_pct_rank(double p, uint64_t n)
-{
-	double x = p * (double)n / 100;
-	double r = nearbyint(x);
-	uint64_t rank = fabs(x - r) <= 1e-9 * fmax(1, x) ? (uint64_t)r :
-		(uint64_t)ceil(x);
-	return rank < 1 ? 1 : rank > n ? n : rank;
-}
-
 void
 ovb_dist_free(struct ovb_dist *d)
 {

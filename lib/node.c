@@ -471,3 +471,27 @@ ovb_mem_exposure(const struct ovb_need *m, size_t n, double g, double C)
 	ovb_pmf_free(&y);
 	return e;
 }
+
+/* ---- the cluster's resources and a node's labels ---- */
+
+int
+ovb_cluster_nres(const struct ovb_cluster *c)
+{
+	return c->n && c->node[0].cap[OVB_NETRX] > 0 ? 3 : 2;
+}
+
+bool
+ovb_cluster_has_mem(const struct ovb_cluster *c)
+{
+	return c->n && c->node[0].cap[OVB_MEM] > 0;
+}
+
+const char *
+ovb_node_label(const struct ovb_node *n, const char *key)
+{
+	size_t k = strlen(key);
+	for (size_t i = 0; i < n->nlabel; i++)
+		if (!strncmp(n->label[i], key, k) && n->label[i][k] == '=')
+			return n->label[i] + k + 1;
+	return NULL;
+}

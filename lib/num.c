@@ -1,4 +1,5 @@
-/* num.c: the canonical text of a number, written by every format.
+/* num.c: the canonical text of a number, written by every format, and the
+ * strict number parsers every format and option reads with.
  *
  * Integers of magnitude below 2^53 are written plainly ("%.0f"; 0 and -0
  * as "0"); every other double in the shortest "%.Pg" form (P = 1..17) that
@@ -32,6 +33,7 @@
  * one-precision-at-a-time search on millions of random doubles of every
  * kind (halfway cases, binade edges, subnormals), and that a wrong tie
  * rule or a wrong rounding interval below a power of two is caught. */
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -332,4 +334,97 @@ ovb_split_double(double v, int64_t *m, int *e)
 		mm >>= 1, ee++;
 	*m = mm;
 	*e = ee;
+}
+
+/* ---- reading: strict numbers ---- */
+
+static const char *
+digits(const char *p)
+{
+	const char *q = p;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	return q == p ? NULL : q;
+}
+
+/* Clinger's fast path: a decimal [-]DIGITS[.DIGITS] (no exponent) whose
+ * digits make an integer m < 2^53 with d <= 22 of them after the point is
+ * m / 10^d, both exact doubles, and IEEE division rounds the quotient
+ * correctly: the double strtod returns, without strtod.  Anything else
+ * (an exponent, more digits, zero) goes to strtod. */
+static bool
+fast_decimal(const char *s, double *v)
+{
+	static const double p10[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+		1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+		1e18, 1e19, 1e20, 1e21, 1e22 };
+	const char *p = s;
+	bool neg = *p == '-';
+	uint64_t m = 0;
+	int nd = 0, d = -1;
+	if (neg)
+		p++;
+	for (; *p; p++) {
+		if (*p == '.') {
+			d = 0;
+			continue;
+		}
+		if (*p < '0' || *p > '9' || ++nd > 15)
+			return false;  /* an exponent, or too many digits */
+		m = m * 10 + (uint64_t)(*p - '0');
+		if (d >= 0)
+			d++;
+	}
+	if (m == 0 || d > 22)
+		return false;
+	double x = d > 0 ? (double)m / p10[d] : (double)m;
+	*v = neg ? -x : x;
+	return true;
+}
+
+bool
+ovb_parse_real(const char *s, double *v)
+{
+	const char *p = s;
+	if (*p == '-')
+		p++;
+	if (!(p = digits(p)))
+		return false;
+	if (*p == '.' && !(p = digits(p + 1)))
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!(p = digits(p)))
+			return false;
+	}
+	if (*p)
+		return false;
+	double x;
+	if (fast_decimal(s, &x)) {
+		*v = x;
+		return true;
+	}
+	errno = 0;
+	x = strtod(s, NULL);
+	if (!isfinite(x))
+		return false;
+	if (x == 0 && errno == ERANGE)
+		return false; /* a non-zero value too small to represent */
+	*v = x == 0 ? 0 : x; /* no negative zero */
+	return true;
+}
+
+bool
+ovb_parse_u64(const char *s, uint64_t *v)
+{
+	if (!digits(s) || *digits(s))
+		return false;
+	errno = 0;
+	unsigned long long x = strtoull(s, NULL, 10);
+	if (errno == ERANGE)
+		return false;
+	*v = x;
+	return true;
 }

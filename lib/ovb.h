@@ -63,6 +63,12 @@ const char *ovb_res_name(enum ovb_res r);  /* "cpu", "net", "net-rx", "mem" */
 const char *ovb_res_rate_unit(enum ovb_res r);
 const char *ovb_res_amount_unit(enum ovb_res r);/* "cpu-s", "B", "B", "B-s" */
 int ovb_res_parse(const char *s);               /* enum value, or -1 */
+/* The resources of the Merkat market (ovb-bids): cpu (in cpu, as
+ * ovb-cluster) and mem (in MiB, a node's from its cluster label mem=MiB). */
+enum ovb_mres { OVB_MCPU, OVB_MMEM, OVB_NMRES };
+const char *ovb_mres_name(enum ovb_mres r);     /* "cpu", "mem" */
+const char *ovb_mres_unit(enum ovb_mres r);     /* "cpu", "MiB" */
+int ovb_mres_parse(const char *s);              /* enum value, or -1 */
 
 /* ---- lib/util.c: memory, growable arrays, name tables ---- */
 
@@ -93,6 +99,10 @@ size_t ovb_names_get(const struct ovb_names *t, const char *key);
 bool ovb_names_add(struct ovb_names *t, const char *key, size_t val);
 void ovb_names_free(struct ovb_names *t);
 
+/* A name: [A-Za-z0-9_][A-Za-z0-9_.:+@/-]*, at most OVB_MAXNAME bytes. */
+#define OVB_MAXNAME 128
+bool ovb_valid_name(const char *s);
+
 /* Monotonic seconds (timings and progress; never in any output file). */
 double ovb_now(void);
 /* One seeded generator for every tool (splitmix64): the same seed gives
@@ -101,7 +111,23 @@ uint64_t ovb_rng_next(uint64_t *state);
 /* A double uniform in [0, 1) with 53 random bits. */
 double ovb_rng_uniform(uint64_t *state);
 
-/* ---- lib/num.c: the canonical number writer, the parts of a double ---- */
+/* ---- lib/diag.c: diagnostics ---- */
+
+/* "PROG: FILE:LINE: MESSAGE" on stderr; returns OVB_EDATA. */
+int ovb_err(const struct ovb_lex *lx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Same at an explicit line (0: no line). */
+int ovb_err_at(const char *file, unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "PROG: MESSAGE" on stderr (no location). */
+void ovb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Sends the messages of ovb_err, ovb_err_at and ovb_warn to f instead
+ * (NULL: back to stderr).  The fuzz targets point them at /dev/null and
+ * leave stderr itself, where the sanitizers report, alone. */
+void ovb_set_errout(FILE *f);
+
+/* ---- lib/num.c: the canonical number writer, strict numbers, the parts of a
+ * double ---- */
 
 /* Canonical number text: integers below 2^53 plainly, others in the
  * shortest %g form that reads back to the same double.  buf >= 32 bytes. */
@@ -113,6 +139,12 @@ void ovb_put_real(FILE *f, double v);
 /* v = m 2^e exactly, m an odd integer (m = e = 0 for v == 0). */
 void ovb_split_double(double v, int64_t *m, int *e);
 
+/* Strict numbers: a decimal real is -?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?,
+ * finite; an unsigned integer is [0-9]+ within range.  Return true when s
+ * is entirely such a number. */
+bool ovb_parse_real(const char *s, double *v);
+bool ovb_parse_u64(const char *s, uint64_t *v);
+
 /* ---- lib/io.c: inputs and atomic outputs ---- */
 
 /* Opens path for reading; NULL or "-" is stdin, named "<stdin>".  On
@@ -121,20 +153,6 @@ void ovb_split_double(double v, int64_t *m, int *e);
 int ovb_open_in(const char *path, FILE **f, const char **name);
 void ovb_close_in(FILE *f);
 
-/* Reads one input of a tool that takes several kinds of file told apart
- * by their magic line: opens path (NULL or "-": stdin), peeks at the first
- * record and calls take(ctx, fmt, lx) with the lexer positioned on the
- * magic record (fmt is the format it names; RSL reads as "apps"), then
- * closes.  take reads the file with fmt's reader or rejects it (with
- * ovb_err, naming what the tool accepts) and returns 0 or a status.
- * Returns the open, sniff or take status. */
-struct ovb_format;
-typedef int ovb_take_fn(void *ctx, const struct ovb_format *fmt,
-	struct ovb_lex *lx);
-int ovb_read_input(const char *path, ovb_take_fn *take, void *ctx);
-/* ovb_read_input of files[0..nfiles), or of stdin when nfiles is 0; every
- * file is read; returns the largest status. */
-int ovb_read_inputs(int nfiles, char **files, ovb_take_fn *take, void *ctx);
 
 /* The inputs of a profiling tool (ovb-usage, ovb-tbucket): ovb-onoff or
  * ovb-series files, the capsules chosen by -c (all when none is given) and
@@ -150,28 +168,6 @@ struct ovb_select {
 	char **name, **owner;   /* capsules read, and their files */
 	size_t nseen;
 };
-struct ovb_profile_fn {
-	/* once per ovb-onoff file, before its capsules; may be NULL */
-	int (*onoff_file)(void *ctx, const char *file,
-		const struct ovb_onoff *o);
-	int (*onoff)(void *ctx, const char *file, const struct ovb_onoff *o,
-		const struct ovb_oncap *c, enum ovb_res r);
-	int (*series)(void *ctx, const char *file,
-		const struct ovb_series *se);
-	/* the result to f (reporting an empty one): 0 or a status */
-	int (*write)(void *ctx, FILE *f);
-};
-/* The run of a profiling tool after its options: opens -o; reads
- * files[0..nfiles) (none: stdin; "-": stdin), each an ovb-series file,
- * else an ovb-onoff (any other kind is reported as not ovb-onoff); calls
- * fn->onoff for every chosen capsule in file order and chosen resource, or
- * fn->series for every series of a chosen capsule (capsules in order of
- * first appearance; a missing resource is warned about and left out), a
- * file stopping at its first error; reports every -c capsule that was in
- * no file; and when all went well, fn->write.  The output is all or
- * nothing.  Returns the largest status. */
-int ovb_run_profiling(int nfiles, char **files, struct ovb_select *sel,
-	const struct ovb_profile_fn *fn, void *ctx);
 void ovb_select_free(struct ovb_select *sel);
 
 /* An output that appears whole or not at all: a named file is written to a
@@ -253,7 +249,7 @@ void ovb_arg_capsules(struct argp_state *st, const char *opt, char *arg,
 extern const struct argp_child ovb_select_children[];
 extern struct ovb_select ovb_sel;
 
-/* ---- formats/lex.c: records, tokens, numbers, error messages ---- */
+/* ---- formats/lex.c: records and tokens ---- */
 
 #define OVB_MAXTOK 64
 
@@ -279,27 +275,7 @@ void ovb_lex_free(struct ovb_lex *lx);
 int ovb_lex_next(struct ovb_lex *lx);
 void ovb_lex_unread(struct ovb_lex *lx);
 
-/* "PROG: FILE:LINE: MESSAGE" on stderr; returns OVB_EDATA. */
-int ovb_err(const struct ovb_lex *lx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Same at an explicit line (0: no line). */
-int ovb_err_at(const char *file, unsigned long line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* "PROG: MESSAGE" on stderr (no location). */
-void ovb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Sends the messages of ovb_err, ovb_err_at and ovb_warn to f instead
- * (NULL: back to stderr).  The fuzz targets point them at /dev/null and
- * leave stderr itself, where the sanitizers report, alone. */
-void ovb_set_errout(FILE *f);
 
-/* Strict numbers: a decimal real is -?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?,
- * finite; an unsigned integer is [0-9]+ within range.  Return true when s
- * is entirely such a number. */
-bool ovb_parse_real(const char *s, double *v);
-bool ovb_parse_u64(const char *s, uint64_t *v);
-/* A name: [A-Za-z0-9_][A-Za-z0-9_.:+@/-]*, at most OVB_MAXNAME bytes. */
-#define OVB_MAXNAME 128
-bool ovb_valid_name(const char *s);
 
 /* Token checks (the readers' others are in formats/impl.h): each reports
  * "WHAT: ..." at the current line and returns OVB_EDATA on failure, 0 on
@@ -326,7 +302,47 @@ const struct ovb_format *ovb_format_by_name(const char *name);
  * after reporting why not.  The record is left to be read again. */
 const struct ovb_format *ovb_format_sniff(struct ovb_lex *lx, int *status);
 
-/* ---- formats/usage.c (histogram): a usage distribution on a grid ----
+/* ---- formats/format.c: reading any input of these formats ---- */
+
+/* Reads one input of a tool that takes several kinds of file told apart
+ * by their magic line: opens path (NULL or "-": stdin), peeks at the first
+ * record and calls take(ctx, fmt, lx) with the lexer positioned on the
+ * magic record (fmt is the format it names; RSL reads as "apps"), then
+ * closes.  take reads the file with fmt's reader or rejects it (with
+ * ovb_err, naming what the tool accepts) and returns 0 or a status.
+ * Returns the open, sniff or take status. */
+struct ovb_format;
+typedef int ovb_take_fn(void *ctx, const struct ovb_format *fmt,
+	struct ovb_lex *lx);
+int ovb_read_input(const char *path, ovb_take_fn *take, void *ctx);
+/* ovb_read_input of files[0..nfiles), or of stdin when nfiles is 0; every
+ * file is read; returns the largest status. */
+int ovb_read_inputs(int nfiles, char **files, ovb_take_fn *take, void *ctx);
+
+struct ovb_profile_fn {
+	/* once per ovb-onoff file, before its capsules; may be NULL */
+	int (*onoff_file)(void *ctx, const char *file,
+		const struct ovb_onoff *o);
+	int (*onoff)(void *ctx, const char *file, const struct ovb_onoff *o,
+		const struct ovb_oncap *c, enum ovb_res r);
+	int (*series)(void *ctx, const char *file,
+		const struct ovb_series *se);
+	/* the result to f (reporting an empty one): 0 or a status */
+	int (*write)(void *ctx, FILE *f);
+};
+/* The run of a profiling tool after its options: opens -o; reads
+ * files[0..nfiles) (none: stdin; "-": stdin), each an ovb-series file,
+ * else an ovb-onoff (any other kind is reported as not ovb-onoff); calls
+ * fn->onoff for every chosen capsule in file order and chosen resource, or
+ * fn->series for every series of a chosen capsule (capsules in order of
+ * first appearance; a missing resource is warned about and left out), a
+ * file stopping at its first error; reports every -c capsule that was in
+ * no file; and when all went well, fn->write.  The output is all or
+ * nothing.  Returns the largest status. */
+int ovb_run_profiling(int nfiles, char **files, struct ovb_select *sel,
+	const struct ovb_profile_fn *fn, void *ctx);
+
+/* ---- lib/hist.c: a usage distribution on a grid ----
  *
  * Bin 0 counts intervals whose usage was exactly 0; bin k >= 1 counts
  * usages in ((k-1)w, kw].  A bin's value is taken as its upper edge kw, so
@@ -343,6 +359,18 @@ struct ovb_hist {
 	size_t nbins;        /* bins 0..nbins-1; the last one is non-zero */
 	uint64_t *count;
 };
+/* Value range of bin k: bin 0 is [0,0]; bin k is ((k-1)w, kw]. */
+double ovb_hist_lo(const struct ovb_hist *h, size_t k);
+double ovb_hist_hi(const struct ovb_hist *h, size_t k);
+/* The bin of usage x >= 0: the least k with x <= kw (0 for x == 0). */
+size_t ovb_hist_bin(double x, double width);
+/* Nearest rank (1..n) of percentile p in [0,100] among n values:
+ * max(1, ceil(p n / 100)), with p n / 100 taken as an integer when it is
+ * within 1e-9 of one (decimal p is not exact in binary). */
+uint64_t ovb_pct_rank(double p, uint64_t n);
+
+/* ---- formats/usage.c: the trace record and a distribution block ---- */
+
 
 /* Percentiles are nearest-rank: the smallest observed x such that at least
  * p% of the intervals used at most x (p = 0: the minimum). */
@@ -378,15 +406,6 @@ struct ovb_dist {        /* U of one capsule and resource */
 	                        --horizon); 0: a measurement, no forecast */
 };
 void ovb_dist_free(struct ovb_dist *d);
-/* Value range of bin k: bin 0 is [0,0]; bin k is ((k-1)w, kw]. */
-double ovb_hist_lo(const struct ovb_hist *h, size_t k);
-double ovb_hist_hi(const struct ovb_hist *h, size_t k);
-/* The bin of usage x >= 0: the least k with x <= kw (0 for x == 0). */
-size_t ovb_hist_bin(double x, double width);
-/* Nearest rank (1..n) of percentile p in [0,100] among n values:
- * max(1, ceil(p n / 100)), with p n / 100 taken as an integer when it is
- * within 1e-9 of one (decimal p is not exact in binary). */
-uint64_t ovb_pct_rank(double p, uint64_t n);
 
 /* ---- formats/onoff.c: busy periods and transfers (format ovb-onoff) ---- */
 
@@ -590,8 +609,8 @@ void ovb_series_push(struct ovb_series *s, uint64_t t, double v);
 /* The series of capsule and res in ss, or NULL. */
 const struct ovb_series *ovb_series_find(const struct ovb_series_set *ss,
 	const char *capsule, enum ovb_res res);
-/* Reads the series files paths[0..n) (NULL or "-": stdin) into all (empty
- * at first, *files NULL): the samples of a (capsule, res) in several files
+/* (formats/format.c) Reads the series files paths[0..n) (NULL or "-":
+ * stdin) into all (empty at first, *files NULL): the samples of a (capsule, res) in several files
  * (months) are merged in time; the same slot twice, or two intervals, is an
  * error at the later file's line.  (*files)[i] (malloc'd, the strings
  * borrowed from paths) names the first file of all->s[i].  Every file is
@@ -693,14 +712,6 @@ struct ovb_cluster {
 int ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c);
 int ovb_cluster_write(FILE *f, const struct ovb_cluster *c);
 void ovb_cluster_free(struct ovb_cluster *c);
-/* The resources placed on the cluster: OVB_NCAP when it gives net-rx
- * capacities, else 2 (cpu and net); loops over placed resources stop
- * there. */
-int ovb_cluster_nres(const struct ovb_cluster *c);
-/* Whether the cluster gives memory capacities (then on every node). */
-bool ovb_cluster_has_mem(const struct ovb_cluster *c);
-/* The value of node n's label key (its "KEY=VALUE"), or NULL. */
-const char *ovb_node_label(const struct ovb_node *n, const char *key);
 
 /* ---- formats/apps.c: arriving applications (ovb-apps, or Sharc RSL) ---- */
 
@@ -924,12 +935,7 @@ int ovb_rt_write(FILE *f, const struct ovb_rt *rt);
 void ovb_rt_free(struct ovb_rt *rt);
 
 /* ---- formats/bids.c: a market's bids, caps and placement (format ovb-bids) ----
- * The resources of the Merkat market: cpu (in cpu, as ovb-cluster) and mem
- * (in MiB, a node's from its cluster label mem=MiB). */
-enum ovb_mres { OVB_MCPU, OVB_MMEM, OVB_NMRES };
-const char *ovb_mres_name(enum ovb_mres r);     /* "cpu", "mem" */
-const char *ovb_mres_unit(enum ovb_mres r);     /* "cpu", "MiB" */
-int ovb_mres_parse(const char *s);              /* enum value, or -1 */
+ * Its resources are enum ovb_mres (above). */
 struct ovb_bid {
 	double bid;             /* credit, > 0 */
 	double amax;            /* the cap a_max, > 0, in the unit */
@@ -1418,6 +1424,16 @@ double ovb_mem_limits(const struct ovb_need *m, size_t n);
 double ovb_mem_exposure(const struct ovb_need *m, size_t n, double g,
 	double C);
 
+/* The cluster's placed resources and a node's labels (lib/node.c). */
+/* The resources placed on the cluster: OVB_NCAP when it gives net-rx
+ * capacities, else 2 (cpu and net); loops over placed resources stop
+ * there. */
+int ovb_cluster_nres(const struct ovb_cluster *c);
+/* Whether the cluster gives memory capacities (then on every node). */
+bool ovb_cluster_has_mem(const struct ovb_cluster *c);
+/* The value of node n's label key (its "KEY=VALUE"), or NULL. */
+const char *ovb_node_label(const struct ovb_node *n, const char *key);
+
 /* ---- lib/enforce.c: from a plan to the kernel's controls ----
  *
  * One capsule's share on one resource, rendered for a facility, every
@@ -1662,17 +1678,6 @@ struct ovb_market {
 int ovb_market_init(struct ovb_market *m, const struct ovb_bids *b,
 	const char *bfile, const struct ovb_cluster *c, const char *cfile);
 void ovb_market_free(struct ovb_market *m);
-/* The inputs of ovb-market and ovb-rebalance: one ovb-cluster and one
- * ovb-bids file in any order (files[0..nfiles), stdin when none), and the
- * market built from them; 0 or a status (reported). */
-struct ovb_market_in {
-	struct ovb_cluster c;
-	struct ovb_bids b;
-	char *cfile, *bfile;    /* NULL: not read */
-};
-int ovb_market_load(int nfiles, char **files, struct ovb_market_in *in,
-	struct ovb_market *m);
-void ovb_market_in_free(struct ovb_market_in *in);
 /* alloc_r[r][j] and err[j] (the VM's max_r e_r) for placement node_of
  * (OVB_NONE: not placed: alloc_r 0, err 0); returns the max error. */
 double ovb_market_errors(const struct ovb_market *m, const size_t *node_of,
@@ -1733,6 +1738,20 @@ struct ovb_tabu_stat {
  * line) when the input overcommits a node's mem or a new VM fits no node. */
 int ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
 	size_t *node_of, struct ovb_tabu_stat *st, const char *bfile);
+
+/* ---- formats/format.c: the inputs of the market tools ---- */
+
+/* The inputs of ovb-market and ovb-rebalance: one ovb-cluster and one
+ * ovb-bids file in any order (files[0..nfiles), stdin when none), and the
+ * market built from them; 0 or a status (reported). */
+struct ovb_market_in {
+	struct ovb_cluster c;
+	struct ovb_bids b;
+	char *cfile, *bfile;    /* NULL: not read */
+};
+int ovb_market_load(int nfiles, char **files, struct ovb_market_in *in,
+	struct ovb_market *m);
+void ovb_market_in_free(struct ovb_market_in *in);
 
 /* ---- lib/rsv.c: Cluster Reserves steps 1-3 (GLPK) and the bank ----
  *

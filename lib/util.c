@@ -1,4 +1,5 @@
-/* util.c: memory that never returns NULL, growable arrays, name tables. */
+/* util.c: memory that never returns NULL, growable arrays, name tables,
+ * valid names. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,4 +166,18 @@ double
 ovb_rng_uniform(uint64_t *state)
 {
 	return (double)(ovb_rng_next(state) >> 11) / 9007199254740992.0;
+}
+
+bool
+ovb_valid_name(const char *s)
+{
+	static const char alnum[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789_";
+	size_t n = strlen(s);
+	if (n == 0 || n > OVB_MAXNAME || !strchr(alnum, s[0]))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!strchr(alnum, *p) && !strchr(".:+@/-", *p))
+			return false;
+	return true;
 }
