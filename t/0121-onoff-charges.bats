@@ -80,3 +80,33 @@ charges() {
 		[[ $f != postgres ]] || assert_output --partial 'rel 0.000000'
 	done
 }
+
+# Issue 30 item 2: a trace ovb-onoff refuses after it has streamed its
+# records to stdout has no span record, so whatever reads it refuses it
+# too, even in a pipe whose status is its last command's (no pipefail).
+@test "onoff: a refused trace on stdout has no span: ovb-usage, ovb-tbucket, ovb-fmt and ovb-report piped after it exit 65" {
+	local data
+	data=$(gzip -dc "$FIXTURES/switch-only/nginx.perf.data.gz" >"$BATS_TEST_TMPDIR/so.data" &&
+		echo "$BATS_TEST_TMPDIR/so.data")
+	run -65 --separate-stderr ovb-onoff -c 'n=comm:^nginx$' "$data"
+	assert_line --index 0 'ovb-onoff 1'
+	[[ ${#lines[@]} -gt 100 ]]          # the records were streamed ...
+	refute_line --regexp '^span '       # ... but not the span
+	assert_equal "${stderr_lines[-1]}" \
+		"ovb-onoff: $data: refused: busy time uncertain by more than 1.5 % (--max-uncertainty=PCT, or any, accepts it)"
+	local tool
+	for tool in ovb-usage ovb-tbucket ovb-fmt "ovb-report -f tsv"; do
+		run -65 --separate-stderr bash -c \
+			"set +o pipefail; ovb-onoff -q -c 'n=comm:^nginx\$' '$data' 2>/dev/null | $tool"
+		assert_output ''
+		[[ ${stderr_lines[-1]} == "${tool%% *}: <stdin>:"*": missing 'span T0 T1' record" ]] ||
+			fail "$tool: ${stderr_lines[-1]}"
+	done
+	# accepted, the same trace has its span, last
+	run -0 --separate-stderr ovb-onoff --max-uncertainty=any -q -c 'n=comm:^nginx$' "$data"
+	assert_line --index $((${#lines[@]} - 1)) --regexp '^span [0-9]+ [0-9]+$'
+	ovb-onoff --max-uncertainty=any -q -c 'n=comm:^nginx$' "$data" | ovb-usage >/dev/null
+	# with -o, no file at all
+	run -65 --separate-stderr ovb-onoff -c 'n=comm:^nginx$' -o "$BATS_TEST_TMPDIR/x" "$data"
+	[[ ! -e $BATS_TEST_TMPDIR/x ]]
+}

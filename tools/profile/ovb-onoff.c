@@ -1725,8 +1725,7 @@ finish(const char *name)
 			S.gap.end = S.t1;
 		ovb_onoff_put_gap(S.out, &S.gap);
 	}
-	ovb_onoff_put_span(S.out, S.t0, S.t1);
-	return 0;
+	return 0;   /* the span is written once the trace is accepted (run) */
 }
 
 /* Per capsule, how far its busy time may be off: runs whose switch in
@@ -1833,6 +1832,12 @@ run(const char *path)
 			st = check_bounds(name);
 		if (!st)
 			st = net_report(name);
+		/* Last, and only for a trace accepted: on stdout the records
+		 * before it are written already, and a file without its span
+		 * is one every reader refuses (formats/onoff.md), so a refusal
+		 * is not lost in a pipe (ovb-onoff ... | ovb-usage) */
+		if (!st)
+			ovb_onoff_put_span(S.out, S.t0, S.t1);
 	}
 	if (!st && ovb_verbose)
 		ovb_warn("%s: %llu samples, %llu delivered out of order, %llu "
