@@ -308,6 +308,20 @@ ovb_fmt_real(char *buf, double v)
 	return buf;
 }
 
+char *
+ovb_fmt_msg_num(char *buf, double v)
+{
+	if (isnan(v))
+		return strcpy(buf, "undefined (not a number)");
+	if (isinf(v))
+		return strcpy(buf, v > 0 ?
+			"above the largest representable value "
+			"(1.7976931348623157e+308)" :
+			"below the lowest representable value "
+			"(-1.7976931348623157e+308)");
+	return ovb_fmt_real(buf, v);
+}
+
 void
 ovb_put_real(FILE *f, double v)
 {

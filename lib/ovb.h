@@ -136,6 +136,13 @@ char *ovb_fmt_real(char *buf, double v);
 char *ovb_fmt_real_end(char *buf, double v);
 /* Convenience: writes " " and the canonical number to f. */
 void ovb_put_real(FILE *f, double v);
+/* A number for a message: the canonical text of a finite v (the double
+ * exactly, as it reads back), "above the largest representable value
+ * (1.7976931348623157e+308)" for an overflow (+inf), "below the lowest
+ * representable value (-1.7976931348623157e+308)" for -inf, "undefined
+ * (not a number)" for a NaN: never "inf".  buf >= OVB_MSG_NUM bytes. */
+#define OVB_MSG_NUM 64
+char *ovb_fmt_msg_num(char *buf, double v);
 /* v = m 2^e exactly, m an odd integer (m = e = 0 for v == 0). */
 void ovb_split_double(double v, int64_t *m, int *e);
 

@@ -171,6 +171,31 @@ burn_check() {
 	within_pct 1.5
 }
 
+# perf bench sched pipe on one CPU: two tasks of one capsule waking each
+# other 40000 times, each woken run charged from before its switch in
+# while the other was still on the CPU (issue 30: the woken run's time
+# was dropped, -3.1 % against wait4 and the charges).
+@test "onoff: live: perf bench sched pipe pinned to CPU 0, by ovb-capture: busy time is the sum of the charges and within 1.5% of wait4" {
+	require_tracing
+	command -v perf >/dev/null || skip "perf is not installed"
+	local dir=$BATS_TEST_TMPDIR
+	ovb-capture -q -o "$dir/p.data" -- python3 \
+		"$BATS_TEST_DIRNAME/live/wait4.py" "$dir/p.acct" \
+		taskset -c 0 perf bench sched pipe -l 20000 >/dev/null
+	local p k got want
+	p=$(awk '$1 == "pid" { print $2 }' "$dir/p.acct")
+	k=$(awk '$1 == "cpu_ns" { print $2 }' "$dir/p.acct")
+	ovb-onoff --no-net -c "b=pid:$p" "$dir/p.data" >"$dir/p.onoff"
+	got=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { printf "%d", s }' \
+		"$dir/p.onoff")
+	want=$(python3 "$BATS_TEST_DIRNAME/oracle/charges.py" "$dir/p.data" \
+		"b=pid:$p" | awk '$1 == "b" { print $2 }')
+	rel=$(awk -v s="$got" -v k="$k" 'BEGIN { printf "%.6f", (s - k) / k }')
+	echo "# pipe: busy $got ns, charges $want ns, wait4 $k ns ($rel)" >&3
+	[[ $got == "$want" ]] || fail "busy $got ns, charges $want ns"
+	within_pct 1.5
+}
+
 # ---- live: every CPU, every way of recording ----
 
 # burn_rec CPUS SECONDS RECORDER...: runs burn.py (two duty-cycled workers,

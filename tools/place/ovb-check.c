@@ -362,14 +362,14 @@ check_dates(void)
 			(unsigned long long)until, (unsigned long long)opt_at);
 }
 
-/* Rotating buffers for numbers in messages. */
+/* Rotating buffers for numbers in messages (an overflow said in words). */
 static const char *
 num(double v)
 {
-	static char buf[8][32];
+	static char buf[8][OVB_MSG_NUM];
 	static int i;
 	i = (i + 1) % 8;
-	return ovb_fmt_real(buf[i], v);
+	return ovb_fmt_msg_num(buf[i], v);
 }
 
 static bool

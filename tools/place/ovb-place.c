@@ -1620,12 +1620,15 @@ admitted(const struct ovb_app *app, const struct capsule *cps)
 		if (d < 0)
 			d = admitted_exactly(app, cps, r, &excess);
 		if (!d) {
-			char ex[64] = "";
+			char ex[OVB_MSG_NUM + 24] = "", l[OVB_MSG_NUM],
+				cap[OVB_MSG_NUM];
 			if (!isnan(excess))
-				snprintf(ex, sizeof ex, " (exactly %.3g above)", excess);
-			reject(app, "admission: %s reservations would reach %g %s%s, "
-				"above the cluster's %g", ovb_res_name(r), load,
-				ovb_res_rate_unit(r), ex, S.total_cap[r]);
+				snprintf(ex, sizeof ex, " (exactly %s above)",
+					ovb_fmt_msg_num(l, excess));
+			reject(app, "admission: %s reservations would reach %s %s%s, "
+				"above the cluster's %s", ovb_res_name(r),
+				ovb_fmt_msg_num(l, load), ovb_res_rate_unit(r), ex,
+				ovb_fmt_msg_num(cap, S.total_cap[r]));
 			return false;
 		}
 	}

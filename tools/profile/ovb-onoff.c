@@ -218,6 +218,13 @@ static struct state {
 	                        packet queued on it, 0 not pending */
 	uint64_t irq_credited, irq_nosock, irq_noowner, irq_arrived;
 	uint64_t closed, lost;
+	uint64_t *owed;      /* per CPU and capsule (c * MAXCAPS + k): CPU-ns
+	                        the kernel charged the capsule there that no
+	                        run could hold (two runs' charges reaching
+	                        into each other), placed in the CPU's next
+	                        idle stretch (repay) */
+	uint64_t *idle_from; /* per CPU: where its last run ended, 0 none */
+	uint64_t moved, unplaced;
 } S;
 
 static const struct argp_option options[] = {
@@ -792,6 +799,40 @@ note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
 	k->charged = 0;
 }
 
+/* CPU time the kernel charged capsule k on CPU c that the run it
+ * belongs to cannot hold without two runs overlapping on c: placed in the
+ * CPU's next stretch where nothing ran instead, so that a capsule's busy time is the
+ * sum of its charges (formats/perfdata.md). */
+static void
+owe(uint32_t c, int16_t k, uint64_t d)
+{
+	if (k >= 0 && d)
+		S.owed[(size_t)c * MAXCAPS + (size_t)k] += d;
+}
+
+/* Nothing was placed on CPU c from idle_from[c] (where its last run
+ * ended: the idle task's runs are nobody's) until until (where its next
+ * run was placed): what it owes goes there, capsule after capsule. */
+static void
+repay(uint32_t c, uint64_t until)
+{
+	uint64_t a = S.idle_from[c];
+	S.idle_from[c] = 0;
+	if (!a)
+		return;
+	for (int k = 0; k < nsel && a < until; k++) {
+		uint64_t *d = &S.owed[(size_t)c * MAXCAPS + (size_t)k];
+		uint64_t take = *d < until - a ? *d : until - a;
+		if (!take)
+			continue;
+		change((int16_t)k, +1, a);
+		change((int16_t)k, -1, a + take);
+		a += take;
+		*d -= take;
+		S.moved += take;
+	}
+}
+
 /* The kernel charges a task woken onto a CPU from the moment it was
  * enqueued, not from its sched_switch (the scheduler skips the clock
  * update between them), and stops charging the task it displaces then.
@@ -805,16 +846,20 @@ charged_start(uint32_t c, int32_t tid, uint64_t t)
 	if (!S.has_runtime || !charged || t - in >= charged)
 		return in;
 	uint64_t s = t - charged, e = S.pred_end[c];
-	if (s < S.pred_start[c])
+	if (s < S.pred_start[c]) {
+		owe(c, S.cur_cap[c], S.pred_start[c] - s);
 		s = S.pred_start[c];
-	/* it ran over [s, in]; its predecessor only until e <= in */
-	if (S.cur_cap[c] != S.pred_cap[c] || s < e) {
-		change(S.cur_cap[c], +1, s);
-		change(S.cur_cap[c], -1, in);
-		if (s < e) {
-			change(S.pred_cap[c], -1, s);
-			change(S.pred_cap[c], +1, e);
-		}
+	}
+	/* it ran over [s, in]; its predecessor only until e <= in.  Both
+	 * are written even when the two runs are of one capsule: the
+	 * predecessor's run was ended at e (its charges), so [e, in] is
+	 * counted for nobody unless this run claims its part of it. */
+	change(S.cur_cap[c], +1, s);
+	change(S.cur_cap[c], -1, in);
+	if (s < e) {
+		change(S.pred_cap[c], -1, s);
+		change(S.pred_cap[c], +1, e);
+		owe(c, S.pred_cap[c], e - s);
 	}
 	return s;
 }
@@ -889,10 +934,17 @@ on_switch(const struct ovb_pev *ev)
 			change(next, +1, t);
 		}
 	}
+	/* the CPU was idle until the run ending now began (or, when the
+	 * trace missed a switch, until the run it shows began) */
+	if (ev->prev > 0)
+		repay(c, S.cur_tid[c] > 0 && S.cur_tid[c] != ev->prev ?
+			S.cpu_since[c] : began);
 	S.pred_cap[c] = ran;
 	S.pred_start[c] = cap_start(c, began);
 	S.pred_end[c] = end;
 	note_run(c, ev, t);
+	if (ev->prev > 0 || S.cur_tid[c] < 0)
+		S.idle_from[c] = end;
 	S.cur_tid[c] = ev->next;
 	S.cur_cap[c] = next;
 	S.cpu_since[c] = t;
@@ -928,6 +980,8 @@ on_runtime(const struct ovb_pev *ev)
 	if (S.cur_tid[c] >= 0)
 		S.mismatched++;
 	S.closed++;
+	repay(c, S.cur_tid[c] > 0 ? S.cpu_since[c] : s);
+	S.idle_from[c] = 0;
 	change(S.cur_cap[c], -1, s);
 	change(k, +1, s);
 	S.pred_cap[c] = S.cur_cap[c];
@@ -1561,6 +1615,8 @@ start(const struct ovb_pev *ev)
 	S.pred_cap = ovb_xmalloc(S.ncpus * sizeof *S.pred_cap);
 	S.pred_start = ovb_xcalloc(S.ncpus, sizeof *S.pred_start);
 	S.pred_end = ovb_xcalloc(S.ncpus, sizeof *S.pred_end);
+	S.owed = ovb_xcalloc((size_t)S.ncpus * MAXCAPS, sizeof *S.owed);
+	S.idle_from = ovb_xcalloc(S.ncpus, sizeof *S.idle_from);
 	S.has_runtime = ovb_perf_has(S.perf, "sched:sched_stat_runtime");
 	S.hold_xfers = ovb_perf_has(S.perf, "tcp:tcp_probe") &&
 		ovb_perf_has(S.perf, "irq:softirq_entry") &&
@@ -1642,6 +1698,11 @@ finish(const char *name)
 		S.t1 = S.t0 + 1;
 	if ((st = expire_pending(UINT64_MAX)))
 		return st;
+	for (uint32_t c = 0; c < S.ncpus; c++) {
+		repay(c, S.cur_tid[c] > 0 ? S.cpu_since[c] : S.t1);
+		for (int k = 0; k < nsel; k++)
+			S.unplaced += S.owed[(size_t)c * MAXCAPS + (size_t)k];
+	}
 	release(UINT64_MAX);
 	for (int k = 0; k < nsel; k++) {
 		if (S.cap[k].n)
@@ -1664,8 +1725,7 @@ finish(const char *name)
 			S.gap.end = S.t1;
 		ovb_onoff_put_gap(S.out, &S.gap);
 	}
-	ovb_onoff_put_span(S.out, S.t0, S.t1);
-	return 0;
+	return 0;   /* the span is written once the trace is accepted (run) */
 }
 
 /* Per capsule, how far its busy time may be off: runs whose switch in
@@ -1772,6 +1832,12 @@ run(const char *path)
 			st = check_bounds(name);
 		if (!st)
 			st = net_report(name);
+		/* Last, and only for a trace accepted: on stdout the records
+		 * before it are written already, and a file without its span
+		 * is one every reader refuses (formats/onoff.md), so a refusal
+		 * is not lost in a pipe (ovb-onoff ... | ovb-usage) */
+		if (!st)
+			ovb_onoff_put_span(S.out, S.t0, S.t1);
 	}
 	if (!st && ovb_verbose)
 		ovb_warn("%s: %llu samples, %llu delivered out of order, %llu "
@@ -1779,7 +1845,8 @@ run(const char *path)
 			"sched_stat_runtime), %llu changes placed late, %llu events "
 			"lost, %llu bytes sent in irq context credited to the "
 			"socket's owner (%llu named by the loopback packet's "
-			"arrival), %llu not credited", name,
+			"arrival), %llu not credited; %llu CPU-ns charged where two runs' "
+			"charges overlapped placed in idle time, %llu not placed", name,
 			(unsigned long long)S.events,
 			(unsigned long long)ovb_perf_reordered(S.perf),
 			(unsigned long long)S.mismatched,
@@ -1788,7 +1855,9 @@ run(const char *path)
 			(unsigned long long)S.lost,
 			(unsigned long long)S.irq_credited,
 			(unsigned long long)S.irq_arrived,
-			(unsigned long long)S.irq_bytes);
+			(unsigned long long)S.irq_bytes,
+			(unsigned long long)S.moved,
+			(unsigned long long)S.unplaced);
 	ovb_perf_close(S.perf);
 	ovb_close_in(f);
 	return st;
