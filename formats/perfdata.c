@@ -1665,6 +1665,31 @@ ovb_perf_next(struct ovb_perf *p, struct ovb_pev *ev)
 	}
 }
 
+int
+ovb_perf_count(struct ovb_perf *p, uint64_t *samples, uint64_t *lost)
+{
+	uint64_t lost_recs = 0;
+	*samples = 0;
+	for (;;) {
+		uint32_t type = 0;
+		uint16_t misc = 0;
+		size_t n = 0;
+		int st = read_record(p, &type, &misc, &n);
+		if (st == 0)
+			break;
+		if (st != 1)
+			return st;
+		if (type == REC_SAMPLE)
+			++*samples;
+		else if (type == REC_LOST && n >= 16)
+			lost_recs += get64(p->buf + 8);
+		else if (type == REC_LOST_SAMPLES && n >= 8)
+			p->lost_samples += get64(p->buf);
+	}
+	*lost = p->lost_samples > lost_recs ? p->lost_samples : lost_recs;
+	return 0;
+}
+
 uint32_t
 ovb_perf_ncpus(const struct ovb_perf *p)
 {

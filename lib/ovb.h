@@ -521,6 +521,10 @@ uint64_t ovb_perf_reordered(const struct ovb_perf *p);
  * ended (LOST_SAMPLES records: the same losses as the LOST records
  * delivered as OVB_PEV_LOST, plus any that no LOST record reported). */
 uint64_t ovb_perf_lost_samples(const struct ovb_perf *p);
+/* Reads the rest of the records without decoding them: the samples, and
+ * the events the kernel lost (as LOST_SAMPLES counts them, else the LOST
+ * records).  0, or OVB_EDATA/OVB_EIO (reported). */
+int ovb_perf_count(struct ovb_perf *p, uint64_t *samples, uint64_t *lost);
 /* How far through the input, for progress (bytes; total 0 in pipe mode). */
 void ovb_perf_progress(const struct ovb_perf *p, double *done, double *total);
 void ovb_perf_close(struct ovb_perf *p);
