@@ -2,7 +2,8 @@
 #
 #   make            build every tools/*/ovb-*.c into bin/, linked with the
 #                   one library built from formats/*.c and lib/*.c
-#   make check      the Bats suite over t/ (installs missing packages first)
+#   make check      the Bats suite over t/ (installs missing packages first,
+#                   and mounts tracefs for the live tests: .ci/live)
 #   make asan       everything again with ASan+UBSan, then the suite
 #   make fuzz       libFuzzer targets (clang), one per format, into build/fuzz/
 #   make demo       the main job on shipped data
@@ -79,6 +80,7 @@ RUNTESTS     = log=$$(mktemp); \
 	$(if $(PARTESTS),$(BATS) $(BATSFLAGS) $(BATSJOBS) $(PARTESTS),:) </dev/null; s=$$?; \
 	wait $$! || s=1; cat "$$log"; rm -f "$$log"; exit $$s
 check: deps-check all
+	@.ci/live
 	export PATH="$(CURDIR)/$(BIN):$$PATH" OVB_ROOT="$(CURDIR)"; \
 		$(RUNTESTS)
 test: check
@@ -92,6 +94,7 @@ ASANDIR  := build/asan$(filter-out -cc,-$(notdir $(firstword $(CC))))
 asan: deps-check
 	$(MAKE) BUILD=$(ASANDIR) BIN=$(ASANDIR)/bin CFLAGS='$(SANFLAGS)' \
 		WERROR='$(WERROR)' all
+	@.ci/live
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		PATH="$(CURDIR)/$(ASANDIR)/bin:$$PATH" OVB_ROOT="$(CURDIR)"; \

@@ -17,7 +17,12 @@
  * without a shell, for a duration or while a command runs.  The trace
  * appears at -o FILE only when
  * perf succeeded (it is recorded to a temporary file and renamed); "-o -"
- * streams pipe mode to stdout for ovb-onoff. */
+ * streams pipe mode to stdout for ovb-onoff.  Where tracefs is not mounted
+ * yet it is mounted first, as perf would, so the events chosen are the
+ * same on the first run after boot as on the next.  SIGINT and SIGTERM stop
+ * perf, which finishes the file; it is kept, and ovb-capture ends by the
+ * signal.  The finished file is read through once to count the events the
+ * kernel lost, which are reported with the --mmap-pages to pass. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -70,12 +75,20 @@ static const char doc[] =
 	"and a readable " TRACEFS "; ovb-capture checks first and says what "
 	"to change (exit status 77 when tracing is not permitted).  Without -o "
 	"the trace goes to perf.data.\n\n"
+	"Where tracefs is not mounted yet (a fresh boot), ovb-capture mounts it "
+	"at " TRACEFS " as perf does, when permitted (root).  When perf lost "
+	"events (the kernel's buffers filled on a busy machine), it says how "
+	"many and the --mmap-pages to pass.  SIGINT or SIGTERM, to ovb-capture "
+	"alone or to its process group, stops the recording: the trace "
+	"recorded until then is kept whole, and ovb-capture then ends by that "
+	"signal (130 or 143 in a shell).\n\n"
 	"EXAMPLES:\n"
 	"  ovb-capture -d 30 -o web.data          record 30 s system-wide\n"
 	"  ovb-capture -o db.data -- pgbench -T 20 record while a command runs\n"
 	"  ovb-capture -d 10 -o - | ovb-onoff -c web=comm:^nginx$\n\n"
 	"Exit status: 0 success; 64 usage error; 69 perf missing or failed; "
-	"74 I/O error; 77 tracing not permitted.\n";
+	"74 I/O error; 77 tracing not permitted; 130, 143 stopped by SIGINT, "
+	"SIGTERM (the trace kept).\n";
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)
