@@ -376,7 +376,14 @@ struct ovb_dist {        /* U of one capsule and resource */
 	uint64_t forecast;   /* the record "forecast T": U forecasts the usage
 	                        up to T [s since the epoch] (ovb-usage
 	                        --horizon); 0: a measurement, no forecast */
+	uint64_t lost;       /* the record "lost D": D measurement intervals
+	                        of the trace were left out of U (they overlap
+	                        gaps of lost events); 0: none said */
 };
+/* Is the share of intervals lost, lost / (n + lost), above O / 2 (exactly,
+ * for the doubles given)?  Above it, the (1-O) tail may be hidden in the
+ * intervals left out (formats/profile.md, "Lost events"). */
+bool ovb_dist_lost_too_many(const struct ovb_dist *d, double O);
 void ovb_dist_free(struct ovb_dist *d);
 /* Value range of bin k: bin 0 is [0,0]; bin k is ((k-1)w, kw]. */
 double ovb_hist_lo(const struct ovb_hist *h, size_t k);

@@ -23,6 +23,7 @@ enum { OPT_O = 'O', OPT_TAU = 't', OPT_SET = 0x100, OPT_STRICT,
 
 static bool opt_strict;
 static size_t nshort;     /* percentiles that are a maximum by count */
+static size_t nlost;      /* distributions that lost more than O/2 */
 
 struct set { char *capsule; double O, tau; bool used; };
 
@@ -42,7 +43,8 @@ static const struct argp_option options[] = {
 	  "(default 0.15)", 0 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Warnings are errors (65, no output): a percentile that is U's "
-	  "maximum only because U has too few intervals", 0 },
+	  "maximum only because U has too few intervals; more than O/2 of "
+	  "the intervals left out for lost events (lost D)", 0 },
 	{ "set", OPT_SET, "CAPSULE:KEY=VALUE[,KEY=VALUE]", 0,
 	  "Override O or tau for one capsule (KEY O or tau); repeatable", 0 },
 	{ 0 }
@@ -297,6 +299,28 @@ check_count(const struct ovb_dist *d, double O)
 			(unsigned long long)d->h.n, O, ceil(1 / O));
 }
 
+/* Intervals left out for lost events (lost D): above a share of O/2 the
+ * (1-O) tail may lie in them (formats/profile.md, "Lost events"). */
+static void
+check_lost(const struct ovb_dist *d, double O)
+{
+	if (!d->lost)
+		return;
+	double share = (double)d->lost / ((double)d->h.n + (double)d->lost);
+	bool over = ovb_dist_lost_too_many(d, O);
+	nlost += over;
+	if (over ? !ovb_quiet || opt_strict : ovb_verbose > 0)
+		ovb_warn("%s%s %s: %llu of %llu measurement intervals (%.3g %%) "
+			"were left out for gaps of lost events, %s O/2 = %g %%%s",
+			over ? opt_strict ? "error: " : "warning: " : "",
+			d->capsule, ovb_res_name(d->res),
+			(unsigned long long)d->lost, (unsigned long long)(d->h.n +
+			d->lost), 100 * share, over ? "more than" : "at most",
+			50 * O, over ? ": the tail above the (1-O) percentile may "
+			"be in them; record again with a larger ovb-capture "
+			"--mmap-pages" : "");
+}
+
 static void
 profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	const struct ovb_curve *cv)
@@ -308,6 +332,7 @@ profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	bool exact;
 	settings(cap, &q->O, &q->tau);
 	check_count(d, q->O);
+	check_lost(d, q->O);
 	q->sigma = percentile(d, q->O, &exact);
 	q->rho = ovb_curve_at(cv->pt, cv->n, q->sigma);
 	dist_copy(&q->U, d);
@@ -343,6 +368,7 @@ profile_mem(struct ovb_profiles *p, const struct ovb_dist *d)
 	double tau;
 	settings(d->capsule, &q->O, &tau);
 	check_count(d, q->O);
+	check_lost(d, q->O);
 	q->sigma = percentile(d, q->O, &exact);
 	double peak = percentile(d, 0, &exact_max);
 	q->limit = ceil(peak * (1 + opt_margin));
@@ -427,7 +453,7 @@ main(int argc, char **argv)
 	status = ovb_read_inputs(argc - first, argv + first, take, &in);
 	if (!status)
 		status = assemble(&in, &p);
-	if (!status && opt_strict && nshort)
+	if (!status && opt_strict && (nshort || nlost))
 		status = OVB_EDATA;
 	if (!status)
 		status = ovb_profile_write(out.f, &p);
