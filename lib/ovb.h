@@ -1127,6 +1127,16 @@ void ovb_series_measure(const struct ovb_series *s, uint64_t len,
  * long or too large for exact 128-bit arithmetic. */
 int ovb_tbucket(const struct ovb_onoff *o, const struct ovb_oncap *c,
 	enum ovb_res res, struct ovb_curve *cv, const char **why);
+/* The least measurement interval I [s] that a capacity cap can take by
+ * the curve pt[0..n) (sigma increasing, rho non-increasing): over any
+ * window of length I the usage is at most sigma + rho(sigma)/I for every
+ * point, so at I >= min over points with sigma < cap of rho/(cap - sigma)
+ * no interval's usage exceeds cap (rho/(cap - sigma) is monotone between
+ * breakpoints, so the minimum is at one).  0 when a point with rho 0 lies
+ * below cap; INFINITY when no point does (the mean is at least cap).
+ * *at is the point's sigma. */
+double ovb_tb_interval_within(const struct ovb_pt *pt, size_t n, double cap,
+	double *at);
 /* The exact token-bucket curve of a series, as ovb_tbucket: A(t) is
  * continuous and rises with slope V over each sample's [T, T+I); missing
  * samples split it like gaps.  Exact in 128-bit integers when the values

@@ -228,3 +228,72 @@ gap_intervals() {
 	run -65 --separate-stderr ovb-profile --strict -O 0 -t 1 "$T/u" "$T/c"
 	stderr_has "more than O/2 = 0 %"
 }
+
+# interval_within CURVE CAPSULE RES CAP: min over the curve's points with
+# sigma < CAP of rho / (CAP - sigma), the float ovb-profile should name
+interval_within() {
+	python3 - "$@" <<-'PY'
+	import sys
+	path, cap, res, c = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+	cur, best = None, float("inf")
+	for line in open(path):
+	    t = line.split()
+	    if not t or t[0].startswith("#"):
+	        continue
+	    if t[0] == "curve":
+	        cur = (t[1], t[2])
+	    elif t[0] == "point" and cur == (cap, res):
+	        s, r = float(t[1]), float(t[2])
+	        if s < c:
+	            best = min(best, r / (c - s))
+	print(repr(best))
+	PY
+}
+
+@test "--cluster: a sigma above every node's capacity is a warning naming the interval at which it would fit; at that interval it fits" {
+	local data
+	data=$(unpack_fixture nginx)
+	ovb-onoff -q -c 'web=comm:^nginx$' "$data" >"$T/t.onoff"
+	ovb-usage -q -I 0.01 -r net "$T/t.onoff" >"$T/u"
+	ovb-tbucket -q -r net "$T/t.onoff" >"$T/c"
+	local sigma
+	sigma=$(ovb-profile -q -O 0.01 -t 1 "$T/u" "$T/c" | awk '$1 == "sigma" { print $2 }')
+	echo "# web net: sigma $sigma B/s at 10 ms" >&3
+	# a link between the mean (1.14 MB/s) and sigma (2.61 MB/s)
+	printf '%s\n' 'ovb-cluster 1' 'node n1 4 cpu 2200000 B/s' \
+		'node n2 4 cpu 1000000 B/s' >"$T/cl"
+	local I
+	I=$(interval_within "$T/c" web net 2200000)
+	run -0 --separate-stderr ovb-profile --cluster "$T/cl" -O 0.01 -t 1 -o "$T/p" "$T/u" "$T/c"
+	echo "# $stderr" >&3
+	[[ $stderr == "ovb-profile: warning: web net: sigma (rate) $sigma B/s at I = 0.01 s exceeds every node of $T/cl (the largest net capacity is 2200000 B/s): no node can hold it; it would fit at I >= $I s (ovb-usage -I "* ]] ||
+		fail "stderr: $stderr; expected I >= $I"
+	# the profile is the same as without --cluster
+	run -0 ovb-profile -q -O 0.01 -t 1 "$T/u" "$T/c"
+	assert_equal "$output" "$(cat "$T/p")"
+	# at the interval it names, no interval of the trace exceeds the link
+	local up
+	up=$(sed -n 's/.*(ovb-usage -I \([0-9.e+-]*\)).*/\1/p' <<<"$stderr")
+	python3 -c "import sys; I, up = float(sys.argv[1]), float(sys.argv[2]); assert I <= up <= I * 1.01, (I, up)" "$I" "$up"
+	ovb-usage -q -I "$up" -r net -p 99 "$T/t.onoff" >"$T/u2"
+	run -0 awk '$1 == "pct" && $2 == 100 { print $3 }' "$T/u2"
+	python3 -c "import sys; assert float(sys.argv[1]) <= 2200000, sys.argv[1]" "$output"
+	run -0 --separate-stderr ovb-profile --cluster "$T/cl" -O 0.01 -t 1 "$T/u2" "$T/c"
+	[[ $stderr != *"exceeds every node"* ]] || fail "stderr: $stderr"
+	# a link below the mean: no interval fits
+	printf '%s\n' 'ovb-cluster 1' 'node n1 4 cpu 1000000 B/s' >"$T/cl2"
+	run -0 --separate-stderr ovb-profile --cluster "$T/cl2" -O 0.01 -t 1 "$T/u" "$T/c"
+	stderr_has "web net: sigma (rate) $sigma B/s at I = 0.01 s exceeds every node of $T/cl2"
+	stderr_has "no interval fits: its long-run mean rate"
+	# a link above sigma: nothing to say; -q says nothing either
+	printf '%s\n' 'ovb-cluster 1' 'node n1 4 cpu 125000000 B/s' >"$T/cl3"
+	run -0 --separate-stderr ovb-profile --cluster "$T/cl3" -O 0.01 -t 1 "$T/u" "$T/c"
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr ovb-profile -q --cluster "$T/cl2" -O 0.01 -t 1 "$T/u" "$T/c"
+	assert_equal "$stderr" ""
+	# --cluster takes a cluster file only
+	run -65 --separate-stderr ovb-profile --cluster "$T/u" -O 0.01 -t 1 -o "$T/p4" "$T/u" "$T/c"
+	stderr_has "--cluster: this is an ovb-usage file; expected ovb-cluster"
+	[[ ! -e $T/p4 ]]
+	run -66 --separate-stderr ovb-profile --cluster "$T/nope" -O 0.01 -t 1 "$T/u" "$T/c"
+}
