@@ -168,6 +168,19 @@ stop_after() {
 	((ms < 5000))
 	run -0 --separate-stderr ovb-onoff -c all=comm:. t.data
 	assert_line --regexp '^busy all '
+	# a signal at any moment, perf started or not: a whole trace or none,
+	# never a temporary left behind
+	local after
+	for after in 0 0.02 0.1 0.3; do
+		rm -f t.data
+		stop_after TERM "$after" -d 30 -o t.data
+		echo "# SIGTERM after $after s: exit $rc, $(ls -A | tr '\n' ' ')" >&3
+		assert_equal "$rc" 143
+		[[ -z $(ls -A | grep -v '^t\.data$') ]]
+		if [[ -e t.data ]]; then
+			run -0 --separate-stderr ovb-onoff -c all=comm:. t.data
+		fi
+	done
 }
 
 @test "capture: live: events perf lost are said, with the --mmap-pages to pass" {

@@ -391,6 +391,11 @@ static int
 check_trace(const char *tmp, const char *out)
 {
 	FILE *f = fopen(tmp, "rb");
+	if (!f && stop_sig) {
+		ovb_warn("%s: perf was stopped before it had started recording; "
+			"nothing is kept", out);
+		return OVB_EUNAVAIL;
+	}
 	if (!f) {
 		ovb_warn("%s: cannot open the trace perf wrote: %s", tmp,
 			strerror(errno));
@@ -468,8 +473,8 @@ main(int argc, char **argv)
 	}
 	free(pv);
 	free(tmp);
-	if (stop_sig && !st) {
-		if (!ovb_quiet)
+	if (stop_sig) {   /* the trace kept (or said why not), then die */
+		if (!st && !ovb_quiet)
 			ovb_warn("stopped by %s: the trace ends there",
 				stop_sig == SIGINT ? "SIGINT" : "SIGTERM");
 		die_by(stop_sig);
