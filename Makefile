@@ -2,7 +2,8 @@
 #
 #   make            build every tools/*/ovb-*.c into bin/, linked with the
 #                   one library built from formats/*.c and lib/*.c
-#   make check      the Bats suite over t/ (installs missing packages first)
+#   make check      the Bats suite over t/ (installs missing packages first,
+#                   and mounts tracefs for the live tests: .ci/live)
 #   make asan       everything again with ASan+UBSan, then the suite
 #   make layering   lib/ uses neither formats/ nor tools/, formats/ not
 #                   tools/, no circle in formats/ (nm on the objects)
@@ -88,6 +89,7 @@ RUNTESTS     = log=$$(mktemp); \
 	$(if $(PARTESTS),$(BATS) $(BATSFLAGS) $(BATSJOBS) $(PARTESTS),:) </dev/null; s=$$?; \
 	wait $$! || s=1; cat "$$log"; rm -f "$$log"; exit $$s
 check: deps-check all
+	@.ci/live
 	export PATH="$(CURDIR)/$(BIN):$$PATH" OVB_ROOT="$(CURDIR)" \
 		OVB_BUILD="$(CURDIR)/$(BUILD)"; \
 		$(RUNTESTS)
@@ -102,6 +104,7 @@ ASANDIR  := build/asan$(filter-out -cc,-$(notdir $(firstword $(CC))))
 asan: deps-check
 	$(MAKE) BUILD=$(ASANDIR) BIN=$(ASANDIR)/bin CFLAGS='$(SANFLAGS)' \
 		WERROR='$(WERROR)' all
+	@.ci/live
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		PATH="$(CURDIR)/$(ASANDIR)/bin:$$PATH" OVB_ROOT="$(CURDIR)" \

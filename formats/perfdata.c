@@ -57,6 +57,9 @@ enum { FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4,
 #define MAXCPUMAP 4096
 #define WINDOW (1u << 20)          /* bytes read at once from a file */
 #define NOSLOT UINT64_MAX          /* no slot of the pool */
+/* what a trace perf did not finish, or a copy cut short, needs */
+#define DAMAGED "; re-record it (perf inject cannot repair a trace perf " \
+	"did not finish or a copy that lost its end)"
 
 enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME, H_SOCK,
 	H_SOFTIRQ, H_TIMER, H_XMIT };
@@ -86,6 +89,7 @@ struct ovb_perf {
 	const char *name;
 	bool pipe;
 	uint64_t pos, end;         /* read position; end of data (file) */
+	uint64_t fsize;            /* the file's size; 0 unknown (a pipe) */
 	uint64_t data_start;
 	struct attr *attr;
 	size_t nattr;
@@ -243,7 +247,13 @@ short_read(struct ovb_perf *p, size_t n)
 		ovb_warn("%s: read error: %s", p->name, strerror(errno));
 		return OVB_EIO;
 	}
-	return bad(p, "truncated at byte %llu: wanted %zu more bytes",
+	if (p->pipe)
+		return bad(p, "the stream ends at byte %llu, %zu bytes short of "
+			"the end of a record: perf stopped before it finished "
+			"writing, or the copy is incomplete" DAMAGED,
+			(unsigned long long)p->pos, n);
+	return bad(p, "truncated at byte %llu: wanted %zu more bytes (the "
+		"file changed while it was read?)" DAMAGED,
 		(unsigned long long)p->pos, n);
 }
 
@@ -300,7 +310,10 @@ read_at(struct ovb_perf *p, uint64_t off, void *dst, size_t n)
 {
 	p->wpos = p->wlen = 0;
 	if (fseeko(p->f, (off_t)off, SEEK_SET) != 0)
-		return bad(p, "cannot seek to byte %llu", (unsigned long long)off);
+		return bad(p, "cannot seek to byte %llu (%s): a trace in file mode "
+			"is read from a file, not a pipe (perf record -o - writes "
+			"pipe mode, which can be piped)", (unsigned long long)off,
+			strerror(errno));
 	p->pos = off;
 	return read_exact(p, dst, n);
 }
@@ -754,6 +767,56 @@ bind_attr(struct ovb_perf *p, struct attr *at)
 
 /* ---- opening ---- */
 
+/* A file in file mode against what its header says: perf writes the data
+ * section's size, and the feature sections after it, only when it
+ * finishes; a perf killed before (SIGKILL, out of memory, the machine
+ * stopped) leaves a header that says 0 bytes of data; an incomplete copy
+ * (or a full disk) is shorter than the data and feature sections.  Said
+ * here, with the numbers, rather than as a seek or read past the end. */
+static int
+check_size(struct ovb_perf *p, const unsigned char *feat)
+{
+	uint64_t size = get64(feat - 72 + 48), nfeat = 0;
+	for (int bit = 0; bit < 256; bit++)
+		nfeat += feat[bit / 8] >> (bit % 8) & 1;
+	off_t here = ftello(p->f);
+	if (here < 0 || fseeko(p->f, 0, SEEK_END) != 0)
+		return 0;                      /* not seekable: said later */
+	off_t fsize = ftello(p->f);
+	if (fsize < 0 || fseeko(p->f, here, SEEK_SET) != 0)
+		return 0;
+	uint64_t have = (uint64_t)fsize;
+	p->fsize = have;
+	if (size == 0 && have > p->data_start)
+		return bad(p, "perf did not finish this trace: its header still "
+			"says 0 bytes of data (perf writes the size when it stops), "
+			"and %llu bytes follow where the data begins (byte %llu); "
+			"perf was killed "
+			"(SIGKILL, out of memory) or the machine stopped while it "
+			"recorded" DAMAGED,
+			(unsigned long long)(have - p->data_start),
+			(unsigned long long)p->data_start);
+	if (have < p->end)
+		return bad(p, "truncated: the header says %llu bytes of data "
+			"(bytes %llu to %llu), the file has %llu bytes, %llu of "
+			"them data (%.1f %%): an incomplete copy, or a disk that "
+			"filled while perf wrote it" DAMAGED,
+			(unsigned long long)size, (unsigned long long)p->data_start,
+			(unsigned long long)p->end, (unsigned long long)have,
+			(unsigned long long)(have > p->data_start ? have -
+			p->data_start : 0), size ? 100.0 * (double)(have >
+			p->data_start ? have - p->data_start : 0) / (double)size :
+			0.0);
+	if (have - p->end < 16 * nfeat)
+		return bad(p, "truncated: the header says %llu feature sections "
+			"follow the data, at byte %llu (%llu bytes), the file ends "
+			"%llu bytes after the data: an incomplete copy" DAMAGED,
+			(unsigned long long)nfeat, (unsigned long long)p->end,
+			(unsigned long long)(16 * nfeat),
+			(unsigned long long)(have - p->end));
+	return 0;
+}
+
 static int
 open_file(struct ovb_perf *p, const unsigned char *first)
 {
@@ -780,6 +843,8 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 	p->end = p->data_start + get64(hdr + 48);
 	if (p->end < p->data_start)
 		return bad(p, "corrupt header: data section overflows");
+	if ((st = check_size(p, feat)))
+		return st;
 	if ((st = file_attrs(p, hdr)))
 		return st;
 	/* feature sections: one (offset, size) per set bit, after the data */
@@ -792,6 +857,12 @@ open_file(struct ovb_perf *p, const unsigned char *first)
 			return st;
 		fsec += 16;
 		uint64_t off = get64(sec), size = get64(sec + 8);
+		if (p->fsize && (off > p->fsize || size > p->fsize - off))
+			return bad(p, "truncated: the header says its feature "
+				"section %d lies at bytes %llu to %llu, the file has "
+				"%llu bytes: an incomplete copy" DAMAGED, bit,
+				(unsigned long long)off, (unsigned long long)(off +
+				size), (unsigned long long)p->fsize);
 		if (bit == FEAT_TRACING_DATA) {
 			if (!(st = read_at(p, off, sec, 0)))
 				st = read_tracing(p, size);
@@ -867,7 +938,9 @@ read_record(struct ovb_perf *p, uint32_t *type, uint16_t *misc, size_t *size)
 		if (got < 8)
 			return ferror(p->f) ? (ovb_warn("%s: read error: %s",
 				p->name, strerror(errno)), OVB_EIO) :
-				bad(p, "truncated record header at byte %llu",
+				bad(p, "the stream ends at byte %llu inside a record "
+				"header: perf stopped before it finished writing, or "
+				"the copy is incomplete" DAMAGED,
 				(unsigned long long)p->pos);
 	} else {
 		if (p->end - p->pos < 8)
@@ -1663,6 +1736,31 @@ ovb_perf_next(struct ovb_perf *p, struct ovb_pev *ev)
 		if (st)
 			return st;
 	}
+}
+
+int
+ovb_perf_count(struct ovb_perf *p, uint64_t *samples, uint64_t *lost)
+{
+	uint64_t lost_recs = 0;
+	*samples = 0;
+	for (;;) {
+		uint32_t type = 0;
+		uint16_t misc = 0;
+		size_t n = 0;
+		int st = read_record(p, &type, &misc, &n);
+		if (st == 0)
+			break;
+		if (st != 1)
+			return st;
+		if (type == REC_SAMPLE)
+			++*samples;
+		else if (type == REC_LOST && n >= 16)
+			lost_recs += get64(p->buf + 8);
+		else if (type == REC_LOST_SAMPLES && n >= 8)
+			p->lost_samples += get64(p->buf);
+	}
+	*lost = p->lost_samples > lost_recs ? p->lost_samples : lost_recs;
+	return 0;
 }
 
 uint32_t

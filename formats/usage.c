@@ -3,7 +3,7 @@
  *
  *	usage CAPSULE RES / interval I s / width W UNIT / intervals N /
  *	bin K COUNT... / [mean V UNIT] / [pct P V UNIT...] / [trace ...] /
- *	[forecast T]
+ *	[forecast T] / [lost D]
  *
  * Invariants of a read distribution: counts add up to n >= 1; the last bin
  * is non-zero; mean and percentiles, when given, are consistent with the
@@ -15,7 +15,7 @@
 #include "impl.h"
 
 enum { SEEN_INTERVAL = 1, SEEN_WIDTH = 2, SEEN_INTERVALS = 4, SEEN_MEAN = 8,
-	SEEN_FORECAST = 16 };
+	SEEN_FORECAST = 16, SEEN_LOST = 32 };
 
 void
 ovb_dist_free(struct ovb_dist *d)
@@ -232,9 +232,31 @@ ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx)
 		    (d->forecast == 0 || d->forecast > (UINT64_C(1) << 62)))
 			st = ovb_err(lx, "forecast: %s is not in 1..2^62 s "
 				"since the epoch", lx->tok[1]);
+	} else if (strcmp(kw, "lost") == 0) {
+		if (!(st = once(r, lx, SEEN_LOST)) &&
+		    !(st = ovb_arity(lx, 2, 2, "lost D")) &&
+		    !(st = ovb_tok_u64(lx, 1, "lost D", &d->lost)) &&
+		    d->lost > (UINT64_C(1) << 53))
+			st = ovb_err(lx, "lost: %s intervals is more than 2^53",
+				lx->tok[1]);
 	} else
 		return 0;
 	return st ? st : 1;
+}
+
+bool
+ovb_dist_lost_too_many(const struct ovb_dist *d, double O)
+{
+	if (!d->lost)
+		return false;
+	/* 2 D > O (N + D), exactly: N + D and 2 D are exact doubles (at
+	 * most 2^54), the product's rounding error is fma's, and the
+	 * difference of two doubles within a factor 2 is exact */
+	double m = (double)d->h.n + (double)d->lost, d2 = 2 * (double)d->lost;
+	double p = O * m, e = fma(O, m, -p);
+	if (d2 > 2 * p || d2 < p / 2)
+		return d2 > p;
+	return d2 - p > e;
 }
 
 static bool
@@ -334,6 +356,8 @@ ovb_dist_put(FILE *f, const struct ovb_dist *d)
 	ovb_trace_put(f, &d->trace);
 	if (d->forecast)
 		fprintf(f, "forecast %llu\n", (unsigned long long)d->forecast);
+	if (d->lost)
+		fprintf(f, "lost %llu\n", (unsigned long long)d->lost);
 	if (d->has_mean) {
 		fputs("mean", f);
 		ovb_put_real(f, d->mean);

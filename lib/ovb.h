@@ -411,7 +411,14 @@ struct ovb_dist {        /* U of one capsule and resource */
 	uint64_t forecast;   /* the record "forecast T": U forecasts the usage
 	                        up to T [s since the epoch] (ovb-usage
 	                        --horizon); 0: a measurement, no forecast */
+	uint64_t lost;       /* the record "lost D": D measurement intervals
+	                        of the trace were left out of U (they overlap
+	                        gaps of lost events); 0: none said */
 };
+/* Is the share of intervals lost, lost / (n + lost), above O / 2 (exactly,
+ * for the doubles given)?  Above it, the (1-O) tail may be hidden in the
+ * intervals left out (formats/profile.md, "Lost events"). */
+bool ovb_dist_lost_too_many(const struct ovb_dist *d, double O);
 void ovb_dist_free(struct ovb_dist *d);
 
 /* ---- formats/onoff.c: busy periods and transfers (format ovb-onoff) ---- */
@@ -547,6 +554,10 @@ uint64_t ovb_perf_reordered(const struct ovb_perf *p);
  * ended (LOST_SAMPLES records: the same losses as the LOST records
  * delivered as OVB_PEV_LOST, plus any that no LOST record reported). */
 uint64_t ovb_perf_lost_samples(const struct ovb_perf *p);
+/* Reads the rest of the records without decoding them: the samples, and
+ * the events the kernel lost (as LOST_SAMPLES counts them, else the LOST
+ * records).  0, or OVB_EDATA/OVB_EIO (reported). */
+int ovb_perf_count(struct ovb_perf *p, uint64_t *samples, uint64_t *lost);
 /* How far through the input, for progress (bytes; total 0 in pipe mode). */
 void ovb_perf_progress(const struct ovb_perf *p, double *done, double *total);
 void ovb_perf_close(struct ovb_perf *p);
@@ -1129,6 +1140,16 @@ void ovb_series_measure(const struct ovb_series *s, uint64_t len,
  * long or too large for exact 128-bit arithmetic. */
 int ovb_tbucket(const struct ovb_onoff *o, const struct ovb_oncap *c,
 	enum ovb_res res, struct ovb_curve *cv, const char **why);
+/* The least measurement interval I [s] that a capacity cap can take by
+ * the curve pt[0..n) (sigma increasing, rho non-increasing): over any
+ * window of length I the usage is at most sigma + rho(sigma)/I for every
+ * point, so at I >= min over points with sigma < cap of rho/(cap - sigma)
+ * no interval's usage exceeds cap (rho/(cap - sigma) is monotone between
+ * breakpoints, so the minimum is at one).  0 when a point with rho 0 lies
+ * below cap; INFINITY when no point does (the mean is at least cap).
+ * *at is the point's sigma. */
+double ovb_tb_interval_within(const struct ovb_pt *pt, size_t n, double cap,
+	double *at);
 /* The exact token-bucket curve of a series, as ovb_tbucket: A(t) is
  * continuous and rises with slope V over each sample's [T, T+I); missing
  * samples split it like gaps.  Exact in 128-bit integers when the values

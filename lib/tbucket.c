@@ -476,3 +476,19 @@ ovb_series_tbucket(const struct ovb_series *s, struct ovb_curve *cv,
 	free(tr.seg);
 	return 0;
 }
+
+double
+ovb_tb_interval_within(const struct ovb_pt *pt, size_t n, double cap,
+	double *at)
+{
+	double best = INFINITY;
+	*at = NAN;
+	for (size_t i = 0; i < n && pt[i].sigma < cap; i++) {
+		double x = pt[i].rho / (cap - pt[i].sigma);
+		if (x < best) {
+			best = x;
+			*at = pt[i].sigma;
+		}
+	}
+	return best;
+}

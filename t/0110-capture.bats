@@ -84,3 +84,121 @@ load test_helper
 	[[ ! -e t.data ]]
 	[[ -z $(ls -A) ]]
 }
+
+# in_fresh_ns CMD...: runs CMD in a mount namespace of its own where
+# tracefs is not mounted, as on a machine just booted (the machine's own
+# mounts are not touched).
+in_fresh_ns() {
+	unshare -m --propagation private bash -c '
+		while mountpoint -q /sys/kernel/tracing; do
+			umount /sys/kernel/tracing || exit 99
+		done
+		[[ ! -e /sys/kernel/tracing/events ]] || exit 98
+		"$@"' in_fresh_ns "$@"
+}
+
+@test "capture: where tracefs is not mounted yet, it is mounted as perf does: the first recording asks for the same events as the next" {
+	[[ $(id -u) == 0 ]] || skip "needs root to mount tracefs (and to unmount it in a namespace of its own)"
+	unshare -m true 2>/dev/null || skip "unshare -m is not permitted here"
+	local want
+	want=$(ovb-capture --dry-run --net devq -d 1 2>/dev/null)
+	run -0 --separate-stderr in_fresh_ns ovb-capture --dry-run --net devq -d 1
+	assert_equal "$output" "$want"
+	[[ $stderr == *"mounted tracefs at /sys/kernel/tracing"* ]]
+	assert_output --partial '-e sched:sched_stat_runtime -e net:net_dev_queue'
+	run -0 --separate-stderr in_fresh_ns bash -c \
+		'ovb-capture -q --dry-run -d 1 && ovb-capture -q --dry-run -d 1'
+	assert_equal "${lines[0]}" "${lines[1]}"
+	assert_equal "${lines[0]}" "$(ovb-capture -q --dry-run -d 1)"
+}
+
+@test "capture: live: a recording on a machine where tracefs is not mounted has every event" {
+	require_tracing
+	unshare -m true 2>/dev/null || skip "unshare -m is not permitted here"
+	mkdir "$BATS_TEST_TMPDIR/out" && cd "$BATS_TEST_TMPDIR/out"
+	run -0 --separate-stderr in_fresh_ns ovb-capture -d 0.3 -o t.data
+	[[ $stderr == *"mounted tracefs"* ]]
+	run -0 perf report --header-only -i t.data
+	assert_output --partial 'sched:sched_stat_runtime'
+	run -0 --separate-stderr ovb-onoff -c all=comm:. t.data
+	assert_line --regexp '^span [0-9]+ [0-9]+$'
+}
+
+@test "capture: --mmap-pages is perf's -m, a power of 2" {
+	run -0 ovb-capture --dry-run --mmap-pages 256 -d 1 -o x.data
+	assert_output --regexp ' -m 256 -o x\.data -- sleep 1$'
+	run -64 --separate-stderr ovb-capture --dry-run --mmap-pages 3 -d 1
+	[[ $stderr == *"--mmap-pages: '3' is not a power of 2"* ]]
+	run -64 --separate-stderr ovb-capture --dry-run --mmap-pages 0 -d 1
+	run -64 --separate-stderr ovb-capture --dry-run --mmap-pages 1.5 -d 1
+}
+
+# stop_after SIG SECONDS CAPTURE-ARGS...: starts ovb-capture CAPTURE-ARGS in
+# the background, sends SIG to it alone after SECONDS, and sets rc (its
+# exit status) and ms (the milliseconds from the signal to its exit).
+stop_after() {
+	local sig=$1 after=$2 pid t0
+	shift 2
+	ovb-capture "$@" 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	sleep "$after"
+	t0=$(date +%s%N)
+	kill -"$sig" "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+}
+
+@test "capture: live: SIGTERM or SIGINT to ovb-capture alone stops the recording and leaves a whole trace (exit 143, 130)" {
+	require_tracing
+	mkdir "$BATS_TEST_TMPDIR/out" && cd "$BATS_TEST_TMPDIR/out"
+	stop_after TERM 1 -d 30 -o t.data
+	echo "# SIGTERM: exit $rc after $ms ms" >&3
+	assert_equal "$rc" 143
+	((ms < 5000))      # not the 30 s asked for
+	grep -q 'stopped by SIGTERM' "$BATS_TEST_TMPDIR/err"
+	[[ -z $(ls -A | grep -v '^t\.data$') ]]   # no temporary left behind
+	run -0 --separate-stderr ovb-onoff -c all=comm:. t.data
+	assert_line --regexp '^span [0-9]+ [0-9]+$'
+	# a command run under it is stopped too (perf sends it SIGTERM)
+	rm t.data
+	stop_after INT 1 -o t.data -- sleep 30
+	echo "# SIGINT: exit $rc after $ms ms" >&3
+	assert_equal "$rc" 130
+	((ms < 5000))
+	run -0 --separate-stderr ovb-onoff -c all=comm:. t.data
+	assert_line --regexp '^busy all '
+	# a signal at any moment, perf started or not: a whole trace or none,
+	# never a temporary left behind
+	local after
+	for after in 0 0.02 0.1 0.3; do
+		rm -f t.data
+		stop_after TERM "$after" -d 30 -o t.data
+		echo "# SIGTERM after $after s: exit $rc, $(ls -A | tr '\n' ' ')" >&3
+		assert_equal "$rc" 143
+		[[ -z $(ls -A | grep -v '^t\.data$') ]]
+		if [[ -e t.data ]]; then
+			run -0 --separate-stderr ovb-onoff -c all=comm:. t.data
+		fi
+	done
+}
+
+@test "capture: live: events perf lost are said, with the --mmap-pages to pass" {
+	require_tracing
+	mkdir "$BATS_TEST_TMPDIR/out" && cd "$BATS_TEST_TMPDIR/out"
+	run -0 --separate-stderr ovb-capture -q --mmap-pages 1 -o t.data -- \
+		python3 "$BATS_TEST_DIRNAME/live/burn.py" 1 4 0.2:0.2
+	# perf's own count: the per-event LOST_SAMPLES of perf report --stats
+	local perf_lost
+	perf_lost=$(perf report --stats -i t.data 2>/dev/null |
+		awk '/ stats:$/ && !/^Aggregated/ { ev = 1 }
+			ev && $1 == "LOST_SAMPLES" { s += $3 }
+			END { print s + 0 }')
+	echo "# perf report --stats: $perf_lost lost; ovb-capture: $stderr" >&3
+	if ((perf_lost == 0)); then
+		[[ $stderr != *"perf lost"* ]]
+		skip "perf lost nothing with -m 1 this time"
+	fi
+	[[ $stderr == *"perf lost $perf_lost of "* ]]
+	[[ $stderr == *"--mmap-pages=4 (now 1 pages per CPU)"* ]]
+}

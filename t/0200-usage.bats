@@ -247,3 +247,18 @@ agree() {
 	assert_output ''
 	stderr_has 'give a larger -w'
 }
+
+@test "lost D: the intervals left out for gaps of lost events (t/oracle/usage.py counts them on the random traces); once, an integer" {
+	# example.onoff has one gap, in the second of its two 1 s intervals
+	run -0 --separate-stderr ovb-usage -r cpu "$DATA/example.onoff"
+	assert_line 'lost 1'
+	assert_line 'intervals 1'
+	printf '%s\n' "$output" >"$T/u"
+	run -0 ovb-fmt -l "$T/u"
+	variant twice "$T/u" 's/^lost 1$/lost 1\nlost 1/'
+	assert_fmt_error "$BAD" "$(( $(line_of '^lost' "$BAD") + 1 ))" "lost is given twice"
+	variant frac "$T/u" 's/^lost 1$/lost 1.5/'
+	assert_fmt_error "$BAD" "$(line_of '^lost' "$BAD")" "lost D"
+	variant huge "$T/u" 's/^lost 1$/lost 9007199254740993/'
+	assert_fmt_error "$BAD" "$(line_of '^lost' "$BAD")" "more than 2^53"
+}

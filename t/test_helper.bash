@@ -108,7 +108,7 @@ require_tracing() {
 		skip "tracing not permitted: perf_event_paranoid=$p and not root"
 	fi
 	[[ -r /sys/kernel/tracing/events/sched/sched_switch/format ]] ||
-		skip "tracefs is not readable at /sys/kernel/tracing"
+		skip "tracefs is not readable at /sys/kernel/tracing (make check mounts it, as root: .ci/live)"
 }
 
 # FIXTURES: real perf traces recorded by t/fixtures/record.sh.

@@ -131,6 +131,7 @@ class Dist:
         self.bins = {}          # k -> count, as written (zeros included)
         self.sigma = self.rho = self.tau = self.O = None   # profiles
         self.forecast = None    # s since the epoch: U forecasts up to it
+        self.lost = None        # intervals left out for lost events
         self.trace = None       # the trace record's fields, or None
         self.curve = []         # profiles: (sigma, rho) floats
         self.recs = []          # every record of the block, as tokens
@@ -174,6 +175,8 @@ def read_dists(paths):
                 cur.trace = tuple(t[1:])
             elif kw == "forecast":
                 cur.forecast = int(t[1])
+            elif kw == "lost":
+                cur.lost = int(t[1])
     return out
 
 

@@ -92,12 +92,14 @@ def expect(tr, cap, res, ilen, width, pcts):
         k = hist_bin(x, w)
         bins[k] = bins.get(k, 0) + 1
     n = len(u)
+    total = (tr.t1 - tr.t0) // ilen
     pct = {}
     for p in pcts:
         r = max(1, math.ceil(Fraction(p) * n / 100))
         pct[float(p)] = float(sorted(u)[r - 1])
     return {"interval": ilen / 1e9, "width": w, "n": n,
-            "mean": float(sum(u) / n), "pct": pct, "bins": bins}
+            "mean": float(sum(u) / n), "pct": pct, "bins": bins,
+            "lost": total - n or None}
 
 
 def parse_usage(path):
@@ -106,7 +108,8 @@ def parse_usage(path):
         got = {"interval": d.interval, "width": d.width, "n": d.n,
                "mean": d.mean, "pct": d.pct, "bins": d.bins,
                "trace": d.trace and d.trace[:3] + (float(d.trace[3]),
-                                                   d.trace[4])}
+                                                   d.trace[4]),
+               "lost": d.lost}
         blocks[d.key] = {k: v for k, v in got.items() if v is not None}
     return blocks
 
@@ -246,6 +249,9 @@ def main():
             continue
         exp = expect(tr, tr.caps[key[0]], key[1], ilen, width, pcts)
         bad += compare(key, exp, got[key], worst)
+        if got[key].get("lost") != exp["lost"]:
+            bad.append("%s %s: lost %r, expected %r (intervals that meet "
+                       "a gap)" % (key + (got[key].get("lost"), exp["lost"])))
         if got[key].get("trace") != formats.trace_of(tr):
             bad.append("%s %s: trace %r, expected %r" % (
                 key + (got[key].get("trace"), formats.trace_of(tr))))

@@ -17,11 +17,17 @@
  * without a shell, for a duration or while a command runs.  The trace
  * appears at -o FILE only when
  * perf succeeded (it is recorded to a temporary file and renamed); "-o -"
- * streams pipe mode to stdout for ovb-onoff. */
+ * streams pipe mode to stdout for ovb-onoff.  Where tracefs is not mounted
+ * yet it is mounted first, as perf would, so the events chosen are the
+ * same on the first run after boot as on the next.  SIGINT and SIGTERM stop
+ * perf, which finishes the file; it is kept, and ovb-capture ends by the
+ * signal.  The finished file is read through once to count the events the
+ * kernel lost, which are reported with the --mmap-pages to pass. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,9 +36,11 @@
 
 #define TRACEFS "/sys/kernel/tracing"
 
-enum { OPT_RECV = 0x100, OPT_NET, OPT_PERF, OPT_DRY_RUN, OPT_NO_CGROUPS };
+enum { OPT_RECV = 0x100, OPT_NET, OPT_PERF, OPT_DRY_RUN, OPT_NO_CGROUPS,
+	OPT_MMAP_PAGES };
 
 static double opt_duration = -1;
+static const char *opt_mmap_pages;
 static bool opt_recv, opt_dry_run, opt_no_cgroups;
 static const char *opt_net = "auto";
 static const char *opt_perf = "perf";
@@ -51,6 +59,10 @@ static const struct argp_option options[] = {
 	  "ovb-onoff's cgroup: and unit: selectors need it)", 0 },
 	{ NULL, 0, NULL, 0, "Running perf:", 2 },
 	{ "perf", OPT_PERF, "PROGRAM", 0, "The perf program (default perf)", 0 },
+	{ "mmap-pages", OPT_MMAP_PAGES, "PAGES", 0,
+	  "The ring buffer of each CPU, in pages (a power of 2; perf record -m; "
+	  "default perf's, 512 KiB): larger loses fewer events on a busy "
+	  "machine", 0 },
 	{ "dry-run", OPT_DRY_RUN, NULL, 0,
 	  "Print the perf command line and exit", 0 },
 	{ 0 }
@@ -63,12 +75,20 @@ static const char doc[] =
 	"and a readable " TRACEFS "; ovb-capture checks first and says what "
 	"to change (exit status 77 when tracing is not permitted).  Without -o "
 	"the trace goes to perf.data.\n\n"
+	"Where tracefs is not mounted yet (a fresh boot), ovb-capture mounts it "
+	"at " TRACEFS " as perf does, when permitted (root).  When perf lost "
+	"events (the kernel's buffers filled on a busy machine), it says how "
+	"many and the --mmap-pages to pass.  SIGINT or SIGTERM, to ovb-capture "
+	"alone or to its process group, stops the recording: the trace "
+	"recorded until then is kept whole, and ovb-capture then ends by that "
+	"signal (130 or 143 in a shell).\n\n"
 	"EXAMPLES:\n"
 	"  ovb-capture -d 30 -o web.data          record 30 s system-wide\n"
 	"  ovb-capture -o db.data -- pgbench -T 20 record while a command runs\n"
 	"  ovb-capture -d 10 -o - | ovb-onoff -c web=comm:^nginx$\n\n"
 	"Exit status: 0 success; 64 usage error; 69 perf missing or failed; "
-	"74 I/O error; 77 tracing not permitted.\n";
+	"74 I/O error; 77 tracing not permitted; 130, 143 stopped by SIGINT, "
+	"SIGTERM (the trace kept).\n";
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)
@@ -86,6 +106,14 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_net = arg;
 		return 0;
 	case OPT_PERF: opt_perf = arg; return 0;
+	case OPT_MMAP_PAGES: {
+		double v = ovb_arg_real(st, "--mmap-pages", arg, 1, 1 << 24);
+		if (v != (long)v || ((long)v & ((long)v - 1)))
+			argp_error(st, "--mmap-pages: '%s' is not a power of 2 "
+				"(1, 2, 4, ..., 16777216)", arg);
+		opt_mmap_pages = arg;
+		return 0;
+	}
 	case OPT_DRY_RUN: opt_dry_run = true; return 0;
 	case OPT_NO_CGROUPS: opt_no_cgroups = true; return 0;
 	case ARGP_KEY_ARG:
@@ -120,6 +148,24 @@ read_int(const char *path, long *v)
 	int n = fscanf(f, "%ld", v);
 	fclose(f);
 	return n == 1 ? 0 : -1;
+}
+
+/* A fresh machine has no tracefs mounted until something mounts it (perf
+ * does, the first time it needs a tracepoint).  The events are chosen from
+ * it before perf runs, so it is mounted here the way perf mounts it, when
+ * permitted: the first recording asks for the same events as the next. */
+static void
+mount_tracefs(void)
+{
+	if (access(TRACEFS "/events", R_OK | X_OK) == 0)
+		return;
+	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) == 0) {
+		if (!ovb_quiet)
+			ovb_warn("mounted tracefs at %s (it was not mounted; "
+				"perf would mount it too)", TRACEFS);
+	} else if (ovb_verbose)
+		ovb_warn("cannot mount tracefs at %s: %s", TRACEFS,
+			strerror(errno));
 }
 
 /* Tracepoints need root, or paranoid <= -1 with a readable tracefs. */
@@ -229,6 +275,10 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 			push(&v, &n, &cap, devq[i]);
 		}
 	}
+	if (opt_mmap_pages) {
+		push(&v, &n, &cap, "-m");
+		push(&v, &n, &cap, opt_mmap_pages);
+	}
 	push(&v, &n, &cap, "-o");
 	push(&v, &n, &cap, out);
 	if (ovb_quiet)
@@ -244,35 +294,138 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 	return v;
 }
 
-/* Runs perf; SIGINT and SIGTERM reach perf (same process group), which
- * stops and finishes its file, so we wait for it rather than die. */
+/* SIGINT and SIGTERM: sent to the process group (Ctrl-C) they reach perf
+ * too; sent to ovb-capture alone they are passed on to perf.  Either way
+ * perf stops recording and finishes its file, and then dies by the signal;
+ * so the signal is noted, the file kept, and ovb-capture ends by the same
+ * signal after it has put the trace in place. */
+static volatile sig_atomic_t perf_pid, stop_sig;
+
+static void
+on_stop(int sig)
+{
+	int e = errno;
+	stop_sig = sig;
+	if (perf_pid > 0)
+		kill((pid_t)perf_pid, sig);
+	errno = e;
+}
+
+static void
+catch_stop(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Ends by the signal that stopped the recording (status 128 + its number
+ * in a shell: 130, 143), as a program stopped by it would. */
+static void
+die_by(int sig)
+{
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
+/* Runs perf; waits for it, passing on SIGINT and SIGTERM (above). */
 static int
 run_perf(char **argv)
 {
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	catch_stop();
 	pid_t pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		ovb_warn("cannot fork: %s", strerror(errno));
 		return 71;
 	}
 	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n",
 			program_invocation_short_name, argv[0], strerror(errno));
 		_exit(127);
 	}
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
+	perf_pid = pid;
+	/* a signal that came before perf was known is passed on now (perf
+	 * may not have its handlers yet: then it dies unfinished, below) */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (stop_sig)
+		kill(pid, stop_sig);
 	int ws;
 	while (waitpid(pid, &ws, 0) < 0)
 		if (errno != EINTR)
 			return 71;
+	perf_pid = 0;
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
 		return OVB_EUNAVAIL;
+	/* stopped: perf finished its file and raised the signal it got */
+	if (stop_sig && WIFSIGNALED(ws) && (WTERMSIG(ws) == SIGINT ||
+	    WTERMSIG(ws) == SIGTERM))
+		return 0;
 	if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
 		ovb_warn("perf record failed (%s %d)", WIFEXITED(ws) ?
 			"exit status" : "signal", WIFEXITED(ws) ?
 			WEXITSTATUS(ws) : WTERMSIG(ws));
 		return OVB_EUNAVAIL;
+	}
+	return 0;
+}
+
+/* The trace perf wrote: whole (a perf stopped before it had set up its
+ * handlers leaves a file it never finished), and how many events the
+ * kernel dropped because perf did not empty its buffers in time. */
+static int
+check_trace(const char *tmp, const char *out)
+{
+	FILE *f = fopen(tmp, "rb");
+	if (!f && stop_sig) {
+		ovb_warn("%s: perf was stopped before it had started recording; "
+			"nothing is kept", out);
+		return OVB_EUNAVAIL;
+	}
+	if (!f) {
+		ovb_warn("%s: cannot open the trace perf wrote: %s", tmp,
+			strerror(errno));
+		return OVB_EIO;
+	}
+	struct ovb_perf *p;
+	uint64_t samples = 0, lost = 0;
+	int st = ovb_perf_open(f, out, &p);
+	if (!st)
+		st = ovb_perf_count(p, &samples, &lost);
+	ovb_perf_close(p);
+	fclose(f);
+	if (st) {
+		ovb_warn("%s: perf did not leave a whole trace%s; nothing is "
+			"kept", out, stop_sig ? " (it was stopped before it had "
+			"started recording)" : "");
+		return st == OVB_EIO ? st : OVB_EUNAVAIL;
+	}
+	if (lost) {
+		/* perf's default: 512 KiB per CPU */
+		long pages = opt_mmap_pages ? atol(opt_mmap_pages) :
+			524288 / sysconf(_SC_PAGESIZE);
+		ovb_warn("%s: perf lost %llu of %llu events (%.2f %%): the "
+			"kernel's buffers filled faster than perf emptied them, and "
+			"what they held is not in the trace (ovb-onoff reports the "
+			"gaps, ovb-profile the share lost); record again with a "
+			"larger buffer: --mmap-pages=%ld (now %ld pages per CPU)",
+			out, (unsigned long long)lost, (unsigned long long)(samples +
+			lost), 100.0 * (double)lost / (double)(samples + lost),
+			pages * 4, pages);
 	}
 	return 0;
 }
@@ -293,6 +446,7 @@ main(int argc, char **argv)
 		tmp = ovb_xmalloc(strlen(out) + 16);
 		sprintf(tmp, "%s.tmp%ld", out, (long)getpid());
 	}
+	mount_tracefs();
 	char **pv = perf_argv(opt_dry_run || pipe ? out : tmp, argv + first,
 		argc - first, opt_duration >= 0 ? dur : NULL);
 	if (opt_dry_run) {
@@ -306,6 +460,8 @@ main(int argc, char **argv)
 	int st = check_permitted();
 	if (!st)
 		st = run_perf(pv);
+	if (!pipe && !st)
+		st = check_trace(tmp, out);
 	if (!pipe) {
 		if (!st && rename(tmp, out) != 0) {
 			ovb_warn("%s: cannot rename into place: %s", out,
@@ -317,5 +473,11 @@ main(int argc, char **argv)
 	}
 	free(pv);
 	free(tmp);
+	if (stop_sig) {   /* the trace kept (or said why not), then die */
+		if (!st && !ovb_quiet)
+			ovb_warn("stopped by %s: the trace ends there",
+				stop_sig == SIGINT ? "SIGINT" : "SIGTERM");
+		die_by(stop_sig);
+	}
 	return st;
 }

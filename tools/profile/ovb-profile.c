@@ -10,7 +10,12 @@
  *
  * A mem distribution (window peaks, a level) needs no curve: its block has
  * the request, the (1-O)*100th percentile of the peaks, and the limit, the
- * largest peak x (1 + --mem-margin). */
+ * largest peak x (1 + --mem-margin).
+ *
+ * A usage block's lost D (intervals left out for lost events) is copied;
+ * above a share of O/2 it is a warning (--strict: 65).  With --cluster, a
+ * sigma no node's capacity holds is a warning naming the interval at
+ * which the curve shows it would fit; neither changes the output. */
 #include <argp.h>
 #include <math.h>
 #include <stdlib.h>
@@ -19,14 +24,18 @@
 #include "ovb.h"
 
 enum { OPT_O = 'O', OPT_TAU = 't', OPT_SET = 0x100, OPT_STRICT,
-	OPT_MARGIN };
+	OPT_MARGIN, OPT_CLUSTER };
 
 static bool opt_strict;
 static size_t nshort;     /* percentiles that are a maximum by count */
+static size_t nlost;      /* distributions that lost more than O/2 */
 
 struct set { char *capsule; double O, tau; bool used; };
 
 static double opt_O = NAN, opt_tau = NAN, opt_margin = 0.15;
+static const char *opt_cluster;
+static struct ovb_cluster cluster;
+static bool have_cluster;
 static struct set *sets;
 static size_t nsets, capsets;
 
@@ -42,9 +51,14 @@ static const struct argp_option options[] = {
 	  "(default 0.15)", 0 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Warnings are errors (65, no output): a percentile that is U's "
-	  "maximum only because U has too few intervals", 0 },
+	  "maximum only because U has too few intervals; more than O/2 of "
+	  "the intervals left out for lost events (lost D)", 0 },
 	{ "set", OPT_SET, "CAPSULE:KEY=VALUE[,KEY=VALUE]", 0,
 	  "Override O or tau for one capsule (KEY O or tau); repeatable", 0 },
+	{ "cluster", OPT_CLUSTER, "FILE", 0,
+	  "An ovb-cluster file: warn when a capsule's sigma exceeds every "
+	  "node's capacity of its resource, naming the measurement interval "
+	  "at which it would fit", 0 },
 	{ 0 }
 };
 
@@ -72,11 +86,22 @@ static const char doc[] =
 	"out of the block (a profile's sigma may not lie below its curve), "
 	"and a warning says so.  Pairs with only a distribution or only a "
 	"curve are left out with a warning.\n\n"
+	"Lost events: a usage block's 'lost D' (intervals ovb-usage left out "
+	"for gaps of lost events) is copied; above a share D/(N+D) of O/2 the "
+	"(1-O) tail may be in them: a warning, an error with --strict.\n\n"
+	"The interval: with --cluster FILE, a sigma above every node's "
+	"capacity of its resource (no node could hold it) is a warning that "
+	"names the least measurement interval at which no interval's usage "
+	"exceeds the largest capacity, from the curve: over any I s the "
+	"capsule uses at most sigma' + rho(sigma')/I for each of its points, "
+	"so I >= min rho/(C - sigma') (none when the mean is at least C).  "
+	"The profile is written as without it; --strict does not refuse it.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-profile -O 0.01 -t 1 web.usage web.curve -o web.profile\n"
 	"  ovb-usage t.onoff >u; ovb-tbucket t.onoff >c; ovb-profile -O 0.05 "
 	"-t 0.1 u c\n"
-	"  ovb-profile -O 0.01 -t 1 --set db:O=0,tau=0.1 u c   stricter db\n\n"
+	"  ovb-profile -O 0.01 -t 1 --set db:O=0,tau=0.1 u c   stricter db\n"
+	"  ovb-profile -O 0.01 -t 1 --cluster cluster u c     the I that fits\n\n"
 	OVB_EXIT_DOC_NOCHECK;
 
 static double
@@ -135,6 +160,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_TAU: opt_tau = period(st, "-t", arg); return 0;
 	case OPT_SET: add_set(st, arg); return 0;
 	case OPT_STRICT: opt_strict = true; return 0;
+	case OPT_CLUSTER: opt_cluster = arg; return 0;
 	case OPT_MARGIN:
 		opt_margin = ovb_arg_real(st, "--mem-margin", arg, 0, 1e6);
 		return 0;
@@ -225,6 +251,19 @@ take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 	return st;
 }
 
+/* --cluster FILE: an ovb-cluster file, nothing else. */
+static int
+take_cluster(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
+{
+	(void)ctx;
+	if (strcmp(fmt->name, "cluster"))
+		return ovb_err(lx, "--cluster: this is an ovb-%s file; expected "
+			"ovb-cluster", fmt->name);
+	int st = ovb_cluster_read(lx, &cluster);
+	have_cluster = !st;
+	return st;
+}
+
 static const struct ovb_curve *
 curve_of(const struct input *in, const struct ovb_dist *d)
 {
@@ -297,6 +336,81 @@ check_count(const struct ovb_dist *d, double O)
 			(unsigned long long)d->h.n, O, ceil(1 / O));
 }
 
+/* Intervals left out for lost events (lost D): above a share of O/2 the
+ * (1-O) tail may lie in them (formats/profile.md, "Lost events"). */
+static void
+check_lost(const struct ovb_dist *d, double O)
+{
+	if (!d->lost)
+		return;
+	double share = (double)d->lost / ((double)d->h.n + (double)d->lost);
+	bool over = ovb_dist_lost_too_many(d, O);
+	nlost += over;
+	if (over ? !ovb_quiet || opt_strict : ovb_verbose > 0)
+		ovb_warn("%s%s %s: %llu of %llu measurement intervals (%.3g %%) "
+			"were left out for gaps of lost events, %s O/2 = %g %%%s",
+			over ? opt_strict ? "error: " : "warning: " : "",
+			d->capsule, ovb_res_name(d->res),
+			(unsigned long long)d->lost, (unsigned long long)(d->h.n +
+			d->lost), 100 * share, over ? "more than" : "at most",
+			50 * O, over ? ": the tail above the (1-O) percentile may "
+			"be in them; record again with a larger ovb-capture "
+			"--mmap-pages" : "");
+}
+
+/* --cluster: a sigma above every node's capacity of its resource can be
+ * placed nowhere; the curve names an interval at which it would fit
+ * (lib/tbucket.c, ovb_tb_interval_within; formats/profile.md). */
+static void
+check_fits(const struct ovb_qos *q, const struct ovb_curve *cv)
+{
+	enum ovb_res r = q->U.res;
+	if (!have_cluster || r == OVB_MEM || (int)r >= ovb_cluster_nres(&cluster))
+		return;
+	double cap = 0;
+	for (size_t i = 0; i < cluster.n; i++)
+		if (cluster.node[i].cap[r] > cap)
+			cap = cluster.node[i].cap[r];
+	if (!(q->sigma > cap) || ovb_quiet)
+		return;
+	const char *unit = ovb_res_rate_unit(r), *amount = r == OVB_CPU ?
+		"cpu-s" : "B";
+	char s[32], c[32], i[32], m[32], x[32], a[32], rb[32];
+	ovb_fmt_real(s, q->sigma);
+	ovb_fmt_real(c, cap);
+	ovb_fmt_real(i, q->U.interval);
+	double at, I = ovb_tb_interval_within(cv->pt, cv->n, cap, &at);
+	char fit[512];
+	if (isinf(I))
+		snprintf(fit, sizeof fit, "no interval fits: its long-run mean "
+			"rate, %s %s, is at least that (a larger node, or split the "
+			"capsule)", ovb_fmt_real(m, cv->mean), unit);
+	else if (I == 0)
+		snprintf(fit, sizeof fit, "its peak rate is below that at any "
+			"interval: sigma is above it only by the bin width %s %s "
+			"(give ovb-usage a smaller -w, or -p %s for the exact "
+			"percentile)", ovb_fmt_real(m, q->U.h.width), unit,
+			ovb_fmt_real(x, 100 - 100 * q->O));
+	else {
+		/* I rounded up to 3 significant digits */
+		double e = pow(10, floor(log10(I)) - 2), up = ceil(I / e) * e;
+		if (up < I)
+			up = nextafter(up, INFINITY);
+		snprintf(fit, sizeof fit, "it would fit at I >= %s s (ovb-usage "
+			"-I %s): by the curve, the capsule uses at most sigma' + "
+			"rho(sigma')/I over any I s, here sigma' = %s %s with "
+			"rho %s %s, so no interval exceeds %s %s; a shorter I may "
+			"fit too (measure it)", ovb_fmt_real(x, I),
+			ovb_fmt_real(m, up), ovb_fmt_real(a, at), unit,
+			ovb_fmt_real(rb, ovb_curve_at(cv->pt, cv->n, at)), amount,
+			c, unit);
+	}
+	ovb_warn("warning: %s %s: sigma (rate) %s %s at I = %s s exceeds "
+		"every node of %s (the largest %s capacity is %s %s): no node "
+		"can hold it; %s", q->U.capsule, ovb_res_name(r), s, unit, i,
+		opt_cluster, ovb_res_name(r), c, unit, fit);
+}
+
 static void
 profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	const struct ovb_curve *cv)
@@ -308,6 +422,7 @@ profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	bool exact;
 	settings(cap, &q->O, &q->tau);
 	check_count(d, q->O);
+	check_lost(d, q->O);
 	q->sigma = percentile(d, q->O, &exact);
 	q->rho = ovb_curve_at(cv->pt, cv->n, q->sigma);
 	dist_copy(&q->U, d);
@@ -330,6 +445,7 @@ profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	q->curve = ovb_xcalloc(cv->n, sizeof *q->curve);
 	memcpy(q->curve, cv->pt, cv->n * sizeof *q->curve);
 	q->ncurve = q->capcurve = cv->n;
+	check_fits(q, cv);
 }
 
 /* A mem block: request = the (1-O) percentile of the window peaks,
@@ -343,6 +459,7 @@ profile_mem(struct ovb_profiles *p, const struct ovb_dist *d)
 	double tau;
 	settings(d->capsule, &q->O, &tau);
 	check_count(d, q->O);
+	check_lost(d, q->O);
 	q->sigma = percentile(d, q->O, &exact);
 	double peak = percentile(d, 0, &exact_max);
 	q->limit = ceil(peak * (1 + opt_margin));
@@ -424,16 +541,21 @@ main(int argc, char **argv)
 	struct ovb_out out;
 	if ((status = ovb_out_open(&out, ovb_opt_output)))
 		return status;
-	status = ovb_read_inputs(argc - first, argv + first, take, &in);
+	if (opt_cluster)
+		status = ovb_read_input(opt_cluster, take_cluster, NULL);
+	if (!status)
+		status = ovb_read_inputs(argc - first, argv + first, take, &in);
 	if (!status)
 		status = assemble(&in, &p);
-	if (!status && opt_strict && nshort)
+	if (!status && opt_strict && (nshort || nlost))
 		status = OVB_EDATA;
 	if (!status)
 		status = ovb_profile_write(out.f, &p);
 	status = ovb_out_end(&out, status);
 	input_free(&in);
 	ovb_profile_free(&p);
+	if (opt_cluster)
+		ovb_cluster_free(&cluster);
 	free(sets);
 	return status;
 }

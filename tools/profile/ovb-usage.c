@@ -360,10 +360,14 @@ measure_one(void *u, const char *file, const struct ovb_onoff *o,
 			"--calibrate need ovb-series input");
 	struct ovb_samples sm;
 	ovb_measure(o, c, r, opt_interval, &sm);
+	size_t lost = sm.ngap;
 	int st = put_dist(u, file, c->name, r, (double)opt_interval / 1e9, &sm);
 	struct ovb_usage *us = u;
-	if (!st)   /* where and when, from the onoff file's trace record */
+	if (!st) { /* where and when, from the onoff file's trace record */
 		ovb_onoff_trace(o, &us->d[us->n - 1].trace);
+		/* and the intervals left out for lost events (lost D) */
+		us->d[us->n - 1].lost = lost;
+	}
 	return st;
 }
 
