@@ -326,6 +326,18 @@ const struct ovb_format *ovb_format_by_name(const char *name);
  * after reporting why not.  The record is left to be read again. */
 const struct ovb_format *ovb_format_sniff(struct ovb_lex *lx, int *status);
 
+/* ---- formats/comments.c: comments kept in the canonical form ---- */
+
+/* The canonical text canon (clen bytes) of the input text in, with in's
+ * comments put back: a comment-only line before the record that follows
+ * it, a comment after a record's fields after that record's line, the
+ * comments after the last record at the end; an input comment equal to
+ * one of canon's own comment lines is canon's (not doubled).  Returns a
+ * malloc'd text of *outlen bytes; applied to its own result and the
+ * canonical text of that, it returns the same text. */
+char *ovb_keep_comments(const char *in, size_t inlen, const char *canon,
+	size_t clen, size_t *outlen);
+
 /* ---- formats/usage.c (histogram): a usage distribution on a grid ----
  *
  * Bin 0 counts intervals whose usage was exactly 0; bin k >= 1 counts
