@@ -115,9 +115,9 @@ void ovb_split_double(double v, int64_t *m, int *e);
 
 /* ---- lib/io.c: inputs and atomic outputs ---- */
 
-/* Opens path for reading; NULL or "-" is stdin, named "<stdin>".  On
- * failure reports "PROG: PATH: cannot open: REASON" and returns
- * OVB_ENOINPUT. */
+/* Opens path for reading; NULL or "-" is stdin, named "<stdin>" (checked
+ * by ovb_stdin_tty first).  On failure reports "PROG: PATH: cannot open:
+ * REASON" and returns OVB_ENOINPUT. */
 int ovb_open_in(const char *path, FILE **f, const char **name);
 void ovb_close_in(FILE *f);
 
@@ -217,6 +217,16 @@ extern const struct argp_child ovb_cli_child[]; /* -o, -q, -v */
 extern const char *ovb_opt_output;             /* -o FILE, or NULL */
 extern int ovb_verbose;                        /* -v count */
 extern bool ovb_quiet;                         /* -q */
+/* No silent wait: before a tool reads stdin, when stdin is a terminal,
+ * one line on stderr says what the tool expects (ovb_stdin_expects, else
+ * the ARGS of its usage) and that Ctrl-D ends it, and 0 is returned: the
+ * tool reads on.  A tool whose input a terminal cannot carry (a binary
+ * trace) sets ovb_stdin_refuse to say what to give instead: then the
+ * reason and the usage, and OVB_EUSAGE.  -q silences the hint, never the
+ * refusal.  ovb_open_in calls it; a tool reading stdin otherwise too. */
+extern const char *ovb_stdin_expects;
+extern const char *ovb_stdin_refuse;
+int ovb_stdin_tty(void);
 /* The exit-status table, for every tool's --help epilogue. */
 #define OVB_EXIT_DOC \
 	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \

@@ -201,6 +201,8 @@ main(int argc, char **argv)
 {
 	int first, status = 0;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	ovb_stdin_expects = "an overbook file of any format (its magic record "
+		"first: ovb-cluster 1, ovb-apps 1, ...)";
 	struct ovb_out out;
 	if ((status = ovb_out_open(&out, ovb_opt_output)))
 		return status;
