@@ -73,8 +73,10 @@ split_line(struct line l, char **key, struct line *com)
 			p++;
 		if (p == end)
 			break;
-		if (*p == '#') {
-			*com = trim((struct line){ p, (size_t)(end - p) });
+		if (*p == '#') {   /* to the end, or a NUL (not in a valid
+			             * file, but the text is taken as given) */
+			const char *z = memchr(p, '\0', (size_t)(end - p));
+			*com = trim((struct line){ p, (size_t)((z ? z : end) - p) });
 			break;
 		}
 		const char *q = p;

@@ -164,6 +164,14 @@ setup() {
 	assert_equal "$output" "$(cat "$BATS_TEST_TMPDIR/rsl1")"
 }
 
+@test "apps: an unreadable first line is an error with --type apps too, not skipped (libFuzzer, fuzz-apps)" {
+	# the reader's peek for Sharc RSL dropped the error and read on
+	printf 'o\0x\novb-apps 1\napp w\ncapsule f cpu=1\n' >"$BATS_TEST_TMPDIR/nul"
+	run -65 --separate-stderr ovb-fmt --type apps -c "$BATS_TEST_TMPDIR/nul"
+	assert_output ''
+	assert_equal "$stderr" "ovb-fmt: $BATS_TEST_TMPDIR/nul:1: NUL byte in line: not a text file"
+}
+
 # Every t/data file ovb-fmt reads: each comment that is not one of the
 # writer's own lines is kept once, followed by the record (keyword and
 # first name) that followed it in the input; -c of -c is -c.  The oracle
