@@ -37,6 +37,34 @@ read_labels(struct ovb_lex *lx, struct ovb_node *nd, int from)
 	return 0;
 }
 
+/* A capacity far outside real hardware is read as given, with a warning
+ * (a typo: 125 B/s for 125000000 B/s, a CPU count in millicores): CPUs
+ * from 0.01 to 10000, a link from 1 Mbit/s to 1 Tbit/s. */
+bool ovb_cluster_hw_warn;
+
+static void
+plausible(const struct ovb_lex *lx, const double cap[OVB_NCAP])
+{
+	if (!ovb_cluster_hw_warn)
+		return;
+	static const struct { int r; double lo, hi; const char *range; } p[] = {
+		{ OVB_CPU, 0.01, 10000, "0.01 to 10000 cpu" },
+		{ OVB_NET, 125000, 125e9, "125000 B/s (1 Mbit/s) to 125e9 B/s "
+		  "(1 Tbit/s)" },
+		{ OVB_NETRX, 125000, 125e9, "125000 B/s (1 Mbit/s) to 125e9 B/s "
+		  "(1 Tbit/s)" },
+	};
+	for (size_t i = 0; i < sizeof p / sizeof *p && !ovb_quiet; i++) {
+		double v = cap[p[i].r];
+		if (v > 0 && (v < p[i].lo || v > p[i].hi))
+			ovb_warn("%s:%lu: node %s: %s capacity %g %s is outside "
+				"real hardware (%s): read as given; a typo?",
+				lx->name, lx->line, lx->tok[1],
+				ovb_res_name((enum ovb_res)p[i].r), v,
+				ovb_res_rate_unit((enum ovb_res)p[i].r), p[i].range);
+	}
+}
+
 static int
 read_node(struct ovb_lex *lx, struct ovb_cluster *c)
 {
@@ -97,6 +125,7 @@ read_node(struct ovb_lex *lx, struct ovb_cluster *c)
 			lx->tok[1], cap[OVB_NETRX] > 0 ? "a" : "no",
 			c->node[0].name, c->node[0].line,
 			cap[OVB_NETRX] > 0 ? "does not" : "does");
+	plausible(lx, cap);
 	struct ovb_node *nd = OVB_PUSH(c->node, c->n, c->cap);
 	memset(nd, 0, sizeof *nd);
 	nd->name = ovb_xstrdup(lx->tok[1]);

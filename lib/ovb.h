@@ -713,6 +713,11 @@ struct ovb_cluster {
 	struct ovb_names byname;
 };
 int ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c);
+/* When set (ovb-fmt, the lint of hand-written files), ovb_cluster_read
+ * warns of a capacity far outside real hardware, a typo read as given:
+ * below 0.01 or above 10000 CPUs, a link below 1 Mbit/s or above 1
+ * Tbit/s.  Off elsewhere: the tests' toy clusters of 1000 B/s are meant. */
+extern bool ovb_cluster_hw_warn;
 int ovb_cluster_write(FILE *f, const struct ovb_cluster *c);
 void ovb_cluster_free(struct ovb_cluster *c);
 /* The resources placed on the cluster: OVB_NCAP when it gives net-rx

@@ -588,7 +588,8 @@ ovb_plot_curve(FILE *g, bool png, const struct ovb_plot_capsule *c)
 		"set xrange [" N ":" N "]\nset yrange [" N ":" N "]\n"
 		"set key below vertical maxrows 3 width 1 noopaque nobox\n",
 		q(&a, "%s · %s: token-bucket curve ρ(σ)%s", c->capsule,
-		ovb_res_name(c->res), logx || logy ? " (log scale)" : ""),
+		ovb_res_name(c->res), logx && logy ? " (log scales)" :
+		logx ? " (σ on a log scale)" : logy ? " (ρ on a log scale)" : ""),
 		q(&a, "σ: token-bucket rate [%s]", sx.unit),
 		q(&a, "ρ: least burst at rate σ [%s]", sy.unit),
 		logx ? "set logscale x\nset format x '%g'\n" : "",

@@ -1530,3 +1530,21 @@ node n5'
 	[[ -p $p ]]
 	cmp "$DATA/example.cluster" "$BATS_TEST_TMPDIR/got"
 }
+
+@test "cluster: a capacity far outside real hardware is a warning naming node and resource (125 B/s, 0.001 cpu, 2 Tbit/s, 20000 cpu), read as given; -q silent" {
+	local f=$BATS_TEST_TMPDIR/typo.cluster
+	printf 'ovb-cluster 1\nnode a 4 cpu 125 B/s net-rx 125000 B/s\nnode b 0.001 cpu 125000000 B/s net-rx 125000 B/s\nnode c 4 cpu 250000000000 B/s net-rx 100000 B/s\nnode d 20000 cpu 125000000 B/s net-rx 125000 B/s\nnode e 0.01 cpu 125000 B/s net-rx 125000000000 B/s\nnode f 10000 cpu 125000000000 B/s net-rx 125000 B/s\n' >"$f"
+	run -0 --separate-stderr ovb-fmt "$f"
+	assert_equal "$(grep -c . <<<"$stderr")" 5
+	[[ $stderr == *"$f:2: node a: net capacity 125 B/s is outside real hardware (125000 B/s (1 Mbit/s) to 125e9 B/s (1 Tbit/s))"* ]] || fail "$stderr"
+	[[ $stderr == *"$f:3: node b: cpu capacity 0.001 cpu is outside real hardware (0.01 to 10000 cpu)"* ]] || fail "$stderr"
+	[[ $stderr == *"$f:4: node c: net capacity 2.5e+11 B/s"* ]] || fail "$stderr"
+	[[ $stderr == *"$f:4: node c: net-rx capacity 100000 B/s"* ]] || fail "$stderr"
+	[[ $stderr == *"$f:5: node d: cpu capacity 20000 cpu"* ]] || fail "$stderr"
+	# the limits themselves are real hardware: e and f are silent
+	[[ $stderr != *"node e"* && $stderr != *"node f"* ]] || fail "$stderr"
+	run -0 --separate-stderr ovb-fmt -q "$f"
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr ovb-fmt "$DATA/example.cluster" "$DATA/demo.cluster"
+	assert_equal "$stderr" ''
+}

@@ -173,3 +173,12 @@ agree() {
 	# O = 0.5 needs 2 intervals: still 1; O = 0 is the maximum by definition
 	run -0 --separate-stderr ovb-profile --strict -O 0 -t 1 "$T/u" "$T/c"
 }
+
+@test "cli: a tolerance outside [0,1) is a usage error saying [0,1), as formats/apps.md" {
+	local o
+	for o in 1 2 -0.5; do
+		run -64 --separate-stderr ovb-profile -O "$o" "$DATA/example.usage"
+		[[ $stderr == "ovb-profile: -O: $o is outside [0,1): the tolerance O is at least 0 and below 1"* ]] || fail "$stderr"
+	done
+	grep -q '0 <= P < 1' "$BATS_TEST_DIRNAME/../formats/apps.md"
+}

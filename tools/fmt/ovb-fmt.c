@@ -3,9 +3,12 @@
  * Reads each FILE (stdin when none or "-"), finds its format from the magic
  * record (or --type), checks syntax and meaning with the one reader of that
  * format, and, as asked, writes the canonical form: to stdout or -o FILE,
- * or back over each FILE (--in-place, atomically).  Canonical output read
- * back and written again is byte-identical.  A bad file is reported and
- * skipped; the exit status is the largest of all files' statuses. */
+ * or back over each FILE (--in-place, atomically).  The input's comments
+ * are kept, each with its record (formats/comments.c).  Canonical output
+ * read back and written again is byte-identical.  A cluster's capacity far
+ * outside real hardware is a warning (a typo?), read as given.  A bad file
+ * is reported and skipped; the exit status is the largest of all files'
+ * statuses. */
 #include <argp.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -43,7 +46,9 @@ static const char doc[] =
 	"canonical form as ovb-apps.  Comments are kept: a comment line with "
 	"the record that follows it, a comment after a record's fields on its "
 	"line, the comments after the last record at the end "
-	"(formats/README.md).\n\n"
+	"(formats/README.md).  A cluster node of under 0.01 or over 10000 "
+	"CPUs, or a link under 1 Mbit/s or over 1 Tbit/s, is a warning (a "
+	"typo?), and read as given.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-fmt cluster.txt apps.txt      check hand-written files (CI lint)\n"
 	"  ovb-fmt -c plan.txt -o plan.c.txt write the canonical form\n"
@@ -203,6 +208,7 @@ main(int argc, char **argv)
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	ovb_stdin_expects = "an overbook file of any format (its magic record "
 		"first: ovb-cluster 1, ovb-apps 1, ...)";
+	ovb_cluster_hw_warn = true;
 	struct ovb_out out;
 	if ((status = ovb_out_open(&out, ovb_opt_output)))
 		return status;

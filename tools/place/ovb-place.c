@@ -1622,10 +1622,12 @@ admitted(const struct ovb_app *app, const struct capsule *cps)
 		if (!d) {
 			char ex[64] = "";
 			if (!isnan(excess))
-				snprintf(ex, sizeof ex, " (exactly %.3g above)", excess);
+				snprintf(ex, sizeof ex, " (exactly %.3g %s above)",
+					excess, ovb_res_rate_unit(r));
 			reject(app, "admission: %s reservations would reach %g %s%s, "
-				"above the cluster's %g", ovb_res_name(r), load,
-				ovb_res_rate_unit(r), ex, S.total_cap[r]);
+				"above the cluster's %g %s", ovb_res_name(r), load,
+				ovb_res_rate_unit(r), ex, S.total_cap[r],
+				ovb_res_rate_unit(r));
 			return false;
 		}
 	}
