@@ -1975,6 +1975,13 @@ int ovb_plot_run(const char *script, size_t len, int outfd);
  * bytes): 0, or its status, or OVB_EIO (no temporary file), OVB_EUNAVAIL
  * (no output). */
 int ovb_plot_capture(const char *script, size_t len, char **out, size_t *n);
+/* ovb_plot_capture of n scripts by one gnuplot (its start is most of a
+ * small plot's time): each script's output in out[i] (malloc'd,
+ * NUL-terminated, outlen[i] bytes), the session reset between scripts;
+ * the combined script marks each one with a line "# ovb figure I".  0, or
+ * a status with nothing kept (run them one by one for the message). */
+int ovb_plot_capture_all(char *const *script, const size_t *len, size_t n,
+	char **out, size_t *outlen);
 /* Writes gnuplot's SVG (svg[0..len)) into an HTML page: from "<svg" on,
  * every id it defines prefixed "fFIG-" (several SVGs share one document),
  * its <title> made title. */
