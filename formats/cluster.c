@@ -38,15 +38,15 @@ read_labels(struct ovb_lex *lx, struct ovb_node *nd, int from)
 }
 
 /* A capacity far outside real hardware is read as given, with a warning
- * (a typo: 125 B/s for 125000000 B/s, a CPU count in millicores): CPUs
- * from 0.01 to 10000, a link from 1 Mbit/s to 1 Tbit/s. */
+ * once the file is read without error (a typo: 125 B/s for 125000000
+ * B/s, a CPU count in millicores): CPUs from 0.01 to 10000, a link from 1
+ * Mbit/s to 1 Tbit/s. */
 bool ovb_cluster_hw_warn;
 
 static void
-plausible(const struct ovb_lex *lx, const double cap[OVB_NCAP])
+plausible(const struct ovb_lex *lx, const struct ovb_node *nd)
 {
-	if (!ovb_cluster_hw_warn)
-		return;
+	const double *cap = nd->cap;
 	static const struct { int r; double lo, hi; const char *range; } p[] = {
 		{ OVB_CPU, 0.01, 10000, "0.01 to 10000 cpu" },
 		{ OVB_NET, 125000, 125e9, "125000 B/s (1 Mbit/s) to 125e9 B/s "
@@ -59,7 +59,7 @@ plausible(const struct ovb_lex *lx, const double cap[OVB_NCAP])
 		if (v > 0 && (v < p[i].lo || v > p[i].hi))
 			ovb_warn("%s:%lu: node %s: %s capacity %g %s is outside "
 				"real hardware (%s): read as given; a typo?",
-				lx->name, lx->line, lx->tok[1],
+				lx->name, nd->line, nd->name,
 				ovb_res_name((enum ovb_res)p[i].r), v,
 				ovb_res_rate_unit((enum ovb_res)p[i].r), p[i].range);
 	}
@@ -125,7 +125,6 @@ read_node(struct ovb_lex *lx, struct ovb_cluster *c)
 			lx->tok[1], cap[OVB_NETRX] > 0 ? "a" : "no",
 			c->node[0].name, c->node[0].line,
 			cap[OVB_NETRX] > 0 ? "does not" : "does");
-	plausible(lx, cap);
 	struct ovb_node *nd = OVB_PUSH(c->node, c->n, c->cap);
 	memset(nd, 0, sizeof *nd);
 	nd->name = ovb_xstrdup(lx->tok[1]);
@@ -162,6 +161,9 @@ ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c)
 	}
 	if (!st && c->n == 0)
 		st = ovb_err(lx, "no nodes");
+	/* a valid file: each node outside real hardware a warning */
+	for (size_t i = 0; !st && ovb_cluster_hw_warn && i < c->n; i++)
+		plausible(lx, &c->node[i]);
 	return st;
 }
 

@@ -187,7 +187,7 @@ setup() {
 		[[ -f $f ]] && grep -q '#' "$f" || continue
 		ovb-fmt -c "$f" >"$T/c1" 2>/dev/null || continue
 		n=$((n + 1))
-		run -0 ovb-fmt -c "$T/c1"
+		run -0 --separate-stderr ovb-fmt -c "$T/c1"
 		assert_equal "$output" "$(cat "$T/c1")"
 		# the writer's own comment lines: those of the canonical form of
 		# the file without its comments
