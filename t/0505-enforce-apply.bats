@@ -244,6 +244,24 @@ apply_twice() {
 	apply_twice cgroup1 /sys/fs/cgroup
 }
 
+@test "cgroup1 --script --cgroup APP/CAPSULE=PATH: a capsule in its own unit's cgroup, the others by the template" {
+	grep -q ' /sys/fs/cgroup/cpu cgroup .*cpu' /proc/mounts ||
+		skip "the v1 cpu controller is not at /sys/fs/cgroup/cpu"
+	cg_plan
+	run -0 --separate-stderr ovb-enforce -t cgroup1 --cgroup "$ID/%a.%c" --cgroup "shop/db=$ID/units/postgresql.service" --script "$T/s" "$T/c" "$T/p"
+	run -0 env OVB_CGROUP_ROOT=/sys/fs/cgroup "$T/s/n1.apply.sh"
+	[[ -d /sys/fs/cgroup/cpu/$ID/units/postgresql.service && -d /sys/fs/cgroup/memory/$ID/units/postgresql.service ]] || fail "no db cgroup"
+	[[ -d /sys/fs/cgroup/cpu/$ID/shop.web && ! -e /sys/fs/cgroup/cpu/$ID/shop.db ]] || fail "$(find /sys/fs/cgroup/cpu/$ID)"
+	run -0 env OVB_CGROUP_ROOT=/sys/fs/cgroup "$T/s/n1.remove.sh"
+	[[ ! -e /sys/fs/cgroup/cpu/$ID && ! -e /sys/fs/cgroup/memory/$ID ]] || fail "remove left $(find /sys/fs/cgroup/*/$ID)"
+	# a capsule not in the plan: a usage error, nothing written
+	run -64 --separate-stderr ovb-enforce -t cgroup1 --cgroup "shop/dbb=x" --script "$T/s2" "$T/c" "$T/p"
+	[[ $stderr == *"--cgroup shop/dbb=x: no capsule shop/dbb in"* ]] || fail "$stderr"
+	[[ ! -e $T/s2 ]] || fail "written: $(ls "$T/s2")"
+	run -64 --separate-stderr ovb-enforce -t tc --cgroup "shop=x" "$T/c" "$T/p"
+	run -64 --separate-stderr ovb-enforce -t tc --cgroup "shop/db=%a" "$T/c" "$T/p"
+}
+
 @test "cgroup --script (v2): apply twice, the same state; remove, nothing left" {
 	local root
 	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)

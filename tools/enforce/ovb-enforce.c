@@ -36,6 +36,8 @@ static bool opt_clamp;
 static const char *opt_dev = "eth0";
 static const char *opt_script;          /* --script DIR */
 static const char *opt_cgroup = "ovb.slice/ovb-%a.%c.service";
+static struct cgmap { char *key; const char *path; bool used; } *opt_map;
+static size_t opt_nmap;          /* --cgroup APP/CAPSULE=PATH */
 #define L ovb_klim
 
 static const struct argp_option options[] = {
@@ -44,10 +46,12 @@ static const struct argp_option options[] = {
 	{ "script", OPT_SCRIPT, "DIR", 0, "Write DIR/NODE.apply.sh, which "
 	  "applies everything of the node (idempotent), and DIR/NODE.remove.sh, "
 	  "which removes it (cgroup, cgroup1, tc)", 0 },
-	{ "cgroup", OPT_CGROUP, "TEMPLATE", 0, "The cgroup that runs a capsule, "
-	  "under each controller's root: %a the app, %c the capsule, %n the "
-	  "node, %% a % (default ovb.slice/ovb-%a.%c.service, the unit of "
-	  "--target systemd)", 0 },
+	{ "cgroup", OPT_CGROUP, "TEMPLATE|APP/CAPSULE=PATH", 0, "The cgroup "
+	  "that runs a capsule, under each controller's root: %a the app, %c "
+	  "the capsule, %n the node, %% a % (default "
+	  "ovb.slice/ovb-%a.%c.service, the unit of --target systemd); or, "
+	  "repeatable, one capsule's own (shop/web=system.slice/nginx.service)",
+	  0 },
 	{ 0 }
 };
 
@@ -100,7 +104,20 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--script: an empty directory name");
 		opt_script = arg;
 		return 0;
-	case OPT_CGROUP:
+	case OPT_CGROUP: {
+		char *eq = strchr(arg, '=');
+		if (eq) {
+			opt_map = ovb_xrealloc(opt_map, opt_nmap + 1,
+				sizeof *opt_map);
+			opt_map[opt_nmap] = (struct cgmap){ ovb_xstrdup(arg),
+				eq + 1, false };
+			opt_map[opt_nmap].key[eq - arg] = '\0';
+			if (!strchr(opt_map[opt_nmap].key, '/'))
+				argp_error(st, "--cgroup: '%s': APP/CAPSULE=PATH",
+					arg);
+			arg = eq + 1;
+			opt_nmap++;
+		}
 		if (!*arg || *arg == '/' || strstr(arg, "..") ||
 		    strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 		    "0123456789_.:+@/%-") != strlen(arg))
@@ -110,8 +127,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			if (!q[1] || !strchr("acn%", q[1]))
 				argp_error(st, "--cgroup: '%s': %% is followed by "
 					"a, c, n or %%", arg);
-		opt_cgroup = arg;
+		if (eq && strchr(arg, '%'))
+			argp_error(st, "--cgroup: '%s': a capsule's own path "
+				"has no %%", arg);
+		if (!eq)
+			opt_cgroup = arg;
 		return 0;
+	}
 	case ARGP_KEY_SUCCESS:
 		if (ovb_ntargets == 0)
 			argp_error(st, "--target is required");
@@ -267,8 +289,20 @@ cg_path(const struct ovb_placed *p)
 {
 	char *buf = NULL;
 	size_t len = 0;
+	const char *tpl = opt_cgroup;
+	for (size_t i = 0; i < opt_nmap; i++) {
+		const char *k = opt_map[i].key, *sl = strchr(k, '/');
+		/* APP/CAPSULE: the split that names this capsule */
+		for (; sl; sl = strchr(sl + 1, '/'))
+			if ((size_t)(sl - k) == strlen(p->app) &&
+			    !strncmp(k, p->app, (size_t)(sl - k)) &&
+			    !strcmp(sl + 1, p->capsule)) {
+				tpl = opt_map[i].path;
+				opt_map[i].used = true;
+			}
+	}
 	FILE *f = ovb_xmemstream(&buf, &len);
-	for (const char *q = opt_cgroup; *q; q++) {
+	for (const char *q = tpl; *q; q++) {
 		if (*q != '%') {
 			fputc(*q, f);
 			continue;
@@ -286,7 +320,7 @@ cg_path(const struct ovb_placed *p)
 	if (bad) {
 		ovb_err_at(S.plan_file, p->line, "capsule %s/%s: --cgroup "
 			"%s gives the path '%s', which leaves its root",
-			p->app, p->capsule, opt_cgroup, buf);
+			p->app, p->capsule, tpl, buf);
 		free(buf);
 		return NULL;
 	}
@@ -973,6 +1007,16 @@ main(int argc, char **argv)
 	if (!status && !(status = same_cluster()))
 		status = render(f);
 	fclose(f);
+	/* the cgroups are named by --script and tc's classids */
+	bool named = opt_script || opt_target == T_TC;
+	for (size_t i = 0; !status && named && i < opt_nmap; i++)
+		if (!opt_map[i].used) {
+			ovb_warn("--cgroup %s=%s: no capsule %s in %s (with "
+				"something to enforce under %s)", opt_map[i].key,
+				opt_map[i].path, opt_map[i].key, S.plan_file,
+				tname[opt_target]);
+			status = OVB_EUSAGE;
+		}
 	if (!status && opt_script)
 		status = write_scripts();
 	else if (!status)
@@ -981,6 +1025,9 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < nsc; i++)
 		free(SC[i].text[0]), free(SC[i].text[1]);
 	free(SC);
+	for (size_t i = 0; i < opt_nmap; i++)
+		free(opt_map[i].key);
+	free(opt_map);
 	if (S.have_plan)
 		ovb_plan_free(&S.plan);
 	if (S.have_cluster)
