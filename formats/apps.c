@@ -419,6 +419,8 @@ ovb_apps_read(struct ovb_lex *lx, struct ovb_apps *a)
 	memset(a, 0, sizeof *a);
 	struct reader r = { .a = a };
 	int st = ovb_lex_next(lx);
+	if (st != 0 && st != 1)
+		return st;      /* the first line unreadable: reported */
 	bool rsl = st == 1 && !strcmp(lx->tok[0], "Application");
 	if (st == 1)
 		ovb_lex_unread(lx);

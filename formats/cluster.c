@@ -37,6 +37,34 @@ read_labels(struct ovb_lex *lx, struct ovb_node *nd, int from)
 	return 0;
 }
 
+/* A capacity far outside real hardware is read as given, with a warning
+ * once the file is read without error (a typo: 125 B/s for 125000000
+ * B/s, a CPU count in millicores): CPUs from 0.01 to 10000, a link from 1
+ * Mbit/s to 1 Tbit/s. */
+bool ovb_cluster_hw_warn;
+
+static void
+plausible(const struct ovb_lex *lx, const struct ovb_node *nd)
+{
+	const double *cap = nd->cap;
+	static const struct { int r; double lo, hi; const char *range; } p[] = {
+		{ OVB_CPU, 0.01, 10000, "0.01 to 10000 cpu" },
+		{ OVB_NET, 125000, 125e9, "125000 B/s (1 Mbit/s) to 125e9 B/s "
+		  "(1 Tbit/s)" },
+		{ OVB_NETRX, 125000, 125e9, "125000 B/s (1 Mbit/s) to 125e9 B/s "
+		  "(1 Tbit/s)" },
+	};
+	for (size_t i = 0; i < sizeof p / sizeof *p && !ovb_quiet; i++) {
+		double v = cap[p[i].r];
+		if (v > 0 && (v < p[i].lo || v > p[i].hi))
+			ovb_warn("%s:%lu: node %s: %s capacity %g %s is outside "
+				"real hardware (%s): read as given; a typo?",
+				lx->name, nd->line, nd->name,
+				ovb_res_name((enum ovb_res)p[i].r), v,
+				ovb_res_rate_unit((enum ovb_res)p[i].r), p[i].range);
+	}
+}
+
 static int
 read_node(struct ovb_lex *lx, struct ovb_cluster *c)
 {
@@ -121,6 +149,9 @@ ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c)
 	}
 	if (!st && c->n == 0)
 		st = ovb_err(lx, "no nodes");
+	/* a valid file: each node outside real hardware a warning */
+	for (size_t i = 0; !st && ovb_cluster_hw_warn && i < c->n; i++)
+		plausible(lx, &c->node[i]);
 	return st;
 }
 

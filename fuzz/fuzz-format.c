@@ -1,7 +1,9 @@
 /* fuzz-format.c: libFuzzer target for one format reader, chosen at build
  * time with -DOVB_FUZZ_FORMAT="cluster" (see `make fuzz`).  Each input is
  * read as that format; a valid one is also written in canonical form, read
- * back and written again, and the two texts must be identical.  The
+ * back and written again, and the two texts must be identical; so must
+ * the canonical form with the input's comments kept (formats/comments.c)
+ * and the same made of it.  The
  * readers' messages are silenced (ovb_set_errout), not stderr: sanitizer
  * reports stay visible. */
 #include <stdlib.h>
@@ -72,6 +74,22 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		char *t2 = canonical(fmt, again, &n2);
 		if (n1 != n2 || memcmp(t1, t2, n1) != 0)
 			abort(); /* and be a fixed point */
+		/* the comments kept (ovb-fmt): read back, a fixed point too */
+		size_t k1, k2, n3;
+		char *c1 = ovb_keep_comments((const char *)data, size, t1, n1,
+			&k1);
+		void *third = ovb_xcalloc(1, fmt->size);
+		if (parse(fmt, c1, k1, third) != 0)
+			abort();
+		char *t3 = canonical(fmt, third, &n3);
+		char *c2 = ovb_keep_comments(c1, k1, t3, n3, &k2);
+		if (k1 != k2 || memcmp(c1, c2, k1) != 0)
+			abort();
+		fmt->free(third);
+		free(third);
+		free(t3);
+		free(c1);
+		free(c2);
 		fmt->free(again);
 		free(again);
 		free(t1);

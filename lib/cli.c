@@ -1,9 +1,11 @@
-/* cli.c: the options every ovb-* tool shares, as one argp child, and the
- * strict parsing of option values. */
+/* cli.c: the options every ovb-* tool shares, as one argp child, the
+ * strict parsing of option values, and the one hint of a tool about to
+ * read a terminal (no silent wait). */
 #include <argp.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ovb.h"
 
@@ -30,11 +32,23 @@ static const struct argp_option common_options[] = {
 	{ 0 }
 };
 
+/* The tool's own argp (its usage, for ovb_stdin_tty). */
+static const struct argp *root_argp;
+const char *ovb_stdin_expects;
+const char *ovb_stdin_refuse;
+
 static error_t
 parse_common(int key, char *arg, struct argp_state *st)
 {
-	(void)st;
 	switch (key) {
+	case ARGP_KEY_INIT:
+		/* glibc's root is its own wrapper around the tool's argp (the
+		 * first child) and --help's */
+		root_argp = st->root_argp;
+		if (!root_argp->args_doc && root_argp->children &&
+		    root_argp->children[0].argp)
+			root_argp = root_argp->children[0].argp;
+		return 0;
 	case 'o':
 		ovb_opt_output = arg;
 		return 0;
@@ -46,6 +60,33 @@ parse_common(int key, char *arg, struct argp_state *st)
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
+}
+
+int
+ovb_stdin_tty(void)
+{
+	if (!isatty(STDIN_FILENO))
+		return 0;
+	const char *me = program_invocation_short_name;
+	const char *args = root_argp && root_argp->args_doc ?
+		root_argp->args_doc : "FILE";
+	if (ovb_stdin_refuse) {
+		fprintf(stderr, "%s: stdin is a terminal: %s\n", me,
+			ovb_stdin_refuse);
+		if (root_argp)
+			argp_help(root_argp, stderr, ARGP_HELP_USAGE |
+				ARGP_HELP_SEE, (char *)me);
+		return OVB_EUSAGE;
+	}
+	if (ovb_quiet)
+		return 0;
+	if (ovb_stdin_expects)
+		fprintf(stderr, "%s: reading stdin, a terminal: %s; Ctrl-D "
+			"ends it (%s --help)\n", me, ovb_stdin_expects, me);
+	else
+		fprintf(stderr, "%s: reading stdin, a terminal: one input of "
+			"%s, as text; Ctrl-D ends it (%s --help)\n", me, args, me);
+	return 0;
 }
 
 static const struct argp common_argp = { common_options, parse_common,

@@ -22,7 +22,7 @@ ovb_open_in(const char *path, FILE **f, const char **name)
 	if (!path || strcmp(path, "-") == 0) {
 		*f = stdin;
 		*name = "<stdin>";
-		return 0;
+		return ovb_stdin_tty();
 	}
 	*name = path;
 	*f = fopen(path, "r");

@@ -154,9 +154,9 @@ bool ovb_parse_u64(const char *s, uint64_t *v);
 
 /* ---- lib/io.c: inputs and atomic outputs ---- */
 
-/* Opens path for reading; NULL or "-" is stdin, named "<stdin>".  On
- * failure reports "PROG: PATH: cannot open: REASON" and returns
- * OVB_ENOINPUT. */
+/* Opens path for reading; NULL or "-" is stdin, named "<stdin>" (checked
+ * by ovb_stdin_tty first).  On failure reports "PROG: PATH: cannot open:
+ * REASON" and returns OVB_ENOINPUT. */
 int ovb_open_in(const char *path, FILE **f, const char **name);
 void ovb_close_in(FILE *f);
 
@@ -220,6 +220,16 @@ extern const struct argp_child ovb_cli_child[]; /* -o, -q, -v */
 extern const char *ovb_opt_output;             /* -o FILE, or NULL */
 extern int ovb_verbose;                        /* -v count */
 extern bool ovb_quiet;                         /* -q */
+/* No silent wait: before a tool reads stdin, when stdin is a terminal,
+ * one line on stderr says what the tool expects (ovb_stdin_expects, else
+ * the ARGS of its usage) and that Ctrl-D ends it, and 0 is returned: the
+ * tool reads on.  A tool whose input a terminal cannot carry (a binary
+ * trace) sets ovb_stdin_refuse to say what to give instead: then the
+ * reason and the usage, and OVB_EUSAGE.  -q silences the hint, never the
+ * refusal.  ovb_open_in calls it; a tool reading stdin otherwise too. */
+extern const char *ovb_stdin_expects;
+extern const char *ovb_stdin_refuse;
+int ovb_stdin_tty(void);
 /* The exit-status table, for every tool's --help epilogue. */
 #define OVB_EXIT_DOC \
 	"Exit status: 0 success; 1 a check failed; 64 usage error; 65 bad " \
@@ -348,6 +358,18 @@ struct ovb_profile_fn {
  * nothing.  Returns the largest status. */
 int ovb_run_profiling(int nfiles, char **files, struct ovb_select *sel,
 	const struct ovb_profile_fn *fn, void *ctx);
+
+/* ---- formats/comments.c: comments kept in the canonical form ---- */
+
+/* The canonical text canon (clen bytes) of the input text in, with in's
+ * comments put back: a comment-only line before the record that follows
+ * it, a comment after a record's fields after that record's line, the
+ * comments after the last record at the end; an input comment equal to
+ * one of canon's own comment lines is canon's (not doubled).  Returns a
+ * malloc'd text of *outlen bytes; applied to its own result and the
+ * canonical text of that, it returns the same text. */
+char *ovb_keep_comments(const char *in, size_t inlen, const char *canon,
+	size_t clen, size_t *outlen);
 
 /* ---- lib/hist.c: a usage distribution on a grid ----
  *
@@ -728,6 +750,11 @@ struct ovb_cluster {
 	struct ovb_names byname;
 };
 int ovb_cluster_read(struct ovb_lex *lx, struct ovb_cluster *c);
+/* When set (ovb-fmt, the lint of hand-written files), ovb_cluster_read
+ * warns of a capacity far outside real hardware, a typo read as given:
+ * below 0.01 or above 10000 CPUs, a link below 1 Mbit/s or above 1
+ * Tbit/s.  Off elsewhere: the tests' toy clusters of 1000 B/s are meant. */
+extern bool ovb_cluster_hw_warn;
 int ovb_cluster_write(FILE *f, const struct ovb_cluster *c);
 void ovb_cluster_free(struct ovb_cluster *c);
 
@@ -1995,6 +2022,13 @@ int ovb_plot_run(const char *script, size_t len, int outfd);
  * bytes): 0, or its status, or OVB_EIO (no temporary file), OVB_EUNAVAIL
  * (no output). */
 int ovb_plot_capture(const char *script, size_t len, char **out, size_t *n);
+/* ovb_plot_capture of n scripts by one gnuplot (its start is most of a
+ * small plot's time): each script's output in out[i] (malloc'd,
+ * NUL-terminated, outlen[i] bytes), the session reset between scripts;
+ * the combined script marks each one with a line "# ovb figure I".  0, or
+ * a status with nothing kept (run them one by one for the message). */
+int ovb_plot_capture_all(char *const *script, const size_t *len, size_t n,
+	char **out, size_t *outlen);
 /* Writes gnuplot's SVG (svg[0..len)) into an HTML page: from "<svg" on,
  * every id it defines prefixed "fFIG-" (several SVGs share one document),
  * its <title> made title. */

@@ -588,7 +588,8 @@ ovb_plot_curve(FILE *g, bool png, const struct ovb_plot_capsule *c)
 		"set xrange [" N ":" N "]\nset yrange [" N ":" N "]\n"
 		"set key below vertical maxrows 3 width 1 noopaque nobox\n",
 		q(&a, "%s · %s: token-bucket curve ρ(σ)%s", c->capsule,
-		ovb_res_name(c->res), logx || logy ? " (log scale)" : ""),
+		ovb_res_name(c->res), logx && logy ? " (log scales)" :
+		logx ? " (σ on a log scale)" : logy ? " (ρ on a log scale)" : ""),
 		q(&a, "σ: token-bucket rate [%s]", sx.unit),
 		q(&a, "ρ: least burst at rate σ [%s]", sy.unit),
 		logx ? "set logscale x\nset format x '%g'\n" : "",
@@ -1352,6 +1353,73 @@ ovb_plot_run(const char *script, size_t len, int outfd)
 	if (m && ovb_verbose)
 		ovb_warn("gnuplot said: %s", msg);
 	return 0;
+}
+
+/* n scripts in one gnuplot: each script's output goes to a file of a
+ * temporary directory (set output), the session reset between them. */
+int
+ovb_plot_capture_all(char *const *script, const size_t *len, size_t n,
+	char **out, size_t *outlen)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = NULL;
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (asprintf(&dir, "%s/ovb-plot.XXXXXX", tmp) < 0)
+		return OVB_ESOFT;
+	memset(out, 0, n * sizeof *out);
+	if (strpbrk(dir, "'\\\n") || !mkdtemp(dir)) {
+		/* a directory gnuplot's quotes cannot name: one by one */
+		free(dir);
+		return OVB_ESOFT;
+	}
+	char *all = NULL;
+	size_t alen = 0;
+	FILE *f = ovb_xmemstream(&all, &alen);
+	/* the svg terminal keeps one state from a plot to the next (the
+	 * stroke of an empty group: currentColor in a session's first plot,
+	 * black after it): a first plot to nowhere, so that every figure is
+	 * drawn as any other */
+	fprintf(f, "set terminal svg\nset output '/dev/null'\nplot 0 notitle\n"
+		"unset output\nreset session\n");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "# ovb figure %zu\nset output '%s/%zu'\n", i, dir, i);
+		fwrite(script[i], 1, len[i], f);
+		fprintf(f, "\nunset output\nreset session\n");
+	}
+	fclose(f);
+	FILE *junk = tmpfile();         /* gnuplot's stdout: nothing */
+	int st = junk ? ovb_plot_run(all, alen, fileno(junk)) : OVB_EIO;
+	if (junk)
+		fclose(junk);
+	free(all);
+	for (size_t i = 0; i < n; i++) {
+		char *path = NULL;
+		if (asprintf(&path, "%s/%zu", dir, i) < 0)
+			abort();
+		FILE *g = st ? NULL : fopen(path, "r");
+		if (g) {
+			FILE *m = ovb_xmemstream(&out[i], &outlen[i]);
+			char buf[65536];
+			size_t k;
+			while ((k = fread(buf, 1, sizeof buf, g)) > 0)
+				fwrite(buf, 1, k, m);
+			fclose(m);
+			fclose(g);
+		}
+		if (!st && (!out[i] || !outlen[i]))
+			st = OVB_EUNAVAIL;      /* gnuplot wrote nothing */
+		unlink(path);
+		free(path);
+	}
+	rmdir(dir);
+	free(dir);
+	for (size_t i = 0; st && i < n; i++) {
+		free(out[i]);
+		out[i] = NULL;
+		outlen[i] = 0;
+	}
+	return st;
 }
 
 /* ---- plots in HTML pages ---- */

@@ -283,3 +283,14 @@ sys.stdout.buffer.write(b"ovb-wrk\n" + struct.pack("<6Q", 2, 1, 0, 3, 0, 0)
 	assert_equal "$status" 74
 	assert_equal "$stderr" "ovb-reserves: <stdout>: write error: Broken pipe"
 }
+
+@test "cli: no --help has an empty option group (a heading with no option under it)" {
+	local src t
+	for src in "$BATS_TEST_DIRNAME"/../tools/*/ovb-*.c; do
+		t=$(basename "$src" .c)
+		run -0 "$t" --help
+		# a heading " Name:" followed by a blank line or another heading
+		run awk 'p ~ /^ [A-Z][^:]*:$/ && ($0 == "" || $0 ~ /^ [A-Z][^:]*:$/) { print p } { p = $0 }' <<<"$output"
+		assert_output '' || fail "$t --help: empty group '$output'"
+	done
+}

@@ -84,14 +84,139 @@ setup() {
 		} >"$v"
 		run -0 --separate-stderr ovb-fmt --canonical "$v"
 		assert_equal "$stderr" ''
-		assert_equal "$output" "$(canonical "$DATA/example.$f")"
+		# the comments are kept; without them, the example's form
+		assert_line '# a leading comment'
+		assert_line --partial ' # trailing comment'
+		assert_equal "$(sed -E -e '/^#/d' -e 's/ # trailing comment$//' \
+			<<<"$output")" "$(canonical "$DATA/example.$f" | sed '/^#/d')"
 	done
 }
 
 @test "examples: # inside a field is an ordinary character, at its start a comment" {
 	variant hash.onoff "$DATA/example.onoff" 's/^capsule web comm:\^nginx\$$/capsule web comm:a#b #c d/'
 	run -0 --separate-stderr ovb-fmt --canonical "$BAD"
-	assert_line 'capsule web comm:a#b'
+	assert_line 'capsule web comm:a#b #c d'
+	run -0 --separate-stderr ovb-fmt --canonical --type onoff <(grep -v '^#' "$BAD")
+	assert_line 'capsule web comm:a#b #c d'
+	run -0 ovb-onoff --help
+}
+
+# ---------------------------------------------------------------------------
+# Comments: kept in the canonical form (formats/README.md, "Canonical form").
+
+@test "comments: the issue's file keeps its comment, before its record" {
+	run -0 --separate-stderr ovb-fmt -c <<<$'ovb-apps 1\n# note\napp w\ncapsule f cpu=1'
+	assert_equal "$stderr" ''
+	assert_equal "$(grep -v '^# \(app\|capsule\|  \)' <<<"$output")" \
+		$'ovb-apps 1\n# note\napp w\ncapsule f cpu=1 net=0'
+}
+
+@test "comments: before a record, after its fields, before the magic, at the end; a writer's own line not doubled" {
+	local f=$BATS_TEST_TMPDIR/c.cluster
+	cat >"$f" <<-'EOF'
+	# the lab's cluster
+	ovb-cluster 1
+	# node NAME CPU cpu NET B/s [KEY=VALUE...]
+	node b 8.0 cpu 1.25e8 B/s   # rack 2
+	# the big one, bought 2024
+	#   (two sockets)
+
+	node a 16 cpu 125000000 B/s
+	# the end
+	EOF
+	run -0 --separate-stderr ovb-fmt -c "$f"
+	assert_equal "$output" "$(cat <<-'EOF'
+	ovb-cluster 1
+	# node NAME CPU cpu NET B/s [KEY=VALUE...]
+	# the lab's cluster
+	node b 8 cpu 125000000 B/s # rack 2
+	# the big one, bought 2024
+	#   (two sockets)
+	node a 16 cpu 125000000 B/s
+	# the end
+	EOF
+	)"
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/c1"
+	run -0 ovb-fmt -c "$BATS_TEST_TMPDIR/c1"
+	assert_equal "$output" "$(cat "$BATS_TEST_TMPDIR/c1")"
+	run -0 ovb-fmt -l "$BATS_TEST_TMPDIR/c1"
+	assert_output ''
+	run -1 ovb-fmt -l "$f"
+	assert_output "$f"
+}
+
+@test "comments: a record the writer reorders or completes takes its comment along" {
+	# the plan writer orders a capsule's place before its qos; the apps
+	# writer adds net=0
+	local f=$BATS_TEST_TMPDIR/c.apps
+	printf 'ovb-apps 1\napp w\n# f: the frontend\ncapsule f cpu=1.0 # one cpu\n# g\ncapsule g cpu=2\n' >"$f"
+	run -0 --separate-stderr ovb-fmt -c "$f"
+	assert_equal "$(grep -A1 '^# f: the frontend$' <<<"$output")" \
+		$'# f: the frontend\ncapsule f cpu=1 net=0 # one cpu'
+	assert_equal "$(grep -A1 '^# g$' <<<"$output")" $'# g\ncapsule g cpu=2 net=0'
+	# Sharc RSL: a comment goes to the ovb-apps record of its RSL record
+	printf '# rsl\n' | cat - "$DATA/example.rsl" >"$BATS_TEST_TMPDIR/c.rsl"
+	run -0 --separate-stderr ovb-fmt -c "$BATS_TEST_TMPDIR/c.rsl"
+	assert_line --index 0 'ovb-apps 1'
+	assert_line '# rsl'
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/rsl1"
+	run -0 ovb-fmt -c "$BATS_TEST_TMPDIR/rsl1"
+	assert_equal "$output" "$(cat "$BATS_TEST_TMPDIR/rsl1")"
+}
+
+@test "apps: an unreadable first line is an error with --type apps too, not skipped (libFuzzer, fuzz-apps)" {
+	# the reader's peek for Sharc RSL dropped the error and read on
+	printf 'o\0x\novb-apps 1\napp w\ncapsule f cpu=1\n' >"$BATS_TEST_TMPDIR/nul"
+	run -65 --separate-stderr ovb-fmt --type apps -c "$BATS_TEST_TMPDIR/nul"
+	assert_output ''
+	assert_equal "$stderr" "ovb-fmt: $BATS_TEST_TMPDIR/nul:1: NUL byte in line: not a text file"
+}
+
+# Every t/data file ovb-fmt reads: each comment that is not one of the
+# writer's own lines is kept once, followed by the record (keyword and
+# first name) that followed it in the input; -c of -c is -c.  The oracle
+# is awk over the two texts, not ovb-fmt's matching.
+@test "comments: every t/data file keeps its comments, each before its record; -c of -c is identical" {
+	local f n=0 c=0 T=$BATS_TEST_TMPDIR
+	follow='
+		/^[ \t]*#/ { sub(/^[ \t]+/, ""); sub(/[ \t\r]+$/, ""); pend[++np] = $0; next }
+		/^[ \t\r]*$/ { next }
+		{ k = nr++ ? $1 " " $2 : "FIRST"; for (i = 1; i <= np; i++) print pend[i] " => " k; np = 0 }
+		END { for (i = 1; i <= np; i++) print pend[i] " => EOF" }'
+	for f in "$DATA"/*; do
+		[[ -f $f ]] && grep -q '#' "$f" || continue
+		ovb-fmt -c "$f" >"$T/c1" 2>/dev/null || continue
+		n=$((n + 1))
+		run -0 --separate-stderr ovb-fmt -c "$T/c1"
+		assert_equal "$output" "$(cat "$T/c1")"
+		# the writer's own comment lines: those of the canonical form of
+		# the file without its comments
+		grep -v '^[[:space:]]*#' "$f" | sed -E 's/[[:space:]]+#.*//' >"$T/bare"
+		ovb-fmt -c "$T/bare" | grep '^#' | sort -u >"$T/own" || true
+		# comment-only lines: followed by the same record, magic aside
+		awk "$follow" "$f" | grep -vxF -f <(sed 's/$/ => /' "$T/own") |
+			awk -F ' => ' 'NR == FNR { own[$0] = 1; next } !($1 in own)' "$T/own" - |
+			sort >"$T/want"
+		awk "$follow" "$T/c1" | awk -F ' => ' 'NR == FNR { own[$0] = 1; next } !($1 in own)' "$T/own" - |
+			sort >"$T/got.all"
+		# a comment before the first record (the magic, or the first of
+		# an older form) follows the first record after the magic
+		first=$(grep -v '^#' "$T/c1" | sed -n '2p' | awk '{ print $1 " " $2 }')
+		sed "s/ => FIRST\$/ => $first/" "$T/want" | sort >"$T/want2"
+		# Sharc RSL is rewritten record by record (Application 1 is
+		# app 1): its comments are kept, in order
+		if [[ $f == *.rsl ]]; then
+			sed -i 's/ => .*//' "$T/want2" "$T/got.all"
+		fi
+		diff "$T/want2" "$T/got.all" || fail "$f: comments moved or lost"
+		# comments after a record's fields: kept on its line
+		grep -E '^[^#]*[[:space:]]#' "$f" | sed -E 's/^[^#]*[[:space:]](#.*)$/\1/; s/[[:space:]]+$//' | sort >"$T/tw"
+		grep -E '^[^#]*[[:space:]]#' "$T/c1" | sed -E 's/^[^#]*[[:space:]](#.*)$/\1/' | sort >"$T/tg"
+		diff "$T/tw" "$T/tg" || fail "$f: trailing comments lost"
+		c=$((c + $(wc -l <"$T/want2")))
+	done
+	((n >= 30)) || fail "only $n files with comments read"
+	echo "# $n files, $c comment lines kept in place" >&3
 }
 
 @test "examples: the example files shown in formats/*.md are valid" {
@@ -1404,4 +1529,22 @@ node n5'
 	wait
 	[[ -p $p ]]
 	cmp "$DATA/example.cluster" "$BATS_TEST_TMPDIR/got"
+}
+
+@test "cluster: a capacity far outside real hardware is a warning naming node and resource (125 B/s, 0.001 cpu, 2 Tbit/s, 20000 cpu), read as given; -q silent" {
+	local f=$BATS_TEST_TMPDIR/typo.cluster
+	printf 'ovb-cluster 1\nnode a 4 cpu 125 B/s net-rx 125000 B/s\nnode b 0.001 cpu 125000000 B/s net-rx 125000 B/s\nnode c 4 cpu 250000000000 B/s net-rx 100000 B/s\nnode d 20000 cpu 125000000 B/s net-rx 125000 B/s\nnode e 0.01 cpu 125000 B/s net-rx 125000000000 B/s\nnode f 10000 cpu 125000000000 B/s net-rx 125000 B/s\n' >"$f"
+	run -0 --separate-stderr ovb-fmt "$f"
+	assert_equal "$(grep -c . <<<"$stderr")" 5
+	[[ $stderr == *"$f:2: node a: net capacity 125 B/s is outside real hardware (125000 B/s (1 Mbit/s) to 125e9 B/s (1 Tbit/s))"* ]] || fail "$stderr"
+	[[ $stderr == *"$f:3: node b: cpu capacity 0.001 cpu is outside real hardware (0.01 to 10000 cpu)"* ]] || fail "$stderr"
+	[[ $stderr == *"$f:4: node c: net capacity 2.5e+11 B/s"* ]] || fail "$stderr"
+	[[ $stderr == *"$f:4: node c: net-rx capacity 100000 B/s"* ]] || fail "$stderr"
+	[[ $stderr == *"$f:5: node d: cpu capacity 20000 cpu"* ]] || fail "$stderr"
+	# the limits themselves are real hardware: e and f are silent
+	[[ $stderr != *"node e"* && $stderr != *"node f"* ]] || fail "$stderr"
+	run -0 --separate-stderr ovb-fmt -q "$f"
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr ovb-fmt "$DATA/example.cluster" "$DATA/demo.cluster"
+	assert_equal "$stderr" ''
 }

@@ -297,3 +297,12 @@ interval_within() {
 	[[ ! -e $T/p4 ]]
 	run -66 --separate-stderr ovb-profile --cluster "$T/nope" -O 0.01 -t 1 "$T/u" "$T/c"
 }
+
+@test "cli: a tolerance outside [0,1) is a usage error saying [0,1), as formats/apps.md" {
+	local o
+	for o in 1 2 -0.5; do
+		run -64 --separate-stderr ovb-profile -O "$o" "$DATA/example.usage"
+		[[ $stderr == "ovb-profile: -O: $o is outside [0,1): the tolerance O is at least 0 and below 1"* ]] || fail "$stderr"
+	done
+	grep -q '0 <= P < 1' "$BATS_TEST_DIRNAME/../formats/apps.md"
+}

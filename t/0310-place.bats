@@ -545,3 +545,11 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	assert_equal "$stderr" "ovb-fmt: $d/zero:2: valid-until: 0 is not in 1..2^62 s"
 	run -64 --separate-stderr ovb-check --at soon "$d/c" "$d/a" "$d/p"
 }
+
+@test "place: the admission's reject says the cluster's capacity with its unit" {
+	printf 'ovb-cluster 1\nnode a 0.1 cpu 125000000 B/s\nnode b 0.1 cpu 125000000 B/s\n' >"$BATS_TEST_TMPDIR/c"
+	printf 'ovb-apps 1\napp big\ncapsule x cpu=1 net=0\napp wide\ncapsule y cpu=0.01 net=300000000\n' >"$BATS_TEST_TMPDIR/a"
+	run -0 --separate-stderr ovb-place "$BATS_TEST_TMPDIR/c" "$BATS_TEST_TMPDIR/a"
+	assert_line "reject big admission: cpu reservations would reach 1 cpu, above the cluster's 0.2 cpu"
+	assert_line "reject wide admission: net reservations would reach 3e+08 B/s, above the cluster's 2.5e+08 B/s"
+}

@@ -28,7 +28,7 @@ BIG='above the largest representable value (1.7976931348623157e+308)'
 		profile $case
 		run -0 --separate-stderr ovb-place "$DATA/example.cluster" \
 			"$DATA/example.apps" "$d/p"
-		assert_line "reject shop admission: cpu reservations would reach $BIG cpu, above the cluster's 18"
+		assert_line "reject shop admission: cpu reservations would reach $BIG cpu, above the cluster's 18 cpu"
 		refute_output --regexp '\binf\b'
 		run -1 --separate-stderr ovb-check "$DATA/example.cluster" \
 			"$DATA/example.apps" "$d/plan" "$d/p"
@@ -40,7 +40,7 @@ BIG='above the largest representable value (1.7976931348623157e+308)'
 	profile sigma 1e308 db
 	run -0 --separate-stderr ovb-place "$DATA/example.cluster" \
 		"$DATA/example.apps" "$d/p"
-	assert_line "reject shop admission: cpu reservations would reach 1e+308 cpu, above the cluster's 18"
+	assert_line "reject shop admission: cpu reservations would reach 1e+308 cpu, above the cluster's 18 cpu"
 	run -1 --separate-stderr ovb-check "$DATA/example.cluster" \
 		"$DATA/example.apps" "$d/plan" "$d/p"
 	assert_line --partial 'violation n3 cpu eq1 load=1e+308 cpu > C=8 cpu'

@@ -214,9 +214,18 @@ node b 4 cpu 1e9 B/s' -o "$T/out" "${a[@]}"
 	run -0 ovb-fit --nodes 'node std 2 cpu 125000000 B/s' --curve 0,0.01,0.2 "$a" "$p"
 	assert_line --regexp '^point 0 [0-9]+ nodes exact$'
 	# a shape on which one capsule alone does not fit: never, exit 1
-	run -1 --separate-stderr ovb-fit --nodes 'node tiny 0.1 cpu 125000000 B/s' -o "$T/never" --plan-out "$T/np" "$a" "$p"
+	run -1 --separate-stderr ovb-fit -v --nodes 'node tiny 0.1 cpu 125000000 B/s' -o "$T/never" --plan-out "$T/np" "$a" "$p"
 	assert_equal "$(grep '^point' "$T/never")" "point 0.01 0 nodes never"
 	[[ ! -e $T/np ]]
+	# which application, capsule and resource, with units; never "0 nodes"
+	[[ $stderr == *"O = 0.01: no number of nodes of tiny holds the applications (application shop"*", capsule "*": its cpu reservation "*" cpu is above a node's 0.1 cpu)"* ]] || fail "$stderr"
+	[[ $stderr == *"no number of nodes of tiny holds the applications (application shop"*"); nothing else written"* ]] || fail "$stderr"
+	[[ $stderr != *"0 nodes"* && $stderr != *"one does not fit"* ]] || fail "$stderr"
+	# the capsule named is one whose Eq. 1 term (sigma + rho)(1 - O) over
+	# tau 1 s is above 0.1 cpu, by the profile (awk, not ovb-fit)
+	local app cap v
+	read -r app cap v < <(grep -o 'application [^,]*, capsule [^:]*: its cpu reservation [0-9.e+-]*' <<<"$stderr" | head -1 | awk '{ sub(",", "", $2); print $2, $4, $NF }' | tr -d ':')
+	awk -v v="$v" 'BEGIN { exit !(v > 0.1) }' || fail "$app/$cap: $v"
 }
 
 @test "fit: ovb-report reads an answer: the table gives every point, the plot draws the exact ones and marks the bounds" {

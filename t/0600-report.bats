@@ -501,3 +501,29 @@ ovb-report: $T/nosuch: cannot open: No such file or directory"
 		_ "$DATA/report-small.cluster" "$DATA/report-small.plan" "$DATA/report-small.profile"
 	[[ $stderr == "ovb-report: <stdout>: write error: No space left on device" ]] || fail "stderr: $stderr"
 }
+
+@test "curve plot: the title says which axis is on a log scale (σ, ρ, both or none)" {
+	need_gnuplot
+	capture
+	# x: σ spans 300 (log), ρ 4; y: σ 6, ρ 400 (log); b: both; n: neither
+	printf 'ovb-curve 1\n' >"$T/c.curve"
+	printf 'ovb-usage 1\n' >"$T/u"
+	local k s0 r1
+	for k in x:0.01:0.1 y:0.5:0.001 b:0.01:0.001 n:0.5:0.1; do
+		IFS=: read -r k s0 r1 <<<"$k"
+		printf 'curve %s cpu\nmean %s cpu\npeak 3 cpu\npoint %s 0.4\npoint 3 %s\n' "$k" "$s0" "$s0" "$r1" >>"$T/c.curve"
+		printf 'usage %s cpu\ninterval 1 s\nwidth 0.25 cpu\nintervals 2\nmean 0.25 cpu\nbin 1 2\n' "$k" >>"$T/u"
+	done
+	for k in x y b n; do
+		rm -f "$T"/gp.*
+		run -0 --separate-stderr ovb-report -p curve -c "$k" -r cpu "$T/u" "$T/c.curve"
+		grep -h '^set title' "$T"/gp.* >"$T/title.$k"
+		grep -hc '^set logscale' "$T"/gp.* >"$T/nlog.$k" || :
+	done
+	grep -q '(σ on a log scale)' "$T/title.x" || fail "x: $(cat "$T/title.x")"
+	grep -q '(ρ on a log scale)' "$T/title.y" || fail "y: $(cat "$T/title.y")"
+	grep -q '(log scales)' "$T/title.b" || fail "b: $(cat "$T/title.b")"
+	! grep -q 'log scale' "$T/title.n" || fail "n: $(cat "$T/title.n")"
+	# and the axes are those: one log axis for x and y, two for b
+	assert_equal "$(cat "$T/nlog.x") $(cat "$T/nlog.y") $(cat "$T/nlog.b") $(cat "$T/nlog.n")" "1 1 2 0"
+}

@@ -128,12 +128,20 @@ need_gnuplot() {
 		skip "gnuplot is not installed (Debian package gnuplot-nox)"
 }
 
-# capture: OVB_GNUPLOT for a gnuplot that keeps each script in $T/gp.N
+# capture: OVB_GNUPLOT for a gnuplot that keeps each script in $T/gp.N;
+# a batch of figures (an HTML page's: each after a line "# ovb figure I",
+# lib/plot.c) is kept one figure a file, in order
 capture() {
 	cat >"$T/gp" <<-EOF
 	#!/bin/sh
-	n=\$(ls "$T"/gp.* 2>/dev/null | wc -l)
-	tee "$T/gp.\$n" | gnuplot "\$@"
+	n=\$(ls "$T"/gp.[0-9]* 2>/dev/null | wc -l)
+	tee "$T/gp-in.\$\$" | gnuplot "\$@"
+	s=\$?
+	awk -v dir="$T" -v n=\$n '/^# ovb figure / { f = dir "/gp." n++; next }
+		f { print >f } END { exit !f }' "$T/gp-in.\$\$" ||
+		cp "$T/gp-in.\$\$" "$T/gp.\$n"
+	rm -f "$T/gp-in.\$\$"
+	exit \$s
 	EOF
 	chmod +x "$T/gp"
 	export OVB_GNUPLOT=$T/gp

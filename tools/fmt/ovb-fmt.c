@@ -3,10 +3,14 @@
  * Reads each FILE (stdin when none or "-"), finds its format from the magic
  * record (or --type), checks syntax and meaning with the one reader of that
  * format, and, as asked, writes the canonical form: to stdout or -o FILE,
- * or back over each FILE (--in-place, atomically).  Canonical output read
- * back and written again is byte-identical.  A bad file is reported and
- * skipped; the exit status is the largest of all files' statuses. */
+ * or back over each FILE (--in-place, atomically).  The input's comments
+ * are kept, each with its record (formats/comments.c).  Canonical output
+ * read back and written again is byte-identical.  A cluster's capacity far
+ * outside real hardware is a warning (a typo?), read as given.  A bad file
+ * is reported and skipped; the exit status is the largest of all files'
+ * statuses. */
 #include <argp.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +43,12 @@ static const char doc[] =
 	"\v"
 	"Formats are recognised by their first record (ovb-cluster 1, ...); a "
 	"file starting with 'Application' is read as Sharc RSL and written in "
-	"canonical form as ovb-apps.\n\n"
+	"canonical form as ovb-apps.  Comments are kept: a comment line with "
+	"the record that follows it, a comment after a record's fields on its "
+	"line, the comments after the last record at the end "
+	"(formats/README.md).  A cluster node of under 0.01 or over 10000 "
+	"CPUs, or a link under 1 Mbit/s or over 1 Tbit/s, is a warning (a "
+	"typo?), and read as given.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-fmt cluster.txt apps.txt      check hand-written files (CI lint)\n"
 	"  ovb-fmt -c plan.txt -o plan.c.txt write the canonical form\n"
@@ -125,16 +134,48 @@ emit(const char *path, const char *text, size_t len, struct ovb_out *out)
 	return 0;
 }
 
+/* The whole of an input, in memory (its comments are put back into the
+ * canonical form from the text). */
+static int
+slurp(FILE *f, const char *name, char **buf, size_t *len)
+{
+	FILE *m = ovb_xmemstream(buf, len);
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		fwrite(chunk, 1, n, m);
+	int err = ferror(f) ? errno : 0;
+	fclose(m);
+	if (!err)
+		return 0;
+	ovb_warn("%s: read error: %s", name, strerror(err));
+	return OVB_EIO;
+}
+
 static int
 fmt_one(const char *path, struct ovb_out *out)
 {
 	FILE *f;
 	const char *name;
+	char *in = NULL;
+	size_t inlen = 0;
 	int st = ovb_open_in(path, &f, &name);
 	if (st)
 		return st;
+	st = slurp(f, name, &in, &inlen);
+	ovb_close_in(f);
+	FILE *m = NULL;
+	if (!st && !(m = inlen ? fmemopen(in, inlen, "r") :
+	    fopen("/dev/null", "r"))) {
+		ovb_warn("%s: %s", name, strerror(errno));
+		st = OVB_EIO;
+	}
+	if (st) {
+		free(in);
+		return st;
+	}
 	struct ovb_lex lx;
-	ovb_lex_init(&lx, f, name);
+	ovb_lex_init(&lx, m, name);
 	const struct ovb_format *fmt = opt_type;
 	if (!fmt)
 		fmt = ovb_format_sniff(&lx, &st);
@@ -142,9 +183,11 @@ fmt_one(const char *path, struct ovb_out *out)
 	if (fmt)
 		st = fmt->read(&lx, obj);
 	if (!st) {
-		size_t len;
-		char *text = canonical(fmt, obj, &len);
+		size_t clen, len;
+		char *canon = canonical(fmt, obj, &clen);
+		char *text = ovb_keep_comments(in, inlen, canon, clen, &len);
 		st = emit(path ? path : "-", text, len, out);
+		free(canon);
 		free(text);
 		if (!st && ovb_verbose)
 			ovb_warn("%s: valid ovb-%s", name, fmt->name);
@@ -153,7 +196,8 @@ fmt_one(const char *path, struct ovb_out *out)
 		fmt->free(obj);
 	free(obj);
 	ovb_lex_free(&lx);
-	ovb_close_in(f);
+	fclose(m);
+	free(in);
 	return st;
 }
 
@@ -162,6 +206,9 @@ main(int argc, char **argv)
 {
 	int first, status = 0;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	ovb_stdin_expects = "an overbook file of any format (its magic record "
+		"first: ovb-cluster 1, ovb-apps 1, ...)";
+	ovb_cluster_hw_warn = true;
 	struct ovb_out out;
 	if ((status = ovb_out_open(&out, ovb_opt_output)))
 		return status;

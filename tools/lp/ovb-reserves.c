@@ -1707,7 +1707,10 @@ main(int argc, char **argv)
 {
 	argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (opt_serve) {
-		int sst = serve(stdin, stdout, "<stdout>");
+		ovb_stdin_expects = "ovb-worker requests (formats/worker.md)";
+		int sst = ovb_stdin_tty();
+		if (!sst)
+			sst = serve(stdin, stdout, "<stdout>");
 		glp_free_env();
 		struct ovb_out o = { stdout, NULL, NULL };
 		return ovb_out_end(&o, sst);

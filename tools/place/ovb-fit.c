@@ -1332,6 +1332,37 @@ nodes_exhaustive(const struct ovb_node *sh, const struct ovb_apps *apps,
 	return st;
 }
 
+/* Why no number of nodes holds the apps, for the messages. */
+static char never_why[1024];
+
+/* A capsule whose Eq. 1 term is above an empty node of the shape's
+ * capacity (then no number of nodes holds the apps), into never_why. */
+static void
+never_capsule(const struct ovb_apps *apps, const struct ovb_node *sh)
+{
+	for (size_t a = 0; a < apps->n; a++)
+		for (size_t i = 0; i < apps->app[a].ncap; i++) {
+			const struct ovb_app *app = &apps->app[a];
+			struct ovb_need n[OVB_NCAP];
+			if (app->op == OVB_OP_TERMINATE ||
+			    needs_of(app, &app->cap[i], n))
+				continue;
+			for (int r = 0; r < OVB_NCAP; r++) {
+				double t = n[r].used ? ovb_eq1_term(&n[r],
+					n[r].tau) : 0;
+				if (t <= sh->cap[r])
+					continue;
+				snprintf(never_why, sizeof never_why, "application "
+					"%s, capsule %s: its %s reservation %g %s is "
+					"above a node's %g %s", app->name,
+					app->cap[i].name, ovb_res_name((enum ovb_res)r),
+					t, ovb_res_rate_unit((enum ovb_res)r),
+					sh->cap[r], ovb_res_rate_unit((enum ovb_res)r));
+				return;
+			}
+		}
+}
+
 /* One point of --nodes at tolerance O (NAN: as given). */
 static int
 nodes_at(const struct ovb_node *sh, double O, struct ovb_fitpoint *pt,
@@ -1349,6 +1380,10 @@ nodes_at(const struct ovb_node *sh, double O, struct ovb_fitpoint *pt,
 	pt->count = 0;
 	memset(plan, 0, sizeof *plan);
 	memset(cl, 0, sizeof *cl);
+	snprintf(never_why, sizeof never_why, "more nodes than capsules do "
+		"not help");
+	if (k > last)
+		never_capsule(&apps, sh);
 	for (; !st && k <= last; k++) {
 		make_nodes(sh, k, cl);
 		st = write_tmp("cluster", w_cluster, cl);
@@ -1359,6 +1394,11 @@ nodes_at(const struct ovb_node *sh, double O, struct ovb_fitpoint *pt,
 			pt->bound = OVB_FIT_EXACT;
 			break;
 		}
+		if (!st && plan->nrej)   /* why the most nodes tried fail */
+			snprintf(never_why, sizeof never_why, "on %llu nodes, "
+				"application %s is rejected: %s",
+				(unsigned long long)k, plan->rej[0].app,
+				plan->rej[0].reason);
 		free_nodes(cl);
 		ovb_plan_free(plan);
 		if (ovb_progress_wanted())
@@ -1438,9 +1478,11 @@ answer_nodes(struct ovb_fit *fit, struct ovb_plan *plan,
 			*plan = pl;
 			*cl = c;
 		}
-		if (ovb_verbose)
+		if (ovb_verbose && pt->bound == OVB_FIT_NEVER)
+			ovb_warn("O = %g: no number of nodes of %s holds the "
+				"applications (%s)", pt->O, sh->name, never_why);
+		else if (ovb_verbose)
 			ovb_warn("O = %g: %s%llu nodes of %s", pt->O,
-				pt->bound == OVB_FIT_NEVER ? "no number of " :
 				pt->bound == OVB_FIT_AT_LEAST ? "at least " : "",
 				(unsigned long long)pt->count, sh->name);
 	}
@@ -1517,8 +1559,7 @@ main(int argc, char **argv)
 	if (!status && never) {
 		if (!ovb_quiet)
 			ovb_warn("no number of nodes of %s holds the applications "
-				"(one does not fit on empty nodes); nothing else "
-				"written", fit.name);
+				"(%s); nothing else written", fit.name, never_why);
 		status = OVB_FAIL;
 	}
 	if (!status && opt_plan_out)

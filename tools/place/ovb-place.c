@@ -1623,12 +1623,12 @@ admitted(const struct ovb_app *app, const struct capsule *cps)
 			char ex[OVB_MSG_NUM + 24] = "", l[OVB_MSG_NUM],
 				cap[OVB_MSG_NUM];
 			if (!isnan(excess))
-				snprintf(ex, sizeof ex, " (exactly %s above)",
-					ovb_fmt_msg_num(l, excess));
+				snprintf(ex, sizeof ex, " (exactly %s %s above)",
+					ovb_fmt_msg_num(l, excess), ovb_res_rate_unit(r));
 			reject(app, "admission: %s reservations would reach %s %s%s, "
-				"above the cluster's %s", ovb_res_name(r),
+				"above the cluster's %s %s", ovb_res_name(r),
 				ovb_fmt_msg_num(l, load), ovb_res_rate_unit(r), ex,
-				ovb_fmt_msg_num(cap, S.total_cap[r]));
+				ovb_fmt_msg_num(cap, S.total_cap[r]), ovb_res_rate_unit(r));
 			return false;
 		}
 	}

@@ -430,6 +430,8 @@ main(int argc, char **argv)
 {
 	int first, status = 0, st;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	ovb_stdin_expects = "a Bitbrains VM trace (GWA-T-12 CSV, "
+		"formats/bitbrains.md)";
 	struct state s;
 	memset(&s, 0, sizeof s);
 	struct ovb_out out;

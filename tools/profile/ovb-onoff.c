@@ -1867,6 +1867,8 @@ int
 main(int argc, char **argv)
 {
 	argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	ovb_stdin_refuse = "a perf.data trace is binary: name the file, or "
+		"pipe a trace in (perf record -o - ... | ovb-onoff ...)";
 	struct ovb_out out;
 	int status = ovb_out_open(&out, ovb_opt_output);
 	if (status)

@@ -17,6 +17,7 @@
  * sigma no node's capacity holds is a warning naming the interval at
  * which the curve shows it would fit; neither changes the output. */
 #include <argp.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,9 +108,10 @@ static const char doc[] =
 static double
 tolerance(struct argp_state *st, const char *opt, const char *s)
 {
-	double v = ovb_arg_real(st, opt, s, 0, 1);
-	if (v >= 1)
-		argp_error(st, "%s: the tolerance O must be below 1", opt);
+	double v = ovb_arg_real(st, opt, s, -DBL_MAX, DBL_MAX);
+	if (v < 0 || v >= 1)    /* as formats/apps.md: 0 <= O < 1 */
+		argp_error(st, "%s: %s is outside [0,1): the tolerance O is "
+			"at least 0 and below 1", opt, s);
 	return v;
 }
 

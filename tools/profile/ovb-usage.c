@@ -55,7 +55,7 @@ static const struct argp_option options[] = {
 	{ "pct", OPT_PCT, "P[,...]", 0,
 	  "Also give the P-th percentiles (always: 50, 90, 95, 99, 100)", 0 },
 	{ NULL, 0, NULL, 0, "Drift-aware U (ovb-series input only; not mem, whose "
-	  "U is its window peaks):", 2 },
+	  "U is its window peaks):", 3 },
 	{ "half-life", OPT_HALF, "DURATION", 0,
 	  "Each interval counts with the integer weight round(1024 "
 	  "2^-(age/DURATION)), at least 1, its age taken from the series' "
