@@ -127,12 +127,20 @@ ovb_lex_next(struct ovb_lex *lx)
 	return 0;
 }
 
-static FILE *errout;    /* NULL: stderr */
+static _Thread_local FILE *errout;    /* NULL: stderr; one per thread */
 
 void
 ovb_set_errout(FILE *f)
 {
 	errout = f;
+}
+
+void
+ovb_errout_write(const char *text, size_t len)
+{
+	FILE *e = errout ? errout : stderr;
+	fflush(stdout);
+	fwrite(text, 1, len, e);
 }
 
 static void vreport(const char *file, unsigned long line, const char *fmt,
@@ -190,38 +198,53 @@ digits(const char *p)
 	return q == p ? NULL : q;
 }
 
-/* Clinger's fast path: a decimal [-]DIGITS[.DIGITS] (no exponent) whose
- * digits make an integer m < 2^53 with d <= 22 of them after the point is
- * m / 10^d, both exact doubles, and IEEE division rounds the quotient
- * correctly: the double strtod returns, without strtod.  Anything else
- * (an exponent, more digits, zero) goes to strtod. */
+/* The fast path: a decimal [-]DIGITS[.DIGITS][(e|E)[+-]DIGITS] (already
+ * checked against the grammar) with at most 19 significant digits m and
+ * a decimal exponent e10 within ovb_decimal_to_double's range (lib/num.c:
+ * |e10| <= 19, or 22 when m < 2^53) is converted exactly, to the double
+ * strtod returns, without strtod.  Anything else (more digits, a larger
+ * exponent, zero) goes to strtod. */
 static bool
 fast_decimal(const char *s, double *v)
 {
-	static const double p10[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
-		1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
-		1e18, 1e19, 1e20, 1e21, 1e22 };
 	const char *p = s;
 	bool neg = *p == '-';
 	uint64_t m = 0;
-	int nd = 0, d = -1;
+	int nd = 0, e10 = 0;
 	if (neg)
 		p++;
-	for (; *p; p++) {
-		if (*p == '.') {
-			d = 0;
-			continue;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if (m || *p != '0') {
+			if (++nd > 19)
+				return false;
+			m = m * 10 + (uint64_t)(*p - '0');
 		}
-		if (*p < '0' || *p > '9' || ++nd > 15)
-			return false;  /* an exponent, or too many digits */
-		m = m * 10 + (uint64_t)(*p - '0');
-		if (d >= 0)
-			d++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			e10--;
+			if (m || *p != '0') {
+				if (++nd > 19)
+					return false;
+				m = m * 10 + (uint64_t)(*p - '0');
+			}
+		}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		bool eneg = *p == '-';
+		if (*p == '+' || *p == '-')
+			p++;
+		int x = 0;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			x = x * 10 + (*p - '0');
+			if (x > 99)
+				return false;
+		}
+		e10 += eneg ? -x : x;
 	}
-	if (m == 0 || d > 22)
+	if (m == 0 || !ovb_decimal_to_double(m, e10, v))
 		return false;
-	double x = d > 0 ? (double)m / p10[d] : (double)m;
-	*v = neg ? -x : x;
+	if (neg)
+		*v = -*v;
 	return true;
 }
 
