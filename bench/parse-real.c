@@ -108,7 +108,7 @@ check(unsigned long n)
 		}
 		/* k / 2^j = 5^j k / 10^j, halfway when k odd >= 2^53 */
 		uint64_t q = k;
-		for (int t = 1; t <= 3; t++) {
+		for (int t = 1; t <= 8; t++) {
 			if (q > UINT64_MAX / 5)
 				break;
 			q *= 5;
