@@ -265,6 +265,40 @@ need_bitbrains250() {
 	refute_output --partial '.bad.'
 }
 
+@test "all or nothing on stdout: a regular file is cut back to where it started, a pipe gets nothing" {
+	local i
+	# two VMs of 5,000 samples (1.2 MB of output, more than a buffer),
+	# then a bad line in the third file
+	for i in 1 2 3; do
+		{
+			head -1 "$CSV"
+			awk -v i=$i 'BEGIN { for (k = 0; k < 5000; k++)
+				printf "%d;\t2;\t5200.0;\t%d.25;\t1;\t1;\t%d;\t0;\t0;\t1.5;\t2.5\n",
+					1372629750 + 300 * k, (k * i) % 5000, k }'
+		} >"$T/$i.csv"
+	done
+	sed -i '5s/;[^;]*$//' "$T/3.csv"
+	# a file of its own: empty after the error
+	run -65 --separate-stderr sh -c 'ovb-import -q --bitbrains "$@" >"$0"' "$T/out" "$T/1.csv" "$T/2.csv" "$T/3.csv"
+	assert_equal "$stderr" "ovb-import: $T/3.csv:5: 10 fields separated by ';', expected 11"
+	[[ -f $T/out && ! -s $T/out ]] || fail "stdout file not empty: $(head -c 200 "$T/out")"
+	# after what the shell wrote first, and appended: those bytes stay
+	run -65 sh -c '{ echo before; ovb-import -q --bitbrains "$@"; } >"$0"' "$T/out" "$T/1.csv" "$T/2.csv" "$T/3.csv"
+	assert_equal "$(cat "$T/out")" before
+	run -65 sh -c 'ovb-import -q --bitbrains "$@" >>"$0"' "$T/out" "$T/1.csv" "$T/2.csv" "$T/3.csv"
+	assert_equal "$(cat "$T/out")" before
+	# a pipe
+	run -0 --separate-stderr sh -c 'ovb-import -q --bitbrains "$@" | wc -c' "$T/1.csv" "$T/2.csv" "$T/3.csv"
+	assert_output 0
+	# without the error: the same bytes through a file, a pipe, -o
+	ovb-import -q --bitbrains "$T/1.csv" "$T/2.csv" >"$T/a"
+	ovb-import -q --bitbrains "$T/1.csv" "$T/2.csv" | cat >"$T/b"
+	ovb-import -q --bitbrains "$T/1.csv" "$T/2.csv" -o "$T/c"
+	cmp "$T/a" "$T/b"
+	cmp "$T/a" "$T/c"
+	run -0 python3 "$ORACLE/import.py" "$T/a" "$T/1.csv" "$T/2.csv"
+}
+
 # ---------------------------------------------------------------------------
 # Malformed traces and bad options.
 

@@ -32,8 +32,10 @@
 #include <poll.h>
 #include <pthread.h>
 #include <spawn.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -578,8 +580,44 @@ put_msg(char **msg, size_t *len)
 	*len = 0;
 }
 
-/* Standard output is written only once every input has been read (all or
- * nothing): the text goes to an unlinked temporary file first. */
+/* Where standard output can take the text as it comes, all or nothing
+ * still: a regular file (cut back to where it started when an input turns
+ * out bad; O_APPEND: to its size at the start) or /dev/null.  *start is
+ * the length to cut back to; -1: not such a file (a pipe, a terminal). */
+static off_t
+stdout_direct(void)
+{
+	struct stat st, null;
+	if (fstat(STDOUT_FILENO, &st))
+		return -1;
+	if (S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 &&
+	    S_ISCHR(null.st_mode) && st.st_rdev == null.st_rdev)
+		return 0;
+	if (!S_ISREG(st.st_mode))
+		return -1;
+	int fl = fcntl(STDOUT_FILENO, F_GETFL);
+	if (fl < 0)
+		return -1;
+	if (fl & O_APPEND)
+		return st.st_size;
+	return lseek(STDOUT_FILENO, 0, SEEK_CUR);
+}
+
+/* Nothing of what was written to standard output stays: its buffer is
+ * dropped and a regular file cut back to its length at the start. */
+static void
+stdout_undo(off_t start)
+{
+	__fpurge(stdout);
+	struct stat st;
+	if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+	    ftruncate(STDOUT_FILENO, start) == 0)
+		lseek(STDOUT_FILENO, start, SEEK_SET);
+}
+
+/* Any other standard output (a pipe, a terminal) is written only once
+ * every input has been read: the text goes to an unlinked temporary file
+ * first. */
 static FILE *
 spool_open(char **name)
 {
@@ -636,7 +674,8 @@ main(int argc, char **argv)
 		return status;
 	char *spname = NULL;
 	FILE *sp = NULL;
-	if (!out.path && !(sp = spool_open(&spname)))
+	off_t start = out.path ? -1 : stdout_direct();
+	if (!out.path && start < 0 && !(sp = spool_open(&spname)))
 		status = OVB_EIO;
 	FILE *dst = sp ? sp : out.f;
 	if (!status)
@@ -674,7 +713,7 @@ main(int argc, char **argv)
 		if (c->status > status)
 			status = c->status;
 		if (!status && c->len)
-			fwrite_unlocked(c->text, 1, c->len, dst);
+			fwrite(c->text, 1, c->len, dst);  /* locked: a worker's message flushes stdout */
 		nseries += c->nseries;
 		free(c->text);
 		c->text = NULL;
@@ -704,6 +743,8 @@ main(int argc, char **argv)
 		status = sp ? ovb_write_error(sp, spname, errno) : OVB_EIO;
 	if (!status && sp)
 		status = spool_copy(sp, spname, out.f);
+	if (status && status != OVB_FAIL && !out.path && start >= 0)
+		stdout_undo(start);
 	if (sp)
 		fclose(sp);
 	free(spname);
