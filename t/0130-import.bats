@@ -620,3 +620,55 @@ bad_line() {
 	ovb-import -q -j 1 --bitbrains "${files[@]}" >"$T/s1"
 	cmp "$T/s" "$T/s1"
 }
+
+@test "bitbrains-rnd-250: a user's typo among real files: a bad line is 65 at FILE:LINE, a missing month 66, nothing written" {
+	need_bitbrains250
+	local files=() n
+	for n in 2 3 5 8 13 21 34 55 89 144; do
+		files+=("$BB250/2013-8/$n.csv.gz")
+	done
+	mkdir "$T/2013-9"
+	# VM 55's September with one number mistyped on line 4321
+	gzip -dc "$BB250/2013-9/55.csv.gz" |
+		sed -E '4321s/^([0-9]+;[[:blank:]]*[0-9]+;[[:blank:]]*)([0-9])/\1\2,/' |
+		gzip >"$T/2013-9/55.csv.gz"
+	run -65 --separate-stderr ovb-import --bitbrains "${files[@]}" "$T/2013-9/55.csv.gz" -o "$T/s"
+	assert_output ''
+	[[ $stderr == "ovb-import: $T/2013-9/55.csv.gz:4321: CPU capacity provisioned [MHZ]: '"*"' is not a finite decimal number" ]] ||
+		fail "stderr: $stderr"
+	[[ ! -e $T/s ]]
+	run -66 --separate-stderr ovb-import --bitbrains "${files[@]}" "$T/2013-9/89.csv.gz" -o "$T/s"
+	assert_equal "$stderr" "ovb-import: $T/2013-9/89.csv.gz: cannot open: No such file or directory"
+	[[ ! -e $T/s ]]
+	run -0 ls -A "$T"
+	refute_output --partial '.s.'
+}
+
+@test "memory holds the VMs being read, not the fleet: 80 VMs take about what 20 do" {
+	# VMs of a month each (8,640 samples): holding them all (as main did
+	# before issue 27) takes about 1 MB more per VM, 60 MB more for 80
+	# than for 20; read -j 2 at a time (at most 8 ahead of the writer) it
+	# is the same few VMs (a few MB more, the allocator's)
+	local i
+	awk -v h="$(head -1 "$CSV")" 'BEGIN { print h;
+		for (k = 0; k < 8640; k++)
+			printf "%d;\t4;\t10399.99;\t%.6f;\t1;\t1;\t%d.5;\t0;\t0;\t%.3f;\t%.3f\n",
+				1372629750 + 300 * k, (k * 7919) % 10000 / 3.0, k * 13,
+				k / 7.0, k / 9.0 }' >"$T/base.csv"
+	mkdir "$T/f"
+	for i in $(seq 1 80); do
+		ln -s "$T/base.csv" "$T/f/$i.csv"
+	done
+	peak() {
+		python3 -c 'import os, resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+assert p.returncode == 0, p
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+	}
+	local few many
+	few=$(peak ovb-import -q -j 2 --bitbrains "$T"/f/{1..20}.csv -o "$T/s20")
+	many=$(peak ovb-import -q -j 2 --bitbrains "$T"/f/*.csv -o "$T/s80")
+	echo "peak RSS: 20 VMs $few KB, 80 VMs $many KB"
+	((many < few + 15000)) || fail "80 VMs: $many KB, 20 VMs: $few KB"
+	run -0 python3 "$ORACLE/import.py" "$T/s20" "$T"/f/{1..20}.csv
+}

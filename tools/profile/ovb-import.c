@@ -216,8 +216,8 @@ struct capsule {
 	char *name;
 	size_t *file, nfile, capfile;   /* its files, in command-line order */
 	int status;             /* the largest of its files' */
-	char *text;             /* its series blocks (status 0) */
-	size_t len, nseries;
+	char *text;             /* its series blocks (status 0), from the pool */
+	size_t len, textcap, nseries;
 	char *msg;              /* its own warnings, printed at the end */
 	size_t msglen;
 	bool done;
@@ -448,6 +448,8 @@ read_file(struct scratch *w, struct capsule *c, const char *path,
 
 /* ---- one VM's series text ---- */
 
+static char *take_text(size_t need, size_t *cap);
+
 static int
 cmp_row(const void *a, const void *b)
 {
@@ -480,8 +482,8 @@ to_text(struct capsule *c, struct ovb_bitbrains_vm *vm)
 		ovb_warn("capsule %s: %zu samples fell on a slot of %llu s "
 			"already taken after rounding; the first of each slot is "
 			"kept", c->name, dup, (unsigned long long)opt_interval);
-	char *o = c->text = ovb_xmalloc(OVB_NRES * (vm->n *
-		(size_t)OVB_SERIES_SAMPLE_MAX + OVB_MAXNAME + 64));
+	char *o = c->text = take_text(OVB_NRES * (vm->n *
+		(size_t)OVB_SERIES_SAMPLE_MAX + OVB_MAXNAME + 64), &c->textcap);
 	for (int r = 0; r < OVB_NRES; r++) {
 		if (!opt_res[r])
 			continue;
@@ -542,8 +544,41 @@ static struct {
 	size_t next;            /* the next capsule to take */
 	size_t written;         /* capsules the writer is through with */
 	size_t ahead;           /* at most this many past written */
+	/* text buffers the writer is through with, for the next VMs: their
+	 * pages stay the same few (at most ahead + workers buffers), where
+	 * fresh ones would fault in new pages (and fragment) VM after VM */
+	struct { char *p; size_t cap; } *pool;
+	size_t npool, cappool;
 } Q = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-	PTHREAD_COND_INITIALIZER, 0, 0, 0 };
+	PTHREAD_COND_INITIALIZER, 0, 0, 0, NULL, 0, 0 };
+
+static char *
+take_text(size_t need, size_t *cap)
+{
+	char *p = NULL;
+	pthread_mutex_lock(&Q.mu);
+	if (Q.npool) {
+		p = Q.pool[--Q.npool].p;
+		*cap = Q.pool[Q.npool].cap;
+	}
+	pthread_mutex_unlock(&Q.mu);
+	if (p && *cap >= need)
+		return p;
+	free(p);
+	*cap = need;
+	return ovb_xmalloc(need);
+}
+
+/* Under Q.mu. */
+static void
+give_text(char *p, size_t cap)
+{
+	if (!p)
+		return;
+	ovb_grow(&Q.pool, &Q.cappool, Q.npool, sizeof *Q.pool);
+	Q.pool[Q.npool].p = p;
+	Q.pool[Q.npool++].cap = cap;
+}
 
 static void *
 worker(void *arg)
@@ -715,9 +750,9 @@ main(int argc, char **argv)
 		if (!status && c->len)
 			fwrite(c->text, 1, c->len, dst);  /* locked: a worker's message flushes stdout */
 		nseries += c->nseries;
-		free(c->text);
-		c->text = NULL;
 		pthread_mutex_lock(&Q.mu);
+		give_text(c->text, c->textcap);
+		c->text = NULL;
 		Q.written = i + 1;
 		pthread_cond_broadcast(&Q.room);
 		pthread_mutex_unlock(&Q.mu);
@@ -726,6 +761,9 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < nthreads; i++)
 		pthread_join(tid[i], NULL);
 	free(tid);
+	for (size_t i = 0; i < Q.npool; i++)
+		free(Q.pool[i].p);
+	free(Q.pool);
 	ovb_progress_end();
 	if (!status) {
 		for (size_t i = 0; i < ncaps; i++)
