@@ -747,8 +747,10 @@ main(int argc, char **argv)
 		struct capsule *c = &caps[i];
 		if (c->status > status)
 			status = c->status;
+		/* fwrite, not fwrite_unlocked: a worker's message flushes
+		 * stdout (lib's vreport) */
 		if (!status && c->len)
-			fwrite(c->text, 1, c->len, dst);  /* locked: a worker's message flushes stdout */
+			fwrite(c->text, 1, c->len, dst);
 		nseries += c->nseries;
 		pthread_mutex_lock(&Q.mu);
 		give_text(c->text, c->textcap);
