@@ -24,18 +24,12 @@
 
 static uint64_t rng;
 
+/* splitmix64, as lib/util.c's ovb_rng_next: a copy keeps this file
+ * buildable from lib/num.c alone */
 static uint64_t
 next(void)
 {
-	return ovb_rng_next(&rng);
-}
-
-/* ovb_rng_next is in lib/util.c; a copy (splitmix64) keeps this file
- * buildable from lib/num.c alone. */
-uint64_t
-ovb_rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+	uint64_t z = (rng += 0x9e3779b97f4a7c15u);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
 	return z ^ (z >> 31);
