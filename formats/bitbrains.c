@@ -226,6 +226,8 @@ check_header(const char *path, char **field, int n)
 	return 0;
 }
 
+bool ovb_bitbrains_fast = true;
+
 int
 ovb_bitbrains_parse(const char *buf, size_t len, const char *path,
 	const struct ovb_bitbrains_opt *opt, struct ovb_bitbrains_vm *vm,
@@ -245,7 +247,7 @@ ovb_bitbrains_parse(const char *buf, size_t len, const char *path,
 			end--;
 		uint64_t ts = 0;
 		double x[NCOL];
-		if (line > 1 && fast_line(p, end, &ts, x)) {
+		if (line > 1 && ovb_bitbrains_fast && fast_line(p, end, &ts, x)) {
 			k->lines++;
 			st = add_row(&rd, line, ts, x);
 			p = next;

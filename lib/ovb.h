@@ -575,6 +575,10 @@ int ovb_bitbrains_read(FILE *f, const char *path,
 int ovb_bitbrains_parse(const char *buf, size_t len, const char *path,
 	const struct ovb_bitbrains_opt *opt, struct ovb_bitbrains_vm *vm,
 	size_t *order, struct ovb_bitbrains_counts *k);
+/* false: every line takes the general path, not the fast one (the fuzz
+ * target reads each input both ways and requires the same rows, counts
+ * and status). */
+extern bool ovb_bitbrains_fast;
 
 /* ---- formats/series.c: time-aligned usage samples (format ovb-series) ----
  *
