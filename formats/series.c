@@ -148,21 +148,56 @@ ovb_series_read(struct ovb_lex *lx, struct ovb_series_set *ss)
 	return st;
 }
 
-int
-ovb_series_write(FILE *f, const struct ovb_series_set *ss)
+void
+ovb_series_head(FILE *f)
 {
 	ovb_put_magic(f, "series");
 	fputs("# series CAPSULE RES; interval I s; sample T V: the mean usage "
 	      "over [T, T+I)\n# in cpu, B/s or B (mem), T in s since the epoch, "
 	      "a multiple of I, increasing\n", f);
-	char buf[32];
+}
+
+char *
+ovb_series_block_text(char *o, const char *capsule, enum ovb_res res,
+	uint64_t interval)
+{
+	o = stpcpy(o, "series ");
+	o = stpcpy(o, capsule);
+	*o++ = ' ';
+	o = stpcpy(o, ovb_res_name(res));
+	o = stpcpy(o, "\ninterval ");
+	o = ovb_fmt_u64_end(o, interval);
+	return stpcpy(o, " s\n");
+}
+
+char *
+ovb_series_sample_text(char *o, uint64_t t, double v)
+{
+	memcpy(o, "sample ", 7);
+	o = ovb_fmt_u64_end(o + 7, t);
+	*o++ = ' ';
+	o = ovb_fmt_real_end(o, v);
+	*o++ = '\n';
+	return o;
+}
+
+int
+ovb_series_write(FILE *f, const struct ovb_series_set *ss)
+{
+	ovb_series_head(f);
+	char buf[4096];
 	for (size_t i = 0; i < ss->n; i++) {
 		const struct ovb_series *s = &ss->s[i];
-		fprintf(f, "series %s %s\ninterval %llu s\n", s->capsule,
-			ovb_res_name(s->res), (unsigned long long)s->interval);
-		for (size_t k = 0; k < s->n; k++)
-			fprintf(f, "sample %llu %s\n", (unsigned long long)s->t[k],
-				ovb_fmt_real(buf, s->v[k]));
+		char *o = ovb_series_block_text(buf, s->capsule, s->res,
+			s->interval);
+		for (size_t k = 0; k < s->n; k++) {
+			if (o - buf > (ptrdiff_t)sizeof buf - OVB_SERIES_SAMPLE_MAX) {
+				fwrite_unlocked(buf, 1, (size_t)(o - buf), f);
+				o = buf;
+			}
+			o = ovb_series_sample_text(o, s->t[k], s->v[k]);
+		}
+		fwrite_unlocked(buf, 1, (size_t)(o - buf), f);
 	}
 	return ferror(f) ? OVB_EIO : 0;
 }

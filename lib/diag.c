@@ -7,12 +7,20 @@
 
 #include "ovb.h"
 
-static FILE *errout;    /* NULL: stderr */
+static _Thread_local FILE *errout;    /* NULL: stderr; one per thread */
 
 void
 ovb_set_errout(FILE *f)
 {
 	errout = f;
+}
+
+void
+ovb_errout_write(const char *text, size_t len)
+{
+	FILE *e = errout ? errout : stderr;
+	fflush(stdout);
+	fwrite(text, 1, len, e);
 }
 
 static void vreport(const char *file, unsigned long line, const char *fmt,

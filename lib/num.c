@@ -42,17 +42,19 @@
 
 #include "ovb.h"
 
+/* "00" "01" ... "99": two digits at a time */
+static const char pair[201] =
+	"00010203040506070809101112131415161718192021222324252627282930"
+	"31323334353637383940414243444546474849505152535455565758596061"
+	"62636465666768697071727374757677787980818283848586878889909192"
+	"939495969798990";
+
 /* Writes the P-digit decimal D (10^(P-1) <= D < 10^P) with decimal
  * exponent X as "%.Pg" does: trailing zeros dropped, scientific when
  * X < -4 or X >= P.  Returns the end of the text. */
 static char *
 put_g(char *o, uint64_t D, int X, int P)
 {
-	static const char pair[201] =
-		"00010203040506070809101112131415161718192021222324252627282930"
-		"31323334353637383940414243444546474849505152535455565758596061"
-		"62636465666768697071727374757677787980818283848586878889909192"
-		"939495969798990";
 	char d[20];
 	int nd = P;
 	/* two halves of at most 9 digits, two digits at a time: the two
@@ -309,6 +311,27 @@ ovb_fmt_real(char *buf, double v)
 }
 
 char *
+ovb_fmt_u64_end(char *buf, uint64_t v)
+{
+	char d[20];
+	int i = 20;
+	while (v >= 100) {
+		i -= 2;
+		memcpy(d + i, pair + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		i -= 2;
+		memcpy(d + i, pair + 2 * v, 2);
+	} else
+		d[--i] = (char)('0' + v);
+	memcpy(buf, d + i, (size_t)(20 - i));
+	buf += 20 - i;
+	*buf = 0;
+	return buf;
+}
+
+char *
 ovb_fmt_msg_num(char *buf, double v)
 {
 	if (isnan(v))
@@ -350,6 +373,101 @@ ovb_split_double(double v, int64_t *m, int *e)
 	*e = ee;
 }
 
+/* ---- reading: a decimal m 10^e10 as the nearest double ----
+ *
+ * The inverse of the writer's exact path, for the readers (formats/lex.c's
+ * ovb_parse_real, formats/bitbrains.c): the double strtod returns
+ * (correctly rounded, ties to even) for m 10^e10 with m < 2^64 (at most 19
+ * significant digits) and |e10| <= 19, without strtod:
+ *  - Clinger's fast path: m < 2^53 and |e10| <= 22: m and 10^|e10| are
+ *    exact doubles, so one IEEE multiplication or division rounds once;
+ *  - e10 >= 0: N = m 10^e10 < 2^128 exactly, rounded to 53 bits;
+ *  - e10 < 0: q = floor(m 2^s / 10^d) for the shift s that puts q in
+ *    [2^62, 2^64), the remainder's being non-zero a sticky bit below q's
+ *    last bit, rounded to 53 bits: exact, since 10^d < 2^64 divides in
+ *    one 128-by-64-bit division.
+ * Every result lies between 10^-19 and 2^64 10^19, well inside the normal
+ * range.  bench/parse-real.c checks it against strtod on millions of
+ * random decimals (t/0030-num.bats). */
+
+typedef unsigned __int128 u128_t;
+
+static const uint64_t pow10_u64[20] = { 1, 10, 100, 1000, 10000, 100000,
+	1000000, 10000000, 100000000, 1000000000, 10000000000u,
+	100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
+	1000000000000000u, 10000000000000000u, 100000000000000000u,
+	1000000000000000000u, 10000000000000000000u };
+
+/* The double nearest (q + f) 2^e2 for some 0 <= f < 1, f > 0 iff sticky,
+ * q >= 2^53 (so that the bits below q's last lie under half a unit of the
+ * 11 dropped), ties to even; the result must be a normal double. */
+static double
+round_q(uint64_t q, bool sticky, int e2)
+{
+	int lz = __builtin_clzll(q);
+	q <<= lz;
+	e2 -= lz;
+	uint64_t M = q >> 11, rest = q & 0x7ff;
+	if (rest > 0x400 || (rest == 0x400 && (sticky || (M & 1))))
+		M++;
+	e2 += 11;
+	if (M == (uint64_t)1 << 53) {
+		M >>= 1;
+		e2++;
+	}
+	uint64_t bits = (uint64_t)(e2 + 52 + 1023) << 52 |
+		(M & (((uint64_t)1 << 52) - 1));
+	double v;
+	memcpy(&v, &bits, sizeof v);
+	return v;
+}
+
+bool
+ovb_decimal_to_double(uint64_t m, int e10, double *v)
+{
+	static const double p10[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+		1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+		1e18, 1e19, 1e20, 1e21, 1e22 };
+	if (m == 0) {
+		*v = 0;
+		return true;
+	}
+	if (m < (uint64_t)1 << 53 && e10 >= -22 && e10 <= 22) {
+		*v = e10 < 0 ? (double)m / p10[-e10] : (double)m * p10[e10];
+		return true;
+	}
+	if (e10 > 19 || e10 < -19)
+		return false;
+	if (e10 >= 0) {
+		u128_t N = (u128_t)m * pow10_u64[e10];
+		uint64_t hi = (uint64_t)(N >> 64);
+		if (!hi) {
+			*v = (double)(uint64_t)N;  /* correctly rounded */
+			return true;
+		}
+		int s = 64 - __builtin_clzll(hi);
+		uint64_t q = (uint64_t)(N >> s);
+		bool sticky = (N & (((u128_t)1 << s) - 1)) != 0;
+		*v = round_q(q, sticky, s);
+		return true;
+	}
+	uint64_t p = pow10_u64[-e10];
+	int bm = 64 - __builtin_clzll(m), bp = 64 - __builtin_clzll(p);
+	int s = 63 + bp - bm;
+	u128_t N = (u128_t)m << s;
+	uint64_t q, r;
+#if defined(__x86_64__)
+	/* N < p 2^64: the quotient fits, divq cannot fault */
+	__asm__("divq %4" : "=a"(q), "=d"(r)
+		: "a"((uint64_t)N), "d"((uint64_t)(N >> 64)), "rm"(p));
+#else
+	q = (uint64_t)(N / p);
+	r = (uint64_t)(N % p);
+#endif
+	*v = round_q(q, r != 0, -s);
+	return true;
+}
+
 /* ---- reading: strict numbers ---- */
 
 static const char *
@@ -361,38 +479,53 @@ digits(const char *p)
 	return q == p ? NULL : q;
 }
 
-/* Clinger's fast path: a decimal [-]DIGITS[.DIGITS] (no exponent) whose
- * digits make an integer m < 2^53 with d <= 22 of them after the point is
- * m / 10^d, both exact doubles, and IEEE division rounds the quotient
- * correctly: the double strtod returns, without strtod.  Anything else
- * (an exponent, more digits, zero) goes to strtod. */
+/* The fast path: a decimal [-]DIGITS[.DIGITS][(e|E)[+-]DIGITS] (already
+ * checked against the grammar) with at most 19 significant digits m and
+ * a decimal exponent e10 within ovb_decimal_to_double's range (lib/num.c:
+ * |e10| <= 19, or 22 when m < 2^53) is converted exactly, to the double
+ * strtod returns, without strtod.  Anything else (more digits, a larger
+ * exponent, zero) goes to strtod. */
 static bool
 fast_decimal(const char *s, double *v)
 {
-	static const double p10[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
-		1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
-		1e18, 1e19, 1e20, 1e21, 1e22 };
 	const char *p = s;
 	bool neg = *p == '-';
 	uint64_t m = 0;
-	int nd = 0, d = -1;
+	int nd = 0, e10 = 0;
 	if (neg)
 		p++;
-	for (; *p; p++) {
-		if (*p == '.') {
-			d = 0;
-			continue;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if (m || *p != '0') {
+			if (++nd > 19)
+				return false;
+			m = m * 10 + (uint64_t)(*p - '0');
 		}
-		if (*p < '0' || *p > '9' || ++nd > 15)
-			return false;  /* an exponent, or too many digits */
-		m = m * 10 + (uint64_t)(*p - '0');
-		if (d >= 0)
-			d++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			e10--;
+			if (m || *p != '0') {
+				if (++nd > 19)
+					return false;
+				m = m * 10 + (uint64_t)(*p - '0');
+			}
+		}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		bool eneg = *p == '-';
+		if (*p == '+' || *p == '-')
+			p++;
+		int x = 0;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			x = x * 10 + (*p - '0');
+			if (x > 99)
+				return false;
+		}
+		e10 += eneg ? -x : x;
 	}
-	if (m == 0 || d > 22)
+	if (m == 0 || !ovb_decimal_to_double(m, e10, v))
 		return false;
-	double x = d > 0 ? (double)m / p10[d] : (double)m;
-	*v = neg ? -x : x;
+	if (neg)
+		*v = -*v;
 	return true;
 }
 

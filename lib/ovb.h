@@ -122,9 +122,14 @@ int ovb_err_at(const char *file, unsigned long line, const char *fmt, ...)
 /* "PROG: MESSAGE" on stderr (no location). */
 void ovb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Sends the messages of ovb_err, ovb_err_at and ovb_warn to f instead
- * (NULL: back to stderr).  The fuzz targets point them at /dev/null and
- * leave stderr itself, where the sanitizers report, alone. */
+ * (NULL: back to stderr), in the calling thread only (ovb-import's
+ * workers keep each file's messages apart to print them in file order).
+ * The fuzz targets point them at /dev/null and leave stderr itself, where
+ * the sanitizers report, alone. */
 void ovb_set_errout(FILE *f);
+/* Writes text (messages kept earlier) where the calling thread's messages
+ * go. */
+void ovb_errout_write(const char *text, size_t len);
 
 /* ---- lib/num.c: the canonical number writer, strict numbers, the parts of a
  * double ---- */
@@ -134,6 +139,9 @@ void ovb_set_errout(FILE *f);
 char *ovb_fmt_real(char *buf, double v);
 /* The same, returning the end of the text (its terminating NUL). */
 char *ovb_fmt_real_end(char *buf, double v);
+/* The decimal digits of v at buf (>= 21 bytes), NUL-terminated; returns
+ * the end (the NUL), as printf's %llu. */
+char *ovb_fmt_u64_end(char *buf, uint64_t v);
 /* Convenience: writes " " and the canonical number to f. */
 void ovb_put_real(FILE *f, double v);
 /* A number for a message: the canonical text of a finite v (the double
@@ -145,6 +153,10 @@ void ovb_put_real(FILE *f, double v);
 char *ovb_fmt_msg_num(char *buf, double v);
 /* v = m 2^e exactly, m an odd integer (m = e = 0 for v == 0). */
 void ovb_split_double(double v, int64_t *m, int *e);
+/* The double nearest m 10^e10 (ties to even, as strtod), for m < 2^64 and
+ * |e10| <= 19 (any m 10^e10 with m < 2^53 and |e10| <= 22 too); false
+ * outside that range (the caller then uses strtod). */
+bool ovb_decimal_to_double(uint64_t m, int e10, double *v);
 
 /* Strict numbers: a decimal real is -?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?,
  * finite; an unsigned integer is [0-9]+ within range.  Return true when s
@@ -616,6 +628,16 @@ struct ovb_bitbrains_counts {
 int ovb_bitbrains_read(FILE *f, const char *path,
 	const struct ovb_bitbrains_opt *opt, struct ovb_bitbrains_vm *vm,
 	size_t *order, struct ovb_bitbrains_counts *k);
+/* The same on the whole text of a trace in memory (buf need not end in a
+ * NUL); ovb_bitbrains_read reads f to its end, then calls it (a read
+ * error is reported first). */
+int ovb_bitbrains_parse(const char *buf, size_t len, const char *path,
+	const struct ovb_bitbrains_opt *opt, struct ovb_bitbrains_vm *vm,
+	size_t *order, struct ovb_bitbrains_counts *k);
+/* false: every line takes the general path, not the fast one (the fuzz
+ * target reads each input both ways and requires the same rows, counts
+ * and status). */
+extern bool ovb_bitbrains_fast;
 
 /* ---- formats/series.c: time-aligned usage samples (format ovb-series) ----
  *
@@ -641,6 +663,16 @@ struct ovb_series_set {
 };
 int ovb_series_read(struct ovb_lex *lx, struct ovb_series_set *ss);
 int ovb_series_write(FILE *f, const struct ovb_series_set *ss);
+/* The pieces of ovb_series_write, for a writer that makes its blocks
+ * itself (ovb-import): the magic and comment lines; "series CAPSULE
+ * RES\ninterval I s\n" at o (room for OVB_MAXNAME + 64 bytes); "sample T
+ * V\n" at o (room for OVB_SERIES_SAMPLE_MAX bytes).  Both return the end
+ * of what they wrote (no NUL). */
+void ovb_series_head(FILE *f);
+char *ovb_series_block_text(char *o, const char *capsule, enum ovb_res res,
+	uint64_t interval);
+#define OVB_SERIES_SAMPLE_MAX 64
+char *ovb_series_sample_text(char *o, uint64_t t, double v);
 void ovb_series_free(struct ovb_series_set *ss);
 /* A new empty series at the end of ss (capsule copied). */
 struct ovb_series *ovb_series_add(struct ovb_series_set *ss,

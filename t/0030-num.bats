@@ -6,6 +6,11 @@
 # random doubles of every kind: any bit pattern (NaN, inf), subnormals, the
 # top binades, integers and halves near 2^52..2^54, short decimals (1e-5,
 # 0.1, 1e21, ...), a few ulps from powers of two and ten, negatives.
+#
+# bench/parse-real.c compares the readers' exact conversion
+# (ovb_decimal_to_double: a decimal of at most 19 digits as a double, in
+# 128-bit integers) with glibc's strtod on random decimals, exact halfway
+# cases between two doubles and their neighbours.
 
 bats_require_minimum_version 1.5.0
 
@@ -89,4 +94,27 @@ assert not bad, bad[:5]
 print('60000 decimals read exactly')
 PY
 	assert_output "60000 decimals read exactly"
+}
+
+@test "ovb_decimal_to_double gives strtod's double on 9 million decimals (19 digits, halfway cases and their neighbours)" {
+	cc -std=gnu17 -O2 -I"$ROOT/lib" -o "$T/parse-real" \
+		"$ROOT/bench/parse-real.c" "$ROOT/lib/num.c" -lm
+	run -0 --separate-stderr "$T/parse-real" check 300000 1
+	assert_output --regexp '^[0-9]+ decimals, 0 differ from strtod$'
+	run -0 --separate-stderr "$T/parse-real" check 300000 20261128
+	assert_output --regexp '^[0-9]+ decimals, 0 differ from strtod$'
+}
+
+@test "the comparison can fail: ties to even and the sticky bit of the division matter" {
+	sed 's/(sticky || (M \& 1))/(sticky)/' "$ROOT/lib/num.c" >"$T/tie.c"
+	! cmp -s "$ROOT/lib/num.c" "$T/tie.c" || fail "sed changed nothing"
+	cc -std=gnu17 -O2 -I"$ROOT/lib" -o "$T/tie" "$ROOT/bench/parse-real.c" "$T/tie.c" -lm
+	run -1 --separate-stderr "$T/tie" check 20000 1
+	assert_output --partial "differ from strtod"
+	refute_output --partial " 0 differ"
+	sed 's/round_q(q, r != 0, -s)/round_q(q, false, -s)/' "$ROOT/lib/num.c" >"$T/sticky.c"
+	! cmp -s "$ROOT/lib/num.c" "$T/sticky.c" || fail "sed changed nothing"
+	cc -std=gnu17 -O2 -I"$ROOT/lib" -o "$T/sticky" "$ROOT/bench/parse-real.c" "$T/sticky.c" -lm
+	run -1 --separate-stderr "$T/sticky" check 20000 1
+	refute_output --partial " 0 differ"
 }

@@ -4,7 +4,9 @@
 #
 # t/data/replay-bitbrains.csv is a hand-written excerpt in the Bitbrains
 # layout (not real data): a timestamp tie, a duplicate slot after rounding,
-# a line without CPU data, exponents, a missing slot.  t/oracle/import.py
+# a line without CPU data, exponents, a missing slot.  The tests on
+# ../shared/data/bitbrains-rnd-250 check VMs of the 250-VM fleet and the
+# workers (-j) against the same oracle.  t/oracle/import.py
 # recomputes the conversion from the CSV (exact doubles);
 # t/oracle/usage.py and tbucket.py recompute U and the token-bucket curve from a
 # series with Fractions; t/gen/replay.py makes random series.  The
@@ -19,6 +21,7 @@ setup() {
 	GEN="$BATS_TEST_DIRNAME/gen"
 	T=$BATS_TEST_TMPDIR
 	BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
+	BB250="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd-250"
 	CSV="$DATA/replay-bitbrains.csv"
 }
 
@@ -29,6 +32,11 @@ stderr_has() {
 need_bitbrains() {
 	[[ -d $BB/2013-7 && -d $BB/2013-8 ]] ||
 		skip "the Bitbrains traces are not at $BB"
+}
+
+need_bitbrains250() {
+	[[ -d $BB250/2013-7 && -d $BB250/2013-9 ]] ||
+		skip "the 250-VM Bitbrains traces are not at $BB250"
 }
 
 # ---------------------------------------------------------------------------
@@ -183,6 +191,112 @@ need_bitbrains() {
 	[[ ! -e $T/c ]]
 	run -0 ls -A "$T"
 	refute_output --partial '.c.'
+}
+
+@test "the fast line path and the general one give the oracle's doubles (20 digits, exponents, zeros, blanks, CR LF)" {
+	# formats/bitbrains.c tries each data line by a fast path and hands
+	# anything it cannot vouch for to the general one: both must give the
+	# doubles Python's float gives, whichever path a line takes
+	{
+		head -1 "$CSV"
+		# fast: 17-19 significant digits, exponents, leading zeros, -0
+		printf '1372629750;\t8;\t20799.994872;\t74.533314958;\t0.35833333333333334;\t2.097152E7;\t83884.8;\t0.0;\t0.8;\t6.466666666666667;\t1.1333333333333333\n'
+		printf '1372630050; 0002 ;5199.99925;110.93331733333332e-2;2.1;8357888.0;1.3421706666666668e+5;-0.0;1e-19;4133.333333333334e-3;9999999999999999999\n'
+		printf '1372630350;\t1;\t1000;\t0.0000000000000000001;\t1;\t1;\t1.8446744073709551615E3;\t0;\t0;\t12345678901234567.89e-2;\t1E+19\r\n'
+		# general: 20 digits, exponents beyond 10^19, 0e-400
+		printf '1372630650;\t4;\t12345678901234567890.5;\t1e25;\t1;\t1;\t0.00000000000000000000001234567;\t0e-400;\t0;\t1.5e-30;\t123456789012345678901234\n'
+		printf '00001372630950;\t3;\t3e+3;\t1.0000000000000000000000001e3;\t1;\t1;\t7;\t0;\t0;\t2;\t3\n'
+	} >"$T/9.csv"
+	run -0 --separate-stderr ovb-import --bitbrains "$T/9.csv"
+	printf '%s\n' "$output" >"$T/s"
+	run -0 python3 "$ORACLE/import.py" "$T/s" "$T/9.csv"
+	assert_output 'agree: 4 series, 20 samples'
+	run -0 python3 "$ORACLE/import.py" --kb 1000 <(ovb-import --bitbrains --kb 1000 "$T/9.csv") "$T/9.csv"
+}
+
+@test "-j: the same bytes for 1, 2 and 5 workers and through stdout; several bad files reported in file order" {
+	local i
+	for i in 1 2 3 4 5 6; do
+		sed -E "s/^(137263)/\1$i/" "$CSV" >"$T/$i.csv"
+	done
+	gzip "$T/2.csv" "$T/5.csv"
+	local files=("$T"/1.csv "$T"/2.csv.gz "$T"/3.csv "$T"/4.csv "$T"/5.csv.gz "$T"/6.csv)
+	ovb-import -v -j 1 --bitbrains "${files[@]}" -o "$T/j1" 2>"$T/e1"
+	ovb-import -v -j 2 --bitbrains "${files[@]}" -o "$T/j2" 2>"$T/e2"
+	ovb-import -v -j 5 --bitbrains "${files[@]}" >"$T/j5" 2>"$T/e5"
+	cmp "$T/j1" "$T/j2"
+	cmp "$T/j1" "$T/j5"
+	cmp "$T/e1" "$T/e2"
+	cmp "$T/e1" "$T/e5"
+	# per-file counts in file order, then the per-VM notes in VM order
+	run -0 grep -o '^ovb-import: [^:]*: capsule vm[0-9]*' "$T/e1"
+	assert_equal "${lines[0]}" "ovb-import: $T/1.csv: capsule vm1"
+	assert_equal "${lines[5]}" "ovb-import: $T/6.csv: capsule vm6"
+	run -0 python3 "$ORACLE/import.py" "$T/j1" "${files[@]}"
+	assert_output --partial 'agree: 24 series'
+	# errors in three files and a missing one: each reported once, in
+	# file order whatever the workers' timing, the largest status (66),
+	# nothing written
+	sed -i '4s/;[^;]*$//' "$T/3.csv"
+	gzip -dc "$T/5.csv.gz" | sed '6s/0\.25/-0.25/' | gzip >"$T/5b.csv.gz"
+	mv "$T/5b.csv.gz" "$T/5.csv.gz"
+	gzip -c "$CSV" | head -c 100 >"$T/2.csv.gz"
+	local want
+	want=$(printf '%s\n' \
+		"gzip: $T/2.csv.gz: unexpected end of file" \
+		"ovb-import: $T/2.csv.gz: gzip -dc failed (exit status 1): a corrupt or truncated file" \
+		"ovb-import: $T/3.csv:4: 10 fields separated by ';', expected 11" \
+		"ovb-import: $T/nope.csv: cannot open: No such file or directory" \
+		"ovb-import: $T/5.csv.gz:6: Network received throughput [KB/s]: -0.25 is negative")
+	for i in 1 2 4; do
+		run -66 --separate-stderr ovb-import -q -j $i --bitbrains "$T/1.csv" "$T/2.csv.gz" "$T/3.csv" "$T/nope.csv" "$T/5.csv.gz" "$T/6.csv" -o "$T/bad"
+		assert_output ''
+		assert_equal "$stderr" "$want"
+		[[ ! -e $T/bad ]]
+		run -66 --separate-stderr ovb-import -q -j $i --bitbrains "$T/1.csv" "$T/2.csv.gz" "$T/3.csv" "$T/nope.csv" "$T/5.csv.gz" "$T/6.csv"
+		assert_output ''
+		assert_equal "$stderr" "$want"
+	done
+	run -65 --separate-stderr ovb-import -j 3 --bitbrains "$T/1.csv" "$T/3.csv" "$T/6.csv"
+	assert_output ''
+	assert_equal "$stderr" "ovb-import: $T/3.csv:4: 10 fields separated by ';', expected 11"
+	run -64 --separate-stderr ovb-import -j 0 --bitbrains "$T/1.csv"
+	run -0 ls -A "$T"
+	refute_output --partial '.bad.'
+}
+
+@test "all or nothing on stdout: a regular file is cut back to where it started, a pipe gets nothing" {
+	local i
+	# two VMs of 5,000 samples (1.2 MB of output, more than a buffer),
+	# then a bad line in the third file
+	for i in 1 2 3; do
+		{
+			head -1 "$CSV"
+			awk -v i=$i 'BEGIN { for (k = 0; k < 5000; k++)
+				printf "%d;\t2;\t5200.0;\t%d.25;\t1;\t1;\t%d;\t0;\t0;\t1.5;\t2.5\n",
+					1372629750 + 300 * k, (k * i) % 5000, k }'
+		} >"$T/$i.csv"
+	done
+	sed -i '5s/;[^;]*$//' "$T/3.csv"
+	# a file of its own: empty after the error
+	run -65 --separate-stderr sh -c 'ovb-import -q --bitbrains "$@" >"$0"' "$T/out" "$T/1.csv" "$T/2.csv" "$T/3.csv"
+	assert_equal "$stderr" "ovb-import: $T/3.csv:5: 10 fields separated by ';', expected 11"
+	[[ -f $T/out && ! -s $T/out ]] || fail "stdout file not empty: $(head -c 200 "$T/out")"
+	# after what the shell wrote first, and appended: those bytes stay
+	run -65 sh -c '{ echo before; ovb-import -q --bitbrains "$@"; } >"$0"' "$T/out" "$T/1.csv" "$T/2.csv" "$T/3.csv"
+	assert_equal "$(cat "$T/out")" before
+	run -65 sh -c 'ovb-import -q --bitbrains "$@" >>"$0"' "$T/out" "$T/1.csv" "$T/2.csv" "$T/3.csv"
+	assert_equal "$(cat "$T/out")" before
+	# a pipe
+	run -0 --separate-stderr sh -c 'ovb-import -q --bitbrains "$@" | wc -c' "$T/1.csv" "$T/2.csv" "$T/3.csv"
+	assert_output 0
+	# without the error: the same bytes through a file, a pipe, -o
+	ovb-import -q --bitbrains "$T/1.csv" "$T/2.csv" >"$T/a"
+	ovb-import -q --bitbrains "$T/1.csv" "$T/2.csv" | cat >"$T/b"
+	ovb-import -q --bitbrains "$T/1.csv" "$T/2.csv" -o "$T/c"
+	cmp "$T/a" "$T/b"
+	cmp "$T/a" "$T/c"
+	run -0 python3 "$ORACLE/import.py" "$T/a" "$T/1.csv" "$T/2.csv"
 }
 
 # ---------------------------------------------------------------------------
@@ -484,4 +598,77 @@ bad_line() {
 	ovb-tbucket -q -r all "$T/s" >"$T/c"
 	run -0 python3 "$ORACLE/tbucket.py" "$T/s" "$T/c"
 	assert_output 'agree: 12 blocks'
+}
+
+@test "bitbrains-rnd-250: 14 VMs of the fleet (busy ones, late arrivals, months out of order) agree exactly with the oracle" {
+	need_bitbrains250
+	local files=() m n
+	for m in 7 8 9; do
+		for n in 1 33 41 48 67 100 128 177 199 200 231 250; do
+			files+=("$BB250/2013-$m/$n.csv.gz")
+		done
+	done
+	# one VM's months given backwards, one given twice: rows merged in
+	# time, a slot in two files keeps the first file's
+	files+=("$BB250/2013-9/12.csv.gz" "$BB250/2013-7/12.csv.gz"
+		"$BB250/2013-8/12.csv.gz" "$BB250/2013-8/90.csv.gz"
+		"$BB250/2013-8/90.csv.gz")
+	ovb-import -q -j 3 --bitbrains "${files[@]}" -o "$T/s"
+	ovb-fmt "$T/s"
+	run -0 python3 "$ORACLE/import.py" "$T/s" "${files[@]}"
+	assert_output --partial 'agree: 56 series'
+	ovb-import -q -j 1 --bitbrains "${files[@]}" >"$T/s1"
+	cmp "$T/s" "$T/s1"
+}
+
+@test "bitbrains-rnd-250: a user's typo among real files: a bad line is 65 at FILE:LINE, a missing month 66, nothing written" {
+	need_bitbrains250
+	local files=() n
+	for n in 2 3 5 8 13 21 34 55 89 144; do
+		files+=("$BB250/2013-8/$n.csv.gz")
+	done
+	mkdir "$T/2013-9"
+	# VM 55's September with one number mistyped on line 4321
+	gzip -dc "$BB250/2013-9/55.csv.gz" |
+		sed -E '4321s/^([0-9]+;[[:blank:]]*[0-9]+;[[:blank:]]*)([0-9])/\1\2,/' |
+		gzip >"$T/2013-9/55.csv.gz"
+	run -65 --separate-stderr ovb-import --bitbrains "${files[@]}" "$T/2013-9/55.csv.gz" -o "$T/s"
+	assert_output ''
+	[[ $stderr == "ovb-import: $T/2013-9/55.csv.gz:4321: CPU capacity provisioned [MHZ]: '"*"' is not a finite decimal number" ]] ||
+		fail "stderr: $stderr"
+	[[ ! -e $T/s ]]
+	run -66 --separate-stderr ovb-import --bitbrains "${files[@]}" "$T/2013-9/89.csv.gz" -o "$T/s"
+	assert_equal "$stderr" "ovb-import: $T/2013-9/89.csv.gz: cannot open: No such file or directory"
+	[[ ! -e $T/s ]]
+	run -0 ls -A "$T"
+	refute_output --partial '.s.'
+}
+
+@test "memory holds the VMs being read, not the fleet: 80 VMs take about what 20 do" {
+	# VMs of a month each (8,640 samples): holding them all (as main did
+	# before issue 27) takes about 1 MB more per VM, 60 MB more for 80
+	# than for 20; read -j 2 at a time (at most 8 ahead of the writer) it
+	# is the same few VMs (a few MB more, the allocator's)
+	local i
+	awk -v h="$(head -1 "$CSV")" 'BEGIN { print h;
+		for (k = 0; k < 8640; k++)
+			printf "%d;\t4;\t10399.99;\t%.6f;\t1;\t1;\t%d.5;\t0;\t0;\t%.3f;\t%.3f\n",
+				1372629750 + 300 * k, (k * 7919) % 10000 / 3.0, k * 13,
+				k / 7.0, k / 9.0 }' >"$T/base.csv"
+	mkdir "$T/f"
+	for i in $(seq 1 80); do
+		ln -s "$T/base.csv" "$T/f/$i.csv"
+	done
+	peak() {
+		python3 -c 'import os, resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+assert p.returncode == 0, p
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+	}
+	local few many
+	few=$(peak ovb-import -q -j 2 --bitbrains "$T"/f/{1..20}.csv -o "$T/s20")
+	many=$(peak ovb-import -q -j 2 --bitbrains "$T"/f/*.csv -o "$T/s80")
+	echo "peak RSS: 20 VMs $few KB, 80 VMs $many KB"
+	((many < few + 15000)) || fail "80 VMs: $many KB, 20 VMs: $few KB"
+	run -0 python3 "$ORACLE/import.py" "$T/s20" "$T"/f/{1..20}.csv
 }

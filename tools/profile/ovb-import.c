@@ -12,13 +12,30 @@
  * the header's "[ms]") are rounded to the nearest multiple of I; when two
  * samples of a capsule round to one slot the first (in input order) is
  * kept.  gzip files are read through `gzip -dc`, run without a shell.
- * Output is all or nothing. */
+ * Output is all or nothing.
+ *
+ * Speed and memory (issue 27): the VMs are read -j at a time by worker
+ * threads, each file through its own gzip (so the decompression runs in
+ * parallel too); a worker reads one VM's files, sorts its rows and makes
+ * its ovb-series text; the main thread writes the VMs' texts in
+ * command-line order (the order of each VM's first file), so the output
+ * does not depend on -j or on timing.  Only the VMs in flight are in
+ * memory (at most 4 -j of them ahead of the writer), never the fleet: the
+ * output goes to -o's temporary file (renamed into place at the end), or,
+ * for standard output, to an unlinked temporary file in TMPDIR that is
+ * copied to standard output once every input has been read.  Messages
+ * are kept per file and printed in file order, then the per-VM warnings
+ * in VM order, as a single-threaded reading prints them. */
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <spawn.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -29,7 +46,7 @@
 extern char **environ;
 
 enum { OPT_BITBRAINS = 0x100, OPT_PREFIX, OPT_FROM, OPT_TO, OPT_KB,
-	OPT_INTERVAL = 'I', OPT_RES = 'r' };
+	OPT_INTERVAL = 'I', OPT_RES = 'r', OPT_JOBS = 'j' };
 
 static bool opt_bitbrains;
 static uint64_t opt_interval = 300;
@@ -38,6 +55,7 @@ static bool opt_from_given, opt_to_given;
 static uint64_t opt_from, opt_to;
 static double opt_kb = 1024;
 static bool opt_res[OVB_NRES], opt_res_given;
+static size_t opt_jobs;         /* 0: the number of processors */
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Input:", 1 },
@@ -49,6 +67,10 @@ static const struct argp_option options[] = {
 	  "(default vm)", 0 },
 	{ "kb", OPT_KB, "BYTES", 0,
 	  "Bytes in the traces' KB: 1024 (default) or 1000", 0 },
+	{ "jobs", OPT_JOBS, "N", 0,
+	  "Read N VMs at a time, each file through its own gzip (default: "
+	  "the number of processors, at most 16); the output is the same "
+	  "for every N", 0 },
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	{ "interval", OPT_INTERVAL, "SECONDS", 0,
 	  "The sampling grid I: timestamps are rounded to the nearest "
@@ -92,7 +114,8 @@ static const char doc[] =
 	"  ovb-import --bitbrains 2013-7/*.csv.gz -o july.series\n"
 	"  ovb-import --bitbrains --prefix jul- 2013-7/1.csv.gz\n"
 	"  ovb-import --bitbrains --from 2013-08-01 --to 2013-08-08 2013-8/*.gz\n"
-	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-usage -I 300\n\n"
+	"  ovb-import --bitbrains 2013-7/*.csv.gz | ovb-usage -I 300\n"
+	"  ovb-import -j 4 --bitbrains 2013-*/*.csv.gz -o fleet.series\n\n"
 	OVB_EXIT_DOC_NOCHECK;
 
 /* Unix seconds, or an ISO date and time in UTC. */
@@ -139,6 +162,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--kb: '%s' is neither 1000 nor 1024", arg);
 		opt_kb = atof(arg);
 		return 0;
+	case OPT_JOBS:
+		opt_jobs = (size_t)ovb_arg_u64(st, "--jobs", arg, 1, 256);
+		return 0;
 	case OPT_INTERVAL:
 		opt_interval = ovb_arg_u64(st, "-I", arg, 1, OVB_SERIES_MAXI);
 		return 0;
@@ -177,127 +203,30 @@ parse_opt(int key, char *arg, struct argp_state *st)
 static const struct argp argp = { options, parse_opt, "FILE...", doc,
 	ovb_cli_child, NULL, NULL };
 
-/* ---- reading one file, through gzip -dc when it is compressed ---- */
+/* ---- the VMs (capsules) and their files ---- */
 
-struct input {
+struct file {
 	const char *path;
-	FILE *f;
-	char *buf;              /* gzip's whole output, or NULL */
+	size_t capsule;         /* index into the capsules */
+	char *msg;              /* its messages (NULL: none), in file order */
+	size_t msglen;
 };
-
-/* Runs gzip -dc PATH and reads all its output into in->buf: a failed gzip
- * (a corrupt or truncated file) is reported before any of it is parsed. */
-static int
-gunzip(struct input *in, const char *path)
-{
-	int fd[2];
-	if (pipe(fd)) {
-		ovb_warn("%s: cannot open a pipe: %s", path, strerror(errno));
-		return OVB_ESOFT;
-	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-	posix_spawn_file_actions_addclose(&fa, fd[0]);
-	posix_spawn_file_actions_addclose(&fa, fd[1]);
-	char *argv[] = { "gzip", "-dc", "--", (char *)path, NULL };
-	pid_t pid;
-	int e = posix_spawnp(&pid, "gzip", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd[1]);
-	if (e) {
-		close(fd[0]);
-		ovb_warn("%s: cannot run gzip -dc: %s", path, strerror(e));
-		return OVB_ENOINPUT;
-	}
-	size_t len = 0, cap = 1 << 20;
-	char *buf = ovb_xmalloc(cap);
-	int rerr = 0;
-	for (;;) {
-		if (len == cap)
-			buf = ovb_xrealloc(buf, cap *= 2, 1);
-		ssize_t n = read(fd[0], buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			rerr = errno;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd[0]);
-	int ws;
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	if (rerr) {
-		free(buf);
-		ovb_warn("%s: read error from gzip -dc: %s", path,
-			strerror(rerr));
-		return OVB_EIO;
-	}
-	if (!(WIFEXITED(ws) && WEXITSTATUS(ws) == 0)) {
-		free(buf);
-		return ovb_err_at(path, 0, "gzip -dc failed (%s %d): a corrupt "
-			"or truncated file", WIFEXITED(ws) ? "exit status" :
-			"signal", WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
-	}
-	in->buf = buf;
-	in->f = len ? fmemopen(buf, len, "r") : fopen("/dev/null", "r");
-	if (!in->f) {
-		free(buf);
-		in->buf = NULL;
-		ovb_warn("%s: %s", path, strerror(errno));
-		return OVB_ESOFT;
-	}
-	return 0;
-}
-
-static int
-open_input(struct input *in, const char *path)
-{
-	memset(in, 0, sizeof *in);
-	in->path = path;
-	FILE *f;
-	const char *name;
-	int st = ovb_open_in(path, &f, &name);
-	if (st)
-		return st;
-	unsigned char magic[2];
-	size_t n = fread(magic, 1, 2, f);
-	bool gz = n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-	if (!gz) {
-		rewind(f);
-		in->f = f;
-		return 0;
-	}
-	fclose(f);
-	return gunzip(in, path);
-}
-
-static void
-close_input(struct input *in)
-{
-	if (in->f)
-		ovb_close_in(in->f);
-	in->f = NULL;
-	free(in->buf);
-	in->buf = NULL;
-}
-
-/* ---- the capsules and their rows ---- */
 
 struct capsule {
 	char *name;
-	size_t nfiles;
-	struct ovb_bitbrains_vm vm;
+	size_t *file, nfile, capfile;   /* its files, in command-line order */
+	int status;             /* the largest of its files' */
+	char *text;             /* its series blocks (status 0), from the pool */
+	size_t len, textcap, nseries;
+	char *msg;              /* its own warnings, printed at the end */
+	size_t msglen;
+	bool done;
 };
 
-struct state {
-	size_t n, cap, order;
-	struct capsule *c;
-	struct ovb_names byname;
-};
+static struct file *files;
+static size_t nfiles;
+static struct capsule *caps;
+static size_t ncaps;
 
 static char *
 capsule_name(const char *path)
@@ -314,46 +243,202 @@ capsule_name(const char *path)
 	return name;
 }
 
-static struct capsule *
-capsule_of(struct state *s, char *name)
+/* Groups the FILEs by capsule, capsules in the order of their first file. */
+static void
+group_files(char **paths, size_t n)
 {
-	size_t i = ovb_names_get(&s->byname, name);
-	if (i != OVB_NONE) {
-		free(name);
-		return &s->c[i];
+	struct ovb_names byname;
+	memset(&byname, 0, sizeof byname);
+	size_t capcaps = 0;
+	files = ovb_xcalloc(n, sizeof *files);
+	nfiles = n;
+	for (size_t i = 0; i < n; i++) {
+		char *name = capsule_name(paths[i]);
+		size_t c = ovb_names_get(&byname, name);
+		if (c == OVB_NONE) {
+			struct capsule *cp = OVB_PUSH(caps, ncaps, capcaps);
+			memset(cp, 0, sizeof *cp);
+			cp->name = name;
+			c = ncaps - 1;
+			ovb_names_add(&byname, cp->name, c);
+		} else
+			free(name);
+		struct capsule *cp = &caps[c];
+		*OVB_PUSH(cp->file, cp->nfile, cp->capfile) = i;
+		files[i].path = paths[i];
+		files[i].capsule = c;
 	}
-	struct capsule *c = OVB_PUSH(s->c, s->n, s->cap);
-	memset(c, 0, sizeof *c);
-	c->name = name;
-	ovb_names_add(&s->byname, c->name, s->n - 1);
-	return c;
+	ovb_names_free(&byname);
+}
+
+/* ---- reading one file, through gzip -dc when it is compressed ---- */
+
+/* A worker's buffers, reused from file to file and VM to VM. */
+struct scratch {
+	char *buf;              /* a file's text */
+	size_t cap;
+	struct ovb_bitbrains_vm vm;
+};
+
+static void
+buf_room(struct scratch *w, size_t len)
+{
+	if (len == w->cap)
+		w->buf = ovb_xrealloc(w->buf, w->cap = w->cap ? 2 * w->cap :
+			1 << 20, 1);
+}
+
+/* Runs gzip -dc PATH and reads all its output into w->buf (its length in
+ * *len), gzip's own messages into its file's messages: a failed gzip (a
+ * corrupt or truncated file) is reported before any of it is parsed.
+ * Both pipes are close-on-exec, so that the gzip of another worker does
+ * not hold them open. */
+static int
+gunzip(struct scratch *w, const char *path, size_t *len)
+{
+	int out[2], err[2];
+	if (pipe2(out, O_CLOEXEC)) {
+		ovb_warn("%s: cannot open a pipe: %s", path, strerror(errno));
+		return OVB_ESOFT;
+	}
+	if (pipe2(err, O_CLOEXEC)) {
+		ovb_warn("%s: cannot open a pipe: %s", path, strerror(errno));
+		close(out[0]);
+		close(out[1]);
+		return OVB_ESOFT;
+	}
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+	char *argv[] = { "gzip", "-dc", "--", (char *)path, NULL };
+	pid_t pid;
+	int e = posix_spawnp(&pid, "gzip", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(out[1]);
+	close(err[1]);
+	if (e) {
+		close(out[0]);
+		close(err[0]);
+		ovb_warn("%s: cannot run gzip -dc: %s", path, strerror(e));
+		return OVB_ENOINPUT;
+	}
+	char ebuf[4096];
+	size_t n = 0, elen = 0;
+	int rerr = 0;
+	struct pollfd pf[2] = { { out[0], POLLIN, 0 }, { err[0], POLLIN, 0 } };
+	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
+		if (poll(pf, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			rerr = errno;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (pf[i].fd < 0 || !pf[i].revents)
+				continue;
+			ssize_t r;
+			if (i == 0) {
+				buf_room(w, n);
+				r = read(pf[i].fd, w->buf + n, w->cap - n);
+			} else {
+				char sink[4096];
+				r = read(pf[i].fd, sink, sizeof sink);
+				if (r > 0) {
+					size_t k = (size_t)r < sizeof ebuf - elen ?
+						(size_t)r : sizeof ebuf - elen;
+					memcpy(ebuf + elen, sink, k);
+					elen += k;
+				}
+			}
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0 && i == 0)
+				rerr = errno;
+			if (r <= 0) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+			} else if (i == 0)
+				n += (size_t)r;
+		}
+		if (rerr)
+			break;
+	}
+	for (int i = 0; i < 2; i++)
+		if (pf[i].fd >= 0)
+			close(pf[i].fd);
+	int ws;
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	if (elen) /* gzip's own words first, as on a terminal */
+		ovb_errout_write(ebuf, elen);
+	if (rerr) {
+		ovb_warn("%s: read error from gzip -dc: %s", path,
+			strerror(rerr));
+		return OVB_EIO;
+	}
+	if (!(WIFEXITED(ws) && WEXITSTATUS(ws) == 0))
+		return ovb_err_at(path, 0, "gzip -dc failed (%s %d): a corrupt "
+			"or truncated file", WIFEXITED(ws) ? "exit status" :
+			"signal", WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
+	*len = n;
+	return 0;
+}
+
+/* The whole text of PATH in w->buf: gzip (by its magic) through gzip -dc,
+ * anything else as it is. */
+static int
+read_text(struct scratch *w, const char *path, size_t *len)
+{
+	FILE *f;
+	const char *name;
+	int st = ovb_open_in(path, &f, &name);
+	if (st)
+		return st;
+	unsigned char magic[2];
+	size_t n = fread(magic, 1, 2, f);
+	if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+		fclose(f);
+		return gunzip(w, path, len);
+	}
+	rewind(f);
+	n = 0;
+	for (;;) {
+		buf_room(w, n);
+		size_t r = fread(w->buf + n, 1, w->cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	if (ferror(f)) {
+		ovb_warn("%s: read error: %s", path, strerror(errno ? errno :
+			EIO));
+		ovb_close_in(f);
+		return OVB_EIO;
+	}
+	ovb_close_in(f);
+	*len = n;
+	return 0;
 }
 
 static int
-read_file(struct state *s, const char *path)
+read_file(struct scratch *w, struct capsule *c, const char *path,
+	size_t *order)
 {
-	char *name = capsule_name(path);
-	if (!ovb_valid_name(name)) {
-		int st = ovb_err_at(path, 0, "capsule name '%s' made from the "
+	if (!ovb_valid_name(c->name))
+		return ovb_err_at(path, 0, "capsule name '%s' made from the "
 			"file name is not a valid name "
-			"([A-Za-z0-9_][A-Za-z0-9_.:+@/-]*, at most %d bytes)", name,
-			OVB_MAXNAME);
-		free(name);
+			"([A-Za-z0-9_][A-Za-z0-9_.:+@/-]*, at most %d bytes)",
+			c->name, OVB_MAXNAME);
+	size_t len = 0;
+	int st = read_text(w, path, &len);
+	if (st)
 		return st;
-	}
-	struct input in;
-	int st = open_input(&in, path);
-	if (st) {
-		free(name);
-		return st;
-	}
-	struct capsule *c = capsule_of(s, name);
-	c->nfiles++;
 	struct ovb_bitbrains_opt opt = { opt_interval, opt_kb, opt_from_given,
 		opt_to_given, opt_from, opt_to };
 	struct ovb_bitbrains_counts k = { 0, 0, 0, 0 };
-	st = ovb_bitbrains_read(in.f, in.path, &opt, &c->vm, &s->order, &k);
-	close_input(&in);
+	st = ovb_bitbrains_parse(w->buf, len, path, &opt, &w->vm, order, &k);
 	if (!st && ovb_verbose)
 		ovb_warn("%s: capsule %s: %zu samples, %zu outside --from/--to, "
 			"%zu without CPU data (cores or capacity 0)", path, c->name,
@@ -361,7 +446,9 @@ read_file(struct state *s, const char *path)
 	return st;
 }
 
-/* ---- output ---- */
+/* ---- one VM's series text ---- */
+
+static char *take_text(size_t need, size_t *cap);
 
 static int
 cmp_row(const void *a, const void *b)
@@ -372,80 +459,320 @@ cmp_row(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* Sorts the rows by slot (then input order), keeps the first of each slot
+ * and writes one block per resource in play to c->text. */
 static void
-to_series(struct capsule *c, struct ovb_series_set *ss)
+to_text(struct capsule *c, struct ovb_bitbrains_vm *vm)
 {
-	if (c->vm.n)
-		ovb_qsort(c->vm.row, c->vm.n, sizeof *c->vm.row, cmp_row);
+	bool sorted = true;
+	for (size_t i = 1; i < vm->n && sorted; i++)
+		sorted = vm->row[i - 1].t <= vm->row[i].t;
+	if (!sorted)
+		ovb_qsort(vm->row, vm->n, sizeof *vm->row, cmp_row);
 	size_t m = 0, dup = 0;
-	for (size_t i = 0; i < c->vm.n; i++) {
-		if (m && c->vm.row[m - 1].t == c->vm.row[i].t) {
+	for (size_t i = 0; i < vm->n; i++) {
+		if (m && vm->row[m - 1].t == vm->row[i].t) {
 			dup++;
 			continue;
 		}
-		c->vm.row[m++] = c->vm.row[i];
+		vm->row[m++] = vm->row[i];
 	}
-	c->vm.n = m;
+	vm->n = m;
 	if (dup && ovb_verbose)
 		ovb_warn("capsule %s: %zu samples fell on a slot of %llu s "
 			"already taken after rounding; the first of each slot is "
 			"kept", c->name, dup, (unsigned long long)opt_interval);
+	char *o = c->text = take_text(OVB_NRES * (vm->n *
+		(size_t)OVB_SERIES_SAMPLE_MAX + OVB_MAXNAME + 64), &c->textcap);
 	for (int r = 0; r < OVB_NRES; r++) {
 		if (!opt_res[r])
 			continue;
 		size_t n = 0;
-		for (size_t i = 0; i < c->vm.n; i++)
-			n += r != OVB_CPU || c->vm.row[i].has_cpu;
+		for (size_t i = 0; i < vm->n; i++)
+			n += r != OVB_CPU || vm->row[i].has_cpu;
 		if (!n) {
 			if (!ovb_quiet)
 				ovb_warn("capsule %s has no %s samples%s; its %s "
 					"series is left out", c->name,
-					ovb_res_name((enum ovb_res)r), c->vm.n ?
+					ovb_res_name((enum ovb_res)r), vm->n ?
 					" (no CPU data)" : "",
 					ovb_res_name((enum ovb_res)r));
 			continue;
 		}
-		struct ovb_series *se = ovb_series_add(ss, c->name,
-			(enum ovb_res)r, opt_interval);
-		for (size_t i = 0; i < c->vm.n; i++)
-			if (r != OVB_CPU || c->vm.row[i].has_cpu)
-				ovb_series_push(se, c->vm.row[i].t,
-					c->vm.row[i].v[r]);
+		c->nseries++;
+		o = ovb_series_block_text(o, c->name, (enum ovb_res)r,
+			opt_interval);
+		for (size_t i = 0; i < vm->n; i++)
+			if (r != OVB_CPU || vm->row[i].has_cpu)
+				o = ovb_series_sample_text(o, vm->row[i].t,
+					vm->row[i].v[r]);
 	}
+	c->len = (size_t)(o - c->text);
+}
+
+/* Reads capsule c's files and makes its text; every message goes to the
+ * file's or the capsule's own buffer. */
+static void
+do_capsule(struct scratch *w, struct capsule *c)
+{
+	w->vm.n = 0;
+	size_t order = 0;
+	for (size_t j = 0; j < c->nfile; j++) {
+		struct file *f = &files[c->file[j]];
+		FILE *ms = ovb_xmemstream(&f->msg, &f->msglen);
+		ovb_set_errout(ms);
+		int st = read_file(w, c, f->path, &order);
+		ovb_set_errout(NULL);
+		fclose(ms);
+		if (st > c->status)
+			c->status = st;
+	}
+	if (c->status)
+		return;
+	FILE *ms = ovb_xmemstream(&c->msg, &c->msglen);
+	ovb_set_errout(ms);
+	to_text(c, &w->vm);
+	ovb_set_errout(NULL);
+	fclose(ms);
+}
+
+/* ---- the workers and the writer ---- */
+
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t done, room;
+	size_t next;            /* the next capsule to take */
+	size_t written;         /* capsules the writer is through with */
+	size_t ahead;           /* at most this many past written */
+	/* text buffers the writer is through with, for the next VMs: their
+	 * pages stay the same few (at most ahead + workers buffers), where
+	 * fresh ones would fault in new pages (and fragment) VM after VM */
+	struct { char *p; size_t cap; } *pool;
+	size_t npool, cappool;
+} Q = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+	PTHREAD_COND_INITIALIZER, 0, 0, 0, NULL, 0, 0 };
+
+static char *
+take_text(size_t need, size_t *cap)
+{
+	char *p = NULL;
+	pthread_mutex_lock(&Q.mu);
+	if (Q.npool) {
+		p = Q.pool[--Q.npool].p;
+		*cap = Q.pool[Q.npool].cap;
+	}
+	pthread_mutex_unlock(&Q.mu);
+	if (p && *cap >= need)
+		return p;
+	free(p);
+	*cap = need;
+	return ovb_xmalloc(need);
+}
+
+/* Under Q.mu. */
+static void
+give_text(char *p, size_t cap)
+{
+	if (!p)
+		return;
+	ovb_grow(&Q.pool, &Q.cappool, Q.npool, sizeof *Q.pool);
+	Q.pool[Q.npool].p = p;
+	Q.pool[Q.npool++].cap = cap;
+}
+
+static void *
+worker(void *arg)
+{
+	(void)arg;
+	struct scratch w;
+	memset(&w, 0, sizeof w);
+	for (;;) {
+		pthread_mutex_lock(&Q.mu);
+		while (Q.next < ncaps && Q.next >= Q.written + Q.ahead)
+			pthread_cond_wait(&Q.room, &Q.mu);
+		size_t i = Q.next < ncaps ? Q.next++ : ncaps;
+		pthread_mutex_unlock(&Q.mu);
+		if (i == ncaps)
+			break;
+		do_capsule(&w, &caps[i]);
+		pthread_mutex_lock(&Q.mu);
+		caps[i].done = true;
+		pthread_cond_broadcast(&Q.done);
+		pthread_mutex_unlock(&Q.mu);
+	}
+	free(w.buf);
+	free(w.vm.row);
+	return NULL;
 }
 
 static void
-state_free(struct state *s)
+put_msg(char **msg, size_t *len)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		free(s->c[i].name);
-		free(s->c[i].vm.row);
+	if (*len)
+		ovb_errout_write(*msg, *len);
+	free(*msg);
+	*msg = NULL;
+	*len = 0;
+}
+
+/* Where standard output can take the text as it comes, all or nothing
+ * still: a regular file (cut back to where it started when an input turns
+ * out bad; O_APPEND: to its size at the start) or /dev/null.  *start is
+ * the length to cut back to; -1: not such a file (a pipe, a terminal). */
+static off_t
+stdout_direct(void)
+{
+	struct stat st, null;
+	if (fstat(STDOUT_FILENO, &st))
+		return -1;
+	if (S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 &&
+	    S_ISCHR(null.st_mode) && st.st_rdev == null.st_rdev)
+		return 0;
+	if (!S_ISREG(st.st_mode))
+		return -1;
+	int fl = fcntl(STDOUT_FILENO, F_GETFL);
+	if (fl < 0)
+		return -1;
+	if (fl & O_APPEND)
+		return st.st_size;
+	return lseek(STDOUT_FILENO, 0, SEEK_CUR);
+}
+
+/* Nothing of what was written to standard output stays: its buffer is
+ * dropped and a regular file cut back to its length at the start. */
+static void
+stdout_undo(off_t start)
+{
+	__fpurge(stdout);
+	struct stat st;
+	if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+	    ftruncate(STDOUT_FILENO, start) == 0)
+		lseek(STDOUT_FILENO, start, SEEK_SET);
+}
+
+/* Any other standard output (a pipe, a terminal) is written only once
+ * every input has been read: the text goes to an unlinked temporary file
+ * first. */
+static FILE *
+spool_open(char **name)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	*name = ovb_xmalloc(strlen(dir) + 32);
+	sprintf(*name, "%s/ovb-import.XXXXXX", dir);
+	int fd = mkostemp(*name, O_CLOEXEC);
+	if (fd < 0) {
+		ovb_warn("%s: cannot create a temporary file for the output: "
+			"%s", *name, strerror(errno));
+		return NULL;
 	}
-	free(s->c);
-	ovb_names_free(&s->byname);
+	unlink(*name);
+	FILE *f = fdopen(fd, "w+");
+	if (!f) {
+		ovb_warn("%s: %s", *name, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+static int
+spool_copy(FILE *sp, const char *name, FILE *out)
+{
+	if (fflush(sp) || ferror(sp))
+		return ovb_write_error(sp, name, errno);
+	if (fseek(sp, 0, SEEK_SET))
+		return ovb_write_error(sp, name, errno);
+	char *buf = ovb_xmalloc(1 << 20);
+	size_t n;
+	while ((n = fread(buf, 1, 1 << 20, sp)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			break;
+	int st = 0;
+	if (ferror(sp)) {
+		ovb_warn("%s: read error: %s", name, strerror(errno));
+		st = OVB_EIO;
+	} else if (ferror(out))
+		st = OVB_EIO;
+	free(buf);
+	return st;
 }
 
 int
 main(int argc, char **argv)
 {
-	int first, status = 0, st;
+	int first, status = 0;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	ovb_stdin_expects = "a Bitbrains VM trace (GWA-T-12 CSV, "
 		"formats/bitbrains.md)";
-	struct state s;
-	memset(&s, 0, sizeof s);
+	group_files(argv + first, (size_t)(argc - first));
 	struct ovb_out out;
 	if ((status = ovb_out_open(&out, ovb_opt_output)))
 		return status;
-	for (int i = first; i < argc; i++)
-		if ((st = read_file(&s, argv[i])) > status)
-			status = st;
-	struct ovb_series_set ss;
-	memset(&ss, 0, sizeof ss);
+	char *spname = NULL;
+	FILE *sp = NULL;
+	off_t start = out.path ? -1 : stdout_direct();
+	if (!out.path && start < 0 && !(sp = spool_open(&spname)))
+		status = OVB_EIO;
+	FILE *dst = sp ? sp : out.f;
+	if (!status)
+		ovb_series_head(dst);
+
+	size_t jobs = opt_jobs;
+	if (!jobs) {
+		long np = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = np < 1 ? 1 : np > 16 ? 16 : (size_t)np;
+	}
+	if (jobs > ncaps)
+		jobs = ncaps;
+	Q.ahead = 4 * jobs;
+	pthread_t *tid = ovb_xcalloc(jobs, sizeof *tid);
+	size_t nthreads = 0;
+	if (!status)
+		for (; nthreads < jobs; nthreads++)
+			if (pthread_create(&tid[nthreads], NULL, worker, NULL))
+				break;
+	if (!status && !nthreads) {
+		ovb_warn("cannot start a thread");
+		status = OVB_ESOFT;
+	}
+
+	/* the writer: capsules in order, the files' messages in file order */
+	size_t fnext = 0, nseries = 0;
+	for (size_t i = 0; i < ncaps && nthreads; i++) {
+		pthread_mutex_lock(&Q.mu);
+		while (!caps[i].done)
+			pthread_cond_wait(&Q.done, &Q.mu);
+		pthread_mutex_unlock(&Q.mu);
+		for (; fnext < nfiles && files[fnext].capsule <= i; fnext++)
+			put_msg(&files[fnext].msg, &files[fnext].msglen);
+		struct capsule *c = &caps[i];
+		if (c->status > status)
+			status = c->status;
+		/* fwrite, not fwrite_unlocked: a worker's message flushes
+		 * stdout (lib's vreport) */
+		if (!status && c->len)
+			fwrite(c->text, 1, c->len, dst);
+		nseries += c->nseries;
+		pthread_mutex_lock(&Q.mu);
+		give_text(c->text, c->textcap);
+		c->text = NULL;
+		Q.written = i + 1;
+		pthread_cond_broadcast(&Q.room);
+		pthread_mutex_unlock(&Q.mu);
+		ovb_progress("reading VMs", (double)(i + 1), (double)ncaps);
+	}
+	for (size_t i = 0; i < nthreads; i++)
+		pthread_join(tid[i], NULL);
+	free(tid);
+	for (size_t i = 0; i < Q.npool; i++)
+		free(Q.pool[i].p);
+	free(Q.pool);
+	ovb_progress_end();
 	if (!status) {
-		for (size_t i = 0; i < s.n; i++)
-			to_series(&s.c[i], &ss);
-		if (!ss.n)
+		for (size_t i = 0; i < ncaps; i++)
+			put_msg(&caps[i].msg, &caps[i].msglen);
+		if (!nseries)
 			status = ovb_err_at(argc - first == 1 &&
 				strcmp(argv[first], "-") ? argv[first] :
 				argc - first == 1 ? "<stdin>" : NULL, 0,
@@ -454,10 +781,24 @@ main(int argc, char **argv)
 				opt_from_given || opt_to_given ?
 				" between --from and --to" : "");
 	}
-	if (!status)
-		status = ovb_series_write(out.f, &ss);
+	if (!status && ferror(dst))
+		status = sp ? ovb_write_error(sp, spname, errno) : OVB_EIO;
+	if (!status && sp)
+		status = spool_copy(sp, spname, out.f);
+	if (status && status != OVB_FAIL && !out.path && start >= 0)
+		stdout_undo(start);
+	if (sp)
+		fclose(sp);
+	free(spname);
 	status = ovb_out_end(&out, status);
-	ovb_series_free(&ss);
-	state_free(&s);
+	for (size_t i = 0; i < ncaps; i++) {
+		free(caps[i].name);
+		free(caps[i].file);
+		free(caps[i].msg);
+	}
+	free(caps);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i].msg);
+	free(files);
 	return status;
 }
