@@ -272,3 +272,17 @@ swap() {
 	run -65 --separate-stderr ovb-fmt "$T/bad2"
 	assert_equal "$stderr" "ovb-fmt: $T/bad2:3: deploy of vm a, which has a step before (line 2)"
 }
+
+@test "rebalance --tabu: the tabu search's greedy plan stages the swap through n3 too, and with M_max 2 falls back to an earlier best, saying why" {
+	swap 4096
+	run -0 --separate-stderr ovb-rebalance --tabu "$T/cluster" "$T/bids"
+	printf '%s\n' "$output" >"$T/plan"
+	assert_equal "$(errof after "$T/plan")" 0
+	assert_equal "$(grep -c '^move' "$T/plan")" 3
+	run -0 "$PY" "$ORACLE" check "$T/cluster" "$T/bids" "$T/plan" 3
+	run -0 --separate-stderr ovb-rebalance --tabu --mmax 2 "$T/cluster" "$T/bids"
+	printf '%s\n' "$output" >"$T/plan2"
+	[[ $stderr == "ovb-rebalance: note: the best placement found (max error 0) needs 3 moves (staging included), above M_max 2; the plan reaches max error "* ]] || fail "$stderr"
+	run -0 "$PY" "$ORACLE" check "$T/cluster" "$T/bids" "$T/plan2" 2
+	[[ $(errof after "$T/plan2") != 0 ]]
+}

@@ -21,7 +21,8 @@
 #include "ovb.h"
 
 enum { OPT_NITER = 'n', OPT_EMAX = 'e', OPT_MMAX = 'm', OPT_TENURE = 't',
-	OPT_SEED = 's' };
+	OPT_SEED = 's', OPT_TABU = 0x100 };
+static bool opt_tabu;
 static struct ovb_tabu_opt opt = { .niter = 100, .emax = 0,
 	.mmax = UINT64_MAX, .tenure = 10, .seed = 1 };
 
@@ -36,6 +37,8 @@ static const struct argp_option options[] = {
 	  "tabu after the VM left the node (default 10; 0: no tabu list)", 0 },
 	{ "seed", OPT_SEED, "S", 0, "seed of the random tie-breaking "
 	  "(default 1)", 0 },
+	{ "tabu", OPT_TABU, NULL, 0, "the tabu search and its greedy plan "
+	  "even where the exact search fits (to compare them)", 0 },
 	{ 0 }
 };
 
@@ -81,6 +84,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_MMAX: opt.mmax = ovb_arg_u64(st, "-m", arg, 0, UINT64_MAX); return 0;
 	case OPT_TENURE: opt.tenure = ovb_arg_u64(st, "-t", arg, 0, 1000000); return 0;
 	case OPT_SEED: opt.seed = ovb_arg_u64(st, "-s", arg, 0, UINT64_MAX); return 0;
+	case OPT_TABU: opt_tabu = true; return 0;
 	case ARGP_KEY_SUCCESS:
 		if (st->argc - st->next != 2)
 			argp_error(st, "give two files: CLUSTER and BIDS");
@@ -102,7 +106,7 @@ plan(const struct ovb_market *m, struct ovb_tabu_stat *st, size_t *node_of,
 	const char *bfile)
 {
 	size_t M = m->nvm;
-	if (st->before > opt.emax && ovb_exact_fits(m))
+	if (!opt_tabu && st->before > opt.emax && ovb_exact_fits(m))
 		return ovb_rebalance_exact(m, &opt, m->node, node_of, st, steps,
 			nsteps, why, whylen, bfile);
 	char w[512];
