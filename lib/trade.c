@@ -150,10 +150,12 @@ ovb_trade_step(const struct ovb_trade_in *in, const struct ovb_trade_opt *o,
 			used = u[k];
 		r->A = s->A[k];
 		r->used = used;
-		/* Eq. 2 as U + alpha (used - U): the same value, and a usage
-		 * equal to U leaves U exactly (alpha used + (1 - alpha) U
-		 * can round an ulp below it and flip U >= A) */
-		r->U = s->U[k] + o->alpha * (used - s->U[k]);
+		/* Eq. 2; a usage equal to U leaves U exactly (alpha used +
+		 * (1 - alpha) U can round an ulp below it and flip U >= A) */
+		if (used != s->U[k])
+			r->U = o->alpha * used + (1 - o->alpha) * s->U[k];
+		else
+			r->U = s->U[k];
 		s->U[k] = r->U;
 	}
 	/* Steps 0, 1 and 2 of every application. */

@@ -72,7 +72,8 @@ def replay(sc, o):
                 used = min(x, A)
             else:
                 used = x
-            U = U + o["alpha"] * (used - U)     # Eq. 2
+            if used != U:                       # Eq. 2; used = U keeps U
+                U = o["alpha"] * used + (1 - o["alpha"]) * U
             rows[c["name"]] = {"A": A, "used": used, "U": U}
         # Steps 0-2 for every application
         nxt, cls = {}, {}
