@@ -53,12 +53,13 @@ new_app(struct reader *r, struct ovb_lex *lx, const char *name)
 }
 
 static struct ovb_capsule *
-new_capsule(struct ovb_app *app, const char *name)
+new_capsule(struct ovb_app *app, const char *name, unsigned long line)
 {
 	struct ovb_capsule *c = OVB_PUSH(app->cap, app->ncap, app->capcap);
 	memset(c, 0, sizeof *c);
 	c->name = ovb_xstrdup(name);
 	c->O = c->tau = c->epsilon = NAN;
+	c->line = line;
 	return c;
 }
 
@@ -196,7 +197,7 @@ capsule_record(struct reader *r, struct ovb_lex *lx)
 		if (!strcmp(app->cap[i].name, lx->tok[1]))
 			return ovb_err(lx, "capsule '%s' of application '%s' is "
 				"defined twice", lx->tok[1], app->name);
-	struct ovb_capsule *c = new_capsule(app, lx->tok[1]);
+	struct ovb_capsule *c = new_capsule(app, lx->tok[1], lx->line);
 	unsigned seen = 0;
 	for (int i = 2; i < lx->ntok; i++) {
 		char *key, *val;
@@ -363,7 +364,7 @@ rsl_capsule(struct reader *r, struct ovb_lex *lx, struct ovb_app *app)
 			lx->tok[1], node);
 	char name[32];
 	snprintf(name, sizeof name, "c%llu", (unsigned long long)i);
-	struct ovb_capsule *c = new_capsule(app, name);
+	struct ovb_capsule *c = new_capsule(app, name, lx->line);
 	c->resv[OVB_CPU] = resv;
 	c->lb[OVB_CPU] = isnan(lb) ? 0 : lb;
 	c->epsilon = eps;

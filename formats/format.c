@@ -286,6 +286,30 @@ merge(struct ovb_series *d, const char *dfile, const struct ovb_series *s,
 }
 
 int
+ovb_series_merge(struct ovb_series_set *all, const char ***files,
+	struct ovb_series_set *ss, const char *path)
+{
+	int st = 0;
+	for (size_t k = 0; !st && k < ss->n; k++) {
+		struct ovb_series *s = &ss->s[k];
+		const struct ovb_series *old = ovb_series_find(all, s->capsule,
+			s->res);
+		if (old) {
+			size_t at = (size_t)(old - all->s);
+			st = merge(&all->s[at], (*files)[at], s, path);
+			continue;
+		}
+		struct ovb_series *d = OVB_PUSH(all->s, all->n, all->cap);
+		*d = *s;
+		memset(s, 0, sizeof *s);
+		*files = ovb_xrealloc(*files, all->n, sizeof **files);
+		(*files)[all->n - 1] = path;
+	}
+	ovb_series_free(ss);
+	return st;
+}
+
+int
 ovb_series_load(char **paths, size_t n, struct ovb_series_set *all,
 	const char ***files)
 {
@@ -294,25 +318,10 @@ ovb_series_load(char **paths, size_t n, struct ovb_series_set *all,
 		struct ovb_series_set ss;
 		memset(&ss, 0, sizeof ss);
 		int st = ovb_read_input(paths[i], take_series, &ss);
-		for (size_t k = 0; !st && k < ss.n; k++) {
-			struct ovb_series *s = &ss.s[k];
-			const struct ovb_series *old = ovb_series_find(all,
-				s->capsule, s->res);
-			if (old) {
-				size_t at = (size_t)(old - all->s);
-				st = merge(&all->s[at], (*files)[at], s,
-					paths[i]);
-				continue;
-			}
-			struct ovb_series *d = OVB_PUSH(all->s, all->n,
-				all->cap);
-			*d = *s;
-			memset(s, 0, sizeof *s);
-			(*files) = ovb_xrealloc((*files), all->n,
-				sizeof *(*files));
-			(*files)[all->n - 1] = paths[i];
-		}
-		ovb_series_free(&ss);
+		if (!st)
+			st = ovb_series_merge(all, files, &ss, paths[i]);
+		else
+			ovb_series_free(&ss);
 		if (st > status)
 			status = st;
 	}

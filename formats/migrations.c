@@ -33,9 +33,10 @@ read_error(struct ovb_lex *lx, struct ovb_migrations *m, unsigned *seen)
 		lx->tok[1]);
 }
 
+/* vms: a VM's name -> its slot in *last, the index of its latest step. */
 static int
 read_step(struct ovb_lex *lx, struct ovb_migrations *m, struct ovb_names *vms,
-	bool deploy)
+	size_t **last, size_t *nlast, bool deploy)
 {
 	int st = deploy ? ovb_arity(lx, 3, 3, "deploy VM NODE") :
 		ovb_arity(lx, 4, 4, "move VM FROM TO");
@@ -46,17 +47,31 @@ read_step(struct ovb_lex *lx, struct ovb_migrations *m, struct ovb_names *vms,
 	if (!deploy && !strcmp(lx->tok[2], lx->tok[3]))
 		return ovb_err(lx, "move: vm %s from node %s to itself",
 			lx->tok[1], lx->tok[2]);
-	size_t dup = ovb_names_get(vms, lx->tok[1]);
-	if (dup != OVB_NONE)
-		return ovb_err(lx, "vm %s moves twice (first at line %lu)",
-			lx->tok[1], m->step[dup].line);
+	/* a VM's later steps (a staging move, then the move on) start
+	 * where its previous one ended; a deployment is a VM's first */
+	size_t slot = ovb_names_get(vms, lx->tok[1]);
+	if (slot != OVB_NONE) {
+		const struct ovb_step *p = &m->step[(*last)[slot]];
+		if (deploy)
+			return ovb_err(lx, "deploy of vm %s, which has a step "
+				"before (line %lu)", lx->tok[1], p->line);
+		if (strcmp(p->to, lx->tok[2]))
+			return ovb_err(lx, "vm %s moves from %s, but its step at "
+				"line %lu took it to %s", lx->tok[1], lx->tok[2],
+				p->line, p->to);
+	}
 	struct ovb_step *s = OVB_PUSH(m->step, m->n, m->cap);
 	memset(s, 0, sizeof *s);
 	s->vm = ovb_xstrdup(lx->tok[1]);
 	s->from = deploy ? NULL : ovb_xstrdup(lx->tok[2]);
 	s->to = ovb_xstrdup(lx->tok[deploy ? 2 : 3]);
 	s->line = lx->line;
-	ovb_names_add(vms, s->vm, m->n - 1);
+	if (slot == OVB_NONE) {
+		*last = ovb_xrealloc(*last, *nlast + 1, sizeof **last);
+		slot = (*nlast)++;
+		ovb_names_add(vms, s->vm, slot);
+	}
+	(*last)[slot] = m->n - 1;
 	return 0;
 }
 
@@ -65,21 +80,23 @@ ovb_migrations_read(struct ovb_lex *lx, struct ovb_migrations *m)
 {
 	memset(m, 0, sizeof *m);
 	struct ovb_names vms = { 0 };
+	size_t *last = NULL, nlast = 0;
 	unsigned seen = 0;
 	int st = ovb_magic(lx, "migrations");
 	while (!st && (st = ovb_lex_next(lx)) == 1) {
 		if (!strcmp(lx->tok[0], "error"))
 			st = read_error(lx, m, &seen);
 		else if (!strcmp(lx->tok[0], "move"))
-			st = read_step(lx, m, &vms, false);
+			st = read_step(lx, m, &vms, &last, &nlast, false);
 		else if (!strcmp(lx->tok[0], "deploy"))
-			st = read_step(lx, m, &vms, true);
+			st = read_step(lx, m, &vms, &last, &nlast, true);
 		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-migrations "
 				"file (expected error, move or deploy)",
 				lx->tok[0]);
 	}
 	ovb_names_free(&vms);
+	free(last);
 	/* all three error records, or none (a placement's moves) */
 	for (int k = 0; !st && seen && k < 3; k++)
 		if (!(seen & (1u << k)))

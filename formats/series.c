@@ -213,4 +213,3 @@ ovb_series_free(struct ovb_series_set *ss)
 	free(ss->s);
 	memset(ss, 0, sizeof *ss);
 }
-

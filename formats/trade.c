@@ -30,6 +30,16 @@ tok_choice(const struct ovb_lex *lx, int i, const char *what,
 }
 
 static int
+tok_n1(const struct ovb_lex *lx, int i)
+{
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(lx->tok[i], ovb_trade_n1_name[k]))
+			return 0;
+	return ovb_err(lx, "N1: '%s' is none of all, borrowers, above-r",
+		lx->tok[i]);
+}
+
+static int
 tok_ref(const struct ovb_lex *lx, int i, const struct ovb_names *t,
 	const char *what, size_t *idx)
 {
@@ -62,7 +72,7 @@ read_header(struct ovb_lex *lx, struct ovb_trade *t)
 	    (st = ovb_tok_prob(lx, 3, "alpha", &t->alpha)) ||
 	    (st = tok_choice(lx, 4, "enforcement", "work-conserving",
 		"capped")) ||
-	    (st = tok_choice(lx, 5, "N1", "all", "borrowers")) ||
+	    (st = tok_n1(lx, 5)) ||
 	    (st = tok_choice(lx, 6, "reclaim", "paper", "fix")) ||
 	    (st = ovb_tok_prob(lx, 7, "delta", &t->delta)))
 		return st;

@@ -136,12 +136,25 @@ ovb_market_init(struct ovb_market *m, const struct ovb_bids *b,
 	for (size_t n = 0; n < c->n; n++) {
 		m->cap[OVB_MCPU][n] = c->node[n].cap[OVB_CPU];
 		if (b->has_mem) {
+			/* the cluster's own field (mem MEM B, in MiB here), or
+			 * a label mem=MiB; both given, they must agree */
 			const char *v = ovb_node_label(&c->node[n], "mem");
-			double mem;
-			if (!v || !ovb_parse_real(v, &mem) || !(mem > 0))
+			double mem = c->node[n].cap[OVB_MEM] / 1048576, lab = 0;
+			if (v && (!ovb_parse_real(v, &lab) || !(lab > 0)))
 				return ovb_err_at(cfile, c->node[n].line, "node %s: "
-					"the vms bid for mem, and the node has no "
-					"label mem=MiB with a value > 0", c->node[n].name);
+					"label mem=%s is not a number of MiB > 0",
+					c->node[n].name, v);
+			if (v && mem > 0 && lab != mem)
+				return ovb_err_at(cfile, c->node[n].line, "node %s: "
+					"label mem=%s MiB, but its mem field says %.17g "
+					"MiB", c->node[n].name, v, mem);
+			if (v)
+				mem = lab;
+			if (!(mem > 0))
+				return ovb_err_at(cfile, c->node[n].line, "node %s: "
+					"the vms bid for mem, and the node gives no "
+					"memory (mem MEM B, or a label mem=MiB)",
+					c->node[n].name);
 			m->cap[OVB_MMEM][n] = mem;
 		}
 		for (size_t r = 0; r < m->nres; r++)
@@ -922,6 +935,42 @@ tabu_step(struct search *s, double bestmax, double bestsum)
 	return done;
 }
 
+/* The best placements met: the start in slot 0, the latest
+ * OVB_TABU_HIST - 1 improvements in a ring over the other slots.
+ * ovb-rebalance falls back on an earlier one when no plan reaches the
+ * last within M_max (lib/migrate.c). */
+static void
+hist_push(struct ovb_tabu_stat *st, size_t *cap, const size_t *node_of,
+	size_t M, double err)
+{
+	(void)cap;
+	if (!st->hist) {
+		st->hist = ovb_xcalloc(OVB_TABU_HIST * (M ? M : 1),
+			sizeof *st->hist);
+		st->hist_err = ovb_xcalloc(OVB_TABU_HIST, sizeof *st->hist_err);
+	}
+	size_t p = st->nhist++;
+	size_t slot = p ? 1 + (p - 1) % (OVB_TABU_HIST - 1) : 0;
+	memcpy(st->hist + slot * M, node_of, M * sizeof *node_of);
+	st->hist_err[slot] = err;
+}
+
+const size_t *
+ovb_tabu_hist(const struct ovb_tabu_stat *st, size_t M, size_t back,
+	double *err)
+{
+	size_t kept = st->nhist < OVB_TABU_HIST ? st->nhist : OVB_TABU_HIST;
+	if (back >= kept)
+		return NULL;
+	size_t slot = 0;
+	if (back + 1 < kept) {
+		size_t p = st->nhist - 1 - back;
+		slot = 1 + (p - 1) % (OVB_TABU_HIST - 1);
+	}
+	*err = st->hist_err[slot];
+	return st->hist + slot * M;
+}
+
 int
 ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
 	size_t *node_of, struct ovb_tabu_stat *st, const char *bfile)
@@ -990,6 +1039,8 @@ ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
 		st->before = bestmax;
 		memcpy(node_of, s.cur, M * sizeof *node_of);
 		st->moves = 0;
+		size_t caph = 0;
+		hist_push(st, &caph, node_of, M, bestmax);
 		uint64_t still = 0;
 		while (still < o->niter && bestmax > o->emax) {
 			if (!tabu_step(&s, bestmax, bestsum))
@@ -1004,6 +1055,7 @@ ovb_rebalance(const struct ovb_market *m, const struct ovb_tabu_opt *o,
 				bestmax = mx;
 				bestsum = sum;
 				st->moves = s.moved;
+				hist_push(st, &caph, node_of, M, mx);
 				still = 0;
 			} else
 				still++;

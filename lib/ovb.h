@@ -689,6 +689,11 @@ const struct ovb_series *ovb_series_find(const struct ovb_series_set *ss,
  * read; returns the largest status. */
 int ovb_series_load(char **paths, size_t n, struct ovb_series_set *all,
 	const char ***files);
+/* (formats/format.c) The series of ss, just read from the file path, merged into all as
+ * ovb_series_load does (ss is emptied; (*files)[i] borrows path for a
+ * series new to all). */
+int ovb_series_merge(struct ovb_series_set *all, const char ***files,
+	struct ovb_series_set *ss, const char *path);
 
 /* ---- formats/usage.c: usage distributions (format ovb-usage) ---- */
 
@@ -802,6 +807,7 @@ struct ovb_capsule {
 	double lb[OVB_NCAP];    /* lower bounds [cpu], [B/s]; 0 = none */
 	double O, tau;          /* overrides; NAN = inherit */
 	double epsilon;         /* Sharc trading epsilon; NAN = unset */
+	unsigned long line;     /* its capsule (RSL: Capsule) record */
 };
 struct ovb_trust { char *app; double v; };
 struct ovb_app {
@@ -1680,11 +1686,15 @@ struct ovb_trade_in {
 	const double *app_R;    /* napp: R_i = sum of its R_ij */
 	const bool *app_trade;  /* napp: TradeResources */
 };
+/* Eq. 5's N1: the needy capsules of every application on the node (U >=
+ * A), the node's borrowers (Step 3), or the node's borrowers holding
+ * borrowed bandwidth (A > R; the node's borrowers when none does). */
+enum ovb_trade_n1 { OVB_N1_ALL, OVB_N1_BORROWERS, OVB_N1_ABOVE };
+extern const char *const ovb_trade_n1_name[3];
 struct ovb_trade_opt {
 	double alpha;           /* Eq. 2, in (0, 1] */
 	bool capped;            /* usage clamped to A (token bucket) */
-	bool n1_all;            /* N1: needy capsules of every application
-	                           (U >= A); false: the node's borrowers */
+	enum ovb_trade_n1 n1;   /* Eq. 5's N1 (formats/trade.md) */
 	bool fix;               /* never below max(LB, delta R); Step 1 adds
 	                           at least epsilon R */
 	double delta;
@@ -1700,7 +1710,7 @@ struct ovb_trade_rec {          /* one capsule in one interval */
 struct ovb_trade_state {
 	double *A, *U, *scratch, *node_sum, *app_sum;
 	bool *was;
-	size_t *n1, *n2;
+	size_t *n1, *n2, *n1above;
 	size_t *nodestart, *nodemem, *appstart, *appmem; /* group members */
 };
 void ovb_trade_state_init(struct ovb_trade_state *s,
@@ -1818,7 +1828,17 @@ struct ovb_tabu_opt {
 struct ovb_tabu_stat {
 	double before, after;   /* max error of the start and the best */
 	uint64_t iters, moves;  /* iterations run; migrations in the best */
+	size_t nhist;           /* best placements met (the first: the start
+	                           with its new VMs placed) */
+	size_t *hist;           /* the start and the latest ones: read them
+	                           with ovb_tabu_hist; malloc'd */
+	double *hist_err;
 };
+#define OVB_TABU_HIST 17
+/* The back-th latest best placement kept (0: the last; the start is the
+ * oldest), its max error in *err; NULL past the start. */
+const size_t *ovb_tabu_hist(const struct ovb_tabu_stat *st, size_t M,
+	size_t back, double *err);
 /* Algorithm 1 with its fixes (README): node_of in: the placement
  * (OVB_NONE: a new VM, first put on the least loaded node where its mem
  * fits); out: the best placement found.  65 (reported at the bids file's
@@ -1839,6 +1859,32 @@ struct ovb_market_in {
 int ovb_market_load(int nfiles, char **files, struct ovb_market_in *in,
 	struct ovb_market *m);
 void ovb_market_in_free(struct ovb_market_in *in);
+
+/* ---- lib/migrate.c: executable migration plans, the exact search ----
+ *
+ * A step: VM vm from node from (OVB_NONE: a deployment) to node to.  In a
+ * plan every node's mem holds after each step. */
+struct ovb_mstep { size_t vm, from, to; };
+/* The placements searched exactly: (nodes + 1)^vms at most this. */
+#define OVB_EXACT_STATES 131072
+bool ovb_exact_fits(const struct ovb_market *m);
+/* A plan from start (OVB_NONE: new) to target, built greedily: direct
+ * steps in VM order where the destination has room, else a staging move
+ * through a third node with room.  Returns its moves (staging included;
+ * deployments not), or UINT64_MAX with the reason in why when it finds
+ * no executable order.  *steps malloc'd. */
+uint64_t ovb_migrate_plan(const struct ovb_market *m, const size_t *start,
+	const size_t *target, struct ovb_mstep **steps, size_t *nsteps,
+	char *why, size_t whylen);
+/* The exact search (ovb_exact_fits): node_of, st->after, st->moves and
+ * the plan of the placement of least max error reached from start within
+ * o->mmax moves by an executable order (then fewest moves, then least sum
+ * of errors); why (when not NULL) says what better placement exists and
+ * why it is not taken, else is left alone. */
+int ovb_rebalance_exact(const struct ovb_market *m,
+	const struct ovb_tabu_opt *o, const size_t *start, size_t *node_of,
+	struct ovb_tabu_stat *st, struct ovb_mstep **steps, size_t *nsteps,
+	char *why, size_t whylen, const char *bfile);
 
 /* ---- lib/rsv.c: Cluster Reserves steps 1-3 (GLPK) and the bank ----
  *

@@ -7,6 +7,8 @@
 
 #include "ovb.h"
 
+const char *const ovb_trade_n1_name[3] = { "all", "borrowers", "above-r" };
+
 const char *
 ovb_trade_class_name(enum ovb_trade_class c)
 {
@@ -37,7 +39,11 @@ floor_of(const struct ovb_trade_cap *c, const struct ovb_trade_opt *o)
 
 /* Cuts the allocations above R of the capsules mem[0..n) until their sum
  * is at most limit: each excess in proportion, the last one taking the
- * rounding. */
+ * rounding.  Whether every excess must go is decided exactly (the
+ * doubles summed as rationals: the allocations at or below R plus the R
+ * of those above reach the limit), and then each lands on R exactly: a
+ * rounded A - (A - R) an ulp above R would flip the capsule's class in the
+ * next interval (Table 2 in percent: Sci-N3 at 30.000000000000007). */
 static void
 cut_excess(const struct ovb_trade_in *in, double *A, const size_t *mem,
 	size_t n, const bool *present, double limit)
@@ -57,7 +63,19 @@ cut_excess(const struct ovb_trade_in *in, double *A, const size_t *mem,
 	double over = sum - limit;
 	if (over <= 0 || last == OVB_NONE)
 		return;
-	if (over > E)
+	mpq_t floor_sum, x;
+	mpq_inits(floor_sum, x, NULL);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = mem[i];
+		if (!present[k])
+			continue;
+		mpq_set_d(x, A[k] > in->cap[k].R ? in->cap[k].R : A[k]);
+		mpq_add(floor_sum, floor_sum, x);
+	}
+	mpq_set_d(x, limit);
+	bool all = mpq_cmp(floor_sum, x) >= 0;
+	mpq_clears(floor_sum, x, NULL);
+	if (all || over > E)
 		over = E;
 	double left = over;
 	for (size_t i = 0; i < n; i++) {
@@ -66,8 +84,11 @@ cut_excess(const struct ovb_trade_in *in, double *A, const size_t *mem,
 			continue;
 		double e = A[k] - in->cap[k].R;
 		double cut = k == last ? left : over * (e / E);
-		if (cut > e)
-			cut = e;
+		if (all || cut >= e) {
+			left -= e;
+			A[k] = in->cap[k].R;
+			continue;
+		}
 		if (cut > left)
 			cut = left;
 		A[k] -= cut;
@@ -129,7 +150,12 @@ ovb_trade_step(const struct ovb_trade_in *in, const struct ovb_trade_opt *o,
 			used = u[k];
 		r->A = s->A[k];
 		r->used = used;
-		r->U = o->alpha * used + (1 - o->alpha) * s->U[k];
+		/* Eq. 2; a usage equal to U leaves U exactly (alpha used +
+		 * (1 - alpha) U can round an ulp below it and flip U >= A) */
+		if (used != s->U[k])
+			r->U = o->alpha * used + (1 - o->alpha) * s->U[k];
+		else
+			r->U = s->U[k];
 		s->U[k] = r->U;
 	}
 	/* Steps 0, 1 and 2 of every application. */
@@ -166,6 +192,7 @@ ovb_trade_step(const struct ovb_trade_in *in, const struct ovb_trade_opt *o,
 	memset(s->node_sum, 0, in->nnode * sizeof *s->node_sum);
 	memset(s->app_sum, 0, in->napp * sizeof *s->app_sum);
 	memset(s->n1, 0, in->nnode * sizeof *s->n1);
+	memset(s->n1above, 0, in->nnode * sizeof *s->n1above);
 	memset(s->n2, 0, in->napp * sizeof *s->n2);
 	for (size_t k = 0; k < n; k++) {
 		if (!present[k])
@@ -173,13 +200,19 @@ ovb_trade_step(const struct ovb_trade_in *in, const struct ovb_trade_opt *o,
 		const struct ovb_trade_cap *c = &in->cap[k];
 		s->node_sum[c->node] += next[k];
 		s->app_sum[c->app] += next[k];
-		bool needy = o->n1_all ? rec[k].U >= rec[k].A :
+		bool needy = o->n1 == OVB_N1_ALL ? rec[k].U >= rec[k].A :
 			rec[k].cls == OVB_TRADE_BORROW;
 		if (needy)
 			s->n1[c->node]++;
 		if (rec[k].cls == OVB_TRADE_BORROW)
 			s->n2[c->app]++;
+		if (rec[k].cls == OVB_TRADE_BORROW && rec[k].A > c->R)
+			s->n1above[c->node]++;
 	}
+	if (o->n1 == OVB_N1_ABOVE)
+		for (size_t j = 0; j < in->nnode; j++)
+			if (s->n1above[j])
+				s->n1[j] = s->n1above[j];
 	for (size_t k = 0; k < n; k++) {
 		if (!present[k] || rec[k].cls != OVB_TRADE_BORROW)
 			continue;
@@ -223,6 +256,7 @@ ovb_trade_state_init(struct ovb_trade_state *s, const struct ovb_trade_in *in)
 	s->node_sum = ovb_xcalloc(in->nnode + 1, sizeof *s->node_sum);
 	s->app_sum = ovb_xcalloc(in->napp + 1, sizeof *s->app_sum);
 	s->n1 = ovb_xcalloc(in->nnode + 1, sizeof *s->n1);
+	s->n1above = ovb_xcalloc(in->nnode + 1, sizeof *s->n1above);
 	s->n2 = ovb_xcalloc(in->napp + 1, sizeof *s->n2);
 }
 
@@ -240,6 +274,7 @@ ovb_trade_state_free(struct ovb_trade_state *s)
 	free(s->node_sum);
 	free(s->app_sum);
 	free(s->n1);
+	free(s->n1above);
 	free(s->n2);
 	memset(s, 0, sizeof *s);
 }

@@ -236,11 +236,155 @@ print(k)')
 	assert_equal "$(ls -A "$T/out")" ''
 }
 
-@test "bad input: a capsule without series: 65 at its application's line" {
+@test "bad input: a capsule without series: 65 at the capsule's line" {
 	sed '/^series s2/,$d' "$DATA/trade-stream.series" >"$T/series"
 	run -65 --separate-stderr ovb-trade -r net "$DATA/trade-stream.cluster" "$DATA/trade-stream.apps" "$T/series"
 	assert_equal "$output" ''
-	assert_equal "$stderr" "ovb-trade: $DATA/trade-stream.apps:3: capsule s2 of video: no net series"
+	assert_equal "$stderr" "ovb-trade: $DATA/trade-stream.apps:$(line_of '^capsule s2 ' "$DATA/trade-stream.apps"): capsule s2 of video: no net series (s2 or video/s2)"
+}
+
+@test "bad input: admission, epsilon, unknown node: 65 at the capsule's line, not the application's" {
+	printf 'ovb-apps 1\n# x\napp a trade=yes\ncapsule c1 cpu=0.6 net=0 node=n1\n\ncapsule c2 cpu=0.6 net=0 node=n1\n' >"$T/apps"
+	printf 'ovb-series 1\nseries c1 cpu\ninterval 5 s\nsample 0 1\nseries c2 cpu\ninterval 5 s\nsample 0 1\n' >"$T/series"
+	run -65 --separate-stderr ovb-trade "$DATA/trade-stream.cluster" "$T/apps" "$T/series"
+	assert_equal "$stderr" "ovb-trade: $T/apps:6: admission: capsule c2 of a brings the reservations on node n1 to 1.2 cpu, above its capacity 1"
+	sed -i 's/^capsule c2 cpu=0.6 net=0 node=n1/capsule c2 cpu=0.3 net=0 node=n9/' "$T/apps"
+	run -65 --separate-stderr ovb-trade "$DATA/trade-stream.cluster" "$T/apps" "$T/series"
+	assert_equal "$stderr" "ovb-trade: $T/apps:6: capsule c2 of a: node n9 is not in the cluster"
+	sed -i 's/^capsule c2 cpu=0.3 net=0 node=n9/capsule c2 cpu=0.3 net=0 node=n2/' "$T/apps"
+	run -0 --separate-stderr ovb-trade "$DATA/trade-stream.cluster" "$T/apps" "$T/series"
+	sed -i 's/^capsule c2 cpu=0.3 net=0 node=n2/capsule c2 cpu=0.3 net=0 node=n2 epsilon=1/' "$T/apps"
+	run -65 --separate-stderr ovb-trade "$DATA/trade-stream.cluster" "$T/apps" "$T/series"
+	assert_equal "$stderr" "ovb-trade: $T/apps:6: capsule c2 of a: epsilon 1 is outside (0, 1)"
+}
+
+@test "series in several files: one file per capsule, and one capsule's series cut in time over two files" {
+	local f
+	for f in s1 s2; do
+		{ echo 'ovb-series 1'; sed -n "/^series $f /,/^series /p" "$DATA/trade-stream.series" | sed '${/^series /d}'; } >"$T/$f.series"
+	done
+	run -0 --separate-stderr ovb-trade -r net --enforce capped "$DATA/trade-stream.cluster" "$DATA/trade-stream.apps" "$T/s1.series" "$T/s2.series"
+	assert_equal "$output" "$(cat "$DATA/example.trade")"
+	# s1's samples at 0 and 5 in one file, at 10 and 15 in another (a month each)
+	{ echo 'ovb-series 1'; sed -n '1,/^sample 5 /p' "$T/s1.series" | sed 1d; } >"$T/s1a.series"
+	{ echo 'ovb-series 1'; echo 'series s1 net'; echo 'interval 5 s'; grep -E '^sample (10|15) ' "$T/s1.series"; } >"$T/s1b.series"
+	run -0 --separate-stderr ovb-trade -r net --enforce capped "$DATA/trade-stream.cluster" "$DATA/trade-stream.apps" "$T/s1b.series" "$T/s2.series" "$T/s1a.series"
+	assert_equal "$output" "$(cat "$DATA/example.trade")"
+	# the same slot in two files: 65 at the later file's series line
+	{ echo 'ovb-series 1'; echo '# again'; echo 'series s1 net'; echo 'interval 5 s'; echo 'sample 5 1'; } >"$T/dup.series"
+	run -65 --separate-stderr ovb-trade -r net -o "$T/o" "$DATA/trade-stream.cluster" "$DATA/trade-stream.apps" "$T/s1a.series" "$T/s2.series" "$T/dup.series"
+	assert_equal "$stderr" "ovb-trade: $T/dup.series:3: series s1 net: the sample at 5 is also in $T/s1a.series"
+	[[ ! -e $T/o ]]
+}
+
+@test "RSL with several applications: capsules c1..cn of each found as APP/CAPSULE, written so" {
+	cat >"$T/rsl" <<-'EOF'
+	Application web New
+	AggregateResv *
+	TradeResources yes
+	Capsules 2
+	Capsule 1 Resv 0.5 Node n1 LB * Epsilon 0.1
+	Capsule 2 Resv 0.5 Node n2 LB * Epsilon 0.1
+
+	Application db New
+	AggregateResv *
+	TradeResources no
+	Capsules 1
+	Capsule 1 Resv 0.25 Node n1 LB * Epsilon *
+	EOF
+	printf 'ovb-series 1\nseries web/c1 cpu\ninterval 60 s\nsample 0 1\nseries web/c2 cpu\ninterval 60 s\nsample 0 0.25\n' >"$T/a.series"
+	printf 'ovb-series 1\nseries db/c1 cpu\ninterval 60 s\nsample 0 0.25\n' >"$T/b.series"
+	printf 'ovb-cluster 1\nnode n1 1 cpu 1 B/s\nnode n2 1 cpu 1 B/s\n' >"$T/cluster"
+	run -0 --separate-stderr ovb-trade --check "$T/cluster" "$T/rsl" "$T/a.series" "$T/b.series"
+	assert_line 'capsule web/c1 web n1 0.5 0 0.1'
+	assert_line 'capsule db/c1 db n1 0.25 0 0.1'
+	assert_line 'c web/c1 0.5 1 1 borrow 0.625'
+	assert_line 'c db/c1 0.25 0.25 0.25 fixed 0.25'
+	# a series named c1 alone cannot say whose it is: refused, at the capsule
+	sed 's#^series db/c1 #series c1 #' "$T/b.series" >"$T/c.series"
+	run -65 --separate-stderr ovb-trade "$T/cluster" "$T/rsl" "$T/a.series" "$T/c.series"
+	assert_equal "$stderr" "ovb-trade: $T/rsl:12: capsule c1 of db: no cpu series db/c1 (c1 alone names capsules of several applications)"
+	# an apps file whose capsule names are unique keeps bare names working
+	printf 'ovb-apps 1\napp web trade=yes\ncapsule a cpu=0.5 net=0 node=n1\ncapsule b cpu=0.5 net=0 node=n2\n' >"$T/apps"
+	printf 'ovb-series 1\nseries a cpu\ninterval 60 s\nsample 0 1\nseries web/b cpu\ninterval 60 s\nsample 0 0.25\n' >"$T/d.series"
+	run -0 --separate-stderr ovb-trade --check "$T/cluster" "$T/apps" "$T/d.series"
+	assert_line 'c a 0.5 1 1 borrow 0.75'
+}
+
+@test "property: >= 40 random scenarios, several applications named alike (RSL on odd seeds), series over several files: the replay agrees" {
+	local seed args opts=("" "--enforce capped" "--n1 borrowers --reclaim fix" "--alpha 0.5 --enforce capped --reclaim fix --delta 0.2 --epsilon 0.2" "--n1 above-r --alpha 0.3")
+	for seed in $(seq 1 40); do
+		mkdir -p "$T/$seed"
+		"$PY" "$GEN/trade.py" split "$seed" "$T/$seed"
+		args=${opts[$((seed % 5))]}
+		# shellcheck disable=SC2086,SC2046
+		run -0 --separate-stderr ovb-trade --check $args "$T/$seed/cluster" "$T/$seed/apps" $(cat "$T/$seed/files")
+		printf '%s\n' "$output" >"$T/$seed/o"
+		# shellcheck disable=SC2086
+		run -0 "$PY" "$ORACLE/trade.py" "$T/$seed/scenario.json" "$T/$seed/o" $args
+	done
+}
+
+@test "exact class boundaries: Table 2 in percent (capacity 100) classes every capsule as Table 2 in cpu, in every setting" {
+	"$PY" "$GEN/trade.py" table2 "$T"
+	mkdir "$T/p"
+	sed 's/ 1 cpu / 100 cpu /' "$T/cluster" >"$T/p/cluster"
+	"$PY" -c '
+import re, sys
+s = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r"cpu=([0-9.]+)", lambda m: "cpu=%d" % round(float(m.group(1)) * 100), s))
+s = open(sys.argv[3]).read()
+open(sys.argv[4], "w").write(re.sub(r"^(sample \d+) 1\.0$", r"\1 100", s, flags=re.M))' \
+		"$T/apps" "$T/p/apps" "$T/series" "$T/p/series"
+	# at 36 min Step 4 takes Sci-N3's whole excess: exactly R, not 30.000000000000007
+	ovb-trade "$T/p/cluster" "$T/p/apps" "$T/p/series" >"$T/p/o"
+	assert_equal "$(field Scientific-N3 $((36 * 60)) 7 "$T/p/o")" 30
+	local a e r n
+	for a in 1 0.3; do for e in work-conserving capped; do for r in paper fix; do for n in all above-r; do
+		cmp <(ovb-trade --alpha $a --enforce $e --reclaim $r --n1 $n "$T/cluster" "$T/apps" "$T/series" | awk '$1 == "c" { print $2, $6 }') \
+			<(ovb-trade --alpha $a --enforce $e --reclaim $r --n1 $n "$T/p/cluster" "$T/p/apps" "$T/p/series" | awk '$1 == "c" { print $2, $6 }') ||
+			fail "classes differ: --alpha $a --enforce $e --reclaim $r --n1 $n"
+	done; done; done; done
+}
+
+@test "N1 = above-r (only borrowers holding A > R): on Table 2 at 36 min without Step 4 Sci-N3 returns all it borrowed; the other readings a third" {
+	"$PY" "$GEN/trade.py" table2 "$T"
+	local n1
+	for n1 in all borrowers above-r; do
+		run -0 --separate-stderr ovb-trade --n1 $n1 --no-step4 "$T/cluster" "$T/apps" "$T/series"
+		printf '%s\n' "$output" >"$T/$n1"
+		run -0 "$PY" "$ORACLE/trade.py" "$T/scenario.json" "$T/$n1" --n1 $n1 --no-step4
+	done
+	# the node term (1 - 1.1) / N1 is the smaller: N1 = 3 under all and
+	# borrowers (0.4 - 1/30), 1 under above-r (0.4 - 0.1 = R)
+	near "$(field Scientific-N3 2160 7 "$T/all")" 0.36666666666666666
+	near "$(field Scientific-N3 2160 7 "$T/borrowers")" 0.36666666666666666
+	assert_equal "$(field Scientific-N3 2160 7 "$T/above-r")" 0.3
+	# with Step 4 all three give 0.3 (Step 4 cuts the rest of the excess)
+	for n1 in all borrowers above-r; do
+		ovb-trade --n1 $n1 "$T/cluster" "$T/apps" "$T/series" >"$T/s4"
+		assert_equal "$(field Scientific-N3 2160 7 "$T/s4")" 0.3
+	done
+}
+
+@test "6.4 with alpha 0.5 and a token bucket (the paper's rule, not a defect): the streams never borrow above R" {
+	"$PY" -c '
+print("ovb-series 1")
+for c in ("s1", "s2"):
+    print("series %s net\ninterval 5 s" % c)
+    for k in range(180):
+        print("sample %d %d" % (5 * k, 562500 if c == "s1" and k >= 60 else 375000))' >"$T/s"
+	ovb-trade -r net --alpha 0.5 --enforce capped --check "$DATA/trade-stream.cluster" "$DATA/trade-stream.apps" "$T/s" >"$T/o"
+	# NEXT never above R = 500000 (4 Mb/s); before 5 min both streams are
+	# held below the 375000 (3 Mb/s) they need
+	run -0 awk '$1 == "c" && $7 > 500000 { n++ } END { print n + 0 }' "$T/o"
+	assert_output 0
+	run -0 awk '$1 == "at" { at = $2 } $1 == "c" && at == 295 && $3 < 375000 { n++ } END { print n + 0 }' "$T/o"
+	assert_output 2
+	# with alpha 1 s1 borrows
+	ovb-trade -r net --enforce capped "$DATA/trade-stream.cluster" "$DATA/trade-stream.apps" "$T/s" >"$T/o1"
+	run -0 awk '$1 == "c" && $2 == "s1" && $7 > 500000 { n++ } END { print (n > 0) }' "$T/o1"
+	assert_output 1
 }
 
 @test "bad input: an RSL exceeding admission on a node: 65 at its line" {

@@ -204,11 +204,33 @@ bad() {
 	done
 	sed 's/ mem=10240$//' "$DATA/market-fig3.cluster" >"$T/nomem.cluster"
 	run -65 --separate-stderr ovb-market "$T/nomem.cluster" "$T/mem.bids"
-	assert_equal "$stderr" "ovb-market: $T/nomem.cluster:3: node n1: the vms bid for mem, and the node has no label mem=MiB with a value > 0"
+	assert_equal "$stderr" "ovb-market: $T/nomem.cluster:3: node n1: the vms bid for mem, and the node gives no memory (mem MEM B, or a label mem=MiB)"
 	run -0 --separate-stderr ovb-market --exact "$DATA/market-fig3.cluster" "$T/mem.bids"
 	# mem: 5 x 512 MiB fit anywhere: every VM gets its cap, error 0 on mem
 	assert_equal "$(field 'alloc v1 n1 mem' 5)" 512
 	assert_equal "$(field 'alloc v1 n1 mem' 7)" 0
+}
+
+@test "market: a node's memory from the cluster format's own field (mem MEM B), the label agreeing or refused" {
+	for v in v1 v2 v3 v4 v5; do
+		printf '%s\n' "/^bid $v cpu/a bid $v mem 1 credit 1024 MiB"
+	done >"$T/sed"
+	sed -f "$T/sed" "$DATA/example.bids" >"$T/mem.bids"
+	# 1536 MiB nodes in bytes: one 1024 MiB VM a node at most
+	sed 's/ mem=10240$/ mem 1610612736 B/' "$DATA/market-fig3.cluster" >"$T/field.cluster"
+	sed 's/ mem=10240$/ mem=1536/' "$DATA/market-fig3.cluster" >"$T/label.cluster"
+	run -0 --separate-stderr ovb-market --exact "$T/field.cluster" "$T/mem.bids"
+	printf '%s\n' "$output" >"$T/field.out"
+	run -0 --separate-stderr ovb-market --exact "$T/label.cluster" "$T/mem.bids"
+	assert_equal "$output" "$(cat "$T/field.out")"
+	run -0 "$PY" "$ORACLE" exact "$T/field.cluster" "$T/mem.bids"
+	assert_equal "$output" "$(grep -v -e '^#' -e '^error bound' "$T/field.out")"
+	# both, agreeing: fine; disagreeing: 65 at the node's line
+	sed 's/ mem=10240$/ mem 1610612736 B mem=1536/' "$DATA/market-fig3.cluster" >"$T/both.cluster"
+	run -0 --separate-stderr ovb-market "$T/both.cluster" "$T/mem.bids"
+	sed 's/ mem=10240$/ mem 1610612736 B mem=2048/' "$DATA/market-fig3.cluster" >"$T/bad.cluster"
+	run -65 --separate-stderr ovb-market "$T/bad.cluster" "$T/mem.bids"
+	assert_equal "$stderr" "ovb-market: $T/bad.cluster:3: node n1: label mem=2048 MiB, but its mem field says 1536 MiB"
 }
 
 @test "market: the output is deterministic and the inputs' order does not matter" {

@@ -19,6 +19,12 @@ scenario for t/oracle/trade.py).  KIND:
                 idle for one interval then busy, y always busy; --lb L
                 gives x that lower bound; --n N intervals
   large N M     N capsules, M intervals of 300 s (the speed bench)
+  split SEED    as random, but several applications name their capsules
+                alike (c1, c2, ... as RSL does), the apps file is Sharc RSL
+                for odd seeds, and the series are spread over 2-4 files
+                DIR/s*.series (a capsule's series named APP/CAPSULE, or
+                CAPSULE where no other application has that name; some
+                series cut in time into two files); DIR/files lists them
 """
 import json
 import random
@@ -95,6 +101,99 @@ def gen_random(seed, d):
     write(d, nodes, apps, series, I)
 
 
+def write_rsl(d, apps):
+    """apps as write's, every capsule with cpu R in (0, 1]."""
+    with open(d + "/apps", "w") as f:
+        for a, trade, caps in apps:
+            f.write("Application %s New\nAggregateResv *\nTradeResources %s\n"
+                    "Capsules %d\n" % (a, "yes" if trade else "no", len(caps)))
+            for i, (c, R, n, lb, eps) in enumerate(caps):
+                assert c == "c%d" % (i + 1)
+                f.write("Capsule %d Resv %r Node %s LB %s Epsilon %s\n" %
+                        (i + 1, R, n, repr(lb) if lb else "*",
+                         "*" if eps is None else repr(eps)))
+            f.write("\n")
+
+
+def gen_split(seed, d):
+    rng = random.Random(seed)
+    rsl = seed % 2 == 1
+    nn = rng.randint(2, 4)
+    nodes = [("n%d" % i, rng.choice([1, 2, 4])) for i in range(nn)]
+    free = {n: c for n, c in nodes}
+    apps, series = [], {}
+    T, I = 30, 60
+    for a in range(rng.randint(2, 4)):
+        caps = []
+        for j in range(rng.randint(1, 3)):
+            n = rng.choice([x for x, _ in nodes])
+            if free[n] < 0.05:
+                break
+            R = round(rng.uniform(0.05, min(free[n], 1.0)), 3)
+            free[n] -= R
+            lb = round(R * rng.choice([0, 0, 0.2, 0.5]), 4)
+            eps = rng.choice([None, 0.05, 0.1, 0.3])
+            c = "c%d" % (len(caps) + 1)
+            caps.append((c, R, n, lb, eps))
+            t0 = rng.choice([0, 0, rng.randint(0, T // 2)])
+            t1 = rng.choice([T, T, rng.randint(t0 + 1, T)])
+            s = {}
+            for t in range(t0, t1):
+                if t not in (t0, t1 - 1) and rng.random() < 0.05:
+                    continue
+                s[t * I] = 0.0 if rng.random() < 0.15 else \
+                    round(rng.uniform(0, 2 * R), 4)
+            series["a%d/%s" % (a, c)] = s
+        if caps:
+            apps.append(("a%d" % a, rng.random() < 0.8, caps))
+    write(d, nodes, apps, {}, I)
+    if rsl:
+        write_rsl(d, apps)
+    # the series files: each block in one of nf files, some cut in two
+    owners = {}
+    for a, _, caps in apps:
+        for c, *_ in caps:
+            owners[c] = owners.get(c, 0) + 1
+    nf = rng.randint(2, 4)
+    files = [[] for _ in range(nf)]
+    for key in sorted(series):
+        a, c = key.split("/")
+        name = key if owners[c] > 1 or rng.random() < 0.5 else c
+        ts = sorted(series[key])
+        if len(ts) > 1 and rng.random() < 0.4:
+            k = rng.randint(1, len(ts) - 1)
+            parts = [ts[:k], ts[k:]]
+        else:
+            parts = [ts]
+        for p in parts:
+            files[rng.randrange(nf)].append((name, [(t, series[key][t])
+                                                    for t in p]))
+    names = []
+    for i, blocks in enumerate(files):
+        if not blocks:
+            continue
+        path = "%s/s%d.series" % (d, i + 1)
+        names.append(path)
+        with open(path, "w") as f:
+            f.write("ovb-series 1\n")
+            seen = set()
+            for name, samples in blocks:
+                if name in seen:    # both parts in one file: one block
+                    continue
+                seen.add(name)
+                got = sorted(x for nm, sm in blocks if nm == name
+                             for x in sm)
+                f.write("series %s cpu\ninterval %d s\n" % (name, I))
+                for t, v in got:
+                    f.write("sample %d %r\n" % (t, v))
+    with open(d + "/files", "w") as f:
+        f.write(" ".join(names) + "\n")
+    with open(d + "/scenario.json", "w") as f:
+        json.dump({"interval": I, "nodes": nodes, "apps": apps,
+                   "series": {k: sorted(v.items()) for k, v in
+                              series.items()}}, f)
+
+
 def gen_table2(d, fixed):
     nodes = [("N%d" % i, 1) for i in range(1, 5)]
     table = [("Summarizer", 1, {"N1": .2, "N2": .3, "N3": .2}),
@@ -147,6 +246,8 @@ def main(argv):
     kind, rest = argv[1], argv[2:]
     if kind == "random":
         gen_random(int(rest[0]), rest[1])
+    elif kind == "split":
+        gen_split(int(rest[0]), rest[1])
     elif kind == "table2":
         fixed = rest[2].split(",") if len(rest) > 2 and rest[1] == "--fixed" \
             else []

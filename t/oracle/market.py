@@ -8,15 +8,20 @@ stopped at its cap, until the capacity is used (iterating over the caps
 that bind, not sorting), and searches all N^M placements exhaustively.
 
   market.py exact CLUSTER BIDS         the ovb-market --exact lines
-  market.py best CLUSTER BIDS          min over placements of the max error
-                                       (as a Fraction), and how many reach it
+  market.py best CLUSTER BIDS [M]      min over placements of the max error
+                                       (as a Fraction), and how many reach it;
+                                       with M, over the placements reached
+                                       from the input by at most M moves,
+                                       mem fitting after every step
   market.py policy CLUSTER BIDS VM PERF VREF VLOW VHIGH BIDMAX AMIN
                                        Algorithm 2 (fixed) replayed: per
                                        period v, then alloc and bid per res
   market.py check CLUSTER BIDS MIGR M  the migration plan's claims: moves
                                        applied in order give 'error after';
-                                       <= M moves; mem fits after every
-                                       step; never worse; bound <= after
+                                       <= M moves (staging ones too); mem
+                                       fits after every step; never worse
+                                       than the input (recomputed when it
+                                       has no new VM); bound <= after
 """
 import itertools
 import sys
@@ -32,8 +37,17 @@ def read_cluster(path):
     for line in open(path):
         t = line.split('#', 1)[0].split()
         if t and t[0] == 'node':
-            labels = dict(x.split('=', 1) for x in t[6:])
-            mem = fr(labels['mem']) if 'mem' in labels else None
+            # node NAME CPU cpu NET B/s [net-rx RX B/s] [mem MEM B
+            # [mem-pool P B]] [KEY=VALUE...]: mem in MiB, the field's
+            # bytes / 2^20 or the label
+            mem, rest = None, t[6:]
+            while rest and '=' not in rest[0]:
+                if rest[0] == 'mem':
+                    mem = fr(rest[1]) / 1048576
+                rest = rest[3:]
+            labels = dict(x.split('=', 1) for x in rest)
+            if 'mem' in labels:
+                mem = fr(labels['mem'])
             nodes.append((t[1], fr(t[2]), mem))
     return nodes
 
@@ -133,9 +147,55 @@ def mem_ok(nodes, order, vms, place):
     return True
 
 
-def best(cpath, bpath):
+def reach(nodes, order, vms, mmax):
+    """The least number of moves to every placement reachable from the
+    input with mem fitting after every step (a deployment costs 0, a move
+    1): Dijkstra on 0/1 weights, placements as tuples (None: new)."""
+    import heapq
+    names = [n[0] for n in nodes]
+    cap = {n[0]: n[2] for n in nodes}
+    mem = 'mem' in vms[order[0]]
+    start = tuple(vms[v]['node'] for v in order)
+    dist, heap, tick = {start: 0}, [(0, 0, start)], 0
+    while heap:
+        d, _, x = heapq.heappop(heap)
+        if d > dist[x] or d > mmax:
+            continue
+        used = {n: 0 for n in names}
+        for i, v in enumerate(order):
+            if x[i] is not None and mem:
+                used[x[i]] += vms[v]['mem'][1]
+        for i, v in enumerate(order):
+            for n in names:
+                if n == x[i]:
+                    continue
+                if mem and used[n] + vms[v]['mem'][1] > cap[n]:
+                    continue
+                y = x[:i] + (n,) + x[i + 1:]
+                e = d + (0 if x[i] is None else 1)
+                if e <= mmax and e < dist.get(y, mmax + 1):
+                    dist[y] = e
+                    tick += 1
+                    heapq.heappush(heap, (e, tick, y))
+    return {x: d for x, d in dist.items() if None not in x}
+
+
+def best(cpath, bpath, mmax=None):
+    """min max error over the placements that fit in memory; with mmax,
+    over those reached from the input by an executable order of at most
+    mmax moves."""
     nodes = read_cluster(cpath)
     order, vms, _ = read_bids(bpath)
+    if mmax is not None:
+        top, count = None, 0
+        for x in reach(nodes, order, vms, mmax):
+            e = max(market(nodes, order, vms, dict(zip(order, x)))[2].values())
+            if top is None or e < top:
+                top, count = e, 1
+            elif e == top:
+                count += 1
+        print('%s %r %d reachable' % (q(top), float(top), count))
+        return
     top, count, total = None, 0, 0
     for combo in itertools.product([n[0] for n in nodes], repeat=len(order)):
         place = dict(zip(order, combo))
@@ -181,6 +241,11 @@ def check(cpath, bpath, mpath, mmax):
         'error after %r, recomputed %r' % (errs['after'], after)
     assert errs['after'] <= errs['before'] + 1e-12, 'worse than the input'
     assert errs['bound'] <= errs['after'] + 1e-12, 'bound above the result'
+    if all(vms[v]['node'] is not None for v in order):
+        start = {v: vms[v]['node'] for v in order}
+        before = float(max(market(nodes, order, vms, start)[2].values()))
+        assert abs(before - errs['before']) <= 1e-9 * max(1, before), \
+            'error before %r, recomputed %r' % (errs['before'], before)
     print('ok %d moves, after %r' % (moves, after))
 
 
@@ -247,7 +312,8 @@ if __name__ == '__main__':
     if cmd == 'exact':
         exact(sys.argv[2], sys.argv[3])
     elif cmd == 'best':
-        best(sys.argv[2], sys.argv[3])
+        best(sys.argv[2], sys.argv[3],
+             int(sys.argv[4]) if len(sys.argv) > 4 else None)
     elif cmd == 'policy':
         a = sys.argv
         rows = policy(a[2], a[3], a[4], [float(x) for x in a[5].split(',')],

@@ -3,7 +3,8 @@
 (section 4.3 of the Sharc paper, with the Step 4 and the deviations of
 formats/trade.md), checked against ovb-trade's output.
 
-    trade.py SCENARIO.json OUTPUT.trade [--enforce capped] [--n1 borrowers]
+    trade.py SCENARIO.json OUTPUT.trade [--enforce capped]
+             [--n1 borrowers|above-r]
              [--reclaim fix] [--delta D] [--alpha A] [--epsilon E]
              [--no-step4]
 
@@ -17,6 +18,7 @@ exits 1 on one.
 import json
 import math
 import sys
+from fractions import Fraction
 
 TOL = 1e-9
 
@@ -44,10 +46,12 @@ def replay(sc, o):
     caps = []          # dicts, in the apps file's order
     for a, trade, cs in sc["apps"]:
         for c, R, n, lb, eps in cs:
-            caps.append({"name": c, "app": a, "trade": trade, "R": R,
+            s = sc["series"].get(a + "/" + c, sc["series"].get(c))
+            caps.append({"name": out_name(sc, a, c), "app": a,
+                         "trade": trade, "R": R,
                          "node": n, "lb": min(lb or 0, R),
                          "eps": o["epsilon"] if eps is None else eps,
-                         "s": dict(sc["series"][c])})
+                         "s": {int(t): v for t, v in s}})
     ts = [t for c in caps for t in c["s"]]
     t0, t1 = min(ts), max(ts)
     state = {}         # name -> (A, U)
@@ -68,7 +72,8 @@ def replay(sc, o):
                 used = min(x, A)
             else:
                 used = x
-            U = o["alpha"] * used + (1 - o["alpha"]) * U
+            if used != U:                       # Eq. 2; used = U keeps U
+                U = o["alpha"] * used + (1 - o["alpha"]) * U
             rows[c["name"]] = {"A": A, "used": used, "U": U}
         # Steps 0-2 for every application
         nxt, cls = {}, {}
@@ -109,6 +114,13 @@ def replay(sc, o):
         else:
             N1 = {n: sum(1 for c in run if c["node"] == n and
                          cls[c["name"]] == "borrow") for n in cap}
+        if o["n1"] == "above-r":       # borrowers holding A > R, if any
+            for n in cap:
+                k = sum(1 for c in run if c["node"] == n and
+                        cls[c["name"]] == "borrow" and
+                        rows[c["name"]]["A"] > c["R"])
+                if k:
+                    N1[n] = k
         N2 = {a: sum(1 for c in run if c["app"] == a and
                      cls[c["name"]] == "borrow") for a in Ri}
         for c in run:
@@ -127,6 +139,16 @@ def replay(sc, o):
                           if nxt[c["name"]] > c["R"]}
                     E = sum(ex.values())
                     if over > 0 and E > 0:
+                        # every excess goes, exactly to R, when the sum
+                        # with each A capped at R reaches the limit
+                        # (decided in rationals)
+                        floor = sum(Fraction(min(nxt[c["name"]], c["R"]))
+                                    for c in mem)
+                        if floor >= Fraction(limit):
+                            for c in mem:
+                                if c["name"] in ex:
+                                    nxt[c["name"]] = c["R"]
+                            continue
                         f = min(over, E) / E
                         for nm, e in ex.items():
                             nxt[nm] -= e * f
@@ -136,6 +158,14 @@ def replay(sc, o):
             state[c["name"]] = (nxt[c["name"]], rows[c["name"]]["U"])
         out.append((T, run, rows, cap, Ri))
     return out
+
+
+def out_name(sc, app, c):
+    """ovb-trade's name of capsule c of app: APP/CAPSULE when another
+    application has a capsule named c."""
+    others = [a for a, _, cs in sc["apps"] if a != app and
+              any(x[0] == c for x in cs)]
+    return app + "/" + c if others else c
 
 
 def close(a, b):
@@ -169,7 +199,8 @@ def main(argv):
     if len(got) != len(want):
         print("intervals: got %d, want %d" % (len(got), len(want)))
         return 1
-    lbs = {c: (lb, R, t) for a, t, cs in sc["apps"] for c, R, n, lb, e in cs}
+    lbs = {out_name(sc, a, c): (lb, R, t) for a, t, cs in sc["apps"]
+           for c, R, n, lb, e in cs}
     for (T, run, rows, cap, Ri), g in zip(want, got):
         if g["T"] != T or set(g["c"]) != {c["name"] for c in run}:
             print("at %d: capsules differ: got %s" % (T, sorted(g["c"])))

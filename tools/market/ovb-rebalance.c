@@ -6,10 +6,14 @@
  * that reach the best placement found, the deployments of the new VMs,
  * the largest error before and after, and a lower bound.
  *
- * Invariants: never more than M_max moves; mem never overcommitted by a
- * move; the plan's error is never above the input's; the output depends
- * only on the inputs and options (--seed included); nothing is written on
- * an error. */
+ * Small instances are searched exactly (lib/migrate.c); larger ones by
+ * the tabu search, its plan built greedily with staging moves.
+ *
+ * Invariants: never more than M_max moves, staging ones included; the
+ * steps run in the order written with every node's mem within capacity
+ * after each; the plan's error is never above the input's; the output
+ * depends only on the inputs and options (--seed included); nothing is
+ * written on an error. */
 #include <argp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +21,8 @@
 #include "ovb.h"
 
 enum { OPT_NITER = 'n', OPT_EMAX = 'e', OPT_MMAX = 'm', OPT_TENURE = 't',
-	OPT_SEED = 's' };
+	OPT_SEED = 's', OPT_TABU = 0x100 };
+static bool opt_tabu;
 static struct ovb_tabu_opt opt = { .niter = 100, .emax = 0,
 	.mmax = UINT64_MAX, .tenure = 10, .seed = 1 };
 
@@ -32,6 +37,8 @@ static const struct argp_option options[] = {
 	  "tabu after the VM left the node (default 10; 0: no tabu list)", 0 },
 	{ "seed", OPT_SEED, "S", 0, "seed of the random tie-breaking "
 	  "(default 1)", 0 },
+	{ "tabu", OPT_TABU, NULL, 0, "the tabu search and its greedy plan "
+	  "even where the exact search fits (to compare them)", 0 },
 	{ 0 }
 };
 
@@ -50,7 +57,15 @@ static const char doc[] =
 	"M_max VMs leave their input node, or overcommit a node's mem (the "
 	"VMs' mem a_max), is not allowed.  The search keeps a copy of the "
 	"best placement met and stops after N_iter iterations without a "
-	"better one, or when it is <= E_max.  Each VM tried costs O(M log M "
+	"better one, or when it is <= E_max.  Instances of (N + 1)^M <= "
+	"131072 placements (N nodes, M VMs) are searched exactly instead: "
+	"the least max error that an order of at most M_max moves reaches "
+	"with every node's mem within capacity after each step, then the "
+	"fewest moves.  A plan runs in the order written: a swap between full "
+	"nodes goes through a third node with room, and that staging move "
+	"counts in M_max; when the best placement cannot be reached so, the "
+	"plan reaches the best one that can, and stderr says why.  "
+	"Each VM tried costs O(M log M "
 	"+ N) (every node's water-filling once, with the VM added); an "
 	"iteration tries the VMs by decreasing error until one can move, "
 	"usually the first.  "
@@ -69,6 +84,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_MMAX: opt.mmax = ovb_arg_u64(st, "-m", arg, 0, UINT64_MAX); return 0;
 	case OPT_TENURE: opt.tenure = ovb_arg_u64(st, "-t", arg, 0, 1000000); return 0;
 	case OPT_SEED: opt.seed = ovb_arg_u64(st, "-s", arg, 0, UINT64_MAX); return 0;
+	case OPT_TABU: opt_tabu = true; return 0;
 	case ARGP_KEY_SUCCESS:
 		if (st->argc - st->next != 2)
 			argp_error(st, "give two files: CLUSTER and BIDS");
@@ -80,55 +96,45 @@ parse_opt(int key, char *arg, struct argp_state *st)
 static const struct argp argp = { options, parse_opt, "CLUSTER BIDS", doc,
 	ovb_cli_child, NULL, NULL };
 
-/* The plan from start to best: the deployments and moves in an order
- * where each destination has room for the VM's mem when it runs (repeated
- * passes in VM order; a cycle of full nodes, which no order can run
- * without spare room, is written in VM order). */
-static void
-plan(const struct ovb_market *m, const size_t *start, const size_t *best,
-	struct ovb_migrations *mg)
+/* The plan of the best placement: found exactly on small instances, else
+ * the tabu search's best when a greedy plan reaches it within M_max, else
+ * the latest earlier best one that it reaches (lib/migrate.c).  why: the
+ * reason a better placement was not taken. */
+static int
+plan(const struct ovb_market *m, struct ovb_tabu_stat *st, size_t *node_of,
+	struct ovb_mstep **steps, size_t *nsteps, char *why, size_t whylen,
+	const char *bfile)
 {
-	const struct ovb_bids *b = m->b;
 	size_t M = m->nvm;
-	double *used = ovb_xcalloc(m->nnode, sizeof *used);
-	bool *done = ovb_xcalloc(M ? M : 1, sizeof *done);
-	for (size_t j = 0; j < M; j++) {
-		if (start[j] != OVB_NONE && m->nres > 1)
-			used[start[j]] += m->amax[OVB_MMEM][j];
-		done[j] = start[j] == best[j];
-	}
-	for (bool progress = true, force = false;;) {
-		if (!progress)
-			force = true;
-		progress = false;
-		bool left = false;
-		for (size_t j = 0; j < M; j++) {
-			if (done[j])
-				continue;
-			double need = m->nres > 1 ? m->amax[OVB_MMEM][j] : 0;
-			if (!force && m->nres > 1 && used[best[j]] + need >
-			    m->cap[OVB_MMEM][best[j]]) {
-				left = true;
-				continue;
-			}
-			struct ovb_step *s = OVB_PUSH(mg->step, mg->n, mg->cap);
-			memset(s, 0, sizeof *s);
-			s->vm = ovb_xstrdup(b->vm[j].name);
-			if (start[j] != OVB_NONE) {
-				s->from = ovb_xstrdup(m->c->node[start[j]].name);
-				used[start[j]] -= need;
-			}
-			s->to = ovb_xstrdup(m->c->node[best[j]].name);
-			used[best[j]] += need;
-			done[j] = true;
-			progress = true;
-			force = false;
+	if (!opt_tabu && st->before > opt.emax && ovb_exact_fits(m))
+		return ovb_rebalance_exact(m, &opt, m->node, node_of, st, steps,
+			nsteps, why, whylen, bfile);
+	char w[512];
+	const size_t *target;
+	double err;
+	for (size_t h = 0; (target = ovb_tabu_hist(st, M, h, &err)); h++) {
+		uint64_t moves = ovb_migrate_plan(m, m->node, target, steps,
+			nsteps, w, sizeof w);
+		if (moves <= opt.mmax) {
+			memcpy(node_of, target, M * sizeof *node_of);
+			st->after = err;
+			st->moves = moves;
+			return 0;
 		}
-		if (!left)
-			break;
+		if (!h && moves == UINT64_MAX)
+			snprintf(why, whylen, "the best placement found (max "
+				"error %.17g) has no executable order: %s", err, w);
+		else if (!h)
+			snprintf(why, whylen, "the best placement found (max "
+				"error %.17g) needs %llu moves (staging included), "
+				"above M_max %llu", err, (unsigned long long)moves,
+				(unsigned long long)opt.mmax);
+		free(*steps);
+		*steps = NULL;
+		*nsteps = 0;
 	}
-	free(used);
-	free(done);
+	/* the start is reached by deployments alone */
+	return ovb_err_at(bfile, 0, "no executable plan: %s", why);
 }
 
 int
@@ -146,13 +152,32 @@ main(int argc, char **argv)
 		node_of = ovb_xcalloc(m.nvm, sizeof *node_of);
 		memcpy(node_of, m.node, m.nvm * sizeof *node_of);
 		struct ovb_tabu_stat st;
+		struct ovb_mstep *steps = NULL;
+		size_t nsteps = 0;
+		char why[768] = "";
 		status = ovb_rebalance(&m, &opt, node_of, &st, in.bfile);
+		if (!status)
+			status = plan(&m, &st, node_of, &steps, &nsteps, why,
+				sizeof why, in.bfile);
 		if (!status) {
 			mg.has_err = true;
 			mg.err[0] = st.before;
 			mg.err[1] = st.after;
 			mg.err[2] = ovb_market_bound(&m);
-			plan(&m, m.node, node_of, &mg);
+			for (size_t i = 0; i < nsteps; i++) {
+				const struct ovb_mstep *p = &steps[i];
+				struct ovb_step *s = OVB_PUSH(mg.step, mg.n,
+					mg.cap);
+				memset(s, 0, sizeof *s);
+				s->vm = ovb_xstrdup(m.b->vm[p->vm].name);
+				if (p->from != OVB_NONE)
+					s->from = ovb_xstrdup(
+						m.c->node[p->from].name);
+				s->to = ovb_xstrdup(m.c->node[p->to].name);
+			}
+			if (why[0])
+				ovb_warn("note: %s; the plan reaches max error "
+					"%.17g", why, st.after);
 			if (ovb_verbose)
 				ovb_warn("%llu iterations, %llu migrations, max "
 					"error %g -> %g (bound %g)",
@@ -160,6 +185,9 @@ main(int argc, char **argv)
 					(unsigned long long)st.moves, st.before,
 					st.after, mg.err[2]);
 		}
+		free(steps);
+		free(st.hist);
+		free(st.hist_err);
 	}
 	if (!status) {
 		struct ovb_out out;

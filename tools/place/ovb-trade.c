@@ -20,7 +20,8 @@ enum { OPT_ALPHA = 0x100, OPT_EPS, OPT_ENFORCE, OPT_N1, OPT_RECLAIM,
 
 #define MAX_INTERVALS OVB_MAXINTERVALS
 
-static struct ovb_trade_opt opt = { 1, false, true, false, 0.1, false };
+static struct ovb_trade_opt opt = { 1, false, OVB_N1_ALL, false, 0.1,
+	false };
 static double opt_eps = 0.1;
 static int opt_res = OVB_CPU;
 static bool opt_check, opt_no_step4;
@@ -37,7 +38,9 @@ static const struct argp_option options[] = {
 	  "clamped to A, as a token bucket does)", 0 },
 	{ "n1", OPT_N1, "WHO", 0,
 	  "Eq. 5's N1: all (default: capsules of every application on the "
-	  "node with U >= A) or borrowers (the node's Step-3 capsules)", 0 },
+	  "node with U >= A), borrowers (the node's Step-3 capsules) or "
+	  "above-r (the node's Step-3 capsules with A > R; its borrowers when "
+	  "none has)", 0 },
 	{ "reclaim", OPT_RECLAIM, "RULE", 0,
 	  "paper (default: Eqs. 3-4 as written) or fix (A never below "
 	  "max(LB, delta R); Step 1 adds at least epsilon R)", 0 },
@@ -109,10 +112,13 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt.capped = !strcmp(arg, "capped");
 		return 0;
 	case OPT_N1:
-		if (strcmp(arg, "all") && strcmp(arg, "borrowers"))
-			argp_error(st, "--n1: '%s' is neither all nor borrowers",
-				arg);
-		opt.n1_all = !strcmp(arg, "all");
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(arg, ovb_trade_n1_name[i])) {
+				opt.n1 = (enum ovb_trade_n1)i;
+				return 0;
+			}
+		argp_error(st, "--n1: '%s' is none of all, borrowers, above-r",
+			arg);
 		return 0;
 	case OPT_RECLAIM:
 		if (strcmp(arg, "paper") && strcmp(arg, "fix"))
@@ -140,8 +146,9 @@ static struct {
 	struct ovb_series_set ser;
 	bool have_cl, have_apps, have_plan;
 	char *apps_file, *plan_file;
-	size_t nserfile;
-	char **ser_file;        /* per series: its file */
+	size_t nfile;
+	char **file;            /* the series files' names */
+	const char **ser_file;  /* per series: its first file */
 } S;
 
 static int
@@ -171,13 +178,17 @@ take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 			S.plan_file = ovb_xstrdup(lx->name);
 		}
 	} else if (!strcmp(fmt->name, "series")) {
-		size_t n0 = S.ser.n;
-		st = ovb_series_read(lx, &S.ser);
-		S.ser_file = ovb_xrealloc(S.ser_file, S.ser.n + 1,
-			sizeof *S.ser_file);
-		for (size_t i = n0; i < S.ser.n; i++)
-			S.ser_file[i] = ovb_xstrdup(lx->name);
-		S.nserfile = S.ser.n;
+		/* every series file adds its series; a capsule's series in
+		 * several files (months, one file per VM) are merged in time,
+		 * the same slot twice an error */
+		struct ovb_series_set ss;
+		memset(&ss, 0, sizeof ss);
+		S.file = ovb_xrealloc(S.file, S.nfile + 1, sizeof *S.file);
+		char *name = S.file[S.nfile++] = ovb_xstrdup(lx->name);
+		if (!(st = ovb_series_read(lx, &ss)))
+			st = ovb_series_merge(&S.ser, &S.ser_file, &ss, name);
+		else
+			ovb_series_free(&ss);
 	} else
 		return ovb_err(lx, "ovb-%s: ovb-trade reads ovb-cluster, "
 			"ovb-apps (or RSL), ovb-plan and ovb-series", fmt->name);
@@ -214,6 +225,40 @@ rejected(const char *app)
 	return false;
 }
 
+/* Is a capsule of another replayed application than app named name?
+ * (RSL names every application's capsules c1..cn.) */
+static bool
+name_shared(const char *app, const char *name)
+{
+	for (size_t i = 0; i < S.apps.n; i++) {
+		const struct ovb_app *a = &S.apps.app[i];
+		if (a->op == OVB_OP_TERMINATE || rejected(a->name) ||
+		    !strcmp(a->name, app))
+			continue;
+		for (size_t k = 0; k < a->ncap; k++)
+			if (!strcmp(a->cap[k].name, name))
+				return true;
+	}
+	return false;
+}
+
+/* The series of capsule c of application a (formats/series.md, "Series
+ * of an application's capsule"): APP/CAPSULE; else CAPSULE when no other
+ * application has a capsule of that name; else, profiled, the profile's. */
+static const struct ovb_series *
+series_of(const struct ovb_app *a, const struct ovb_capsule *c,
+	enum ovb_res r, bool shared)
+{
+	char key[2 * OVB_MAXNAME + 2];
+	snprintf(key, sizeof key, "%s/%s", a->name, c->name);
+	const struct ovb_series *se = ovb_series_find(&S.ser, key, r);
+	if (!se && !shared)
+		se = ovb_series_find(&S.ser, c->name, r);
+	if (!se && c->profile)
+		se = ovb_series_find(&S.ser, c->profile, r);
+	return se;
+}
+
 static int
 build(struct model *m)
 {
@@ -223,7 +268,7 @@ build(struct model *m)
 	t->alpha = opt.alpha;
 	t->delta = opt.delta;
 	t->enforce = ovb_xstrdup(opt.capped ? "capped" : "work-conserving");
-	t->n1 = ovb_xstrdup(opt.n1_all ? "all" : "borrowers");
+	t->n1 = ovb_xstrdup(ovb_trade_n1_name[opt.n1]);
 	t->reclaim = ovb_xstrdup(opt.fix ? "fix" : "paper");
 	for (size_t i = 1; i < S.ser.n; i++)
 		if (S.ser.s[i].interval != S.ser.s[0].interval)
@@ -265,7 +310,7 @@ build(struct model *m)
 			if (c->profile)
 				R = p && p->has_qos[r] ? p->sigma[r] : 0;
 			if (c->profile && !p)
-				st = ovb_err_at(S.apps_file, a->line, "capsule %s "
+				st = ovb_err_at(S.apps_file, c->line, "capsule %s "
 					"of %s: profiled, and in no plan", c->name,
 					a->name);
 			if (st || !(R > 0))
@@ -274,49 +319,67 @@ build(struct model *m)
 			size_t j = node ? ovb_names_get(&t->nodes, node) :
 				OVB_NONE;
 			if (!node)
-				st = ovb_err_at(S.apps_file, a->line, "capsule %s "
+				st = ovb_err_at(S.apps_file, c->line, "capsule %s "
 					"of %s: no node (no node= and no plan)",
 					c->name, a->name);
 			else if (j == OVB_NONE)
-				st = ovb_err_at(S.apps_file, a->line, "capsule %s "
+				st = ovb_err_at(S.apps_file, c->line, "capsule %s "
 					"of %s: node %s is not in the cluster",
 					c->name, a->name, node);
 			if (st)
 				continue;
-			const struct ovb_series *se = ovb_series_find(&S.ser,
-				c->name, r);
-			if (!se && c->profile)
-				se = ovb_series_find(&S.ser, c->profile, r);
+			bool shared = name_shared(a->name, c->name);
+			const struct ovb_series *se = series_of(a, c, r, shared);
 			if (!se) {
-				st = ovb_err_at(S.apps_file, a->line, "capsule %s "
-					"of %s: no %s series", c->name, a->name,
-					ovb_res_name(r));
+				if (shared)
+					st = ovb_err_at(S.apps_file, c->line,
+						"capsule %s of %s: no %s series %s/%s "
+						"(%s alone names capsules of several "
+						"applications)", c->name, a->name,
+						ovb_res_name(r), a->name, c->name,
+						c->name);
+				else
+					st = ovb_err_at(S.apps_file, c->line,
+						"capsule %s of %s: no %s series (%s "
+						"or %s/%s)", c->name, a->name,
+						ovb_res_name(r), c->name, a->name,
+						c->name);
 				continue;
 			}
 			used[j] += R;
 			if (used[j] > t->node[j].cap * (1 + 1e-12)) {
-				st = ovb_err_at(S.apps_file, a->line, "admission: "
+				st = ovb_err_at(S.apps_file, c->line, "admission: "
 					"capsule %s of %s brings the reservations on "
 					"node %s to %g %s, above its capacity %g",
 					c->name, a->name, node, used[j],
 					ovb_res_rate_unit(r), t->node[j].cap);
 				continue;
 			}
-			if (ovb_names_get(&t->capsules, c->name) != OVB_NONE) {
-				st = ovb_err_at(S.apps_file, a->line, "capsule "
-					"name %s used twice", c->name);
+			/* the output's name: CAPSULE, or APP/CAPSULE when
+			 * another application has a capsule of that name */
+			char *name = ovb_xstrdup(c->name);
+			if (shared) {
+				free(name);
+				size_t len = strlen(a->name) + strlen(c->name) + 2;
+				name = ovb_xcalloc(len, 1);
+				snprintf(name, len, "%s/%s", a->name, c->name);
+			}
+			if (ovb_names_get(&t->capsules, name) != OVB_NONE) {
+				st = ovb_err_at(S.apps_file, c->line, "capsule "
+					"name %s used twice", name);
+				free(name);
 				continue;
 			}
 			struct ovb_trade_capsule *tc = OVB_PUSH(t->capsule,
 				t->ncaps, t->capcaps);
-			tc->name = ovb_xstrdup(c->name);
+			tc->name = name;
 			tc->app = ovb_xstrdup(a->name);
 			tc->node = ovb_xstrdup(node);
 			tc->R = R;
 			tc->lb = c->lb[r] < R ? c->lb[r] : R;
 			tc->eps = isnan(c->epsilon) ? opt_eps : c->epsilon;
 			if (!(tc->eps > 0 && tc->eps < 1))
-				st = ovb_err_at(S.apps_file, a->line, "capsule %s "
+				st = ovb_err_at(S.apps_file, c->line, "capsule %s "
 					"of %s: epsilon %g is outside (0, 1)",
 					c->name, a->name, tc->eps);
 			ovb_names_add(&t->capsules, tc->name, t->ncaps - 1);
@@ -664,8 +727,9 @@ main(int argc, char **argv)
 	if (S.have_plan)
 		ovb_plan_free(&S.plan);
 	ovb_series_free(&S.ser);
-	for (size_t i = 0; i < S.nserfile; i++)
-		free(S.ser_file[i]);
+	for (size_t i = 0; i < S.nfile; i++)
+		free(S.file[i]);
+	free(S.file);
 	free(S.ser_file);
 	free(S.apps_file);
 	free(S.plan_file);
