@@ -4,6 +4,8 @@
 #                   one library built from formats/*.c and lib/*.c
 #   make check      the Bats suite over t/ (installs missing packages first)
 #   make asan       everything again with ASan+UBSan, then the suite
+#   make layering   lib/ uses neither formats/ nor tools/, formats/ not
+#                   tools/, no circle in formats/ (nm on the objects)
 #   make fuzz       libFuzzer targets (clang), one per format, into build/fuzz/
 #   make demo       the main job on shipped data
 #   make deps       install the missing Debian packages (as root)
@@ -40,7 +42,7 @@ FUZZSRC := $(sort $(wildcard fuzz/fuzz-*.c))
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .PHONY: all check test asan fuzz fuzz-run deps deps-check deps-tools-check demo bench man5 \
-	install uninstall clean
+	install uninstall clean layering
 
 all: $(TOOLS)
 
@@ -59,6 +61,13 @@ $(BIN)/$(notdir $(1:.c=)): $(BUILD)/$(1:.c=.o) $(LIB)
 	$$(CC) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$< $(LIB) $$(LDLIBS)
 endef
 $(foreach t,$(TOOLSRC),$(eval $(call tool_rule,$(t))))
+
+# The layering of README's Layout, read off the objects (.ci/layering):
+# no lib/ object needs a symbol defined in formats/ or tools/, no formats/
+# object one defined in tools/, and no formats/ objects need each other in
+# a circle.
+layering: $(LIBOBJ) $(TOOLSRC:%.c=$(BUILD)/%.o)
+	@.ci/layering $(BUILD)
 
 # The suite: built tools first on PATH, stdin from /dev/null.
 BATS     ?= bats
@@ -79,7 +88,8 @@ RUNTESTS     = log=$$(mktemp); \
 	$(if $(PARTESTS),$(BATS) $(BATSFLAGS) $(BATSJOBS) $(PARTESTS),:) </dev/null; s=$$?; \
 	wait $$! || s=1; cat "$$log"; rm -f "$$log"; exit $$s
 check: deps-check all
-	export PATH="$(CURDIR)/$(BIN):$$PATH" OVB_ROOT="$(CURDIR)"; \
+	export PATH="$(CURDIR)/$(BIN):$$PATH" OVB_ROOT="$(CURDIR)" \
+		OVB_BUILD="$(CURDIR)/$(BUILD)"; \
 		$(RUNTESTS)
 test: check
 
@@ -94,7 +104,8 @@ asan: deps-check
 		WERROR='$(WERROR)' all
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		PATH="$(CURDIR)/$(ASANDIR)/bin:$$PATH" OVB_ROOT="$(CURDIR)"; \
+		PATH="$(CURDIR)/$(ASANDIR)/bin:$$PATH" OVB_ROOT="$(CURDIR)" \
+		OVB_BUILD="$(CURDIR)/$(ASANDIR)"; \
 		$(RUNTESTS)
 
 # libFuzzer: one target per format, derived (never listed by hand) from
