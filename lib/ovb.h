@@ -46,6 +46,10 @@ enum {
 	OVB_ENOPERM = 77,  /* not permitted (ovb-capture: tracing) */
 };
 
+/* Seconds in a day: the days of durations (-d units, ovb-backtest's
+ * periods, the drift's day blocks) and of dates (UTC: no leap seconds). */
+#define OVB_DAY 86400
+
 /* Resources.  Rates are in "cpu" (CPU-seconds per second, 1 = one CPU busy)
  * and "B/s"; amounts in "cpu-s" and "B".  mem is a level, not a rate: bytes
  * in use, in "B" (its "amount", a level held over time, in "B-s"). */
@@ -1239,7 +1243,7 @@ void ovb_pmf_free(struct ovb_pmf *y);
 
 /* ---- lib/xpmf.c: Y as exact integer counts (GMP), Pr(Y > c) as a rational ----
  *
- * The grid and moves of risk.c (each bin's upper edge k w up to index
+ * The grid and moves of pmf.c (each bin's upper edge k w up to index
  * ovb_grid_up(k w, g); "above c" = the indices above the largest k with
  * k g <= c, decided in doubles), with the histograms' integer counts in
  * place of probabilities: c[k] counts the combinations of the inputs'

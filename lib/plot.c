@@ -953,7 +953,7 @@ ovb_plot_trade(FILE *g, bool png, const struct ovb_plot_trade *v, size_t n)
 		for (size_t d = 0; d < v[i].ndays; d++) {
 			const struct ovb_trade_day *x = &v[i].days[d];
 			fprintf(g, "%llu " N " %zu\n", (unsigned long long)
-				x->day * 86400, x->intervals ? x->lent /
+				x->day * OVB_DAY, x->intervals ? x->lent /
 				(double)x->intervals : 0, x->node_over);
 		}
 		fprintf(g, "EOD\n");
@@ -1170,8 +1170,9 @@ static uint64_t
 date_step(uint64_t span)
 {
 	static const uint64_t st[] = { 60, 300, 900, 1800, 3600, 3 * 3600,
-		6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400, 14 * 86400,
-		28 * 86400, 56 * 86400, 91 * 86400, 182 * 86400, 364 * 86400 };
+		6 * 3600, 12 * 3600, OVB_DAY, 2 * OVB_DAY, 7 * OVB_DAY,
+		14 * OVB_DAY, 28 * OVB_DAY, 56 * OVB_DAY, 91 * OVB_DAY,
+		182 * OVB_DAY, 364 * OVB_DAY };
 	size_t i = 0;
 	while (i + 1 < sizeof st / sizeof *st && span / st[i] > 6)
 		i++;
@@ -1219,7 +1220,7 @@ ovb_plot_usage(FILE *g, bool png, const struct ovb_plot_usage *u)
 		fprintf(g, "set xdata time\nset timefmt '%%s'\n"
 			"set format x %s\nset xlabel 'date (UTC)'\n"
 			"set xrange ['%llu':'%llu']\nset xtics '%llu', %llu\n",
-			st < 86400 ? "'%m-%d %H:%M'" : "'%Y-%m-%d'",
+			st < OVB_DAY ? "'%m-%d %H:%M'" : "'%Y-%m-%d'",
 			(unsigned long long)first, (unsigned long long)end,
 			(unsigned long long)t1, (unsigned long long)st);
 		snprintf(xcol, sizeof xcol, "($1+" N "):($2/" N "):(" N ")",
