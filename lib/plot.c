@@ -1281,40 +1281,29 @@ ovb_plot_run(const char *script, size_t len, int outfd)
 	const char *bin = getenv("OVB_GNUPLOT");
 	if (!bin || !*bin)
 		bin = "gnuplot";
-	int pin[2], perr[2];
+	int pin[2];
 	FILE *errf = tmpfile();
-	if (!errf || pipe2(pin, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
+	if (!errf || pipe2(pin, O_CLOEXEC)) {
 		ovb_warn("cannot run gnuplot: %s", strerror(errno));
 		return OVB_ESOFT;
 	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		ovb_warn("cannot run gnuplot: %s", strerror(errno));
-		return OVB_ESOFT;
-	}
-	if (pid == 0) {
-		if (dup2(pin[0], 0) >= 0 && dup2(outfd, 1) >= 0 &&
-		    dup2(fileno(errf), 2) >= 0)
-			execlp(bin, bin, "-d", (char *)NULL);
-		int e = errno;
-		ssize_t w = write(perr[1], &e, sizeof e);
-		(void)w;
-		_exit(127);
-	}
+	pid_t pid;
+	char *argv[] = { (char *)bin, "-d", NULL };
+	int e = ovb_proc_spawn(&pid, bin, argv, pin[0], outfd, fileno(errf));
 	close(pin[0]);
-	close(perr[1]);
-	/* the exec's errno, or nothing when it succeeded */
-	int e = 0;
-	ssize_t n;
-	while ((n = read(perr[0], &e, sizeof e)) < 0 && errno == EINTR)
-		;
-	close(perr[0]);
+	if (e) {
+		close(pin[1]);
+		fclose(errf);
+		ovb_warn("cannot run %s: %s (plots need gnuplot: install the "
+			"Debian package gnuplot-nox, or name its binary in "
+			"OVB_GNUPLOT)", bin, strerror(e));
+		return OVB_EUNAVAIL;
+	}
 	struct sigaction ign, old;
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &old);
-	for (size_t done = 0; n != (ssize_t)sizeof e && done < len;) {
+	for (size_t done = 0; done < len;) {
 		ssize_t w = write(pin[1], script + done, len - done);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -1325,15 +1314,7 @@ ovb_plot_run(const char *script, size_t len, int outfd)
 	close(pin[1]);
 	sigaction(SIGPIPE, &old, NULL);
 	int ws = 0;
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	if (n == (ssize_t)sizeof e) {
-		fclose(errf);
-		ovb_warn("cannot run %s: %s (plots need gnuplot: install the "
-			"Debian package gnuplot-nox, or name its binary in "
-			"OVB_GNUPLOT)", bin, strerror(e));
-		return OVB_EUNAVAIL;
-	}
+	ovb_proc_wait(pid, &ws);
 	char msg[2048];
 	rewind(errf);
 	size_t m = fread(msg, 1, sizeof msg - 1, errf);

@@ -249,23 +249,17 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 static int
 run_perf(char **argv)
 {
-	pid_t pid = fork();
-	if (pid < 0) {
-		ovb_warn("cannot fork: %s", strerror(errno));
-		return 71;
-	}
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: cannot run %s: %s\n",
-			program_invocation_short_name, argv[0], strerror(errno));
-		_exit(127);
+	pid_t pid;
+	int e = ovb_proc_spawn(&pid, argv[0], argv, -1, -1, -1);
+	if (e) {
+		ovb_warn("cannot run %s: %s", argv[0], strerror(e));
+		return OVB_EUNAVAIL;
 	}
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	int ws;
-	while (waitpid(pid, &ws, 0) < 0)
-		if (errno != EINTR)
-			return 71;
+	if (ovb_proc_wait(pid, &ws))
+		return 71;
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
 		return OVB_EUNAVAIL;
 	if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {

@@ -16,7 +16,6 @@
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -26,7 +25,6 @@
 
 #include "ovb.h"
 
-extern char **environ;
 
 enum { OPT_BITBRAINS = 0x100, OPT_PREFIX, OPT_FROM, OPT_TO, OPT_KB,
 	OPT_INTERVAL = 'I', OPT_RES = 'r' };
@@ -191,20 +189,13 @@ static int
 gunzip(struct input *in, const char *path)
 {
 	int fd[2];
-	if (pipe(fd)) {
+	if (pipe2(fd, O_CLOEXEC)) {
 		ovb_warn("%s: cannot open a pipe: %s", path, strerror(errno));
 		return OVB_ESOFT;
 	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-	posix_spawn_file_actions_addclose(&fa, fd[0]);
-	posix_spawn_file_actions_addclose(&fa, fd[1]);
 	char *argv[] = { "gzip", "-dc", "--", (char *)path, NULL };
 	pid_t pid;
-	int e = posix_spawnp(&pid, "gzip", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	int e = ovb_proc_spawn(&pid, "gzip", argv, OVB_PROC_NULL, fd[1], -1);
 	close(fd[1]);
 	if (e) {
 		close(fd[0]);
@@ -227,9 +218,8 @@ gunzip(struct input *in, const char *path)
 		len += (size_t)n;
 	}
 	close(fd[0]);
-	int ws;
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
+	int ws = 0;
+	ovb_proc_wait(pid, &ws);
 	if (rerr) {
 		free(buf);
 		ovb_warn("%s: read error from gzip -dc: %s", path,
