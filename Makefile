@@ -68,7 +68,7 @@ $(foreach t,$(TOOLSRC),$(eval $(call tool_rule,$(t))))
 # object one defined in tools/, and no formats/ objects need each other in
 # a circle.
 layering: $(LIBOBJ) $(TOOLSRC:%.c=$(BUILD)/%.o)
-	@.ci/layering $(BUILD)
+	@.ci/layering $(BUILD) .
 
 # The suite: built tools first on PATH, stdin from /dev/null.
 BATS     ?= bats

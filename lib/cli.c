@@ -127,8 +127,8 @@ ovb_arg_seconds(struct argp_state *st, const char *opt, const char *s,
 	uint64_t lo, uint64_t hi)
 {
 	static const struct { char c; uint64_t mul; } unit[] = {
-		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
-		{ 'w', 7 * 86400 } };
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', OVB_DAY },
+		{ 'w', 7 * OVB_DAY } };
 	size_t n = strlen(s);
 	uint64_t mul = 1;
 	char num[32];

@@ -3,6 +3,7 @@
  * "PROG: FILE:LINE: MESSAGE", "PROG: FILE: MESSAGE" or "PROG: MESSAGE" on
  * stderr (or where ovb_set_errout points them), stdout flushed first so
  * that the message follows the data written before it. */
+#include <errno.h>     /* program_invocation_short_name */
 #include <stdarg.h>
 
 #include "ovb.h"

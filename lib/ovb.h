@@ -2,11 +2,12 @@
  *
  * One public header, prefixed names, in pipeline order and sectioned by the
  * file that implements each part: the base (version, exit statuses,
- * resources and units); lib/ helpers (memory, numbers, I/O, the shared
- * command line); formats/ (the contract: lexer, registry, then each format
- * as the pipeline meets it); lib/ models and solvers (measuring U, token
- * buckets, pmfs, the node model, Cluster Reserves) and plots.  Reader
- * internals shared between formats/ files are in formats/impl.h, not here.
+ * resources and units); lib/ helpers (memory, diagnostics, numbers, I/O,
+ * processes, the shared command line); formats/ (the contract: lexer,
+ * registry, then each format as the pipeline meets it); lib/ models and
+ * solvers (measuring U, token buckets, pmfs, the node model, Cluster
+ * Reserves) and plots.  Reader internals shared between formats/ files
+ * are in formats/impl.h, not here.
  *
  * Every format reader is strict: it reports "PROG: FILE:LINE: what is
  * wrong" on stderr and returns OVB_EDATA; it never aborts on bad input.
@@ -22,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Types used before their section. */
 struct ovb_lex;
@@ -45,6 +47,10 @@ enum {
 	OVB_EIO = 74,      /* read or write error */
 	OVB_ENOPERM = 77,  /* not permitted (ovb-capture: tracing) */
 };
+
+/* Seconds in a day: the days of durations (-d units, ovb-backtest's
+ * periods, the drift's day blocks) and of dates (UTC: no leap seconds). */
+#define OVB_DAY 86400
 
 /* Resources.  Rates are in "cpu" (CPU-seconds per second, 1 = one CPU busy)
  * and "B/s"; amounts in "cpu-s" and "B".  mem is a level, not a rate: bytes
@@ -172,7 +178,6 @@ bool ovb_parse_u64(const char *s, uint64_t *v);
 int ovb_open_in(const char *path, FILE **f, const char **name);
 void ovb_close_in(FILE *f);
 
-
 /* The inputs of a profiling tool (ovb-usage, ovb-tbucket): ovb-onoff or
  * ovb-series files, the capsules chosen by -c (all when none is given) and
  * the resources by -r; a capsule may come from one file only. */
@@ -225,6 +230,19 @@ int ovb_out_buffer(const char *buf, size_t len, int status);
 bool ovb_progress_wanted(void);
 void ovb_progress(const char *what, double done, double total);
 void ovb_progress_end(void);
+
+/* ---- lib/proc.c: running a program without a shell ---- */
+
+/* Starts file (searched on PATH when it has no '/') with argv, its
+ * standard input, output and error on in, out and err (-1: the caller's;
+ * OVB_PROC_NULL: /dev/null).  0 and *pid, or the errno why it could not be
+ * started (ENOENT: no such program).  Stdio buffers are flushed first, so
+ * that what the caller wrote comes before what the program writes. */
+#define OVB_PROC_NULL (-2)
+int ovb_proc_spawn(pid_t *pid, const char *file, char *const argv[], int in,
+	int out, int err);
+/* Waits for pid (through EINTR): 0 and its wait status *ws, or errno. */
+int ovb_proc_wait(pid_t pid, int *ws);
 
 /* ---- lib/cli.c: the options every tool shares, as one argp child ---- */
 
@@ -303,8 +321,6 @@ void ovb_lex_free(struct ovb_lex *lx);
  * error, already reported. */
 int ovb_lex_next(struct ovb_lex *lx);
 void ovb_lex_unread(struct ovb_lex *lx);
-
-
 
 /* Token checks (the readers' others are in formats/impl.h): each reports
  * "WHAT: ..." at the current line and returns OVB_EDATA on failure, 0 on
@@ -411,7 +427,6 @@ size_t ovb_hist_bin(double x, double width);
 uint64_t ovb_pct_rank(double p, uint64_t n);
 
 /* ---- formats/usage.c: the trace record and a distribution block ---- */
-
 
 /* Percentiles are nearest-rank: the smallest observed x such that at least
  * p% of the intervals used at most x (p = 0: the minimum). */
@@ -1332,7 +1347,7 @@ void ovb_pmf_free(struct ovb_pmf *y);
 
 /* ---- lib/xpmf.c: Y as exact integer counts (GMP), Pr(Y > c) as a rational ----
  *
- * The grid and moves of risk.c (each bin's upper edge k w up to index
+ * The grid and moves of pmf.c (each bin's upper edge k w up to index
  * ovb_grid_up(k w, g); "above c" = the indices above the largest k with
  * k g <= c, decided in doubles), with the histograms' integer counts in
  * place of probabilities: c[k] counts the combinations of the inputs'

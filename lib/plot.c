@@ -954,7 +954,7 @@ ovb_plot_trade(FILE *g, bool png, const struct ovb_plot_trade *v, size_t n)
 		for (size_t d = 0; d < v[i].ndays; d++) {
 			const struct ovb_trade_day *x = &v[i].days[d];
 			fprintf(g, "%llu " N " %zu\n", (unsigned long long)
-				x->day * 86400, x->intervals ? x->lent /
+				x->day * OVB_DAY, x->intervals ? x->lent /
 				(double)x->intervals : 0, x->node_over);
 		}
 		fprintf(g, "EOD\n");
@@ -1171,8 +1171,9 @@ static uint64_t
 date_step(uint64_t span)
 {
 	static const uint64_t st[] = { 60, 300, 900, 1800, 3600, 3 * 3600,
-		6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400, 14 * 86400,
-		28 * 86400, 56 * 86400, 91 * 86400, 182 * 86400, 364 * 86400 };
+		6 * 3600, 12 * 3600, OVB_DAY, 2 * OVB_DAY, 7 * OVB_DAY,
+		14 * OVB_DAY, 28 * OVB_DAY, 56 * OVB_DAY, 91 * OVB_DAY,
+		182 * OVB_DAY, 364 * OVB_DAY };
 	size_t i = 0;
 	while (i + 1 < sizeof st / sizeof *st && span / st[i] > 6)
 		i++;
@@ -1220,7 +1221,7 @@ ovb_plot_usage(FILE *g, bool png, const struct ovb_plot_usage *u)
 		fprintf(g, "set xdata time\nset timefmt '%%s'\n"
 			"set format x %s\nset xlabel 'date (UTC)'\n"
 			"set xrange ['%llu':'%llu']\nset xtics '%llu', %llu\n",
-			st < 86400 ? "'%m-%d %H:%M'" : "'%Y-%m-%d'",
+			st < OVB_DAY ? "'%m-%d %H:%M'" : "'%Y-%m-%d'",
 			(unsigned long long)first, (unsigned long long)end,
 			(unsigned long long)t1, (unsigned long long)st);
 		snprintf(xcol, sizeof xcol, "($1+" N "):($2/" N "):(" N ")",
@@ -1281,40 +1282,29 @@ ovb_plot_run(const char *script, size_t len, int outfd)
 	const char *bin = getenv("OVB_GNUPLOT");
 	if (!bin || !*bin)
 		bin = "gnuplot";
-	int pin[2], perr[2];
+	int pin[2];
 	FILE *errf = tmpfile();
-	if (!errf || pipe2(pin, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) {
+	if (!errf || pipe2(pin, O_CLOEXEC)) {
 		ovb_warn("cannot run gnuplot: %s", strerror(errno));
 		return OVB_ESOFT;
 	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		ovb_warn("cannot run gnuplot: %s", strerror(errno));
-		return OVB_ESOFT;
-	}
-	if (pid == 0) {
-		if (dup2(pin[0], 0) >= 0 && dup2(outfd, 1) >= 0 &&
-		    dup2(fileno(errf), 2) >= 0)
-			execlp(bin, bin, "-d", (char *)NULL);
-		int e = errno;
-		ssize_t w = write(perr[1], &e, sizeof e);
-		(void)w;
-		_exit(127);
-	}
+	pid_t pid;
+	char *argv[] = { (char *)bin, "-d", NULL };
+	int e = ovb_proc_spawn(&pid, bin, argv, pin[0], outfd, fileno(errf));
 	close(pin[0]);
-	close(perr[1]);
-	/* the exec's errno, or nothing when it succeeded */
-	int e = 0;
-	ssize_t n;
-	while ((n = read(perr[0], &e, sizeof e)) < 0 && errno == EINTR)
-		;
-	close(perr[0]);
+	if (e) {
+		close(pin[1]);
+		fclose(errf);
+		ovb_warn("cannot run %s: %s (plots need gnuplot: install the "
+			"Debian package gnuplot-nox, or name its binary in "
+			"OVB_GNUPLOT)", bin, strerror(e));
+		return OVB_EUNAVAIL;
+	}
 	struct sigaction ign, old;
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &old);
-	for (size_t done = 0; n != (ssize_t)sizeof e && done < len;) {
+	for (size_t done = 0; done < len;) {
 		ssize_t w = write(pin[1], script + done, len - done);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -1325,15 +1315,7 @@ ovb_plot_run(const char *script, size_t len, int outfd)
 	close(pin[1]);
 	sigaction(SIGPIPE, &old, NULL);
 	int ws = 0;
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	if (n == (ssize_t)sizeof e) {
-		fclose(errf);
-		ovb_warn("cannot run %s: %s (plots need gnuplot: install the "
-			"Debian package gnuplot-nox, or name its binary in "
-			"OVB_GNUPLOT)", bin, strerror(e));
-		return OVB_EUNAVAIL;
-	}
+	ovb_proc_wait(pid, &ws);
 	char msg[2048];
 	rewind(errf);
 	size_t m = fread(msg, 1, sizeof msg - 1, errf);

@@ -1,4 +1,4 @@
-/* risk.c: a node's aggregate usage Y and the probability that it exceeds
+/* pmf.c: a node's aggregate usage Y and the probability that it exceeds
  * the node's capacity (Eq. 3 of the overbooking paper).
  *
  * Invariants: probabilities on a grid never move to a smaller value than

@@ -1,4 +1,4 @@
-/* reserves-lp.c: one manager's Cluster Reserves allocation (steps 1-3 of
+/* rsv.c: one manager's Cluster Reserves allocation (steps 1-3 of
  * section 3.2.1 of the hierarchical bank paper) and the bank algorithm
  * (section 3.2.2), for ovb-reserves.
  *

@@ -292,7 +292,7 @@ cmp_u64(const void *a, const void *b)
 static int64_t
 month_of(uint64_t t)
 {
-	int64_t z = (int64_t)(t / 86400) + 719468;
+	int64_t z = (int64_t)(t / OVB_DAY) + 719468;
 	int64_t era = z / 146097, doe = z - era * 146097;
 	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
 	int64_t y = yoe + era * 400, doy = doe - (365 * yoe + yoe / 4 -
@@ -329,7 +329,7 @@ ovb_trade_months(const struct ovb_trade *t, struct ovb_trade_month **out,
 			nrec[nmo - 1] = caprec[nmo - 1] = 0;
 		}
 		struct ovb_trade_month *c = &mo[nmo - 1];
-		uint64_t day = at->t / 86400;
+		uint64_t day = at->t / OVB_DAY;
 		if (!*ndays || (*days)[*ndays - 1].day != day) {
 			if (*ndays == capday)
 				*days = ovb_xrealloc(*days, capday = capday ? 2 *

@@ -1,7 +1,7 @@
-/* exact.c: a node's aggregate usage Y as exact integer counts (GMP), and
+/* xpmf.c: a node's aggregate usage Y as exact integer counts (GMP), and
  * Pr(Y > c) as an exact rational; shared by ovb-convolve and ovb-check.
  *
- * The same grid and the same moves as risk.c, with the histograms' integer
+ * The same grid and the same moves as pmf.c, with the histograms' integer
  * counts in place of probabilities: a histogram's bin k (value k w, its
  * upper edge) goes to grid index ovb_grid_up(k w, g), and Y's count c[k] is
  * the number of combinations of the inputs' measurement intervals whose
@@ -12,7 +12,7 @@
  *
  * Invariants: sum c[k] == total always (clipping lumps counts, never drops
  * them); c[n-1] > 0 unless n == 1; every number derived here from counts is
- * exact; the only doubles are the grid decisions, shared with risk.c. */
+ * exact; the only doubles are the grid decisions, shared with pmf.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +106,7 @@ ovb_xpmf_add(struct ovb_xpmf *y, const struct ovb_xpmf *u)
 	mpz_mul(y->total, y->total, u->total);
 }
 
-/* The largest grid index k with k g <= c (c >= 0), as risk.c decides it:
+/* The largest grid index k with k g <= c (c >= 0), as pmf.c decides it:
  * values above c are exactly the indices above it. */
 
 void

@@ -24,6 +24,7 @@
  * before any solving; output is all or nothing. */
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glpk.h>
 #include <math.h>
 #include <signal.h>
@@ -704,29 +705,32 @@ workers_start(struct run *x)
 		int a[2], b[2];
 		struct worker *wk = &workers[w];
 		wk->cmd = opt_worker_cmd ? worker_cmd(w) : NULL;
-		if (pipe(a) || pipe(b)) {
+		/* close-on-exec: a command worker holds its own ends only */
+		if (pipe2(a, O_CLOEXEC) || pipe2(b, O_CLOEXEC)) {
 			ovb_warn("pipe: %s", strerror(errno));
 			return OVB_ESOFT;
 		}
-		pid_t pid = fork();
-		if (pid < 0) {
+		pid_t pid;
+		if (wk->cmd) {
+			char *argv[] = { "sh", "-c", wk->cmd, NULL };
+			int e = ovb_proc_spawn(&pid, "/bin/sh", argv, a[0], b[1],
+				-1);
+			if (e) {
+				ovb_warn("worker %zu: %s: cannot run /bin/sh: %s",
+					w + 1, wk->cmd, strerror(e));
+				return OVB_EUNAVAIL;
+			}
+		} else if ((pid = fork()) < 0) {
 			ovb_warn("fork: %s", strerror(errno));
 			return OVB_ESOFT;
 		}
-		if (pid == 0) {
+		if (!wk->cmd && pid == 0) {
+			/* a worker in this process's image: no program to run */
 			close(a[1]);
 			close(b[0]);
 			for (size_t v = 0; v < w; v++) {
 				fclose(workers[v].to);
 				fclose(workers[v].from);
-			}
-			if (wk->cmd) {
-				if (dup2(a[0], 0) < 0 || dup2(b[1], 1) < 0)
-					_exit(127);
-				close(a[0]);
-				close(b[1]);
-				execl("/bin/sh", "sh", "-c", wk->cmd, (char *)NULL);
-				_exit(127);
 			}
 			FILE *in = fdopen(a[0], "rb"), *out = fdopen(b[1], "wb");
 			if (!in || !out)

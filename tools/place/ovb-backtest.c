@@ -48,17 +48,18 @@ static bool method_given;
 static double opt_cpus[MAXLIST] = { 4, 8, 16 }, opt_O[MAXLIST] = { 0.01,
 	0.05 };
 static size_t ncpus = 3, nO = 2;
-static uint64_t opt_train[MAXLIST] = { 14 * 86400, 28 * 86400 };
+static uint64_t opt_train[MAXLIST] = { 14 * OVB_DAY, 28 * OVB_DAY };
 static size_t ntrain = 2;
-static uint64_t opt_replay = 7 * 86400, opt_periods, opt_start, opt_nodes;
+static uint64_t opt_replay = 7 * OVB_DAY, opt_periods, opt_start, opt_nodes;
 static bool opt_rolling = true, opt_oneshot, plan_given, start_given;
 static double opt_growth_max = 4;
-static double opt_tau = 86400, opt_nsigma = 3, opt_half = 86400,
+static double opt_tau = OVB_DAY, opt_nsigma = 3, opt_half = OVB_DAY,
 	opt_vpa_pct = 90, opt_vpa_margin = 0.15;
 static uint64_t opt_grid = 1000;
 static bool opt_repair;
 static uint64_t opt_moves;
-static struct ovb_drift opt_drift = { .half_life = 7 * 86400, .day = 86400,
+static struct ovb_drift opt_drift = { .half_life = 7 * OVB_DAY,
+	.day = OVB_DAY,
 	.trend_q = 0.9, .growth_max = 4 };
 static double opt_kmin = 0.5, opt_kmax = 4, opt_kstep = 0.05;
 /* memory: node sizes [GiB] paired with opt_cpus (one value: every size;
@@ -644,12 +645,12 @@ mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 		p->ok = false;
 		return 0;
 	}
-	size_t nday = (size_t)((b - a + 86399) / 86400);
+	size_t nday = (size_t)((b - a + OVB_DAY - 1) / OVB_DAY);
 	struct wv *day = ovb_xcalloc(nday, sizeof *day);
 	for (size_t i = 0; i < view.n; i++) {
 		if (view.v[i] > mp->top)
 			mp->top = view.v[i];
-		size_t d = (size_t)((view.t[i] - a) / 86400);
+		size_t d = (size_t)((view.t[i] - a) / OVB_DAY);
 		if (view.v[i] > day[d].v)
 			day[d].v = view.v[i];
 		day[d].w = 1;   /* a day with a sample */
@@ -659,7 +660,7 @@ mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 	size_t nd = 0;
 	for (size_t d = 0; d < nday; d++)
 		if (day[d].w) {
-			uint64_t end = a + (d + 1) * 86400;
+			uint64_t end = a + (d + 1) * OVB_DAY;
 			if (end > b)
 				end = b;
 			day[nd].v = day[d].v;
@@ -1831,7 +1832,8 @@ main(int argc, char **argv)
 			"--mem-window %llu s is not a multiple of the series' "
 			"interval %llu s", (unsigned long long)opt_mwin,
 			(unsigned long long)interval);
-	uint64_t S = start_given ? opt_start : (t0 + 86399) / 86400 * 86400;
+	uint64_t S = start_given ? opt_start :
+		(t0 + OVB_DAY - 1) / OVB_DAY * OVB_DAY;
 	uint64_t maxtrain = 0;
 	for (size_t i = 0; i < ntrain; i++)
 		if (opt_train[i] > maxtrain)

@@ -11,7 +11,7 @@
  * Invariants: a bin's value is its upper edge k w, and on the common grid
  * it only ever moves up (ovb_grid_up), so every Pr(Y > C) printed is at
  * least the one of the bins' own values; "above C" is decided by grid
- * index exactly as in formats/risk.c; with --exact every count is an exact
+ * index exactly as in lib/pmf.c; with --exact every count is an exact
  * integer and Pr(Y > C) an exact rational; --dist writes Y's exact counts
  * (or, beyond 2^64-1 combinations, counts rounded up conservatively); the
  * output depends only on the inputs and options, in their order, and

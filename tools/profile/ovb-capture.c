@@ -343,20 +343,12 @@ run_perf(char **argv)
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	catch_stop();
-	pid_t pid = fork();
-	if (pid < 0) {
+	pid_t pid;
+	int e = ovb_proc_spawn(&pid, argv[0], argv, -1, -1, -1);
+	if (e) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		ovb_warn("cannot fork: %s", strerror(errno));
-		return 71;
-	}
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: cannot run %s: %s\n",
-			program_invocation_short_name, argv[0], strerror(errno));
-		_exit(127);
+		ovb_warn("cannot run %s: %s", argv[0], strerror(e));
+		return OVB_EUNAVAIL;
 	}
 	perf_pid = pid;
 	/* a signal that came before perf was known is passed on now (perf
@@ -365,9 +357,8 @@ run_perf(char **argv)
 	if (stop_sig)
 		kill(pid, stop_sig);
 	int ws;
-	while (waitpid(pid, &ws, 0) < 0)
-		if (errno != EINTR)
-			return 71;
+	if (ovb_proc_wait(pid, &ws))
+		return 71;
 	perf_pid = 0;
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
 		return OVB_EUNAVAIL;

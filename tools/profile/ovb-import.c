@@ -43,7 +43,6 @@
 
 #include "ovb.h"
 
-extern char **environ;
 
 enum { OPT_BITBRAINS = 0x100, OPT_PREFIX, OPT_FROM, OPT_TO, OPT_KB,
 	OPT_INTERVAL = 'I', OPT_RES = 'r', OPT_JOBS = 'j' };

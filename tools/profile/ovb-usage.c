@@ -32,9 +32,9 @@ static double opt_pct[OVB_MAXPCT] = { 50, 90, 95, 99, 100 };
 static int opt_npct = 5;
 /* drift-aware U of series (lib/drift.c) */
 static bool opt_drift_on, opt_horizon_given, opt_calibrate;
-static struct ovb_drift opt_drift = { .half_life = 0, .day = 86400,
+static struct ovb_drift opt_drift = { .half_life = 0, .day = OVB_DAY,
 	.trend_q = 0.9, .growth_max = 4 };
-static uint64_t opt_horizon, opt_holdout = 7 * 86400;
+static uint64_t opt_horizon, opt_holdout = 7 * OVB_DAY;
 static double opt_cal_O;
 
 static const struct argp_option options[] = {

@@ -3245,7 +3245,7 @@ static char *
 bt_dur(uint64_t s)
 {
 	static const struct { uint64_t f; const char *u; } u[] = {
-		{ 86400, "d" }, { 3600, "h" }, { 60, "min" } };
+		{ OVB_DAY, "d" }, { 3600, "h" }, { 60, "min" } };
 	for (size_t i = 0; i < sizeof u / sizeof *u; i++)
 		if (s && s % u[i].f == 0)
 			return xasprintf("%llu %s", (unsigned long long)(s / u[i].f),
