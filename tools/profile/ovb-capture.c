@@ -218,7 +218,8 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 			"tcp:tcp_probe", "sock:inet_sock_set_state",
 			"irq:softirq_entry", "irq:softirq_exit",
 			"timer:hrtimer_start", "timer:hrtimer_expire_entry",
-			"timer:hrtimer_expire_exit" };
+			"timer:hrtimer_expire_exit", "timer:timer_start",
+			"timer:timer_expire_entry", "timer:timer_expire_exit" };
 		for (size_t i = 0; i < sizeof devq / sizeof *devq; i++) {
 			char path[64];
 			snprintf(path, sizeof path, "%s", devq[i]);

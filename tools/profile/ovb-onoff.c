@@ -196,6 +196,11 @@ static struct state {
 	uint64_t tmr_exact;  /* the same, from timers whose packets were seen
 	                        arriving (tmr_ecand, tmr_eseen); it wins */
 	uint64_t tmr_ecand, tmr_eseen;
+	uint64_t lst_off[8], lst_seen[8]; /* where timer_list timers lie in
+	                        their sockets (TCP's retransmit and delayed-ACK
+	                        timers: one offset each), and how often each
+	                        was seen; confirmed at 2 */
+	size_t nlst;
 	struct map known;    /* sockets the trace named -> 1 */
 	uint64_t *anon_since;/* per CPU: since when the running softirq sent
 	                        without naming a socket */
@@ -1358,6 +1363,22 @@ arrived(const struct ovb_pev *ev)
 	return credit(own, p->time, p->bytes);
 }
 
+/* Socket sk closed (its timers were stopped): the timers that lie in it
+ * serve nobody known any more, so that a socket reusing the address, whose
+ * timer is first armed where no socket is named, is not taken for the old
+ * one (its bytes are reported, not credited to the old owner). */
+static void
+forget_timers(uint64_t sk)
+{
+	struct map *m[] = { &S.armed, &S.armed_sk };
+	for (size_t j = 0; j < 2; j++)
+		for (size_t i = 0; i < m[j]->cap; i++) {
+			struct kv *e = &m[j]->e[i];
+			if (e->key > sk && e->key - sk < 8192)
+				e->val = 0;
+		}
+}
+
 /* A socket named in a task's own context (connect, close, listen, or
  * segments it processed from its backlog) belongs to that task; in irq
  * context, the softirq is serving it, and what it sends is the socket's
@@ -1404,6 +1425,8 @@ on_sock(const struct ovb_pev *ev)
 				st = credit(ev->tid, S.pend[i].time, S.pend[i].bytes);
 			}
 	}
+	if (ev->sk_state == 7)
+		forget_timers(ev->sk);
 	if (ev->sk_state == 7 /* TCP_CLOSE: the address may be reused */ &&
 	    map_get(&S.owner, ev->sk)) {
 		map_put(&S.gone, ev->sk, map_get(&S.owner, ev->sk));
@@ -1412,72 +1435,120 @@ on_sock(const struct ovb_pev *ev)
 	return st;
 }
 
+/* Timer tmr, armed in a softirq on CPU c that named no socket, lies in
+ * socket sk: what that softirq sent so far is the socket's, and the timer
+ * serves it. */
+static int
+claim_anon(uint32_t c, uint64_t tmr, uint64_t sk)
+{
+	int st = 0;
+	int32_t own = (int32_t)map_get(&S.owner, sk);
+	map_put(&S.armed_sk, tmr, sk);
+	map_put(&S.armed, tmr, 0);
+	for (size_t i = S.npend; !st && i-- > S.pend_head &&
+	    S.pend[i].time >= S.anon_since[c];) {
+		struct pending *p = &S.pend[i];
+		if (p->cpu != c || p->sk || p->done)
+			continue;
+		if (p->lo) {   /* what the rules name, if it never arrives */
+			p->guess = sk, p->gtid = own;
+			continue;
+		}
+		p->sk = sk;
+		p->skb = 0;
+		if (own) {
+			p->done = true;
+			st = credit(own, p->time, p->bytes);
+		}
+	}
+	return st;
+}
+
+/* A timer_list timer armed d bytes into the socket a softirq served. */
+static void
+learn_listed(uint64_t d)
+{
+	for (size_t i = 0; i < S.nlst; i++)
+		if (S.lst_off[i] == d) {
+			S.lst_seen[i]++;
+			return;
+		}
+	if (S.nlst < 8)
+		S.lst_off[S.nlst] = d, S.lst_seen[S.nlst++] = 1;
+}
+
+/* The socket a timer_list timer lies in, if an offset seen twice puts it
+ * in one the trace named; 0 none. */
+static uint64_t
+listed_sk(uint64_t tmr)
+{
+	for (size_t i = 0; i < S.nlst; i++)
+		if (S.lst_seen[i] >= 2 && tmr > S.lst_off[i] &&
+		    map_get(&S.known, tmr - S.lst_off[i]))
+			return tmr - S.lst_off[i];
+	return 0;
+}
+
 /* An hrtimer armed while a softirq served a socket (TCP's pacing timer,
  * armed as the socket sends) serves that socket when it fires; one armed
- * in a task's own context (the socket's owner, sending), that task. */
+ * in a task's own context (the socket's owner, sending), that task.  The
+ * same holds for timer_list timers (timer:timer_*: TCP's retransmit, loss
+ * probe and delayed-ACK timers, which send from the TIMER softirq), except
+ * that only hrtimers teach where a timer lies in its socket.  What a timer
+ * served is forgotten when the socket it lies in closes (forget_timers):
+ * its address may be reused by another socket's timer. */
 static int
 on_timer(const struct ovb_pev *ev)
 {
 	uint32_t c = ev->cpu;
 	int st = 0;
+	bool list = ev->n >= 3;        /* a timer_list timer */
+	uint64_t kind = list ? ev->n - 3 : ev->n, sk;
 	if (c >= S.ncpus || !S.started || !ev->sk)
 		return 0;
-	if (ev->n == 0 && ev->irq && S.cur_sk[c]) {
+	if (kind == 0 && ev->irq && S.cur_sk[c]) {
 		map_put(&S.armed_sk, ev->sk, S.cur_sk[c]);
 		map_put(&S.armed, ev->sk, 0);
 		/* the timer lies inside the socket, at one offset */
 		uint64_t d = ev->sk - S.cur_sk[c];
-		if (ev->sk > S.cur_sk[c] && d < 8192 && !S.tmr_exact) {
+		if (list && ev->sk > S.cur_sk[c] && d < 8192)
+			learn_listed(d);
+		if (!list && ev->sk > S.cur_sk[c] && d < 8192 && !S.tmr_exact) {
 			S.tmr_seen = d == S.tmr_cand ? S.tmr_seen + 1 : 1;
 			S.tmr_cand = d;
 			if (S.tmr_seen >= 2)
 				S.tmr_off = d;
 		}
-	} else if (ev->n == 0 && ev->irq && S.tmr_off && ev->sk > S.tmr_off &&
-	    map_get(&S.known, ev->sk - S.tmr_off)) {
+	} else if (kind == 0 && ev->irq && !list && S.tmr_off &&
+	    ev->sk > S.tmr_off && map_get(&S.known, ev->sk - S.tmr_off)) {
 		/* a socket's pacing timer, armed by a softirq that named no
 		 * socket (the segment that made it send did not reach
 		 * tcp_probe): what that softirq sent so far is the socket's,
 		 * and the timer serves it */
-		uint64_t sk = ev->sk - S.tmr_off;
-		int32_t own = (int32_t)map_get(&S.owner, sk);
-		map_put(&S.armed_sk, ev->sk, sk);
-		map_put(&S.armed, ev->sk, 0);
-		for (size_t i = S.npend; !st && i-- > S.pend_head &&
-		    S.pend[i].time >= S.anon_since[c];) {
-			struct pending *p = &S.pend[i];
-			if (p->cpu != c || p->sk || p->done)
-				continue;
-			if (p->lo) {   /* what the rules name, if it never
-			                  arrives */
-				p->guess = sk, p->gtid = own;
-				continue;
-			}
-			p->sk = sk;
-			p->skb = 0;
-			if (own) {
-				p->done = true;
-				st = credit(own, p->time, p->bytes);
-			}
-		}
-	} else if (ev->n == 0 && !ev->irq && ev->tid > 0) {
+		st = claim_anon(c, ev->sk, ev->sk - S.tmr_off);
+	} else if (kind == 0 && ev->irq && list && (sk = listed_sk(ev->sk))) {
+		/* the same for a socket's retransmit timer (a socket that
+		 * closed with data queued, FIN_WAIT1, gets no tcp_probe:
+		 * this is what names it, over a veth pair) */
+		st = claim_anon(c, ev->sk, sk);
+	} else if (kind == 0 && !ev->irq && ev->tid > 0) {
 		map_put(&S.armed, ev->sk, (uint64_t)ev->tid);
 		map_put(&S.armed_sk, ev->sk, 0);
-	} else if (ev->n == 1) {
-		uint64_t sk = map_get(&S.armed_sk, ev->sk);
+	} else if (kind == 1) {
+		sk = map_get(&S.armed_sk, ev->sk);
 		/* a timer first armed where no socket was named: the socket
 		 * it lies in, if that is one the trace named */
-		if (!sk && S.tmr_off && ev->sk > S.tmr_off &&
+		if (!list && !sk && S.tmr_off && ev->sk > S.tmr_off &&
 		    map_get(&S.owner, ev->sk - S.tmr_off))
 			sk = ev->sk - S.tmr_off;
 		/* one a loopback packet showed the socket of */
-		if (map_get(&S.paced, ev->sk))
+		if (!list && map_get(&S.paced, ev->sk))
 			sk = map_get(&S.paced, ev->sk);
 		S.cur_sk[c] = sk;
-		S.cur_hrt[c] = ev->sk;
+		S.cur_hrt[c] = list ? 0 : ev->sk;
 		S.cur_timer[c] = (int32_t)map_get(&S.armed, ev->sk);
 		S.anon_since[c] = sk ? UINT64_MAX : ev->time;
-	} else if (ev->n == 2)
+	} else if (kind == 2)
 		S.cur_sk[c] = 0, S.cur_timer[c] = 0, S.cur_hrt[c] = 0,
 		S.anon_since[c] = ev->time;
 	return st;
