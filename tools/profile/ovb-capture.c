@@ -7,7 +7,8 @@
  * layer's sock:sock_send_length / sock_recv_length where present, else
  * net:net_dev_queue, which fires in the sending task's context for locally
  * generated packets, or in a softirq's, with tcp:tcp_probe,
- * sock:inet_sock_set_state, irq:softirq_entry/exit and timer:hrtimer_*,
+ * sock:inet_sock_set_state, irq:softirq_entry/exit, timer:hrtimer_* and
+ * timer:timer_* (TCP's retransmit and delayed-ACK timers),
  * which name the socket a softirq sends from, and net:net_dev_start_xmit,
  * the segments a packet is cut into (on loopback, a packet sent in a
  * softirq is named by their arrival at its receiver); beside the socket events

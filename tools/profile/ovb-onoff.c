@@ -13,7 +13,8 @@
  * span's start.  Bytes are credited to the task in whose context the
  * socket call ran, never to a task interrupted by a hard or soft irq;
  * bytes net:net_dev_queue saw in a softirq go to the owner of the socket
- * the softirq served (tcp:tcp_probe, an hrtimer the socket armed, or on
+ * the softirq served (tcp:tcp_probe, an hrtimer or timer_list timer the
+ * socket armed, or on
  * loopback the socket the skb reached), or are counted as not credited.
  * Lost events become gap records.  Memory does not grow with the trace's
  * length, only with the number of tasks, CPUs and sockets. */
@@ -270,7 +271,8 @@ static const char doc[] =
 	"sock:sock_send_length / sock:sock_recv_length, or from "
 	"net:net_dev_queue where those are missing (with tcp:tcp_probe, "
 	"sock:inet_sock_set_state, irq:softirq_entry/exit and "
-	"timer:hrtimer_*, as ovb-capture --net=devq records them, bytes a "
+	"timer:hrtimer_* and timer:timer_*, as ovb-capture --net=devq records "
+	"them, bytes a "
 	"softirq sent go to the socket's owner); bytes count on the devices "
 	"chosen with --iface, by default on every one but the loopback lo "
 	"(the device of a socket is that of the packets its task queued, "
@@ -1852,7 +1854,7 @@ check_bounds(const char *name)
 			(unsigned long long)S.irq_nosock,
 			(unsigned long long)S.irq_noowner, S.hold_xfers ? "" :
 			" (record tcp:tcp_probe, irq:softirq_entry, "
-			"irq:softirq_exit and timer:hrtimer_* too, as ovb-capture "
+			"irq:softirq_exit and timer:* too, as ovb-capture "
 			"--net=devq does, to credit most of them)");
 	if (S.irq_bytes && opt_strict) {
 		ovb_warn("%s: refused under --strict", name);
