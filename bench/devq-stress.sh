@@ -13,13 +13,15 @@
 # bytes queued, and the sender within 0.1 % of them.  Prints one line per
 # run and a summary; keeps every trace in DIR (default a new directory
 # under /tmp, printed).  Root; holds /tmp/ovb-perf.lock per recording
-# (not when OVB_PERF_LOCKED is set: the caller holds it).
+# (not when OVB_PERF_LOCKED is set: the caller holds it).  -r: read the
+# traces kept in DIR again (after a change of ovb-onoff), recording none.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 PATH=$here/bin:$PATH
-runs=50 size=8388608 keep=
-while getopts n:s:k: o; do
+runs=50 size=8388608 keep= reread=
+while getopts n:s:k:r o; do
 	case $o in
+	r) reread=1 ;;
 	n) runs=$OPTARG ;;
 	s) size=$OPTARG ;;
 	k) keep=$OPTARG ;;
@@ -30,6 +32,46 @@ shift $((OPTIND - 1))
 (($#)) || { echo "usage: $0 [-n RUNS] [-s SIZE] [-k DIR] tcp|sendfile..." >&2; exit 64; }
 keep=${keep:-$(mktemp -d /tmp/ovb-devq.XXXXXX)}
 mkdir -p "$keep"
+# check D MODE I: one run's line; counts fails
+fails=0 total=0
+check() {
+	local d=$1 mode=$2 i=$3 dev queued s r x u rel ok
+	dev=$(cat "$d/dev")
+	queued=$(perf script -i "$d/t.data" -F event,trace 2>/dev/null |
+		awk -v dev="$dev" '/net:net_dev_queue/ && $0 ~ ("dev=" dev " ") {
+			if (match($0, /len=[0-9]+/)) s += substr($0, RSTART + 4, RLENGTH - 4) }
+			END { print s + 0 }')
+	ovb-onoff -v --iface "$dev" -c 'snd=comm:^ovbsend$' -c 'rcv=comm:^ovbrecv$' \
+		-c 'others=comm:.' -o "$d/t.onoff" "$d/t.data" 2>"$d/onoff.err" || true
+	read -r s r x < <(awk '$1 == "send" { b[$2] += $4 }
+		END { print b["snd"] + 0, b["rcv"] + 0, b["others"] + 0 }' "$d/t.onoff" 2>/dev/null || echo "0 0 0")
+	u=$(sed -nE "s/.*, ([0-9]+) not credited.*/\1/p" "$d/onoff.err" | tail -1)
+	u=${u:-0}
+	rel=$(awk -v s="$s" -v q="$queued" 'BEGIN { printf "%.5f", q ? (s - q) / q : 1 }')
+	ok=yes
+	if ((r || x || s + u != queued || queued == 0)) ||
+	    ! awk -v r="$rel" 'BEGIN { exit !(r <= 0.001 && r >= -0.001) }'; then
+		ok=NO fails=$((fails + 1))
+	fi
+	total=$((total + 1))
+	printf '  %-8s %4d %10d %10d %8d %8d %6d %9s %s\n' "$mode" "$i" \
+		"$queued" "$s" "$r" "$x" "$u" "$rel" "$ok"
+	[[ $ok == NO ]] || rm -f "$d/t.onoff"
+}
+header() {
+	printf '# %-8s %4s %10s %10s %8s %8s %6s %9s %s\n' mode run queued sender receiver others uncred rel ok
+}
+if [[ -n $reread ]]; then
+	echo "# the traces kept in $keep, read again"
+	header
+	for mode in "$@"; do
+		for ((i = 1; i <= runs; i++)); do
+			[[ -f $keep/$mode-$i/t.data ]] && check "$keep/$mode-$i" "$mode" "$i"
+		done
+	done
+	echo "# $((total - fails)) of $total runs passed"
+	exit $((fails > 0))
+fi
 tag=ovb$$
 A=${tag}a B=${tag}b DA=${tag}s DB=${tag}r   # namespaces, devices (<= 15 chars)
 cleanup() {
@@ -59,8 +101,7 @@ send=$here/t/live/veth-send.py
 lock=(flock /tmp/ovb-perf.lock)
 [[ -z ${OVB_PERF_LOCKED:-} ]] || lock=()
 echo "# traces kept in $keep; $runs runs of $size B per mode; device $DA"
-printf '# %-8s %4s %10s %10s %8s %8s %6s %9s %s\n' mode run queued sender receiver others uncred rel ok
-fails=0 total=0
+header
 for mode in "$@"; do
 	for ((i = 1; i <= runs; i++)); do
 		d=$keep/$mode-$i
@@ -69,26 +110,8 @@ for mode in "$@"; do
 		"${lock[@]}" ovb-capture -q --net=devq -o "$d/t.data" -- \
 			sh -c "ip netns exec $B python3 $send recv 10.231.0.2 $port >'$d/recv.out' &
 				ip netns exec $A python3 $send send 10.231.0.2 $port $size $mode >'$d/send.out'; wait"
-		queued=$(perf script -i "$d/t.data" -F event,trace 2>/dev/null |
-			awk -v dev="$DA" '/net:net_dev_queue/ && $0 ~ ("dev=" dev " ") {
-				if (match($0, /len=[0-9]+/)) s += substr($0, RSTART + 4, RLENGTH - 4) }
-				END { print s + 0 }')
-		ovb-onoff -v --iface "$DA" -c 'snd=comm:^ovbsend$' -c 'rcv=comm:^ovbrecv$' \
-			-c 'others=comm:.' -o "$d/t.onoff" "$d/t.data" 2>"$d/onoff.err" || true
-		read -r s r x < <(awk '$1 == "send" { b[$2] += $4 }
-			END { print b["snd"] + 0, b["rcv"] + 0, b["others"] + 0 }' "$d/t.onoff" 2>/dev/null || echo "0 0 0")
-		u=$(sed -nE "s/.*, ([0-9]+) not credited.*/\1/p" "$d/onoff.err" | tail -1)
-		u=${u:-0}
-		rel=$(awk -v s="$s" -v q="$queued" 'BEGIN { printf "%.5f", q ? (s - q) / q : 1 }')
-		ok=yes
-		if ((r || x || s + u != queued || queued == 0)) ||
-		    ! awk -v r="$rel" 'BEGIN { exit !(r <= 0.001 && r >= -0.001) }'; then
-			ok=NO fails=$((fails + 1))
-		fi
-		total=$((total + 1))
-		printf '  %-8s %4d %10d %10d %8d %8d %6d %9s %s\n' "$mode" "$i" \
-			"$queued" "$s" "$r" "$x" "$u" "$rel" "$ok"
-		[[ $ok == yes ]] && rm -f "$d/t.onoff"
+		echo "$DA" >"$d/dev"
+		check "$d" "$mode" "$i"
 	done
 done
 echo "# $((total - fails)) of $total runs passed"

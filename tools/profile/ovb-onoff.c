@@ -1439,14 +1439,18 @@ on_sock(const struct ovb_pev *ev)
 
 /* Timer tmr, armed in a softirq on CPU c that named no socket, lies in
  * socket sk: what that softirq sent so far is the socket's, and the timer
- * serves it. */
+ * serves it.  sk 0: the socket is not known, but the timer was armed last
+ * in the own context of a task (its socket's owner, sending): that task's. */
 static int
 claim_anon(uint32_t c, uint64_t tmr, uint64_t sk)
 {
 	int st = 0;
-	int32_t own = (int32_t)map_get(&S.owner, sk);
-	map_put(&S.armed_sk, tmr, sk);
-	map_put(&S.armed, tmr, 0);
+	int32_t own = sk ? (int32_t)map_get(&S.owner, sk) :
+		(int32_t)map_get(&S.armed, tmr);
+	if (sk) {
+		map_put(&S.armed_sk, tmr, sk);
+		map_put(&S.armed, tmr, 0);
+	}
 	for (size_t i = S.npend; !st && i-- > S.pend_head &&
 	    S.pend[i].time >= S.anon_since[c];) {
 		struct pending *p = &S.pend[i];
@@ -1521,6 +1525,14 @@ on_timer(const struct ovb_pev *ev)
 			if (S.tmr_seen >= 2)
 				S.tmr_off = d;
 		}
+	} else if (kind == 0 && ev->irq && (sk = map_get(&S.armed_sk, ev->sk))) {
+		/* a timer of a socket a softirq named when it armed it before
+		 * (armed again by one that named none: TCP's small-queue
+		 * tasklet, which sends and re-arms the pacing timer) */
+		st = claim_anon(c, ev->sk, sk);
+	} else if (kind == 0 && ev->irq && map_get(&S.armed, ev->sk)) {
+		/* one its socket's owner armed in its own context */
+		st = claim_anon(c, ev->sk, 0);
 	} else if (kind == 0 && ev->irq && !list && S.tmr_off &&
 	    ev->sk > S.tmr_off && map_get(&S.known, ev->sk - S.tmr_off)) {
 		/* a socket's pacing timer, armed by a softirq that named no
