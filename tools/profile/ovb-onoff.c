@@ -76,6 +76,10 @@ struct capstate {
 	                        tasks the kernel may have charged from before
 	                        their switch in (no sched_stat_runtime) */
 	uint64_t nwoken;     /* how many such runs */
+	uint64_t short_ns;   /* CPU-ns between where runs' charges ended and
+	                        their switch out: the busy time is low by at
+	                        most this much if charges the trace does not
+	                        show were made there (issue 26 item 6) */
 	size_t nproc;        /* processes the selector matched */
 	char seen[160];      /* the first of them, "pid(comm) ...", for -v */
 	struct ovb_busy last;/* the period not yet written (last.ncpu 0: none),
@@ -934,8 +938,11 @@ on_switch(const struct ovb_pev *ev)
 		 * switch and the next task from there (which, if it is
 		 * charged from before its switch in, charged_start places). */
 		uint64_t charged = ev->prev > 0 ? S.task[ev->prev].charged : 0;
-		if (S.has_runtime && charged && began + charged < t)
+		if (S.has_runtime && charged && began + charged < t) {
 			end = began + charged;
+			if (S.cur_cap[c] >= 0)
+				S.cap[S.cur_cap[c]].short_ns += t - end;
+		}
 		if (S.cur_cap[c] != next || end < t) {
 			change(S.cur_cap[c], -1, end);
 			change(next, +1, t);
@@ -1845,13 +1852,20 @@ check_bounds(const char *name)
 				"task from before its switch in, by how much only "
 				"sched:sched_stat_runtime says)",
 				(unsigned long long)c->nwoken);
+		char low[200] = "";
+		if (S.has_runtime)
+			snprintf(low, sizeof low, "; and low by at most %.6f cpu-s "
+				"more (%.3g %%) where runs' charges end before their "
+				"switch out, if the kernel charged them there unseen",
+				(double)c->short_ns / 1e9, c->busy ? 100.0 *
+				(double)c->short_ns / (double)c->busy : 0);
 		ovb_warn("%s: capsule %s: busy %.6f cpu-s, uncertain by at most "
-			"%.6f cpu-s (%.3g %%): %s%s", name, sel[k].name,
+			"%.6f cpu-s (%.3g %%): %s%s%s", name, sel[k].name,
 			(double)c->busy / 1e9, (double)u / 1e9, pct, why,
 			!over && !warn ? "" : S.has_runtime ? "; the kernel "
 			"dropped switches this trace could not close" :
 			"; record -e sched:sched_stat_runtime too, as ovb-capture "
-			"does");
+			"does", low);
 		if (over)
 			st = OVB_EDATA;
 	}
