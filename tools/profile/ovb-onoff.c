@@ -39,6 +39,8 @@ enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU,
 #define MAXIFACES 64
 #define MAXDEVS 1024         /* device names a trace may name */
 #define BOUND_PCT 1.5        /* default bound on the uncertainty, % of busy */
+#define WAIT_PCT 5.0         /* runnable waiting above this, % of busy:
+                                a warning */
 
 struct selector {
 	char *name, *text;
@@ -76,6 +78,9 @@ struct capstate {
 	                        tasks the kernel may have charged from before
 	                        their switch in (no sched_stat_runtime) */
 	uint64_t nwoken;     /* how many such runs */
+	uint64_t wait_ns;    /* task-ns its tasks waited for a CPU while
+	                        runnable after a preemption (switched out with
+	                        prev_state R until switched in again) */
 	uint64_t short_ns;   /* CPU-ns between where runs' charges ended and
 	                        their switch out: the busy time is low by at
 	                        most this much if charges the trace does not
@@ -794,6 +799,22 @@ woken_bound(uint32_t c, int32_t tid, uint64_t t, int16_t cap)
 		S.cap[pred].woken += t - lo, S.cap[pred].nwoken++;
 }
 
+/* Task tid is switched in on CPU c at t: if it was preempted (still
+ * runnable) when it last left a CPU, it waited for one since: its
+ * capsule's demand beyond what it got (issue 26 item 1). */
+static void
+note_resume(uint32_t c, int32_t tid, uint64_t t)
+{
+	if (tid <= 0 || (size_t)tid >= S.ntask)
+		return;
+	struct task *k = &S.task[tid];
+	int16_t cap = capsule_of_task(tid);
+	if (k->runnable && k->lastout && t > k->lastout && cap >= 0)
+		S.cap[cap].wait_ns += t - k->lastout;
+	k->runnable = false;
+	(void)c;
+}
+
 /* Per task: the end and kind of its last run, and its usual run length. */
 static void
 note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
@@ -956,7 +977,10 @@ on_switch(const struct ovb_pev *ev)
 	S.pred_cap[c] = ran;
 	S.pred_start[c] = cap_start(c, began);
 	S.pred_end[c] = end;
+	if (S.cur_tid[c] >= 0 && S.cur_tid[c] != ev->prev)
+		note_resume(c, ev->prev, began);   /* its switch in missed */
 	note_run(c, ev, t);
+	note_resume(c, ev->next, t);
 	if (ev->prev > 0 || S.cur_tid[c] < 0)
 		S.idle_from[c] = end;
 	S.cur_tid[c] = ev->next;
@@ -996,6 +1020,7 @@ on_runtime(const struct ovb_pev *ev)
 	S.closed++;
 	repay(c, S.cur_tid[c] > 0 ? S.cpu_since[c] : s);
 	S.idle_from[c] = 0;
+	note_resume(c, tid, s);
 	change(S.cur_cap[c], -1, s);
 	change(k, +1, s);
 	S.pred_cap[c] = S.cur_cap[c];
@@ -1868,6 +1893,17 @@ check_bounds(const char *name)
 			"does", low);
 		if (over)
 			st = OVB_EDATA;
+	}
+	for (int k = 0; k < nsel; k++) {
+		const struct capstate *c = &S.cap[k];
+		double pct = c->busy ? 100.0 * (double)c->wait_ns /
+			(double)c->busy : 0;
+		if (ovb_verbose || (pct > WAIT_PCT && !ovb_quiet))
+			ovb_warn("%s: capsule %s: its tasks waited for a CPU while "
+				"runnable (preempted) %.6f task-s, %.3g %% of its busy "
+				"time%s", name, sel[k].name, (double)c->wait_ns / 1e9,
+				pct, pct > WAIT_PCT ? ": the host was busy, and its "
+				"busy time is what it got, not what it needed" : "");
 	}
 	if (st)
 		ovb_warn("%s: refused: busy time uncertain by more than %g %% "
