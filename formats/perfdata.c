@@ -751,17 +751,23 @@ bind_attr(struct ovb_perf *p, struct attr *at)
 	     !strcmp(ev->name, "softirq_exit")))
 		at->h = H_SOFTIRQ;
 	else if (!strcmp(ev->system, "timer") &&
-	    !strncmp(ev->name, "hrtimer_", 8)) {
-		/* f2 tells them apart: hrtimer_start has expires, the entry
-		 * has now, the exit neither */
-		at->f1 = tep_find_field(ev, "hrtimer");
-		at->f2 = !strcmp(ev->name, "hrtimer_start") ?
+	    (!strncmp(ev->name, "hrtimer_", 8) ||
+	     !strncmp(ev->name, "timer_", 6))) {
+		/* f2 tells them apart: *_start has expires, the entry has
+		 * now, the exit neither; f4 (any field) marks a timer_list
+		 * timer (timer:timer_*: TCP's retransmit and delayed-ACK
+		 * timers) */
+		const char *n = ev->name[0] == 'h' ? ev->name + 2 : ev->name;
+		at->f1 = tep_find_field(ev, ev->name[0] == 'h' ? "hrtimer" :
+			"timer");
+		at->f2 = !strcmp(n, "timer_start") ?
 			tep_find_field(ev, "expires") :
-			!strcmp(ev->name, "hrtimer_expire_entry") ?
+			!strcmp(n, "timer_expire_entry") ?
 			tep_find_field(ev, "now") : NULL;
-		at->f3 = !strcmp(ev->name, "hrtimer_start") ? at->f2 : NULL;
-		at->h = at->f1 && (at->f2 || !strcmp(ev->name,
-			"hrtimer_expire_exit")) ? H_TIMER : H_NONE;
+		at->f3 = !strcmp(n, "timer_start") ? at->f2 : NULL;
+		at->f4 = ev->name[0] == 'h' ? NULL : at->f1;
+		at->h = at->f1 && (at->f2 || !strcmp(n, "timer_expire_exit")) ?
+			H_TIMER : H_NONE;
 	}
 }
 
@@ -1194,7 +1200,7 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	} else if (at->h == H_TIMER) {
 		ev->kind = OVB_PEV_TIMER;
 		ev->sk = field(at->f1, &s);
-		ev->n = at->f3 ? 0 : at->f2 ? 1 : 2;
+		ev->n = (at->f3 ? 0 : at->f2 ? 1 : 2) + (at->f4 ? 3 : 0);
 	} else if (at->h == H_RUNTIME) {
 		ev->kind = OVB_PEV_RUNTIME;
 		ev->next = field_int(at->f1, &s);
@@ -1306,7 +1312,9 @@ used_event(const char *e)
 		"net:net_dev_start_xmit", "tcp:tcp_probe",
 		"sock:inet_sock_set_state", "irq:softirq_entry",
 		"irq:softirq_exit", "timer:hrtimer_start",
-		"timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit" };
+		"timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit",
+		"timer:timer_start", "timer:timer_expire_entry",
+		"timer:timer_expire_exit" };
 	for (size_t i = 0; i < sizeof used / sizeof *used; i++) {
 		size_t n = strlen(used[i]);
 		if (!strncmp(e, used[i], n) && (!e[n] || e[n] == ',' ||

@@ -537,7 +537,9 @@ enum ovb_pev_kind {
 	                    in the sampled task's or an irq's context */
 	OVB_PEV_SOFTIRQ, /* irq:softirq_entry or softirq_exit on cpu */
 	OVB_PEV_TIMER,   /* timer:hrtimer_start (n 0), hrtimer_expire_entry
-	                    (1) or hrtimer_expire_exit (2) of hrtimer sk */
+	                    (1) or hrtimer_expire_exit (2) of hrtimer sk;
+	                    timer:timer_start (3), timer_expire_entry (4)
+	                    or timer_expire_exit (5) of timer_list sk */
 	OVB_PEV_XMIT,    /* net:net_dev_start_xmit: skb (a packet queued, or
 	                    one of the segments it was cut into) handed to
 	                    device dev */

@@ -51,6 +51,10 @@ load test_helper
 		assert_output --partial '-e irq:softirq_entry -e irq:softirq_exit'
 		assert_output --partial '-e timer:hrtimer_start'
 	fi
+	# and TCP's timer_list timers (retransmit, delayed ACK: issue 30)
+	if [[ -r /sys/kernel/tracing/events/timer/timer_start/format ]]; then
+		assert_output --partial '-e timer:timer_start -e timer:timer_expire_entry -e timer:timer_expire_exit'
+	fi
 }
 
 @test "capture: a user not allowed to trace is told what to do (77), no file" {

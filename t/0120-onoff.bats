@@ -196,6 +196,36 @@ burn_check() {
 	within_pct 1.5
 }
 
+# Issue 26 item 1 (the measurement): a CPU-bound worker pinned to CPU 0
+# beside one or two burners there waits on the run queue most of the time;
+# ovb-onoff says how long its tasks waited while runnable after a
+# preemption (switched out with prev_state R until switched in again), and
+# warns above 5 % of its busy time.  Checked against the worker's own
+# /proc/PID/schedstat (run_delay): the shares within 5 points.
+@test "onoff: live: a worker beside 1 and 2 burners on its CPU: the runnable wait stated is schedstat's run_delay within 5 points, and warned of" {
+	require_tracing
+	local dir=$BATS_TEST_TMPDIR n
+	for n in 1 2; do
+		ovb-capture -q -o "$dir/c.data" -- python3 \
+			"$BATS_TEST_DIRNAME/live/contend.py" 1 "$n" >"$dir/c.out"
+		local p e d
+		p=$(awk '$1 == "pid" { print $2 }' "$dir/c.out")
+		e=$(awk '$1 == "cpu_ns" { print $2 }' "$dir/c.out")
+		d=$(awk '$1 == "run_delay_ns" { print $2 }' "$dir/c.out")
+		run -0 --separate-stderr ovb-onoff --no-net -c "w=pid:$p" \
+			-o "$dir/c.onoff" "$dir/c.data"
+		[[ $stderr =~ capsule\ w:\ its\ tasks\ waited\ for\ a\ CPU\ while\ runnable\ \(preempted\)\ ([0-9.]+)\ task-s,\ ([0-9.e+]+)\ %\ of\ its\ busy\ time:\ the\ host\ was\ busy ]] ||
+			fail "no warning in: $stderr"
+		local w=${BASH_REMATCH[1]} b
+		b=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { print s / 1e9 }' "$dir/c.onoff")
+		echo "# $n burner(s): waited $w s of busy $b s; schedstat run_delay $d ns of $e ns" >&3
+		python3 -c "import sys; w=$w; b=$b; d=$d/1e9; e=$e/1e9
+ours=w/(w+b); kern=d/(d+e); print('# shares', round(ours*100,2), round(kern*100,2))
+sys.exit(0 if abs(ours-kern) <= 0.05 else 1)" >&3 ||
+			fail "runnable-wait share off by more than 5 points"
+	done
+}
+
 # ---- live: every CPU, every way of recording ----
 
 # burn_rec CPUS SECONDS RECORDER...: runs burn.py (two duty-cycled workers,

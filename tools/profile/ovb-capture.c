@@ -7,7 +7,8 @@
  * layer's sock:sock_send_length / sock_recv_length where present, else
  * net:net_dev_queue, which fires in the sending task's context for locally
  * generated packets, or in a softirq's, with tcp:tcp_probe,
- * sock:inet_sock_set_state, irq:softirq_entry/exit and timer:hrtimer_*,
+ * sock:inet_sock_set_state, irq:softirq_entry/exit, timer:hrtimer_* and
+ * timer:timer_* (TCP's retransmit and delayed-ACK timers),
  * which name the socket a softirq sends from, and net:net_dev_start_xmit,
  * the segments a packet is cut into (on loopback, a packet sent in a
  * softirq is named by their arrival at its receiver); beside the socket events
@@ -264,7 +265,8 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 			"tcp:tcp_probe", "sock:inet_sock_set_state",
 			"irq:softirq_entry", "irq:softirq_exit",
 			"timer:hrtimer_start", "timer:hrtimer_expire_entry",
-			"timer:hrtimer_expire_exit" };
+			"timer:hrtimer_expire_exit", "timer:timer_start",
+			"timer:timer_expire_entry", "timer:timer_expire_exit" };
 		for (size_t i = 0; i < sizeof devq / sizeof *devq; i++) {
 			char path[64];
 			snprintf(path, sizeof path, "%s", devq[i]);

@@ -13,7 +13,8 @@
  * span's start.  Bytes are credited to the task in whose context the
  * socket call ran, never to a task interrupted by a hard or soft irq;
  * bytes net:net_dev_queue saw in a softirq go to the owner of the socket
- * the softirq served (tcp:tcp_probe, an hrtimer the socket armed, or on
+ * the softirq served (tcp:tcp_probe, an hrtimer or timer_list timer the
+ * socket armed, or on
  * loopback the socket the skb reached), or are counted as not credited.
  * Lost events become gap records.  Memory does not grow with the trace's
  * length, only with the number of tasks, CPUs and sockets. */
@@ -38,6 +39,8 @@ enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU,
 #define MAXIFACES 64
 #define MAXDEVS 1024         /* device names a trace may name */
 #define BOUND_PCT 1.5        /* default bound on the uncertainty, % of busy */
+#define WAIT_PCT 5.0         /* runnable waiting above this, % of busy:
+                                a warning */
 
 struct selector {
 	char *name, *text;
@@ -75,6 +78,13 @@ struct capstate {
 	                        tasks the kernel may have charged from before
 	                        their switch in (no sched_stat_runtime) */
 	uint64_t nwoken;     /* how many such runs */
+	uint64_t wait_ns;    /* task-ns its tasks waited for a CPU while
+	                        runnable after a preemption (switched out with
+	                        prev_state R until switched in again) */
+	uint64_t short_ns;   /* CPU-ns between where runs' charges ended and
+	                        their switch out: the busy time is low by at
+	                        most this much if charges the trace does not
+	                        show were made there (issue 26 item 6) */
 	size_t nproc;        /* processes the selector matched */
 	char seen[160];      /* the first of them, "pid(comm) ...", for -v */
 	struct ovb_busy last;/* the period not yet written (last.ncpu 0: none),
@@ -196,6 +206,11 @@ static struct state {
 	uint64_t tmr_exact;  /* the same, from timers whose packets were seen
 	                        arriving (tmr_ecand, tmr_eseen); it wins */
 	uint64_t tmr_ecand, tmr_eseen;
+	uint64_t lst_off[8], lst_seen[8]; /* where timer_list timers lie in
+	                        their sockets (TCP's retransmit and delayed-ACK
+	                        timers: one offset each), and how often each
+	                        was seen; confirmed at 2 */
+	size_t nlst;
 	struct map known;    /* sockets the trace named -> 1 */
 	uint64_t *anon_since;/* per CPU: since when the running softirq sent
 	                        without naming a socket */
@@ -265,7 +280,8 @@ static const char doc[] =
 	"sock:sock_send_length / sock:sock_recv_length, or from "
 	"net:net_dev_queue where those are missing (with tcp:tcp_probe, "
 	"sock:inet_sock_set_state, irq:softirq_entry/exit and "
-	"timer:hrtimer_*, as ovb-capture --net=devq records them, bytes a "
+	"timer:hrtimer_* and timer:timer_*, as ovb-capture --net=devq records "
+	"them, bytes a "
 	"softirq sent go to the socket's owner); bytes count on the devices "
 	"chosen with --iface, by default on every one but the loopback lo "
 	"(the device of a socket is that of the packets its task queued, "
@@ -278,7 +294,9 @@ static const char doc[] =
 	"switch (some idle tasks emit none).  Without it each such start is "
 	"bounded, not known: -v prints the bound per capsule, and a trace "
 	"whose busy time may be off by more than 1.5 % is refused (status 65; "
-	"--max-uncertainty). "
+	"--max-uncertainty); a capsule whose tasks waited for a CPU while "
+	"runnable (preempted) more than 5 % of its busy time is warned of "
+	"(the host was busy: its busy time is what it got). "
 	"Traces recorded per task (no -a, -p), on a CPU subset (-C), with "
 	"sampled tracepoints (-F, -c) or filtered ones (--filter) are "
 	"refused.\n\n"
@@ -783,6 +801,22 @@ woken_bound(uint32_t c, int32_t tid, uint64_t t, int16_t cap)
 		S.cap[pred].woken += t - lo, S.cap[pred].nwoken++;
 }
 
+/* Task tid is switched in on CPU c at t: if it was preempted (still
+ * runnable) when it last left a CPU, it waited for one since: its
+ * capsule's demand beyond what it got (issue 26 item 1). */
+static void
+note_resume(uint32_t c, int32_t tid, uint64_t t)
+{
+	if (tid <= 0 || (size_t)tid >= S.ntask)
+		return;
+	struct task *k = &S.task[tid];
+	int16_t cap = capsule_of_task(tid);
+	if (k->runnable && k->lastout && t > k->lastout && cap >= 0)
+		S.cap[cap].wait_ns += t - k->lastout;
+	k->runnable = false;
+	(void)c;
+}
+
 /* Per task: the end and kind of its last run, and its usual run length. */
 static void
 note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
@@ -927,8 +961,11 @@ on_switch(const struct ovb_pev *ev)
 		 * switch and the next task from there (which, if it is
 		 * charged from before its switch in, charged_start places). */
 		uint64_t charged = ev->prev > 0 ? S.task[ev->prev].charged : 0;
-		if (S.has_runtime && charged && began + charged < t)
+		if (S.has_runtime && charged && began + charged < t) {
 			end = began + charged;
+			if (S.cur_cap[c] >= 0)
+				S.cap[S.cur_cap[c]].short_ns += t - end;
+		}
 		if (S.cur_cap[c] != next || end < t) {
 			change(S.cur_cap[c], -1, end);
 			change(next, +1, t);
@@ -942,7 +979,10 @@ on_switch(const struct ovb_pev *ev)
 	S.pred_cap[c] = ran;
 	S.pred_start[c] = cap_start(c, began);
 	S.pred_end[c] = end;
+	if (S.cur_tid[c] >= 0 && S.cur_tid[c] != ev->prev)
+		note_resume(c, ev->prev, began);   /* its switch in missed */
 	note_run(c, ev, t);
+	note_resume(c, ev->next, t);
 	if (ev->prev > 0 || S.cur_tid[c] < 0)
 		S.idle_from[c] = end;
 	S.cur_tid[c] = ev->next;
@@ -982,6 +1022,7 @@ on_runtime(const struct ovb_pev *ev)
 	S.closed++;
 	repay(c, S.cur_tid[c] > 0 ? S.cpu_since[c] : s);
 	S.idle_from[c] = 0;
+	note_resume(c, tid, s);
 	change(S.cur_cap[c], -1, s);
 	change(k, +1, s);
 	S.pred_cap[c] = S.cur_cap[c];
@@ -1358,6 +1399,22 @@ arrived(const struct ovb_pev *ev)
 	return credit(own, p->time, p->bytes);
 }
 
+/* Socket sk closed (its timers were stopped): the timers that lie in it
+ * serve nobody known any more, so that a socket reusing the address, whose
+ * timer is first armed where no socket is named, is not taken for the old
+ * one (its bytes are reported, not credited to the old owner). */
+static void
+forget_timers(uint64_t sk)
+{
+	struct map *m[] = { &S.armed, &S.armed_sk };
+	for (size_t j = 0; j < 2; j++)
+		for (size_t i = 0; i < m[j]->cap; i++) {
+			struct kv *e = &m[j]->e[i];
+			if (e->key > sk && e->key - sk < 8192)
+				e->val = 0;
+		}
+}
+
 /* A socket named in a task's own context (connect, close, listen, or
  * segments it processed from its backlog) belongs to that task; in irq
  * context, the softirq is serving it, and what it sends is the socket's
@@ -1404,6 +1461,8 @@ on_sock(const struct ovb_pev *ev)
 				st = credit(ev->tid, S.pend[i].time, S.pend[i].bytes);
 			}
 	}
+	if (ev->sk_state == 7)
+		forget_timers(ev->sk);
 	if (ev->sk_state == 7 /* TCP_CLOSE: the address may be reused */ &&
 	    map_get(&S.owner, ev->sk)) {
 		map_put(&S.gone, ev->sk, map_get(&S.owner, ev->sk));
@@ -1412,72 +1471,132 @@ on_sock(const struct ovb_pev *ev)
 	return st;
 }
 
+/* Timer tmr, armed in a softirq on CPU c that named no socket, lies in
+ * socket sk: what that softirq sent so far is the socket's, and the timer
+ * serves it.  sk 0: the socket is not known, but the timer was armed last
+ * in the own context of a task (its socket's owner, sending): that task's. */
+static int
+claim_anon(uint32_t c, uint64_t tmr, uint64_t sk)
+{
+	int st = 0;
+	int32_t own = sk ? (int32_t)map_get(&S.owner, sk) :
+		(int32_t)map_get(&S.armed, tmr);
+	if (sk) {
+		map_put(&S.armed_sk, tmr, sk);
+		map_put(&S.armed, tmr, 0);
+	}
+	for (size_t i = S.npend; !st && i-- > S.pend_head &&
+	    S.pend[i].time >= S.anon_since[c];) {
+		struct pending *p = &S.pend[i];
+		if (p->cpu != c || p->sk || p->done)
+			continue;
+		if (p->lo) {   /* what the rules name, if it never arrives */
+			p->guess = sk, p->gtid = own;
+			continue;
+		}
+		p->sk = sk;
+		p->skb = 0;
+		if (own) {
+			p->done = true;
+			st = credit(own, p->time, p->bytes);
+		}
+	}
+	return st;
+}
+
+/* A timer_list timer armed d bytes into the socket a softirq served. */
+static void
+learn_listed(uint64_t d)
+{
+	for (size_t i = 0; i < S.nlst; i++)
+		if (S.lst_off[i] == d) {
+			S.lst_seen[i]++;
+			return;
+		}
+	if (S.nlst < 8)
+		S.lst_off[S.nlst] = d, S.lst_seen[S.nlst++] = 1;
+}
+
+/* The socket a timer_list timer lies in, if an offset seen twice puts it
+ * in one the trace named; 0 none. */
+static uint64_t
+listed_sk(uint64_t tmr)
+{
+	for (size_t i = 0; i < S.nlst; i++)
+		if (S.lst_seen[i] >= 2 && tmr > S.lst_off[i] &&
+		    map_get(&S.known, tmr - S.lst_off[i]))
+			return tmr - S.lst_off[i];
+	return 0;
+}
+
 /* An hrtimer armed while a softirq served a socket (TCP's pacing timer,
  * armed as the socket sends) serves that socket when it fires; one armed
- * in a task's own context (the socket's owner, sending), that task. */
+ * in a task's own context (the socket's owner, sending), that task.  The
+ * same holds for timer_list timers (timer:timer_*: TCP's retransmit, loss
+ * probe and delayed-ACK timers, which send from the TIMER softirq), except
+ * that only hrtimers teach where a timer lies in its socket.  What a timer
+ * served is forgotten when the socket it lies in closes (forget_timers):
+ * its address may be reused by another socket's timer. */
 static int
 on_timer(const struct ovb_pev *ev)
 {
 	uint32_t c = ev->cpu;
 	int st = 0;
+	bool list = ev->n >= 3;        /* a timer_list timer */
+	uint64_t kind = list ? ev->n - 3 : ev->n, sk;
 	if (c >= S.ncpus || !S.started || !ev->sk)
 		return 0;
-	if (ev->n == 0 && ev->irq && S.cur_sk[c]) {
+	if (kind == 0 && ev->irq && S.cur_sk[c]) {
 		map_put(&S.armed_sk, ev->sk, S.cur_sk[c]);
 		map_put(&S.armed, ev->sk, 0);
 		/* the timer lies inside the socket, at one offset */
 		uint64_t d = ev->sk - S.cur_sk[c];
-		if (ev->sk > S.cur_sk[c] && d < 8192 && !S.tmr_exact) {
+		if (list && ev->sk > S.cur_sk[c] && d < 8192)
+			learn_listed(d);
+		if (!list && ev->sk > S.cur_sk[c] && d < 8192 && !S.tmr_exact) {
 			S.tmr_seen = d == S.tmr_cand ? S.tmr_seen + 1 : 1;
 			S.tmr_cand = d;
 			if (S.tmr_seen >= 2)
 				S.tmr_off = d;
 		}
-	} else if (ev->n == 0 && ev->irq && S.tmr_off && ev->sk > S.tmr_off &&
-	    map_get(&S.known, ev->sk - S.tmr_off)) {
+	} else if (kind == 0 && ev->irq && (sk = map_get(&S.armed_sk, ev->sk))) {
+		/* a timer of a socket a softirq named when it armed it before
+		 * (armed again by one that named none: TCP's small-queue
+		 * tasklet, which sends and re-arms the pacing timer) */
+		st = claim_anon(c, ev->sk, sk);
+	} else if (kind == 0 && ev->irq && map_get(&S.armed, ev->sk)) {
+		/* one its socket's owner armed in its own context */
+		st = claim_anon(c, ev->sk, 0);
+	} else if (kind == 0 && ev->irq && !list && S.tmr_off &&
+	    ev->sk > S.tmr_off && map_get(&S.known, ev->sk - S.tmr_off)) {
 		/* a socket's pacing timer, armed by a softirq that named no
 		 * socket (the segment that made it send did not reach
 		 * tcp_probe): what that softirq sent so far is the socket's,
 		 * and the timer serves it */
-		uint64_t sk = ev->sk - S.tmr_off;
-		int32_t own = (int32_t)map_get(&S.owner, sk);
-		map_put(&S.armed_sk, ev->sk, sk);
-		map_put(&S.armed, ev->sk, 0);
-		for (size_t i = S.npend; !st && i-- > S.pend_head &&
-		    S.pend[i].time >= S.anon_since[c];) {
-			struct pending *p = &S.pend[i];
-			if (p->cpu != c || p->sk || p->done)
-				continue;
-			if (p->lo) {   /* what the rules name, if it never
-			                  arrives */
-				p->guess = sk, p->gtid = own;
-				continue;
-			}
-			p->sk = sk;
-			p->skb = 0;
-			if (own) {
-				p->done = true;
-				st = credit(own, p->time, p->bytes);
-			}
-		}
-	} else if (ev->n == 0 && !ev->irq && ev->tid > 0) {
+		st = claim_anon(c, ev->sk, ev->sk - S.tmr_off);
+	} else if (kind == 0 && ev->irq && list && (sk = listed_sk(ev->sk))) {
+		/* the same for a socket's retransmit timer (a socket that
+		 * closed with data queued, FIN_WAIT1, gets no tcp_probe:
+		 * this is what names it, over a veth pair) */
+		st = claim_anon(c, ev->sk, sk);
+	} else if (kind == 0 && !ev->irq && ev->tid > 0) {
 		map_put(&S.armed, ev->sk, (uint64_t)ev->tid);
 		map_put(&S.armed_sk, ev->sk, 0);
-	} else if (ev->n == 1) {
-		uint64_t sk = map_get(&S.armed_sk, ev->sk);
+	} else if (kind == 1) {
+		sk = map_get(&S.armed_sk, ev->sk);
 		/* a timer first armed where no socket was named: the socket
 		 * it lies in, if that is one the trace named */
-		if (!sk && S.tmr_off && ev->sk > S.tmr_off &&
+		if (!list && !sk && S.tmr_off && ev->sk > S.tmr_off &&
 		    map_get(&S.owner, ev->sk - S.tmr_off))
 			sk = ev->sk - S.tmr_off;
 		/* one a loopback packet showed the socket of */
-		if (map_get(&S.paced, ev->sk))
+		if (!list && map_get(&S.paced, ev->sk))
 			sk = map_get(&S.paced, ev->sk);
 		S.cur_sk[c] = sk;
-		S.cur_hrt[c] = ev->sk;
+		S.cur_hrt[c] = list ? 0 : ev->sk;
 		S.cur_timer[c] = (int32_t)map_get(&S.armed, ev->sk);
 		S.anon_since[c] = sk ? UINT64_MAX : ev->time;
-	} else if (ev->n == 2)
+	} else if (kind == 2)
 		S.cur_sk[c] = 0, S.cur_timer[c] = 0, S.cur_hrt[c] = 0,
 		S.anon_since[c] = ev->time;
 	return st;
@@ -1489,8 +1608,11 @@ on_xfer(const struct ovb_pev *ev)
 	if (!opt_net || !net_counts(ev) || !ev->n ||
 	    (ev->kind == OVB_PEV_RECV && !opt_recv))
 		return 0;
-	bool lo = S.seg_xmit && ev->devq && ev->skb && ev->cpu < S.ncpus &&
-		!strcmp(ev->dev, "lo");
+	/* a packet that may arrive at a local socket: on lo, or on a veth
+	 * pair between namespaces, whose peer hands the same skb on (a packet
+	 * that leaves the machine never arrives: after FALLBACK it goes by
+	 * the softirq rules, as before) */
+	bool lo = S.seg_xmit && ev->devq && ev->skb && ev->cpu < S.ncpus;
 	if (lo) {   /* an skb not awaited (yet) */
 		map_put(&S.inflight, ev->skb, 0);
 		S.last_q[ev->cpu] = 0;
@@ -1757,15 +1879,33 @@ check_bounds(const char *name)
 				"task from before its switch in, by how much only "
 				"sched:sched_stat_runtime says)",
 				(unsigned long long)c->nwoken);
+		char low[200] = "";
+		if (S.has_runtime)
+			snprintf(low, sizeof low, "; and low by at most %.6f cpu-s "
+				"more (%.3g %%) where runs' charges end before their "
+				"switch out, if the kernel charged them there unseen",
+				(double)c->short_ns / 1e9, c->busy ? 100.0 *
+				(double)c->short_ns / (double)c->busy : 0);
 		ovb_warn("%s: capsule %s: busy %.6f cpu-s, uncertain by at most "
-			"%.6f cpu-s (%.3g %%): %s%s", name, sel[k].name,
+			"%.6f cpu-s (%.3g %%): %s%s%s", name, sel[k].name,
 			(double)c->busy / 1e9, (double)u / 1e9, pct, why,
 			!over && !warn ? "" : S.has_runtime ? "; the kernel "
 			"dropped switches this trace could not close" :
 			"; record -e sched:sched_stat_runtime too, as ovb-capture "
-			"does");
+			"does", low);
 		if (over)
 			st = OVB_EDATA;
+	}
+	for (int k = 0; k < nsel; k++) {
+		const struct capstate *c = &S.cap[k];
+		double pct = c->busy ? 100.0 * (double)c->wait_ns /
+			(double)c->busy : 0;
+		if (ovb_verbose || (pct > WAIT_PCT && !ovb_quiet))
+			ovb_warn("%s: capsule %s: its tasks waited for a CPU while "
+				"runnable (preempted) %.6f task-s, %.3g %% of its busy "
+				"time%s", name, sel[k].name, (double)c->wait_ns / 1e9,
+				pct, pct > WAIT_PCT ? ": the host was busy, and its "
+				"busy time is what it got, not what it needed" : "");
 	}
 	if (st)
 		ovb_warn("%s: refused: busy time uncertain by more than %g %% "
@@ -1781,7 +1921,7 @@ check_bounds(const char *name)
 			(unsigned long long)S.irq_nosock,
 			(unsigned long long)S.irq_noowner, S.hold_xfers ? "" :
 			" (record tcp:tcp_probe, irq:softirq_entry, "
-			"irq:softirq_exit and timer:hrtimer_* too, as ovb-capture "
+			"irq:softirq_exit and timer:* too, as ovb-capture "
 			"--net=devq does, to credit most of them)");
 	if (S.irq_bytes && opt_strict) {
 		ovb_warn("%s: refused under --strict", name);
