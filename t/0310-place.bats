@@ -63,6 +63,19 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	run -0 python3 "$ORACLE/place.py" --seeds 501 550 --policy random --seed 7
 }
 
+@test "place: first-fit-decreasing: largest applications first, each on the first nodes that take it (exhaustive search)" {
+	run -0 python3 "$ORACLE/place.py" --seeds 1 150 --ffd
+	run -0 python3 "$ORACLE/place.py" --seeds 151 200 --ffd --spread
+	# by hand: b (cpu 2) goes first, onto n1; a (cpu 1) then n1 too
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode n1 4 cpu 1000 B/s\nnode n2 8 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=1\napp b\ncapsule y cpu=2\napp c\ncapsule z cpu=2\n' >"$d/a"
+	run -0 ovb-place -p first-fit-decreasing "$d/c" "$d/a"
+	assert_equal "$(grep '^place ' <<<"$output")" "place b y n1 -
+place c z n1 -
+place a x n2 -"
+}
+
 @test "place: Lemma 1's greedy fails here; the assignment places all four" {
 	run -0 --separate-stderr ovb-place "$DATA/lemma1.cluster" "$DATA/lemma1.apps"
 	assert_line 'place shop c1 n1 -'
