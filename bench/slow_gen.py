@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""slow_gen.py trust DIR | check DIR [NODES [SEED]]: the two shapes issue 25
+"""slow_gen.py trust DIR | check DIR [NODES [SEED [PROFILES]]]: the two shapes issue 25
 found slow, made by a generator of their own (not t/gen/place_large.py).
 
 trust: 33,000 one-capsule applications on 4 nodes (8 CPUs, 10 Gbit/s),
@@ -8,7 +8,7 @@ each application with `trust` 0.5 to the one before it (never 0: trust
 only weighs, it does not forbid).  Files cluster, apps.
 
 check: NODES (default 10,000) heterogeneous nodes (1-8 CPUs, 1-10
-Gbit/s), 300 profiles of three shapes (web: most mass low, a long tail;
+Gbit/s), PROFILES (default 10,000) profiles of three shapes (web: most mass low, a long tail;
 db: a hump in the middle; stream: steady near the top), 100 bins each for
 cpu and net, and applications of 2-10 capsules until their Eq. 1 terms
 reach 90% of the cluster's CPU (about 100 capsules a node: 1,000,000 on
@@ -51,7 +51,7 @@ def shape(r, kind):
     return c
 
 
-def check(d, nnodes, seed):
+def check(d, nnodes, seed, nprof):
     r = random.Random(seed)
     totcpu = 0
     nodes = []
@@ -66,7 +66,7 @@ def check(d, nnodes, seed):
     term = {}
     with open(os.path.join(d, "profile"), "w") as f:
         f.write("ovb-profile 1\n")
-        for p in range(300):
+        for p in range(nprof):
             kind = ("web", "db", "stream")[p % 3]
             O = r.choice([0.01, 0.02, 0.05, 0.1])
             for res, w, unit, amount in (("cpu", 0.0005, "cpu", "cpu-s"),
@@ -80,7 +80,7 @@ def check(d, nnodes, seed):
                         p99 = k
                         break
                 sigma, rho = (p99 + 1) * w, 2 * w
-                f.write("profile %s%03d %s\nsigma %.10g %s\nrho %.10g %s\n"
+                f.write("profile %s%05d %s\nsigma %.10g %s\nrho %.10g %s\n"
                         "tau 1 s\nO %g\n" % (kind, p, res, sigma, unit, rho,
                                             amount, O))
                 f.write("interval 1 s\nwidth %g %s\nintervals %d\n" % (
@@ -89,7 +89,7 @@ def check(d, nnodes, seed):
                     if x:
                         f.write("bin %d %d\n" % (k, x))
                 if res == "cpu":
-                    term["%s%03d" % (kind, p)] = (sigma + rho) * (1 - O)
+                    term["%s%05d" % (kind, p)] = (sigma + rho) * (1 - O)
     names = sorted(term)
     load, a = 0.0, 0
     apps = []
@@ -124,4 +124,5 @@ if __name__ == "__main__":
         trust(d)
     else:
         check(d, int(sys.argv[3]) if len(sys.argv) > 3 else 10000,
-              int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+              int(sys.argv[4]) if len(sys.argv) > 4 else 1,
+              int(sys.argv[5]) if len(sys.argv) > 5 else 10000)
