@@ -10,6 +10,7 @@
 # nothing: "BROKEN", which fails too.  Each build runs the whole pipeline
 # on its own outputs (perf.data -> onoff -> usage, curve -> profile ->
 # place -> check), so a difference upstream shows again downstream.
+# BASE_BIN=DIR takes the base's tools from DIR (built already) instead.
 #
 # Compared: ovb-onoff, ovb-usage, ovb-tbucket, ovb-profile on the three
 # shipped traces, on random onoff traces and on random series;
@@ -17,7 +18,12 @@
 # ovb-place (four policies, --grid 0) and ovb-check (on the cluster, and on
 # one of half the capacity: violations) on random small instances, one
 # larger one and the demo; ovb-reserves (LP, bank, --report) on random
-# instances.  Usage: bench/same.sh [BASE]  (KEEP=1 keeps the directory)
+# instances; ovb-fit (--more, --nodes, --exhaustive, under each policy)
+# and ovb-report (its tables of each plan) on the place instances; and
+# ovb-place and ovb-check on the instances of bench/place.sh (10,000
+# capsules on 100 nodes, with and without mem) and of
+# bench/place-extreme.sh (33,000 one-capsule applications on 4 nodes).
+# Usage: bench/same.sh [BASE]  (KEEP=1 keeps the directory)
 set -eu
 base=${1:-18673de}
 cd "$(dirname "$0")/.."
@@ -32,14 +38,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-rev=$(git rev-parse --short "$base^{commit}")
-git worktree add -q --detach "$W/src" "$rev"
-echo "== base $rev in $W/src; current tree $ROOT ($(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ', with changes'))"
-make -s -C "$W/src" -j2 all >"$W/base-build.log" 2>&1 ||
-	{ cat "$W/base-build.log" >&2; exit 2; }
+if [[ ${BASE_BIN:-} ]]; then
+	rev=$BASE_BIN
+	B_OLD=$BASE_BIN
+	echo "== base $BASE_BIN; current tree $ROOT ($(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ', with changes'))"
+else
+	rev=$(git rev-parse --short "$base^{commit}")
+	git worktree add -q --detach "$W/src" "$rev"
+	echo "== base $rev in $W/src; current tree $ROOT ($(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ', with changes'))"
+	make -s -C "$W/src" -j2 all >"$W/base-build.log" 2>&1 ||
+		{ cat "$W/base-build.log" >&2; exit 2; }
+	B_OLD=$W/src/bin
+fi
 make -s -C "$ROOT" -j2 all >"$W/new-build.log" 2>&1 ||
 	{ cat "$W/new-build.log" >&2; exit 2; }
-B_OLD=$W/src/bin
 B_NEW=$ROOT/bin
 
 # inputs, generated once
@@ -62,8 +74,24 @@ for s in $(seq 1 20); do
 	$PY t/gen/place.py "$s" "$IN/p$s"
 	awk '$1 == "node" { $3 /= 2; $5 /= 2 } 1' "$IN/p$s/cluster" >"$IN/p$s/half"
 done
-mkdir -p "$IN/large"
+mkdir -p "$IN/large" "$IN/bench" "$IN/benchmem"
 $PY t/gen/place_large.py "$IN/large" 100 3000 7
+$PY t/gen/place_large.py "$IN/bench" 100 10000 1
+$PY t/gen/place_large.py "$IN/benchmem" 100 10000 1 mem
+# bench/place-extreme.sh's instance: 33,000 one-capsule applications
+$PY - "$IN/extreme" <<'PYEOF'
+import os, sys
+d = sys.argv[1]
+os.makedirs(d)
+with open(d + "/cluster", "w") as f:
+    f.write("ovb-cluster 1\n")
+    for i in range(4):
+        f.write("node n%d 8 cpu 1000000000 B/s\n" % i)
+with open(d + "/apps", "w") as f:
+    f.write("ovb-apps 1\n")
+    for i in range(33000):
+        f.write("app a%d\ncapsule c cpu=0.0009\n" % i)
+PYEOF
 
 ndiff=0 n=0
 # run NAME CMD...: CMD run by both builds (tools found on PATH) in
@@ -103,6 +131,9 @@ run fixtures.curve ovb-tbucket nginx.onoff postgres.onoff redis.onoff
 run fixtures.profile ovb-profile -O 0.01 -t 1 fixtures.usage fixtures.curve
 run demo.plan ovb-place "$ROOT/t/data/demo.cluster" "$ROOT/t/data/demo.apps" fixtures.profile
 run demo.check ovb-check "$ROOT/t/data/demo.cluster" "$ROOT/t/data/demo.apps" demo.plan fixtures.profile
+run demo.fit-more ovb-fit --more shop01 "$ROOT/t/data/demo.cluster" "$ROOT/t/data/demo.apps" fixtures.profile
+run demo.fit-nodes ovb-fit --nodes n3 --curve 0,0.01,0.1 "$ROOT/t/data/demo.cluster" "$ROOT/t/data/demo.apps" fixtures.profile
+run demo.report ovb-report -f tsv -t nodes,placements,rejects "$ROOT/t/data/demo.cluster" demo.plan fixtures.profile
 for s in 1 2 3 4 5; do
 	run "r$s.usage" ovb-usage -I 0.1 -r all -p 97.5 "$IN/r$s.onoff"
 	run "r$s.curve" ovb-tbucket -r all "$IN/r$s.onoff"
@@ -130,5 +161,28 @@ done
 d=$IN/large
 run large.plan ovb-place "$d/cluster" "$d/apps" "$d/profile"
 run large.check ovb-check "$d/cluster" "$d/apps" large.plan "$d/profile"
+for b in bench benchmem; do
+	d=$IN/$b
+	run "$b.plan" ovb-place "$d/cluster" "$d/apps" "$d/profile"
+	run "$b.check" ovb-check "$d/cluster" "$d/apps" "$b.plan" "$d/profile"
+	run "$b.report" ovb-report -f tsv -t nodes,placements,rejects "$d/cluster" "$b.plan" "$d/profile"
+done
+d=$IN/extreme
+run extreme.plan ovb-place "$d/cluster" "$d/apps"
+run extreme.check ovb-check "$d/cluster" "$d/apps" extreme.plan
+# ovb-fit: --more on top of a plan, --nodes with a node as the shape
+for s in 1 2 3 4 5 6; do
+	d=$IN/p$s
+	app=$(awk '$1 == "app" { print $2; exit }' "$d/apps")
+	node=$(awk '$1 == "node" { print $2; exit }' "$d/cluster")
+	sed 's/ node=[^ ]*//' "$d/apps" >"$d/free"   # --nodes: no pins
+	for p in worst-fit best-fit tolerance random; do
+		run "f$s.$p.more" ovb-fit --grid 0 --policy "$p" --seed 3 --more "$app" "$d/cluster" "$d/apps" "$d/profile" "p$s.worst-fit.plan"
+		run "f$s.$p.nodes" ovb-fit --grid 0 --policy "$p" --seed 3 --nodes "$node" --curve 0,0.05 "$d/cluster" "$d/free" "$d/profile"
+	done
+	run "f$s.x.more" ovb-fit --grid 0 --exhaustive --budget 3000 --more "$app" "$d/cluster" "$d/apps" "$d/profile"
+	run "f$s.x.nodes" ovb-fit --grid 0 --exhaustive --budget 3000 --nodes "$node" "$d/cluster" "$d/free" "$d/profile"
+	run "p$s.report" ovb-report -f tsv -t nodes,placements,rejects "$d/cluster" "p$s.worst-fit.plan" "$d/profile"
+done
 echo "== $n comparisons, $ndiff different (base $rev against the current tree)"
 ((ndiff == 0))

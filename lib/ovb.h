@@ -1544,6 +1544,49 @@ bool ovb_cluster_has_mem(const struct ovb_cluster *c);
 /* The value of node n's label key (its "KEY=VALUE"), or NULL. */
 const char *ovb_node_label(const struct ovb_node *n, const char *key);
 
+/* ---- lib/place.c: the placement engine (ovb-place, ovb-fit) ----
+ *
+ * A request gives a plan: the applications of apps, in arrival order
+ * (with a decreasing policy, each run of op=new records largest first),
+ * placed whole on the cluster or rejected whole with the reason, added to
+ * the plan existing (when given) as ovb-place documents it.  Messages
+ * name the files given (cluster_file, ...); the status is 0 or an exit
+ * status (65: bad data; 64: a mode that contradicts the plan given). */
+
+/* Policies, rows of one table: the row of NAME, or -1; a row's name, or
+ * NULL past the last. */
+int ovb_place_policy(const char *name);
+const char *ovb_place_policy_name(int policy);
+
+struct ovb_place_req {
+	const struct ovb_cluster *cluster;
+	const struct ovb_apps *apps;
+	const struct ovb_profiles *prof;
+	const struct ovb_plan *existing;  /* to add to; NULL: none */
+	const char *cluster_file, *apps_file, *plan_file;
+	int policy;                       /* ovb_place_policy() */
+	uint64_t seed;                    /* of the random policy */
+	uint64_t grid;                    /* POINTS (a plan given: its own) */
+	double trust_weight;              /* score = (1 - W) fit + W trust */
+	bool aggregate, mode_given;       /* --mode aggregate; given */
+	bool repair;                      /* --max-moves given: */
+	uint64_t max_moves;
+	bool strict;                      /* warnings are errors (65) */
+	bool scan;                        /* every node for every capsule */
+	uint64_t valid_until;             /* --valid-until T; 0: none */
+	const struct ovb_qos *forecast;   /* ovb_profiles_forecast(prof) */
+};
+
+struct ovb_place_res {
+	struct ovb_plan plan;             /* the caller frees it */
+	size_t nrejected;                 /* applications rejected now */
+	size_t nwarnings;
+	uint64_t moves;                   /* made by the repair */
+};
+
+/* One run at a time (not thread-safe); *res is set whatever the status. */
+int ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res);
+
 /* ---- lib/enforce.c: from a plan to the kernel's controls ----
  *
  * One capsule's share on one resource, rendered for a facility, every

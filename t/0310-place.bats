@@ -63,6 +63,19 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	run -0 python3 "$ORACLE/place.py" --seeds 501 550 --policy random --seed 7
 }
 
+@test "place: first-fit-decreasing: largest applications first, each on the first nodes that take it (exhaustive search)" {
+	run -0 python3 "$ORACLE/place.py" --seeds 1 150 --ffd
+	run -0 python3 "$ORACLE/place.py" --seeds 151 200 --ffd --spread
+	# by hand: b (cpu 2) goes first, onto n1; a (cpu 1) then n1 too
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode n1 4 cpu 1000 B/s\nnode n2 8 cpu 1000 B/s\n' >"$d/c"
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=1\napp b\ncapsule y cpu=2\napp c\ncapsule z cpu=2\n' >"$d/a"
+	run -0 ovb-place -p first-fit-decreasing "$d/c" "$d/a"
+	assert_equal "$(grep '^place ' <<<"$output")" "place b y n1 -
+place c z n1 -
+place a x n2 -"
+}
+
 @test "place: Lemma 1's greedy fails here; the assignment places all four" {
 	run -0 --separate-stderr ovb-place "$DATA/lemma1.cluster" "$DATA/lemma1.apps"
 	assert_line 'place shop c1 n1 -'
@@ -124,7 +137,7 @@ GEN="$BATS_TEST_DIRNAME/gen"
 @test "place: an application that fits nowhere is rejected whole, with the reason" {
 	run -0 --separate-stderr ovb-place "$DATA/example.cluster" "$DATA/example.apps" \
 		"$DATA/example.profile"
-	assert_line --regexp '^reject huge admission: cpu reservations would reach [0-9.]+ cpu, above the cluster.s 18$'
+	assert_line --regexp '^reject huge admission: cpu reservations would reach [0-9.]+ cpu, above the cluster.s 18 cpu$'
 	refute_line --regexp '^place huge '
 	local d=$BATS_TEST_TMPDIR
 	printf 'ovb-cluster 1\nnode a 1 cpu 1000 B/s\nnode b 1 cpu 1000 B/s\n' >"$d/c"
@@ -366,7 +379,7 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	local A=("$DATA/aggregate.cluster" "$DATA/aggregate.apps" "$DATA/aggregate.profile")
 	local d=$BATS_TEST_TMPDIR
 	run -0 --separate-stderr ovb-place "${A[@]}"
-	assert_line 'reject b admission: cpu reservations would reach 1.26 cpu, above the cluster'"'"'s 1'
+	assert_line 'reject b admission: cpu reservations would reach 1.26 cpu, above the cluster'"'"'s 1 cpu'
 	refute_line 'mode aggregate'
 	run -0 --separate-stderr ovb-place --mode aggregate -o "$d/agg" "${A[@]}"
 	run -0 grep -v '^#' "$d/agg"
@@ -551,5 +564,5 @@ GEN="$BATS_TEST_DIRNAME/gen"
 	printf 'ovb-apps 1\napp big\ncapsule x cpu=1 net=0\napp wide\ncapsule y cpu=0.01 net=300000000\n' >"$BATS_TEST_TMPDIR/a"
 	run -0 --separate-stderr ovb-place "$BATS_TEST_TMPDIR/c" "$BATS_TEST_TMPDIR/a"
 	assert_line "reject big admission: cpu reservations would reach 1 cpu, above the cluster's 0.2 cpu"
-	assert_line "reject wide admission: net reservations would reach 3e+08 B/s, above the cluster's 2.5e+08 B/s"
+	assert_line "reject wide admission: net reservations would reach 300000000 B/s, above the cluster's 250000000 B/s"
 }

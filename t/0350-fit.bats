@@ -228,6 +228,36 @@ node b 4 cpu 1e9 B/s' -o "$T/out" "${a[@]}"
 	awk -v v="$v" 'BEGIN { exit !(v > 0.1) }' || fail "$app/$cap: $v"
 }
 
+@test "fit: no ovb-place needed (on PATH or beside it): the same answers, each plan ovb-place's for the inputs written beside it" {
+	demo_profile
+	local c="$DATA/demo.cluster" p="$T/f.profile" a="$DATA/demo.apps" q
+	mkdir "$T/alone"
+	cp "$(command -v ovb-fit)" "$T/alone/"
+	awk '$1 == "app" { n++ } n <= 3' "$a" >"$T/three.apps"
+	ovb-place -q "$c" "$T/three.apps" "$p" -o "$T/three.plan"
+	for q in worst-fit best-fit first-fit-decreasing; do
+		# --more on top of a plan
+		PATH="$T/alone:/usr/bin:/bin" run -0 --separate-stderr \
+			ovb-fit --more shop01 --policy "$q" --plan-out "$T/m.plan" \
+			--apps-out "$T/m.apps" "$c" "$T/three.apps" "$p" "$T/three.plan"
+		assert_line --regexp '^point 0.01 [1-9][0-9]* copies exact$'
+		ovb-place -q --policy "$q" "$c" "$T/m.apps" "$p" "$T/three.plan" \
+			-o "$T/m.again"
+		cmp "$T/m.plan" "$T/m.again"
+		# --nodes, and --nodes --exhaustive (pinned capsules)
+		PATH="$T/alone:/usr/bin:/bin" run -0 --separate-stderr \
+			ovb-fit --nodes n3 --policy "$q" --plan-out "$T/n.plan" \
+			--cluster-out "$T/n.cluster" "$c" "$a" "$p"
+		assert_line --regexp '^point 0.01 [1-9][0-9]* nodes exact$'
+		ovb-place -q --policy "$q" "$T/n.cluster" "$a" "$p" -o "$T/n.again"
+		cmp "$T/n.plan" "$T/n.again"
+	done
+	PATH="$T/alone:/usr/bin:/bin" run -0 --separate-stderr ovb-fit \
+		--nodes 'node std 2 cpu 125000000 B/s' --exhaustive --budget 2000 \
+		--plan-out "$T/x.plan" --cluster-out "$T/x.cluster" "$T/three.apps" "$p"
+	run -0 ovb-check "$T/x.cluster" "$T/three.apps" "$T/x.plan" "$p"
+}
+
 @test "fit: ovb-report reads an answer: the table gives every point, the plot draws the exact ones and marks the bounds" {
 	printf 'ovb-fit 1\nfit more web\nsearch exhaustive\npoint 0 3 copies exact\nwhere n1 2\nwhere n2 1\npoint 0.05 5 copies at-least\npoint 0.2 8 copies exact\n' >"$T/a.fit"
 	run -0 ovb-report -f tsv "$T/a.fit"

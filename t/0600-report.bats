@@ -197,6 +197,33 @@ print(F(0.1) + F(0.9) > 1, 0.1 + 0.9 == 1.0)'
 	assert_output --partial 'violation n cpu eq1'
 }
 
+@test "Eq. 1 at the exact boundary: the report and ovb-check agree, whatever load the risk record states" {
+	printf 'ovb-cluster 1\nnode n 1 cpu 1000 B/s\n' >"$T/b.cluster"
+	printf '%s\n' 'ovb-apps 1' 'app a' 'capsule c cpu=0.1 net=0' 'app b' \
+		'capsule c cpu=0.9 net=0' >"$T/b.apps"
+	local load
+	# 0.1 + 0.9 is 1 in doubles, above 1 exactly; a record stating the
+	# rounded load 1, or one a hair above (within the old 1e-9 margin)
+	for load in 1 1.0000000005; do
+		printf '%s\n' 'ovb-plan 1' 'place a c n -' 'qos a c cpu 0.1 0 1 0' \
+			'place b c n -' 'qos b c cpu 0.9 0 1 0' \
+			"risk n cpu 0 0 $load 1" >"$T/b.plan"
+		run -1 --separate-stderr ovb-check "$T/b.cluster" "$T/b.apps" "$T/b.plan"
+		assert_output --partial 'violation n cpu eq1'
+		run -0 --separate-stderr ovb-report -f tsv -t nodes "$T/b.cluster" "$T/b.plan"
+		assert_line --regexp $'^n\tcpu\t2\t.*\tEq.1 violated\t'
+	done
+	# and exactly at capacity: 0.5 + 0.5 = 1 holds for both
+	printf '%s\n' 'ovb-plan 1' 'place a c n -' 'qos a c cpu 0.5 0 1 0' \
+		'cpu-resv a c 0.5 1 0.5' 'place b c n -' 'qos b c cpu 0.5 0 1 0' \
+		'cpu-resv b c 0.5 1 0.5' 'risk n cpu 0 0 1 1' >"$T/h.plan"
+	printf '%s\n' 'ovb-apps 1' 'app a' 'capsule c cpu=0.5 net=0' 'app b' \
+		'capsule c cpu=0.5 net=0' >"$T/h.apps"
+	run -0 --separate-stderr ovb-check "$T/b.cluster" "$T/h.apps" "$T/h.plan"
+	run -0 --separate-stderr ovb-report -f tsv -t nodes "$T/b.cluster" "$T/h.plan"
+	assert_line --regexp $'^n\tcpu\t2\t1\t1\t.*\tok\t'
+}
+
 @test "a plan whose risk record differs from the profiles is warned about" {
 	variant bad.plan "$DATA/report-small.plan" -e 's/^risk a cpu 0.0625 /risk a cpu 0.0624 /'
 	run -0 --separate-stderr ovb-report -f tsv -t nodes \

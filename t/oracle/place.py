@@ -10,6 +10,11 @@ and net-rx where the cluster gives receive capacities, on each node, decided exa
 ovb-place must have placed the application exactly when one exists, and
 its assignment must be one of the feasible ones; the placed capsules join
 the state.  Exit 0 and "agree N apps (P placed)" when all agree.
+With --ffd (ovb-place --policy first-fit-decreasing) the applications
+are replayed largest first (the largest over resources of the sum of its
+capsules' Eq. 1 terms over the cluster's capacity; ties in arrival
+order), and the assignment must use the lowest node indexes any feasible
+one can (their least sum: first fit).
 Grid: --grid 0, every profile of a resource has the same bin width g, and
 plain reservations go up to the next multiple of g (as in risk.c)."""
 import itertools
@@ -113,7 +118,11 @@ def main():
 def many(first, last, place_args):
     spread = "--spread" in place_args
     rx = "--rx" in place_args
-    place_args = [a for a in place_args if a not in ("--spread", "--rx")]
+    ffd = "--ffd" in place_args
+    place_args = [a for a in place_args if a not in ("--spread", "--rx",
+                                                     "--ffd")]
+    if ffd:
+        place_args += ["--policy", "first-fit-decreasing"]
     """Generates instances first..last, runs ovb-place on each, checks."""
     import os
     import subprocess
@@ -134,7 +143,7 @@ def many(first, last, place_args):
                                 d + "/cluster", d + "/apps", d + "/profile"],
                                stdout=out, check=True)
             try:
-                msg = check(d, d + "/plan")
+                msg = check(d, d + "/plan", ffd)
             except SystemExit as e:
                 sys.exit("seed %d: %s" % (seed, e))
             a, p = msg.split()[1], msg.split()[3].lstrip("(")
@@ -144,8 +153,28 @@ def many(first, last, place_args):
                                                        apps, placed))
 
 
-def check(d, plan):
+def size(app, prof, nodes, res):
+    """first-fit-decreasing's order: over the resources, the largest sum of
+    the capsules' Eq. 1 terms (each over its own tau) relative to the
+    cluster's capacity; 0 when a capsule has no need at all."""
+    tot = [F(0)] * len(res)
+    for c in app["caps"]:
+        n = needs(app, c, prof, res)
+        if all(x is None for x in n):
+            return F(0)
+        for r, x in enumerate(n):
+            if x:
+                tot[r] += term(x, x["tau"])
+    caps = [sum(F(v[r]) for v in nodes.values()) for r in range(len(res))]
+    return max([tot[r] / caps[r] for r in range(len(res)) if caps[r] > 0],
+               default=F(0))
+
+
+def check(d, plan, ffd=False):
     nodes, prof, apps, labels, res = load(d)
+    if ffd:
+        apps = sorted(apps, key=lambda a: -size(a, prof, nodes, res))
+    index = {n: i for i, n in enumerate(nodes)}
     R = range(len(res))
     pl = formats.read_plan(plan)
     placed = {(a, c): node for a, c, node, _ in pl.place}
@@ -194,6 +223,12 @@ def check(d, plan):
             sys.exit("%s: placed on %s, but no placement is feasible" % (app["name"], got))
         if not ok(got):
             sys.exit("%s: placed on %s, which breaks a rule" % (app["name"], got))
+        if ffd:
+            least = min(sum(index[n] for n in a) for a in
+                        itertools.permutations(names, len(caps)) if ok(a))
+            if sum(index[n] for n in got) != least:
+                sys.exit("%s: placed on %s, not on the first nodes that "
+                         "take it (index sum %d)" % (app["name"], got, least))
         for n, node in zip(ns, got):
             for r in R:
                 if n[r]:

@@ -220,13 +220,30 @@ build_defs(void)
 	return 0;
 }
 
+/* ovb_profile_find by a table made at the first question, per resource
+ * (a pass over every profile per capsule was quadratic with a profile per
+ * application). */
+static struct ovb_names prof_index[OVB_NCAP];
+static bool prof_indexed;
+
+static const struct ovb_qos *
+prof_find(const char *name, enum ovb_res r)
+{
+	if (!prof_indexed) {
+		for (size_t i = 0; i < S.prof.n; i++)
+			ovb_names_add(&prof_index[S.prof.q[i].U.res],
+				S.prof.q[i].U.capsule, i);    /* the first kept */
+		prof_indexed = true;
+	}
+	size_t i = ovb_names_get(&prof_index[r], name);
+	return i == OVB_NONE ? NULL : &S.prof.q[i];
+}
+
 static bool
 has_block(const char *profile)
 {
-	return ovb_profile_find(&S.prof, profile, OVB_CPU) ||
-		ovb_profile_find(&S.prof, profile, OVB_NET) ||
-		(ovb_cluster_has_mem(&S.cluster) &&
-		ovb_profile_find(&S.prof, profile, OVB_MEM));
+	return prof_find(profile, OVB_CPU) || prof_find(profile, OVB_NET) ||
+		(ovb_cluster_has_mem(&S.cluster) && prof_find(profile, OVB_MEM));
 }
 
 static size_t
@@ -307,9 +324,9 @@ effective(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *q[OVB_NCAP] = { NULL };
 	int nres = ovb_cluster_nres(&S.cluster);
 	for (int r = 0; r < nres && c->profile; r++)
-		q[r] = ovb_profile_find(&S.prof, c->profile, (enum ovb_res)r);
+		q[r] = prof_find(c->profile, (enum ovb_res)r);
 	if (c->profile && ovb_cluster_has_mem(&S.cluster))
-		q[OVB_MEM] = ovb_profile_find(&S.prof, c->profile, OVB_MEM);
+		q[OVB_MEM] = prof_find(c->profile, OVB_MEM);
 	ovb_need_of(app, c, q, e);
 	/* a cluster without net-rx capacities does not place it */
 	ovb_need_placed(&S.cluster, e);
@@ -382,6 +399,17 @@ static const char *
 rname(int r)
 {
 	return ovb_res_name((enum ovb_res)r);
+}
+
+static char *capsule_list(struct cap *const *list, size_t n);
+
+/* capsule_list(m, n), made the first time a message needs it (*list). */
+static const char *
+lazy_list(char **list, struct cap *const *m, size_t n)
+{
+	if (!*list)
+		*list = capsule_list(m, n);
+	return *list;
 }
 
 /* " capsules A/C,..." of the capsules in list[0..n). */
@@ -502,14 +530,23 @@ trust(const struct ovb_app *a, const char *b)
 	return 1;
 }
 
+/* The plan's first risk record of the node and resource, by a table per
+ * resource made at the first question (a pass over the records per node
+ * cost 10,000 nodes x 20,000 records on a fleet). */
+static struct ovb_names risk_index[OVB_NCAP];
+static bool risk_indexed;
+
 static const struct ovb_noderisk *
 risk_record(const char *node, int r)
 {
-	for (size_t i = 0; i < S.plan.nrisk; i++)
-		if (S.plan.risk[i].res == (enum ovb_res)r &&
-		    !strcmp(S.plan.risk[i].node, node))
-			return &S.plan.risk[i];
-	return NULL;
+	if (!risk_indexed) {
+		for (size_t i = 0; i < S.plan.nrisk; i++)
+			ovb_names_add(&risk_index[S.plan.risk[i].res],
+				S.plan.risk[i].node, i);   /* the first kept */
+		risk_indexed = true;
+	}
+	size_t i = ovb_names_get(&risk_index[r], node);
+	return i == OVB_NONE ? NULL : &S.plan.risk[i];
 }
 
 /* Eq. 3's Pr(Y > C) on a node as an exact rational in pr: Y of
@@ -566,7 +603,7 @@ node_risk(const struct ovb_need *need, size_t n, double C, double omin,
  * the rule ovb-enforce and ovb-place --target use)? */
 static void
 check_targets(const char *node, int r, const struct ovb_need *need, size_t n,
-	double C, struct cap **m, const char *list)
+	double C, struct cap **m, char **list)
 {
 	for (int t = 0; t < OVB_NTARGET; t++) {
 		char why[256];
@@ -580,10 +617,10 @@ check_targets(const char *node, int r, const struct ovb_need *need, size_t n,
 		if (bad < n)
 			violation(node, rname(r), "target", "%s: capsule %s/%s: "
 				"%s %s", ovb_target_names[t], m[bad]->pl->app,
-				m[bad]->pl->capsule, why, list);
+				m[bad]->pl->capsule, why, lazy_list(list, m, n));
 		else
 			violation(node, rname(r), "target", "%s: %s %s",
-				ovb_target_names[t], why, list);
+				ovb_target_names[t], why, lazy_list(list, m, n));
 	}
 }
 
@@ -608,7 +645,7 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 		free(m);
 		return;
 	}
-	char *list = capsule_list(m, n);
+	char *list = NULL;      /* made when a message needs it */
 	struct ovb_need *need = ovb_xcalloc(n, sizeof *need);
 	for (size_t i = 0; i < n; i++)
 		need[i] = m[i]->e[r];
@@ -629,28 +666,29 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	if (r == OVB_MEM && eq1_over && !eq1_over0)
 		violation(nd->name, res, "lb", "requests=%s B > C=%s B with the "
 			"lower bounds (%s B without) %s", num(load), num(C),
-			num(e1.load0), list);
+			num(e1.load0), lazy_list(&list, m, n));
 	else if (r == OVB_MEM && eq1_over)
 		violation(nd->name, res, "request", "requests=%s B > C=%s B %s",
-			num(load), num(C), list);
+			num(load), num(C), lazy_list(&list, m, n));
 	else if (eq1_over && !eq1_over0)
 		violation(nd->name, res, "lb", "load=%s %s > C=%s %s with the "
 			"lower bounds (%s %s without) %s", num(load), unit, num(C),
-			unit, num(e1.load0), unit, list);
+			unit, num(e1.load0), unit, lazy_list(&list, m, n));
 	else if (eq1_over)
 		violation(nd->name, res, "eq1", "load=%s %s > C=%s %s (tau_min=%s "
-			"s) %s", num(load), unit, num(C), unit, num(tmin), list);
+			"s) %s", num(load), unit, num(C), unit, num(tmin),
+			lazy_list(&list, m, n));
 	if (r == OVB_MEM && !ovb_mem_limits_hold(need, n, NULL, C, nd->pool))
 		violation(nd->name, res, "limit", "limits=%s B > C=%s B + "
 			"pool=%s B %s", num(ovb_mem_limits(need, n)), num(C),
-			num(nd->pool), list);
-	check_targets(nd->name, r, need, n, C, m, list);
+			num(nd->pool), lazy_list(&list, m, n));
+	check_targets(nd->name, r, need, n, C, m, &list);
 	/* Eq. 3 */
 	double g = ovb_node_grid(need, n, NULL, C, S.plan.grid);
 	if (!ovb_grid_holds(need, n, NULL, g)) {
 		violation(nd->name, res, "eq3", "Y cannot be held on the grid "
 			"%s %s: a capsule's U would need more than %zu grid points "
-			"%s", num(g), unit, OVB_MAXGRID, list);
+			"%s", num(g), unit, OVB_MAXGRID, lazy_list(&list, m, n));
 		free(list);
 		free(need);
 		free(m);
@@ -692,12 +730,12 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 		}
 		violation(nd->name, res, "eq3", "Pr(Y>C)=%s > O_min=%s%s C=%s %s "
 			"(%s)%s %s", num(pe), num(omin), exact, num(C), unit, grid,
-			oom, list);
+			oom, lazy_list(&list, m, n));
 	}
 	/* the stated record */
 	if (!rk)
 		violation(nd->name, res, "risk", "missing: no risk record for %s "
-			"%s %s", nd->name, res, list);
+			"%s %s", nd->name, res, lazy_list(&list, m, n));
 	else {
 		char *buf = NULL;
 		size_t len = 0;
@@ -1053,6 +1091,10 @@ free_all(void)
 	ovb_names_free(&S.defs);
 	free((char *)S.cluster_file);
 	free((char *)S.plan_file);
+	for (int r = 0; r < OVB_NCAP; r++) {
+		ovb_names_free(&risk_index[r]);
+		ovb_names_free(&prof_index[r]);
+	}
 }
 
 int

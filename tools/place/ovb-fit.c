@@ -5,10 +5,11 @@
  *   --curve LIST  either answer against the tolerance O.
  *
  * "Fits" means that ovb-place, with the policy given, places the copies
- * (or every application): ovb-fit runs ovb-place itself (the binary beside
- * it, else the one on PATH) on inputs it writes to a private temporary
- * directory, so the node model, the decisions and the placement search are
- * ovb-place's own, to the byte, and the plan it writes is ovb-place's.
+ * (or every application): ovb-fit runs ovb-place's engine (lib/place.c)
+ * in-process on the cluster and apps it makes, so the node model, the
+ * decisions and the placement search are ovb-place's own, to the byte,
+ * and the plan it writes is the one ovb-place writes for the inputs
+ * written beside it.
  *
  * --more: copies APP+1, APP+2, ... (numbered after any APP+k already in
  * the plan) arrive one after another; each is placed whole or rejected.
@@ -28,33 +29,26 @@
  *
  * --exhaustive: "fits" means a placement exists.  After the policy's
  * answer, a depth-first search over placements (below) for more copies or
- * fewer nodes, within --budget tries; what it finds is handed to
- * ovb-place with every capsule pinned, so the plan is still ovb-place's.
+ * fewer nodes, within --budget tries; what it finds is handed to the
+ * engine with every capsule pinned, so the plan is still ovb-place's.
  *
- * Invariants: no output is written unless every run succeeded; the same
+ * Invariants: no output is written unless every placement succeeded; the same
  * inputs give the same bytes; every plan written is ovb-place's output
  * for the inputs written beside it (--apps-out, --cluster-out), which
  * ovb-check accepts. */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "ovb.h"
-
-extern char **environ;
 
 enum { OPT_MORE = 0x100, OPT_NODES, OPT_CURVE, OPT_POLICY, OPT_SEED,
 	OPT_GRID, OPT_MAX, OPT_PLAN_OUT, OPT_APPS_OUT, OPT_CLUSTER_OUT,
 	OPT_EXHAUSTIVE, OPT_BUDGET };
 
-static const char *opt_more, *opt_nodes, *opt_policy = "worst-fit",
-	*opt_seed, *opt_grid;
+static const char *opt_more, *opt_nodes, *opt_policy = "worst-fit";
+static uint64_t opt_seed = 1, opt_grid = 1000;   /* ovb-place's defaults */
+
 static const char *opt_plan_out, *opt_apps_out, *opt_cluster_out;
 static double *opt_curve;
 static size_t opt_ncurve;
@@ -75,9 +69,10 @@ static const struct argp_option options[] = {
 	  "The answer at each tolerance O of LIST (O1,O2,... or LO:STEP:HI), "
 	  "every capsule of the application (--more) or of the apps file "
 	  "(--nodes) at that O; default: once, at the tolerances as given", 1 },
-	{ NULL, 0, NULL, 0, "Placement (passed to ovb-place):", 2 },
+	{ NULL, 0, NULL, 0, "Placement (as ovb-place's options):", 2 },
 	{ "policy", OPT_POLICY, "POLICY", 0,
-	  "worst-fit (default), best-fit, tolerance or random", 2 },
+	  "worst-fit (default), best-fit, tolerance, random or "
+	  "first-fit-decreasing (ovb-place's)", 2 },
 	{ "seed", OPT_SEED, "N", 0, "Seed of the random policy", 2 },
 	{ "grid", OPT_GRID, "POINTS", 0,
 	  "A node's grid at least CAPACITY/POINTS wide (default 1000; a "
@@ -119,8 +114,8 @@ static const char doc[] =
 	"optionally the ovb-plan to add to; --nodes takes one ovb-apps, the "
 	"ovb-profile files and, when SHAPE names a node, the ovb-cluster.  "
 	"The answer is an ovb-fit table (formats/fit.md) on stdout or -o.  "
-	"\"Fits\" means ovb-place's policy places it: ovb-fit runs ovb-place "
-	"(found beside ovb-fit, else on PATH).  Copies are named APP+1, "
+	"\"Fits\" means ovb-place's policy places it: ovb-fit runs "
+	"ovb-place's engine itself (no ovb-place program needed).  Copies are named APP+1, "
 	"APP+2, ... and carry APP's capsules, pins and trust records; nodes "
 	"are named SHAPE-1, SHAPE-2, ...\n\n"
 	"EXAMPLES:\n"
@@ -213,8 +208,6 @@ parse_shape(struct argp_state *st, const char *arg)
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)
 {
-	static const char *const policies[] = { "worst-fit", "best-fit",
-		"tolerance", "random" };
 	switch (key) {
 	case OPT_MORE:
 		if (!ovb_valid_name(arg))
@@ -233,21 +226,16 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		parse_curve(st, arg);
 		return 0;
 	case OPT_POLICY:
-		for (int i = 0; i < 4; i++)
-			if (!strcmp(arg, policies[i])) {
-				opt_policy = arg;
-				return 0;
-			}
-		argp_error(st, "--policy: '%s' is not worst-fit, best-fit, "
-			"tolerance or random", arg);
+		if (ovb_place_policy(arg) < 0)
+			argp_error(st, "--policy: '%s' is not worst-fit, best-fit, "
+				"tolerance, random or first-fit-decreasing", arg);
+		opt_policy = arg;
 		return 0;
 	case OPT_SEED:
-		ovb_arg_u64(st, "--seed", arg, 0, UINT64_MAX);
-		opt_seed = arg;
+		opt_seed = ovb_arg_u64(st, "--seed", arg, 0, UINT64_MAX);
 		return 0;
 	case OPT_GRID:
-		ovb_arg_u64(st, "--grid", arg, 0, 100000000);
-		opt_grid = arg;
+		opt_grid = ovb_arg_u64(st, "--grid", arg, 0, 100000000);
 		return 0;
 	case OPT_MAX:
 		opt_max = ovb_arg_u64(st, "--max", arg, 1, 100000000);
@@ -297,8 +285,6 @@ static struct {
 	struct ovb_plan plan;
 	bool have_cluster, have_apps, have_plan;
 	char *cluster_file, *apps_file, *plan_file;
-	char *dir;              /* the temporary directory */
-	char *place;            /* the ovb-place to run */
 } S;
 
 static int
@@ -376,123 +362,37 @@ least_O(const struct ovb_app *const *app, size_t n)
 	return isfinite(O) ? O : 0;
 }
 
-/* ---- running ovb-place ---- */
+/* ---- placing: lib/place.c's engine, as ovb-place runs it ---- */
 
-/* ovb-place beside this program, else the one on PATH. */
-static void
-find_place(void)
-{
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
-	if (n > 0) {
-		self[n] = '\0';
-		char *slash = strrchr(self, '/');
-		if (slash) {
-			strcpy(slash + 1, "ovb-place");
-			if (!access(self, X_OK)) {
-				S.place = ovb_xstrdup(self);
-				return;
-			}
-		}
-	}
-	S.place = ovb_xstrdup("ovb-place");
-}
+/* What the engine places next: the cluster and apps made last (the
+ * profiles are S.prof, the plan to add to S.plan). */
+static struct {
+	const struct ovb_cluster *cluster;
+	const struct ovb_apps *apps;
+} cur;
 
-static char *
-tmp_path(const char *name)
-{
-	size_t len = strlen(S.dir) + strlen(name) + 2;
-	char *p = ovb_xmalloc(len);
-	snprintf(p, len, "%s/%s", S.dir, name);
-	return p;
-}
-
-typedef int write_fn(FILE *f, const void *obj);
-
-static int
-write_tmp(const char *name, write_fn *w, const void *obj)
-{
-	char *p = tmp_path(name);
-	FILE *f = fopen(p, "w");
-	int st = 0;
-	if (!f) {
-		ovb_warn("%s: cannot create: %s", p, strerror(errno));
-		st = OVB_EIO;
-	} else {
-		st = w(f, obj);
-		if (fclose(f) && !st) {
-			ovb_warn("%s: cannot write: %s", p, strerror(errno));
-			st = OVB_EIO;
-		}
-	}
-	free(p);
-	return st;
-}
-
-static int w_cluster(FILE *f, const void *o) { return ovb_cluster_write(f, o); }
-static int w_apps(FILE *f, const void *o) { return ovb_apps_write(f, o); }
-static int w_plan(FILE *f, const void *o) { return ovb_plan_write(f, o); }
-static int w_prof(FILE *f, const void *o) { return ovb_profile_write(f, o); }
-
-static int
-take_plan(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
-{
-	if (strcmp(fmt->name, "plan"))
-		return ovb_err(lx, "ovb-place wrote an ovb-%s file", fmt->name);
-	return ovb_plan_read(lx, ctx);
-}
-
-/* Runs ovb-place on the temporary cluster, apps, profile [and plan] into
- * *out.  A failure of ovb-place is 69 (it said why on stderr). */
+/* Places cur.apps on cur.cluster [on top of S.plan] into *out, as
+ * `ovb-place -q --policy P [--seed N] [--grid G]` does; its status. */
 static int
 run_place(bool with_plan, struct ovb_plan *out)
 {
-	char *cl = tmp_path("cluster"), *ap = tmp_path("apps"),
-		*pr = tmp_path("profile"), *pl = tmp_path("plan"),
-		*o = tmp_path("out");
-	char *argv[20];
-	int k = 0;
-	argv[k++] = S.place;
-	argv[k++] = "-q";
-	argv[k++] = "--policy";
-	argv[k++] = (char *)opt_policy;
-	if (opt_seed) {
-		argv[k++] = "--seed";
-		argv[k++] = (char *)opt_seed;
-	}
-	if (opt_grid) {
-		argv[k++] = "--grid";
-		argv[k++] = (char *)opt_grid;
-	}
-	argv[k++] = "-o";
-	argv[k++] = o;
-	argv[k++] = cl;
-	argv[k++] = ap;
-	argv[k++] = pr;
-	if (with_plan)
-		argv[k++] = pl;
-	argv[k] = NULL;
-	pid_t pid;
-	int st = 0, ws = 0, e = strchr(S.place, '/') ?
-		posix_spawn(&pid, S.place, NULL, NULL, argv, environ) :
-		posix_spawnp(&pid, S.place, NULL, NULL, argv, environ);
-	if (e) {
-		ovb_warn("cannot run %s: %s", S.place, strerror(e));
-		st = OVB_EUNAVAIL;
-	} else if (waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws) ||
-	    WEXITSTATUS(ws)) {
-		ovb_warn("%s failed (%s %d) on the inputs ovb-fit wrote", S.place,
-			WIFEXITED(ws) ? "exit status" : "signal", WIFEXITED(ws) ?
-			WEXITSTATUS(ws) : WTERMSIG(ws));
-		st = OVB_EUNAVAIL;
-	} else
-		st = ovb_read_input(o, take_plan, out);
-	unlink(o);
-	free(cl);
-	free(ap);
-	free(pr);
-	free(pl);
-	free(o);
+	struct ovb_place_req q = {
+		.cluster = cur.cluster, .apps = cur.apps, .prof = &S.prof,
+		.existing = with_plan ? &S.plan : NULL,
+		.cluster_file = S.cluster_file ? S.cluster_file : "--nodes",
+		.apps_file = S.apps_file, .plan_file = S.plan_file,
+		.policy = ovb_place_policy(opt_policy), .seed = opt_seed,
+		.grid = opt_grid, .forecast = ovb_profiles_forecast(&S.prof),
+	};
+	struct ovb_place_res res;
+	bool quiet = ovb_quiet;
+	int verbose = ovb_verbose;
+	ovb_quiet = true;           /* its progress and warnings: -q */
+	ovb_verbose = 0;
+	int st = ovb_place_run(&q, &res);
+	ovb_quiet = quiet;
+	ovb_verbose = verbose;
+	*out = res.plan;
 	return st;
 }
 
@@ -507,8 +407,9 @@ run_place(bool with_plan, struct ovb_plan *out)
  * copy j+1 takes a tuple no smaller than copy j's; empty nodes of one
  * shape are interchangeable, so an application goes on the nodes used
  * so far and the first few empty ones.  Every tuple tried counts against
- * --budget.  The placement found is handed to ovb-place with each capsule
- * pinned to its node, which writes the plan (and must place it all). */
+ * --budget.  The placement found is handed to the engine with each
+ * capsule pinned to its node, which makes the plan (and must place it
+ * all). */
 
 struct xnode {
 	struct ovb_need *m[OVB_NCAP];
@@ -762,12 +663,14 @@ placed_needs(const struct ovb_placed *p, struct ovb_need n[OVB_NCAP])
 	}
 }
 
-/* Pinned copies of the application: copy k on the nodes of tuple
- * tuples[k], named from first; written to the temporary apps file. */
+static int place_pinned(bool with_plan, struct ovb_plan *plan);
+
+/* Places the applications apps[a], named names[a], each capsule i pinned
+ * to node tuples[a][i] of nodes, on cur.cluster [on top of S.plan]. */
 static int
-write_pinned(const struct ovb_app *const *apps, size_t napps,
+place_pins(const struct ovb_app *const *apps, size_t napps,
 	const char *const *names, const size_t *const *tuples,
-	const struct ovb_node *nodes)
+	const struct ovb_node *nodes, bool with_plan, struct ovb_plan *plan)
 {
 	struct ovb_apps out = { 0 };
 	struct ovb_capsule *caps = NULL;
@@ -785,13 +688,15 @@ write_pinned(const struct ovb_app *const *apps, size_t napps,
 			caps[k++].node = nodes[tuples[a][i]].name;
 		}
 	}
-	int st = write_tmp("apps", w_apps, &out);
+	cur.apps = &out;
+	int st = place_pinned(with_plan, plan);
+	cur.apps = NULL;
 	free(out.app);
 	free(caps);
 	return st;
 }
 
-/* Runs ovb-place on the pinned placement; it must place everything. */
+/* Places the pinned placement; it must place everything. */
 static int
 place_pinned(bool with_plan, struct ovb_plan *plan)
 {
@@ -799,7 +704,7 @@ place_pinned(bool with_plan, struct ovb_plan *plan)
 	int st = run_place(with_plan, plan);
 	size_t old = with_plan ? S.plan.nrej : 0;   /* the plan's own */
 	if (!st && plan->nrej > old) {
-		ovb_warn("internal error: ovb-place rejects %s of the placement "
+		ovb_warn("internal error: the engine rejects %s of the placement "
 			"the exhaustive search found (%s)", plan->rej[old].app,
 			plan->rej[old].reason);
 		st = OVB_ESOFT;
@@ -813,8 +718,7 @@ static int
 more_exhaustive(const struct ovb_app *app, uint64_t first, uint64_t target,
 	uint64_t *count, enum ovb_fit_bound *bound, struct ovb_plan *plan)
 {
-	uint64_t grid = S.have_plan ? S.plan.grid : opt_grid ?
-		strtoull(opt_grid, NULL, 10) : 1000;
+	uint64_t grid = S.have_plan ? S.plan.grid : opt_grid;
 	if (!x_tuples(S.cluster.n, app->ncap)) {
 		*bound = OVB_FIT_AT_LEAST;
 		return 0;
@@ -848,10 +752,9 @@ more_exhaustive(const struct ovb_app *app, uint64_t first, uint64_t target,
 				(unsigned long long)(first + k));
 			tuples[k] = X.tuple + x_beststack[k] * X.m;
 		}
-		st = write_pinned(apps, x_best, (const char *const *)names,
-			tuples, S.cluster.node);
 		struct ovb_plan pl;
-		if (!st && !(st = place_pinned(S.have_plan, &pl))) {
+		if (!(st = place_pins(apps, x_best, (const char *const *)names,
+		    tuples, S.cluster.node, S.have_plan, &pl))) {
 			ovb_plan_free(plan);
 			*plan = pl;
 			*count = x_best;
@@ -1000,10 +903,8 @@ more_at(const struct ovb_app *app, uint64_t first, double O,
 	for (;;) {
 		struct ovb_apps copies;
 		make_copies(app, first, n, O, &copies);
-		st = write_tmp("apps", w_apps, &copies);
-		memset(plan, 0, sizeof *plan);
-		if (!st)
-			st = run_place(S.have_plan, plan);
+		cur.apps = &copies;
+		st = run_place(S.have_plan, plan);
 		/* the copies placed (a prefix), their rejections dropped */
 		uint64_t count = 0;
 		bool *is_placed = ovb_xcalloc(n + 1, sizeof *is_placed);
@@ -1120,10 +1021,7 @@ answer_more(struct ovb_fit *fit, struct ovb_plan *plan,
 			app->name, OVB_MAXNAME);
 	fit->q = OVB_FIT_MORE;
 	fit->name = ovb_xstrdup(app->name);
-	if ((st = write_tmp("cluster", w_cluster, &S.cluster)) ||
-	    (st = write_tmp("profile", w_prof, &S.prof)) ||
-	    (S.have_plan && (st = write_tmp("plan", w_plan, &S.plan))))
-		return st;
+	cur.cluster = &S.cluster;
 	size_t npt = opt_ncurve ? opt_ncurve : 1;
 	for (size_t i = 0; i < npt && !st; i++) {
 		struct ovb_fitpoint *pt = OVB_PUSH(fit->p, fit->n, fit->cap_p);
@@ -1174,6 +1072,7 @@ make_nodes(const struct ovb_node *sh, uint64_t k, struct ovb_cluster *c)
 			(unsigned long long)i);
 		n->name = ovb_xstrdup(name);
 		n->line = 0;
+		ovb_names_add(&c->byname, n->name, c->n - 1);
 	}
 }
 
@@ -1183,6 +1082,7 @@ free_nodes(struct ovb_cluster *c)
 	for (size_t i = 0; i < c->n; i++)
 		free(c->node[i].name);
 	free(c->node);
+	ovb_names_free(&c->byname);
 	memset(c, 0, sizeof *c);
 }
 
@@ -1262,7 +1162,7 @@ nodes_exhaustive(const struct ovb_node *sh, const struct ovb_apps *apps,
 	uint64_t lb, struct ovb_fitpoint *pt, struct ovb_plan *plan,
 	struct ovb_cluster *cl)
 {
-	uint64_t grid = opt_grid ? strtoull(opt_grid, NULL, 10) : 1000;
+	uint64_t grid = opt_grid;
 	size_t napps = 0, maxm = 0;
 	const struct ovb_app **list = ovb_xmalloc((apps->n + 1) * sizeof *list);
 	struct ovb_need (**need)[OVB_NCAP] = ovb_xcalloc(apps->n + 1,
@@ -1299,16 +1199,14 @@ nodes_exhaustive(const struct ovb_node *sh, const struct ovb_apps *apps,
 			for (size_t a = 0; a < napps; a++)
 				names[a] = list[a]->name;
 			struct ovb_plan pl;
-			st = write_pinned(list, napps, names, at, c.node);
-			if (!st)
-				st = write_tmp("cluster", w_cluster, &c);
-			if (!st && !(st = place_pinned(false, &pl))) {
+			cur.cluster = &c;
+			if (!(st = place_pins(list, napps, names, at, c.node,
+			    false, &pl))) {
 				ovb_plan_free(plan);
 				free_nodes(cl);
 				*plan = pl;
 				*cl = c;
-				c.node = NULL;
-				c.n = 0;
+				memset(&c, 0, sizeof c);
 				pt->count = k;
 			}
 			free(names);
@@ -1373,7 +1271,8 @@ nodes_at(const struct ovb_node *sh, double O, struct ovb_fitpoint *pt,
 	size_t ncaps;
 	uint64_t total;
 	apps_at(O, &apps, &caps, &ncaps);
-	int st = write_tmp("apps", w_apps, &apps);
+	int st = 0;
+	cur.apps = &apps;
 	uint64_t k = nodes_lower(&apps, sh, &total), lb = k;
 	uint64_t last = total < opt_max ? total : opt_max;
 	pt->bound = OVB_FIT_NEVER;
@@ -1386,9 +1285,8 @@ nodes_at(const struct ovb_node *sh, double O, struct ovb_fitpoint *pt,
 		never_capsule(&apps, sh);
 	for (; !st && k <= last; k++) {
 		make_nodes(sh, k, cl);
-		st = write_tmp("cluster", w_cluster, cl);
-		if (!st)
-			st = run_place(false, plan);
+		cur.cluster = cl;
+		st = run_place(false, plan);
 		if (!st && all_placed(plan)) {
 			pt->count = k;
 			pt->bound = OVB_FIT_EXACT;
@@ -1450,7 +1348,7 @@ answer_nodes(struct ovb_fit *fit, struct ovb_plan *plan,
 				"%s: op=%s, but --nodes --exhaustive places new applications "
 				"only", S.apps.app[a].name, S.apps.app[a].op ==
 				OVB_OP_MODIFY ? "modify" : "terminate");
-	if (st || (st = write_tmp("profile", w_prof, &S.prof)))
+	if (st)
 		return st;
 	fit->q = OVB_FIT_NODES;
 	fit->name = ovb_xstrdup(sh->name);
@@ -1493,7 +1391,7 @@ answer_nodes(struct ovb_fit *fit, struct ovb_plan *plan,
 /* ---- main ---- */
 
 static int
-write_out(const char *path, write_fn *w, const void *obj)
+write_out(const char *path, int (*w)(FILE *, const void *), const void *obj)
 {
 	struct ovb_out out;
 	int st = ovb_out_open(&out, path);
@@ -1503,18 +1401,9 @@ write_out(const char *path, write_fn *w, const void *obj)
 }
 
 static int w_fit(FILE *f, const void *o) { return ovb_fit_write(f, o); }
-
-static void
-remove_dir(void)
-{
-	const char *names[] = { "cluster", "apps", "profile", "plan", "out" };
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-		char *p = tmp_path(names[i]);
-		unlink(p);
-		free(p);
-	}
-	rmdir(S.dir);
-}
+static int w_cluster(FILE *f, const void *o) { return ovb_cluster_write(f, o); }
+static int w_apps(FILE *f, const void *o) { return ovb_apps_write(f, o); }
+static int w_plan(FILE *f, const void *o) { return ovb_plan_write(f, o); }
 
 int
 main(int argc, char **argv)
@@ -1532,17 +1421,6 @@ main(int argc, char **argv)
 	}
 	if (status)
 		return status;
-	const char *tmpdir = getenv("TMPDIR");
-	size_t len = strlen(tmpdir && *tmpdir ? tmpdir : "/tmp") + 16;
-	S.dir = ovb_xmalloc(len);
-	snprintf(S.dir, len, "%s/ovb-fit.XXXXXX", tmpdir && *tmpdir ? tmpdir :
-		"/tmp");
-	if (!mkdtemp(S.dir)) {
-		ovb_warn("%s: cannot create a temporary directory: %s", S.dir,
-			strerror(errno));
-		return OVB_EIO;
-	}
-	find_place();
 	struct ovb_fit fit = { .search = ovb_xstrdup(opt_exhaustive ?
 		"exhaustive" : opt_policy) };
 	struct ovb_plan plan = { 0 };
@@ -1551,7 +1429,6 @@ main(int argc, char **argv)
 	const struct ovb_app *tmpl = NULL;
 	status = opt_more ? answer_more(&fit, &plan, &placed, &tmpl) :
 		answer_nodes(&fit, &plan, &cl);
-	remove_dir();
 	bool never = !status && fit.n && fit.p[fit.n - 1].bound ==
 		OVB_FIT_NEVER;
 	if (!status)

@@ -788,13 +788,15 @@ shown_pr(const struct nres *nr)
 	return nr->risk ? nr->risk->risk : nr->st.pr;
 }
 
-/* The checks of the shown numbers: the plan's risk record's, or the node
- * model's exact decisions on the computed ones. */
+/* The checks: Eq. 1 by the node model's exact decision on the plan's
+ * placements (formats/plan.md, "How a rule is decided": no margin, the
+ * decision of ovb-check, whatever load the risk record states); Eq. 3 by
+ * the plan's risk record when it has one (U may be missing here), else
+ * the node model's exact decision. */
 static bool
 eq1_holds(const struct nres *nr)
 {
-	return nr->risk ? nr->risk->load <= nr->cap * (1 + 1e-9) :
-		nr->st.eq1_ok;
+	return nr->st.eq1_ok;
 }
 
 static bool
