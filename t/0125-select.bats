@@ -226,7 +226,8 @@ sum_of() {
 	# by default: the loopback is excluded, with nothing left uncounted
 	run -0 --separate-stderr ovb-onoff --recv -c 'tx=comm:^ovbsend$' \
 		-c 'rx=comm:^ovbrecv$' -o "$d/def.onoff" "$d/t.data"
-	assert_equal "$stderr" ""
+	# nothing said of the network (a busy host's runnable wait may be)
+	assert_equal "$(grep -v 'waited for a CPU while runnable' <<<"$stderr")" ""
 	[[ $(sum_of send tx "$d/def.onoff") == 0 ]]
 	[[ $(sum_of recv rx "$d/def.onoff") == 0 ]]
 	# chosen: exactly the TCP payload sent and received (the unix socket's
