@@ -21,8 +21,6 @@ setup() {
 	# Debian's python3 (the one .ci/deps installs python3-numpy for), when
 	# there is one: a python3 earlier on PATH may lack numpy, or be slow
 	# to start (a pyenv shim)
-	PY=python3
-	[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
 }
 
 stderr_has() {

@@ -13,8 +13,6 @@ setup() {
 	ORACLE="$BATS_TEST_DIRNAME/oracle"
 	GEN="$BATS_TEST_DIRNAME/gen"
 	T=$BATS_TEST_TMPDIR
-	PY=python3
-	[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
 }
 
 @test "netrx: the cluster format: net-rx RX B/s after the network capacity, on every node or none" {

@@ -24,8 +24,6 @@ setup() {
 	PR=$DATA/check-profile
 	PL=$DATA/check-plan
 	# Debian's python3 when there is one (a pyenv shim is slow to start)
-	PY=python3
-	[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
 	grep -E '^(place|reject|grid|mode) ' "$PL" >"$T/skel"
 }
 

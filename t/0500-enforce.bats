@@ -11,8 +11,6 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper
 	T=$BATS_TEST_TMPDIR
-	PY=python3
-	[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
 	ORACLE="$BATS_TEST_DIRNAME/oracle/enforce.py"
 	CL=$DATA/example.cluster
 	PL=$DATA/example.plan

@@ -13,8 +13,6 @@ bats_require_minimum_version 1.5.0
 setup() {
 	load test_helper
 	T=$BATS_TEST_TMPDIR
-	PY=python3
-	[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
 	SHAPE="$BATS_TEST_DIRNAME/live/shape.py"
 	[[ $(id -u) == 0 ]] || skip "needs root: namespaces, cgroups, tc"
 	ID=ovbt$$

@@ -8,6 +8,12 @@ load '/usr/lib/bats/bats-assert/load.bash'
 
 DATA="$BATS_TEST_DIRNAME/data"
 
+# The Python of the oracles and live helpers: Debian's, where the PATH has
+# another first (its numpy, scipy and cvxopt are the packages .ci/deps
+# installs).
+PY=python3
+[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
+
 # The formats with a spec formats/NAME.md and an example file
 # t/data/example.NAME in canonical form, derived (not listed by hand): a new
 # format is in the generic tests of t/0100-fmt.bats once both exist.
