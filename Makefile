@@ -1,7 +1,8 @@
 # overbook: capacity planning with controlled overbooking.  GNU make.
 #
 #   make            build every tools/*/ovb-*.c into bin/, linked with the
-#                   one library built from formats/*.c and lib/*.c
+#                   one library built from formats/*.c and lib/*.c, and
+#                   the manual's pages man/*.1 and man/ovb.7
 #   make check      the Bats suite over t/ (installs missing packages first,
 #                   and mounts tracefs for the live tests: .ci/live)
 #   make asan       everything again with ASan+UBSan, then the suite
@@ -39,13 +40,15 @@ LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o)
 LIB     := $(BUILD)/libovb.a
 TOOLS   := $(addprefix $(BIN)/,$(notdir $(TOOLSRC:.c=)))
 FUZZSRC := $(sort $(wildcard fuzz/fuzz-*.c))
+# The manual's pages, man/NAME.S from man/NAME.S.md (below).
+MANS    := $(patsubst %.md,%,$(sort $(wildcard man/*.1.md man/*.7.md)))
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .PHONY: all check test asan fuzz fuzz-run deps deps-check deps-tools-check demo bench man5 \
 	install uninstall clean layering
 
-all: $(TOOLS)
+all: $(TOOLS) $(MANS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -215,12 +218,12 @@ demo: deps-tools-check all
 bench: all
 	bench/run
 
-# Manual pages are made from each tool's --help by help2man, when present.
-MANS := $(TOOLS:$(BIN)/%=$(BUILD)/man/%.1)
-$(BUILD)/man/%.1: $(BIN)/%
-	@mkdir -p $(@D)
-	help2man --no-info --no-discard-stderr -n "$$($< --help | sed -n 2p)" \
-		-o $@ ./$<
+# The manual: man/ovb-TOOL.1.md (one per tool) and man/ovb.7.md, written
+# by hand, rendered beside them as man/ovb-TOOL.1 and man/ovb.7 by
+# formats/md2man.awk (read them uninstalled: man -l man/ovb-place.1).
+$(MANS): man/%: man/%.md formats/md2man.awk lib/ovb.h
+	awk -v name=$(basename $*) -v section=$(subst .,,$(suffix $*)) \
+		-v version='$(VERSION)' -f formats/md2man.awk $< >$@
 
 # The formats' pages, ovb-NAME(5), from their specs formats/NAME.md
 # (formats/README.md: ovb-formats(5)) by formats/md2man.awk.
@@ -239,18 +242,19 @@ man5: $(FMANS)
 install: all man5
 	install -d '$(DESTDIR)$(BINDIR)'
 	install -m 755 $(TOOLS) '$(DESTDIR)$(BINDIR)'
-	install -d '$(DESTDIR)$(MANDIR)/man5'
+	install -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man5' \
+		'$(DESTDIR)$(MANDIR)/man7'
+	install -m 644 $(filter %.1,$(MANS)) '$(DESTDIR)$(MANDIR)/man1'
 	install -m 644 $(FMANS) '$(DESTDIR)$(MANDIR)/man5'
-	if command -v help2man >/dev/null; then \
-		$(MAKE) $(MANS) && install -d '$(DESTDIR)$(MANDIR)/man1' && \
-		install -m 644 $(MANS) '$(DESTDIR)$(MANDIR)/man1'; fi
+	install -m 644 $(filter %.7,$(MANS)) '$(DESTDIR)$(MANDIR)/man7'
 
 uninstall:
 	rm -f $(addprefix '$(DESTDIR)$(BINDIR)'/,$(notdir $(TOOLS)))
-	rm -f $(addprefix '$(DESTDIR)$(MANDIR)/man1/',$(notdir $(MANS)))
+	rm -f $(addprefix '$(DESTDIR)$(MANDIR)/man1/',$(notdir $(filter %.1,$(MANS))))
+	rm -f $(addprefix '$(DESTDIR)$(MANDIR)/man7/',$(notdir $(filter %.7,$(MANS))))
 	rm -f $(addprefix '$(DESTDIR)$(MANDIR)/man5/',$(notdir $(FMANS)))
 
 clean:
-	rm -rf build bin
+	rm -rf build bin $(MANS)
 
 -include $(LIBOBJ:.o=.d) $(TOOLSRC:%.c=$(BUILD)/%.d) $(FUZZLIBOBJ:.o=.d)

@@ -1,7 +1,16 @@
 # formats/md2man.awk: a format's spec (formats/NAME.md) as a section 5
-# manual page, ovb-NAME(5) (README.md: ovb-formats(5)), for make install.
+# manual page, ovb-NAME(5) (README.md: ovb-formats(5)), and a tool's page
+# man/ovb-TOOL.1.md (or man/ovb.7.md) as ovb-TOOL(1) (ovb(7)).
 #
 #   awk -v name=ovb-plan -v version=VERSION -f formats/md2man.awk formats/plan.md
+#   awk -v name=ovb-place -v section=1 -v version=VERSION \
+#       -f formats/md2man.awk man/ovb-place.1.md
+#
+# A section 1 or 7 page starts "# NAME(S) -- what it is" (the NAME
+# section) and has its own "## SYNOPSIS", "## DESCRIPTION", ... and
+# "## SEE ALSO"; an item "- `-x`, `--long=ARG`: text" of a list is an
+# option (.TP, the term up to the first "`: ").  A format's page gets its
+# NAME and DESCRIPTION from its first heading and a SEE ALSO at the end.
 #
 # The Markdown the specs use, and only that: '#' headings (the first is the
 # page's title, "TITLE: what it is"), paragraphs, fenced (```) and
@@ -71,9 +80,20 @@ function endpara() {
 
 BEGIN {
 	up = toupper(name)
-	print ".\\\" Made from formats/" (name == "ovb-formats" ? "README" : \
-		substr(name, 5)) ".md by formats/md2man.awk; do not edit."
-	print ".TH " up " 5 \"\" \"overbook " version "\" \"overbook file formats\""
+	if (section == "")
+		section = 5
+	if (section == 5) {
+		print ".\\\" Made from formats/" (name == "ovb-formats" ? \
+			"README" : substr(name, 5)) \
+			".md by formats/md2man.awk; do not edit."
+		print ".TH " up " 5 \"\" \"overbook " version \
+			"\" \"overbook file formats\""
+	} else {
+		print ".\\\" Made from man/" name "." section \
+			".md by formats/md2man.awk; do not edit."
+		print ".TH " up " " section " \"\" \"overbook " version \
+			"\" \"overbook manual\""
+	}
 	code = 0
 	titled = 0
 }
@@ -92,6 +112,13 @@ BEGIN {
 }
 code { print lead(esc($0)); next }
 
+/^# / && !titled && section != 5 {
+	t = substr($0, 3)
+	sub(/^[^ ]* +-- +/, "", t)
+	print ".SH NAME\n" name " \\- " esc(t)
+	titled = 1
+	next
+}
 /^# / && !titled {
 	t = substr($0, 3)
 	d = t
@@ -108,10 +135,13 @@ code { print lead(esc($0)); next }
 	endpara()
 	lvl = index($0, " ") - 1
 	t = substr($0, lvl + 2)
-	if (lvl <= 2)
-		print ".SH \"" toupper(esc(t)) "\""
-	else
-		print ".SS \"" esc(t) "\""
+	t = esc(t)
+	if (lvl <= 2) {
+		t = toupper(t)
+		gsub(/\\E/, "\\e", t)
+	}
+	gsub(/"/, "\\(dq", t)
+	print (lvl <= 2 ? ".SH" : ".SS") " \"" t "\""
 	next
 }
 
@@ -152,6 +182,18 @@ indent {
 
 /^[ \t]*$/ { next_para = 1; next }
 
+# an option: "- `-x`, `--long=ARG`: text"
+section != 5 && /^- `[^`]+`(, `[^`]+`)*: / {
+	endpara()
+	match($0, /^- `[^`]+`(, `[^`]+`)*: /)
+	l = RLENGTH   # inline()'s match() sets RLENGTH again
+	print ".TP\n" inline(substr($0, 3, l - 4))
+	print inline(substr($0, l + 1))
+	inlist_item = 1
+	next_para = 0
+	next
+}
+
 /^(- |\* |[0-9]+\. )/ {
 	endpara()
 	item = $0
@@ -185,6 +227,8 @@ indent {
 END {
 	if (code || indent)
 		print ".RE\n.fi"
+	if (section != 5)
+		exit
 	print ".SH SEE ALSO"
 	print "ovb-formats(5), ovb-fmt(1); the specification is formats/" \
 		(name == "ovb-formats" ? "README" : substr(name, 5)) \

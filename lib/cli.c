@@ -246,8 +246,7 @@ struct ovb_klimits ovb_klim;
 enum { TOPT_CLAMP = 0x180, TOPT_DLCAP, TOPT_HZ, TOPT_MTU };
 
 static const struct argp_option target_options[] = {
-	{ NULL, 0, NULL, 0, "Enforcement (the kernel's limits, README \"From "
-	  "plan to machine\"):", 90 },
+	{ NULL, 0, NULL, 0, "Enforcement (the kernel's limits, ovb-enforce(1)):", 90 },
 	{ "target", 't', "T[,T...]", 0, "sched-deadline, cgroup, cgroup1 (the "
 	  "v1 cpu and memory controllers), systemd, tc or kubernetes (cgroup, "
 	  "cgroup1, systemd and kubernetes: memory too, a node's requests "

@@ -2,7 +2,7 @@
  * (SCHED_DEADLINE, cgroup v2 CPU bandwidth and weight, tc htb, Kubernetes
  * requests and limits), every number checked against the kernel's limit.
  * The mappings and the decision on the tolerance are in lib/ovb.h; the
- * limits and their sources in README.md, "From plan to machine".
+ * limits and their sources in man/ovb-enforce.1.md.
  *
  * Invariants: every emitted number is an integer in the facility's own
  * unit, rounded the safe way (a guarantee or a cap up); a guarantee is

@@ -1,7 +1,7 @@
 /* market.c: the Merkat market: capped proportional shares by water-filling
  * (section 2.2.2, Eq. 1), allocation errors (Eq. 2), prices (2.2.4), a
  * lower bound on the best placement's error, and Algorithm 1's tabu search
- * with its fixes (README.md, "The market").
+ * with its fixes (man/ovb-market.1.md, man/ovb-rebalance.1.md).
  *
  * Invariants: alloc_i does not depend on the placement; on every node the
  * VMs' alloc_r sum to at most the node's capacity (exactly in ovb_xwaterfill,

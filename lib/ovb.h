@@ -35,7 +35,7 @@ struct ovb_series;
 
 #define OVB_VERSION "0.1.0"
 
-/* Exit statuses (the values of sysexits.h), documented in README.md. */
+/* Exit statuses (the values of sysexits.h), documented in ovb(7). */
 enum {
 	OVB_OK = 0,        /* success */
 	OVB_FAIL = 1,      /* a check failed (ovb-check, ovb-fmt --check) */
@@ -1590,7 +1590,7 @@ int ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res);
 /* ---- lib/enforce.c: from a plan to the kernel's controls ----
  *
  * One capsule's share on one resource, rendered for a facility, every
- * number checked against the kernel's limit (README "From plan to
+ * number checked against the kernel's limit (ovb-enforce(1), "From plan to
  * machine" gives each limit's source).  The decision on section 4.1's
  * tolerance: O is applied once, where the plan applied it.  What a target
  * GUARANTEES is the Eq. 1 term over the capsule's own tau, D = (sigma tau
@@ -1866,7 +1866,7 @@ uint64_t ovb_market_afford(const struct ovb_market *m, const double *amax,
  * against v_ref, v_low < v_high, its allocation alloc[r] within
  * [alloc_min[r], alloc_max[r]], the budget bid_max per period and the
  * floor bid_min; last[r] the previous change of bid[r], updated.
- * Fixes (README): T = floor(|v_ref - v| / min(v, v_ref)), the gap in
+ * Fixes (ovb-market(1)): T = floor(|v_ref - v| / min(v, v_ref)), the gap in
  * either direction (the paper's floor((v_ref - v) / v) is <= -1 whenever
  * v > v_ref); a damped decrease goes from bid[r], not from bid_tmp (line
  * 11), an increase starts from bid[r] (line 14); damping applies when the
@@ -1899,7 +1899,7 @@ struct ovb_tabu_stat {
  * oldest), its max error in *err; NULL past the start. */
 const size_t *ovb_tabu_hist(const struct ovb_tabu_stat *st, size_t M,
 	size_t back, double *err);
-/* Algorithm 1 with its fixes (README): node_of in: the placement
+/* Algorithm 1 with its fixes (ovb-rebalance(1)): node_of in: the placement
  * (OVB_NONE: a new VM, first put on the least loaded node where its mem
  * fits); out: the best placement found.  65 (reported at the bids file's
  * line) when the input overcommits a node's mem or a new VM fits no node. */

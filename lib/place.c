@@ -10,7 +10,7 @@
  * included; trust 0 keeps applications apart; pinning and lower bounds
  * honoured), and the capsules go to distinct nodes by a maximum-score
  * assignment (Hungarian method), which finds a placement whenever one
- * exists -- the paper's Lemma 1 greedy does not (see README).  Policies
+ * exists -- the paper's Lemma 1 greedy does not (see ovb(7)).  Policies
  * are rows of one table (policies[] below): a name and the score of a
  * feasible node.
  *

@@ -76,7 +76,7 @@ static const char doc[] =
 	"capsule's packets are told by its cgroup: the net_cls.classid of "
 	"its cgroup (--cgroup, under the net_cls controller) is the class, "
 	"and nftables copies it to the packet's priority, which htb takes as "
-	"the class (README, \"From plan to machine\").\n\n"
+	"the class (ovb-enforce(1)).\n\n"
 	"EXAMPLES:\n"
 	"  ovb-enforce -t sched-deadline cluster plan   chrt -d lines and a "
 	"table\n"
