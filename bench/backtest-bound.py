@@ -21,7 +21,7 @@ ovb-backtest writes against them):
   sample in the period a node is `missing`, never held, and the bound
   is 1.
 - memory (MEM > 0): every method keeps a node's limits within MEM + POOL
-  (README, "Backtests"), so K >= ceil(sum of P's limits / (MEM + POOL)),
+  (ovb-backtest(1)), so K >= ceil(sum of P's limits / (MEM + POOL)),
   each limit the VM's largest training window peak x (1 + margin),
   rounded up to a byte, as t/oracle/backtest.py computes it.  This holds
   whether or not the nodes keep their promises, for plans made afresh

@@ -98,6 +98,9 @@ BEGIN {
 	titled = 0
 }
 
+# an HTML comment on its own line (the tests' markers) is not shown
+/^<!--.*-->[ \t]*$/ { next }
+
 # fenced code
 /^```/ {
 	if (!code) {

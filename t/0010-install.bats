@@ -20,12 +20,14 @@ setup() {
 		n=$((n + 1))
 	done
 	[[ $n -ge 1 ]]
-	if command -v help2man >/dev/null; then
-		[[ -s $d/usr/share/man/man1/ovb-fmt.1 ]]
-		# each page is named after its tool, not the package
-		grep -q '^\.TH OVB-FMT "1"' "$d/usr/share/man/man1/ovb-fmt.1"
-		grep -q '^ovb-fmt \\- ' "$d/usr/share/man/man1/ovb-fmt.1"
-	fi
+	# its page (man/ovb-TOOL.1.md, rendered by the build), and ovb(7)
+	for t in "$ROOT"/tools/*/ovb-*.c; do
+		t=$(basename "$t" .c)
+		grep -q "^\.TH ${t^^} 1 " "$d/usr/share/man/man1/$t.1" ||
+			fail "$t.1 not installed"
+		grep -q "^$t \\\\- " "$d/usr/share/man/man1/$t.1" || fail "$t.1: NAME"
+	done
+	grep -q '^\.TH OVB 7 ' "$d/usr/share/man/man7/ovb.7"
 	run -0 make -s -C "$ROOT" uninstall DESTDIR="$d" PREFIX=/usr
 	[[ -z $(find "$d" -type f) ]]
 }

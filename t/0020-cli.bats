@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The command-line conventions of every tool (README "Exit statuses"):
+# The command-line conventions of every tool (ovb(7), "Exit status"):
 # --help has an EXAMPLES block and the exit-status table, an unknown option
 # exits 64, a missing input exits 66 naming it, bad data exits 65 with
 # "ovb-x: FILE:..." and `-o DIR/out` then leaves nothing in DIR, and a full
@@ -125,7 +125,7 @@ report() {
 		for code in '64 usage error' '74 I/O error'; do
 			[[ $flat == *"$code"* ]] || failed "$t" "the exit-status table lacks '$code'"
 		done
-		# status 1 only where a check can fail (README "Exit statuses")
+		# status 1 only where a check can fail (ovb(7), "Exit status")
 		case $t in
 		ovb-check|ovb-fmt|ovb-place|ovb-replay|ovb-trade|ovb-rt|ovb-fit)
 			[[ $flat == *"1 a check failed"* ]] ||

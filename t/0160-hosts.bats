@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Profiling across hosts: the README's recipe (GNU parallel --nonall over
+# Profiling across hosts: ovb(7)'s recipe (GNU parallel --nonall over
 # ssh, each host capturing and reducing its own trace, the profiles
 # merged by ovb-merge) run on two hosts stood up by a stand-in ssh: each
 # command runs on this machine, in its own UTS namespace named after the
@@ -18,10 +18,10 @@ setup() {
 	ovb-capture -q -d 0.1 -o "$T/probe.data" 2>/dev/null || skip "ovb-capture cannot record here"
 }
 
-# the README's block between its hosts-recipe markers
+# ovb(7)'s block between its hosts-recipe markers
 recipe() {
 	awk '/^<!-- hosts-recipe/ { on = 1; next } /^<!-- \/hosts-recipe/ { on = 0 }
-		on && !/^```/' "$BATS_TEST_DIRNAME/../README.md"
+		on && !/^```/' "$BATS_TEST_DIRNAME/../man/ovb.7.md"
 }
 
 # stand_in_ssh: $T/ssh runs "ssh [OPTIONS] HOST [--] COMMAND..." as ssh
@@ -46,10 +46,10 @@ stand_in_ssh() {
 	chmod +x "$T/ssh"
 }
 
-@test "hosts: the README's recipe profiles two hosts, ships back only the profiles, and merges them" {
+@test "hosts: ovb(7)'s recipe profiles two hosts, ships back only the profiles, and merges them" {
 	stand_in_ssh
 	recipe >"$T/recipe.sh"
-	[[ -s $T/recipe.sh ]] || fail "no hosts-recipe block in README.md"
+	[[ -s $T/recipe.sh ]] || fail "no hosts-recipe block in man/ovb.7.md"
 	# two hosts, 4 s captures, each host's own load
 	sed -i -e 's/^hosts=.*/hosts=h1,h2/' -e 's/-d 30 /-d 4 /' \
 		-e 's/comm:^nginx\$/comm:^burn-$(hostname -s)$/' "$T/recipe.sh"

@@ -125,21 +125,46 @@ examples() {
 	[[ $(page_options "$ROOT/man/ovb-place.1.md") == "$(help_options ovb-place)" ]]
 }
 
+# run_examples PAGE DIR: runs PAGE's EXAMPLES lines in DIR (t/ linked
+# there), in order; prints one line per line that did not end with its
+# stated status, and sets NEX to the number run.
+run_examples() {
+	local p=$1 d=$2 line want out
+	mkdir -p "$d"
+	ln -sfn "$ROOT/t" "$d/t"
+	while IFS= read -r line; do
+		want=0
+		[[ $line =~ \#\ exit\ ([0-9]+)$ ]] && want=${BASH_REMATCH[1]}
+		out=$(bash -o pipefail -c "cd '$d' && $line" </dev/null 2>&1 >/dev/null)
+		local st=$?
+		[[ $st == "$want" ]] ||
+			echo "$(basename "$p"): status $st, not $want: $line: ${out:0:300}"
+		NEX=$((NEX + 1))
+	done < <(examples "$p")
+}
+
 @test "man: every EXAMPLES line of every page runs, with its stated exit status" {
-	local p line want n=0 bad=
+	local p bad= NEX=0
 	for p in "$ROOT"/man/*.[17].md; do
-		local d=$BATS_TEST_TMPDIR/$(basename "$p" .md)
-		mkdir -p "$d"
-		ln -s "$ROOT/t" "$d/t"
-		while IFS= read -r line; do
-			want=0
-			[[ $line =~ \#\ exit\ ([0-9]+)$ ]] && want=${BASH_REMATCH[1]}
-			run --separate-stderr bash -o pipefail -c "cd '$d' && $line" </dev/null
-			[[ $status == "$want" ]] ||
-				bad+="$(basename "$p"): status $status, not $want: $line: ${stderr:0:300}"$'\n'
-			n=$((n + 1))
-		done < <(examples "$p")
+		bad+=$(run_examples "$p" "$BATS_TEST_TMPDIR/$(basename "$p" .md)")
 	done
 	[[ -z $bad ]] || fail "$bad"
-	[[ $n -ge 60 ]] || fail "only $n examples"
+	for p in "$ROOT"/man/*.[17].md; do
+		NEX=$((NEX + $(examples "$p" | wc -l)))
+	done
+	[[ $NEX -ge 60 ]] || fail "only $NEX examples"
+}
+
+@test "man: the examples test fails on a line that fails and on a status other than the stated one; man --warnings sees a bad page" {
+	printf '# x(1) -- y\n\n## EXAMPLES\n\n    true\n    false\n    true  # exit 1\n    ovb-fmt t/data/example.apps\n' \
+		>"$BATS_TEST_TMPDIR/x.1.md"
+	NEX=0
+	run -0 run_examples "$BATS_TEST_TMPDIR/x.1.md" "$BATS_TEST_TMPDIR/x"
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 --partial 'status 1, not 0: false'
+	assert_line --index 1 --partial 'status 0, not 1: true  # exit 1'
+	printf '.TH X 1\n.SH NAME\nx \\- y\n.BOGUS z\n' >"$BATS_TEST_TMPDIR/bad.1"
+	run -0 --separate-stderr env MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings \
+		-l "$BATS_TEST_TMPDIR/bad.1"
+	assert_equal "$stderr" "troff: <standard input>:4: warning: macro 'BOGUS' not defined"
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Sweeps: the README's recipes (GNU parallel locally and on hosts, a
+# Sweeps: ovb(7)'s recipes (GNU parallel locally and on hosts, a
 # Slurm job array) run on make demo's profiles; their one table must equal
 # the rows computed one by one in a plain loop, byte for byte.
 
@@ -18,10 +18,10 @@ setup() {
 	[[ -s $D/fixtures.usage ]] || fail "demo.sh made no profiles in $D"
 }
 
-# block NAME: the README's block between <!-- NAME and <!-- /NAME
+# block NAME: ovb(7)'s block between <!-- NAME and <!-- /NAME
 block() {
 	awk -v b="$1" '$0 ~ "^<!-- " b { on = 1; next } $0 ~ "^<!-- /" b { on = 0 }
-		on && !/^```/' "$BATS_TEST_DIRNAME/../README.md"
+		on && !/^```/' "$BATS_TEST_DIRNAME/../man/ovb.7.md"
 }
 
 # want: the table of the recipe, one row at a time, without parallel
@@ -36,7 +36,7 @@ want() {
 	done
 }
 
-@test "sweep: the README's GNU parallel recipe gives the table of a plain loop, the same bytes every run" {
+@test "sweep: ovb(7)'s GNU parallel recipe gives the table of a plain loop, the same bytes every run" {
 	block sweep-recipe >"$T/recipe.sh"
 	grep -q '^parallel -k row' "$T/recipe.sh" || fail "the recipe changed: $(cat "$T/recipe.sh")"
 	want >"$T/want"
@@ -77,7 +77,7 @@ teardown() {
 	slurm_stop
 }
 
-@test "sweep: the README's Slurm job array gives the same table (a private single-host Slurm)" {
+@test "sweep: ovb(7)'s Slurm job array gives the same table (a private single-host Slurm)" {
 	slurm_or_skip
 	slurm_start
 	block slurm-recipe >"$T/recipe.sh"

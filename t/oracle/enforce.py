@@ -4,7 +4,7 @@ output OUT for TARGET independently of lib/enforce.c, in exact rationals of
 the doubles the files' decimals round to.  Prints one line per violation
 and exits 1 if any; prints "ok N" (N settings checked) otherwise.
 
-Checked: every number within the kernel's limits (README "From plan to
+Checked: every number within the kernel's limits (ovb-enforce(1), "From plan to
 machine"); for a guarantee (SCHED_DEADLINE supply bound, cpu.weight share
 under the node's capacity, tc htb rate, Kubernetes request) the service
 over any window of the capsule's tau is at least its Eq. 1 term
