@@ -183,6 +183,22 @@ indent {
 	pending_blank = 0
 }
 
+# a `code span` broken over two lines: the line waits for the next one
+carry != "" && /^[ \t]*$/ { print inline(carry); carry = "" }
+carry != "" {
+	t = $0
+	sub(/^ +/, "", t)
+	$0 = carry " " t
+	carry = ""
+}
+{
+	t = $0
+	if (gsub(/`/, "`", t) % 2) {
+		carry = $0
+		next
+	}
+}
+
 /^[ \t]*$/ { next_para = 1; next }
 
 # an option: "- `-x`, `--long=ARG`: text"
@@ -228,6 +244,8 @@ section != 5 && /^- `[^`]+`(, `[^`]+`)*: / {
 }
 
 END {
+	if (carry != "")
+		print inline(carry)
 	if (code || indent)
 		print ".RE\n.fi"
 	if (section != 5)
