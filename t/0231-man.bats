@@ -54,6 +54,14 @@ examples() {
 		ls "$ROOT"/tools/*/"$t.c" >/dev/null 2>&1 || fail "man/$t.1.md: no such tool"
 	done
 	[[ -s $ROOT/man/ovb.7.md && -s $ROOT/man/ovb.7 ]]
+	# every relative link of a page leads to a file
+	local l
+	for p in "$ROOT"/man/*.md; do
+		for l in $(grep -oE '\]\([^)#]+' "$p" | sed 's/^](//'); do
+			[[ $l == http* ]] && continue
+			[[ -e $ROOT/man/$l ]] || fail "$p links to $l, which does not exist"
+		done
+	done
 	# each has the sections the issue asks for
 	local p s
 	for p in "$ROOT"/man/*.1.md; do
