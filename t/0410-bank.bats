@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # ovb-reserves --method bank: the bank algorithm (section 3.2.2 of the
-# hierarchical bank paper), as --help and README.md define its six steps,
+# hierarchical bank paper), as --help and ovb-reserves(1) define its six steps,
 # and the comparison with the LP on the experiments of section 4.
 #
 # t/oracle/reserves_bank.py implements the documented bank again and must
