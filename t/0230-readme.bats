@@ -74,6 +74,10 @@ setup() {
 	run -0 --separate-stderr bash -e -o pipefail -c "cd '$d' && . ./tour.sh"
 	# the plan is checked and enforced
 	[[ -s $d/demo.plan && -s $d/demo.sched-deadline ]]
+	# as the README says: eight shops of three capsules placed, four rejected
+	[[ $(grep -c '^place ' "$d/demo.plan") == 24 && $(grep -c '^reject ' "$d/demo.plan") == 4 ]] ||
+		fail "the tour's plan: $(grep -cE '^(place|reject) ' "$d/demo.plan") records"
+	grep -q '^Eight shops fit (24 capsules;' "$ROOT/README.md"
 	run -0 ovb-check -t sched-deadline "$ROOT/t/data/demo.cluster" \
 		"$ROOT/t/data/demo.apps" "$d/demo.plan" "$d/fixtures.profile"
 	# its profiles are the README's table
