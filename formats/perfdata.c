@@ -146,6 +146,8 @@ struct ovb_perf {
 	uint32_t ncpumap;          /* CPUs in the CPU_MAP record; 0 none */
 	uint32_t cpumap_first;
 	uint64_t lost_samples;
+	uint64_t rounds;     /* FINISHED_ROUND records: perf's passes over its
+	                        buffers */
 	char filtered[128];        /* an event we use recorded with --filter */
 	struct cgroup *cg;         /* PERF_RECORD_CGROUP: id -> path */
 	size_t ncg, capcg;
@@ -1684,6 +1686,7 @@ read_event(struct ovb_perf *p)
 			(unsigned long long)(p->pos - n - 8));
 	if (type >= REC_USER) {
 		if (type == REC_FINISHED_ROUND) {
+			p->rounds++;
 			p->flush_limit = p->prev_round_max;
 			p->prev_round_max = p->round_max;
 		}
@@ -1766,6 +1769,8 @@ ovb_perf_count(struct ovb_perf *p, uint64_t *samples, uint64_t *lost)
 			lost_recs += get64(p->buf + 8);
 		else if (type == REC_LOST_SAMPLES && n >= 8)
 			p->lost_samples += get64(p->buf);
+		else if (type == REC_FINISHED_ROUND)
+			p->rounds++;
 	}
 	*lost = p->lost_samples > lost_recs ? p->lost_samples : lost_recs;
 	return 0;
@@ -1842,6 +1847,12 @@ uint64_t
 ovb_perf_lost_samples(const struct ovb_perf *p)
 {
 	return p->lost_samples;
+}
+
+uint64_t
+ovb_perf_rounds(const struct ovb_perf *p)
+{
+	return p->rounds;
 }
 
 void

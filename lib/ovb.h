@@ -605,6 +605,9 @@ uint64_t ovb_perf_reordered(const struct ovb_perf *p);
  * ended (LOST_SAMPLES records: the same losses as the LOST records
  * delivered as OVB_PEV_LOST, plus any that no LOST record reported). */
 uint64_t ovb_perf_lost_samples(const struct ovb_perf *p);
+/* FINISHED_ROUND records read so far: perf's passes over its buffers
+ * (one or two when the kernel never woke it while it recorded). */
+uint64_t ovb_perf_rounds(const struct ovb_perf *p);
 /* Reads the rest of the records without decoding them: the samples, and
  * the events the kernel lost (as LOST_SAMPLES counts them, else the LOST
  * records).  0, or OVB_EDATA/OVB_EIO (reported). */

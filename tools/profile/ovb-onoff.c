@@ -39,6 +39,9 @@ enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU,
 #define MAXIFACES 64
 #define MAXDEVS 1024         /* device names a trace may name */
 #define BOUND_PCT 1.5        /* default bound on the uncertainty, % of busy */
+#define WOKEN_ROUNDS 3       /* perf's passes over its buffers (FINISHED_ROUND
+                                records) in a recording the kernel never
+                                woke it in (ovb-capture's WOKEN_ROUNDS) */
 #define WAIT_PCT 5.0         /* runnable waiting above this, % of busy:
                                 a warning */
 
@@ -1850,6 +1853,28 @@ finish(const char *name)
 	return 0;   /* the span is written once the trace is accepted (run) */
 }
 
+/* The kernel wakes perf each time a CPU's buffer is half full, and perf
+ * drops every event raised while that wakeup runs, among them the
+ * sched_stat_runtime charge its enqueue makes to the task running where
+ * it is woken (up to a tick of that task's CPU time each).  A trace
+ * whose FINISHED_ROUND records show perf emptied its buffers more often
+ * than a recording never woken does lacks such charges: said (the runs
+ * they belong to count in -v's "low by at most" bound). */
+static void
+woken_report(const char *name)
+{
+	uint64_t r = ovb_perf_rounds(S.perf);
+	if (!S.has_runtime || r <= WOKEN_ROUNDS || ovb_quiet)
+		return;
+	ovb_warn("%s: perf emptied its buffers %llu times while it recorded "
+		"(more than the %d passes of a recording the kernel never woke it "
+		"in): perf drops the events raised while the kernel wakes it, "
+		"among them CPU time charged to the task then running (up to a "
+		"tick each), so busy time may be low; record with a larger "
+		"buffer (ovb-capture's default, or perf record -m)", name,
+		(unsigned long long)r, WOKEN_ROUNDS);
+}
+
 /* Per capsule, how far its busy time may be off: runs whose switch in
  * the trace misses, and (without sched:sched_stat_runtime) runs of woken
  * tasks the kernel may have charged from before their switch in.  -v says
@@ -1971,6 +1996,8 @@ run(const char *path)
 		if (!st)
 			st = check_bounds(name);
 		if (!st)
+			woken_report(name);
+		if (!st)
 			st = net_report(name);
 		/* Last, and only for a trace accepted: on stdout the records
 		 * before it are written already, and a file without its span
@@ -1986,7 +2013,8 @@ run(const char *path)
 			"lost, %llu bytes sent in irq context credited to the "
 			"socket's owner (%llu named by the loopback packet's "
 			"arrival), %llu not credited; %llu CPU-ns charged where two runs' "
-			"charges overlapped placed in idle time, %llu not placed", name,
+			"charges overlapped placed in idle time, %llu not placed; "
+			"perf emptied its buffers %llu times", name,
 			(unsigned long long)S.events,
 			(unsigned long long)ovb_perf_reordered(S.perf),
 			(unsigned long long)S.mismatched,
@@ -1997,7 +2025,8 @@ run(const char *path)
 			(unsigned long long)S.irq_arrived,
 			(unsigned long long)S.irq_bytes,
 			(unsigned long long)S.moved,
-			(unsigned long long)S.unplaced);
+			(unsigned long long)S.unplaced,
+			(unsigned long long)ovb_perf_rounds(S.perf));
 	ovb_perf_close(S.perf);
 	ovb_close_in(f);
 	return st;
