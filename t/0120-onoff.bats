@@ -234,6 +234,51 @@ sys.exit(0 if abs(ours-kern) <= 0.05 else 1)" >&3 ||
 	done
 }
 
+# Issue 26 item 1 (demand): the same worker, for 1 s of wall time, alone
+# and beside 1 and 2 burners on its CPU.  --demand counts its runnable
+# waits as busy: its busy time is then its solo run's within 5 % (the solo
+# run's plain busy time where it waited under 5 % of it, else its --demand
+# figure: a loaded host delays the solo run too); --strict without
+# --demand refuses the trace, naming the capsule and its share.
+@test "onoff: live: a worker beside 1 and 2 burners: --demand gives its solo run's busy time within 5 %, --strict refuses naming the capsule and the share" {
+	require_tracing
+	local dir=$BATS_TEST_TMPDIR n solo=
+	for n in 0 1 2; do
+		ovb-capture -q -o "$dir/c.data" -- python3 \
+			"$BATS_TEST_DIRNAME/live/contend.py" 1 "$n" >"$dir/c.out"
+		local p plain dem share
+		p=$(awk '$1 == "pid" { print $2 }' "$dir/c.out")
+		run -0 --separate-stderr ovb-onoff --no-net -c "w=pid:$p" -o "$dir/plain" "$dir/c.data"
+		share=$(sed -n 's/.*capsule w: its tasks waited for a CPU while runnable (preempted) [0-9.]* task-s, \([0-9.e+]*\) % of its busy time.*/\1/p' <<<"$stderr")
+		run -0 --separate-stderr ovb-onoff --demand --no-net -c "w=pid:$p" -o "$dir/dem" "$dir/c.data"
+		plain=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { print s / 1e9 }' "$dir/plain")
+		dem=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { print s / 1e9 }' "$dir/dem")
+		echo "# $n burner(s): busy $plain s, --demand $dem s, waited ${share:-0} % of busy" >&3
+		# no more CPUs than the trace has, and never less than without
+		run -0 awk -v n="$(awk '$1 == "cpus" { print $2 }' "$dir/dem")" \
+			'$1 == "busy" && $5 > n { bad++ } END { print bad + 0 }' "$dir/dem"
+		assert_output 0
+		awk -v a="$plain" -v b="$dem" 'BEGIN { exit !(b >= a) }'
+		if ((n == 0)); then
+			solo=$dem
+			if [[ -z $share ]] || awk -v s="$share" 'BEGIN { exit !(s < 5) }'; then
+				solo=$plain
+			fi
+			continue
+		fi
+		awk -v d="$dem" -v s="$solo" 'BEGIN { exit !(d >= 0.95 * s && d <= 1.05 * s) }' ||
+			fail "$n burner(s): --demand $dem s against the solo run's $solo s"
+		# --strict without --demand: refused, naming the capsule and its share
+		rm -f "$dir/s"
+		run -65 --separate-stderr ovb-onoff --strict --no-net -c "w=pid:$p" -o "$dir/s" "$dir/c.data"
+		[[ $stderr == *"capsule w: its tasks waited for a CPU while runnable (preempted) "*" % of its busy time: "*"refused under --strict (above 5 %)"* ]] ||
+			fail "no refusal naming w: $stderr"
+		[[ ! -e $dir/s ]]
+		# with --demand, --strict accepts it (the waits are counted)
+		run -0 --separate-stderr ovb-onoff --strict --demand --no-net -c "w=pid:$p" -o "$dir/s" "$dir/c.data"
+	done
+}
+
 # ---- live: every CPU, every way of recording ----
 
 # burn_rec CPUS SECONDS RECORDER...: runs burn.py (two duty-cycled workers,

@@ -10,7 +10,9 @@
  * stretches of time during which a constant number (>= 1) of CPUs ran its
  * tasks, in order and disjoint, within the span [first sample, last
  * sample]; a task already running when recording began counts from the
- * span's start.  Bytes are credited to the task in whose context the
+ * span's start; with --demand, also one per task of the capsule waiting
+ * for a CPU while runnable after a preemption (its switch out with
+ * prev_state R to its switch in), at most the trace's CPUs.  Bytes are credited to the task in whose context the
  * socket call ran, never to a task interrupted by a hard or soft irq;
  * bytes net:net_dev_queue saw in a softirq go to the owner of the socket
  * the softirq served (tcp:tcp_probe, an hrtimer or timer_list timer the
@@ -35,7 +37,7 @@
                                   its socket instead (< LOOKBACK / 2) */
 
 enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU,
-	OPT_IFACE };
+	OPT_IFACE, OPT_DEMAND };
 #define MAXIFACES 64
 #define MAXDEVS 1024         /* device names a trace may name */
 #define BOUND_PCT 1.5        /* default bound on the uncertainty, % of busy */
@@ -59,6 +61,9 @@ struct task {
 	uint64_t charged;    /* CPU time the kernel charged it since then
 	                        (sched:sched_stat_runtime), ns */
 	bool runnable;       /* it was preempted then, not asleep */
+	bool demand;         /* --demand: its wait since then counts as busy
+	                        for capsule dcap */
+	int16_t dcap;
 };
 
 struct proc {
@@ -130,6 +135,7 @@ struct pending {
 static struct selector sel[MAXCAPS];
 static int nsel;
 static bool opt_recv, opt_net = true, opt_strict, opt_allow_empty;
+static bool opt_demand;
 static double opt_bound = BOUND_PCT;   /* < 0: any */
 static const char *opt_input;
 static const char *opt_iface[MAXIFACES];
@@ -266,7 +272,13 @@ static const struct argp_option options[] = {
 	  "by more than PCT % (default 1.5); 'any' warns instead", 0 },
 	{ "strict", OPT_STRICT, "PCT", OPTION_ARG_OPTIONAL,
 	  "As --max-uncertainty=PCT (default 1.5), and also fail when network "
-	  "bytes could not be credited to a capsule", 0 },
+	  "bytes could not be credited to a capsule, or (without --demand) when "
+	  "a capsule's tasks waited for a CPU while runnable more than 5 % of "
+	  "its busy time", 0 },
+	{ "demand", OPT_DEMAND, NULL, 0,
+	  "Count the time a capsule's tasks waited for a CPU while runnable "
+	  "(after a preemption) as busy: what it needed, not what a busy host "
+	  "let it have (at most as many CPUs as the trace has)", 0 },
 	{ "allow-empty", OPT_ALLOW_EMPTY, NULL, 0,
 	  "A selector that matches no process of the trace is no error (its "
 	  "capsule is written, with no busy period)", 0 },
@@ -399,6 +411,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--iface: at most %d devices", MAXIFACES);
 		opt_iface[niface++] = arg;
 		return 0;
+	case OPT_DEMAND: opt_demand = true; return 0;
 	case OPT_STRICT:
 		opt_strict = true;
 		if (arg)
@@ -591,13 +604,15 @@ static void
 apply(int16_t k, int delta, uint64_t t)
 {
 	struct capstate *c = &S.cap[k];
-	if (c->n && t > c->since) {
-		c->busy += (t - c->since) * c->n;
-		if (c->last.ncpu == c->n && c->last.end == c->since)
+	/* --demand: runs and runnable waits, at most one per CPU */
+	uint32_t n = c->n > S.ncpus && opt_demand ? S.ncpus : c->n;
+	if (n && t > c->since) {
+		c->busy += (t - c->since) * n;
+		if (c->last.ncpu == n && c->last.end == c->since)
 			c->last.end = t;
 		else {
 			flush_busy(k);
-			c->last = (struct ovb_busy){ c->since, t, c->n };
+			c->last = (struct ovb_busy){ c->since, t, n };
 		}
 	}
 	c->n = (uint32_t)((int)c->n + delta);
@@ -816,6 +831,9 @@ note_resume(uint32_t c, int32_t tid, uint64_t t)
 	int16_t cap = capsule_of_task(tid);
 	if (k->runnable && k->lastout && t > k->lastout && cap >= 0)
 		S.cap[cap].wait_ns += t - k->lastout;
+	if (k->demand)
+		change(k->dcap, -1, t > k->lastout ? t : k->lastout);
+	k->demand = false;
 	k->runnable = false;
 	(void)c;
 }
@@ -834,6 +852,13 @@ note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
 	k->lastout = t;
 	k->runnable = ev->prev_runnable;
 	k->charged = 0;
+	k->demand = false;
+	if (opt_demand && k->runnable) {
+		/* it waits for a CPU from now until its next switch in */
+		k->dcap = capsule_of_task(ev->prev);
+		k->demand = k->dcap >= 0;
+		change(k->dcap, +1, t);
+	}
 }
 
 /* CPU time the kernel charged capsule k on CPU c that the run it
@@ -1921,21 +1946,33 @@ check_bounds(const char *name)
 		if (over)
 			st = OVB_EDATA;
 	}
+	int waited = 0;
 	for (int k = 0; k < nsel; k++) {
 		const struct capstate *c = &S.cap[k];
 		double pct = c->busy ? 100.0 * (double)c->wait_ns /
 			(double)c->busy : 0;
-		if (ovb_verbose || (pct > WAIT_PCT && !ovb_quiet))
+		if (opt_demand) /* the waits are in busy: of what it got */
+			pct = c->busy > c->wait_ns ? 100.0 * (double)c->wait_ns /
+				(double)(c->busy - c->wait_ns) : c->wait_ns ? 100.0 : 0;
+		bool fail = opt_strict && !opt_demand && pct > WAIT_PCT;
+		if (ovb_verbose || fail || (pct > WAIT_PCT && !ovb_quiet))
 			ovb_warn("%s: capsule %s: its tasks waited for a CPU while "
 				"runnable (preempted) %.6f task-s, %.3g %% of its busy "
-				"time%s", name, sel[k].name, (double)c->wait_ns / 1e9,
-				pct, pct > WAIT_PCT ? ": the host was busy, and its "
-				"busy time is what it got, not what it needed" : "");
+				"time%s%s", name, sel[k].name, (double)c->wait_ns / 1e9,
+				pct, pct <= WAIT_PCT ? "" : opt_demand ? ": the host was "
+				"busy; counted as busy (--demand)" : ": the host was busy, "
+				"and its busy time is what it got, not what it needed "
+				"(--demand counts the wait as demand)", fail ? "; refused "
+				"under --strict (above 5 %)" : "");
+		if (fail)
+			waited = OVB_EDATA;
 	}
 	if (st)
 		ovb_warn("%s: refused: busy time uncertain by more than %g %% "
 			"(--max-uncertainty=PCT, or any, accepts it)", name,
 			opt_bound);
+	if (waited)
+		st = waited;
 	if (S.irq_bytes && (ovb_verbose || !ovb_quiet || opt_strict))
 		ovb_warn("%s: %llu bytes sent in interrupt context "
 			"(net:net_dev_queue) are not credited to any capsule: %llu "
