@@ -543,6 +543,8 @@ enum ovb_pev_kind {
 	OVB_PEV_XMIT,    /* net:net_dev_start_xmit: skb (a packet queued, or
 	                    one of the segments it was cut into) handed to
 	                    device dev */
+	OVB_PEV_WAKEUP,  /* sched:sched_wakeup or sched_wakeup_new: task next
+	                    made runnable, on CPU n (target_cpu) */
 };
 /* The fields every event kind uses come first, in one 64-byte line
  * (OVB_PEV_HOT bytes): the reorder pool of formats/perfdata.c keeps that

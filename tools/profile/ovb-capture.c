@@ -3,7 +3,9 @@
  * Checks that tracing is permitted before starting, picks the tracepoints
  * the running kernel has (CPU: sched:sched_switch, and
  * sched:sched_stat_runtime, whose charges close the switches some kernels
- * drop, e.g. from an idle task that emits no tracepoints; network: the socket
+ * drop, e.g. from an idle task that emits no tracepoints, and
+ * sched:sched_wakeup / sched_wakeup_new, when a task became runnable;
+ * network: the socket
  * layer's sock:sock_send_length / sock_recv_length where present, else
  * net:net_dev_queue, which fires in the sending task's context for locally
  * generated packets, or in a softirq's, with tcp:tcp_probe,
@@ -280,6 +282,16 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 	if (has_event("sched/sched_stat_runtime")) {
 		push(&v, &n, &cap, "-e");
 		push(&v, &n, &cap, "sched:sched_stat_runtime");
+	}
+	/* when a task became runnable: its wait for a CPU after a wake-up
+	 * (ovb-onoff's runnable wait and --demand) */
+	if (has_event("sched/sched_wakeup")) {
+		push(&v, &n, &cap, "-e");
+		push(&v, &n, &cap, "sched:sched_wakeup");
+		if (has_event("sched/sched_wakeup_new")) {
+			push(&v, &n, &cap, "-e");
+			push(&v, &n, &cap, "sched:sched_wakeup_new");
+		}
 	}
 	if (strcmp(opt_net, "none") && sock) {
 		push(&v, &n, &cap, "-e");

@@ -61,6 +61,8 @@ struct task {
 	uint64_t charged;    /* CPU time the kernel charged it since then
 	                        (sched:sched_stat_runtime), ns */
 	bool runnable;       /* it was preempted then, not asleep */
+	uint64_t woken;      /* when sched_wakeup made it runnable, 0 not
+	                        since it last left a CPU */
 	bool demand;         /* --demand: its wait since then counts as busy
 	                        for capsule dcap */
 	int16_t dcap;
@@ -89,6 +91,8 @@ struct capstate {
 	uint64_t wait_ns;    /* task-ns its tasks waited for a CPU while
 	                        runnable after a preemption (switched out with
 	                        prev_state R until switched in again) */
+	uint64_t wake_ns;    /* and after a wake-up (sched_wakeup to the
+	                        switch in) */
 	uint64_t short_ns;   /* CPU-ns between where runs' charges ended and
 	                        their switch out: the busy time is low by at
 	                        most this much if charges the trace does not
@@ -196,6 +200,7 @@ static struct state {
 	bool have_gap;
 	uint64_t events, irq_bytes;
 	bool has_runtime;    /* sched:sched_stat_runtime was recorded */
+	bool has_wakeup;     /* sched:sched_wakeup was recorded */
 	bool hold_xfers;     /* tcp:tcp_probe was recorded: transfers go
 	                        through held, so late credits stay in order */
 	uint64_t *cur_sk;    /* per CPU: the socket the running softirq
@@ -831,10 +836,14 @@ note_resume(uint32_t c, int32_t tid, uint64_t t)
 	int16_t cap = capsule_of_task(tid);
 	if (k->runnable && k->lastout && t > k->lastout && cap >= 0)
 		S.cap[cap].wait_ns += t - k->lastout;
+	else if (!k->runnable && k->woken && t > k->woken && cap >= 0)
+		S.cap[cap].wake_ns += t - k->woken;
+	uint64_t from = k->runnable ? k->lastout : k->woken;
 	if (k->demand)
-		change(k->dcap, -1, t > k->lastout ? t : k->lastout);
+		change(k->dcap, -1, t > from ? t : from);
 	k->demand = false;
 	k->runnable = false;
+	k->woken = 0;
 	(void)c;
 }
 
@@ -853,6 +862,7 @@ note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
 	k->runnable = ev->prev_runnable;
 	k->charged = 0;
 	k->demand = false;
+	k->woken = 0;
 	if (opt_demand && k->runnable) {
 		/* it waits for a CPU from now until its next switch in */
 		k->dcap = capsule_of_task(ev->prev);
@@ -1059,6 +1069,31 @@ on_runtime(const struct ovb_pev *ev)
 	S.cur_tid[c] = tid;
 	S.cur_cap[c] = k;
 	S.cpu_since[c] = s;
+	return 0;
+}
+
+/* sched:sched_wakeup (or _new): task next became runnable; until its
+ * switch in it waits for a CPU (note_resume), unless it still runs (woken
+ * before it left the CPU) or was preempted (its wait counted from then). */
+static int
+on_wakeup(const struct ovb_pev *ev)
+{
+	int32_t tid = ev->next;
+	int st = grow_ids(tid, "task");
+	if (st || tid <= 0 || !S.started)
+		return st;
+	struct task *k = &S.task[tid];
+	if (k->runnable || k->woken)
+		return 0;
+	for (uint32_t o = 0; o < S.ncpus; o++)
+		if (S.cur_tid[o] == tid)
+			return 0;
+	k->woken = ev->time ? ev->time : 1;
+	if (opt_demand) {
+		k->dcap = capsule_of_task(tid);
+		k->demand = k->dcap >= 0;
+		change(k->dcap, +1, ev->time);
+	}
 	return 0;
 }
 
@@ -1768,6 +1803,7 @@ start(const struct ovb_pev *ev)
 	S.owed = ovb_xcalloc((size_t)S.ncpus * MAXCAPS, sizeof *S.owed);
 	S.idle_from = ovb_xcalloc(S.ncpus, sizeof *S.idle_from);
 	S.has_runtime = ovb_perf_has(S.perf, "sched:sched_stat_runtime");
+	S.has_wakeup = ovb_perf_has(S.perf, "sched:sched_wakeup");
 	S.hold_xfers = ovb_perf_has(S.perf, "tcp:tcp_probe") &&
 		ovb_perf_has(S.perf, "irq:softirq_entry") &&
 		ovb_perf_has(S.perf, "irq:softirq_exit");
@@ -1807,6 +1843,7 @@ on_event(const struct ovb_pev *ev)
 	case OVB_PEV_RECV: return on_xfer(ev);
 	case OVB_PEV_LOST: on_lost(ev); return 0;
 	case OVB_PEV_RUNTIME: return on_runtime(ev);
+	case OVB_PEV_WAKEUP: return on_wakeup(ev);
 	case OVB_PEV_SOCK: return on_sock(ev);
 	case OVB_PEV_SOFTIRQ:
 		if (ev->cpu < S.ncpus)
@@ -1949,19 +1986,23 @@ check_bounds(const char *name)
 	int waited = 0;
 	for (int k = 0; k < nsel; k++) {
 		const struct capstate *c = &S.cap[k];
-		double pct = c->busy ? 100.0 * (double)c->wait_ns /
-			(double)c->busy : 0;
+		uint64_t w = c->wait_ns + c->wake_ns;
+		double pct = c->busy ? 100.0 * (double)w / (double)c->busy : 0;
 		if (opt_demand) /* the waits are in busy: of what it got */
-			pct = c->busy > c->wait_ns ? 100.0 * (double)c->wait_ns /
-				(double)(c->busy - c->wait_ns) : c->wait_ns ? 100.0 : 0;
+			pct = c->busy > w ? 100.0 * (double)w /
+				(double)(c->busy - w) : w ? 100.0 : 0;
 		bool fail = opt_strict && !opt_demand && pct > WAIT_PCT;
+		char woke[96] = "not measured: the trace has no sched:sched_wakeup";
+		if (S.has_wakeup)
+			snprintf(woke, sizeof woke, "%.6f", (double)c->wake_ns / 1e9);
 		if (ovb_verbose || fail || (pct > WAIT_PCT && !ovb_quiet))
 			ovb_warn("%s: capsule %s: its tasks waited for a CPU while "
-				"runnable (preempted) %.6f task-s, %.3g %% of its busy "
-				"time%s%s", name, sel[k].name, (double)c->wait_ns / 1e9,
-				pct, pct <= WAIT_PCT ? "" : opt_demand ? ": the host was "
-				"busy; counted as busy (--demand)" : ": the host was busy, "
-				"and its busy time is what it got, not what it needed "
+				"runnable %.6f task-s (%.6f after preemptions, %s after "
+				"wake-ups), %.3g %% of its busy time%s%s", name,
+				sel[k].name, (double)w / 1e9, (double)c->wait_ns / 1e9,
+				woke, pct, pct <= WAIT_PCT ? "" : opt_demand ? ": the host "
+				"was busy; counted as busy (--demand)" : ": the host was "
+				"busy, and its busy time is what it got, not what it needed "
 				"(--demand counts the wait as demand)", fail ? "; refused "
 				"under --strict (above 5 %)" : "");
 		if (fail)
