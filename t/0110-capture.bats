@@ -109,7 +109,7 @@ in_fresh_ns() {
 	run -0 --separate-stderr in_fresh_ns ovb-capture --dry-run --net devq -d 1
 	assert_equal "$output" "$want"
 	[[ $stderr == *"mounted tracefs at /sys/kernel/tracing"* ]]
-	assert_output --partial '-e sched:sched_stat_runtime -e net:net_dev_queue'
+	assert_output --partial '-e sched:sched_stat_runtime -e sched:sched_wakeup -e sched:sched_wakeup_new -e net:net_dev_queue'
 	run -0 --separate-stderr in_fresh_ns bash -c \
 		'ovb-capture -q --dry-run -d 1 && ovb-capture -q --dry-run -d 1'
 	assert_equal "${lines[0]}" "${lines[1]}"
