@@ -1992,13 +1992,15 @@ check_bounds(const char *name)
 			pct = c->busy > w ? 100.0 * (double)w /
 				(double)(c->busy - w) : w ? 100.0 : 0;
 		bool fail = opt_strict && !opt_demand && pct > WAIT_PCT;
-		char woke[96] = "not measured: the trace has no sched:sched_wakeup";
+		char woke[96] = "after wake-ups not measured: the trace has no "
+			"sched:sched_wakeup";
 		if (S.has_wakeup)
-			snprintf(woke, sizeof woke, "%.6f", (double)c->wake_ns / 1e9);
+			snprintf(woke, sizeof woke, "%.6f after wake-ups",
+				(double)c->wake_ns / 1e9);
 		if (ovb_verbose || fail || (pct > WAIT_PCT && !ovb_quiet))
 			ovb_warn("%s: capsule %s: its tasks waited for a CPU while "
-				"runnable %.6f task-s (%.6f after preemptions, %s after "
-				"wake-ups), %.3g %% of its busy time%s%s", name,
+				"runnable %.6f task-s (%.6f after preemptions, %s), "
+				"%.3g %% of its busy time%s%s", name,
 				sel[k].name, (double)w / 1e9, (double)c->wait_ns / 1e9,
 				woke, pct, pct <= WAIT_PCT ? "" : opt_demand ? ": the host "
 				"was busy; counted as busy (--demand)" : ": the host was "
