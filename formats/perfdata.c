@@ -62,7 +62,7 @@ enum { FEAT_TRACING_DATA = 1, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4,
 	"did not finish or a copy that lost its end)"
 
 enum handler { H_NONE, H_SWITCH, H_SEND, H_RECV, H_DEVQ, H_RUNTIME, H_SOCK,
-	H_SOFTIRQ, H_TIMER, H_XMIT };
+	H_SOFTIRQ, H_TIMER, H_XMIT, H_WAKEUP };
 
 struct attr {
 	uint32_t type;
@@ -146,6 +146,8 @@ struct ovb_perf {
 	uint32_t ncpumap;          /* CPUs in the CPU_MAP record; 0 none */
 	uint32_t cpumap_first;
 	uint64_t lost_samples;
+	uint64_t rounds;     /* FINISHED_ROUND records: perf's passes over its
+	                        buffers */
 	char filtered[128];        /* an event we use recorded with --filter */
 	struct cgroup *cg;         /* PERF_RECORD_CGROUP: id -> path */
 	size_t ncg, capcg;
@@ -728,6 +730,12 @@ bind_attr(struct ovb_perf *p, struct attr *at)
 		at->f2 = tep_find_field(ev, "skbaddr");
 		at->h = at->f2 ? H_XMIT : H_NONE;
 	} else if (!strcmp(ev->system, "sched") &&
+	    (!strcmp(ev->name, "sched_wakeup") ||
+	     !strcmp(ev->name, "sched_wakeup_new"))) {
+		at->f1 = tep_find_field(ev, "pid");
+		at->f2 = tep_find_field(ev, "target_cpu");
+		at->h = at->f1 ? H_WAKEUP : H_NONE;
+	} else if (!strcmp(ev->system, "sched") &&
 	    !strcmp(ev->name, "sched_stat_runtime")) {
 		at->f1 = tep_find_field(ev, "pid");
 		at->f2 = tep_find_field(ev, "runtime");
@@ -1171,7 +1179,7 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 	static const struct ovb_pev zero;
 	/* a copy, not memset's rep stos (a fifth of the time); switches and
 	 * runtimes use only the hot part (see rare_kind) */
-	if (at->h == H_SWITCH || at->h == H_RUNTIME)
+	if (at->h == H_SWITCH || at->h == H_RUNTIME || at->h == H_WAKEUP)
 		memcpy(ev, &zero, OVB_PEV_HOT);
 	else
 		*ev = zero;
@@ -1201,6 +1209,10 @@ decode_sample(struct ovb_perf *p, size_t n, struct ovb_pev *ev, int *st)
 		ev->kind = OVB_PEV_TIMER;
 		ev->sk = field(at->f1, &s);
 		ev->n = (at->f3 ? 0 : at->f2 ? 1 : 2) + (at->f4 ? 3 : 0);
+	} else if (at->h == H_WAKEUP) {
+		ev->kind = OVB_PEV_WAKEUP;
+		ev->next = field_int(at->f1, &s);
+		ev->n = at->f2 ? field(at->f2, &s) : 0;
 	} else if (at->h == H_RUNTIME) {
 		ev->kind = OVB_PEV_RUNTIME;
 		ev->next = field_int(at->f1, &s);
@@ -1307,7 +1319,8 @@ static bool
 used_event(const char *e)
 {
 	static const char *const used[] = { "sched:sched_switch",
-		"sched:sched_stat_runtime", "sock:sock_send_length",
+		"sched:sched_stat_runtime", "sched:sched_wakeup",
+		"sched:sched_wakeup_new", "sock:sock_send_length",
 		"sock:sock_recv_length", "net:net_dev_queue",
 		"net:net_dev_start_xmit", "tcp:tcp_probe",
 		"sock:inet_sock_set_state", "irq:softirq_entry",
@@ -1540,7 +1553,7 @@ static bool
 rare_kind(enum ovb_pev_kind k)
 {
 	return k != OVB_PEV_SWITCH && k != OVB_PEV_RUNTIME &&
-		k != OVB_PEV_LOST && k != OVB_PEV_SOFTIRQ;
+		k != OVB_PEV_LOST && k != OVB_PEV_SOFTIRQ && k != OVB_PEV_WAKEUP;
 }
 
 #define AT(p, k) ((size_t)((k) & ((p)->cappool - 1)))
@@ -1684,6 +1697,7 @@ read_event(struct ovb_perf *p)
 			(unsigned long long)(p->pos - n - 8));
 	if (type >= REC_USER) {
 		if (type == REC_FINISHED_ROUND) {
+			p->rounds++;
 			p->flush_limit = p->prev_round_max;
 			p->prev_round_max = p->round_max;
 		}
@@ -1766,6 +1780,8 @@ ovb_perf_count(struct ovb_perf *p, uint64_t *samples, uint64_t *lost)
 			lost_recs += get64(p->buf + 8);
 		else if (type == REC_LOST_SAMPLES && n >= 8)
 			p->lost_samples += get64(p->buf);
+		else if (type == REC_FINISHED_ROUND)
+			p->rounds++;
 	}
 	*lost = p->lost_samples > lost_recs ? p->lost_samples : lost_recs;
 	return 0;
@@ -1842,6 +1858,12 @@ uint64_t
 ovb_perf_lost_samples(const struct ovb_perf *p)
 {
 	return p->lost_samples;
+}
+
+uint64_t
+ovb_perf_rounds(const struct ovb_perf *p)
+{
+	return p->rounds;
 }
 
 void

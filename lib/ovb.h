@@ -543,6 +543,8 @@ enum ovb_pev_kind {
 	OVB_PEV_XMIT,    /* net:net_dev_start_xmit: skb (a packet queued, or
 	                    one of the segments it was cut into) handed to
 	                    device dev */
+	OVB_PEV_WAKEUP,  /* sched:sched_wakeup or sched_wakeup_new: task next
+	                    made runnable, on CPU n (target_cpu) */
 };
 /* The fields every event kind uses come first, in one 64-byte line
  * (OVB_PEV_HOT bytes): the reorder pool of formats/perfdata.c keeps that
@@ -605,6 +607,9 @@ uint64_t ovb_perf_reordered(const struct ovb_perf *p);
  * ended (LOST_SAMPLES records: the same losses as the LOST records
  * delivered as OVB_PEV_LOST, plus any that no LOST record reported). */
 uint64_t ovb_perf_lost_samples(const struct ovb_perf *p);
+/* FINISHED_ROUND records read so far: perf's passes over its buffers
+ * (one or two when the kernel never woke it while it recorded). */
+uint64_t ovb_perf_rounds(const struct ovb_perf *p);
 /* Reads the rest of the records without decoding them: the samples, and
  * the events the kernel lost (as LOST_SAMPLES counts them, else the LOST
  * records).  0, or OVB_EDATA/OVB_EIO (reported). */

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""contend.py SECONDS BURNERS: a CPU-bound worker pinned to CPU 0 beside
-BURNERS busy loops pinned to the same CPU (its siblings), for SECONDS of
-wall time.  Prints the worker's pid and, from its /proc/self/schedstat at
+"""contend.py SECONDS BURNERS [ON:OFF]: a CPU-bound worker pinned to CPU 0
+beside BURNERS busy loops pinned to the same CPU (its siblings), for
+SECONDS of wall time; with ON:OFF (milliseconds) the worker spins ON ms,
+sleeps OFF ms, and so on (so that it waits for the CPU after wake-ups).  Prints the worker's pid and, from its /proc/self/schedstat at
 its end (the kernel's accounting: time on a CPU, time runnable waiting on
 a run queue):
 
@@ -18,6 +19,13 @@ def spin(until):
         pass
 
 
+def duty(until, on, off):
+    while time.monotonic() < until:
+        spin(min(until, time.monotonic() + on))
+        if time.monotonic() < until:
+            time.sleep(off)
+
+
 def main():
     secs, n = float(sys.argv[1]), int(sys.argv[2])
     os.sched_setaffinity(0, {0})
@@ -32,7 +40,11 @@ def main():
     r, w = os.pipe()
     worker = os.fork()
     if worker == 0:
-        spin(end)
+        if len(sys.argv) > 3:
+            on, off = (float(x) / 1000 for x in sys.argv[3].split(":"))
+            duty(end, on, off)
+        else:
+            spin(end)
         with open("/proc/self/schedstat") as f:
             os.write(w, f.read().encode())
         os._exit(0)

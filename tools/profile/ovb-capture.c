@@ -3,7 +3,9 @@
  * Checks that tracing is permitted before starting, picks the tracepoints
  * the running kernel has (CPU: sched:sched_switch, and
  * sched:sched_stat_runtime, whose charges close the switches some kernels
- * drop, e.g. from an idle task that emits no tracepoints; network: the socket
+ * drop, e.g. from an idle task that emits no tracepoints, and
+ * sched:sched_wakeup / sched_wakeup_new, when a task became runnable;
+ * network: the socket
  * layer's sock:sock_send_length / sock_recv_length where present, else
  * net:net_dev_queue, which fires in the sending task's context for locally
  * generated packets, or in a softirq's, with tcp:tcp_probe,
@@ -23,7 +25,10 @@
  * same on the first run after boot as on the next.  SIGINT and SIGTERM stop
  * perf, which finishes the file; it is kept, and ovb-capture ends by the
  * signal.  The finished file is read through once to count the events the
- * kernel lost, which are reported with the --mmap-pages to pass. */
+ * kernel lost, which are reported with the --mmap-pages to pass, and
+ * perf's passes over its buffers (more than a recording never woken has:
+ * said, as perf drops the charges made while the kernel wakes it).  The
+ * buffers are large by default so that it is not woken (mmap_pages). */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -36,12 +41,15 @@
 #include "ovb.h"
 
 #define TRACEFS "/sys/kernel/tracing"
+#define WOKEN_ROUNDS 3   /* perf's passes over its buffers when the kernel
+                            never woke it (ovb-onoff's WOKEN_ROUNDS) */
 
 enum { OPT_RECV = 0x100, OPT_NET, OPT_PERF, OPT_DRY_RUN, OPT_NO_CGROUPS,
 	OPT_MMAP_PAGES };
 
 static double opt_duration = -1;
 static const char *opt_mmap_pages;
+static char default_pages[24];
 static bool opt_recv, opt_dry_run, opt_no_cgroups;
 static const char *opt_net = "auto";
 static const char *opt_perf = "perf";
@@ -62,8 +70,10 @@ static const struct argp_option options[] = {
 	{ "perf", OPT_PERF, "PROGRAM", 0, "The perf program (default perf)", 0 },
 	{ "mmap-pages", OPT_MMAP_PAGES, "PAGES", 0,
 	  "The ring buffer of each CPU, in pages (a power of 2; perf record -m; "
-	  "default perf's, 512 KiB): larger loses fewer events on a busy "
-	  "machine", 0 },
+	  "default 64 MiB, less where all CPUs' buffers would take more than "
+	  "1/32 of the memory): perf drops the CPU-time charges made while the "
+	  "kernel wakes it to empty a buffer half full, and loses events when "
+	  "it empties them too late", 0 },
 	{ "dry-run", OPT_DRY_RUN, NULL, 0,
 	  "Print the perf command line and exit", 0 },
 	{ 0 }
@@ -79,7 +89,8 @@ static const char doc[] =
 	"Where tracefs is not mounted yet (a fresh boot), ovb-capture mounts it "
 	"at " TRACEFS " as perf does, when permitted (root).  When perf lost "
 	"events (the kernel's buffers filled on a busy machine), it says how "
-	"many and the --mmap-pages to pass.  SIGINT or SIGTERM, to ovb-capture "
+	"many and the --mmap-pages to pass; when the kernel woke perf to empty "
+	"them (which drops the CPU time charged meanwhile), it says so too.  SIGINT or SIGTERM, to ovb-capture "
 	"alone or to its process group, stops the recording: the trace "
 	"recorded until then is kept whole, and ovb-capture then ends by that "
 	"signal (130 or 143 in a shell).\n\n"
@@ -219,6 +230,35 @@ push(char ***argv, size_t *n, size_t *cap, const char *s)
 	*OVB_PUSH(*argv, *n, *cap) = (char *)s;
 }
 
+/* perf's ring buffers, per CPU, when --mmap-pages is not given.  The
+ * kernel wakes perf each time a CPU's buffer is half full, and perf drops
+ * every event raised while that wakeup runs (perf_pending_irq() holds
+ * perf's recursion guard): among them the sched_stat_runtime charge that
+ * enqueuing perf makes to the task running where it is woken, up to a
+ * tick of CPU time missing from the trace per wakeup (nginx under wrk with
+ * perf's 512 KiB: 166 wakeups in 3 s, a worker's charges 0.2-3 % below
+ * its /proc/PID/schedstat; bench/README.md).  So the default is large
+ * enough that a recording of minutes is not woken at all: 64 MiB per CPU,
+ * halved while all CPUs' buffers would take more than 1/32 of the memory,
+ * never below perf's own 512 KiB (then perf's default is used). */
+static const char *
+mmap_pages(void)
+{
+	if (opt_mmap_pages)
+		return opt_mmap_pages;
+	long pg = sysconf(_SC_PAGESIZE), ncpu = sysconf(_SC_NPROCESSORS_ONLN),
+		phys = sysconf(_SC_PHYS_PAGES);
+	if (pg <= 0 || ncpu <= 0 || phys <= 0 || (64L << 20) % pg)
+		return NULL;
+	long pages = (64L << 20) / pg, floor = (512L << 10) / pg;
+	while (pages > floor && (double)pages * (double)ncpu > (double)phys / 32)
+		pages /= 2;
+	if (pages <= floor)
+		return NULL;
+	snprintf(default_pages, sizeof default_pages, "%ld", pages);
+	return default_pages;
+}
+
 /* The perf command line; events as the running kernel has them. */
 static char **
 perf_argv(const char *out, char **cmd, int ncmd, char *dur)
@@ -242,6 +282,16 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 	if (has_event("sched/sched_stat_runtime")) {
 		push(&v, &n, &cap, "-e");
 		push(&v, &n, &cap, "sched:sched_stat_runtime");
+	}
+	/* when a task became runnable: its wait for a CPU after a wake-up
+	 * (ovb-onoff's runnable wait and --demand) */
+	if (has_event("sched/sched_wakeup")) {
+		push(&v, &n, &cap, "-e");
+		push(&v, &n, &cap, "sched:sched_wakeup");
+		if (has_event("sched/sched_wakeup_new")) {
+			push(&v, &n, &cap, "-e");
+			push(&v, &n, &cap, "sched:sched_wakeup_new");
+		}
 	}
 	if (strcmp(opt_net, "none") && sock) {
 		push(&v, &n, &cap, "-e");
@@ -277,9 +327,10 @@ perf_argv(const char *out, char **cmd, int ncmd, char *dur)
 			push(&v, &n, &cap, devq[i]);
 		}
 	}
-	if (opt_mmap_pages) {
+	const char *pages = mmap_pages();
+	if (pages) {
 		push(&v, &n, &cap, "-m");
-		push(&v, &n, &cap, opt_mmap_pages);
+		push(&v, &n, &cap, pages);
 	}
 	push(&v, &n, &cap, "-o");
 	push(&v, &n, &cap, out);
@@ -395,10 +446,12 @@ check_trace(const char *tmp, const char *out)
 		return OVB_EIO;
 	}
 	struct ovb_perf *p;
-	uint64_t samples = 0, lost = 0;
+	uint64_t samples = 0, lost = 0, rounds = 0;
 	int st = ovb_perf_open(f, out, &p);
 	if (!st)
 		st = ovb_perf_count(p, &samples, &lost);
+	if (!st)
+		rounds = ovb_perf_rounds(p);
 	ovb_perf_close(p);
 	fclose(f);
 	if (st) {
@@ -407,10 +460,10 @@ check_trace(const char *tmp, const char *out)
 			"started recording)" : "");
 		return st == OVB_EIO ? st : OVB_EUNAVAIL;
 	}
+	/* perf's default: 512 KiB per CPU */
+	long pages = mmap_pages() ? atol(mmap_pages()) :
+		524288 / sysconf(_SC_PAGESIZE);
 	if (lost) {
-		/* perf's default: 512 KiB per CPU */
-		long pages = opt_mmap_pages ? atol(opt_mmap_pages) :
-			524288 / sysconf(_SC_PAGESIZE);
 		ovb_warn("%s: perf lost %llu of %llu events (%.2f %%): the "
 			"kernel's buffers filled faster than perf emptied them, and "
 			"what they held is not in the trace (ovb-onoff reports the "
@@ -419,7 +472,15 @@ check_trace(const char *tmp, const char *out)
 			out, (unsigned long long)lost, (unsigned long long)(samples +
 			lost), 100.0 * (double)lost / (double)(samples + lost),
 			pages * 4, pages);
-	}
+	} else if (rounds > WOKEN_ROUNDS)
+		ovb_warn("%s: perf emptied its buffers %llu times while it "
+			"recorded (more than the %d passes of a recording the kernel "
+			"never woke it in): perf drops the events raised while the "
+			"kernel wakes it, among them CPU time charged to the task "
+			"then running (up to a tick each), so busy time may be low; "
+			"record again with a larger buffer: --mmap-pages=%ld (now "
+			"%ld pages per CPU)", out, (unsigned long long)rounds,
+			WOKEN_ROUNDS, pages * 4, pages);
 	return 0;
 }
 

@@ -10,7 +10,10 @@
  * stretches of time during which a constant number (>= 1) of CPUs ran its
  * tasks, in order and disjoint, within the span [first sample, last
  * sample]; a task already running when recording began counts from the
- * span's start.  Bytes are credited to the task in whose context the
+ * span's start; with --demand, also one per task of the capsule waiting
+ * for a CPU while runnable after a preemption (its switch out with
+ * prev_state R to its switch in) or a wake-up (sched_wakeup to its switch
+ * in), at most the trace's CPUs.  Bytes are credited to the task in whose context the
  * socket call ran, never to a task interrupted by a hard or soft irq;
  * bytes net:net_dev_queue saw in a softirq go to the owner of the socket
  * the softirq served (tcp:tcp_probe, an hrtimer or timer_list timer the
@@ -35,10 +38,13 @@
                                   its socket instead (< LOOKBACK / 2) */
 
 enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU,
-	OPT_IFACE };
+	OPT_IFACE, OPT_DEMAND };
 #define MAXIFACES 64
 #define MAXDEVS 1024         /* device names a trace may name */
 #define BOUND_PCT 1.5        /* default bound on the uncertainty, % of busy */
+#define WOKEN_ROUNDS 3       /* perf's passes over its buffers (FINISHED_ROUND
+                                records) in a recording the kernel never
+                                woke it in (ovb-capture's WOKEN_ROUNDS) */
 #define WAIT_PCT 5.0         /* runnable waiting above this, % of busy:
                                 a warning */
 
@@ -56,6 +62,11 @@ struct task {
 	uint64_t charged;    /* CPU time the kernel charged it since then
 	                        (sched:sched_stat_runtime), ns */
 	bool runnable;       /* it was preempted then, not asleep */
+	uint64_t woken;      /* when sched_wakeup made it runnable, 0 not
+	                        since it last left a CPU */
+	bool demand;         /* --demand: its wait since then counts as busy
+	                        for capsule dcap */
+	int16_t dcap;
 };
 
 struct proc {
@@ -81,6 +92,8 @@ struct capstate {
 	uint64_t wait_ns;    /* task-ns its tasks waited for a CPU while
 	                        runnable after a preemption (switched out with
 	                        prev_state R until switched in again) */
+	uint64_t wake_ns;    /* and after a wake-up (sched_wakeup to the
+	                        switch in) */
 	uint64_t short_ns;   /* CPU-ns between where runs' charges ended and
 	                        their switch out: the busy time is low by at
 	                        most this much if charges the trace does not
@@ -127,6 +140,7 @@ struct pending {
 static struct selector sel[MAXCAPS];
 static int nsel;
 static bool opt_recv, opt_net = true, opt_strict, opt_allow_empty;
+static bool opt_demand;
 static double opt_bound = BOUND_PCT;   /* < 0: any */
 static const char *opt_input;
 static const char *opt_iface[MAXIFACES];
@@ -187,6 +201,7 @@ static struct state {
 	bool have_gap;
 	uint64_t events, irq_bytes;
 	bool has_runtime;    /* sched:sched_stat_runtime was recorded */
+	bool has_wakeup;     /* sched:sched_wakeup was recorded */
 	bool hold_xfers;     /* tcp:tcp_probe was recorded: transfers go
 	                        through held, so late credits stay in order */
 	uint64_t *cur_sk;    /* per CPU: the socket the running softirq
@@ -263,7 +278,14 @@ static const struct argp_option options[] = {
 	  "by more than PCT % (default 1.5); 'any' warns instead", 0 },
 	{ "strict", OPT_STRICT, "PCT", OPTION_ARG_OPTIONAL,
 	  "As --max-uncertainty=PCT (default 1.5), and also fail when network "
-	  "bytes could not be credited to a capsule", 0 },
+	  "bytes could not be credited to a capsule, or (without --demand) when "
+	  "a capsule's tasks waited for a CPU while runnable more than 5 % of "
+	  "its busy time", 0 },
+	{ "demand", OPT_DEMAND, NULL, 0,
+	  "Count the time a capsule's tasks waited for a CPU while runnable "
+	  "(after a preemption or a wake-up) as busy: what it needed, not what "
+	  "a busy host "
+	  "let it have (at most as many CPUs as the trace has)", 0 },
 	{ "allow-empty", OPT_ALLOW_EMPTY, NULL, 0,
 	  "A selector that matches no process of the trace is no error (its "
 	  "capsule is written, with no busy period)", 0 },
@@ -396,6 +418,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--iface: at most %d devices", MAXIFACES);
 		opt_iface[niface++] = arg;
 		return 0;
+	case OPT_DEMAND: opt_demand = true; return 0;
 	case OPT_STRICT:
 		opt_strict = true;
 		if (arg)
@@ -588,13 +611,15 @@ static void
 apply(int16_t k, int delta, uint64_t t)
 {
 	struct capstate *c = &S.cap[k];
-	if (c->n && t > c->since) {
-		c->busy += (t - c->since) * c->n;
-		if (c->last.ncpu == c->n && c->last.end == c->since)
+	/* --demand: runs and runnable waits, at most one per CPU */
+	uint32_t n = c->n > S.ncpus && opt_demand ? S.ncpus : c->n;
+	if (n && t > c->since) {
+		c->busy += (t - c->since) * n;
+		if (c->last.ncpu == n && c->last.end == c->since)
 			c->last.end = t;
 		else {
 			flush_busy(k);
-			c->last = (struct ovb_busy){ c->since, t, c->n };
+			c->last = (struct ovb_busy){ c->since, t, n };
 		}
 	}
 	c->n = (uint32_t)((int)c->n + delta);
@@ -813,7 +838,14 @@ note_resume(uint32_t c, int32_t tid, uint64_t t)
 	int16_t cap = capsule_of_task(tid);
 	if (k->runnable && k->lastout && t > k->lastout && cap >= 0)
 		S.cap[cap].wait_ns += t - k->lastout;
+	else if (!k->runnable && k->woken && t > k->woken && cap >= 0)
+		S.cap[cap].wake_ns += t - k->woken;
+	uint64_t from = k->runnable ? k->lastout : k->woken;
+	if (k->demand)
+		change(k->dcap, -1, t > from ? t : from);
+	k->demand = false;
 	k->runnable = false;
+	k->woken = 0;
 	(void)c;
 }
 
@@ -831,6 +863,14 @@ note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
 	k->lastout = t;
 	k->runnable = ev->prev_runnable;
 	k->charged = 0;
+	k->demand = false;
+	k->woken = 0;
+	if (opt_demand && k->runnable) {
+		/* it waits for a CPU from now until its next switch in */
+		k->dcap = capsule_of_task(ev->prev);
+		k->demand = k->dcap >= 0;
+		change(k->dcap, +1, t);
+	}
 }
 
 /* CPU time the kernel charged capsule k on CPU c that the run it
@@ -1031,6 +1071,31 @@ on_runtime(const struct ovb_pev *ev)
 	S.cur_tid[c] = tid;
 	S.cur_cap[c] = k;
 	S.cpu_since[c] = s;
+	return 0;
+}
+
+/* sched:sched_wakeup (or _new): task next became runnable; until its
+ * switch in it waits for a CPU (note_resume), unless it still runs (woken
+ * before it left the CPU) or was preempted (its wait counted from then). */
+static int
+on_wakeup(const struct ovb_pev *ev)
+{
+	int32_t tid = ev->next;
+	int st = grow_ids(tid, "task");
+	if (st || tid <= 0 || !S.started)
+		return st;
+	struct task *k = &S.task[tid];
+	if (k->runnable || k->woken)
+		return 0;
+	for (uint32_t o = 0; o < S.ncpus; o++)
+		if (S.cur_tid[o] == tid)
+			return 0;
+	k->woken = ev->time ? ev->time : 1;
+	if (opt_demand) {
+		k->dcap = capsule_of_task(tid);
+		k->demand = k->dcap >= 0;
+		change(k->dcap, +1, ev->time);
+	}
 	return 0;
 }
 
@@ -1740,6 +1805,7 @@ start(const struct ovb_pev *ev)
 	S.owed = ovb_xcalloc((size_t)S.ncpus * MAXCAPS, sizeof *S.owed);
 	S.idle_from = ovb_xcalloc(S.ncpus, sizeof *S.idle_from);
 	S.has_runtime = ovb_perf_has(S.perf, "sched:sched_stat_runtime");
+	S.has_wakeup = ovb_perf_has(S.perf, "sched:sched_wakeup");
 	S.hold_xfers = ovb_perf_has(S.perf, "tcp:tcp_probe") &&
 		ovb_perf_has(S.perf, "irq:softirq_entry") &&
 		ovb_perf_has(S.perf, "irq:softirq_exit");
@@ -1779,6 +1845,7 @@ on_event(const struct ovb_pev *ev)
 	case OVB_PEV_RECV: return on_xfer(ev);
 	case OVB_PEV_LOST: on_lost(ev); return 0;
 	case OVB_PEV_RUNTIME: return on_runtime(ev);
+	case OVB_PEV_WAKEUP: return on_wakeup(ev);
 	case OVB_PEV_SOCK: return on_sock(ev);
 	case OVB_PEV_SOFTIRQ:
 		if (ev->cpu < S.ncpus)
@@ -1850,6 +1917,28 @@ finish(const char *name)
 	return 0;   /* the span is written once the trace is accepted (run) */
 }
 
+/* The kernel wakes perf each time a CPU's buffer is half full, and perf
+ * drops every event raised while that wakeup runs, among them the
+ * sched_stat_runtime charge its enqueue makes to the task running where
+ * it is woken (up to a tick of that task's CPU time each).  A trace
+ * whose FINISHED_ROUND records show perf emptied its buffers more often
+ * than a recording never woken does lacks such charges: said (the runs
+ * they belong to count in -v's "low by at most" bound). */
+static void
+woken_report(const char *name)
+{
+	uint64_t r = ovb_perf_rounds(S.perf);
+	if (!S.has_runtime || r <= WOKEN_ROUNDS || ovb_quiet)
+		return;
+	ovb_warn("%s: perf emptied its buffers %llu times while it recorded "
+		"(more than the %d passes of a recording the kernel never woke it "
+		"in): perf drops the events raised while the kernel wakes it, "
+		"among them CPU time charged to the task then running (up to a "
+		"tick each), so busy time may be low; record with a larger "
+		"buffer (ovb-capture's default, or perf record -m)", name,
+		(unsigned long long)r, WOKEN_ROUNDS);
+}
+
 /* Per capsule, how far its busy time may be off: runs whose switch in
  * the trace misses, and (without sched:sched_stat_runtime) runs of woken
  * tasks the kernel may have charged from before their switch in.  -v says
@@ -1896,21 +1985,39 @@ check_bounds(const char *name)
 		if (over)
 			st = OVB_EDATA;
 	}
+	int waited = 0;
 	for (int k = 0; k < nsel; k++) {
 		const struct capstate *c = &S.cap[k];
-		double pct = c->busy ? 100.0 * (double)c->wait_ns /
-			(double)c->busy : 0;
-		if (ovb_verbose || (pct > WAIT_PCT && !ovb_quiet))
+		uint64_t w = c->wait_ns + c->wake_ns;
+		double pct = c->busy ? 100.0 * (double)w / (double)c->busy : 0;
+		if (opt_demand) /* the waits are in busy: of what it got */
+			pct = c->busy > w ? 100.0 * (double)w /
+				(double)(c->busy - w) : w ? 100.0 : 0;
+		bool fail = opt_strict && !opt_demand && pct > WAIT_PCT;
+		char woke[96] = "after wake-ups not measured: the trace has no "
+			"sched:sched_wakeup";
+		if (S.has_wakeup)
+			snprintf(woke, sizeof woke, "%.6f after wake-ups",
+				(double)c->wake_ns / 1e9);
+		if (ovb_verbose || fail || (pct > WAIT_PCT && !ovb_quiet))
 			ovb_warn("%s: capsule %s: its tasks waited for a CPU while "
-				"runnable (preempted) %.6f task-s, %.3g %% of its busy "
-				"time%s", name, sel[k].name, (double)c->wait_ns / 1e9,
-				pct, pct > WAIT_PCT ? ": the host was busy, and its "
-				"busy time is what it got, not what it needed" : "");
+				"runnable %.6f task-s (%.6f after preemptions, %s), "
+				"%.3g %% of its busy time%s%s", name,
+				sel[k].name, (double)w / 1e9, (double)c->wait_ns / 1e9,
+				woke, pct, pct <= WAIT_PCT ? "" : opt_demand ? ": the host "
+				"was busy; counted as busy (--demand)" : ": the host was "
+				"busy, and its busy time is what it got, not what it needed "
+				"(--demand counts the wait as demand)", fail ? "; refused "
+				"under --strict (above 5 %)" : "");
+		if (fail)
+			waited = OVB_EDATA;
 	}
 	if (st)
 		ovb_warn("%s: refused: busy time uncertain by more than %g %% "
 			"(--max-uncertainty=PCT, or any, accepts it)", name,
 			opt_bound);
+	if (waited)
+		st = waited;
 	if (S.irq_bytes && (ovb_verbose || !ovb_quiet || opt_strict))
 		ovb_warn("%s: %llu bytes sent in interrupt context "
 			"(net:net_dev_queue) are not credited to any capsule: %llu "
@@ -1971,6 +2078,8 @@ run(const char *path)
 		if (!st)
 			st = check_bounds(name);
 		if (!st)
+			woken_report(name);
+		if (!st)
 			st = net_report(name);
 		/* Last, and only for a trace accepted: on stdout the records
 		 * before it are written already, and a file without its span
@@ -1986,7 +2095,8 @@ run(const char *path)
 			"lost, %llu bytes sent in irq context credited to the "
 			"socket's owner (%llu named by the loopback packet's "
 			"arrival), %llu not credited; %llu CPU-ns charged where two runs' "
-			"charges overlapped placed in idle time, %llu not placed", name,
+			"charges overlapped placed in idle time, %llu not placed; "
+			"perf emptied its buffers %llu times", name,
 			(unsigned long long)S.events,
 			(unsigned long long)ovb_perf_reordered(S.perf),
 			(unsigned long long)S.mismatched,
@@ -1997,7 +2107,8 @@ run(const char *path)
 			(unsigned long long)S.irq_arrived,
 			(unsigned long long)S.irq_bytes,
 			(unsigned long long)S.moved,
-			(unsigned long long)S.unplaced);
+			(unsigned long long)S.unplaced,
+			(unsigned long long)ovb_perf_rounds(S.perf));
 	ovb_perf_close(S.perf);
 	ovb_close_in(f);
 	return st;
