@@ -321,6 +321,33 @@ read_wbin(struct ovb_dist_reader *r, struct ovb_lex *lx)
 	return 0;
 }
 
+/* wcurve DAYS FROM SIGMA RHO: the next breakpoint of the window's
+ * token-bucket curve (sigma increasing, rho non-increasing). */
+static int
+read_wcurve(struct ovb_dist_reader *r, struct ovb_lex *lx)
+{
+	double sg, rho;
+	int st = ovb_arity(lx, 5, 5, "wcurve DAYS FROM SIGMA RHO");
+	if (st)
+		return st;
+	int i = window_at(r, lx, 1, 0, true);
+	if (i < 0)
+		return OVB_EDATA;
+	if ((st = ovb_tok_nonneg(lx, 3, "wcurve SIGMA", &sg)) ||
+	    (st = ovb_tok_nonneg(lx, 4, "wcurve RHO", &rho)))
+		return st;
+	struct ovb_win *w = &r->d->tod.w[i];
+	if (w->ncurve && !(sg > w->curve[w->ncurve - 1].sigma))
+		return ovb_err(lx, "wcurve: SIGMA %s of window %s %s does not "
+			"increase", lx->tok[3], lx->tok[1], lx->tok[2]);
+	if (w->ncurve && rho > w->curve[w->ncurve - 1].rho)
+		return ovb_err(lx, "wcurve: RHO %s of window %s %s increases",
+			lx->tok[4], lx->tok[1], lx->tok[2]);
+	w->curve = ovb_xrealloc(w->curve, w->ncurve + 1, sizeof *w->curve);
+	w->curve[w->ncurve++] = (struct ovb_pt){ sg, rho };
+	return 0;
+}
+
 int
 ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx)
 {
@@ -369,6 +396,8 @@ ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx)
 		st = read_window(r, lx);
 	else if (strcmp(kw, "wbin") == 0)
 		st = read_wbin(r, lx);
+	else if (strcmp(kw, "wcurve") == 0)
+		st = read_wcurve(r, lx);
 	else
 		return 0;
 	return st ? st : 1;
@@ -599,6 +628,12 @@ ovb_dist_put(FILE *f, const struct ovb_dist *d)
 			if (w->h.count[k])
 				fprintf(f, "wbin %s %d %zu %llu\n", days, w->from,
 					k, (unsigned long long)w->h.count[k]);
+		for (size_t k = 0; k < w->ncurve; k++) {
+			fprintf(f, "wcurve %s %d", days, w->from);
+			ovb_put_real(f, w->curve[k].sigma);
+			ovb_put_real(f, w->curve[k].rho);
+			fputc('\n', f);
+		}
 	}
 }
 

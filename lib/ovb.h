@@ -32,6 +32,7 @@ struct ovb_curve;
 struct ovb_onoff;
 struct ovb_oncap;
 struct ovb_series;
+struct ovb_pt;
 
 #define OVB_VERSION "0.1.0"
 
@@ -458,6 +459,8 @@ struct ovb_win {
 	int days;               /* OVB_TOD_WEEKDAY or OVB_TOD_WEEKEND */
 	int from, to;           /* hours, 0 <= from < to <= 24 */
 	struct ovb_hist h;      /* width: the block's; n 0: unmeasured */
+	size_t ncurve;          /* the window's own token-bucket curve */
+	struct ovb_pt *curve;   /* rho(sigma), sigma increasing; 0: none */
 };
 struct ovb_tod {
 	bool has;               /* the block has windows ("windows" record) */
@@ -1582,14 +1585,22 @@ const struct ovb_win *ovb_tod_window(const struct ovb_dist *U, int slot);
  * unmeasured).  Replaces d->tod. */
 void ovb_tod_fill(struct ovb_dist *d, const uint64_t *t, const double *v,
 	size_t n, int64_t offset, uint64_t min);
+/* Each window's token-bucket curve (ovb_series_tbucket) from the samples
+ * of se whose slot is in it, the rest of the time a gap: the windows of d
+ * must be filled and se's interval divide 1 h.  0, or OVB_EDATA with *why
+ * (a window's curve cannot be computed). */
+int ovb_tod_curves(struct ovb_dist *d, const struct ovb_series *se,
+	const char **why);
 void ovb_tod_copy(struct ovb_tod *to, const struct ovb_tod *from);
 void ovb_tod_free(struct ovb_tod *t);
 /* The need of x in the window of slot, from its profile block q (NULL,
  * a mem block or a U without windows: x itself): U the window's; sigma
- * the cheapest valid token bucket (rate, burst) by q's curve and its own
- * (sigma, rho) whose rate is at least the window's (1-O) percentile
- * (the upper edge of the bin holding its rank).  false: the window is
- * unmeasured. */
+ * the window's (1-O) percentile a (the upper edge of the bin holding its
+ * rank; at least its curve's first rate) and rho the window's curve
+ * there (linear between breakpoints, rounded up), as the paper picks
+ * them from the whole U; a window without a curve: sigma max(a, x's
+ * sigma) and x's rho (a valid bucket of the whole trace).  false: the
+ * window is unmeasured. */
 bool ovb_tod_need(const struct ovb_need *x, const struct ovb_qos *q,
 	int slot, struct ovb_need *out);
 /* A node's test per window: Eq. 1 and Eq. 3 (ovb_node_stat, decided

@@ -17,10 +17,12 @@
  *   only intervals measured in it; a day type without any is one window
  *   with 0 intervals, unmeasured, and the node test reports every slot
  *   where a member is unmeasured instead of deciding it.
- * - A window's need is a valid token bucket of the whole trace (a point of
- *   the profile's curve, or its own (sigma, rho) at a rate at least its
- *   own sigma), at a rate at least the window's (1-O) percentile; decisions
- *   are ovb_node_stat's, exact. */
+ * - A window's need is the paper's pick made on the window alone: sigma
+ *   its (1-O) percentile, rho its own token-bucket curve there (the
+ *   series with the time outside the window as gaps); without a window
+ *   curve, a valid bucket of the whole trace at a rate at least that
+ *   percentile.  Decisions are ovb_node_stat's, exact. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,8 +75,10 @@ ovb_tod_window(const struct ovb_dist *U, int slot)
 void
 ovb_tod_free(struct ovb_tod *t)
 {
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
 		free(t->w[i].h.count);
+		free(t->w[i].curve);
+	}
 	free(t->w);
 	memset(t, 0, sizeof *t);
 }
@@ -93,6 +97,10 @@ ovb_tod_copy(struct ovb_tod *to, const struct ovb_tod *from)
 		to->w[i].h.count = ovb_xcalloc(h->nbins ? h->nbins : 1,
 			sizeof *h->count);
 		memcpy(to->w[i].h.count, h->count, h->nbins * sizeof *h->count);
+		const struct ovb_win *w = &from->w[i];
+		to->w[i].curve = ovb_xcalloc(w->ncurve ? w->ncurve : 1,
+			sizeof *w->curve);
+		memcpy(to->w[i].curve, w->curve, w->ncurve * sizeof *w->curve);
 	}
 }
 
@@ -160,14 +168,57 @@ hist_pct(const struct ovb_hist *h, double p)
 	return ovb_hist_hi(h, k);
 }
 
-/* Keeps (s, r) when it is cheaper over tau than the best so far. */
-static void
-cheaper(double s, double r, double tau, double *bs, double *br)
+int
+ovb_tod_curves(struct ovb_dist *d, const struct ovb_series *se,
+	const char **why)
 {
-	if (s * tau + r < *bs * tau + *br) {
-		*bs = s;
-		*br = r;
+	struct ovb_tod *td = &d->tod;
+	struct ovb_series w = *se;
+	w.t = ovb_xcalloc(se->n ? se->n : 1, sizeof *w.t);
+	w.v = ovb_xcalloc(se->n ? se->n : 1, sizeof *w.v);
+	int st = 0;
+	for (size_t k = 0; k < td->n && !st; k++) {
+		struct ovb_win *win = &td->w[k];
+		w.n = 0;
+		for (size_t i = 0; i < se->n; i++) {
+			int s = ovb_tod_slot(se->t[i], td->offset);
+			if (s / 24 == win->days && win->from <= s % 24 &&
+			    s % 24 < win->to) {
+				w.t[w.n] = se->t[i];
+				w.v[w.n++] = se->v[i];
+			}
+		}
+		if (!w.n)
+			continue;       /* unmeasured: no curve */
+		struct ovb_curve cv;
+		st = ovb_series_tbucket(&w, &cv, why);
+		if (!st) {
+			win->ncurve = cv.n;
+			win->curve = cv.pt;
+			cv.pt = NULL;
+		}
+		free(cv.pt);
+		free(cv.capsule);
 	}
+	free(w.t);
+	free(w.v);
+	return st;
+}
+
+/* rho(s) of the curve c[0..n) (n >= 1, s >= c[0].sigma): linear between
+ * breakpoints, rounded up; the last rho beyond the last point. */
+static double
+curve_up(const struct ovb_pt *c, size_t n, double s)
+{
+	size_t i = 0;
+	while (i + 1 < n && c[i + 1].sigma <= s)
+		i++;
+	if (i + 1 == n || c[i].sigma == s)
+		return c[i].rho;
+	double f = (s - c[i].sigma) / (c[i + 1].sigma - c[i].sigma);
+	double r = nextafter(c[i].rho + f * (c[i + 1].rho - c[i].rho),
+		INFINITY);
+	return r > c[i].rho ? c[i].rho : r;
 }
 
 bool
@@ -182,19 +233,15 @@ ovb_tod_need(const struct ovb_need *x, const struct ovb_qos *q, int slot,
 		return false;
 	out->h = &w->h;
 	double a = hist_pct(&w->h, 100 - 100 * x->O);
-	/* valid buckets at a rate >= a: rho(sigma) is non-increasing, so a
-	 * point's rho holds at any larger rate, and the profile's rho is at
-	 * least its curve at its sigma */
-	double bs = a > x->sigma ? a : x->sigma, br = x->rho;
-	for (size_t i = 0; i < q->ncurve; i++) {
-		const struct ovb_pt *p = &q->curve[i];
-		if (p->sigma >= a)
-			cheaper(p->sigma, p->rho, x->tau, &bs, &br);
-		else if (i + 1 == q->ncurve || q->curve[i + 1].sigma > a)
-			cheaper(a, p->rho, x->tau, &bs, &br);
+	if (w->ncurve) {
+		if (a < w->curve[0].sigma)
+			a = w->curve[0].sigma;
+		out->sigma = a;
+		out->rho = curve_up(w->curve, w->ncurve, a);
+	} else {        /* rho(max(a, sigma)) <= rho(sigma) <= rho */
+		out->sigma = a > x->sigma ? a : x->sigma;
+		out->rho = x->rho;
 	}
-	out->sigma = bs;
-	out->rho = br;
 	return true;
 }
 

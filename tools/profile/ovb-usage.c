@@ -469,8 +469,16 @@ put_tod(struct ovb_usage *u, const char *file, const struct ovb_series *se,
 	memcpy(t, sm->t, n * sizeof *t);        /* put_dist sorts v */
 	memcpy(v, sm->v, n * sizeof *v);
 	int st = put_dist(u, file, se->capsule, se->res, (double)len, sm);
-	if (!st)
-		ovb_tod_fill(&u->d[u->n - 1], t, v, n, opt_tod_offset, opt_tod);
+	const char *why = NULL;
+	if (!st) {
+		struct ovb_dist *d = &u->d[u->n - 1];
+		ovb_tod_fill(d, t, v, n, opt_tod_offset, opt_tod);
+		/* each window's own token-bucket curve */
+		if (ovb_tod_curves(d, se, &why))
+			st = ovb_err_at(file, se->line, "series %s %s: --tod: a "
+				"window's token-bucket curve: %s", se->capsule,
+				ovb_res_name(se->res), why);
+	}
 	free(t);
 	free(v);
 	return st;
