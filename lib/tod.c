@@ -96,11 +96,15 @@ ovb_tod_copy(struct ovb_tod *to, const struct ovb_tod *from)
 		to->w[i] = from->w[i];
 		to->w[i].h.count = ovb_xcalloc(h->nbins ? h->nbins : 1,
 			sizeof *h->count);
-		memcpy(to->w[i].h.count, h->count, h->nbins * sizeof *h->count);
+		if (h->nbins)   /* an unmeasured window has no bins */
+			memcpy(to->w[i].h.count, h->count,
+				h->nbins * sizeof *h->count);
 		const struct ovb_win *w = &from->w[i];
 		to->w[i].curve = ovb_xcalloc(w->ncurve ? w->ncurve : 1,
 			sizeof *w->curve);
-		memcpy(to->w[i].curve, w->curve, w->ncurve * sizeof *w->curve);
+		if (w->ncurve)
+			memcpy(to->w[i].curve, w->curve,
+				w->ncurve * sizeof *w->curve);
 	}
 }
 
