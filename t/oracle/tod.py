@@ -49,18 +49,6 @@ def slot(T, off):
     return (24 if dow >= 5 else 0) + sec // 3600
 
 
-def hbin(x, w):
-    """The least k with x <= k w (0 for x == 0), in doubles (usage.md)."""
-    if not x > 0:
-        return 0
-    k = max(1, math.ceil(x / w))
-    while k > 1 and (k - 1) * w >= x:
-        k -= 1
-    while k * w < x:
-        k += 1
-    return k
-
-
 def windows(samples, off, mn):
     """[(days, from, to, [(T, v)...])] by the merge rule."""
     cnt = [0] * 48
@@ -87,23 +75,36 @@ def windows(samples, off, mn):
     return out
 
 
-def pct_edge(vals, p):
-    """The upper edge of the bin of the nearest-rank p-th percentile."""
-    n = len(vals)
+def hbin(x, w):
+    """The least k with x <= k w (0 for x == 0), in doubles (usage.md;
+    t/oracle/usage.py's hist_bin, which cannot be imported: it parses
+    the command line when loaded)."""
+    if not x > 0:
+        return 0
+    k = max(1, math.ceil(x / w))
+    while k > 1 and (k - 1) * w >= x:
+        k -= 1
+    while k * w < x:
+        k += 1
+    return k
+
+
+def rank(p, n):
+    """Nearest rank of the p-th percentile among n (usage.md)."""
     x = p * n / 100
     r = round(x)
-    rank = r if abs(x - r) <= 1e-9 * max(1, x) else math.ceil(x)
-    rank = min(max(rank, 1), n)
-    k = sorted(hbin(v, WIDTH) for v in vals)[rank - 1]
+    k = r if abs(x - r) <= 1e-9 * max(1, x) else math.ceil(x)
+    return min(max(k, 1), n)
+
+
+def pct_edge(vals, p):
+    """The upper edge of the bin of the nearest-rank p-th percentile."""
+    k = sorted(hbin(v, WIDTH) for v in vals)[rank(p, len(vals)) - 1]
     return k * WIDTH
 
 
 def pct_exact(vals, p):
-    n = len(vals)
-    x = p * n / 100
-    r = round(x)
-    rank = r if abs(x - r) <= 1e-9 * max(1, x) else math.ceil(x)
-    return sorted(vals)[min(max(rank, 1), n) - 1]
+    return sorted(vals)[rank(p, len(vals)) - 1]
 
 
 def rho(samples, interval, s):
@@ -122,15 +123,8 @@ def rho(samples, interval, s):
 
 def y_tail(hists, C, g):
     """Pr(Y > C) as a Fraction: each value k*WIDTH moved up to the grid."""
-    def up(x):
-        if not x > 0:
-            return 0
-        k = max(1, math.ceil(x / g))
-        while k > 1 and (k - 1) * g >= x:
-            k -= 1
-        while k * g < x:
-            k += 1
-        return k
+    def up(x):                  # the least grid point at or above x
+        return hbin(x, g)
     K = math.floor(C / g)
     while (K + 1) * g <= C:
         K += 1
