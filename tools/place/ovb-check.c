@@ -11,7 +11,11 @@
  * or C/POINTS with the plan's grid record, in exact rational arithmetic
  * unless --float); checks distinct nodes per application, trust, pinning,
  * that every node exists, and that the plan's qos, cpu-resv, tbucket and
- * risk records state what was recomputed.
+ * risk records state what was recomputed.  With --mode tod, Eq. 1 and
+ * Eq. 3 of the rate resources are decided in each of the 48 hours of a
+ * weekday and a weekend day instead (lib/tod.c, ovb_tod_node), on the
+ * members' time-of-day windows; an hour where a member has no samples is
+ * reported (unmeasured), never decided as if its usage were 0.
  *
  * Invariants: every input is read and cross-checked before anything is
  * written, so bad input (status 65, with FILE:LINE) leaves stdout empty;

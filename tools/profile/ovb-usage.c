@@ -9,6 +9,10 @@
  * intervals [kL, (k+1)L) whose samples are all present.  A mem series (a
  * level, not a rate) gives the window peaks instead: per window [kW,
  * (k+1)W) (--window, default 1 h) with a sample, the largest of them.
+ * With --tod MIN (series, rates), U is also kept per time-of-day window
+ * (lib/tod.c: weekday and weekend hours merged to at least MIN
+ * intervals, each with its own token-bucket curve); a window without an
+ * interval is written with N 0, unmeasured.
  * Percentiles and the mean are exact (the
  * per-interval usages are kept, not only their bins).  Output is all or
  * nothing: with any bad input nothing is written and the exit status is
