@@ -1645,6 +1645,8 @@ struct ovb_place_req {
 	uint64_t grid;                    /* POINTS (a plan given: its own) */
 	double trust_weight;              /* score = (1 - W) fit + W trust */
 	bool aggregate, mode_given;       /* --mode aggregate; given */
+	bool tod;                         /* --mode tod: Eq. 1 and 3 in every
+	                                     hour of the day (lib/tod.c) */
 	bool repair;                      /* --max-moves given: */
 	uint64_t max_moves;
 	bool strict;                      /* warnings are errors (65) */

@@ -195,3 +195,32 @@ bad_usage() {
 	run -65 --separate-stderr ovb-usage --tod 5 "$DATA/example.onoff"
 	[[ $stderr == *"--tod needs ovb-series input"* ]] || fail "$stderr"
 }
+
+@test "ovb-place --mode tod puts the pair on one node of 2 cpu (Eq. 1 rejects VM 1 there); ovb-check --mode tod passes its plan" {
+	bb 2013-08-05 2013-08-19
+	printf 'ovb-cluster 1\nnode n1 2 cpu 1e12 B/s\nnode n2 2 cpu 1e12 B/s\n' \
+		>"$T/two.cluster"
+	run -0 --separate-stderr ovb-place -p first-fit-decreasing \
+		"$T/two.cluster" "$T/s.apps" "$T/s.profile"
+	assert_line --regexp '^reject a capsule c: no feasible node'
+	run -0 --separate-stderr ovb-place --mode tod -p first-fit-decreasing \
+		"$T/two.cluster" "$T/s.apps" "$T/s.profile" -o "$T/tod.plan"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' "$T/tod.plan")" \
+		$'a n1\nb n1'
+	run -0 --separate-stderr ovb-check --mode tod "$T/two.cluster" \
+		"$T/s.apps" "$T/s.profile" "$T/tod.plan"
+	assert_equal "$output" ''
+	# the whole-U test refuses the same plan
+	run -1 --separate-stderr ovb-check "$T/two.cluster" "$T/s.apps" \
+		"$T/s.profile" "$T/tod.plan"
+	assert_line --regexp '^violation n1 cpu eq1 '
+	# at 1.1 cpu no node holds VM 1 in every hour (the oracle: weekday
+	# 11-12 fails with both); alone it fits, so a lands, b is rejected
+	printf 'ovb-cluster 1\nnode n1 1.1 cpu 1e12 B/s\n' >"$T/one.cluster"
+	run -0 --separate-stderr ovb-place --mode tod -p first-fit-decreasing \
+		"$T/one.cluster" "$T/s.apps" "$T/s.profile"
+	assert_equal "$(grep -c '^place' <<<"$output")" 1
+	assert_line 'reject b capsule c: no feasible node of 1 (Eq. 1 or 3 in an hour of the day on 1)'
+	run -64 --separate-stderr ovb-place --mode tod --max-moves 3 \
+		"$T/two.cluster" "$T/s.apps" "$T/s.profile"
+}
