@@ -65,6 +65,22 @@ tod_kinds() {
 	# the profile carries the same windows and curves
 	assert_equal "$(grep -E '^(window|wbin|wcurve) ' "$T/s.profile")" \
 		"$(grep -E '^(window|wbin|wcurve) ' "$T/s.usage")"
+	# a last run below MIN joins the window before it (MIN 200: weekend
+	# 5-hour windows, 20-24 holds 192 and joins 15-20); a day type below
+	# MIN in all is one window (MIN 100000)
+	for min in 200 100000; do
+		run -0 "$PY" "$ORACLE/tod.py" windows "$T/s.series" 7200 $min \
+			vm1 vm30
+		want=$output
+		ovb-usage -r cpu --tod $min --tod-offset 7200 "$T/s.series" \
+			-o "$T/m.usage"
+		run -0 grep -E '^(usage|window|wbin) ' "$T/m.usage"
+		assert_equal "$output" "$want"
+	done
+	assert_equal "$(grep -c '^window' "$T/m.usage")" 4
+	run -0 grep -c '^window weekend 15 24 ' <(ovb-usage -r cpu --tod 200 \
+		--tod-offset 7200 "$T/s.series")
+	assert_output 2
 }
 
 @test "peaks at different hours share a node of 2 cpu under --mode tod, not under Eq. 1; the oracle agrees" {
