@@ -77,7 +77,7 @@ tod_kinds() {
 		run -0 grep -E '^(usage|window|wbin) ' "$T/m.usage"
 		assert_equal "$output" "$want"
 	done
-	assert_equal "$(grep -c '^window' "$T/m.usage")" 4
+	assert_equal "$(grep -c '^window ' "$T/m.usage")" 4
 	run -0 grep -c '^window weekend 15 24 ' <(ovb-usage -r cpu --tod 200 \
 		--tod-offset 7200 "$T/s.series")
 	assert_output 2
