@@ -65,6 +65,8 @@ struct ovb_dist_reader {
 	unsigned seen;           /* which required records were given */
 	size_t capcount;
 	unsigned char *binseen;  /* bins given, to reject duplicates */
+	uint64_t wnext[OVB_TOD_SLOTS];  /* per window: its next wbin K at
+	                           least (wbin records ascend) */
 };
 void ovb_dist_begin(struct ovb_dist_reader *r, struct ovb_dist *d,
 	unsigned long line);

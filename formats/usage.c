@@ -15,7 +15,7 @@
 #include "impl.h"
 
 enum { SEEN_INTERVAL = 1, SEEN_WIDTH = 2, SEEN_INTERVALS = 4, SEEN_MEAN = 8,
-	SEEN_FORECAST = 16, SEEN_LOST = 32 };
+	SEEN_FORECAST = 16, SEEN_LOST = 32, SEEN_WINDOWS = 64 };
 
 void
 ovb_dist_free(struct ovb_dist *d)
@@ -23,6 +23,7 @@ ovb_dist_free(struct ovb_dist *d)
 	free(d->capsule);
 	free(d->h.count);
 	ovb_trace_free(&d->trace);
+	ovb_tod_free(&d->tod);
 	memset(d, 0, sizeof *d);
 }
 
@@ -197,6 +198,156 @@ scalar(struct ovb_dist_reader *r, struct ovb_lex *lx, unsigned bit, enum ovb_ran
 	return st ? st : ovb_quantity(lx, range, what, v, unit);
 }
 
+/* ---- time-of-day windows (lib/tod.c): windows OFFSET s MIN, window
+ * DAYS FROM TO N, wbin DAYS FROM K COUNT ---- */
+
+static int
+read_windows(struct ovb_dist_reader *r, struct ovb_lex *lx)
+{
+	struct ovb_tod *td = &r->d->tod;
+	uint64_t min;
+	int st = once(r, lx, SEEN_WINDOWS);
+	if (st || (st = ovb_arity(lx, 4, 4, "windows OFFSET s MIN")) ||
+	    (st = ovb_tok_unit(lx, 2, "s")) ||
+	    (st = ovb_tok_u64(lx, 3, "windows MIN", &min)))
+		return st;
+	const char *o = lx->tok[1];
+	uint64_t off;
+	if (!ovb_parse_u64(o + (*o == '-'), &off) || off >= OVB_DAY)
+		return ovb_err(lx, "windows: OFFSET '%s' is not an integer "
+			"number of seconds in (-86400, 86400)", o);
+	if (min == 0)
+		return ovb_err(lx, "windows: MIN must be at least 1");
+	td->has = true;
+	td->offset = *o == '-' ? -(int64_t)off : (int64_t)off;
+	td->min = min;
+	return 0;
+}
+
+/* DAYS FROM at tok[i], tok[i+1]: the window's index in d, or -1 after
+ * reporting (want: the window must exist, else must not overlap one). */
+static int
+window_at(struct ovb_dist_reader *r, struct ovb_lex *lx, int i, int to,
+	bool want)
+{
+	struct ovb_tod *td = &r->d->tod;
+	if (!td->has)
+		return ovb_err(lx, "%s before the block's 'windows OFFSET s "
+			"MIN' record", lx->tok[0]), -1;
+	int days = ovb_tod_days_parse(lx->tok[i]);
+	uint64_t from;
+	if (days < 0)
+		return ovb_err(lx, "%s: DAYS '%s' is not weekday or weekend",
+			lx->tok[0], lx->tok[i]), -1;
+	if (ovb_tok_u64(lx, i + 1, "window FROM hour", &from))
+		return -1;
+	if (from > 23)
+		return ovb_err(lx, "%s: FROM %s is not an hour 0..23",
+			lx->tok[0], lx->tok[i + 1]), -1;
+	for (size_t k = 0; k < td->n; k++) {
+		const struct ovb_win *w = &td->w[k];
+		if (w->days != days)
+			continue;
+		if (want && w->from == (int)from)
+			return (int)k;
+		if (!want && (int)from < w->to && w->from < to)
+			return ovb_err(lx, "window %s %s %d overlaps the window "
+				"%s %d %d", lx->tok[i], lx->tok[i + 1], to,
+				lx->tok[i], w->from, w->to), -1;
+	}
+	if (want)
+		return ovb_err(lx, "wbin: no window %s from hour %s before it",
+			lx->tok[i], lx->tok[i + 1]), -1;
+	return days;
+}
+
+static int
+read_window(struct ovb_dist_reader *r, struct ovb_lex *lx)
+{
+	struct ovb_tod *td = &r->d->tod;
+	uint64_t to, n;
+	int st = ovb_arity(lx, 5, 5, "window DAYS FROM TO N");
+	if (st || (st = ovb_tok_u64(lx, 3, "window TO hour", &to)) ||
+	    (st = ovb_tok_u64(lx, 4, "window intervals N", &n)))
+		return st;
+	if (to > 24)
+		return ovb_err(lx, "window: TO %s is not an hour 1..24",
+			lx->tok[3]);
+	int days = window_at(r, lx, 1, (int)to, false);
+	if (days < 0)
+		return OVB_EDATA;
+	if (to <= strtoull(lx->tok[2], NULL, 10))
+		return ovb_err(lx, "window: TO %s is not after FROM %s",
+			lx->tok[3], lx->tok[2]);
+	if (!td->w)
+		td->w = ovb_xcalloc(OVB_TOD_SLOTS, sizeof *td->w);
+	/* windows do not overlap: at most 48 */
+	struct ovb_win *w = &td->w[td->n];
+	r->wnext[td->n++] = 0;
+	w->days = days;
+	w->from = (int)strtoul(lx->tok[2], NULL, 10);
+	w->to = (int)to;
+	w->h.n = n;
+	w->h.width = r->d->h.width;
+	return 0;
+}
+
+static int
+read_wbin(struct ovb_dist_reader *r, struct ovb_lex *lx)
+{
+	uint64_t k, c;
+	int st = ovb_arity(lx, 5, 5, "wbin DAYS FROM K COUNT");
+	if (st)
+		return st;
+	int i = window_at(r, lx, 1, 0, true);
+	if (i < 0)
+		return OVB_EDATA;
+	if ((st = ovb_tok_u64(lx, 3, "wbin index", &k)) ||
+	    (st = ovb_tok_u64(lx, 4, "wbin count", &c)))
+		return st;
+	if (k >= OVB_MAXBINS)
+		return ovb_err(lx, "wbin: index %s is not below %d", lx->tok[3],
+			OVB_MAXBINS);
+	if (k < r->wnext[i])
+		return ovb_err(lx, "wbin: bin %s of window %s %s is not after "
+			"the one before it (a window's wbin records ascend)",
+			lx->tok[3], lx->tok[1], lx->tok[2]);
+	r->wnext[i] = k + 1;
+	struct ovb_hist *h = &r->d->tod.w[i].h;
+	h->count = ovb_xrealloc(h->count, k + 1, sizeof *h->count);
+	memset(h->count + h->nbins, 0, (k + 1 - h->nbins) * sizeof *h->count);
+	h->nbins = k + 1;
+	h->count[k] = c;
+	return 0;
+}
+
+/* wcurve DAYS FROM SIGMA RHO: the next breakpoint of the window's
+ * token-bucket curve (sigma increasing, rho non-increasing). */
+static int
+read_wcurve(struct ovb_dist_reader *r, struct ovb_lex *lx)
+{
+	double sg, rho;
+	int st = ovb_arity(lx, 5, 5, "wcurve DAYS FROM SIGMA RHO");
+	if (st)
+		return st;
+	int i = window_at(r, lx, 1, 0, true);
+	if (i < 0)
+		return OVB_EDATA;
+	if ((st = ovb_tok_nonneg(lx, 3, "wcurve SIGMA", &sg)) ||
+	    (st = ovb_tok_nonneg(lx, 4, "wcurve RHO", &rho)))
+		return st;
+	struct ovb_win *w = &r->d->tod.w[i];
+	if (w->ncurve && !(sg > w->curve[w->ncurve - 1].sigma))
+		return ovb_err(lx, "wcurve: SIGMA %s of window %s %s does not "
+			"increase", lx->tok[3], lx->tok[1], lx->tok[2]);
+	if (w->ncurve && rho > w->curve[w->ncurve - 1].rho)
+		return ovb_err(lx, "wcurve: RHO %s of window %s %s increases",
+			lx->tok[4], lx->tok[1], lx->tok[2]);
+	w->curve = ovb_xrealloc(w->curve, w->ncurve + 1, sizeof *w->curve);
+	w->curve[w->ncurve++] = (struct ovb_pt){ sg, rho };
+	return 0;
+}
+
 int
 ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx)
 {
@@ -239,7 +390,15 @@ ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx)
 		    d->lost > (UINT64_C(1) << 53))
 			st = ovb_err(lx, "lost: %s intervals is more than 2^53",
 				lx->tok[1]);
-	} else
+	} else if (strcmp(kw, "windows") == 0)
+		st = read_windows(r, lx);
+	else if (strcmp(kw, "window") == 0)
+		st = read_window(r, lx);
+	else if (strcmp(kw, "wbin") == 0)
+		st = read_wbin(r, lx);
+	else if (strcmp(kw, "wcurve") == 0)
+		st = read_wcurve(r, lx);
+	else
 		return 0;
 	return st ? st : 1;
 }
@@ -290,6 +449,83 @@ check_pct(struct ovb_dist_reader *r, struct ovb_lex *lx, int i)
 	return 0;
 }
 
+static int
+cmp_win(const void *a, const void *b)
+{
+	const struct ovb_win *x = a, *y = b;
+	if (x->days != y->days)
+		return x->days - y->days;
+	return x->from - y->from;
+}
+
+/* The windows tile each day type's hours, and split the block's
+ * intervals bin by bin. */
+static int
+check_windows(struct ovb_dist_reader *r, struct ovb_lex *lx)
+{
+	struct ovb_dist *d = r->d;
+	struct ovb_tod *td = &d->tod;
+	const char *cap = d->capsule, *res = ovb_res_name(d->res);
+	if (!td->has)
+		return 0;
+	int hours[2] = { 0, 0 };
+	uint64_t total = 0;
+	for (size_t i = 0; i < td->n; i++) {
+		struct ovb_hist *h = &td->w[i].h;
+		uint64_t sum = 0;
+		hours[td->w[i].days] += td->w[i].to - td->w[i].from;
+		bool over = false;
+		for (size_t k = 0; k < h->nbins; k++) {
+			over |= h->count[k] > UINT64_MAX - sum;
+			sum += h->count[k];
+		}
+		if (over || sum != h->n)
+			return ovb_err_at(lx->name, r->line, "distribution of "
+				"%s %s: window %s %d %d: wbin counts add up to "
+				"%llu, but its N is %llu", cap, res,
+				ovb_tod_days_name(td->w[i].days), td->w[i].from,
+				td->w[i].to, (unsigned long long)sum,
+				(unsigned long long)h->n);
+		while (h->nbins && h->count[h->nbins - 1] == 0)
+			h->nbins--;
+		if (h->n > d->h.n - total) {
+			total = d->h.n + 1;
+			break;
+		}
+		total += h->n;
+	}
+	for (int days = 0; days < 2; days++)
+		if (hours[days] != 24)
+			return ovb_err_at(lx->name, r->line, "distribution of %s "
+				"%s: the %s windows cover %d hours, not the 24 of "
+				"a day", cap, res, ovb_tod_days_name(days),
+				hours[days]);
+	if (total != d->h.n)
+		return ovb_err_at(lx->name, r->line, "distribution of %s %s: "
+			"the windows hold %s intervals than the block's %llu",
+			cap, res, total > d->h.n ? "more" : "fewer",
+			(unsigned long long)d->h.n);
+	for (size_t k = 0; k < OVB_MAXBINS; k++) {
+		uint64_t sum = 0;
+		bool any = k < d->h.nbins;
+		for (size_t i = 0; i < td->n; i++)
+			if (k < td->w[i].h.nbins) {
+				sum += td->w[i].h.count[k];
+				any = true;
+			}
+		if (!any)
+			break;
+		if (sum != (k < d->h.nbins ? d->h.count[k] : 0))
+			return ovb_err_at(lx->name, r->line, "distribution of "
+				"%s %s: the windows' counts of bin %zu add up to "
+				"%llu, but the block's is %llu", cap, res, k,
+				(unsigned long long)sum, (unsigned long long)(k <
+				d->h.nbins ? d->h.count[k] : 0));
+	}
+	ovb_qsort(td->w, td->n, sizeof *td->w, cmp_win);
+	return 0;
+}
+
 int
 ovb_dist_end(struct ovb_dist_reader *r, struct ovb_lex *lx)
 {
@@ -334,7 +570,7 @@ ovb_dist_end(struct ovb_dist_reader *r, struct ovb_lex *lx)
 			lo / (double)sum, hi / (double)sum);
 	for (int i = 0; !st && i < d->npct; i++)
 		st = check_pct(r, lx, i);
-	return st;
+	return st ? st : check_windows(r, lx);
 }
 
 static int
@@ -379,6 +615,26 @@ ovb_dist_put(FILE *f, const struct ovb_dist *d)
 		if (d->h.count[k])
 			fprintf(f, "bin %zu %llu\n", k,
 				(unsigned long long)d->h.count[k]);
+	if (!d->tod.has)
+		return;
+	fprintf(f, "windows %lld s %llu\n", (long long)d->tod.offset,
+		(unsigned long long)d->tod.min);
+	for (size_t i = 0; i < d->tod.n; i++) {
+		const struct ovb_win *w = &d->tod.w[i];
+		const char *days = ovb_tod_days_name(w->days);
+		fprintf(f, "window %s %d %d %llu\n", days, w->from, w->to,
+			(unsigned long long)w->h.n);
+		for (size_t k = 0; k < w->h.nbins; k++)
+			if (w->h.count[k])
+				fprintf(f, "wbin %s %d %zu %llu\n", days, w->from,
+					k, (unsigned long long)w->h.count[k]);
+		for (size_t k = 0; k < w->ncurve; k++) {
+			fprintf(f, "wcurve %s %d", days, w->from);
+			ovb_put_real(f, w->curve[k].sigma);
+			ovb_put_real(f, w->curve[k].rho);
+			fputc('\n', f);
+		}
+	}
 }
 
 /* A block's opening record: KEYWORD CAPSULE RES, unique in the file. */

@@ -32,6 +32,7 @@ struct ovb_curve;
 struct ovb_onoff;
 struct ovb_oncap;
 struct ovb_series;
+struct ovb_pt;
 
 #define OVB_VERSION "0.1.0"
 
@@ -447,6 +448,27 @@ void ovb_trace_copy(struct ovb_trace *to, const struct ovb_trace *from);
 int ovb_trace_read(struct ovb_lex *lx, struct ovb_trace *t);
 /* Writes the record (nothing when !t->has). */
 void ovb_trace_put(FILE *f, const struct ovb_trace *t);
+/* Time-of-day windows of U (lib/tod.c, formats/usage.md "Time-of-day
+ * windows"): a window is a day type (weekday Mon-Fri or weekend Sat-Sun
+ * of the windows' clock, UTC + offset) and the hours [from, to) of it;
+ * its histogram counts the block's intervals that start in it, on the
+ * block's bins.  h.n 0: the window is unmeasured (no interval), not 0. */
+enum { OVB_TOD_WEEKDAY, OVB_TOD_WEEKEND };
+#define OVB_TOD_SLOTS 48        /* (day type, hour): slot = 24 days + hour */
+struct ovb_win {
+	int days;               /* OVB_TOD_WEEKDAY or OVB_TOD_WEEKEND */
+	int from, to;           /* hours, 0 <= from < to <= 24 */
+	struct ovb_hist h;      /* width: the block's; n 0: unmeasured */
+	size_t ncurve;          /* the window's own token-bucket curve */
+	struct ovb_pt *curve;   /* rho(sigma), sigma increasing; 0: none */
+};
+struct ovb_tod {
+	bool has;               /* the block has windows ("windows" record) */
+	int64_t offset;         /* the windows' clock = UTC + offset [s] */
+	uint64_t min;           /* the merge rule's minimum of intervals */
+	size_t n;
+	struct ovb_win *w;      /* weekday windows by hour, then weekend's */
+};
 struct ovb_dist {        /* U of one capsule and resource */
 	char *capsule;
 	enum ovb_res res;
@@ -462,7 +484,8 @@ struct ovb_dist {        /* U of one capsule and resource */
 	                        --horizon); 0: a measurement, no forecast */
 	uint64_t lost;       /* the record "lost D": D measurement intervals
 	                        of the trace were left out of U (they overlap
-	                        gaps of lost events); 0: none said */
+	                        gaps of lost events); 0: none said */	struct ovb_tod tod;  /* time-of-day windows (lib/tod.c); !tod.has:
+	                        none */
 };
 /* Is the share of intervals lost, lost / (n + lost), above O / 2 (exactly,
  * for the doubles given)?  Above it, the (1-O) tail may be hidden in the
@@ -1549,6 +1572,59 @@ bool ovb_cluster_has_mem(const struct ovb_cluster *c);
 /* The value of node n's label key (its "KEY=VALUE"), or NULL. */
 const char *ovb_node_label(const struct ovb_node *n, const char *key);
 
+/* ---- lib/tod.c: time-of-day windows of U and the node test per window
+ * (issue 27) ---- */
+
+const char *ovb_tod_days_name(int days);        /* "weekday", "weekend" */
+int ovb_tod_days_parse(const char *s);          /* OVB_TOD_*, or -1 */
+/* The slot (24 day type + hour) of time t [s since the epoch] on the
+ * clock UTC + offset. */
+int ovb_tod_slot(uint64_t t, int64_t offset);
+/* The window of U holding slot, or NULL (U has no windows). */
+const struct ovb_win *ovb_tod_window(const struct ovb_dist *U, int slot);
+/* The windows of d (its h.width set) from the intervals t[i] (start [s
+ * since the epoch]) and v[i] (usage) of n: the merge rule per day type,
+ * hours in order, closes a window as soon as it holds at least min
+ * intervals; a last run below min joins the window before it; a day type
+ * with fewer than min in all is one window [0, 24) (0 intervals:
+ * unmeasured).  Replaces d->tod. */
+void ovb_tod_fill(struct ovb_dist *d, const uint64_t *t, const double *v,
+	size_t n, int64_t offset, uint64_t min);
+/* Each window's token-bucket curve (ovb_series_tbucket) from the samples
+ * of se whose slot is in it, the rest of the time a gap: the windows of d
+ * must be filled and se's interval divide 1 h.  0, or OVB_EDATA with *why
+ * (a window's curve cannot be computed). */
+int ovb_tod_curves(struct ovb_dist *d, const struct ovb_series *se,
+	const char **why);
+void ovb_tod_copy(struct ovb_tod *to, const struct ovb_tod *from);
+void ovb_tod_free(struct ovb_tod *t);
+/* The need of x in the window of slot, from its profile block q (NULL,
+ * a mem block or a U without windows: x itself): U the window's; sigma
+ * the window's (1-O) percentile a (the upper edge of the bin holding its
+ * rank; at least its curve's first rate) and rho the window's curve
+ * there (linear between breakpoints, rounded up), as the paper picks
+ * them from the whole U; a window without a curve: sigma max(a, x's
+ * sigma) and x's rho (a valid bucket of the whole trace).  false: the
+ * window is unmeasured. */
+bool ovb_tod_need(const struct ovb_need *x, const struct ovb_qos *q,
+	int slot, struct ovb_need *out);
+/* A node's test per window: Eq. 1 and Eq. 3 (ovb_node_stat, decided
+ * exactly) in each of the 48 slots, on the members' window needs. */
+struct ovb_tod_stat {
+	bool ok;                /* every slot measured, Eq. 1 and 3 hold */
+	int nunmeasured;        /* slots where some member is unmeasured */
+	int worst;              /* measured slot of the largest Pr(Y > C) or,
+	                           when one fails, the first failing; -1 */
+	bool measured[OVB_TOD_SLOTS];
+	size_t unmeasured_by[OVB_TOD_SLOTS];    /* first member unmeasured */
+	struct ovb_nodestat slot[OVB_TOD_SLOTS];
+};
+/* q[i] is member i's profile block (NULL: plain).  0, or OVB_EDATA with
+ * *why set when two members' windows have different clocks. */
+int ovb_tod_node(const struct ovb_need *m, const struct ovb_qos *const *q,
+	size_t n, double C, uint64_t points, struct ovb_tod_stat *st,
+	const char **why);
+
 /* ---- lib/place.c: the placement engine (ovb-place, ovb-fit) ----
  *
  * A request gives a plan: the applications of apps, in arrival order
@@ -1574,6 +1650,8 @@ struct ovb_place_req {
 	uint64_t grid;                    /* POINTS (a plan given: its own) */
 	double trust_weight;              /* score = (1 - W) fit + W trust */
 	bool aggregate, mode_given;       /* --mode aggregate; given */
+	bool tod;                         /* --mode tod: Eq. 1 and 3 in every
+	                                     hour of the day (lib/tod.c) */
 	bool repair;                      /* --max-moves given: */
 	uint64_t max_moves;
 	bool strict;                      /* warnings are errors (65) */

@@ -92,6 +92,7 @@ struct eng {
 	uint64_t grid;
 	double trust_weight;
 	bool strict, scan, aggregate, repair;
+	bool tod;                 /* --mode tod: Eq. 1 and 3 per hour */
 	uint64_t max_moves, valid;
 	const struct ovb_qos *forecast;
 	/* the plan made */
@@ -498,10 +499,10 @@ distrusting(size_t a)
 /* ---- feasibility and scores ---- */
 
 enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_TARGET, W_EQ3, W_LIMIT,
-	W_REQUEST, W_NWHY };
+	W_REQUEST, W_TOD, W_NWHY };
 static const char *const why_name[W_NWHY] = { "", "pinned elsewhere",
 	"no spread label", "trust 0", "Eq. 1", "--target", "Eq. 3",
-	"mem limits", "mem requests" };
+	"mem limits", "mem requests", "Eq. 1 or 3 in an hour of the day" };
 
 /* Eq. 1 with the capsule added, decided exactly (lib/node.c); *after is
  * the load in doubles, for the score. */
@@ -734,7 +735,7 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 	for (int r = 0; r < E->nres; r++)
 		if (cp->need[r].used) {
 			if (!eq1_ok(&nd->r[r], &cp->need[r], nd->n->cap[r],
-			    &after[r]))
+			    &after[r]) && !(E->tod && r != OVB_MEM))
 				return r == OVB_MEM ? W_REQUEST : W_EQ1;
 			if (E->aggregate)  /* the fit: sigmas, not lbs */
 				after[r] = nd->r[r].sig + cp->need[r].sigma;
@@ -752,13 +753,50 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 	return W_OK;
 }
 
+/* --mode tod: Eq. 1 and Eq. 3 of the rates in every hour of the day
+ * (lib/tod.c) on the node's members (from the plan made) and cp. */
+static bool
+tod_ok(const struct capsule *cp, const struct node *nd)
+{
+	struct ovb_need *m = ovb_xcalloc(E->out.n + 1, sizeof *m);
+	const struct ovb_qos **q = ovb_xcalloc(E->out.n + 1, sizeof *q);
+	bool ok = true;
+	for (int r = 0; r < E->nres && ok; r++) {
+		if (r == OVB_MEM || !cp->need[r].used)
+			continue;
+		size_t n = 0;
+		for (size_t i = 0; i < E->out.n; i++) {
+			const struct ovb_placed *pl = &E->out.p[i];
+			if (i == E->skip || !E->needs[i][r].used ||
+			    strcmp(pl->node, nd->n->name))
+				continue;
+			m[n] = E->needs[i][r];
+			q[n++] = pl->profile ? prof_find(pl->profile,
+				(enum ovb_res)r) : NULL;
+		}
+		m[n] = cp->need[r];
+		q[n++] = cp->c->profile ? prof_find(cp->c->profile,
+			(enum ovb_res)r) : NULL;
+		struct ovb_tod_stat st;
+		const char *why;
+		/* windows on different clocks are not put together */
+		ok = !ovb_tod_node(m, q, n, nd->n->cap[r], E->grid, &st, &why) &&
+			st.ok;
+	}
+	free(m);
+	free(q);
+	return ok;
+}
+
 static enum why
 eq3_tests(const struct capsule *cp, const struct node *nd)
 {
 	for (int r = 0; r < E->nres; r++)
-		if (cp->need[r].used && !eq3_ok(&nd->r[r], &cp->need[r],
-		    nd->n->cap[r]))
+		if (cp->need[r].used && !(E->tod && r != OVB_MEM) &&
+		    !eq3_ok(&nd->r[r], &cp->need[r], nd->n->cap[r]))
 			return W_EQ3;
+	if (E->tod && !tod_ok(cp, nd))
+		return W_TOD;
 	return W_OK;
 }
 
@@ -873,7 +911,7 @@ struct shape {
 static bool
 use_index(void)
 {
-	return !E->scan && E->trust_weight == 0 && !E->aggregate &&
+	return !E->scan && E->trust_weight == 0 && !E->aggregate && !E->tod &&
 		!E->repair &&
 		E->policy->indexed;
 }
@@ -1585,6 +1623,8 @@ static bool
 admitted(const struct ovb_app *app, const struct capsule *cps)
 {
 	for (int r = 0; r < E->nres; r++) {
+		if (E->tod && r != OVB_MEM)     /* whole-U terms: not tod's */
+			continue;
 		double load = E->total_load[r];
 		size_t n = E->total_n[r];
 		for (size_t i = 0; i < app->ncap; i++)
@@ -1847,7 +1887,8 @@ explain(const struct ovb_app *app, const struct capsule *cp,
 			fprintf(f, "%s%s on %zu", k++ ? ", " : "", why_name[w],
 				counts[w]);
 	fputc(')', f);
-	const struct node *nd = nearest(cp);
+	/* the nearest by the whole-U tests: not what --mode tod decides */
+	const struct node *nd = E->tod ? NULL : nearest(cp);
 	if (nd) {
 		fprintf(f, "; nearest %s", nd->n->name);
 		lacks(f, cp, nd);
@@ -2562,6 +2603,7 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 			q->policy : 0],
 		.grid = q->grid, .trust_weight = q->trust_weight,
 		.strict = q->strict, .scan = q->scan, .aggregate = q->aggregate,
+		.tod = q->tod,
 		.repair = q->repair, .max_moves = q->max_moves,
 		.valid = q->valid_until, .forecast = q->forecast,
 		.rng = q->seed, .skip = OVB_NONE,

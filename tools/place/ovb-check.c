@@ -11,7 +11,11 @@
  * or C/POINTS with the plan's grid record, in exact rational arithmetic
  * unless --float); checks distinct nodes per application, trust, pinning,
  * that every node exists, and that the plan's qos, cpu-resv, tbucket and
- * risk records state what was recomputed.
+ * risk records state what was recomputed.  With --mode tod, Eq. 1 and
+ * Eq. 3 of the rate resources are decided in each of the 48 hours of a
+ * weekday and a weekend day instead (lib/tod.c, ovb_tod_node), on the
+ * members' time-of-day windows; an hour where a member has no samples is
+ * reported (unmeasured), never decided as if its usage were 0.
  *
  * Invariants: every input is read and cross-checked before anything is
  * written, so bad input (status 65, with FILE:LINE) leaves stdout empty;
@@ -27,9 +31,11 @@
 
 #include "ovb.h"
 
-enum { OPT_FLOAT = 0x100, OPT_AT };
+enum { OPT_FLOAT = 0x100, OPT_AT, OPT_MODE };
 
 static bool opt_float;
+static bool opt_tod;            /* --mode tod: Eq. 1 and 3 per window */
+static int tod_status;          /* bad input found by the windowed test */
 static bool at_given;
 static uint64_t opt_at;
 
@@ -38,6 +44,12 @@ static const struct argp_option options[] = {
 	{ "float", OPT_FLOAT, NULL, 0,
 	  "Eq. 3 in doubles (as ovb-place computes it) instead of exact "
 	  "rationals", 0 },
+	{ "mode", OPT_MODE, "MODE", 0,
+	  "eq1 (default): Eq. 1 and Eq. 3 on each capsule's whole U; tod: "
+	  "on cpu, net and net-rx, in every window of the day (weekday and "
+	  "weekend hours, ovb-usage --tod): a window where a capsule has no "
+	  "samples is a violation 'unmeasured', never taken as 0; a missing "
+	  "risk record is not a violation (it states the whole-U numbers)", 0 },
 	{ NULL, 0, NULL, 0, "Validity:", 2 },
 	{ "at", OPT_AT, "T", 0,
 	  "Check the plan at time T [s since the epoch]: a plan whose "
@@ -76,7 +88,8 @@ static const char doc[] =
 	"in part), target (with --target: a number beyond a kernel limit, or "
 	"a node the kernel would not admit, as ovb-enforce would refuse "
 	"it), expired (with --at T: the plan's valid-until, or the earliest "
-	"forecast of its profiles, is at or before T), beyond-forecast (the "
+	"forecast of its profiles, is at or before T), unmeasured (--mode tod: "
+	"a window where a capsule has no samples), beyond-forecast (the "
 	"plan's valid-until is after the earliest forecast of its profiles, "
 	"when every cpu, net and net-rx profile carries one).\n\n"
 	"Eq. 3 is decided exactly: Pr(Y > C) as a rational from the "
@@ -87,6 +100,8 @@ static const char doc[] =
 	"  ovb-place c.txt a.txt *.profile | ovb-check c.txt a.txt *.profile -\n"
 	"  ovb-check c.txt a.txt plan.txt *.profile | grep ' eq3 '\n"
 	"  ovb-check c.txt old.apps new.apps plan2.txt *.profile  (a stream)\n"
+	"  ovb-check --mode tod c.txt a.txt plan.txt *.profile  (per hour "
+	"of the day)\n"
 	"  ovb-check -t sched-deadline,tc c.txt a.txt plan.txt *.profile  "
 	"(enforceable too)\n"
 	"  CI gate, failing the job on a violation (1) or bad input (65):\n"
@@ -99,6 +114,11 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	(void)arg;
 	switch (key) {
 	case OPT_FLOAT: opt_float = true; return 0;
+	case OPT_MODE:
+		if (strcmp(arg, "tod") && strcmp(arg, "eq1"))
+			argp_error(st, "--mode: '%s' is not eq1 or tod", arg);
+		opt_tod = !strcmp(arg, "tod");
+		return 0;
 	case OPT_AT:
 		opt_at = ovb_arg_u64(st, "--at", arg, 0, UINT64_C(1) << 62);
 		at_given = true;
@@ -624,6 +644,75 @@ check_targets(const char *node, int r, const struct ovb_need *need, size_t n,
 	}
 }
 
+/* --mode tod: Eq. 1 and Eq. 3 of the node in every window (lib/tod.c),
+ * each run of consecutive hours of a day type with the same verdict one
+ * violation (eq1, eq3 or unmeasured). */
+static void
+check_tod(const struct ovb_node *nd, int r, struct cap *const *m,
+	const struct ovb_need *need, size_t n, char **list)
+{
+	const struct ovb_qos **q = ovb_xcalloc(n, sizeof *q);
+	for (size_t i = 0; i < n; i++)
+		q[i] = m[i]->c->profile ? prof_find(m[i]->c->profile,
+			(enum ovb_res)r) : NULL;
+	struct ovb_tod_stat *st = ovb_xmalloc(sizeof *st);
+	const char *why = NULL, *res = rname(r);
+	const char *unit = ovb_res_rate_unit((enum ovb_res)r);
+	if (ovb_tod_node(need, q, n, nd->cap[r], S.plan.grid, st, &why)) {
+		tod_status = ovb_err_at(NULL, 0, "node %s %s: %s%s", nd->name,
+			res, why, lazy_list(list, m, n));
+		free(st);
+		free(q);
+		return;
+	}
+	/* verdict per slot: 0 holds, 1 unmeasured, 2 eq1, 3 eq3, 4 both */
+	int v[OVB_TOD_SLOTS];
+	for (int s = 0; s < OVB_TOD_SLOTS; s++) {
+		const struct ovb_nodestat *ns = &st->slot[s];
+		v[s] = !st->measured[s] ? 1 : !ns->eq1_ok && !ns->eq3_ok ? 4 :
+			!ns->eq1_ok ? 2 : !ns->eq3_ok ? 3 : 0;
+	}
+	for (int s = 0; s < OVB_TOD_SLOTS; ) {
+		int e = s + 1;
+		while (e % 24 && v[e] == v[s])
+			e++;
+		const char *days = ovb_tod_days_name(s / 24);
+		int from = s % 24, to = (e - 1) % 24 + 1;
+		double load = 0, pr = 0;
+		for (int k = s; k < e && v[s] > 1; k++) {
+			load = fmax(load, st->slot[k].eq1.load);
+			pr = fmax(pr, st->slot[k].pr);
+		}
+		const struct ovb_nodestat *ns = &st->slot[s];
+		if (v[s] == 1) {
+			const struct cap *c = m[st->unmeasured_by[s]];
+			violation(nd->name, res, "unmeasured", "window %s %d-%d: "
+				"capsule %s/%s has no samples there; Eq. 1 and 3 "
+				"not decided %s", days, from, to, c->pl->app,
+				c->pl->capsule, lazy_list(list, m, n));
+		}
+		if (v[s] == 2 || v[s] == 4)
+			violation(nd->name, res, "eq1", "window %s %d-%d: "
+				"load=%s %s > C=%s %s (tau_min=%s s) %s", days, from,
+				to, num(load), unit, num(nd->cap[r]), unit,
+				num(ns->eq1.tau_min), lazy_list(list, m, n));
+		if (v[s] == 3 || v[s] == 4)
+			violation(nd->name, res, "eq3", "window %s %d-%d: "
+				"Pr(Y>C)=%s > O_min=%s C=%s %s %s", days, from, to,
+				num(pr), num(ns->eq1.omin), num(nd->cap[r]), unit,
+				lazy_list(list, m, n));
+		s = e;
+	}
+	if (ovb_verbose && st->worst >= 0)
+		ovb_warn("%s %s: windows: %s at %s %d h: Pr(Y>C)=%s load=%s %s; "
+			"%d of 48 hours unmeasured", nd->name, res, st->ok ?
+			"holds, largest risk" : "fails, first", ovb_tod_days_name(
+			st->worst / 24), st->worst % 24, num(st->slot[st->worst].pr),
+			num(st->slot[st->worst].eq1.load), unit, st->nunmeasured);
+	free(st);
+	free(q);
+}
+
 /* Eq. 1, Eq. 3 and the risk record of one node and resource. */
 static void
 check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
@@ -663,6 +752,11 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 		eq1_over0 = !ovb_eq1_holds(nolb, n, NULL, C);
 		free(nolb);
 	}
+	bool tod = opt_tod && r != OVB_MEM;
+	if (tod) {      /* Eq. 1 and 3 per window instead */
+		check_tod(nd, r, m, need, n, &list);
+		eq1_over = false;
+	}
 	if (r == OVB_MEM && eq1_over && !eq1_over0)
 		violation(nd->name, res, "lb", "requests=%s B > C=%s B with the "
 			"lower bounds (%s B without) %s", num(load), num(C),
@@ -701,7 +795,7 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	if (r == OVB_MEM)
 		snprintf(oom, sizeof oom, " OOM exposure E[(Y-C)+]=%s B",
 			num(expo));
-	if (over) {
+	if (over && !tod) {
 		char grid[64] = "deterministic";
 		if (g > 0)
 			snprintf(grid, sizeof grid, "grid %s %s", num(g), unit);
@@ -733,7 +827,9 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 			oom, lazy_list(&list, m, n));
 	}
 	/* the stated record */
-	if (!rk)
+	if (!rk && tod)
+		;       /* a plan for the windowed test need not state it */
+	else if (!rk)
 		violation(nd->name, res, "risk", "missing: no risk record for %s "
 			"%s %s", nd->name, res, lazy_list(&list, m, n));
 	else {
@@ -1072,6 +1168,8 @@ check(void)
 			ncaps, S.cluster.n, S.plan.nrej, nviol, nviol == 1 ? "" : "s",
 			opt_float ? "doubles" : "exact rationals");
 	free(caps);
+	if (tod_status)
+		return tod_status;
 	return nviol ? OVB_FAIL : 0;
 }
 

@@ -75,8 +75,13 @@ static const struct argp_option options[] = {
 	{ "mode", OPT_MODE, "MODE", 0,
 	  "eq1 (default): the paper's Eq. 1 and Eq. 3 on every node; "
 	  "aggregate: Eq. 3 on the node's sum, Eq. 1 reduced to the lower "
-	  "bounds (what enforcement must guarantee).  A plan given as input "
-	  "keeps its mode", 0 },
+	  "bounds (what enforcement must guarantee); tod: Eq. 1 and Eq. 3 of "
+	  "cpu, net and net-rx in every hour of a weekday and a weekend day, "
+	  "on the profiles' time-of-day windows (ovb-usage --tod; an hour "
+	  "where a capsule has no samples refuses the node; check the plan "
+	  "with ovb-check --mode tod: its risk records state the whole-U "
+	  "numbers; not with --max-moves).  A plan given as input keeps its "
+	  "mode", 0 },
 	{ "grid", OPT_GRID, "POINTS", 0,
 	  "A node's distributions sit on a grid at least CAPACITY/POINTS wide "
 	  "(conservative; default 1000; 0: the profiles' bin widths alone)", 0 },
@@ -135,12 +140,14 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			UINT64_C(1) << 62);
 		return 0;
 	case OPT_MODE:
+		Q.tod = !strcmp(arg, "tod");
 		if (!strcmp(arg, "aggregate"))
 			Q.aggregate = true;
-		else if (!strcmp(arg, "eq1"))
+		else if (!strcmp(arg, "eq1") || Q.tod)
 			Q.aggregate = false;
 		else
-			argp_error(st, "--mode: '%s' is not eq1 or aggregate", arg);
+			argp_error(st, "--mode: '%s' is not eq1, aggregate or tod",
+				arg);
 		Q.mode_given = true;
 		return 0;
 	}
@@ -225,6 +232,11 @@ main(int argc, char **argv)
 {
 	int first, status = 0, st;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	if (Q.tod && Q.repair) {        /* the repair finds broken nodes by
+	                                   the whole-U test */
+		ovb_warn("--mode tod does not go with --max-moves");
+		return OVB_EUSAGE;
+	}
 	for (int i = first; i < argc; i++)
 		if ((st = ovb_read_input(argv[i], take, NULL)) > status)
 			status = st;

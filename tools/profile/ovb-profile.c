@@ -304,6 +304,7 @@ dist_copy(struct ovb_dist *to, const struct ovb_dist *from)
 		sizeof *to->h.count);
 	memcpy(to->h.count, from->h.count, from->h.nbins * sizeof *to->h.count);
 	ovb_trace_copy(&to->trace, &from->trace);
+	ovb_tod_copy(&to->tod, &from->tod);    /* time-of-day windows */
 }
 
 static void

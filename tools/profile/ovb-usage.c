@@ -9,6 +9,10 @@
  * intervals [kL, (k+1)L) whose samples are all present.  A mem series (a
  * level, not a rate) gives the window peaks instead: per window [kW,
  * (k+1)W) (--window, default 1 h) with a sample, the largest of them.
+ * With --tod MIN (series, rates), U is also kept per time-of-day window
+ * (lib/tod.c: weekday and weekend hours merged to at least MIN
+ * intervals, each with its own token-bucket curve); a window without an
+ * interval is written with N 0, unmeasured.
  * Percentiles and the mean are exact (the
  * per-interval usages are kept, not only their bins).  Output is all or
  * nothing: with any bad input nothing is written and the exit status is
@@ -22,7 +26,7 @@
 
 enum { OPT_INTERVAL = 'I', OPT_WIDTH = 'w', OPT_PCT = 'p',
 	OPT_HALF = 0x100, OPT_HORIZON, OPT_TREND_Q, OPT_GROWTH, OPT_CALIBRATE,
-	OPT_HOLDOUT, OPT_WINDOW };
+	OPT_HOLDOUT, OPT_WINDOW, OPT_TOD, OPT_TOD_OFFSET };
 
 static uint64_t opt_interval = 1000000000;      /* ns */
 static bool opt_interval_given;
@@ -36,6 +40,9 @@ static struct ovb_drift opt_drift = { .half_life = 0, .day = OVB_DAY,
 	.trend_q = 0.9, .growth_max = 4 };
 static uint64_t opt_horizon, opt_holdout = 7 * OVB_DAY;
 static double opt_cal_O;
+/* time-of-day windows of series (lib/tod.c): 0 none, else the minimum */
+static uint64_t opt_tod;
+static int64_t opt_tod_offset;
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Measurement:", 1 },
@@ -78,6 +85,17 @@ static const struct argp_option options[] = {
 	{ "holdout", OPT_HOLDOUT, "DURATION", 0,
 	  "--calibrate: the part held out (default 7d; at most half the "
 	  "series' span)", 0 },
+	{ NULL, 0, NULL, 0, "Time-of-day windows (ovb-series input only, rates; "
+	  "formats/usage.md):", 4 },
+	{ "tod", OPT_TOD, "MIN", 0,
+	  "Also U per window of the day: weekday (Mon-Fri) and weekend hours, "
+	  "adjacent hours merged in order until a window holds at least MIN "
+	  "intervals (a last run below MIN joins the window before it; a day "
+	  "type with fewer than MIN in all is one window, unmeasured when it "
+	  "has none); the interval must divide 1 h", 0 },
+	{ "tod-offset", OPT_TOD_OFFSET, "SECONDS", 0,
+	  "The windows' clock is UTC + SECONDS (default 0; -86399..86399, a "
+	  "multiple of the interval; Bitbrains, CEST: 7200)", 0 },
 	{ 0 }
 };
 
@@ -193,6 +211,15 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--calibrate: %s is not below 1", arg);
 		opt_calibrate = opt_drift_on = true;
 		return 0;
+	case OPT_TOD:
+		opt_tod = ovb_arg_u64(st, "--tod", arg, 1, UINT64_C(1) << 53);
+		return 0;
+	case OPT_TOD_OFFSET: {
+		uint64_t v = ovb_arg_u64(st, "--tod-offset", arg + (*arg == '-'),
+			0, OVB_DAY - 1);
+		opt_tod_offset = *arg == '-' ? -(int64_t)v : (int64_t)v;
+		return 0;
+	}
 	case OPT_HOLDOUT:
 		opt_holdout = ovb_arg_seconds(st, "--holdout", arg,
 			1, OVB_DURATION_MAX);
@@ -358,6 +385,9 @@ measure_one(void *u, const char *file, const struct ovb_onoff *o,
 	if (opt_drift_on)
 		return ovb_err_at(file, 0, "--half-life, --horizon and "
 			"--calibrate need ovb-series input");
+	if (opt_tod)
+		return ovb_err_at(file, 0, "--tod needs ovb-series input (times "
+			"of the day)");
 	struct ovb_samples sm;
 	ovb_measure(o, c, r, opt_interval, &sm);
 	size_t lost = sm.ngap;
@@ -423,6 +453,41 @@ measure_peaks(void *u, const char *file, const struct ovb_series *se)
 	return put_dist(u, file, se->capsule, se->res, (double)len, &sm);
 }
 
+/* U with its time-of-day windows (the intervals sm, len s each, in time
+ * order; freed here). */
+static int
+put_tod(struct ovb_usage *u, const char *file, const struct ovb_series *se,
+	uint64_t len, struct ovb_samples *sm)
+{
+	if (3600 % len || (opt_tod_offset % (int64_t)len)) {
+		ovb_samples_free(sm);
+		return ovb_err_at(file, se->line, "series %s %s: --tod: its "
+			"intervals of %llu s must divide 1 h and --tod-offset "
+			"%lld s (an interval in one hour of the day)", se->capsule,
+			ovb_res_name(se->res), (unsigned long long)len,
+			(long long)opt_tod_offset);
+	}
+	size_t n = sm->n;
+	uint64_t *t = ovb_xcalloc(n, sizeof *t);
+	double *v = ovb_xcalloc(n, sizeof *v);
+	memcpy(t, sm->t, n * sizeof *t);        /* put_dist sorts v */
+	memcpy(v, sm->v, n * sizeof *v);
+	int st = put_dist(u, file, se->capsule, se->res, (double)len, sm);
+	const char *why = NULL;
+	if (!st) {
+		struct ovb_dist *d = &u->d[u->n - 1];
+		ovb_tod_fill(d, t, v, n, opt_tod_offset, opt_tod);
+		/* each window's own token-bucket curve */
+		if (ovb_tod_curves(d, se, &why))
+			st = ovb_err_at(file, se->line, "series %s %s: --tod: a "
+				"window's token-bucket curve: %s", se->capsule,
+				ovb_res_name(se->res), why);
+	}
+	free(t);
+	free(v);
+	return st;
+}
+
 /* One series: U in intervals of len s (a multiple of its interval). */
 static int
 measure_series(void *u, const char *file,
@@ -434,6 +499,14 @@ measure_series(void *u, const char *file,
 		return ovb_err_at(file, se->line, "series %s mem: --half-life, "
 			"--horizon and --calibrate are for rates (cpu, net, "
 			"net-rx), not for mem's window peaks", se->capsule);
+	if (se->res == OVB_MEM && opt_tod)
+		return ovb_err_at(file, se->line, "series %s mem: --tod is for "
+			"rates (cpu, net, net-rx), not for mem's window peaks",
+			se->capsule);
+	if (opt_tod && opt_drift_on)
+		return ovb_err_at(file, se->line, "series %s %s: --tod does not "
+			"go with --half-life, --horizon or --calibrate",
+			se->capsule, ovb_res_name(se->res));
 	if (se->res == OVB_MEM)
 		return measure_peaks(u, file, se);
 	if (opt_interval_given) {
@@ -463,6 +536,8 @@ measure_series(void *u, const char *file,
 			sm.ngap + sm.n, (unsigned long long)len);
 	if (opt_drift_on)
 		return put_drift(u, file, se, len, &sm);
+	if (opt_tod)
+		return put_tod(u, file, se, len, &sm);
 	return put_dist(u, file, se->capsule, se->res, (double)len, &sm);
 }
 
