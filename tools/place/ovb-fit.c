@@ -274,7 +274,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 }
 
 static const struct argp argp = { options, parse_opt,
-	"[CLUSTER] APPS [PROFILE...] [PLAN]", doc, ovb_cli_child, NULL, NULL };
+	"[CLUSTER] APPS [PROFILE...] [PLAN]", doc, ovb_unmeasured_children,
+	NULL, NULL };
 
 /* ---- inputs ---- */
 
@@ -1419,6 +1420,10 @@ main(int argc, char **argv)
 		ovb_warn("--more needs a cluster file (see --help)");
 		status = OVB_EUSAGE;
 	}
+	/* unmeasured is not zero (lib/unmeasured.c), as in ovb-place */
+	if (!status)
+		status = ovb_apps_measured(&S.apps, S.apps_file, &S.prof,
+			&S.cluster);
 	if (status)
 		return status;
 	struct ovb_fit fit = { .search = ovb_xstrdup(opt_exhaustive ?
