@@ -53,6 +53,10 @@ rendered() {
 	# the web capsules' bursts, as tc grants them
 	run -0 grep -m1 '^qos shop01 web net ' "$T/tc.plan"
 	assert_output --regexp '^qos shop01 web net [0-9.e+]+ 26136 1 0\.01$'
+	# rendered with other kernel limits than it was placed with: said
+	run -0 --separate-stderr ovb-enforce -t tc --hz 1000 --clamp "$cl" "$T/tc.plan"
+	[[ $stderr == *"placed for tc with HZ 100, MTU 1500 B and dl-cap 0.9 (its enforce record), rendered with 1000, 1500 B and 0.9"* ]] ||
+		fail "stderr: $stderr"
 	# a plan placed for another target: ovb-enforce says so
 	run --separate-stderr ovb-enforce -t tc "$cl" "$T/cgroup.plan"
 	[[ $stderr == *"placed for other targets (its enforce record), not for tc"* ]] ||

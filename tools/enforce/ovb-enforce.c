@@ -1048,6 +1048,16 @@ main(int argc, char **argv)
 			"(ovb-place --enforce %s; ovb-check -t %s checks them)",
 			S.plan_file, tname[opt_target], tname[opt_target],
 			tname[opt_target], tname[opt_target]);
+	if (!status && (S.plan.enforce & (1u << opt_target)) && !ovb_quiet &&
+	    (S.plan.enf_hz != ovb_klim.hz || S.plan.enf_mtu != ovb_klim.mtu ||
+	    S.plan.enf_dlcap != ovb_klim.dl_cap))
+		ovb_warn("%s: placed for %s with HZ %llu, MTU %llu B and dl-cap "
+			"%g (its enforce record), rendered with %llu, %llu B and "
+			"%g: give the same --hz, --mtu, --dl-cap", S.plan_file,
+			tname[opt_target], (unsigned long long)S.plan.enf_hz,
+			(unsigned long long)S.plan.enf_mtu, S.plan.enf_dlcap,
+			(unsigned long long)ovb_klim.hz,
+			(unsigned long long)ovb_klim.mtu, ovb_klim.dl_cap);
 	if (!status && !(status = same_cluster()) &&
 	    !(status = unmeasured()))
 		status = render(f);
