@@ -1470,6 +1470,11 @@ int ovb_capsule_measured(const struct ovb_app *app,
 	const struct ovb_cluster *cl, const char *file, bool warn);
 int ovb_apps_measured(const struct ovb_apps *apps, const char *file,
 	const struct ovb_profiles *p, const struct ovb_cluster *cl);
+/* Whether a block of q says unmeasured; the error (65 at the capsule's
+ * line) of a capsule that, read so, has nothing to place. */
+bool ovb_read_as_zero(const struct ovb_qos *const q[OVB_NCAP]);
+int ovb_nothing_measured(const struct ovb_app *app,
+	const struct ovb_capsule *c, const char *file);
 /* The needs a cluster places: those of the resources it gives capacities
  * for (net-rx only where its nodes give it, ovb_cluster_nres; mem where
  * they give it, ovb_cluster_has_mem); the others are cleared.  false when

@@ -201,6 +201,8 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 		ovb_need_placed(E->cluster, need);
 	for (int r = 0; r < OVB_NCAP; r++)
 		need[r].agg = E->aggregate;
+	if (!used && ovb_read_as_zero(q))
+		return ovb_nothing_measured(app, c, E->apps_file);
 	if (!used) {
 		if (c->profile)
 			return ovb_err_at(E->apps_file, app->line, "application %s, "

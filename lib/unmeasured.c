@@ -141,3 +141,22 @@ ovb_apps_measured(const struct ovb_apps *apps, const char *file,
 	ovb_names_free(&idx);
 	return st;
 }
+
+bool
+ovb_read_as_zero(const struct ovb_qos *const q[OVB_NCAP])
+{
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (q[r] && q[r]->U.unmeasured)
+			return true;
+	return false;
+}
+
+int
+ovb_nothing_measured(const struct ovb_app *app, const struct ovb_capsule *c,
+	const char *file)
+{
+	return ovb_err_at(file, c->line, "application %s, capsule %s: "
+		"profile=%s: nothing to place, every resource of it the cluster "
+		"places was not measured and is read as 0 (--unmeasured=zero)",
+		app->name, c->name, c->profile);
+}

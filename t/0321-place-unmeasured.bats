@@ -204,6 +204,17 @@ refused_everywhere() {
 	done
 }
 
+@test "--unmeasured=zero on a profile of nothing measured: nothing to place, said (65 at the capsule's line)" {
+	printf 'ovb-profile 1\nprofile q cpu\nunmeasured\nprofile q net\nunmeasured\n' >"$T/q.profile"
+	printf 'ovb-apps 1\napp x\ncapsule c profile=q\n' >"$T/x.apps"
+	local tool
+	for tool in "ovb-place" "ovb-fit --nodes n1"; do
+		run -65 --separate-stderr $tool --unmeasured=zero "$T/c.cluster" "$T/x.apps" "$T/q.profile"
+		[[ $stderr == *"${tool%% *}: $T/x.apps:3: application x, capsule c: profile=q: nothing to place, every resource of it the cluster places was not measured and is read as 0 (--unmeasured=zero)" ]] ||
+			fail "$tool: $stderr"
+	done
+}
+
 @test "--unmeasured takes refuse or zero (64 otherwise)" {
 	run -64 --separate-stderr ovb-place --unmeasured=maybe "$T/c.cluster" "$T/a.apps"
 	[[ $stderr == *"--unmeasured: 'maybe' is not refuse or zero"* ]] || fail "stderr: $stderr"

@@ -338,6 +338,8 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	/* net-rx only where the cluster gives it (lib/node.c, as ovb-place) */
 	if (ovb_need_of(app, c, q, need) && ovb_need_placed(&S.cluster, need))
 		return 0;
+	if (ovb_read_as_zero(q))
+		return ovb_nothing_measured(app, c, S.apps_file);
 	if (c->profile)
 		return ovb_err_at(S.apps_file, app->line, "application %s, capsule "
 			"%s: profile=%s is in none of the profile files (no cpu or "
