@@ -256,7 +256,8 @@ static const struct argp_option options[] = {
 	  "Count the traffic of network device NAME (repeatable; default: "
 	  "every device but the loopback lo)", 0 },
 	{ "recv", OPT_RECV, NULL, 0, "Also write bytes received", 0 },
-	{ "no-net", OPT_NO_NET, NULL, 0, "Write CPU busy periods only", 0 },
+	{ "no-net", OPT_NO_NET, NULL, 0, "Write CPU busy periods only (the "
+	  "file says so, measured cpu: its net is not measured, not 0)", 0 },
 	{ NULL, 0, NULL, 0, "Checks:", 3 },
 	{ "max-uncertainty", OPT_MAXU, "PCT|any", 0,
 	  "Refuse the trace (status 65) when a capsule's busy time may be off "
