@@ -120,11 +120,19 @@ ovb_apps_measured(const struct ovb_apps *apps, const char *file,
 		sprintf(keys[i], "%s %s", d->capsule, ovb_res_name(d->res));
 		ovb_names_add(&idx, keys[i], i);
 	}
+	bool any_unm = false;   /* else only capsules with a lower bound */
+	for (size_t i = 0; i < p->n && !any_unm; i++)
+		any_unm = p->q[i].U.unmeasured;
 	int st = 0;
 	for (size_t a = 0; a < apps->n && !st; a++)
 		for (size_t k = 0; k < apps->app[a].ncap && !st; k++) {
 			const struct ovb_capsule *c = &apps->app[a].cap[k];
 			const struct ovb_qos *q[OVB_NCAP] = { NULL };
+			bool lb = false;
+			for (int r = 0; r < OVB_NCAP; r++)
+				lb = lb || c->lb[r] > 0;
+			if (!any_unm && !lb)
+				continue;
 			for (int r = 0; r < OVB_NCAP && c->profile; r++) {
 				char key[OVB_MAXNAME + 16];
 				snprintf(key, sizeof key, "%s %s", c->profile,
