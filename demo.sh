@@ -35,14 +35,18 @@ echo "Profiles of the shipped traces (I = 10 ms, O = 0.01, tau = 1 s):"
 echo
 sh bench/table1.sh "$out/fixtures.profile"
 
-# placed so that the plan reaches the machines: every node's reservations
-# within what the kernel's SCHED_DEADLINE admits (0.90 of each CPU)
-ovb-place -t sched-deadline t/data/demo.cluster t/data/demo.apps \
+# placed so that the plan reaches the machines as written: every node's
+# reservations within what the kernel's SCHED_DEADLINE admits (0.90 of
+# each CPU), and every capsule's burst what each target grants (tc: the
+# MTU and rate/HZ; CFS and SCHED_DEADLINE: their least quota and runtime),
+# so that every target renders it with no --clamp
+targets=sched-deadline,cgroup,cgroup1,systemd,tc,kubernetes
+ovb-place --enforce "$targets" t/data/demo.cluster t/data/demo.apps \
 	"$out/fixtures.profile" -o "$out/demo.plan"
-ovb-check -t sched-deadline t/data/demo.cluster t/data/demo.apps \
+ovb-check --enforce "$targets" t/data/demo.cluster t/data/demo.apps \
 	"$out/demo.plan" "$out/fixtures.profile"
 echo
-echo "Placement of $(grep -c '^app ' t/data/demo.apps) web shops (ovb-place -t sched-deadline, checked by ovb-check):"
+echo "Placement of $(grep -c '^app ' t/data/demo.apps) web shops (ovb-place --enforce, every target; checked by ovb-check):"
 echo
 ovb-report -t nodes t/data/demo.cluster "$out/demo.plan" "$out/fixtures.profile"
 echo

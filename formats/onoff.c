@@ -3,7 +3,7 @@
  *
  *	cpus N / span T0 T1 / capsule NAME SELECTOR /
  *	busy NAME START END CPUS / send NAME T BYTES / recv NAME T BYTES /
- *	gap START END LOST / trace HOST KERNEL WALL CLOCK
+ *	gap START END LOST / trace HOST KERNEL WALL CLOCK / measured RES...
  *
  * Invariants of a read trace: T0 < T1 and every time lies in [T0, T1];
  * per capsule, busy periods are non-empty, ordered and disjoint with
@@ -21,7 +21,7 @@ struct reader {
 	struct ovb_onoff *o;
 	struct ovb_names byname;
 	bool seen_cpus, seen_span;
-	unsigned long span_line;
+	unsigned long span_line, measured_line;
 	uint64_t tmin, tmax;       /* earliest and latest time in records */
 	unsigned long tmin_line, tmax_line;
 	uint64_t gap_end;
@@ -164,6 +164,54 @@ ovb_onoff_trace(const struct ovb_onoff *o, struct ovb_trace *t)
 	}
 }
 
+/* measured RES...: cpu, net, net-rx, each at most once */
+static int
+read_measured(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_onoff *o = r->o;
+	if (r->measured_line)
+		return ovb_err(lx, "measured is given twice (first at line %lu)",
+			r->measured_line);
+	r->measured_line = lx->line;
+	int st = ovb_arity(lx, 1, 4, "measured [cpu] [net] [net-rx]");
+	for (int i = 1; !st && i < lx->ntok; i++) {
+		int res = ovb_res_parse(lx->tok[i]);
+		if (res < 0 || res == OVB_MEM)
+			return ovb_err(lx, "measured: '%s' is not cpu, net or "
+				"net-rx", lx->tok[i]);
+		if (o->measured & (1u << res))
+			return ovb_err(lx, "measured: %s is given twice",
+				lx->tok[i]);
+		o->measured |= 1u << res;
+	}
+	o->has_measured = !st;
+	return st;
+}
+
+bool
+ovb_onoff_measured(const struct ovb_onoff *o, enum ovb_res r)
+{
+	if (o->has_measured)
+		return o->measured & (1u << r);
+	if (r == OVB_CPU)
+		return true;
+	for (size_t i = 0; i < o->ncap; i++)
+		if (r == OVB_NET ? o->cap[i].nsend > 0 :
+		    r == OVB_NETRX && o->cap[i].nrecv > 0)
+			return true;
+	return false;
+}
+
+void
+ovb_onoff_put_measured(FILE *f, unsigned mask)
+{
+	fputs("measured", f);
+	for (int r = 0; r < OVB_NRES; r++)
+		if (mask & (1u << r))
+			fprintf(f, " %s", ovb_res_name((enum ovb_res)r));
+	fputc('\n', f);
+}
+
 void
 ovb_onoff_put_trace(FILE *f, const char *host, const char *kernel,
 	bool has_clock, uint64_t wall, uint64_t clock)
@@ -296,6 +344,8 @@ ovb_onoff_read(struct ovb_lex *lx, struct ovb_onoff *o)
 			st = read_gap(&r, lx);
 		else if (!strcmp(kw, "trace"))
 			st = read_trace(&r, lx);
+		else if (!strcmp(kw, "measured"))
+			st = read_measured(&r, lx);
 		else if (!strcmp(kw, "cpus") || !strcmp(kw, "span") ||
 		    !strcmp(kw, "capsule"))
 			st = read_header(&r, lx);
@@ -466,6 +516,8 @@ ovb_onoff_write(FILE *f, const struct ovb_onoff *o)
 	if (o->has_trace)
 		ovb_onoff_put_trace(f, o->host, o->kernel, o->has_clock, o->wall,
 			o->clock);
+	if (o->has_measured)
+		ovb_onoff_put_measured(f, o->measured);
 	ovb_onoff_put_span(f, o->t0, o->t1);
 	for (size_t i = 0; i < o->ncap; i++)
 		ovb_onoff_put_capsule(f, o->cap[i].name, o->cap[i].select);

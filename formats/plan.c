@@ -7,6 +7,7 @@
  *	risk NODE RES PR OMIN LOAD CAPACITY
  *	reject APP REASON...
  *	grid POINTS
+ *	unmeasured APP CAPSULE RES
  *
  * Invariants of a read plan: (APP, CAPSULE) placed once; qos, cpu-resv and
  * tbucket follow their capsule's place record, once each per resource;
@@ -24,6 +25,7 @@ struct reader {
 	size_t nkeys, capkeys;
 	unsigned long mode_line;        /* of the mode record; 0: none */
 	unsigned long valid_line;       /* of the valid-until record */
+	unsigned long enforce_line;     /* of the enforce record */
 };
 
 static const char *
@@ -103,6 +105,10 @@ read_qos(struct reader *r, struct ovb_lex *lx)
 	if (pl->has_qos[res])
 		return ovb_err(lx, "qos %s of %s %s is given twice", lx->tok[3],
 			lx->tok[1], lx->tok[2]);
+	if (pl->unmeasured & (1u << res))
+		return ovb_err(lx, "qos %s of %s %s: the plan says it was not "
+			"measured (unmeasured at line %lu)", lx->tok[3],
+			lx->tok[1], lx->tok[2], pl->unmeasured_line);
 	bool mem = res == OVB_MEM;
 	if ((st = ovb_tok_nonneg(lx, 4, mem ? "qos mem request" :
 	    "qos sigma (rate)", &v[0])) ||
@@ -151,6 +157,35 @@ read_mech(struct reader *r, struct ovb_lex *lx)
 		pl->has_tbucket = !st;
 	}
 	return st;
+}
+
+/* unmeasured APP CAPSULE RES: a profiled capsule's RES, read as 0 */
+static int
+read_unmeasured(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_placed *pl;
+	int st = ovb_arity(lx, 4, 4, "unmeasured APP CAPSULE RES");
+	if (st || (st = placed_of(r, lx, &pl)))
+		return st;
+	int res = ovb_res_parse(lx->tok[3]);
+	if (res < 0 || res >= OVB_NCAP)
+		return ovb_err(lx, "unmeasured: resource '%s' is not cpu, net, "
+			"net-rx or mem", lx->tok[3]);
+	if (!pl->profile)
+		return ovb_err(lx, "unmeasured: capsule %s of %s is a plain "
+			"reservation (place ... -): its values are given, not "
+			"measured", lx->tok[2], lx->tok[1]);
+	if (pl->unmeasured & (1u << res))
+		return ovb_err(lx, "unmeasured %s of %s %s is given twice",
+			lx->tok[3], lx->tok[1], lx->tok[2]);
+	if (pl->has_qos[res])
+		return ovb_err(lx, "unmeasured %s of %s %s: the capsule has a "
+			"qos %s record (a measured requirement)", lx->tok[3],
+			lx->tok[1], lx->tok[2], lx->tok[3]);
+	if (!pl->unmeasured)
+		pl->unmeasured_line = lx->line;
+	pl->unmeasured |= 1u << res;
+	return 0;
 }
 
 static int
@@ -276,6 +311,46 @@ read_valid(struct reader *r, struct ovb_lex *lx)
 	return 0;
 }
 
+/* enforce T[,T...] HZ MTU DLCAP: the targets the plan reserved for */
+static int
+read_enforce(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_plan *p = r->p;
+	int st = ovb_arity(lx, 5, 5, "enforce T[,T...] HZ MTU DLCAP");
+	if (st)
+		return st;
+	if (r->enforce_line)
+		return ovb_err(lx, "enforce is given twice (first at line %lu)",
+			r->enforce_line);
+	char *list = ovb_xstrdup(lx->tok[1]);
+	for (char *t, *save = NULL, *a = list; !st &&
+	     (t = strtok_r(a, ",", &save)); a = NULL) {
+		int k = ovb_target_parse(t);
+		if (k < 0)
+			st = ovb_err(lx, "enforce: unknown target '%s' "
+				"(sched-deadline, cgroup, cgroup1, systemd, tc, "
+				"kubernetes)", t);
+		else if (p->enforce & (1u << k))
+			st = ovb_err(lx, "enforce: %s is given twice", t);
+		else
+			p->enforce |= 1u << k;
+	}
+	free(list);
+	if (!st && !p->enforce)
+		st = ovb_err(lx, "enforce: no target");
+	if (st || (st = ovb_tok_u64(lx, 2, "enforce HZ", &p->enf_hz)) ||
+	    (st = ovb_tok_u64(lx, 3, "enforce MTU", &p->enf_mtu)) ||
+	    (st = ovb_tok_prob(lx, 4, "enforce DLCAP", &p->enf_dlcap)))
+		return st;
+	if (p->enf_hz < 1 || p->enf_hz > 100000 || p->enf_mtu < 68 ||
+	    p->enf_mtu > (1 << 20) || !(p->enf_dlcap >= 1e-6))
+		return ovb_err(lx, "enforce: HZ %s, MTU %s or DLCAP %s out of "
+			"range (1..100000, 68..1048576, [1e-6, 1])", lx->tok[2],
+			lx->tok[3], lx->tok[4]);
+	r->enforce_line = lx->line;
+	return 0;
+}
+
 int
 ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p)
 {
@@ -300,6 +375,10 @@ ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p)
 			st = read_mode(&r, lx);
 		else if (!strcmp(kw, "valid-until"))
 			st = read_valid(&r, lx);
+		else if (!strcmp(kw, "unmeasured"))
+			st = read_unmeasured(&r, lx);
+		else if (!strcmp(kw, "enforce"))
+			st = read_enforce(&r, lx);
 		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-plan file",
 				kw);
@@ -342,6 +421,10 @@ put_placed(FILE *f, const struct ovb_placed *pl)
 		ovb_put_real(f, pl->tb_rho);
 		fputc('\n', f);
 	}
+	for (int r = 0; r < OVB_NCAP; r++)
+		if (pl->unmeasured & (1u << r))
+			fprintf(f, "unmeasured %s %s %s\n", pl->app, pl->capsule,
+				ovb_res_name((enum ovb_res)r));
 }
 
 int
@@ -362,6 +445,17 @@ ovb_plan_write(FILE *f, const struct ovb_plan *p)
 	if (p->valid_until)
 		fprintf(f, "valid-until %llu\n",
 			(unsigned long long)p->valid_until);
+	if (p->enforce) {
+		fputs("enforce ", f);
+		for (int t = 0, k = 0; t < OVB_NTARGET; t++)
+			if (p->enforce & (1u << t))
+				fprintf(f, "%s%s", k++ ? "," : "",
+					ovb_target_names[t]);
+		fprintf(f, " %llu %llu", (unsigned long long)p->enf_hz,
+			(unsigned long long)p->enf_mtu);
+		ovb_put_real(f, p->enf_dlcap);
+		fputc('\n', f);
+	}
 	for (size_t i = 0; i < p->n; i++)
 		put_placed(f, &p->p[i]);
 	for (size_t i = 0; i < p->nrisk; i++) {

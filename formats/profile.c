@@ -98,6 +98,17 @@ block_end(struct block *b, struct ovb_lex *lx)
 {
 	struct ovb_qos *q = b->q;
 	const char *cap = q->U.capsule, *res = ovb_res_name(q->U.res);
+	if (q->U.unmeasured) {  /* no requirement: nothing was measured */
+		if (b->seen || q->ncurve)
+			return ovb_err_at(lx->name, b->u.line, "profile %s %s: "
+				"'unmeasured' says the trace did not measure it, "
+				"but the block has %s", cap, res, q->ncurve ?
+				"curve records" : "a requirement (sigma, rho, tau, "
+				"O, request or limit)");
+		q->sigma = q->rho = q->limit = q->O = 0;
+		q->tau = 1;
+		return ovb_dist_end(&b->u, lx);
+	}
 	unsigned want = q->U.res == OVB_MEM ?
 		SEEN_REQUEST | SEEN_LIMIT | SEEN_O :
 		SEEN_SIGMA | SEEN_RHO | SEEN_TAU | SEEN_O;
@@ -185,6 +196,12 @@ ovb_profile_write(FILE *f, const struct ovb_profiles *p)
 	for (size_t i = 0; i < p->n; i++) {
 		const struct ovb_qos *q = &p->q[i];
 		enum ovb_res r = q->U.res;
+		if (q->U.unmeasured) {
+			fprintf(f, "profile %s %s\n", q->U.capsule,
+				ovb_res_name(r));
+			ovb_dist_put(f, &q->U);
+			continue;
+		}
 		if (r == OVB_MEM) {
 			fprintf(f, "profile %s mem\nrequest", q->U.capsule);
 			ovb_put_real(f, q->sigma);

@@ -15,7 +15,8 @@
 #include "impl.h"
 
 enum { SEEN_INTERVAL = 1, SEEN_WIDTH = 2, SEEN_INTERVALS = 4, SEEN_MEAN = 8,
-	SEEN_FORECAST = 16, SEEN_LOST = 32, SEEN_WINDOWS = 64 };
+	SEEN_FORECAST = 16, SEEN_LOST = 32, SEEN_WINDOWS = 64,
+	SEEN_UNMEASURED = 128 };
 
 void
 ovb_dist_free(struct ovb_dist *d)
@@ -398,9 +399,34 @@ ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx)
 		st = read_wbin(r, lx);
 	else if (strcmp(kw, "wcurve") == 0)
 		st = read_wcurve(r, lx);
-	else
+	else if (strcmp(kw, "unmeasured") == 0) {
+		if (!(st = once(r, lx, SEEN_UNMEASURED)) &&
+		    !(st = ovb_arity(lx, 1, 1, "unmeasured")))
+			d->unmeasured = true;
+	} else
 		return 0;
 	return st ? st : 1;
+}
+
+/* An unmeasured block: no U records; read as a point mass at 0 (one
+ * interval of 1 s in bin 0), which only --unmeasured=zero uses. */
+static int
+unmeasured_end(struct ovb_dist_reader *r, struct ovb_lex *lx)
+{
+	struct ovb_dist *d = r->d;
+	if ((r->seen & ~(unsigned)SEEN_UNMEASURED) || d->h.nbins || d->npct)
+		return ovb_err_at(lx->name, r->line, "distribution of %s %s: "
+			"'unmeasured' says the trace did not measure it, but "
+			"the block has U records (interval, width, intervals, "
+			"bin, mean, pct, forecast or lost)", d->capsule,
+			ovb_res_name(d->res));
+	d->interval = 1;
+	d->h.width = 1;
+	d->h.n = 1;
+	d->h.nbins = 1;
+	d->h.count = ovb_xcalloc(1, sizeof *d->h.count);
+	d->h.count[0] = 1;
+	return 0;
 }
 
 bool
@@ -535,6 +561,8 @@ ovb_dist_end(struct ovb_dist_reader *r, struct ovb_lex *lx)
 	int st = 0;
 	free(r->binseen);
 	r->binseen = NULL;
+	if (d->unmeasured)
+		return unmeasured_end(r, lx);
 	for (int i = 0; i < 3; i++)
 		if (!(r->seen & (1u << i)))
 			return ovb_err_at(lx->name, r->line, "distribution of %s "
@@ -584,6 +612,11 @@ void
 ovb_dist_put(FILE *f, const struct ovb_dist *d)
 {
 	const char *unit = ovb_res_rate_unit(d->res);
+	if (d->unmeasured) {
+		fputs("unmeasured\n", f);
+		ovb_trace_put(f, &d->trace);
+		return;
+	}
 	fputs("interval", f);
 	ovb_put_real(f, d->interval);
 	fputs(" s\nwidth", f);

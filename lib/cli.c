@@ -243,7 +243,8 @@ size_t ovb_ntargets;
 bool ovb_target_clamp;
 struct ovb_klimits ovb_klim;
 
-enum { TOPT_CLAMP = 0x180, TOPT_DLCAP, TOPT_HZ, TOPT_MTU };
+enum { TOPT_CLAMP = 0x180, TOPT_DLCAP, TOPT_HZ, TOPT_MTU, TOPT_ENFORCE };
+unsigned ovb_enforce_mask;
 
 static const struct argp_option target_options[] = {
 	{ NULL, 0, NULL, 0, "Enforcement (the kernel's limits, ovb-enforce(1)):", 90 },
@@ -260,6 +261,13 @@ static const struct argp_option target_options[] = {
 	{ "hz", TOPT_HZ, "N", 0, "Kernel HZ for tc's burst >= rate/HZ "
 	  "(default 100, the least)", 0 },
 	{ "mtu", TOPT_MTU, "B", 0, "MTU in bytes (default 1500)", 0 },
+	{ "enforce", TOPT_ENFORCE, "T[,T...]", 0, "ovb-place: reserve per "
+	  "capsule what target T will really grant (tc: a burst of at least "
+	  "the MTU and rate/HZ; cgroup, systemd, cgroup1: the least CFS quota; "
+	  "sched-deadline: the least runtime), so that Eq. 1 and Eq. 3 hold "
+	  "for the enforced numbers and ovb-enforce -t T needs no --clamp; "
+	  "recorded in the plan (enforce); implies -t T.  ovb-check: the plan "
+	  "must have been placed for T", 0 },
 	{ 0 }
 };
 
@@ -271,19 +279,25 @@ parse_target(int key, char *arg, struct argp_state *st)
 		ovb_klimits_default(&ovb_klim);
 		return 0;
 	case 't':
-		ovb_arg_list(st, "--target", arg);
+	case TOPT_ENFORCE: {
+		/* --enforce T: reserve what T grants, and -t T: what it admits */
+		const char *opt = key == 't' ? "--target" : "--enforce";
+		ovb_arg_list(st, opt, arg);
 		for (char *s, *save = NULL; (s = strtok_r(arg, ",", &save));
 		     arg = NULL) {
 			int t = ovb_target_parse(s);
 			if (t < 0)
-				argp_error(st, "--target: unknown target '%s' "
+				argp_error(st, "%s: unknown target '%s' "
 					"(sched-deadline, cgroup, cgroup1, "
-					"systemd, tc, kubernetes)", s);
+					"systemd, tc, kubernetes)", opt, s);
+			if (key == TOPT_ENFORCE)
+				ovb_enforce_mask |= 1u << t;
 			if (!ovb_target_on[t])
 				ovb_ntargets++;
 			ovb_target_on[t] = true;
 		}
 		return 0;
+	}
 	case TOPT_CLAMP: ovb_target_clamp = true; return 0;
 	case TOPT_DLCAP:
 		ovb_klim.dl_cap = ovb_arg_real(st, "--dl-cap", arg, 1e-6, 1);
@@ -303,6 +317,7 @@ static const struct argp target_argp = { target_options, parse_target,
 
 const struct argp_child ovb_target_children[] = {
 	{ &target_argp, 0, NULL, 0 },
+	{ &ovb_unmeasured_argp, 0, NULL, 0 },
 	{ &common_argp, 0, NULL, 0 },
 	{ 0 }
 };

@@ -580,3 +580,115 @@ ovb_enf_node(int t, const struct ovb_klimits *L, bool clamp,
 	free(w);
 	return v;
 }
+
+/* ---- what a target grants: the reservation placed for it ---- */
+
+/* The map of target t (its resource's) without clamping: 0, 1 or -1. */
+static int
+map_plain(int t, const struct ovb_klimits *L, const struct ovb_need *n,
+	char *why, size_t len)
+{
+	struct ovb_dl dl;
+	struct ovb_cfs cfs;
+	struct ovb_tb tb;
+	struct ovb_k8s k8;
+	switch (t) {
+	case OVB_T_DL: return ovb_dl_map(n, L, false, &dl, why, len);
+	case OVB_T_TC: return ovb_tc_map(n, L, false, &tb, why, len);
+	case OVB_T_K8S: return ovb_k8s_map(n, false, &k8, why, len);
+	default: return ovb_cfs_map(n, false, &cfs, why, len);
+	}
+}
+
+int
+ovb_enf_grant(int t, const struct ovb_klimits *L, struct ovb_need *n,
+	char *why, size_t len)
+{
+	if (!n->used || n->level)
+		return 0;
+	int v = map_plain(t, L, n, why, len);
+	if (v <= 0)
+		return v;
+	if (t == OVB_T_TC) {
+		/* the burst tc grants, max(MTU, rate/HZ), a whole byte; the
+		 * rate grows with the burst (Eq. 1's term), so again until
+		 * it holds (tau HZ > 1: a few rounds) */
+		for (int i = 0; i < 64; i++) {
+			struct ovb_tb tb;
+			ovb_tc_map(n, L, true, &tb, why, len);
+			n->rho = (double)tb.burst;
+			if ((v = ovb_tc_map(n, L, false, &tb, why, len)) <= 0)
+				return v;
+		}
+		snprintf(why, len, "no burst meets tc's rate/HZ at tau %g s "
+			"and HZ %llu", n->tau, (unsigned long long)L->hz);
+		return -1;
+	}
+	/* CPU: the least burst (to the last double) for which the quota
+	 * or the runtime is at least the kernel's least: doubled until it
+	 * holds, then halved between the two */
+	struct ovb_need m = *n;
+	double lo = n->rho, step = fmax(n->rho, n->sigma * n->tau) * 1e-6;
+	if (!(step > 0))
+		step = 1e-9;
+	char w2[256];
+	for (;;) {
+		m.rho = lo + step;
+		if ((v = map_plain(t, L, &m, w2, sizeof w2)) == 0)
+			break;
+		if (v < 0 || !(step < 1e12)) {
+			/* no burst helps: the limit is of tau itself */
+			snprintf(why, len, "%s, whatever the burst", w2);
+			return -1;
+		}
+		step *= 2;
+	}
+	double hi = lo + step;
+	for (int i = 0; i < 2100; i++) {
+		double mid = lo + (hi - lo) / 2;
+		if (!(mid > lo && mid < hi))
+			break;
+		m.rho = mid;
+		if (map_plain(t, L, &m, w2, sizeof w2) == 0)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	n->rho = hi;
+	return 0;
+}
+
+int
+ovb_need_grant(unsigned targets, const struct ovb_klimits *L,
+	struct ovb_need need[OVB_NCAP], int *tbad, char *why, size_t len)
+{
+	/* a burst raised for one target may want another's again */
+	for (int pass = 0; pass < 8; pass++) {
+		bool changed = false;
+		for (int t = 0; t < OVB_NTARGET; t++) {
+			if (!(targets & (1u << t)))
+				continue;
+			struct ovb_need *n = &need[ovb_target_res(t)];
+			double before = n->rho;
+			if (ovb_enf_grant(t, L, n, why, len) < 0) {
+				*tbad = t;
+				return -1;
+			}
+			changed = changed || n->rho != before;
+		}
+		if (!changed)
+			return 0;
+	}
+	return 0;
+}
+
+void
+ovb_plan_klimits(const struct ovb_plan *p, struct ovb_klimits *L)
+{
+	ovb_klimits_default(L);
+	if (!p->enforce)
+		return;
+	L->hz = p->enf_hz;
+	L->mtu = p->enf_mtu;
+	L->dl_cap = p->enf_dlcap;
+}

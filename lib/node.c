@@ -40,7 +40,9 @@ ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 		struct ovb_need *n = &need[r];
 		n->lb = c->lb[r];
 		if (c->profile) {
-			if (!q[r])
+			/* unmeasured: read as 0 (ovb_capsule_measured has
+			 * refused it unless --unmeasured=zero) */
+			if (!q[r] || q[r]->U.unmeasured)
 				continue;
 			n->sigma = q[r]->sigma;
 			n->rho = q[r]->rho;

@@ -484,8 +484,13 @@ struct ovb_dist {        /* U of one capsule and resource */
 	                        --horizon); 0: a measurement, no forecast */
 	uint64_t lost;       /* the record "lost D": D measurement intervals
 	                        of the trace were left out of U (they overlap
-	                        gaps of lost events); 0: none said */	struct ovb_tod tod;  /* time-of-day windows (lib/tod.c); !tod.has:
+	                        gaps of lost events); 0: none said */
+	struct ovb_tod tod;  /* time-of-day windows (lib/tod.c); !tod.has:
 	                        none */
+	bool unmeasured;     /* the record "unmeasured": the trace did not
+	                        measure this resource (no U; read, U is a
+	                        point mass at 0 that only --unmeasured=zero
+	                        lets a placing tool use) */
 };
 /* Is the share of intervals lost, lost / (n + lost), above O / 2 (exactly,
  * for the doubles given)?  Above it, the (1-O) tail may be hidden in the
@@ -517,7 +522,19 @@ struct ovb_onoff {
 	bool has_trace, has_clock;
 	char *host, *kernel;  /* NULL: not known */
 	uint64_t wall, clock;
+	/* the record "measured RES...": bit r set when resource r was
+	 * measured; has_measured false: a file without it (older), for which
+	 * ovb_onoff_measured infers it (formats/onoff.md) */
+	bool has_measured;
+	unsigned measured;
 };
+/* Was resource r measured in o?  The "measured" record when present;
+ * in a file without one, cpu always, net (net-rx) when some capsule has
+ * a send (recv) record: an old file without transfers cannot tell an
+ * idle network from one not recorded.  mem: never (no onoff has it). */
+bool ovb_onoff_measured(const struct ovb_onoff *o, enum ovb_res r);
+/* Writes "measured RES..." for the bits of mask (1u << r). */
+void ovb_onoff_put_measured(FILE *f, unsigned mask);
 /* The trace of o as usage, profile and curve blocks carry it: host,
  * kernel, the wall-clock time of the span's start and its length. */
 void ovb_onoff_trace(const struct ovb_onoff *o, struct ovb_trace *t);
@@ -891,6 +908,11 @@ struct ovb_placed {
 	double x, y, weight;            /* CPU reservation x cpu-s every y s */
 	double tb_sigma, tb_rho;        /* net token bucket: B/s, B */
 	unsigned long line;
+	unsigned unmeasured;            /* "unmeasured APP CAPSULE RES": bit
+	                                   1u << RES, the profile did not
+	                                   measure RES and ovb-place read it
+	                                   as 0 (--unmeasured=zero) */
+	unsigned long unmeasured_line;  /* of the first such record */
 };
 struct ovb_noderisk {
 	char *node;
@@ -908,6 +930,12 @@ struct ovb_plan {
 	uint64_t valid_until;   /* "valid-until T": the plan's promise is
 	                           stated until T [s since the epoch]; 0:
 	                           not stated */
+	unsigned enforce;       /* "enforce T[,T...] HZ MTU DLCAP": bit 1u <<
+	                           ovb_target, placed for those targets
+	                           (ovb-place --enforce) with these kernel
+	                           limits; 0: for none */
+	uint64_t enf_hz, enf_mtu;
+	double enf_dlcap;
 	size_t n, cap, nrisk, caprisk, nrej, caprej;
 	struct ovb_placed *p;
 	struct ovb_noderisk *risk;
@@ -1456,6 +1484,26 @@ struct ovb_need {               /* one capsule's needs on one resource */
  * O 0 unless given.  false when no resource is used. */
 bool ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	const struct ovb_qos *const q[OVB_NCAP], struct ovb_need need[OVB_NCAP]);
+/* lib/unmeasured.c: --unmeasured=refuse|zero (ovb_unmeasured_argp, in
+ * ovb_target_children; ovb_unmeasured_children adds -o, -q, -v) and its
+ * rule.  ovb_capsule_measured: 65 at the capsule's line of file when its
+ * profile (blocks q, as for ovb_need_of) says unmeasured for a resource
+ * cl places, unless ovb_unmeasured_zero (then, with warn, a warning); 65
+ * when a lower bound bounds a resource cl places that the capsule does
+ * not use.  ovb_apps_measured: the same for every capsule of apps. */
+extern bool ovb_unmeasured_zero;
+extern const struct argp ovb_unmeasured_argp;
+extern const struct argp_child ovb_unmeasured_children[];
+int ovb_capsule_measured(const struct ovb_app *app,
+	const struct ovb_capsule *c, const struct ovb_qos *const q[OVB_NCAP],
+	const struct ovb_cluster *cl, const char *file, bool warn);
+int ovb_apps_measured(const struct ovb_apps *apps, const char *file,
+	const struct ovb_profiles *p, const struct ovb_cluster *cl);
+/* Whether a block of q says unmeasured; the error (65 at the capsule's
+ * line) of a capsule that, read so, has nothing to place. */
+bool ovb_read_as_zero(const struct ovb_qos *const q[OVB_NCAP]);
+int ovb_nothing_measured(const struct ovb_app *app,
+	const struct ovb_capsule *c, const char *file);
 /* The needs a cluster places: those of the resources it gives capacities
  * for (net-rx only where its nodes give it, ovb_cluster_nres; mem where
  * they give it, ovb_cluster_has_mem); the others are cleared.  false when
@@ -1790,6 +1838,26 @@ bool ovb_target_has_mem(int t);
 int ovb_enf_node(int t, const struct ovb_klimits *L, bool clamp,
 	const struct ovb_need *n, size_t m, double C, size_t *bad, char *why,
 	size_t len);
+/* What target t grants a capsule's need n on its resource (not mem):
+ * the least burst rho' >= n->rho for which the target's map holds every
+ * limit without clamping (tc: the burst it grants, max(MTU, rate/HZ), a
+ * whole byte; cgroup, systemd, cgroup1: a CFS quota of at least its least;
+ * sched-deadline: a runtime of at least its least; kubernetes: as given),
+ * so that Eq. 1 and Eq. 3, decided on n, hold for what is enforced
+ * (ovb-place --enforce).  0, with n->rho raised or not; -1 when no burst
+ * makes the limits hold (a limit of tau itself; why says which). */
+int ovb_enf_grant(int t, const struct ovb_klimits *L, struct ovb_need *n,
+	char *why, size_t len);
+/* ovb_enf_grant for every target of the mask (1u << ovb_target) on its
+ * resource, until none raises a burst; -1 with *tbad the target that
+ * cannot grant it.  ovb_plan_klimits: the kernel limits a plan was placed
+ * with (its enforce record; the defaults without one). */
+int ovb_need_grant(unsigned targets, const struct ovb_klimits *L,
+	struct ovb_need need[OVB_NCAP], int *tbad, char *why, size_t len);
+struct ovb_plan;
+void ovb_plan_klimits(const struct ovb_plan *p, struct ovb_klimits *L);
+/* --enforce T[,T...] (lib/cli.c, among the target options): the mask. */
+extern unsigned ovb_enforce_mask;
 /* The children of a tool that knows the targets (lib/cli.c): -t
  * T[,T...], --clamp, --dl-cap, --hz, --mtu into the globals below, then
  * -o, -q, -v. */

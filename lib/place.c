@@ -171,6 +171,23 @@ prof_find(const char *name, enum ovb_res r)
 	return i == OVB_NONE ? NULL : &E->prof->q[i];
 }
 
+/* --enforce: what the targets will really grant (lib/enforce.c), so Eq. 1
+ * and Eq. 3 are decided on the enforced numbers; 65 at file:line naming
+ * the capsule when a target cannot grant it at all. */
+static int
+grant(struct ovb_need need[OVB_NCAP], const char *file, unsigned long line,
+	const char *app, const char *cap)
+{
+	char why[256];
+	int t;
+	if (!ovb_enforce_mask ||
+	    !ovb_need_grant(ovb_enforce_mask, &ovb_klim, need, &t, why,
+	    sizeof why))
+		return 0;
+	return ovb_err_at(file, line, "application %s, capsule %s: --enforce "
+		"%s cannot grant it: %s", app, cap, ovb_target_names[t], why);
+}
+
 /* A capsule's needs from its profile or plain reservation; 65 when the
  * profile is missing or uses none of either resource. */
 static int
@@ -185,6 +202,8 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 		ovb_need_placed(E->cluster, need);
 	for (int r = 0; r < OVB_NCAP; r++)
 		need[r].agg = E->aggregate;
+	if (!used && ovb_read_as_zero(q))
+		return ovb_nothing_measured(app, c, E->apps_file);
 	if (!used) {
 		if (c->profile)
 			return ovb_err_at(E->apps_file, app->line, "application %s, "
@@ -195,7 +214,7 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 		return ovb_err_at(E->apps_file, app->line, "application %s, "
 			"capsule %s: reserves no cpu and no net", app->name, c->name);
 	}
-	return 0;
+	return grant(need, E->apps_file, c->line, app->name, c->name);
 }
 
 /* ---- node state ---- */
@@ -2137,6 +2156,12 @@ load_existing(void)
 					n[r].limit = q->limit = qq->limit;
 			}
 		}
+		int gs = grant(n, E->plan_file, p->line, p->app, p->capsule);
+		if (gs)
+			return gs;
+		for (int r = 0; r < E->nres; r++)
+			if (n[r].used)
+				q->rho[r] = n[r].rho;
 	}
 	for (size_t i = 0; i < E->out.n; i++) {
 		struct ovb_placed *q = &E->out.p[i];

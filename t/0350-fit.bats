@@ -12,17 +12,7 @@ setup() {
 	ORACLE="$BATS_TEST_DIRNAME/oracle"
 }
 
-# demo_profile: the profiles of `make demo` (the shipped traces) in $T/f.profile.
-demo_profile() {
-	local f main
-	for f in nginx postgres redis; do
-		main=$(awk '$1 == "main_pid" { print $2 }' "$FIXTURES/$f.acct")
-		ovb-onoff -q -c "$f=pid:$main" "$(unpack_fixture "$f")" -o "$T/$f.onoff"
-	done
-	ovb-usage -q -I 0.01 "$T"/*.onoff -o "$T/f.usage"
-	ovb-tbucket -q "$T"/*.onoff -o "$T/f.curve"
-	ovb-profile -q -O 0.01 -t 1 "$T/f.usage" "$T/f.curve" -o "$T/f.profile"
-}
+# demo_profile (t/test_helper.bash): the profiles of `make demo` in $T/f.profile.
 
 # copies APP FIRST LAST APPS: the copies APP+FIRST..APP+LAST of APPS's
 # application APP, as an ovb-apps file on stdout (written here, not by

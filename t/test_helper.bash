@@ -152,3 +152,17 @@ capture() {
 	chmod +x "$T/gp"
 	export OVB_GNUPLOT=$T/gp
 }
+
+# demo_profile: the profiles of `make demo` (demo.sh: the three shipped
+# server traces, I = 10 ms, O = 0.01, tau = 1 s) in
+# $BATS_TEST_TMPDIR/f.profile (and f.usage, f.curve, the .onoff files).
+demo_profile() {
+	local f main d=$BATS_TEST_TMPDIR
+	for f in nginx postgres redis; do
+		main=$(awk '$1 == "main_pid" { print $2 }' "$FIXTURES/$f.acct")
+		ovb-onoff -q -c "$f=pid:$main" "$(unpack_fixture "$f")" -o "$d/$f.onoff"
+	done
+	ovb-usage -q -I 0.01 "$d"/*.onoff -o "$d/f.usage"
+	ovb-tbucket -q "$d"/*.onoff -o "$d/f.curve"
+	ovb-profile -q -O 0.01 -t 1 "$d/f.usage" "$d/f.curve" -o "$d/f.profile"
+}

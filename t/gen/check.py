@@ -40,6 +40,7 @@ def main():
             f.write(f"node {n} {cpu} cpu {net} B/s\n")
 
     profs = []
+    profres = {}    # profile -> its resources: a lower bound needs one
     with open(os.path.join(d, "profile"), "w") as f:
         f.write("ovb-profile 1\n")
         for i in range(rng.randint(2, 4)):
@@ -47,6 +48,7 @@ def main():
             res = [r for r in ("cpu", "net") if rng.random() < 0.8]
             if not res:
                 res = [rng.choice(["cpu", "net"])]
+            profres[name] = res
             for r in res:
                 w = rng.choice(["0.1", "0.25", "0.5", "0.3", "0.05"]
                                if r == "cpu" else
@@ -102,12 +104,18 @@ def main():
                     lb = rng.choice([0.1, 0.5, 2, 3])
                     if lbmax:
                         lb = min(lb, lbmax[0])
+                    # a lower bound on what the capsule does not use is
+                    # an error (formats/plan.md): drawn, not written
+                    if p and "cpu" not in profres[p]:
+                        lb = 0
                     if lb > 0:
                         line += f" lb-cpu={lb:g}"
                 if rng.random() < 0.15:
                     lb = rng.choice([50000, 3000000])
                     if lbmax:
                         lb = min(lb, lbmax[1])
+                    if p and "net" not in profres[p]:
+                        lb = 0
                     if lb > 0:
                         line += f" lb-net={lb:g}"
                 if rng.random() < 0.2:

@@ -87,6 +87,17 @@ class Trace:
         self.caps = {}          # name -> Capsule, in file order
         self.gaps = []          # (start, end), closed, ns
         self.trace = None       # (host, kernel, wall, clock), '-' unknown
+        self.measured = None    # the 'measured' record's set, or None
+
+    def was_measured(self, res):
+        """formats/onoff.md: the 'measured' record; without one (an
+        older file) cpu, and net (net-rx) when some capsule sent
+        (received)."""
+        if self.measured is not None:
+            return res in self.measured
+        if res == "cpu":
+            return True
+        return any(c.transfers(res) for c in self.caps.values())
 
 
 def read_onoff(path):
@@ -107,6 +118,8 @@ def read_onoff(path):
             tr.gaps.append((int(a[0]), int(a[1])))
         elif kw == "trace":
             tr.trace = tuple(a)
+        elif kw == "measured":
+            tr.measured = set(a)
         else:
             raise SystemExit("formats.py: %s: unknown onoff record %s"
                              % (path, kw))
@@ -134,6 +147,7 @@ class Dist:
         self.lost = None        # intervals left out for lost events
         self.trace = None       # the trace record's fields, or None
         self.curve = []         # profiles: (sigma, rho) floats
+        self.unmeasured = False # the record 'unmeasured': no U
         self.recs = []          # every record of the block, as tokens
 
     @property
@@ -177,6 +191,8 @@ def read_dists(paths):
                 cur.forecast = int(t[1])
             elif kw == "lost":
                 cur.lost = int(t[1])
+            elif kw == "unmeasured":
+                cur.unmeasured = True
     return out
 
 

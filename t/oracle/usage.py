@@ -109,7 +109,7 @@ def parse_usage(path):
                "mean": d.mean, "pct": d.pct, "bins": d.bins,
                "trace": d.trace and d.trace[:3] + (float(d.trace[3]),
                                                    d.trace[4]),
-               "lost": d.lost}
+               "lost": d.lost, "unmeasured": d.unmeasured or None}
         blocks[d.key] = {k: v for k, v in got.items() if v is not None}
     return blocks
 
@@ -246,6 +246,14 @@ def main():
     for key in keys:
         if key not in got:
             bad.append("%s %s: missing" % key)
+            continue
+        if not tr.was_measured(key[1]):
+            # formats/usage.md: said, not written as 0
+            want = {"unmeasured": True, "trace": formats.trace_of(tr)}
+            have = {k: v for k, v in got[key].items() if v not in ({}, None)}
+            if have != {k: v for k, v in want.items() if v is not None}:
+                bad.append("%s %s: not measured, but %r" % (key + (got[key],)))
+            n += 1
             continue
         exp = expect(tr, tr.caps[key[0]], key[1], ilen, width, pcts)
         bad += compare(key, exp, got[key], worst)

@@ -150,6 +150,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 				"kubectl)", tname[opt_target]);
 		if (opt_script && ovb_opt_output)
 			argp_error(st, "--script and -o exclude each other");
+		if (ovb_enforce_mask)
+			argp_error(st, "--enforce is ovb-place's and ovb-check's "
+				"(a plan records what it was placed for)");
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -986,6 +989,40 @@ write_scripts(void)
 		}
 	return 0;
 }
+/* A capsule whose plan says a resource the target renders was not
+ * measured (ovb-place --unmeasured=zero): 65 at its record, naming the
+ * capsule and the resource, unless --unmeasured=zero here too (then a
+ * warning: nothing is rendered of it). */
+static int
+unmeasured(void)
+{
+	unsigned rendered = 1u << ovb_target_res(opt_target) |
+		(ovb_target_has_mem(opt_target) ? 1u << OVB_MEM : 0);
+	for (size_t i = 0; i < S.plan.n; i++) {
+		const struct ovb_placed *p = &S.plan.p[i];
+		unsigned m = p->unmeasured & rendered;
+		for (int r = 0; m && r < OVB_NCAP; r++) {
+			if (!(m & (1u << r)))
+				continue;
+			if (!ovb_unmeasured_zero)
+				return ovb_err_at(S.plan_file, p->unmeasured_line,
+					"capsule %s/%s: %s was not measured (placed "
+					"as 0 with --unmeasured=zero); %s renders "
+					"nothing true of it: measure it, give the "
+					"capsule plain values, or pass "
+					"--unmeasured=zero", p->app, p->capsule,
+					ovb_res_name((enum ovb_res)r),
+					tname[opt_target]);
+			if (!ovb_quiet)
+				ovb_warn("%s:%lu: capsule %s/%s: %s was not "
+					"measured; nothing of it rendered "
+					"(--unmeasured=zero)", S.plan_file,
+					p->unmeasured_line, p->app, p->capsule,
+					ovb_res_name((enum ovb_res)r));
+		}
+	}
+	return 0;
+}
 
 int
 main(int argc, char **argv)
@@ -1004,7 +1041,25 @@ main(int argc, char **argv)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = ovb_xmemstream(&buf, &len);
-	if (!status && !(status = same_cluster()))
+	if (!status && S.plan.enforce &&
+	    !(S.plan.enforce & (1u << opt_target)) && !ovb_quiet)
+		ovb_warn("%s: placed for other targets (its enforce record), not "
+			"for %s: its numbers were not reserved as %s grants them "
+			"(ovb-place --enforce %s; ovb-check -t %s checks them)",
+			S.plan_file, tname[opt_target], tname[opt_target],
+			tname[opt_target], tname[opt_target]);
+	if (!status && (S.plan.enforce & (1u << opt_target)) && !ovb_quiet &&
+	    (S.plan.enf_hz != ovb_klim.hz || S.plan.enf_mtu != ovb_klim.mtu ||
+	    S.plan.enf_dlcap != ovb_klim.dl_cap))
+		ovb_warn("%s: placed for %s with HZ %llu, MTU %llu B and dl-cap "
+			"%g (its enforce record), rendered with %llu, %llu B and "
+			"%g: give the same --hz, --mtu, --dl-cap", S.plan_file,
+			tname[opt_target], (unsigned long long)S.plan.enf_hz,
+			(unsigned long long)S.plan.enf_mtu, S.plan.enf_dlcap,
+			(unsigned long long)ovb_klim.hz,
+			(unsigned long long)ovb_klim.mtu, ovb_klim.dl_cap);
+	if (!status && !(status = same_cluster()) &&
+	    !(status = unmeasured()))
 		status = render(f);
 	fclose(f);
 	/* the cgroups are named by --script and tc's classids */

@@ -352,6 +352,13 @@ effective(const struct ovb_app *app, const struct ovb_capsule *c,
 	ovb_need_placed(&S.cluster, e);
 	for (int r = 0; r < OVB_NCAP; r++)
 		e[r].agg = S.plan.aggregate;    /* the plan's mode */
+	if (S.plan.enforce) {   /* what its targets grant (ovb-place) */
+		struct ovb_klimits L;
+		char why[256];
+		int t;
+		ovb_plan_klimits(&S.plan, &L);
+		(void)ovb_need_grant(S.plan.enforce, &L, e, &t, why, sizeof why);
+	}
 }
 
 /* ---- violations ---- */
@@ -619,6 +626,36 @@ node_risk(const struct ovb_need *need, size_t n, double C, double omin,
 	return p;
 }
 
+/* -t T on a plan not placed for T (--enforce): Eq. 1 of the numbers T
+ * renders, each burst raised to what T grants (as --clamp renders it);
+ * Eq. 3 is U's, which no clamp changes. */
+static void
+check_granted(int t, const char *node, int r, const struct ovb_need *need,
+	size_t n, double C, struct cap **m, char **list)
+{
+	struct ovb_need *g = ovb_xcalloc(n, sizeof *g);
+	char why[256];
+	size_t raised = 0;
+	for (size_t i = 0; i < n; i++) {
+		g[i] = need[i];
+		(void)ovb_enf_grant(t, &ovb_klim, &g[i], why, sizeof why);
+		raised += g[i].rho != need[i].rho;
+	}
+	if (raised && !ovb_eq1_holds(g, n, NULL, C)) {
+		struct ovb_eq1 e1;
+		ovb_eq1_load(g, n, NULL, &e1);
+		const char *unit = ovb_res_rate_unit((enum ovb_res)r);
+		violation(node, rname(r), "target", "%s: placed without --enforce "
+			"%s, its numbers as %s renders them (%zu burst%s raised "
+			"to what it grants, as --clamp does) break Eq. 1: load=%s "
+			"%s > C=%s %s %s", ovb_target_names[t],
+			ovb_target_names[t], ovb_target_names[t], raised,
+			raised == 1 ? "" : "s", num(e1.load), unit, num(C), unit,
+			lazy_list(list, m, n));
+	}
+	free(g);
+}
+
 /* --target: would the kernel take the node's capsules (lib/enforce.c,
  * the rule ovb-enforce and ovb-place --target use)? */
 static void
@@ -642,6 +679,10 @@ check_targets(const char *node, int r, const struct ovb_need *need, size_t n,
 			violation(node, rname(r), "target", "%s: %s %s",
 				ovb_target_names[t], why, lazy_list(list, m, n));
 	}
+	for (int t = 0; r != OVB_MEM && t < OVB_NTARGET; t++)
+		if (ovb_target_on[t] && (int)ovb_target_res(t) == r &&
+		    !(S.plan.enforce & (1u << t)))
+			check_granted(t, node, r, need, n, C, m, list);
 }
 
 /* --mode tod: Eq. 1 and Eq. 3 of the node in every window (lib/tod.c),
@@ -1140,6 +1181,35 @@ check_all(struct cap *caps, size_t ncaps)
 	free(order);
 }
 
+/* Unmeasured is not zero (lib/unmeasured.c): 65 unless --unmeasured=zero,
+ * and a lower bound on what the capsule does not use; then the plan must
+ * say what it read as 0 (unmeasured records), and only that. */
+static int
+check_measured(const struct cap *c)
+{
+	const struct ovb_qos *q[OVB_NCAP] = { NULL };
+	for (int r = 0; r < OVB_NCAP && c->c->profile; r++)
+		q[r] = prof_find(c->c->profile, (enum ovb_res)r);
+	int st = ovb_capsule_measured(c->app, c->c, q, &S.cluster,
+		app_def(c->pl->app)->file, true);
+	for (int r = 0; !st && r < OVB_NCAP; r++) {
+		bool unm = c->c->profile && q[r] && q[r]->U.unmeasured &&
+			(r == OVB_MEM ? ovb_cluster_has_mem(&S.cluster) :
+			r < ovb_cluster_nres(&S.cluster));
+		bool said = c->pl->unmeasured & (1u << r);
+		if (unm != said)
+			violation(c->pl->node, rname(r), "unmeasured", "capsule "
+				"%s/%s: %s (%s:%lu) %s", c->pl->app,
+				c->pl->capsule, unm ? "read as 0, not measured" :
+				"the plan says not measured", S.plan_file,
+				c->pl->line, unm ? "but the plan has no "
+				"'unmeasured' record of it" : q[r] ? "but its "
+				"profile measured it" : "but its profile has no "
+				"block of it");
+	}
+	return st;
+}
+
 static int
 check(void)
 {
@@ -1159,9 +1229,22 @@ check(void)
 				c->c = &c->app->cap[j];
 		c->node = node_index(c->pl->node);
 		effective(c->app, c->c, c->e);
+		if (!st)
+			st = check_measured(c);
+	}
+	if (st) {
+		free(caps);
+		return st;
 	}
 	check_all(caps, ncaps);
 	check_dates();
+	for (int t = 0; t < OVB_NTARGET; t++)
+		if ((ovb_enforce_mask & (1u << t)) && !(S.plan.enforce & (1u << t)))
+			violation(NULL, NULL, "enforce", "%s was placed %s, not "
+				"for %s (ovb-place --enforce %s)", S.plan_file,
+				S.plan.enforce ? "for other targets" :
+				"without --enforce", ovb_target_names[t],
+				ovb_target_names[t]);
 	if (ovb_verbose)
 		ovb_warn("%s: %zu capsules on %zu nodes, %zu rejected "
 			"applications: %zu violation%s (Eq. 3 in %s)", S.plan_file,

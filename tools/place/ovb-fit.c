@@ -274,7 +274,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 }
 
 static const struct argp argp = { options, parse_opt,
-	"[CLUSTER] APPS [PROFILE...] [PLAN]", doc, ovb_cli_child, NULL, NULL };
+	"[CLUSTER] APPS [PROFILE...] [PLAN]", doc, ovb_unmeasured_children,
+	NULL, NULL };
 
 /* ---- inputs ---- */
 
@@ -337,6 +338,8 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	/* net-rx only where the cluster gives it (lib/node.c, as ovb-place) */
 	if (ovb_need_of(app, c, q, need) && ovb_need_placed(&S.cluster, need))
 		return 0;
+	if (ovb_read_as_zero(q))
+		return ovb_nothing_measured(app, c, S.apps_file);
 	if (c->profile)
 		return ovb_err_at(S.apps_file, app->line, "application %s, capsule "
 			"%s: profile=%s is in none of the profile files (no cpu or "
@@ -1419,6 +1422,10 @@ main(int argc, char **argv)
 		ovb_warn("--more needs a cluster file (see --help)");
 		status = OVB_EUSAGE;
 	}
+	/* unmeasured is not zero (lib/unmeasured.c), as in ovb-place */
+	if (!status)
+		status = ovb_apps_measured(&S.apps, S.apps_file, &S.prof,
+			&S.cluster);
 	if (status)
 		return status;
 	struct ovb_fit fit = { .search = ovb_xstrdup(opt_exhaustive ?

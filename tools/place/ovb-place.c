@@ -226,6 +226,27 @@ write_migrations(const struct ovb_plan *plan)
 	return status;
 }
 
+/* The plan states what was read as 0: "unmeasured APP CAPSULE RES" for
+ * every placed capsule whose profile did not measure a resource the
+ * cluster places (with --unmeasured=zero, the only way there is one). */
+static void
+mark_unmeasured(struct ovb_plan *plan)
+{
+	bool any = false;
+	for (size_t i = 0; i < S.prof.n && !any; i++)
+		any = S.prof.q[i].U.unmeasured;
+	for (size_t i = 0; any && i < plan->n; i++) {
+		struct ovb_placed *p = &plan->p[i];
+		for (int r = 0; p->profile && r < OVB_NCAP; r++) {
+			const struct ovb_qos *q = ovb_profile_find(&S.prof,
+				p->profile, (enum ovb_res)r);
+			bool placed = r == OVB_MEM ? ovb_cluster_has_mem(
+				&S.cluster) : r < ovb_cluster_nres(&S.cluster);
+			if (q && q->U.unmeasured && placed && !p->has_qos[r])
+				p->unmeasured |= 1u << r;
+		}
+	}
+}
 
 int
 main(int argc, char **argv)
@@ -260,7 +281,21 @@ main(int argc, char **argv)
 		/* the profile whose forecast ends first, or NULL: the plan's
 		 * date unless --valid-until gives one */
 		Q.forecast = ovb_profiles_forecast(&S.prof);
-		status = ovb_place_run(&Q, &res);
+		/* unmeasured is not zero: refused, or (--unmeasured=zero)
+		 * read as 0 with a warning; lower bounds on what a capsule
+		 * does not use */
+		status = ovb_apps_measured(&S.apps, S.apps_file, &S.prof,
+			&S.cluster);
+		if (!status)
+			status = ovb_place_run(&Q, &res);
+		if (!status)
+			mark_unmeasured(&res.plan);
+		if (!status && ovb_enforce_mask) {  /* what it was placed for */
+			res.plan.enforce = ovb_enforce_mask;
+			res.plan.enf_hz = ovb_klim.hz;
+			res.plan.enf_mtu = ovb_klim.mtu;
+			res.plan.enf_dlcap = ovb_klim.dl_cap;
+		}
 	}
 	struct ovb_out out;
 	if (!status && !(status = ovb_out_open(&out, ovb_opt_output))) {

@@ -271,7 +271,8 @@ static const struct argp_option options[] = {
 	  "Count the traffic of network device NAME (repeatable; default: "
 	  "every device but the loopback lo)", 0 },
 	{ "recv", OPT_RECV, NULL, 0, "Also write bytes received", 0 },
-	{ "no-net", OPT_NO_NET, NULL, 0, "Write CPU busy periods only", 0 },
+	{ "no-net", OPT_NO_NET, NULL, 0, "Write CPU busy periods only (the "
+	  "file says so, measured cpu: its net is not measured, not 0)", 0 },
 	{ NULL, 0, NULL, 0, "Checks:", 3 },
 	{ "max-uncertainty", OPT_MAXU, "PCT|any", 0,
 	  "Refuse the trace (status 65) when a capsule's busy time may be off "
@@ -593,6 +594,15 @@ put_header(void)
 	S.header = true;
 	ovb_onoff_put_header(S.out, S.ncpus);
 	put_trace();
+	/* what the trace measured: busy time always; bytes sent (received)
+	 * only from events that show them, and not with --no-net (--recv
+	 * for received): an unmeasured resource is said, not written as 0 */
+	bool send = ovb_perf_has(S.perf, "sock:sock_send_length") ||
+		ovb_perf_has(S.perf, "net:net_dev_queue");
+	bool recv = ovb_perf_has(S.perf, "sock:sock_recv_length");
+	ovb_onoff_put_measured(S.out, 1u << OVB_CPU |
+		(opt_net && send ? 1u << OVB_NET : 0) |
+		(opt_net && opt_recv && recv ? 1u << OVB_NETRX : 0));
 	for (int i = 0; i < nsel; i++)
 		ovb_onoff_put_capsule(S.out, sel[i].name, sel[i].text);
 }

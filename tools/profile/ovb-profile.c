@@ -486,6 +486,17 @@ assemble(const struct input *in, struct ovb_profiles *p)
 	for (size_t i = 0; i < in->u.n; i++) {
 		const struct ovb_dist *d = &in->u.d[i];
 		const struct ovb_curve *cv = curve_of(in, d);
+		if (d->unmeasured) {    /* said again: no requirement of it */
+			if (!ovb_quiet)
+				ovb_warn("%s %s: not measured (%s); the profile "
+					"says so (unmeasured)", d->capsule,
+					ovb_res_name(d->res), in->ufile[i]);
+			struct ovb_qos *q = OVB_PUSH(p->q, p->n, p->cap);
+			memset(q, 0, sizeof *q);
+			q->tau = 1;
+			dist_copy(&q->U, d);
+			continue;
+		}
 		if (d->res == OVB_MEM) {
 			profile_mem(p, d);
 			continue;

@@ -87,6 +87,14 @@ curve_one(void *cs, const char *file, const struct ovb_onoff *o,
 {
 	struct ovb_curve cv;
 	const char *why;
+	if (!ovb_onoff_measured(o, r)) {   /* no curve of what was not seen */
+		if (!ovb_quiet)
+			ovb_warn("%s: capsule %s: %s was not measured (the trace "
+				"has no %s events, or ovb-onoff --no-net); no "
+				"curve", file, c->name, ovb_res_name(r),
+				r == OVB_NETRX ? "receive" : "send");
+		return 0;
+	}
 	int st = ovb_tbucket(o, c, r, &cv, &why);
 	if (!st)   /* where and when, from the onoff file's trace record */
 		ovb_onoff_trace(o, &cv.trace);

@@ -388,6 +388,22 @@ measure_one(void *u, const char *file, const struct ovb_onoff *o,
 	if (opt_tod)
 		return ovb_err_at(file, 0, "--tod needs ovb-series input (times "
 			"of the day)");
+	struct ovb_usage *uu = u;
+	if (!ovb_onoff_measured(o, r)) {   /* said, not written as 0 */
+		if (!ovb_quiet)
+			ovb_warn("%s: capsule %s: %s was not measured (the trace "
+				"has no %s events, or ovb-onoff --no-net); "
+				"written as unmeasured", file, c->name,
+				ovb_res_name(r), r == OVB_NETRX ? "receive" :
+				"send");
+		struct ovb_dist *d = OVB_PUSH(uu->d, uu->n, uu->cap);
+		memset(d, 0, sizeof *d);
+		d->capsule = ovb_xstrdup(c->name);
+		d->res = r;
+		d->unmeasured = true;
+		ovb_onoff_trace(o, &d->trace);
+		return 0;
+	}
 	struct ovb_samples sm;
 	ovb_measure(o, c, r, opt_interval, &sm);
 	size_t lost = sm.ngap;
