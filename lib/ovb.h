@@ -1544,6 +1544,79 @@ bool ovb_cluster_has_mem(const struct ovb_cluster *c);
 /* The value of node n's label key (its "KEY=VALUE"), or NULL. */
 const char *ovb_node_label(const struct ovb_node *n, const char *key);
 
+/* ---- lib/nstate.c: a node's state as the placer keeps it ----
+ *
+ * Per resource, the node's capsules (members) with Eq. 1's load, the
+ * least tolerance and Y on the node's grid, kept as capsules come; the
+ * tests of one more capsule decide as lib/node.c does on the members and
+ * it (exactly).  A run's nodes share one ovb_nstate_ctx (the grid's
+ * POINTS, a cache of U's, a spare array). */
+struct ovb_nres {
+	size_t ncap;              /* capsules using the resource */
+	double tau_min, omin;
+	double load;              /* Eq. 1's left side / tau_min */
+	double sig;               /* the members' sigmas summed: the fit of
+	                             the aggregate mode, whose Eq. 1 load is
+	                             the lower bounds alone */
+	double g;                 /* grid width, once a profiled capsule came */
+	size_t maxlen, sumlen;    /* the members' U's on grid g: the longest,
+	                             and all their grid points (error bounds) */
+	struct ovb_pmf y;         /* clipped at the capacity */
+	size_t ycap, tailcap;     /* doubles allocated at y.p, tail */
+	double *tail;             /* tail[k] = Pr(Y > k g) for k >= tlo, */
+	size_t tlo;               /* made from the top down as asked (a */
+	double tsum;              /* test needs the top few): Pr(Y >= tlo g) */
+	double risk;
+	struct ovb_need *members;     /* for recomputing Eq. 1 when tau_min drops */
+	bool mixed;               /* warned: U's of different intervals */
+	bool profiled;            /* a member has a U, over interval: */
+	double interval;          /* until mixed, every member's with a U */
+	size_t nmembers, capmembers;
+};
+
+struct ovb_nstate {           /* a node */
+	const struct ovb_node *n;
+	struct ovb_nres r[OVB_NCAP];
+	size_t napps;             /* capsules on it (asked: whether any) */
+	size_t *wary;             /* its applications named in trust
+	                             records, by index (the caller's) */
+	size_t nwary, capwary;
+};
+
+struct ovb_ucache;
+struct ovb_nstate_ctx {
+	uint64_t grid;            /* POINTS (ovb_grid_add) */
+	struct ovb_ucache *ucache;
+	double *spare;            /* ovb_nstate_add's spare array */
+	size_t sparecap;
+};
+void ovb_nstate_ctx_init(struct ovb_nstate_ctx *x, uint64_t grid);
+void ovb_nstate_ctx_free(struct ovb_nstate_ctx *x);
+/* An empty node; its memory freed. */
+void ovb_nstate_init(struct ovb_nstate *nd, const struct ovb_node *n);
+void ovb_nstate_free(struct ovb_nstate *nd);
+/* Adds capsule need n to the node's resource nr of capacity cap. */
+void ovb_nstate_add(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
+	const struct ovb_need *n, double cap);
+/* Eq. 1 with n added, exactly; *after its load in doubles. */
+bool ovb_nstate_eq1(const struct ovb_nres *nr, const struct ovb_need *n,
+	double cap, double *after);
+/* Eq. 3 with n added, against the least tolerance, exactly. */
+bool ovb_nstate_eq3(struct ovb_nstate_ctx *x, const struct ovb_nres *nr,
+	const struct ovb_need *n, double cap);
+/* Pr(Y + U > C) in doubles on grid g (1 when g is 0), for a message. */
+double ovb_nstate_pr_with(const struct ovb_nres *nr, const struct ovb_need *n,
+	double g, double cap, double limit);
+/* mem's limits within capacity + pool with n added (NULL: none). */
+bool ovb_nstate_mem_ok(const struct ovb_nstate *nd, const struct ovb_need *n);
+/* --target (lib/enforce.c): NULL, or the target that refuses the node's
+ * capsules with need[] added, on resource *res, why in why[len]. */
+const char *ovb_nstate_target(const struct ovb_nstate *nd,
+	const struct ovb_need need[OVB_NCAP], char *why, size_t len, int *res);
+/* Does the node as it is break Eq. 1, mem's limits or Eq. 3?  *res the
+ * first resource that does. */
+bool ovb_nstate_broken(const struct ovb_nstate *nd, int *res);
+
 /* ---- lib/place.c: the placement engine (ovb-place, ovb-fit) ----
  *
  * A request gives a plan: the applications of apps, in arrival order
