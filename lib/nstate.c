@@ -9,7 +9,9 @@
  * with the capsule included (ovb_nstate_eq3), memory's limits within the
  * node's capacity and reclaimable pool (ovb_nstate_mem_ok), --target
  * (ovb_nstate_target), and whether a node as it is breaks a rule
- * (ovb_nstate_broken).  A context (struct ovb_nstate_ctx) holds what the
+ * (ovb_nstate_broken).  A node read from a plan (ovb-check, ovb-report) is
+ * judged from scratch on its capsules by ovb_nstate_judge: the rules
+ * the placer's tests decide, by the same functions of lib/node.c.  A context (struct ovb_nstate_ctx) holds what the
  * nodes of one run share: the grid's POINTS, a cache of U's per
  * (histogram, grid) and a spare array for Y + U.
  *
@@ -355,4 +357,21 @@ ovb_nstate_broken(const struct ovb_nstate *nd, int *res)
 		}
 	}
 	return false;
+}
+
+/* ---- a node judged from scratch ---- */
+
+void
+ovb_nstate_judge(const struct ovb_need *m, size_t n,
+	const struct ovb_node *node, int r, uint64_t points,
+	struct ovb_nverdict *v)
+{
+	double C = node->cap[r];
+	*v = (struct ovb_nverdict){ .limits_ok = true };
+	ovb_node_stat(m, n, C, points, &v->st);
+	v->grid_ok = ovb_grid_holds(m, n, NULL, v->st.g);
+	if (r == OVB_MEM) {
+		v->exposure = ovb_mem_exposure(m, n, v->st.g, C);
+		v->limits_ok = ovb_mem_limits_hold(m, n, NULL, C, node->pool);
+	}
 }

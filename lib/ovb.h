@@ -1616,6 +1616,19 @@ const char *ovb_nstate_target(const struct ovb_nstate *nd,
 /* Does the node as it is break Eq. 1, mem's limits or Eq. 3?  *res the
  * first resource that does. */
 bool ovb_nstate_broken(const struct ovb_nstate *nd, int *res);
+/* A node's resource r judged from scratch on the capsules m[0..n) as a
+ * plan states them (ovb-check and ovb-report decide by it): Eq. 1, the
+ * grid, Pr(Y > C) and Eq. 3 as ovb_node_stat gives them; grid_ok: Y fits
+ * on the grid; mem: the limits within C + pool and the OOM exposure. */
+struct ovb_nverdict {
+	struct ovb_nodestat st;
+	bool grid_ok;
+	bool limits_ok;           /* mem: limits <= C + pool (else true) */
+	double exposure;          /* mem: E[(Y - C)+] [B] (else 0) */
+};
+void ovb_nstate_judge(const struct ovb_need *m, size_t n,
+	const struct ovb_node *node, int r, uint64_t points,
+	struct ovb_nverdict *v);
 
 /* ---- lib/place.c: the placement engine (ovb-place, ovb-fit) ----
  *

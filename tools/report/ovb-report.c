@@ -694,9 +694,10 @@ struct nres {
 	size_t *mem;                    /* indices into in.plan.p */
 	struct ovb_need *need;          /* their needs, as the plan states */
 	const struct ovb_noderisk *risk;
-	struct ovb_nodestat st;         /* computed: Eq. 1, grid, Pr(Y > C) */
-	double exposure;                /* mem: E[(Y - C)+] [B], computed */
-	bool limits_ok;                 /* mem: limits <= C + pool */
+	struct ovb_nverdict v;          /* computed (lib/nstate.c, as the
+	                                   placer and ovb-check decide):
+	                                   Eq. 1, grid, Pr(Y > C), Eq. 3;
+	                                   mem: exposure, limits */
 };
 static struct nres *nres;
 static size_t nnres;
@@ -747,17 +748,10 @@ build_nodes(void)
 				if (in.plan.risk[j].res == nr->res &&
 				    !strcmp(in.plan.risk[j].node, nr->node->name))
 					nr->risk = &in.plan.risk[j];
-			ovb_node_stat(nr->need, nr->nmem, nr->cap, in.plan.grid,
-				&nr->st);
-			nr->limits_ok = true;
-			if (r == OVB_MEM) {
-				nr->exposure = ovb_mem_exposure(nr->need, nr->nmem,
-					nr->st.g, nr->cap);
-				nr->limits_ok = ovb_mem_limits_hold(nr->need,
-					nr->nmem, NULL, nr->cap, nr->node->pool);
-			}
+			ovb_nstate_judge(nr->need, nr->nmem, nr->node, r,
+				in.plan.grid, &nr->v);
 			const struct ovb_noderisk *k = nr->risk;
-			double pr = nr->st.pr;
+			double pr = nr->v.st.pr;
 			if (k && fabs(k->risk - pr) > 1e-9 + 1e-9 * pr && !ovb_quiet) {
 				char a[32], b[32];
 				ovb_warn("%s:%lu: risk %s %s: Pr(Y > C) is %s in "
@@ -773,19 +767,19 @@ build_nodes(void)
 static double
 shown_load(const struct nres *nr)
 {
-	return nr->risk ? nr->risk->load : nr->st.eq1.load;
+	return nr->risk ? nr->risk->load : nr->v.st.eq1.load;
 }
 
 static double
 shown_omin(const struct nres *nr)
 {
-	return nr->risk ? nr->risk->omin : nr->st.eq1.omin;
+	return nr->risk ? nr->risk->omin : nr->v.st.eq1.omin;
 }
 
 static double
 shown_pr(const struct nres *nr)
 {
-	return nr->risk ? nr->risk->risk : nr->st.pr;
+	return nr->risk ? nr->risk->risk : nr->v.st.pr;
 }
 
 /* The checks: Eq. 1 by the node model's exact decision on the plan's
@@ -796,14 +790,14 @@ shown_pr(const struct nres *nr)
 static bool
 eq1_holds(const struct nres *nr)
 {
-	return nr->st.eq1_ok;
+	return nr->v.st.eq1_ok;
 }
 
 static bool
 eq3_holds(const struct nres *nr)
 {
 	return !nr->nmem || (nr->risk ? nr->risk->risk <= nr->risk->omin :
-		nr->st.eq3_ok);
+		nr->v.st.eq3_ok);
 }
 
 /* ---- gain: runs averaged per (nodes, O) ---- */
@@ -1249,7 +1243,7 @@ table_nodes(struct table *t)
 		const char *u = ovb_res_rate_unit(nr->res);
 		double load = shown_load(nr);
 		bool e1 = eq1_holds(nr), e3 = eq3_holds(nr);
-		trow(t, !e1 || !e3 || !nr->limits_ok);
+		trow(t, !e1 || !e3 || !nr->v.limits_ok);
 		tput(t, ovb_xstrdup(nr->node->name), NULL);
 		tput(t, ovb_xstrdup(ovb_res_name(nr->res)), NULL);
 		tput(t, xasprintf("%zu", nr->nmem), NULL);
@@ -1260,7 +1254,7 @@ table_nodes(struct table *t)
 		tput(t, ovb_plot_qty(nr->cap - load, u), xreal(nr->cap - load));
 		tput(t, nr->risk ? ovb_plot_qty(nr->risk->risk, NULL) : dash(),
 			nr->risk ? xreal(nr->risk->risk) : NULL);
-		tput(t, ovb_plot_qty(nr->st.pr, NULL), xreal(nr->st.pr));
+		tput(t, ovb_plot_qty(nr->v.st.pr, NULL), xreal(nr->v.st.pr));
 		if (nr->nmem)
 			tput(t, ovb_plot_qty(shown_omin(nr), NULL), xreal(shown_omin(nr)));
 		else
@@ -1269,19 +1263,19 @@ table_nodes(struct table *t)
 			"Eq.1+Eq.3 violated" : !e1 ? "Eq.1 violated" :
 			"Eq.3 violated";
 		if (nr->res == OVB_MEM) {
-			char *q = ovb_plot_qty(nr->exposure, "B");
+			char *q = ovb_plot_qty(nr->v.exposure, "B");
 			tput(t, xasprintf("%s%s, OOM exposure %s", verdict,
-				nr->limits_ok ? "" : ", limits violated", q), NULL);
+				nr->v.limits_ok ? "" : ", limits violated", q), NULL);
 			free(q);
 		} else
 			tput(t, ovb_xstrdup(verdict), NULL);
 		tput(t, NULL, ovb_xstrdup(u));
-		tput(t, NULL, xreal(nr->st.eq1.load));
-		tput(t, NULL, nr->nmem ? xreal(nr->st.eq1.omin) : dash());
-		tput(t, NULL, nr->st.g ? xreal(nr->st.g) : dash());
+		tput(t, NULL, xreal(nr->v.st.eq1.load));
+		tput(t, NULL, nr->nmem ? xreal(nr->v.st.eq1.omin) : dash());
+		tput(t, NULL, nr->v.st.g ? xreal(nr->v.st.g) : dash());
 		tput(t, members_text(nr), NULL);
 		if (mem)
-			tput(t, NULL, nr->res == OVB_MEM ? xreal(nr->exposure) :
+			tput(t, NULL, nr->res == OVB_MEM ? xreal(nr->v.exposure) :
 				dash());
 	}
 }
@@ -1787,14 +1781,14 @@ script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 		/* Y kept whole (not clipped at C), to draw */
 		struct ovb_pmf y = { 0 };
 		double plain = 0;
-		if (nr->st.g)
-			ovb_node_y(nr->need, nr->nmem, NULL, nr->st.g, INFINITY, &y);
+		if (nr->v.st.g)
+			ovb_node_y(nr->need, nr->nmem, NULL, nr->v.st.g, INFINITY, &y);
 		for (size_t i = 0; i < nr->nmem; i++)
 			plain += nr->need[i].h ? 0 : nr->need[i].sigma;
 		struct ovb_plot_node n = { nr->node->name, nr->res, nr->nmem,
 			nr->cap, shown_load(nr), shown_omin(nr), shown_pr(nr),
 			nr->risk != NULL, eq1_holds(nr), eq3_holds(nr),
-			nr->st.g ? &y : NULL, plain };
+			nr->v.st.g ? &y : NULL, plain };
 		ovb_plot_node(g, opt_png, &n);
 		ovb_pmf_free(&y);
 		break;
