@@ -241,6 +241,12 @@ void ovb_progress_end(void);
 #define OVB_PROC_NULL (-2)
 int ovb_proc_spawn(pid_t *pid, const char *file, char *const argv[], int in,
 	int out, int err);
+/* The same; flags OVB_PROC_NOFLUSH: stdio buffers are left alone (from a
+ * thread: ovb-import's workers; another thread's output is not flushed
+ * halfway). */
+#define OVB_PROC_NOFLUSH 1
+int ovb_proc_spawn_flags(pid_t *pid, const char *file, char *const argv[],
+	int in, int out, int err, int flags);
 /* Waits for pid (through EINTR): 0 and its wait status *ws, or errno. */
 int ovb_proc_wait(pid_t pid, int *ws);
 
