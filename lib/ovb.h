@@ -1307,6 +1307,27 @@ bool ovb_drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
 double ovb_calib_least_k(double kmin, double kmax, double step,
 	bool (*holds)(double k, void *arg), void *arg);
 
+/* ---- lib/cliopt.c: options several tools share, as argp children ----
+ *
+ * A tool lists the child's argp among its children (with the group
+ * header it wants) and reads the values after argp_parse. */
+/* --grid POINTS (ovb-place, ovb-fit): 0..10^8, default 1000. */
+extern const struct argp ovb_cliopt_grid_argp;
+extern uint64_t ovb_cliopt_grid;
+/* The drift-aware U of series (ovb-usage): --half-life, --horizon,
+ * --trend-quantile, --growth-max, --calibrate, --holdout (lib/drift.c). */
+struct ovb_cliopt_drift {
+	bool on;                  /* any of --half-life, --horizon, --calibrate */
+	struct ovb_drift d;       /* half-life 0, trend quantile 0.9, growth 4 */
+	bool horizon_given;
+	uint64_t horizon;         /* [s] */
+	bool calibrate;
+	double cal_O;             /* --calibrate O */
+	uint64_t holdout;         /* [s], default 7 days */
+};
+extern const struct argp ovb_cliopt_drift_argp;
+extern struct ovb_cliopt_drift ovb_cliopt_drift;
+
 /* ---- lib/pmf.c: a node's aggregate usage Y and Pr(Y > C) ----
  *
  * A distribution on a grid of width g: p[k] = Pr(value = k g).  A usage
@@ -1549,6 +1570,24 @@ int ovb_cluster_nres(const struct ovb_cluster *c);
 bool ovb_cluster_has_mem(const struct ovb_cluster *c);
 /* The value of node n's label key (its "KEY=VALUE"), or NULL. */
 const char *ovb_node_label(const struct ovb_node *n, const char *key);
+
+/* ---- formats/format.c: the inputs of a placement ----
+ *
+ * ovb-place's and ovb-fit's take (ctx a struct ovb_place_in): profiles
+ * merged, one cluster, one apps file and, unless no_plan, one plan;
+ * any other file is refused as "not an input of WHAT". */
+struct ovb_place_in {
+	struct ovb_cluster cluster;
+	struct ovb_apps apps;
+	struct ovb_profiles prof;
+	struct ovb_plan plan;
+	bool have_cluster, have_apps, have_plan;
+	char *cluster_file, *apps_file, *plan_file;
+	bool no_plan;             /* a plan is not an input */
+	const char *what;         /* "ovb-place (cluster, apps, ...)" */
+};
+int ovb_take_place(void *ctx, const struct ovb_format *fmt,
+	struct ovb_lex *lx);
 
 /* ---- lib/nstate.c: a node's state as the placer keeps it ----
  *
