@@ -24,7 +24,8 @@
 # capsules on 100 nodes, with and without mem) and of
 # bench/place-extreme.sh (33,000 one-capsule applications on 4 nodes);
 # ovb-check (also --float) and ovb-report on t/data's plans (check-*,
-# aggregate.*, mem.*, report-small.*) and on bench/slow_gen.py's
+# aggregate.*, mem.*, report-small.*; there also every table as text and
+# as a page) and on bench/slow_gen.py's
 # instances (300 nodes, and at half capacity; the trusting 33,000).
 # Usage: bench/same.sh [BASE]  (KEEP=1 keeps the directory)
 set -eu
@@ -201,6 +202,16 @@ run data.aggregate.report ovb-report -f tsv -t nodes,placements,rejects "$T/aggr
 run data.mem.check ovb-check "$T/mem.cluster" "$T/example.apps" "$T/mem.plan" "$T/mem.profile"
 run data.mem.report ovb-report -f tsv -t nodes,placements,rejects "$T/mem.cluster" "$T/mem.plan" "$T/mem.profile"
 run data.report-small ovb-report -f tsv -t nodes,placements,rejects "$T/report-small.cluster" "$T/report-small.plan" "$T/report-small.profile"
+# every table as text and as a page (lib/table.c's three writers)
+for f in "-f text" "-f html --no-plots"; do
+	n=${f#-f }; n=${n%% *}
+	# shellcheck disable=SC2086
+	run "data.report-small.$n" ovb-report $f "$T/report-small.cluster" "$T/report-small.plan" "$T/report-small.profile"
+	# shellcheck disable=SC2086
+	run "data.mem.report.$n" ovb-report $f "$T/mem.cluster" "$T/mem.plan" "$T/mem.profile"
+	# shellcheck disable=SC2086
+	run "data.check-report.$n" ovb-report $f "$T/check-cluster" "$T/check-apps" "$T/check-plan" "$T/check-profile"
+done
 mkdir -p "$IN/slow" "$IN/trust"
 $PY bench/slow_gen.py check "$IN/slow" 300 1 300
 $PY bench/slow_gen.py trust "$IN/trust"

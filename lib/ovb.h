@@ -2158,6 +2158,54 @@ bool ovb_wire_get_f64(FILE *f, double *v, size_t n);
 bool ovb_wire_put_magic(FILE *f);
 int ovb_wire_get_magic(FILE *f, uint64_t *version);
 
+/* ---- lib/table.c: tables written as text, TSV or HTML ----
+ *
+ * A table of columns (where each appears, how pages show it) and rows of
+ * cells, each cell two malloc'd texts owned by the table: for terminals
+ * and pages, and the exact TSV text. */
+enum {
+	OVB_TC_TEXT = 1,          /* text tables and pages */
+	OVB_TC_TSV = 2,           /* TSV tables */
+	OVB_TC_BOTH = 3,
+	OVB_TC_NUM = 4,           /* a number: right-aligned */
+	OVB_TC_WRAP = 8,          /* long text: pages may wrap it */
+	OVB_TC_LIST = 16,         /* a comma-separated list: pages may break
+	                             after a comma */
+	OVB_TC_CHECK = 32,        /* "ok" or what is violated: pages colour it */
+};
+#define OVB_TABLE_MAXCOL (24 + OVB_MAXPCT * 2)
+struct ovb_tcol {
+	const char *head, *tsv;   /* titles in text and TSV tables */
+	const char *html;         /* the title in pages (HTML), or NULL: head */
+	unsigned flags;
+};
+struct ovb_table {
+	int id;                   /* the caller's */
+	const char *title, *note;
+	size_t ncol, nrow, caprow, ncell, capcell;
+	struct ovb_tcol col[OVB_TABLE_MAXCOL];
+	char **cell;              /* 2 per column and row: text, TSV */
+	bool *bad;                /* a row that fails a check */
+};
+void ovb_table_col(struct ovb_table *t, const char *head, const char *tsv,
+	unsigned flags);
+void ovb_table_cols(struct ovb_table *t, const struct ovb_tcol *c, size_t n);
+#define OVB_TABLE_COLS(t, a) ovb_table_cols(t, a, sizeof a / sizeof *a)
+/* A new row, failing a check (bad) or not; then one ovb_table_put per
+ * column: the text, and the exact TSV text (NULL: the same). */
+void ovb_table_row(struct ovb_table *t, bool bad);
+void ovb_table_put(struct ovb_table *t, char *text, char *tsv);
+const char *ovb_table_cell(const struct ovb_table *t, size_t row, size_t col,
+	bool tsv);
+void ovb_table_free(struct ovb_table *t);
+/* The title, the text columns aligned, "(none)" or the note. */
+void ovb_table_text(FILE *f, const struct ovb_table *t);
+/* The TSV header and rows. */
+void ovb_table_tsv(FILE *f, const struct ovb_table *t);
+/* An HTML table (cells escaped by ovb_plot_html), then "None." or the
+ * note. */
+void ovb_table_html(FILE *f, const struct ovb_table *t);
+
 /* ---- lib/plot.c: plots drawn by gnuplot ----
  *
  * Each ovb_plot_KIND writes one whole gnuplot script to f, for an SVG
