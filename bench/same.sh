@@ -204,13 +204,13 @@ run data.mem.report ovb-report -f tsv -t nodes,placements,rejects "$T/mem.cluste
 run data.report-small ovb-report -f tsv -t nodes,placements,rejects "$T/report-small.cluster" "$T/report-small.plan" "$T/report-small.profile"
 # every table as text and as a page (lib/table.c's three writers)
 for f in "-f text" "-f html --no-plots"; do
-	n=${f#-f }; n=${n%% *}
+	k=${f#-f }; k=${k%% *}
 	# shellcheck disable=SC2086
-	run "data.report-small.$n" ovb-report $f "$T/report-small.cluster" "$T/report-small.plan" "$T/report-small.profile"
+	run "data.report-small.$k" ovb-report $f "$T/report-small.cluster" "$T/report-small.plan" "$T/report-small.profile"
 	# shellcheck disable=SC2086
-	run "data.mem.report.$n" ovb-report $f "$T/mem.cluster" "$T/mem.plan" "$T/mem.profile"
+	run "data.mem.report.$k" ovb-report $f "$T/mem.cluster" "$T/mem.plan" "$T/mem.profile"
 	# shellcheck disable=SC2086
-	run "data.check-report.$n" ovb-report $f "$T/check-cluster" "$T/check-apps" "$T/check-plan" "$T/check-profile"
+	run "data.check-report.$k" ovb-report $f "$T/check-cluster" "$T/check-apps" "$T/check-plan" "$T/check-profile"
 done
 mkdir -p "$IN/slow" "$IN/trust"
 $PY bench/slow_gen.py check "$IN/slow" 300 1 300
