@@ -22,7 +22,11 @@
 # and ovb-report (its tables of each plan) on the place instances; and
 # ovb-place and ovb-check on the instances of bench/place.sh (10,000
 # capsules on 100 nodes, with and without mem) and of
-# bench/place-extreme.sh (33,000 one-capsule applications on 4 nodes).
+# bench/place-extreme.sh (33,000 one-capsule applications on 4 nodes);
+# ovb-check (also --float) and ovb-report on t/data's plans (check-*,
+# aggregate.*, mem.*, report-small.*; there also every table as text and
+# as a page) and on bench/slow_gen.py's
+# instances (300 nodes, and at half capacity; the trusting 33,000).
 # Usage: bench/same.sh [BASE]  (KEEP=1 keeps the directory)
 set -eu
 base=${1:-18673de}
@@ -184,5 +188,43 @@ for s in 1 2 3 4 5 6; do
 	run "f$s.x.nodes" ovb-fit --grid 0 --exhaustive --budget 3000 --nodes "$node" "$d/cluster" "$d/free" "$d/profile"
 	run "p$s.report" ovb-report -f tsv -t nodes,placements,rejects "$d/cluster" "p$s.worst-fit.plan" "$d/profile"
 done
+# ovb-check (exact and --float) and ovb-report on t/data's plans and on
+# bench/slow_gen.py's instances (its own generator; check: 300 nodes, and
+# the cluster at half its capacity for violations; trust: the 33,000
+# trusting applications)
+T=$ROOT/t/data
+run data.check ovb-check "$T/check-cluster" "$T/check-apps" "$T/check-plan" "$T/check-profile"
+run data.check-float ovb-check --float "$T/check-cluster" "$T/check-apps" "$T/check-plan" "$T/check-profile"
+run data.check-report ovb-report -f tsv -t nodes,placements,rejects "$T/check-cluster" "$T/check-plan" "$T/check-profile"
+run data.aggregate.plan ovb-place "$T/aggregate.cluster" "$T/aggregate.apps" "$T/aggregate.profile"
+run data.aggregate.check ovb-check "$T/aggregate.cluster" "$T/aggregate.apps" data.aggregate.plan "$T/aggregate.profile"
+run data.aggregate.report ovb-report -f tsv -t nodes,placements,rejects "$T/aggregate.cluster" data.aggregate.plan "$T/aggregate.profile"
+run data.mem.check ovb-check "$T/mem.cluster" "$T/example.apps" "$T/mem.plan" "$T/mem.profile"
+run data.mem.report ovb-report -f tsv -t nodes,placements,rejects "$T/mem.cluster" "$T/mem.plan" "$T/mem.profile"
+run data.report-small ovb-report -f tsv -t nodes,placements,rejects "$T/report-small.cluster" "$T/report-small.plan" "$T/report-small.profile"
+# every table as text and as a page (lib/table.c's three writers)
+for f in "-f text" "-f html --no-plots"; do
+	k=${f#-f }; k=${k%% *}
+	# shellcheck disable=SC2086
+	run "data.report-small.$k" ovb-report $f "$T/report-small.cluster" "$T/report-small.plan" "$T/report-small.profile"
+	# shellcheck disable=SC2086
+	run "data.mem.report.$k" ovb-report $f "$T/mem.cluster" "$T/mem.plan" "$T/mem.profile"
+	# shellcheck disable=SC2086
+	run "data.check-report.$k" ovb-report $f "$T/check-cluster" "$T/check-apps" "$T/check-plan" "$T/check-profile"
+done
+mkdir -p "$IN/slow" "$IN/trust"
+$PY bench/slow_gen.py check "$IN/slow" 300 1 300
+$PY bench/slow_gen.py trust "$IN/trust"
+awk '$1 == "node" { $3 /= 2; $5 /= 2 } 1' "$IN/slow/cluster" >"$IN/slow/half"
+d=$IN/slow
+run slow.plan ovb-place "$d/cluster" "$d/apps" "$d/profile"
+run slow.check ovb-check "$d/cluster" "$d/apps" slow.plan "$d/profile"
+run slow.check-float ovb-check --float "$d/cluster" "$d/apps" slow.plan "$d/profile"
+run slow.half.check ovb-check "$d/half" "$d/apps" slow.plan "$d/profile"
+run slow.half.check-float ovb-check --float "$d/half" "$d/apps" slow.plan "$d/profile"
+run slow.report ovb-report -f tsv -t nodes,placements,rejects "$d/cluster" slow.plan "$d/profile"
+d=$IN/trust
+run trust.plan ovb-place "$d/cluster" "$d/apps"
+run trust.check ovb-check "$d/cluster" "$d/apps" trust.plan
 echo "== $n comparisons, $ndiff different (base $rev against the current tree)"
 ((ndiff == 0))

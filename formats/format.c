@@ -1,5 +1,6 @@
 /* format.c: the table of formats, sniffing a file's kind, and reading the
- * inputs of a tool whatever their format.
+ * inputs of a tool whatever their format (and those of a placement,
+ * ovb-place's and ovb-fit's, by one take: ovb_take_place).
  *
  * Every file starts with the record "ovb-NAME VERSION" (formats/lex.c
  * reads it); VERSION is the format's major version (1).  A Sharc RSL file
@@ -371,4 +372,43 @@ ovb_market_in_free(struct ovb_market_in *in)
 	free(in->cfile);
 	free(in->bfile);
 	memset(in, 0, sizeof *in);
+}
+
+/* ---- the inputs of a placement (ovb-place, ovb-fit) ---- */
+
+int
+ovb_take_place(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
+{
+	struct ovb_place_in *S = ctx;
+	int st;
+	if (!strcmp(fmt->name, "profile")) {
+		struct ovb_profiles p;
+		if (!(st = ovb_profile_read(lx, &p)))
+			return ovb_profile_merge(&S->prof, &p, lx->name);
+		ovb_profile_free(&p);
+		return st;
+	}
+	if (!strcmp(fmt->name, "cluster")) {
+		if (S->have_cluster)
+			return ovb_err(lx, "a second cluster file");
+		S->have_cluster = true;
+		S->cluster_file = ovb_xstrdup(lx->name);
+		return ovb_cluster_read(lx, &S->cluster);
+	}
+	if (!strcmp(fmt->name, "apps")) {
+		if (S->have_apps)
+			return ovb_err(lx, "a second apps file");
+		S->have_apps = true;
+		S->apps_file = ovb_xstrdup(lx->name);
+		return ovb_apps_read(lx, &S->apps);
+	}
+	if (!strcmp(fmt->name, "plan") && !S->no_plan) {
+		if (S->have_plan)
+			return ovb_err(lx, "a second plan");
+		S->have_plan = true;
+		S->plan_file = ovb_xstrdup(lx->name);
+		return ovb_plan_read(lx, &S->plan);
+	}
+	return ovb_err(lx, "an ovb-%s file is not an input of %s", fmt->name,
+		S->what);
 }

@@ -12,24 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovb.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	static bool quiet;
-	if (!quiet) {
-		FILE *null = fopen("/dev/null", "w");
-		if (!null)
-			abort();
-		ovb_set_errout(null);
-		quiet = true;
-	}
-	if (size == 0)
-		return 0;
-	FILE *f = fmemopen((void *)data, size, "r");
+	FILE *f = fuzz_input(data, size);
 	if (!f)
 		return 0;
 	/* 2013-01-01 to 2014-01-01: the year of the traces */

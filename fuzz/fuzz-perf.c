@@ -3,26 +3,14 @@
  * crash, leak or read out of bounds, whatever the bytes say. */
 #include <stdlib.h>
 
-#include "ovb.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	static bool quiet;
-	if (!quiet) {
-		/* The reader's messages to /dev/null; stderr stays open for
-		 * the sanitizers' and libFuzzer's reports. */
-		FILE *null = fopen("/dev/null", "w");
-		if (!null)
-			abort();
-		ovb_set_errout(null);
-		quiet = true;
-	}
-	if (size == 0)
-		return 0;
-	FILE *f = fmemopen((void *)data, size, "r");
+	FILE *f = fuzz_input(data, size);
 	if (!f)
 		return 0;
 	struct ovb_perf *p = NULL;

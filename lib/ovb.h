@@ -242,6 +242,12 @@ void ovb_progress_end(void);
 #define OVB_PROC_NULL (-2)
 int ovb_proc_spawn(pid_t *pid, const char *file, char *const argv[], int in,
 	int out, int err);
+/* The same; flags OVB_PROC_NOFLUSH: stdio buffers are left alone (from a
+ * thread: ovb-import's workers; another thread's output is not flushed
+ * halfway). */
+#define OVB_PROC_NOFLUSH 1
+int ovb_proc_spawn_flags(pid_t *pid, const char *file, char *const argv[],
+	int in, int out, int err, int flags);
 /* Waits for pid (through EINTR): 0 and its wait status *ws, or errno. */
 int ovb_proc_wait(pid_t pid, int *ws);
 
@@ -1357,6 +1363,27 @@ bool ovb_drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
 double ovb_calib_least_k(double kmin, double kmax, double step,
 	bool (*holds)(double k, void *arg), void *arg);
 
+/* ---- lib/cliopt.c: options several tools share, as argp children ----
+ *
+ * A tool lists the child's argp among its children (with the group
+ * header it wants) and reads the values after argp_parse. */
+/* --grid POINTS (ovb-place, ovb-fit): 0..10^8, default 1000. */
+extern const struct argp ovb_cliopt_grid_argp;
+extern uint64_t ovb_cliopt_grid;
+/* The drift-aware U of series (ovb-usage): --half-life, --horizon,
+ * --trend-quantile, --growth-max, --calibrate, --holdout (lib/drift.c). */
+struct ovb_cliopt_drift {
+	bool on;                  /* any of --half-life, --horizon, --calibrate */
+	struct ovb_drift d;       /* half-life 0, trend quantile 0.9, growth 4 */
+	bool horizon_given;
+	uint64_t horizon;         /* [s] */
+	bool calibrate;
+	double cal_O;             /* --calibrate O */
+	uint64_t holdout;         /* [s], default 7 days */
+};
+extern const struct argp ovb_cliopt_drift_argp;
+extern struct ovb_cliopt_drift ovb_cliopt_drift;
+
 /* ---- lib/pmf.c: a node's aggregate usage Y and Pr(Y > C) ----
  *
  * A distribution on a grid of width g: p[k] = Pr(value = k g).  A usage
@@ -1672,6 +1699,109 @@ struct ovb_tod_stat {
 int ovb_tod_node(const struct ovb_need *m, const struct ovb_qos *const *q,
 	size_t n, double C, uint64_t points, struct ovb_tod_stat *st,
 	const char **why);
+/* ---- formats/format.c: the inputs of a placement ----
+ *
+ * ovb-place's and ovb-fit's take (ctx a struct ovb_place_in): profiles
+ * merged, one cluster, one apps file and, unless no_plan, one plan;
+ * any other file is refused as "not an input of WHAT". */
+struct ovb_place_in {
+	struct ovb_cluster cluster;
+	struct ovb_apps apps;
+	struct ovb_profiles prof;
+	struct ovb_plan plan;
+	bool have_cluster, have_apps, have_plan;
+	char *cluster_file, *apps_file, *plan_file;
+	bool no_plan;             /* a plan is not an input */
+	const char *what;         /* "ovb-place (cluster, apps, ...)" */
+};
+int ovb_take_place(void *ctx, const struct ovb_format *fmt,
+	struct ovb_lex *lx);
+
+/* ---- lib/nstate.c: a node's state as the placer keeps it ----
+ *
+ * Per resource, the node's capsules (members) with Eq. 1's load, the
+ * least tolerance and Y on the node's grid, kept as capsules come; the
+ * tests of one more capsule decide as lib/node.c does on the members and
+ * it (exactly).  A run's nodes share one ovb_nstate_ctx (the grid's
+ * POINTS, a cache of U's, a spare array). */
+struct ovb_nres {
+	size_t ncap;              /* capsules using the resource */
+	double tau_min, omin;
+	double load;              /* Eq. 1's left side / tau_min */
+	double sig;               /* the members' sigmas summed: the fit of
+	                             the aggregate mode, whose Eq. 1 load is
+	                             the lower bounds alone */
+	double g;                 /* grid width, once a profiled capsule came */
+	size_t maxlen, sumlen;    /* the members' U's on grid g: the longest,
+	                             and all their grid points (error bounds) */
+	struct ovb_pmf y;         /* clipped at the capacity */
+	size_t ycap, tailcap;     /* doubles allocated at y.p, tail */
+	double *tail;             /* tail[k] = Pr(Y > k g) for k >= tlo, */
+	size_t tlo;               /* made from the top down as asked (a */
+	double tsum;              /* test needs the top few): Pr(Y >= tlo g) */
+	double risk;
+	struct ovb_need *members;     /* for recomputing Eq. 1 when tau_min drops */
+	bool mixed;               /* warned: U's of different intervals */
+	bool profiled;            /* a member has a U, over interval: */
+	double interval;          /* until mixed, every member's with a U */
+	size_t nmembers, capmembers;
+};
+
+struct ovb_nstate {           /* a node */
+	const struct ovb_node *n;
+	struct ovb_nres r[OVB_NCAP];
+	size_t napps;             /* capsules on it (asked: whether any) */
+	size_t *wary;             /* its applications named in trust
+	                             records, by index (the caller's) */
+	size_t nwary, capwary;
+};
+
+struct ovb_ucache;
+struct ovb_nstate_ctx {
+	uint64_t grid;            /* POINTS (ovb_grid_add) */
+	struct ovb_ucache *ucache;
+	double *spare;            /* ovb_nstate_add's spare array */
+	size_t sparecap;
+};
+void ovb_nstate_ctx_init(struct ovb_nstate_ctx *x, uint64_t grid);
+void ovb_nstate_ctx_free(struct ovb_nstate_ctx *x);
+/* An empty node; its memory freed. */
+void ovb_nstate_init(struct ovb_nstate *nd, const struct ovb_node *n);
+void ovb_nstate_free(struct ovb_nstate *nd);
+/* Adds capsule need n to the node's resource nr of capacity cap. */
+void ovb_nstate_add(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
+	const struct ovb_need *n, double cap);
+/* Eq. 1 with n added, exactly; *after its load in doubles. */
+bool ovb_nstate_eq1(const struct ovb_nres *nr, const struct ovb_need *n,
+	double cap, double *after);
+/* Eq. 3 with n added, against the least tolerance, exactly. */
+bool ovb_nstate_eq3(struct ovb_nstate_ctx *x, const struct ovb_nres *nr,
+	const struct ovb_need *n, double cap);
+/* Pr(Y + U > C) in doubles on grid g (1 when g is 0), for a message. */
+double ovb_nstate_pr_with(const struct ovb_nres *nr, const struct ovb_need *n,
+	double g, double cap, double limit);
+/* mem's limits within capacity + pool with n added (NULL: none). */
+bool ovb_nstate_mem_ok(const struct ovb_nstate *nd, const struct ovb_need *n);
+/* --target (lib/enforce.c): NULL, or the target that refuses the node's
+ * capsules with need[] added, on resource *res, why in why[len]. */
+const char *ovb_nstate_target(const struct ovb_nstate *nd,
+	const struct ovb_need need[OVB_NCAP], char *why, size_t len, int *res);
+/* Does the node as it is break Eq. 1, mem's limits or Eq. 3?  *res the
+ * first resource that does. */
+bool ovb_nstate_broken(const struct ovb_nstate *nd, int *res);
+/* A node's resource r judged from scratch on the capsules m[0..n) as a
+ * plan states them (ovb-check and ovb-report decide by it): Eq. 1, the
+ * grid, Pr(Y > C) and Eq. 3 as ovb_node_stat gives them; grid_ok: Y fits
+ * on the grid; mem: the limits within C + pool and the OOM exposure. */
+struct ovb_nverdict {
+	struct ovb_nodestat st;
+	bool grid_ok;
+	bool limits_ok;           /* mem: limits <= C + pool (else true) */
+	double exposure;          /* mem: E[(Y - C)+] [B] (else 0) */
+};
+void ovb_nstate_judge(const struct ovb_need *m, size_t n,
+	const struct ovb_node *node, int r, uint64_t points,
+	struct ovb_nverdict *v);
 
 /* ---- lib/place.c: the placement engine (ovb-place, ovb-fit) ----
  *
@@ -2177,6 +2307,54 @@ bool ovb_wire_put_f64(FILE *f, const double *v, size_t n);
 bool ovb_wire_get_f64(FILE *f, double *v, size_t n);
 bool ovb_wire_put_magic(FILE *f);
 int ovb_wire_get_magic(FILE *f, uint64_t *version);
+
+/* ---- lib/table.c: tables written as text, TSV or HTML ----
+ *
+ * A table of columns (where each appears, how pages show it) and rows of
+ * cells, each cell two malloc'd texts owned by the table: for terminals
+ * and pages, and the exact TSV text. */
+enum {
+	OVB_TC_TEXT = 1,          /* text tables and pages */
+	OVB_TC_TSV = 2,           /* TSV tables */
+	OVB_TC_BOTH = 3,
+	OVB_TC_NUM = 4,           /* a number: right-aligned */
+	OVB_TC_WRAP = 8,          /* long text: pages may wrap it */
+	OVB_TC_LIST = 16,         /* a comma-separated list: pages may break
+	                             after a comma */
+	OVB_TC_CHECK = 32,        /* "ok" or what is violated: pages colour it */
+};
+#define OVB_TABLE_MAXCOL (24 + OVB_MAXPCT * 2)
+struct ovb_tcol {
+	const char *head, *tsv;   /* titles in text and TSV tables */
+	const char *html;         /* the title in pages (HTML), or NULL: head */
+	unsigned flags;
+};
+struct ovb_table {
+	int id;                   /* the caller's */
+	const char *title, *note;
+	size_t ncol, nrow, caprow, ncell, capcell;
+	struct ovb_tcol col[OVB_TABLE_MAXCOL];
+	char **cell;              /* 2 per column and row: text, TSV */
+	bool *bad;                /* a row that fails a check */
+};
+void ovb_table_col(struct ovb_table *t, const char *head, const char *tsv,
+	unsigned flags);
+void ovb_table_cols(struct ovb_table *t, const struct ovb_tcol *c, size_t n);
+#define OVB_TABLE_COLS(t, a) ovb_table_cols(t, a, sizeof a / sizeof *a)
+/* A new row, failing a check (bad) or not; then one ovb_table_put per
+ * column: the text, and the exact TSV text (NULL: the same). */
+void ovb_table_row(struct ovb_table *t, bool bad);
+void ovb_table_put(struct ovb_table *t, char *text, char *tsv);
+const char *ovb_table_cell(const struct ovb_table *t, size_t row, size_t col,
+	bool tsv);
+void ovb_table_free(struct ovb_table *t);
+/* The title, the text columns aligned, "(none)" or the note. */
+void ovb_table_text(FILE *f, const struct ovb_table *t);
+/* The TSV header and rows. */
+void ovb_table_tsv(FILE *f, const struct ovb_table *t);
+/* An HTML table (cells escaped by ovb_plot_html), then "None." or the
+ * note. */
+void ovb_table_html(FILE *f, const struct ovb_table *t);
 
 /* ---- lib/plot.c: plots drawn by gnuplot ----
  *

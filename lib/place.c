@@ -13,6 +13,8 @@
  * exists -- the paper's Lemma 1 greedy does not (see ovb(7)).  Policies
  * are rows of one table (policies[] below): a name and the score of a
  * feasible node.
+ * A node's state (incremental Eq. 1, Y for Eq. 3, memory) and the tests
+ * of one more capsule against it are lib/nstate.c's.
  *
  * Invariants: an application is placed whole or rejected whole with the
  * reason; every node of the output satisfies Eq. 1 and Eq. 3 for each
@@ -33,42 +35,6 @@ struct capsule {
 	struct ovb_need need[OVB_NCAP];
 };
 
-/* A node's state per resource. */
-struct nres {
-	size_t ncap;              /* capsules using the resource */
-	double tau_min, omin;
-	double load;              /* Eq. 1's left side / tau_min */
-	double sig;               /* the members' sigmas summed: the fit of
-	                             the aggregate mode, whose Eq. 1 load is
-	                             the lower bounds alone */
-	double g;                 /* grid width, once a profiled capsule came */
-	size_t maxlen, sumlen;    /* the members' U's on grid g: the longest,
-	                             and all their grid points (error bounds) */
-	struct ovb_pmf y;         /* clipped at the capacity */
-	size_t ycap, tailcap;     /* doubles allocated at y.p, tail */
-	double *tail;             /* tail[k] = Pr(Y > k g) for k >= tlo, */
-	size_t tlo;               /* made from the top down as asked (a */
-	double tsum;              /* test needs the top few): Pr(Y >= tlo g) */
-	double risk;
-	struct ovb_need *members;     /* for recomputing Eq. 1 when tau_min drops */
-	bool mixed;               /* warned: U's of different intervals */
-	bool profiled;            /* a member has a U, over interval: */
-	double interval;          /* until mixed, every member's with a U */
-	size_t nmembers, capmembers;
-};
-
-struct node {
-	const struct ovb_node *n;
-	struct nres r[OVB_NCAP];
-	size_t napps;             /* capsules on it (asked: whether any) */
-	size_t *wary;             /* its applications named in trust
-	                             records, by index */
-	size_t nwary, capwary;
-};
-
-
-/* U's kept per (histogram, grid): need_pmf. */
-#define UCACHE 4096
 
 struct trust;
 struct nodelist;
@@ -76,7 +42,6 @@ struct shape;
 struct walk;
 struct near;
 struct cand;
-struct ucache;
 struct policy;
 
 /* The state of one run. */
@@ -99,7 +64,7 @@ struct eng {
 	struct ovb_plan out;
 	size_t nrejected;         /* applications rejected by this run */
 	size_t nwarnings;         /* warnings that strict makes errors */
-	struct node *node;
+	struct ovb_nstate *node;
 	double total_cap[OVB_NCAP], total_load[OVB_NCAP];
 	size_t total_n[OVB_NCAP];  /* terms in total_load */
 	struct ovb_names appidx;  /* application name -> index into all[] */
@@ -120,9 +85,7 @@ struct eng {
 	/* profiles by "CAPSULE RES" (prof_find) */
 	struct ovb_names prof_index;
 	char **prof_keys;
-	struct ucache *ucache;    /* UCACHE of them */
-	double *spare;            /* add_to_node's spare array */
-	size_t sparecap;
+	struct ovb_nstate_ctx ns;  /* the nodes' shared caches (lib/nstate.c) */
 	/* trust records below 1 (index_trust) */
 	struct trust *trusts;
 	size_t ntrusts, captrusts;
@@ -215,135 +178,6 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 			"capsule %s: reserves no cpu and no net", app->name, c->name);
 	}
 	return grant(need, E->apps_file, c->line, app->name, c->name);
-}
-
-/* ---- node state ---- */
-
-/* U of a profile on a grid, kept: a node's capsules come from a few
- * profiles and its grid from its shape, so the same few U's come back
- * (made by ovb_need_pmf; a slot taken by another is made anew). */
-struct ucache {
-	const struct ovb_hist *h;
-	double g;
-	struct ovb_pmf u;
-};
-
-
-/* The capsule's U on grid g: a kept one, or (a plain reservation) made
- * in *tmp, which the caller frees when it is the answer. */
-static const struct ovb_pmf *
-need_pmf(const struct ovb_need *n, double g, struct ovb_pmf *tmp)
-{
-	if (!n->h) {
-		ovb_need_pmf(n, g, tmp);
-		return tmp;
-	}
-	uint64_t bits;
-	memcpy(&bits, &g, sizeof bits);
-	uint64_t k = ((uint64_t)(uintptr_t)n->h >> 4) * 0x9E3779B97F4A7C15u ^
-		bits * 0xC2B2AE3D27D4EB4Fu;
-	struct ucache *c = &E->ucache[(k >> 40) % UCACHE];
-	if (c->h != n->h || c->g != g) {
-		ovb_pmf_free(&c->u);
-		ovb_need_pmf(n, g, &c->u);
-		c->h = n->h;
-		c->g = g;
-	}
-	return &c->u;
-}
-
-static void
-ucache_free(void)
-{
-	for (size_t i = 0; E->ucache && i < UCACHE; i++)
-		ovb_pmf_free(&E->ucache[i].u);
-	free(E->ucache);
-	E->ucache = NULL;
-}
-
-static void
-count_len(struct nres *nr, const struct ovb_need *n, double g)
-{
-	size_t k = ovb_need_top(n, g) + 1;
-	nr->maxlen = k > nr->maxlen ? k : nr->maxlen;
-	nr->sumlen += k;
-}
-
-static void
-add_to_node(struct nres *nr, const struct ovb_need *n, double cap)
-{
-	if (nr->ncap == 0 || n->tau < nr->tau_min) {
-		nr->tau_min = n->tau;
-		nr->load = 0;
-		for (size_t i = 0; i < nr->nmembers; i++)
-			nr->load += ovb_eq1_term(&nr->members[i], nr->tau_min);
-	}
-	nr->load += ovb_eq1_term(n, nr->tau_min);
-	nr->sig += n->sigma;
-	nr->omin = nr->ncap == 0 || n->O < nr->omin ? n->O : nr->omin;
-	nr->ncap++;
-	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
-	if (!nr->g && !n->h) {
-		/* Y is the exact sum of the plain reservations */
-		nr->risk = ovb_eq3_decide(nr->members, nr->nmembers, NULL, 0, cap,
-			0, NAN) ? 0 : 1;
-		return;
-	}
-	double g = ovb_grid_add(nr->g, n, cap, E->grid);
-	if (g != nr->g) {
-		/* the first profiled capsule, or a coarser grid: rebuild */
-		ovb_pmf_free(&nr->y);
-		ovb_node_y(nr->members, nr->nmembers, NULL, g, cap, &nr->y);
-		nr->ycap = nr->y.n;
-		nr->maxlen = nr->sumlen = 0;
-		for (size_t i = 0; i < nr->nmembers; i++)
-			count_len(nr, &nr->members[i], g);
-	} else {
-		count_len(nr, n, g);
-		/* Y + U into a E->spare array, Y's own the next E->spare: no
-		 * malloc once the arrays are long enough */
-		struct ovb_pmf tmp;
-		const struct ovb_pmf *u = need_pmf(n, g, &tmp);
-		size_t len = nr->y.n + u->n - 1;
-		if (E->sparecap < len) {
-			E->sparecap = len + len / 4;
-			E->spare = ovb_xrealloc(E->spare, E->sparecap, sizeof *E->spare);
-		}
-		size_t c = nr->ycap;
-		E->spare = ovb_pmf_add_into(&nr->y, u, E->spare);
-		nr->ycap = E->sparecap;
-		E->sparecap = c;
-		if (u == &tmp)
-			ovb_pmf_free(&tmp);
-		ovb_pmf_clip(&nr->y, cap);
-	}
-	nr->g = g;
-	if (nr->tailcap < nr->y.n) {
-		nr->tailcap = nr->y.n + nr->y.n / 4;
-		nr->tail = ovb_xrealloc(nr->tail, nr->tailcap, sizeof *nr->tail);
-	}
-	nr->tlo = nr->y.n;
-	nr->tsum = 0;
-	nr->risk = ovb_pmf_tail(&nr->y, cap);
-}
-
-/* nr->tail from index lo up, for ovb_pmf_tail_with on Y + U with U
- * below top + 1 grid points at capacity cap: as ovb_pmf_tails makes
- * them, from the top down, the same sums in the same order.  The tail is
- * a cache of Y's: nr is changed only there. */
-static const double *
-tails_for(const struct nres *nr, double cap, size_t top)
-{
-	struct nres *m = (struct nres *)nr;
-	size_t K = ovb_grid_down(cap, nr->y.g);
-	size_t lo = top < K ? K - top : 0;
-	for (size_t k = m->tlo; k-- > lo;) {
-		m->tail[k] = m->tsum;
-		m->tsum += m->y.p[k];
-	}
-	if (lo < m->tlo)
-		m->tlo = lo;
-	return m->tail;
 }
 
 /* ---- applications and trust ---- */
@@ -446,13 +280,13 @@ trust_one(size_t a, size_t b)
 	return t ? t->v : 1;
 }
 
-static bool on_node(const struct node *nd, size_t b);
+static bool on_node(const struct ovb_nstate *nd, size_t b);
 
 /* The least trust between application a and those on the node: over a's
  * partners on it, or over the node's wary applications, whichever are
  * fewer (the same least: a record below 1 names both). */
 static double
-node_trust(const struct node *nd, size_t a)
+node_trust(const struct ovb_nstate *nd, size_t a)
 {
 	double t = 1;
 	if (a >= E->nin_trust || !E->in_trust[a])
@@ -476,7 +310,7 @@ struct nodelist { size_t *i, n, cap; };
 
 /* Is application b (below nin_trust) on the node? */
 static bool
-on_node(const struct node *nd, size_t b)
+on_node(const struct ovb_nstate *nd, size_t b)
 {
 	if (!E->wary_at)
 		return false;
@@ -523,120 +357,6 @@ static const char *const why_name[W_NWHY] = { "", "pinned elsewhere",
 	"no spread label", "trust 0", "Eq. 1", "--target", "Eq. 3",
 	"mem limits", "mem requests", "Eq. 1 or 3 in an hour of the day" };
 
-/* Eq. 1 with the capsule added, decided exactly (lib/node.c); *after is
- * the load in doubles, for the score. */
-static bool
-eq1_ok(const struct nres *nr, const struct ovb_need *n, double cap,
-	double *after)
-{
-	double load, tmin = nr->ncap && nr->tau_min < n->tau ? nr->tau_min :
-		n->tau;
-	if (nr->ncap == 0 || n->tau < nr->tau_min) {
-		load = 0;
-		for (size_t i = 0; i < nr->nmembers; i++)
-			load += ovb_eq1_term(&nr->members[i], tmin);
-	} else
-		load = nr->load;
-	load += ovb_eq1_term(n, tmin);
-	*after = load;
-	int d = ovb_decide(load, ovb_sum_err(nr->nmembers + 1), cap);
-	return d >= 0 ? d : ovb_eq1_xcmp(nr->members, nr->nmembers, n, tmin,
-		cap) <= 0;
-}
-
-/* Pr(Y + U > C) in doubles for the node with the capsule added, on its
- * own grid g, with err the certified relative error bound: cheap bounds
- * first (it is at least Pr(Y > C) and at most Pr(Y > C - max U)), each
- * used only when the bound decides. */
-static double
-risk_with(const struct nres *nr, const struct ovb_need *n, double g,
-	double cap, double limit, double err)
-{
-	if (ovb_decide(nr->risk, err, limit) == 0)
-		return nr->risk;
-	/* Y + U > C  <=>  k + j > K on the grid (as in ovb_pmf_tail) */
-	size_t K = ovb_grid_down(cap, g), jmax = ovb_need_top(n, g);
-	double bound = jmax > K ? 1 : K - jmax < nr->y.n ?
-		tails_for(nr, cap, jmax)[K - jmax] : 0;
-	if (ovb_decide(bound, err, limit) == 1)
-		return bound;
-	struct ovb_pmf tmp;
-	const struct ovb_pmf *u = need_pmf(n, g, &tmp);
-	double r = ovb_pmf_tail_with(&nr->y, tails_for(nr, cap, u->n - 1), u,
-		cap);
-	if (u == &tmp)
-		ovb_pmf_free(&tmp);
-	return r;
-}
-
-/* Eq. 3 with the capsule added, against the least tolerance, decided
- * exactly (lib/node.c).  On the node's own grid the members' lengths are
- * kept (nr->maxlen, nr->sumlen), so the bounds cost O(1), not a pass over
- * the members; a new grid rebuilds Y anyway. */
-static bool
-eq3_ok(const struct nres *nr, const struct ovb_need *n, double cap)
-{
-	double limit = nr->ncap ? fmin(nr->omin, n->O) : n->O;
-	double g = ovb_grid_add(nr->g, n, cap, E->grid);
-	if (!(nr->g && g == nr->g && limit < 1)) {
-		/* plain reservations only, limit 1, or a new grid */
-		if (!ovb_grid_holds(nr->members, nr->nmembers, n, g))
-			return false;   /* more than OVB_MAXGRID points */
-		double p = NAN;
-		if (g > 0 && limit > 0 && limit < 1) {
-			struct ovb_pmf y;
-			ovb_node_y(nr->members, nr->nmembers, n, g, cap, &y);
-			p = ovb_pmf_tail(&y, cap);
-			ovb_pmf_free(&y);
-		}
-		return ovb_eq3_decide(nr->members, nr->nmembers, n, g, cap,
-			limit, p);
-	}
-	/* the members, on this grid, were held when they came (a coarser
-	 * grid only shortens them) */
-	size_t k = ovb_need_top(n, g) + 1;
-	if (k - 1 > OVB_MAXGRID)
-		return false;
-	if (limit <= 0)         /* Pr = 0: the largest values fit */
-		return nr->sumlen - nr->nmembers + k - 1 <= ovb_grid_down(cap, g);
-	double err = ovb_tail_err_of(nr->nmembers + 1, k > nr->maxlen ? k :
-		nr->maxlen, nr->sumlen + k, g, cap);
-	int d = ovb_decide(risk_with(nr, n, g, cap, limit, err), err, limit);
-	return d >= 0 ? d : ovb_eq3_decide(nr->members, nr->nmembers, n, g,
-		cap, limit, NAN);
-}
-
-/* --target: would the kernel take the node's capsules with this one
- * (lib/enforce.c, the rule of ovb-enforce and ovb-check --target)?  NULL,
- * or which target refuses, on which resource (*res) and why (in
- * why[len]).  A target with memory is asked for mem too. */
-static const char *
-target_refuses(const struct capsule *cp, const struct node *nd, char *why,
-	size_t len, int *res)
-{
-	for (int tr = 0; ovb_ntargets && tr < 2 * OVB_NTARGET; tr++) {
-		int t = tr / 2;
-		int r = tr % 2 ? OVB_MEM : (int)ovb_target_res(t);
-		if (tr % 2 && !ovb_target_has_mem(t))
-			continue;
-		const struct nres *nr = &nd->r[r];
-		if (!ovb_target_on[t] || !cp->need[r].used)
-			continue;
-		*res = r;
-		struct ovb_need *all = ovb_xcalloc(nr->nmembers + 1, sizeof *all);
-		if (nr->nmembers)
-			memcpy(all, nr->members, nr->nmembers * sizeof *all);
-		all[nr->nmembers] = cp->need[r];
-		size_t bad;
-		int v = ovb_enf_node(t, &ovb_klim, ovb_target_clamp, all,
-			nr->nmembers + 1, nd->n->cap[r], &bad, why, len);
-		free(all);
-		if (v)
-			return ovb_target_names[t];
-	}
-	return NULL;
-}
-
 /* ---- policies: rows of one table ----
  *
  * A policy scores a feasible node for a capsule, higher better; fit is
@@ -647,7 +367,7 @@ target_refuses(const struct capsule *cp, const struct node *nd, char *why,
  * applications of each run of op=new records are placed largest first
  * (app_size), not in arrival order. */
 static double
-score_worst(const struct capsule *cp, const struct node *nd, double fit)
+score_worst(const struct capsule *cp, const struct ovb_nstate *nd, double fit)
 {
 	(void)cp;
 	(void)nd;
@@ -655,7 +375,7 @@ score_worst(const struct capsule *cp, const struct node *nd, double fit)
 }
 
 static double
-score_best(const struct capsule *cp, const struct node *nd, double fit)
+score_best(const struct capsule *cp, const struct ovb_nstate *nd, double fit)
 {
 	(void)cp;
 	(void)nd;
@@ -665,7 +385,7 @@ score_best(const struct capsule *cp, const struct node *nd, double fit)
 /* Overbooking-conscious worst-fit: nodes whose least tolerance is
  * closest to the capsule's. */
 static double
-score_tolerance(const struct capsule *cp, const struct node *nd, double fit)
+score_tolerance(const struct capsule *cp, const struct ovb_nstate *nd, double fit)
 {
 	double d = 0;
 	for (int r = 0; r < E->nres; r++)
@@ -675,7 +395,7 @@ score_tolerance(const struct capsule *cp, const struct node *nd, double fit)
 }
 
 static double
-score_random(const struct capsule *cp, const struct node *nd, double fit)
+score_random(const struct capsule *cp, const struct ovb_nstate *nd, double fit)
 {
 	(void)cp;
 	(void)nd;
@@ -685,7 +405,7 @@ score_random(const struct capsule *cp, const struct node *nd, double fit)
 
 /* The first node of the cluster's order that takes it. */
 static double
-score_first(const struct capsule *cp, const struct node *nd, double fit)
+score_first(const struct capsule *cp, const struct ovb_nstate *nd, double fit)
 {
 	(void)cp;
 	(void)fit;
@@ -694,7 +414,7 @@ score_first(const struct capsule *cp, const struct node *nd, double fit)
 
 struct policy {
 	const char *name;
-	double (*score)(const struct capsule *cp, const struct node *nd,
+	double (*score)(const struct capsule *cp, const struct ovb_nstate *nd,
 		double fit);
 	bool indexed, decreasing;
 };
@@ -724,7 +444,7 @@ ovb_place_policy_name(int i)
 
 /* Higher is better: the fit the policy wants, mixed with trust. */
 static double
-score(const struct capsule *cp, const struct node *nd, const double after[],
+score(const struct capsule *cp, const struct ovb_nstate *nd, const double after[],
 	double trust)
 {
 	double fit = 0;
@@ -741,7 +461,7 @@ score(const struct capsule *cp, const struct node *nd, const double after[],
 
 /* Everything but Eq. 3, which is dear: W_OK with the score, or why not. */
 static enum why
-cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
+cheap_tests(const struct capsule *cp, const struct ovb_nstate *nd, double *sc)
 {
 	if (cp->c->node && strcmp(cp->c->node, nd->n->name))
 		return W_PIN;
@@ -753,20 +473,19 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 	double after[OVB_NCAP] = { 0 };
 	for (int r = 0; r < E->nres; r++)
 		if (cp->need[r].used) {
-			if (!eq1_ok(&nd->r[r], &cp->need[r], nd->n->cap[r],
+			if (!ovb_nstate_eq1(&nd->r[r], &cp->need[r], nd->n->cap[r],
 			    &after[r]) && !(E->tod && r != OVB_MEM))
 				return r == OVB_MEM ? W_REQUEST : W_EQ1;
 			if (E->aggregate)  /* the fit: sigmas, not lbs */
 				after[r] = nd->r[r].sig + cp->need[r].sigma;
 		}
 	/* mem: the limits within the node's memory and reclaimable pool */
-	if (cp->need[OVB_MEM].used && !ovb_mem_limits_hold(
-	    nd->r[OVB_MEM].members, nd->r[OVB_MEM].nmembers,
-	    &cp->need[OVB_MEM], nd->n->cap[OVB_MEM], nd->n->pool))
+	if (cp->need[OVB_MEM].used &&
+	    !ovb_nstate_mem_ok(nd, &cp->need[OVB_MEM]))
 		return W_LIMIT;
 	char why[256];
 	int tres;
-	if (target_refuses(cp, nd, why, sizeof why, &tres))
+	if (ovb_nstate_target(nd, cp->need, why, sizeof why, &tres))
 		return W_TARGET;
 	*sc = score(cp, nd, after, trust);
 	return W_OK;
@@ -775,7 +494,7 @@ cheap_tests(const struct capsule *cp, const struct node *nd, double *sc)
 /* --mode tod: Eq. 1 and Eq. 3 of the rates in every hour of the day
  * (lib/tod.c) on the node's members (from the plan made) and cp. */
 static bool
-tod_ok(const struct capsule *cp, const struct node *nd)
+tod_ok(const struct capsule *cp, const struct ovb_nstate *nd)
 {
 	struct ovb_need *m = ovb_xcalloc(E->out.n + 1, sizeof *m);
 	const struct ovb_qos **q = ovb_xcalloc(E->out.n + 1, sizeof *q);
@@ -808,11 +527,12 @@ tod_ok(const struct capsule *cp, const struct node *nd)
 }
 
 static enum why
-eq3_tests(const struct capsule *cp, const struct node *nd)
+eq3_tests(const struct capsule *cp, const struct ovb_nstate *nd)
 {
 	for (int r = 0; r < E->nres; r++)
 		if (cp->need[r].used && !(E->tod && r != OVB_MEM) &&
-		    !eq3_ok(&nd->r[r], &cp->need[r], nd->n->cap[r]))
+		    !ovb_nstate_eq3(&E->ns, &nd->r[r], &cp->need[r],
+		    nd->n->cap[r]))
 			return W_EQ3;
 	if (E->tod && !tod_ok(cp, nd))
 		return W_TOD;
@@ -936,7 +656,7 @@ use_index(void)
 }
 
 static double
-headroom(const struct node *nd)
+headroom(const struct ovb_nstate *nd)
 {
 	double fit = 0;
 	for (int r = 0; r < E->nres; r++)
@@ -948,7 +668,7 @@ headroom(const struct node *nd)
 
 /* No capsule, and so the state of a node just made. */
 static bool
-node_empty(const struct node *nd)
+node_empty(const struct ovb_nstate *nd)
 {
 	if (nd->napps)
 		return false;
@@ -977,7 +697,7 @@ slot_hide(struct slot *s)
 }
 
 static void
-leaf_set(struct shape *sh, size_t pos, const struct node *nd)
+leaf_set(struct shape *sh, size_t pos, const struct ovb_nstate *nd)
 {
 	struct slot *s = &sh->t[sh->size + pos];
 	s->top = headroom(nd);
@@ -1081,7 +801,7 @@ index_build(void)
 }
 
 static void
-index_update(const struct node *nd)
+index_update(const struct ovb_nstate *nd)
 {
 	if (!E->shapes)
 		return;
@@ -1506,9 +1226,9 @@ assign(size_t rows, size_t cols, const double *cost, size_t *row_col)
 /* U's measured over different intervals on one node are not comparable:
  * warn once per node and resource (an error with --strict). */
 static void
-check_intervals(struct node *nd, int r, const struct ovb_need *n)
+check_intervals(struct ovb_nstate *nd, int r, const struct ovb_need *n)
 {
-	struct nres *nr = &nd->r[r];
+	struct ovb_nres *nr = &nd->r[r];
 	if (!n->h || nr->mixed)
 		return;
 	if (!nr->profiled) {
@@ -1528,12 +1248,12 @@ check_intervals(struct node *nd, int r, const struct ovb_need *n)
 }
 
 static void
-add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
+add_capsule(struct ovb_nstate *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 {
 	for (int r = 0; r < E->nres; r++)
 		if (need[r].used) {
 			check_intervals(nd, r, &need[r]);
-			add_to_node(&nd->r[r], &need[r], nd->n->cap[r]);
+			ovb_nstate_add(&E->ns, &nd->r[r], &need[r], nd->n->cap[r]);
 			E->total_load[r] += ovb_eq1_term(&need[r], need[r].tau);
 			E->total_n[r]++;
 		}
@@ -1552,7 +1272,7 @@ add_capsule(struct node *nd, const struct ovb_need need[OVB_NCAP], size_t app)
 }
 
 static void
-put_placed(const struct capsule *cp, const struct node *nd)
+put_placed(const struct capsule *cp, const struct ovb_nstate *nd)
 {
 	struct ovb_placed *p = OVB_PUSH(E->out.p, E->out.n, E->out.cap);
 	memset(p, 0, sizeof *p);
@@ -1680,16 +1400,16 @@ admitted(const struct ovb_app *app, const struct capsule *cps)
  * Eq. 1's shortfall in the rate unit, or Eq. 3's Pr(Y > C) against the
  * least tolerance. */
 static void
-lacks(FILE *f, const struct capsule *cp, const struct node *nd)
+lacks(FILE *f, const struct capsule *cp, const struct ovb_nstate *nd)
 {
 	for (int r = 0; r < E->nres; r++) {
 		const struct ovb_need *n = &cp->need[r];
-		const struct nres *nr = &nd->r[r];
+		const struct ovb_nres *nr = &nd->r[r];
 		double cap = nd->n->cap[r], after;
 		const char *u = ovb_res_rate_unit((enum ovb_res)r);
 		if (!n->used)
 			continue;
-		if (!eq1_ok(nr, n, cap, &after)) {
+		if (!ovb_nstate_eq1(nr, n, cap, &after)) {
 			/* the compared sums exactly, as ovb-check gives them */
 			char a[32], c[32];
 			ovb_fmt_real(a, after);
@@ -1705,13 +1425,13 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 		}
 		char why[256];
 		int tres = -1;
-		const char *t = target_refuses(cp, nd, why, sizeof why, &tres);
+		const char *t = ovb_nstate_target(nd, cp->need, why, sizeof why, &tres);
 		if (t && tres == r) {
 			fprintf(f, ", %s --target %s: %s", ovb_res_name((enum ovb_res)r),
 				t, why);
 			continue;
 		}
-		if (eq3_ok(nr, n, cap))
+		if (ovb_nstate_eq3(&E->ns, nr, n, cap))
 			continue;
 		double limit = nr->ncap ? fmin(nr->omin, n->O) : n->O;
 		double g = ovb_grid_add(nr->g, n, cap, E->grid);
@@ -1721,29 +1441,13 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 				OVB_MAXGRID, g, u);
 			continue;
 		}
-		double pr = 1;
-		if (g > 0 && g == nr->g && limit < 1) {
-			/* the node's Y on this grid is kept: one convolution
-			 * with U, not Y rebuilt from every member (a rejection
-			 * on a node of thousands of capsules cost a pass over
-			 * them all, per rejected application) */
-			struct ovb_pmf up;
-			ovb_need_pmf(n, g, &up);
-			pr = ovb_pmf_tail_with(&nr->y, tails_for(nr, cap,
-				up.n - 1), &up, cap);
-			ovb_pmf_free(&up);
-		} else if (g > 0) {
-			struct ovb_pmf y;
-			ovb_node_y(nr->members, nr->nmembers, n, g, cap, &y);
-			pr = ovb_pmf_tail(&y, cap);
-			ovb_pmf_free(&y);
-		}
+		double pr = ovb_nstate_pr_with(nr, n, g, cap, limit);
 		fprintf(f, ", %s Eq. 3 Pr(Y>C)=%.3g > O_min=%g",
 			ovb_res_name((enum ovb_res)r), pr, limit);
 	}
-	const struct nres *m = &nd->r[OVB_MEM];
-	if (cp->need[OVB_MEM].used && !ovb_mem_limits_hold(m->members,
-	    m->nmembers, &cp->need[OVB_MEM], nd->n->cap[OVB_MEM], nd->n->pool)) {
+	const struct ovb_nres *m = &nd->r[OVB_MEM];
+	if (cp->need[OVB_MEM].used &&
+	    !ovb_nstate_mem_ok(nd, &cp->need[OVB_MEM])) {
 		char l[32], c[32], p[32];
 		ovb_fmt_real(l, ovb_mem_limits(m->members, m->nmembers) +
 			cp->need[OVB_MEM].limit);
@@ -1756,14 +1460,14 @@ lacks(FILE *f, const struct capsule *cp, const struct node *nd)
 /* How far the node is from taking the capsule by Eq. 1: the largest
  * shortfall relative to capacity over the resources it uses. */
 static double
-shortfall(const struct capsule *cp, const struct node *nd)
+shortfall(const struct capsule *cp, const struct ovb_nstate *nd)
 {
 	double rel = -INFINITY;
 	for (int r = 0; r < E->nres; r++) {
 		double after;
 		if (!cp->need[r].used)
 			continue;
-		eq1_ok(&nd->r[r], &cp->need[r], nd->n->cap[r], &after);
+		ovb_nstate_eq1(&nd->r[r], &cp->need[r], nd->n->cap[r], &after);
 		rel = fmax(rel, (after - nd->n->cap[r]) / nd->n->cap[r]);
 	}
 	return rel;
@@ -1822,7 +1526,7 @@ near_pop(struct near *q, size_t *n)
  * (alike, and the tie goes to the lower index), and the trees are
  * searched by the least bound until it passes the best node found (less
  * a margin for the rounding of the sums). */
-static const struct node *
+static const struct ovb_nstate *
 nearest_indexed(const struct capsule *cp)
 {
 	size_t n = 0, best = OVB_NONE;
@@ -1868,15 +1572,15 @@ nearest_indexed(const struct capsule *cp)
 
 /* The node nearest to taking the capsule: among those its pin and trust
  * allow, the least largest Eq. 1 shortfall relative to capacity. */
-static const struct node *
+static const struct ovb_nstate *
 nearest(const struct capsule *cp)
 {
 	if (E->shapes && !cp->c->node && !cp->app->spread)
 		return nearest_indexed(cp);
-	const struct node *best = NULL;
+	const struct ovb_nstate *best = NULL;
 	double bestrel = INFINITY;
 	for (size_t i = 0; i < E->cluster->n; i++) {
-		const struct node *nd = &E->node[i];
+		const struct ovb_nstate *nd = &E->node[i];
 		if (cp->c->node && strcmp(cp->c->node, nd->n->name))
 			continue;
 		if (cp->app->spread && !ovb_node_label(nd->n, cp->app->spread))
@@ -1907,7 +1611,7 @@ explain(const struct ovb_app *app, const struct capsule *cp,
 				counts[w]);
 	fputc(')', f);
 	/* the nearest by the whole-U tests: not what --mode tod decides */
-	const struct node *nd = E->tod ? NULL : nearest(cp);
+	const struct ovb_nstate *nd = E->tod ? NULL : nearest(cp);
 	if (nd) {
 		fprintf(f, "; nearest %s", nd->n->name);
 		lacks(f, cp, nd);
@@ -1992,7 +1696,7 @@ place_app(const struct ovb_app *app, struct capsule *cps)
 	size_t *row_col = ovb_xcalloc(m, sizeof *row_col);
 	if (assign(m, ncols, cost, row_col)) {
 		for (size_t i = 0; i < m; i++) {
-			struct node *nd = &E->node[node_of[i * ncols + row_col[i]]];
+			struct ovb_nstate *nd = &E->node[node_of[i * ncols + row_col[i]]];
 			add_capsule(nd, cps[i].need, cps[i].app_index);
 			put_placed(&cps[i], nd);
 		}
@@ -2012,7 +1716,7 @@ out:
 
 /* ---- node states from the placements ---- */
 
-static struct node *
+static struct ovb_nstate *
 node_named(const char *name)
 {
 	size_t i = ovb_names_get(&E->cluster->byname, name);
@@ -2023,14 +1727,8 @@ static void
 nodes_free(void)
 {
 	index_free();
-	for (size_t i = 0; E->node && i < E->cluster->n; i++) {
-		for (int r = 0; r < E->nres; r++) {
-			ovb_pmf_free(&E->node[i].r[r].y);
-			free(E->node[i].r[r].tail);
-			free(E->node[i].r[r].members);
-		}
-		free(E->node[i].wary);
-	}
+	for (size_t i = 0; E->node && i < E->cluster->n; i++)
+		ovb_nstate_free(&E->node[i]);
 	for (size_t a = 0; E->wary_at && a < E->nin_trust; a++)
 		free(E->wary_at[a].i);
 	free(E->wary_at);
@@ -2045,7 +1743,7 @@ clear_nodes(void)
 	nodes_free();
 	E->node = ovb_xcalloc(E->cluster->n, sizeof *E->node);
 	for (size_t i = 0; i < E->cluster->n; i++)
-		E->node[i].n = &E->cluster->node[i];
+		ovb_nstate_init(&E->node[i], &E->cluster->node[i]);
 	memset(E->total_load, 0, sizeof E->total_load);
 	memset(E->total_n, 0, sizeof E->total_n);
 }
@@ -2287,30 +1985,6 @@ modify_in_place(const struct ovb_app *app, int *st)
 	return true;
 }
 
-/* Is node nd broken on a resource: Eq. 1 or Eq. 3 fails?  *r the first
- * such resource. */
-static bool
-broken(const struct node *nd, int *res)
-{
-	for (int r = 0; r < OVB_NCAP; r++) {
-		const struct nres *nr = &nd->r[r];
-		double cap = nd->n->cap[r];
-		if (!nr->nmembers)
-			continue;
-		bool ok = ovb_eq1_holds(nr->members, nr->nmembers, NULL, cap) &&
-			(r != OVB_MEM || ovb_mem_limits_hold(nr->members,
-			nr->nmembers, NULL, cap, nd->n->pool)) &&
-			ovb_grid_holds(nr->members, nr->nmembers, NULL, nr->g) &&
-			ovb_eq3_decide(nr->members, nr->nmembers, NULL, nr->g,
-			cap, nr->omin, nr->g > 0 ? nr->risk : NAN);
-		if (!ok) {
-			*res = r;
-			return true;
-		}
-	}
-	return false;
-}
-
 struct mover { size_t i; double size; };
 
 static int
@@ -2324,16 +1998,16 @@ by_size(const void *a, const void *b)
 
 /* The best node other than E->out.p[i]'s own for it (distinct nodes for
  * an application's capsules), or NULL; the nodes are built without it. */
-static struct node *
+static struct ovb_nstate *
 best_elsewhere(size_t i)
 {
 	struct standin sd;
 	struct capsule cp;
 	capsule_of(i, &sd, &cp);
-	struct node *best = NULL;
+	struct ovb_nstate *best = NULL;
 	double bs = -INFINITY;
 	for (size_t j = 0; j < E->cluster->n; j++) {
-		struct node *nd = &E->node[j];
+		struct ovb_nstate *nd = &E->node[j];
 		if (!strcmp(nd->n->name, E->out.p[i].node))
 			continue;
 		bool mine = false;      /* another capsule of its application */
@@ -2361,14 +2035,14 @@ repair(void)
 		size_t b = OVB_NONE;
 		int res = 0;
 		for (size_t j = 0; j < E->cluster->n && b == OVB_NONE; j++)
-			if (!given_up[j] && broken(&E->node[j], &res))
+			if (!given_up[j] && ovb_nstate_broken(&E->node[j], &res))
 				b = j;
 		if (b == OVB_NONE)
 			break;
 		const char *name = E->cluster->node[b].name;
 		if (E->moves >= E->max_moves) {
 			for (size_t j = b; j < E->cluster->n; j++)
-				if (broken(&E->node[j], &res)) {
+				if (ovb_nstate_broken(&E->node[j], &res)) {
 					if (!ovb_quiet || E->strict)
 						ovb_warn("%snode %s still breaks %s "
 						"after %llu moves (--max-moves)",
@@ -2393,7 +2067,7 @@ repair(void)
 			size_t i = mv[k].i;
 			E->skip = i;
 			rebuild();
-			struct node *to = best_elsewhere(i);
+			struct ovb_nstate *to = best_elsewhere(i);
 			E->skip = OVB_NONE;
 			if (to) {
 				free(E->out.p[i].node);
@@ -2560,7 +2234,7 @@ put_risks(void)
 {
 	for (size_t i = 0; i < E->cluster->n; i++)
 		for (int r = 0; r < E->nres; r++) {
-			const struct nres *nr = &E->node[i].r[r];
+			const struct ovb_nres *nr = &E->node[i].r[r];
 			if (!nr->ncap)
 				continue;
 			struct ovb_noderisk *k = OVB_PUSH(E->out.risk, E->out.nrisk,
@@ -2593,8 +2267,7 @@ static void
 eng_free(void)
 {
 	nodes_free();
-	ucache_free();
-	free(E->spare);
+	ovb_nstate_ctx_free(&E->ns);
 	free(E->trusts);
 	free(E->in_trust);
 	free(E->partner);
@@ -2634,7 +2307,6 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 		.rng = q->seed, .skip = OVB_NONE,
 	};
 	int status = 0;
-	E->ucache = ovb_xcalloc(UCACHE, sizeof *E->ucache);
 	E->walk = ovb_xcalloc(1, sizeof *E->walk);
 	/* mem, a level, beside the rates (a cluster giving mem but not
 	 * net-rx leaves net-rx's capacity 0: never scored) */
@@ -2648,6 +2320,7 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 			E->total_cap[r] += E->cluster->node[i].cap[r];
 	if (E->have_existing && E->grid != E->existing->grid)
 		E->grid = E->existing->grid;
+	ovb_nstate_ctx_init(&E->ns, E->grid);
 	if (E->have_existing && q->mode_given &&
 	    E->aggregate != E->existing->aggregate) {
 		ovb_warn("%s: a plan of mode %s; --mode %s would change the "
@@ -2667,7 +2340,7 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 		status = E->have_existing ? load_existing() : 0;
 	if (!status)
 		status = place_all();
-	ucache_free();
+	ovb_nstate_ctx_free(&E->ns);
 	if (!status && E->strict && E->nwarnings)
 		status = OVB_EDATA;
 	if (!status)

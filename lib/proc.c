@@ -5,7 +5,9 @@
  * found, not executable) is this call's error with its errno, never an exit
  * status 127 to be told apart from the program's own later.  Descriptors
  * the child must not hold (the other ends of its pipes) are the caller's
- * to open close-on-exec (pipe2 O_CLOEXEC). */
+ * to open close-on-exec (pipe2 O_CLOEXEC).  Safe from threads with
+ * OVB_PROC_NOFLUSH (posix_spawnp is; flushing every stdio stream from a
+ * worker would push another thread's half-written output out early). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -32,6 +34,13 @@ int
 ovb_proc_spawn(pid_t *pid, const char *file, char *const argv[], int in,
 	int out, int err)
 {
+	return ovb_proc_spawn_flags(pid, file, argv, in, out, err, 0);
+}
+
+int
+ovb_proc_spawn_flags(pid_t *pid, const char *file, char *const argv[],
+	int in, int out, int err, int flags)
+{
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	int e = posix_spawn_file_actions_init(&fa);
@@ -57,7 +66,9 @@ ovb_proc_spawn(pid_t *pid, const char *file, char *const argv[], int in,
 	    !(e = stream(&fa, in, 0, O_RDONLY)) &&
 	    !(e = stream(&fa, out, 1, O_WRONLY)) &&
 	    !(e = stream(&fa, err, 2, O_WRONLY))) {
-		fflush(NULL);   /* what we wrote comes before what it writes */
+		if (!(flags & OVB_PROC_NOFLUSH))
+			fflush(NULL);   /* what we wrote comes before what it
+			                   writes */
 		e = posix_spawnp(pid, file, &fa, &at, argv, environ);
 	}
 	posix_spawnattr_destroy(&at);

@@ -598,32 +598,24 @@ exact_risk(const struct ovb_need *need, size_t n, double C, double w,
 	ovb_xpmf_free(&y);
 }
 
-/* Pr(Y > C) of a node in doubles on its grid (*g; 0: plain reservations,
- * Pr 0 or 1 decided exactly), and *over: whether it is above omin,
- * decided exactly (lib/node.c: the doubles where their certified error
- * bound decides, GMP rationals otherwise; doubles only with --float). */
-static double
-node_risk(const struct ovb_need *need, size_t n, double C, double omin,
-	double *g, bool *over)
+/* --float: whether Pr(Y > C), *p, is above omin in doubles only, on the
+ * grid g (0: plain reservations, *p 0 or 1 by their sum in doubles);
+ * without --float ovb_nstate_judge decides exactly (lib/node.c: the
+ * doubles where their certified error bound decides, GMP rationals
+ * otherwise). */
+static bool
+float_over(const struct ovb_need *need, size_t n, double C, double omin,
+	double g, double *p)
 {
-	double w = ovb_node_grid(need, n, NULL, C, S.plan.grid);
-	*g = w;
-	if (w == 0) {                   /* plain reservations only */
+	if (g == 0) {                   /* plain reservations only */
 		double s = 0;
 		for (size_t i = 0; i < n; i++)
 			s += need[i].sigma;
-		bool ok = opt_float ? s <= C : ovb_eq3_decide(need, n, NULL, 0,
-			C, 0, NAN);
-		*over = !ok && !(omin >= 1);
-		return ok ? 0 : 1;
+		bool ok = s <= C;
+		*p = ok ? 0 : 1;
+		return !ok && !(omin >= 1);
 	}
-	struct ovb_pmf y;
-	ovb_node_y(need, n, NULL, w, C, &y);
-	double p = ovb_pmf_tail(&y, C);
-	ovb_pmf_free(&y);
-	*over = opt_float ? p > omin : !ovb_eq3_decide(need, n, NULL, w, C,
-		omin, p);
-	return p;
+	return *p > omin;
 }
 
 /* -t T on a plan not placed for T (--enforce): Eq. 1 of the numbers T
@@ -779,11 +771,13 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	struct ovb_need *need = ovb_xcalloc(n, sizeof *need);
 	for (size_t i = 0; i < n; i++)
 		need[i] = m[i]->e[r];
+	/* the node judged as the placer's node state decides (lib/nstate.c) */
+	struct ovb_nverdict v;
+	ovb_nstate_judge(need, n, nd, r, S.plan.grid, &v);
 	/* Eq. 1, decided exactly (the node model) */
-	struct ovb_eq1 e1;
-	ovb_eq1_load(need, n, NULL, &e1);
+	const struct ovb_eq1 e1 = v.st.eq1;
 	double tmin = e1.tau_min, omin = e1.omin, load = e1.load;
-	bool eq1_over = !ovb_eq1_holds(need, n, NULL, C), eq1_over0 = false;
+	bool eq1_over = !v.st.eq1_ok, eq1_over0 = false;
 	if (eq1_over) {         /* over without the lower bounds too? */
 		struct ovb_need *nolb = ovb_xcalloc(n, sizeof *nolb);
 		for (size_t i = 0; i < n; i++) {
@@ -813,14 +807,14 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 		violation(nd->name, res, "eq1", "load=%s %s > C=%s %s (tau_min=%s "
 			"s) %s", num(load), unit, num(C), unit, num(tmin),
 			lazy_list(&list, m, n));
-	if (r == OVB_MEM && !ovb_mem_limits_hold(need, n, NULL, C, nd->pool))
+	if (r == OVB_MEM && !v.limits_ok)
 		violation(nd->name, res, "limit", "limits=%s B > C=%s B + "
 			"pool=%s B %s", num(ovb_mem_limits(need, n)), num(C),
 			num(nd->pool), lazy_list(&list, m, n));
 	check_targets(nd->name, r, need, n, C, m, &list);
 	/* Eq. 3 */
-	double g = ovb_node_grid(need, n, NULL, C, S.plan.grid);
-	if (!ovb_grid_holds(need, n, NULL, g)) {
+	double g = v.st.g;
+	if (!v.grid_ok) {
 		violation(nd->name, res, "eq3", "Y cannot be held on the grid "
 			"%s %s: a capsule's U would need more than %zu grid points "
 			"%s", num(g), unit, OVB_MAXGRID, lazy_list(&list, m, n));
@@ -829,9 +823,10 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 		free(m);
 		return;
 	}
-	bool over;
-	double p = node_risk(need, n, C, omin, &g, &over);
-	double expo = r == OVB_MEM ? ovb_mem_exposure(need, n, g, C) : 0;
+	double p = v.st.pr;
+	bool over = opt_float ? float_over(need, n, C, omin, g, &p) :
+		!v.st.eq3_ok;
+	double expo = v.exposure;
 	char oom[96] = "";
 	if (r == OVB_MEM)
 		snprintf(oom, sizeof oom, " OOM exposure E[(Y-C)+]=%s B",

@@ -47,7 +47,8 @@ enum { OPT_MORE = 0x100, OPT_NODES, OPT_CURVE, OPT_POLICY, OPT_SEED,
 	OPT_EXHAUSTIVE, OPT_BUDGET };
 
 static const char *opt_more, *opt_nodes, *opt_policy = "worst-fit";
-static uint64_t opt_seed = 1, opt_grid = 1000;   /* ovb-place's defaults */
+static uint64_t opt_seed = 1;   /* ovb-place's default */
+#define opt_grid ovb_cliopt_grid  /* --grid (lib/cliopt.c) */
 
 static const char *opt_plan_out, *opt_apps_out, *opt_cluster_out;
 static double *opt_curve;
@@ -74,9 +75,6 @@ static const struct argp_option options[] = {
 	  "worst-fit (default), best-fit, tolerance, random or "
 	  "first-fit-decreasing (ovb-place's)", 2 },
 	{ "seed", OPT_SEED, "N", 0, "Seed of the random policy", 2 },
-	{ "grid", OPT_GRID, "POINTS", 0,
-	  "A node's grid at least CAPACITY/POINTS wide (default 1000; a "
-	  "plan's own grid record wins)", 2 },
 	{ "max", OPT_MAX, "N", 0,
 	  "Try at most N copies or nodes (default 100000); reaching it "
 	  "answers 'at-least N'", 2 },
@@ -234,9 +232,6 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_SEED:
 		opt_seed = ovb_arg_u64(st, "--seed", arg, 0, UINT64_MAX);
 		return 0;
-	case OPT_GRID:
-		opt_grid = ovb_arg_u64(st, "--grid", arg, 0, 100000000);
-		return 0;
 	case OPT_MAX:
 		opt_max = ovb_arg_u64(st, "--max", arg, 1, 100000000);
 		return 0;
@@ -273,58 +268,21 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	return ARGP_ERR_UNKNOWN;
 }
 
-static const struct argp argp = { options, parse_opt,
-	"[CLUSTER] APPS [PROFILE...] [PLAN]", doc, ovb_unmeasured_children,
+/* -o, -q, -v (lib/cli.c) and --grid (lib/cliopt.c) */
+static const struct argp cli_argp = { NULL, NULL, NULL, NULL, ovb_cli_child,
 	NULL, NULL };
+static const struct argp_child children[] = {
+	{ &ovb_cliopt_grid_argp, 0, NULL, 2 },
+	{ &ovb_unmeasured_argp, 0, NULL, 0 },
+	{ &cli_argp, 0, NULL, 0 },
+	{ 0 }
+};
+static const struct argp argp = { options, parse_opt,
+	"[CLUSTER] APPS [PROFILE...] [PLAN]", doc, children, NULL, NULL };
 
 /* ---- inputs ---- */
 
-static struct {
-	struct ovb_cluster cluster;
-	struct ovb_apps apps;
-	struct ovb_profiles prof;
-	struct ovb_plan plan;
-	bool have_cluster, have_apps, have_plan;
-	char *cluster_file, *apps_file, *plan_file;
-} S;
-
-static int
-take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
-{
-	(void)ctx;
-	int st;
-	if (!strcmp(fmt->name, "profile")) {
-		struct ovb_profiles p;
-		if (!(st = ovb_profile_read(lx, &p)))
-			return ovb_profile_merge(&S.prof, &p, lx->name);
-		ovb_profile_free(&p);
-		return st;
-	}
-	if (!strcmp(fmt->name, "cluster")) {
-		if (S.have_cluster)
-			return ovb_err(lx, "a second cluster file");
-		S.have_cluster = true;
-		S.cluster_file = ovb_xstrdup(lx->name);
-		return ovb_cluster_read(lx, &S.cluster);
-	}
-	if (!strcmp(fmt->name, "apps")) {
-		if (S.have_apps)
-			return ovb_err(lx, "a second apps file");
-		S.have_apps = true;
-		S.apps_file = ovb_xstrdup(lx->name);
-		return ovb_apps_read(lx, &S.apps);
-	}
-	if (!strcmp(fmt->name, "plan") && opt_more) {
-		if (S.have_plan)
-			return ovb_err(lx, "a second plan");
-		S.have_plan = true;
-		S.plan_file = ovb_xstrdup(lx->name);
-		return ovb_plan_read(lx, &S.plan);
-	}
-	return ovb_err(lx, "an ovb-%s file is not an input of ovb-fit %s", 
-		fmt->name, opt_more ? "--more (cluster, apps, profile, plan)" :
-		"--nodes (apps, profile, and a cluster for a named shape)");
-}
+static struct ovb_place_in S;
 
 /* The capsule's needs (lib/node.c), as ovb-place will find them; 65 at
  * the apps file's line when its profile is in no profile file. */
@@ -1413,7 +1371,10 @@ main(int argc, char **argv)
 {
 	int first, status = 0;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
-	status = ovb_read_inputs(argc - first, argv + first, take, NULL);
+	S.no_plan = !opt_more;
+	S.what = opt_more ? "ovb-fit --more (cluster, apps, profile, plan)" :
+		"ovb-fit --nodes (apps, profile, and a cluster for a named shape)";
+	status = ovb_read_inputs(argc - first, argv + first, ovb_take_place, &S);
 	if (!status && !S.have_apps) {
 		ovb_warn("need an apps file (see --help)");
 		status = OVB_EUSAGE;

@@ -19,22 +19,16 @@
 
 #include "ovb.h"
 
-enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100, OPT_GRID,
+enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100,
 	OPT_STRICT, OPT_SCAN, OPT_MODE, OPT_MAX_MOVES, OPT_MIGRATIONS,
 	OPT_VALID };
 
 /* The request, filled by the options and the inputs. */
-static struct ovb_place_req Q = { .seed = 1, .grid = 1000 };
+static struct ovb_place_req Q = { .seed = 1 };
 static const char *opt_migrations;     /* --migrations FILE */
 
-static struct {
-	struct ovb_cluster cluster;
-	struct ovb_apps apps;
-	struct ovb_profiles prof;
-	struct ovb_plan existing;
-	bool have_cluster, have_apps, have_existing;
-	char *cluster_file, *apps_file, *plan_file;
-} S;
+static struct ovb_place_in S = {
+	.what = "ovb-place (cluster, apps, profile, plan)" };
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Placement policy:", 1 },
@@ -82,9 +76,6 @@ static const struct argp_option options[] = {
 	  "with ovb-check --mode tod: its risk records state the whole-U "
 	  "numbers; not with --max-moves).  A plan given as input keeps its "
 	  "mode", 0 },
-	{ "grid", OPT_GRID, "POINTS", 0,
-	  "A node's distributions sit on a grid at least CAPACITY/POINTS wide "
-	  "(conservative; default 1000; 0: the profiles' bin widths alone)", 0 },
 	{ 0 }
 };
 
@@ -119,9 +110,6 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_TRUST:
 		Q.trust_weight = ovb_arg_real(st, "--trust-weight", arg, 0, 1);
 		return 0;
-	case OPT_GRID:
-		Q.grid = ovb_arg_u64(st, "--grid", arg, 0, 100000000);
-		return 0;
 	case OPT_STRICT:
 		Q.strict = true;
 		return 0;
@@ -154,48 +142,18 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	return ARGP_ERR_UNKNOWN;
 }
 
+/* --target, -o, -q, -v (lib/cli.c) and --grid (lib/cliopt.c) */
+static const struct argp target_argp = { NULL, NULL, NULL, NULL,
+	ovb_target_children, NULL, NULL };
+static const struct argp_child children[] = {
+	{ &ovb_cliopt_grid_argp, 0, NULL, 2 },
+	{ &target_argp, 0, NULL, 0 },
+	{ 0 }
+};
 static const struct argp argp = { options, parse_opt,
-	"CLUSTER APPS [PROFILE...] [PLAN]", doc, ovb_target_children, NULL,
-	NULL };
+	"CLUSTER APPS [PROFILE...] [PLAN]", doc, children, NULL, NULL };
 
 /* ---- inputs ---- */
-
-static int
-take(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
-{
-	(void)ctx;
-	int st;
-	if (!strcmp(fmt->name, "profile")) {
-		struct ovb_profiles p;
-		if (!(st = ovb_profile_read(lx, &p)))
-			return ovb_profile_merge(&S.prof, &p, lx->name);
-		ovb_profile_free(&p);
-		return st;
-	}
-	if (!strcmp(fmt->name, "cluster")) {
-		if (S.have_cluster)
-			return ovb_err(lx, "a second cluster file");
-		S.have_cluster = true;
-		S.cluster_file = ovb_xstrdup(lx->name);
-		return ovb_cluster_read(lx, &S.cluster);
-	}
-	if (!strcmp(fmt->name, "apps")) {
-		if (S.have_apps)
-			return ovb_err(lx, "a second apps file");
-		S.have_apps = true;
-		S.apps_file = ovb_xstrdup(lx->name);
-		return ovb_apps_read(lx, &S.apps);
-	}
-	if (!strcmp(fmt->name, "plan")) {
-		if (S.have_existing)
-			return ovb_err(lx, "a second plan");
-		S.have_existing = true;
-		S.plan_file = ovb_xstrdup(lx->name);
-		return ovb_plan_read(lx, &S.existing);
-	}
-	return ovb_err(lx, "an ovb-%s file is not an input of ovb-place "
-		"(cluster, apps, profile, plan)", fmt->name);
-}
 
 /* The moves and deployments against the input plan, as ovb-migrations. */
 static int
@@ -205,10 +163,10 @@ write_migrations(const struct ovb_plan *plan)
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct ovb_placed *p = &plan->p[i];
 		const char *from = NULL;
-		for (size_t k = 0; k < S.existing.n && !from; k++)
-			if (!strcmp(S.existing.p[k].app, p->app) &&
-			    !strcmp(S.existing.p[k].capsule, p->capsule))
-				from = S.existing.p[k].node;
+		for (size_t k = 0; k < S.plan.n && !from; k++)
+			if (!strcmp(S.plan.p[k].app, p->app) &&
+			    !strcmp(S.plan.p[k].capsule, p->capsule))
+				from = S.plan.p[k].node;
 		if (from && !strcmp(from, p->node))
 			continue;
 		struct ovb_step *st = OVB_PUSH(m.step, m.n, m.cap);
@@ -258,10 +216,11 @@ main(int argc, char **argv)
 		ovb_warn("--mode tod does not go with --max-moves");
 		return OVB_EUSAGE;
 	}
+	Q.grid = ovb_cliopt_grid;
 	for (int i = first; i < argc; i++)
-		if ((st = ovb_read_input(argv[i], take, NULL)) > status)
+		if ((st = ovb_read_input(argv[i], ovb_take_place, &S)) > status)
 			status = st;
-	if (first == argc && (st = ovb_read_input(NULL, take, NULL)) > status)
+	if (first == argc && (st = ovb_read_input(NULL, ovb_take_place, &S)) > status)
 		status = st;
 	if (!status && (!S.have_cluster || !S.have_apps)) {
 		ovb_warn("need a cluster and an apps file (see --help)");
@@ -274,7 +233,7 @@ main(int argc, char **argv)
 		Q.cluster = &S.cluster;
 		Q.apps = &S.apps;
 		Q.prof = &S.prof;
-		Q.existing = S.have_existing ? &S.existing : NULL;
+		Q.existing = S.have_plan ? &S.plan : NULL;
 		Q.cluster_file = S.cluster_file;
 		Q.apps_file = S.apps_file;
 		Q.plan_file = S.plan_file;

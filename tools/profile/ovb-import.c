@@ -31,7 +31,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,15 +305,11 @@ gunzip(struct scratch *w, const char *path, size_t *len)
 		close(out[1]);
 		return OVB_ESOFT;
 	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
 	char *argv[] = { "gzip", "-dc", "--", (char *)path, NULL };
 	pid_t pid;
-	int e = posix_spawnp(&pid, "gzip", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	/* from a worker thread: no fflush of the main thread's streams */
+	int e = ovb_proc_spawn_flags(&pid, "gzip", argv, OVB_PROC_NULL, out[1],
+		err[1], OVB_PROC_NOFLUSH);
 	close(out[1]);
 	close(err[1]);
 	if (e) {
@@ -367,14 +362,17 @@ gunzip(struct scratch *w, const char *path, size_t *len)
 	for (int i = 0; i < 2; i++)
 		if (pf[i].fd >= 0)
 			close(pf[i].fd);
-	int ws;
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
+	int ws = 0;
+	int we = ovb_proc_wait(pid, &ws);
 	if (elen) /* gzip's own words first, as on a terminal */
 		ovb_errout_write(ebuf, elen);
 	if (rerr) {
 		ovb_warn("%s: read error from gzip -dc: %s", path,
 			strerror(rerr));
+		return OVB_EIO;
+	}
+	if (we) {
+		ovb_warn("%s: cannot wait for gzip -dc: %s", path, strerror(we));
 		return OVB_EIO;
 	}
 	if (!(WIFEXITED(ws) && WEXITSTATUS(ws) == 0))

@@ -25,8 +25,7 @@
 #include "ovb.h"
 
 enum { OPT_INTERVAL = 'I', OPT_WIDTH = 'w', OPT_PCT = 'p',
-	OPT_HALF = 0x100, OPT_HORIZON, OPT_TREND_Q, OPT_GROWTH, OPT_CALIBRATE,
-	OPT_HOLDOUT, OPT_WINDOW, OPT_TOD, OPT_TOD_OFFSET };
+	OPT_WINDOW = 0x100, OPT_TOD, OPT_TOD_OFFSET };
 
 static uint64_t opt_interval = 1000000000;      /* ns */
 static bool opt_interval_given;
@@ -34,12 +33,8 @@ static uint64_t opt_window = 3600;              /* s: mem's window W */
 static double opt_width[OVB_NRES];              /* 0: automatic */
 static double opt_pct[OVB_MAXPCT] = { 50, 90, 95, 99, 100 };
 static int opt_npct = 5;
-/* drift-aware U of series (lib/drift.c) */
-static bool opt_drift_on, opt_horizon_given, opt_calibrate;
-static struct ovb_drift opt_drift = { .half_life = 0, .day = OVB_DAY,
-	.trend_q = 0.9, .growth_max = 4 };
-static uint64_t opt_horizon, opt_holdout = 7 * OVB_DAY;
-static double opt_cal_O;
+/* drift-aware U of series (lib/drift.c): lib/cliopt.c's child */
+#define D ovb_cliopt_drift
 /* time-of-day windows of series (lib/tod.c): 0 none, else the minimum */
 static uint64_t opt_tod;
 static int64_t opt_tod_offset;
@@ -61,30 +56,6 @@ static const struct argp_option options[] = {
 	  "about 100 bins up to the peak); repeatable", 0 },
 	{ "pct", OPT_PCT, "P[,...]", 0,
 	  "Also give the P-th percentiles (always: 50, 90, 95, 99, 100)", 0 },
-	{ NULL, 0, NULL, 0, "Drift-aware U (ovb-series input only; not mem, whose "
-	  "U is its window peaks):", 3 },
-	{ "half-life", OPT_HALF, "DURATION", 0,
-	  "Each interval counts with the integer weight round(1024 "
-	  "2^-(age/DURATION)), at least 1, its age taken from the series' "
-	  "end; DURATION is N seconds, or N followed by s, m, h, d or w", 0 },
-	{ "horizon", OPT_HORIZON, "DURATION", 0,
-	  "Forecast to the series' end + DURATION: each interval scaled by "
-	  "the least-squares line of the daily quantiles (weighted as "
-	  "--half-life) from its middle to the horizon, at least 1; the "
-	  "usage written says until when (forecast T), and a plan placed "
-	  "on it is valid until then (ovb-place)", 0 },
-	{ "trend-quantile", OPT_TREND_Q, "Q", 0,
-	  "The daily quantile the trend is fitted to, 0..1 (default 0.9)", 0 },
-	{ "growth-max", OPT_GROWTH, "F", 0,
-	  "An interval's trend factor is at most F (default 4)", 0 },
-	{ "calibrate", OPT_CALIBRATE, "O", 0,
-	  "Inflate U by the least k of 0.5, 0.55, ..., 4 such that, fitted "
-	  "without the last --holdout of the series and forecast to its end, "
-	  "the held-out intervals exceed k times the (1-O) percentile in at "
-	  "most a fraction O of them (4 when none is)", 0 },
-	{ "holdout", OPT_HOLDOUT, "DURATION", 0,
-	  "--calibrate: the part held out (default 7d; at most half the "
-	  "series' span)", 0 },
 	{ NULL, 0, NULL, 0, "Time-of-day windows (ovb-series input only, rates; "
 	  "formats/usage.md):", 4 },
 	{ "tod", OPT_TOD, "MIN", 0,
@@ -187,30 +158,6 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_WIDTH: add_width(st, arg); return 0;
 	case OPT_PCT: add_pct(st, arg); return 0;
-	case OPT_HALF:
-		opt_drift.half_life = (double)ovb_arg_seconds(st,
-			"--half-life", arg, 1, OVB_DURATION_MAX);
-		opt_drift_on = true;
-		return 0;
-	case OPT_HORIZON:
-		opt_horizon = ovb_arg_seconds(st, "--horizon", arg,
-			1, OVB_DURATION_MAX);
-		opt_horizon_given = opt_drift_on = true;
-		return 0;
-	case OPT_TREND_Q:
-		opt_drift.trend_q = ovb_arg_real(st, "--trend-quantile", arg, 0,
-			1);
-		return 0;
-	case OPT_GROWTH:
-		opt_drift.growth_max = ovb_arg_real(st, "--growth-max", arg, 1,
-			1e6);
-		return 0;
-	case OPT_CALIBRATE:
-		opt_cal_O = ovb_arg_real(st, "--calibrate", arg, 0, 1);
-		if (opt_cal_O >= 1)
-			argp_error(st, "--calibrate: %s is not below 1", arg);
-		opt_calibrate = opt_drift_on = true;
-		return 0;
 	case OPT_TOD:
 		opt_tod = ovb_arg_u64(st, "--tod", arg, 1, UINT64_C(1) << 53);
 		return 0;
@@ -220,16 +167,20 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_tod_offset = *arg == '-' ? -(int64_t)v : (int64_t)v;
 		return 0;
 	}
-	case OPT_HOLDOUT:
-		opt_holdout = ovb_arg_seconds(st, "--holdout", arg,
-			1, OVB_DURATION_MAX);
-		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
 
-static const struct argp argp = { options, parse_opt, "[FILE...]", doc,
+/* -r, -c, -o, -q, -v (lib/cli.c) and the drift-aware options */
+static const struct argp select_argp = { NULL, NULL, NULL, NULL,
 	ovb_select_children, NULL, NULL };
+static const struct argp_child children[] = {
+	{ &ovb_cliopt_drift_argp, 0, NULL, 3 },
+	{ &select_argp, 0, NULL, 0 },
+	{ 0 }
+};
+static const struct argp argp = { options, parse_opt, "[FILE...]", doc,
+	children, NULL, NULL };
 
 /* U of capsule and r from its samples (freed here), in intervals of I. */
 static int
@@ -272,7 +223,7 @@ heldout_holds(double k, void *arg)
 	uint64_t over = 0;
 	for (size_t i = 0; i < h->n; i++)
 		over += h->y[i] > k * h->s;
-	return ovb_bt_held(over, h->n, opt_cal_O);
+	return ovb_bt_held(over, h->n, D.cal_O);
 }
 
 /* The drift-aware U of one series' intervals sm (in time order, len s
@@ -282,7 +233,7 @@ put_drift(struct ovb_usage *u, const char *file, const struct ovb_series *se,
 	uint64_t len, struct ovb_samples *sm)
 {
 	uint64_t a = sm->t[0], end = sm->t[sm->n - 1] + len;
-	uint64_t H = end + (opt_horizon_given ? opt_horizon : 0);
+	uint64_t H = end + (D.horizon_given ? D.horizon : 0);
 	if (H > (UINT64_C(1) << 62)) {
 		ovb_samples_free(sm);
 		return ovb_err_at(file, se->line, "series %s %s: its end + "
@@ -290,15 +241,15 @@ put_drift(struct ovb_usage *u, const char *file, const struct ovb_series *se,
 			se->capsule, ovb_res_name(se->res),
 			(unsigned long long)H);
 	}
-	struct ovb_drift p = opt_drift;
-	if (!opt_horizon_given)
+	struct ovb_drift p = D.d;
+	if (!D.horizon_given)
 		p.day = 0;      /* no trend */
 	double k = 1;
 	char ks[32];
-	if (opt_calibrate) {
-		uint64_t L = opt_holdout < (end - a) / 2 ? opt_holdout :
+	if (D.calibrate) {
+		uint64_t L = D.holdout < (end - a) / 2 ? D.holdout :
 			(end - a) / 2;
-		double *x, pc = 100 - 100 * opt_cal_O;
+		double *x, pc = 100 - 100 * D.cal_O;
 		uint64_t *w;
 		size_t n = ovb_drift_series(sm->t, sm->v, sm->n, len, a, end - L,
 			end, &p, &x, &w);
@@ -362,7 +313,7 @@ put_drift(struct ovb_usage *u, const char *file, const struct ovb_series *se,
 		/* a forecast to H: every sample scaled to H by a factor
 		 * that grows with the time it is scaled to, so U is at
 		 * least the forecast of any time up to H */
-		d.forecast = opt_horizon_given ? H : 0;
+		d.forecast = D.horizon_given ? H : 0;
 		*OVB_PUSH(u->d, u->n, u->cap) = d;
 	} else {
 		char b[32];
@@ -382,7 +333,7 @@ static int
 measure_one(void *u, const char *file, const struct ovb_onoff *o,
 	const struct ovb_oncap *c, enum ovb_res r)
 {
-	if (opt_drift_on)
+	if (D.on)
 		return ovb_err_at(file, 0, "--half-life, --horizon and "
 			"--calibrate need ovb-series input");
 	if (opt_tod)
@@ -511,7 +462,7 @@ measure_series(void *u, const char *file,
 {
 	uint64_t len = se->interval;
 	char a[32];
-	if (se->res == OVB_MEM && opt_drift_on)
+	if (se->res == OVB_MEM && D.on)
 		return ovb_err_at(file, se->line, "series %s mem: --half-life, "
 			"--horizon and --calibrate are for rates (cpu, net, "
 			"net-rx), not for mem's window peaks", se->capsule);
@@ -519,7 +470,7 @@ measure_series(void *u, const char *file,
 		return ovb_err_at(file, se->line, "series %s mem: --tod is for "
 			"rates (cpu, net, net-rx), not for mem's window peaks",
 			se->capsule);
-	if (opt_tod && opt_drift_on)
+	if (opt_tod && D.on)
 		return ovb_err_at(file, se->line, "series %s %s: --tod does not "
 			"go with --half-life, --horizon or --calibrate",
 			se->capsule, ovb_res_name(se->res));
@@ -550,7 +501,7 @@ measure_series(void *u, const char *file,
 			"%llu s miss samples and are left out", file,
 			se->capsule, ovb_res_name(se->res), sm.ngap,
 			sm.ngap + sm.n, (unsigned long long)len);
-	if (opt_drift_on)
+	if (D.on)
 		return put_drift(u, file, se, len, &sm);
 	if (opt_tod)
 		return put_tod(u, file, se, len, &sm);

@@ -384,12 +384,11 @@ static struct {
 } in;
 
 /* Trading replays and markets (issues 12, 13): at the end of the file. */
-struct table;
 static bool extra_read(const char *fmt, struct ovb_lex *lx, int *st);
 static bool extra_possible(enum tabid id);
 static bool market_given(void);
-static void table_trade(struct table *t);
-static void table_market(struct table *t);
+static void table_trade(struct ovb_table *t);
+static void table_market(struct ovb_table *t);
 static void plot_trade(FILE *g);
 static void extra_free(void);
 /* Usage over time (issue 17): at the end of the file. */
@@ -397,7 +396,7 @@ struct tline;
 static const struct tline *cur_tl;   /* what --plot usage or a figure draws */
 static bool tl_read(const char *fmt, struct ovb_lex *lx, int *st);
 static int build_tl(void);
-static void table_usage(struct table *t);
+static void table_usage(struct ovb_table *t);
 static int usage_figures(FILE *f);
 static void tl_script(FILE *g, const struct tline *t);
 static int select_tl(void);
@@ -406,7 +405,7 @@ static void tl_free(void);
 /* Backtests (issue 14): at the end of the file. */
 static bool bt_read(const char *fmt, struct ovb_lex *lx, int *st);
 static bool bt_given(void);
-static void table_backtest(struct table *t);
+static void table_backtest(struct ovb_table *t);
 static void bt_script(FILE *g);
 static int bt_select(void);
 static int bt_figures(FILE *f);
@@ -694,9 +693,10 @@ struct nres {
 	size_t *mem;                    /* indices into in.plan.p */
 	struct ovb_need *need;          /* their needs, as the plan states */
 	const struct ovb_noderisk *risk;
-	struct ovb_nodestat st;         /* computed: Eq. 1, grid, Pr(Y > C) */
-	double exposure;                /* mem: E[(Y - C)+] [B], computed */
-	bool limits_ok;                 /* mem: limits <= C + pool */
+	struct ovb_nverdict v;          /* computed (lib/nstate.c, as the
+	                                   placer and ovb-check decide):
+	                                   Eq. 1, grid, Pr(Y > C), Eq. 3;
+	                                   mem: exposure, limits */
 };
 static struct nres *nres;
 static size_t nnres;
@@ -747,17 +747,10 @@ build_nodes(void)
 				if (in.plan.risk[j].res == nr->res &&
 				    !strcmp(in.plan.risk[j].node, nr->node->name))
 					nr->risk = &in.plan.risk[j];
-			ovb_node_stat(nr->need, nr->nmem, nr->cap, in.plan.grid,
-				&nr->st);
-			nr->limits_ok = true;
-			if (r == OVB_MEM) {
-				nr->exposure = ovb_mem_exposure(nr->need, nr->nmem,
-					nr->st.g, nr->cap);
-				nr->limits_ok = ovb_mem_limits_hold(nr->need,
-					nr->nmem, NULL, nr->cap, nr->node->pool);
-			}
+			ovb_nstate_judge(nr->need, nr->nmem, nr->node, r,
+				in.plan.grid, &nr->v);
 			const struct ovb_noderisk *k = nr->risk;
-			double pr = nr->st.pr;
+			double pr = nr->v.st.pr;
 			if (k && fabs(k->risk - pr) > 1e-9 + 1e-9 * pr && !ovb_quiet) {
 				char a[32], b[32];
 				ovb_warn("%s:%lu: risk %s %s: Pr(Y > C) is %s in "
@@ -773,19 +766,19 @@ build_nodes(void)
 static double
 shown_load(const struct nres *nr)
 {
-	return nr->risk ? nr->risk->load : nr->st.eq1.load;
+	return nr->risk ? nr->risk->load : nr->v.st.eq1.load;
 }
 
 static double
 shown_omin(const struct nres *nr)
 {
-	return nr->risk ? nr->risk->omin : nr->st.eq1.omin;
+	return nr->risk ? nr->risk->omin : nr->v.st.eq1.omin;
 }
 
 static double
 shown_pr(const struct nres *nr)
 {
-	return nr->risk ? nr->risk->risk : nr->st.pr;
+	return nr->risk ? nr->risk->risk : nr->v.st.pr;
 }
 
 /* The checks: Eq. 1 by the node model's exact decision on the plan's
@@ -796,14 +789,14 @@ shown_pr(const struct nres *nr)
 static bool
 eq1_holds(const struct nres *nr)
 {
-	return nr->st.eq1_ok;
+	return nr->v.st.eq1_ok;
 }
 
 static bool
 eq3_holds(const struct nres *nr)
 {
 	return !nr->nmem || (nr->risk ? nr->risk->risk <= nr->risk->omin :
-		nr->st.eq3_ok);
+		nr->v.st.eq3_ok);
 }
 
 /* ---- gain: runs averaged per (nodes, O) ---- */
@@ -863,78 +856,7 @@ build_gains(void)
 				gains[i].gain = gains[i].mean / gains[k].mean;
 }
 
-/* ---- tables ---- */
-
-/* Column flags: where a column appears, and how pages show it. */
-enum {
-	W_TEXT = 1,      /* text tables and pages */
-	W_TSV = 2,       /* TSV tables */
-	W_BOTH = 3,
-	F_NUM = 4,       /* a number: right-aligned */
-	F_WRAP = 8,      /* long text: pages may wrap it */
-	F_LIST = 16,     /* a comma-separated list: pages may break after a comma */
-	F_CHECK = 32,    /* "ok" or what is violated: pages colour it */
-};
-#define MAXCOL (24 + OVB_MAXPCT * 2)
-
-struct col {
-	const char *head, *tsv;  /* titles in text and TSV tables */
-	const char *html;        /* the title in pages (HTML), or NULL: head */
-	unsigned flags;
-};
-struct table {
-	enum tabid id;
-	const char *title, *note;
-	size_t ncol, nrow, caprow, ncell, capcell;
-	struct col col[MAXCOL];
-	char **cell;             /* 2 per column and row: text, TSV */
-	bool *bad;               /* a row that fails a check */
-};
-
-static void
-tcol(struct table *t, const char *head, const char *tsv, unsigned flags)
-{
-	t->col[t->ncol++] = (struct col){ head, tsv, NULL, flags };
-}
-
-static void
-tcols(struct table *t, const struct col *c, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		t->col[t->ncol++] = c[i];
-}
-#define TCOLS(t, a) tcols(t, a, sizeof a / sizeof *a)
-
-static void
-trow(struct table *t, bool bad)
-{
-	t->bad = ovb_xrealloc(t->bad, t->nrow + 1, sizeof *t->bad);
-	t->bad[t->nrow++] = bad;
-}
-
-/* The next cell of the current row: text for terminals and pages, and the
- * exact TSV text (NULL: the same); both malloc'd, owned by the table. */
-static void
-tput(struct table *t, char *text, char *tsv)
-{
-	*OVB_PUSH(t->cell, t->ncell, t->capcell) = text;
-	*OVB_PUSH(t->cell, t->ncell, t->capcell) = tsv ? tsv : ovb_xstrdup(text);
-}
-
-static const char *
-tcell(const struct table *t, size_t row, size_t col, bool tsv)
-{
-	return t->cell[2 * (row * t->ncol + col) + tsv];
-}
-
-static void
-table_free(struct table *t)
-{
-	for (size_t i = 0; i < t->ncell; i++)
-		free(t->cell[i]);
-	free(t->cell);
-	free(t->bad);
-}
+/* ---- tables (lib/table.c) ---- */
 
 static char *
 dash(void)
@@ -966,26 +888,26 @@ all_pcts(double *p, size_t max)
 	return n;
 }
 
-static const struct col capsule_cols[] = {
-	{ "capsule", "capsule", NULL, W_BOTH },
-	{ "res", "res", NULL, W_BOTH },
-	{ "intervals", "intervals", NULL, W_BOTH | F_NUM },
-	{ "I", "interval_s", NULL, W_BOTH | F_NUM },
-	{ "bin width", "width", NULL, W_BOTH | F_NUM },
-	{ "mean", "mean", NULL, W_BOTH | F_NUM },
+static const struct ovb_tcol capsule_cols[] = {
+	{ "capsule", "capsule", NULL, OVB_TC_BOTH },
+	{ "res", "res", NULL, OVB_TC_BOTH },
+	{ "intervals", "intervals", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "I", "interval_s", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "bin width", "width", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "mean", "mean", NULL, OVB_TC_BOTH | OVB_TC_NUM },
 };
-static const struct col capsule_qos_cols[] = {
-	{ "sigma (rate)", "sigma", "σ (rate)", W_BOTH | F_NUM },
-	{ "rho (burst)", "rho", "ρ (burst)", W_BOTH | F_NUM },
-	{ "tau", "tau_s", NULL, W_BOTH | F_NUM },
-	{ "O", "O", NULL, W_BOTH | F_NUM },
-	{ NULL, "rate_unit", NULL, W_TSV },
-	{ NULL, "burst_unit", NULL, W_TSV },
-	{ NULL, "file", NULL, W_TSV },
+static const struct ovb_tcol capsule_qos_cols[] = {
+	{ "sigma (rate)", "sigma", "σ (rate)", OVB_TC_BOTH | OVB_TC_NUM },
+	{ "rho (burst)", "rho", "ρ (burst)", OVB_TC_BOTH | OVB_TC_NUM },
+	{ "tau", "tau_s", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "O", "O", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ NULL, "rate_unit", NULL, OVB_TC_TSV },
+	{ NULL, "burst_unit", NULL, OVB_TC_TSV },
+	{ NULL, "file", NULL, OVB_TC_TSV },
 };
 
 static void
-table_capsules(struct table *t)
+table_capsules(struct ovb_table *t)
 {
 	static char heads[2 * OVB_MAXPCT][40];
 	double P[2 * OVB_MAXPCT];
@@ -994,58 +916,58 @@ table_capsules(struct table *t)
 	t->note = "percentiles: exact, from the usage files (nearest rank); "
 		"sigma (rate) = the (1-O)*100th percentile, rho (burst) = "
 		"rho(sigma) on the token-bucket curve";
-	TCOLS(t, capsule_cols);
+	OVB_TABLE_COLS(t, capsule_cols);
 	for (size_t k = 0; k < np; k++) {
 		char b[32];
 		snprintf(heads[k], sizeof heads[k], "p%s", ovb_fmt_real(b, P[k]));
-		tcol(t, heads[k], heads[k], W_BOTH | F_NUM);
+		ovb_table_col(t, heads[k], heads[k], OVB_TC_BOTH | OVB_TC_NUM);
 	}
-	TCOLS(t, capsule_qos_cols);
+	OVB_TABLE_COLS(t, capsule_qos_cols);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 		const struct ovb_dist *U = r->U;
 		const char *ru = ovb_res_rate_unit(r->res), *bu = ovb_res_amount_unit(r->res);
-		trow(t, false);
-		tput(t, ovb_xstrdup(r->capsule), NULL);
-		tput(t, ovb_xstrdup(ovb_res_name(r->res)), NULL);
-		tput(t, xasprintf("%llu", (unsigned long long)U->h.n), NULL);
-		tput(t, ovb_plot_qty(U->interval, "s"), xreal(U->interval));
-		tput(t, ovb_plot_qty(U->h.width, ru), xreal(U->h.width));
+		ovb_table_row(t, false);
+		ovb_table_put(t, ovb_xstrdup(r->capsule), NULL);
+		ovb_table_put(t, ovb_xstrdup(ovb_res_name(r->res)), NULL);
+		ovb_table_put(t, xasprintf("%llu", (unsigned long long)U->h.n), NULL);
+		ovb_table_put(t, ovb_plot_qty(U->interval, "s"), xreal(U->interval));
+		ovb_table_put(t, ovb_plot_qty(U->h.width, ru), xreal(U->h.width));
 		if (U->has_mean)
-			tput(t, ovb_plot_qty(U->mean, ru), xreal(U->mean));
+			ovb_table_put(t, ovb_plot_qty(U->mean, ru), xreal(U->mean));
 		else
-			tput(t, dash(), NULL);
+			ovb_table_put(t, dash(), NULL);
 		for (size_t k = 0; k < np; k++) {
 			int j = 0;
 			while (j < U->npct && U->pct_p[j] != P[k])
 				j++;
 			if (j < U->npct)
-				tput(t, ovb_plot_qty(U->pct_v[j], ru), xreal(U->pct_v[j]));
+				ovb_table_put(t, ovb_plot_qty(U->pct_v[j], ru), xreal(U->pct_v[j]));
 			else
-				tput(t, dash(), NULL);
+				ovb_table_put(t, dash(), NULL);
 		}
 		if (r->q) {
-			tput(t, ovb_plot_qty(r->q->sigma, ru), xreal(r->q->sigma));
-			tput(t, ovb_plot_qty(r->q->rho, bu), xreal(r->q->rho));
-			tput(t, ovb_plot_qty(r->q->tau, "s"), xreal(r->q->tau));
-			tput(t, ovb_plot_qty(r->q->O, NULL), xreal(r->q->O));
+			ovb_table_put(t, ovb_plot_qty(r->q->sigma, ru), xreal(r->q->sigma));
+			ovb_table_put(t, ovb_plot_qty(r->q->rho, bu), xreal(r->q->rho));
+			ovb_table_put(t, ovb_plot_qty(r->q->tau, "s"), xreal(r->q->tau));
+			ovb_table_put(t, ovb_plot_qty(r->q->O, NULL), xreal(r->q->O));
 		} else
 			for (int k = 0; k < 4; k++)
-				tput(t, dash(), NULL);
-		tput(t, NULL, ovb_xstrdup(ru));
-		tput(t, NULL, ovb_xstrdup(bu));
-		tput(t, NULL, ovb_xstrdup(r->file));
+				ovb_table_put(t, dash(), NULL);
+		ovb_table_put(t, NULL, ovb_xstrdup(ru));
+		ovb_table_put(t, NULL, ovb_xstrdup(bu));
+		ovb_table_put(t, NULL, ovb_xstrdup(r->file));
 	}
 }
 
-static const struct col trace_cols[] = {
-	{ "capsule", "capsule", NULL, W_BOTH },
-	{ "res", "res", NULL, W_BOTH },
-	{ "host", "host", NULL, W_BOTH },
-	{ "kernel", "kernel", NULL, W_BOTH },
-	{ "start (UTC)", "start", NULL, W_BOTH },
-	{ "length", "length_s", NULL, W_BOTH | F_NUM },
-	{ NULL, "file", NULL, W_TSV },
+static const struct ovb_tcol trace_cols[] = {
+	{ "capsule", "capsule", NULL, OVB_TC_BOTH },
+	{ "res", "res", NULL, OVB_TC_BOTH },
+	{ "host", "host", NULL, OVB_TC_BOTH },
+	{ "kernel", "kernel", NULL, OVB_TC_BOTH },
+	{ "start (UTC)", "start", NULL, OVB_TC_BOTH },
+	{ "length", "length_s", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ NULL, "file", NULL, OVB_TC_TSV },
 };
 
 static bool
@@ -1062,57 +984,57 @@ row_trace(const struct row *r)
 }
 
 static void
-table_traces(struct table *t)
+table_traces(struct ovb_table *t)
 {
 	t->title = "Traces: where and when each capsule was measured";
 	t->note = "from the perf.data header (HOSTNAME, OSRELEASE, CLOCK_DATA) "
 		"through ovb-onoff's trace record; start: the wall-clock time of "
 		"the trace's first instant; length: its span";
-	TCOLS(t, trace_cols);
+	OVB_TABLE_COLS(t, trace_cols);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 		if (!row_traced(r))
 			continue;
 		const struct ovb_trace *tr = row_trace(r);
-		trow(t, false);
-		tput(t, ovb_xstrdup(r->capsule), NULL);
-		tput(t, ovb_xstrdup(ovb_res_name(r->res)), NULL);
-		tput(t, ovb_xstrdup(tr->host ? tr->host : "-"), NULL);
-		tput(t, ovb_xstrdup(tr->kernel ? tr->kernel : "-"), NULL);
-		tput(t, tr->start ? xasprintf("%.19s", tr->start) : dash(),
+		ovb_table_row(t, false);
+		ovb_table_put(t, ovb_xstrdup(r->capsule), NULL);
+		ovb_table_put(t, ovb_xstrdup(ovb_res_name(r->res)), NULL);
+		ovb_table_put(t, ovb_xstrdup(tr->host ? tr->host : "-"), NULL);
+		ovb_table_put(t, ovb_xstrdup(tr->kernel ? tr->kernel : "-"), NULL);
+		ovb_table_put(t, tr->start ? xasprintf("%.19s", tr->start) : dash(),
 			ovb_xstrdup(tr->start ? tr->start : "-"));
-		tput(t, ovb_plot_qty(tr->length, "s"), xreal(tr->length));
-		tput(t, NULL, ovb_xstrdup(r->file));
+		ovb_table_put(t, ovb_plot_qty(tr->length, "s"), xreal(tr->length));
+		ovb_table_put(t, NULL, ovb_xstrdup(r->file));
 	}
 }
 
-static const struct col placement_cols[] = {
-	{ "app", "app", NULL, W_BOTH },
-	{ "capsule", "capsule", NULL, W_BOTH },
-	{ "node", "node", NULL, W_BOTH },
-	{ "profile", "profile", NULL, W_BOTH },
-	{ "res", "res", NULL, W_BOTH },
-	{ "sigma (rate)", "sigma", "σ (rate)", W_BOTH | F_NUM },
-	{ "rho (burst)", "rho", "ρ (burst)", W_BOTH | F_NUM },
-	{ "tau", "tau_s", NULL, W_BOTH | F_NUM },
-	{ "O", "O", NULL, W_BOTH | F_NUM },
-	{ "enforced by", NULL, NULL, W_TEXT | F_WRAP },
-	{ NULL, "rate_unit", NULL, W_TSV },
-	{ NULL, "burst_unit", NULL, W_TSV },
-	{ NULL, "resv_x_cpu_s", NULL, W_TSV },
-	{ NULL, "resv_y_s", NULL, W_TSV },
-	{ NULL, "weight", NULL, W_TSV },
-	{ NULL, "bucket_rate_Bps", NULL, W_TSV },
-	{ NULL, "bucket_burst_B", NULL, W_TSV },
+static const struct ovb_tcol placement_cols[] = {
+	{ "app", "app", NULL, OVB_TC_BOTH },
+	{ "capsule", "capsule", NULL, OVB_TC_BOTH },
+	{ "node", "node", NULL, OVB_TC_BOTH },
+	{ "profile", "profile", NULL, OVB_TC_BOTH },
+	{ "res", "res", NULL, OVB_TC_BOTH },
+	{ "sigma (rate)", "sigma", "σ (rate)", OVB_TC_BOTH | OVB_TC_NUM },
+	{ "rho (burst)", "rho", "ρ (burst)", OVB_TC_BOTH | OVB_TC_NUM },
+	{ "tau", "tau_s", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "O", "O", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "enforced by", NULL, NULL, OVB_TC_TEXT | OVB_TC_WRAP },
+	{ NULL, "rate_unit", NULL, OVB_TC_TSV },
+	{ NULL, "burst_unit", NULL, OVB_TC_TSV },
+	{ NULL, "resv_x_cpu_s", NULL, OVB_TC_TSV },
+	{ NULL, "resv_y_s", NULL, OVB_TC_TSV },
+	{ NULL, "weight", NULL, OVB_TC_TSV },
+	{ NULL, "bucket_rate_Bps", NULL, OVB_TC_TSV },
+	{ NULL, "bucket_burst_B", NULL, OVB_TC_TSV },
 };
 
 static void
-table_placements(struct table *t)
+table_placements(struct ovb_table *t)
 {
 	t->title = "Placements: capsule -> node, effective QoS, enforcement";
 	t->note = "enforcement (section 4.1): a CPU reservation of x cpu-s "
 		"every y s, or a network token bucket (rate, burst)";
-	TCOLS(t, placement_cols);
+	OVB_TABLE_COLS(t, placement_cols);
 	for (size_t i = 0; i < in.plan.n; i++) {
 		const struct ovb_placed *pl = &in.plan.p[i];
 		bool any = false;
@@ -1122,47 +1044,47 @@ table_placements(struct table *t)
 				continue;
 			any = true;
 			enum ovb_res res = (enum ovb_res)(r < OVB_NCAP ? r : 0);
-			trow(t, false);
-			tput(t, ovb_xstrdup(pl->app), NULL);
-			tput(t, ovb_xstrdup(pl->capsule), NULL);
-			tput(t, ovb_xstrdup(pl->node), NULL);
-			tput(t, ovb_xstrdup(pl->profile ? pl->profile : "-"), NULL);
+			ovb_table_row(t, false);
+			ovb_table_put(t, ovb_xstrdup(pl->app), NULL);
+			ovb_table_put(t, ovb_xstrdup(pl->capsule), NULL);
+			ovb_table_put(t, ovb_xstrdup(pl->node), NULL);
+			ovb_table_put(t, ovb_xstrdup(pl->profile ? pl->profile : "-"), NULL);
 			if (!has) {         /* a placed capsule without qos */
 				for (size_t k = 4; k < t->ncol; k++)
-					tput(t, dash(), NULL);
+					ovb_table_put(t, dash(), NULL);
 				break;
 			}
 			const char *ru = ovb_res_rate_unit(res), *bu = ovb_res_amount_unit(res);
-			tput(t, ovb_xstrdup(ovb_res_name(res)), NULL);
-			tput(t, ovb_plot_qty(pl->sigma[r], ru), xreal(pl->sigma[r]));
-			tput(t, ovb_plot_qty(pl->rho[r], bu), xreal(pl->rho[r]));
-			tput(t, ovb_plot_qty(pl->tau[r], "s"), xreal(pl->tau[r]));
-			tput(t, ovb_plot_qty(pl->O[r], NULL), xreal(pl->O[r]));
+			ovb_table_put(t, ovb_xstrdup(ovb_res_name(res)), NULL);
+			ovb_table_put(t, ovb_plot_qty(pl->sigma[r], ru), xreal(pl->sigma[r]));
+			ovb_table_put(t, ovb_plot_qty(pl->rho[r], bu), xreal(pl->rho[r]));
+			ovb_table_put(t, ovb_plot_qty(pl->tau[r], "s"), xreal(pl->tau[r]));
+			ovb_table_put(t, ovb_plot_qty(pl->O[r], NULL), xreal(pl->O[r]));
 			bool cpu = res == OVB_CPU;
 			if (cpu && pl->has_cpu_resv) {
 				char *x = ovb_plot_qty(pl->x, "cpu-s"), *y = ovb_plot_qty(pl->y, "s");
-				tput(t, xasprintf("%s every %s, weight %.4g", x, y,
+				ovb_table_put(t, xasprintf("%s every %s, weight %.4g", x, y,
 					pl->weight), NULL);
 				free(x);
 				free(y);
 			} else if (res == OVB_NET && pl->has_tbucket) {
 				char *x = ovb_plot_qty(pl->tb_sigma, "B/s"),
 					*y = ovb_plot_qty(pl->tb_rho, "B");
-				tput(t, xasprintf("bucket %s, %s", x, y), NULL);
+				ovb_table_put(t, xasprintf("bucket %s, %s", x, y), NULL);
 				free(x);
 				free(y);
 			} else
-				tput(t, dash(), NULL);
-			tput(t, NULL, ovb_xstrdup(ru));
-			tput(t, NULL, ovb_xstrdup(bu));
+				ovb_table_put(t, dash(), NULL);
+			ovb_table_put(t, NULL, ovb_xstrdup(ru));
+			ovb_table_put(t, NULL, ovb_xstrdup(bu));
 			/* the token bucket shapes what is sent (tc), not net-rx */
 			bool c = cpu && pl->has_cpu_resv,
 				b = res == OVB_NET && pl->has_tbucket;
-			tput(t, NULL, c ? xreal(pl->x) : dash());
-			tput(t, NULL, c ? xreal(pl->y) : dash());
-			tput(t, NULL, c ? xreal(pl->weight) : dash());
-			tput(t, NULL, b ? xreal(pl->tb_sigma) : dash());
-			tput(t, NULL, b ? xreal(pl->tb_rho) : dash());
+			ovb_table_put(t, NULL, c ? xreal(pl->x) : dash());
+			ovb_table_put(t, NULL, c ? xreal(pl->y) : dash());
+			ovb_table_put(t, NULL, c ? xreal(pl->weight) : dash());
+			ovb_table_put(t, NULL, b ? xreal(pl->tb_sigma) : dash());
+			ovb_table_put(t, NULL, b ? xreal(pl->tb_rho) : dash());
 		}
 	}
 }
@@ -1196,30 +1118,30 @@ used_text(double load, double cap, bool tsv)
 		xasprintf("%.17Lg", u);
 }
 
-static const struct col node_cols[] = {
-	{ "node", "node", NULL, W_BOTH },
-	{ "res", "res", NULL, W_BOTH },
-	{ "capsules", "capsules", NULL, W_BOTH | F_NUM },
-	{ "reserved", "reserved", NULL, W_BOTH | F_NUM },
-	{ "capacity", "capacity", NULL, W_BOTH | F_NUM },
-	{ "used", "used_pct", NULL, W_BOTH | F_NUM },
-	{ "headroom", "headroom", NULL, W_BOTH | F_NUM },
-	{ "Pr(Y>C) plan", "pr_plan", NULL, W_BOTH | F_NUM },
-	{ "Pr(Y>C) computed", "pr_computed", NULL, W_BOTH | F_NUM },
-	{ "O_min", "omin", NULL, W_BOTH | F_NUM },
-	{ "check", "check", NULL, W_BOTH | F_CHECK },
-	{ NULL, "unit", NULL, W_TSV },
-	{ NULL, "reserved_computed", NULL, W_TSV },
-	{ NULL, "omin_computed", NULL, W_TSV },
-	{ NULL, "grid", NULL, W_TSV },
-	{ "members", "members", NULL, W_BOTH | F_WRAP | F_LIST },
-	{ NULL, "oom_exposure", NULL, W_TSV },
+static const struct ovb_tcol node_cols[] = {
+	{ "node", "node", NULL, OVB_TC_BOTH },
+	{ "res", "res", NULL, OVB_TC_BOTH },
+	{ "capsules", "capsules", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "reserved", "reserved", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "capacity", "capacity", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "used", "used_pct", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "headroom", "headroom", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "Pr(Y>C) plan", "pr_plan", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "Pr(Y>C) computed", "pr_computed", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "O_min", "omin", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "check", "check", NULL, OVB_TC_BOTH | OVB_TC_CHECK },
+	{ NULL, "unit", NULL, OVB_TC_TSV },
+	{ NULL, "reserved_computed", NULL, OVB_TC_TSV },
+	{ NULL, "omin_computed", NULL, OVB_TC_TSV },
+	{ NULL, "grid", NULL, OVB_TC_TSV },
+	{ "members", "members", NULL, OVB_TC_BOTH | OVB_TC_WRAP | OVB_TC_LIST },
+	{ NULL, "oom_exposure", NULL, OVB_TC_TSV },
 };
 
 static char *utc_text(uint64_t s);
 
 static void
-table_nodes(struct table *t)
+table_nodes(struct ovb_table *t)
 {
 	t->title = "Nodes: reserved vs capacity (Eq. 1), Pr(Y > C) vs O_min "
 		"(Eq. 3)";
@@ -1240,7 +1162,7 @@ table_nodes(struct table *t)
 		free(u);
 		t->note = dated;
 	}
-	TCOLS(t, node_cols);
+	OVB_TABLE_COLS(t, node_cols);
 	bool mem = ovb_cluster_has_mem(&in.cluster);
 	if (!mem)               /* oom_exposure, the last, only with mem */
 		t->ncol--;
@@ -1249,39 +1171,39 @@ table_nodes(struct table *t)
 		const char *u = ovb_res_rate_unit(nr->res);
 		double load = shown_load(nr);
 		bool e1 = eq1_holds(nr), e3 = eq3_holds(nr);
-		trow(t, !e1 || !e3 || !nr->limits_ok);
-		tput(t, ovb_xstrdup(nr->node->name), NULL);
-		tput(t, ovb_xstrdup(ovb_res_name(nr->res)), NULL);
-		tput(t, xasprintf("%zu", nr->nmem), NULL);
-		tput(t, ovb_plot_qty(load, u), xreal(load));
-		tput(t, ovb_plot_qty(nr->cap, u), xreal(nr->cap));
-		tput(t, used_text(load, nr->cap, false),
+		ovb_table_row(t, !e1 || !e3 || !nr->v.limits_ok);
+		ovb_table_put(t, ovb_xstrdup(nr->node->name), NULL);
+		ovb_table_put(t, ovb_xstrdup(ovb_res_name(nr->res)), NULL);
+		ovb_table_put(t, xasprintf("%zu", nr->nmem), NULL);
+		ovb_table_put(t, ovb_plot_qty(load, u), xreal(load));
+		ovb_table_put(t, ovb_plot_qty(nr->cap, u), xreal(nr->cap));
+		ovb_table_put(t, used_text(load, nr->cap, false),
 			used_text(load, nr->cap, true));
-		tput(t, ovb_plot_qty(nr->cap - load, u), xreal(nr->cap - load));
-		tput(t, nr->risk ? ovb_plot_qty(nr->risk->risk, NULL) : dash(),
+		ovb_table_put(t, ovb_plot_qty(nr->cap - load, u), xreal(nr->cap - load));
+		ovb_table_put(t, nr->risk ? ovb_plot_qty(nr->risk->risk, NULL) : dash(),
 			nr->risk ? xreal(nr->risk->risk) : NULL);
-		tput(t, ovb_plot_qty(nr->st.pr, NULL), xreal(nr->st.pr));
+		ovb_table_put(t, ovb_plot_qty(nr->v.st.pr, NULL), xreal(nr->v.st.pr));
 		if (nr->nmem)
-			tput(t, ovb_plot_qty(shown_omin(nr), NULL), xreal(shown_omin(nr)));
+			ovb_table_put(t, ovb_plot_qty(shown_omin(nr), NULL), xreal(shown_omin(nr)));
 		else
-			tput(t, dash(), NULL);
+			ovb_table_put(t, dash(), NULL);
 		const char *verdict = e1 && e3 ? "ok" : !e1 && !e3 ?
 			"Eq.1+Eq.3 violated" : !e1 ? "Eq.1 violated" :
 			"Eq.3 violated";
 		if (nr->res == OVB_MEM) {
-			char *q = ovb_plot_qty(nr->exposure, "B");
-			tput(t, xasprintf("%s%s, OOM exposure %s", verdict,
-				nr->limits_ok ? "" : ", limits violated", q), NULL);
+			char *q = ovb_plot_qty(nr->v.exposure, "B");
+			ovb_table_put(t, xasprintf("%s%s, OOM exposure %s", verdict,
+				nr->v.limits_ok ? "" : ", limits violated", q), NULL);
 			free(q);
 		} else
-			tput(t, ovb_xstrdup(verdict), NULL);
-		tput(t, NULL, ovb_xstrdup(u));
-		tput(t, NULL, xreal(nr->st.eq1.load));
-		tput(t, NULL, nr->nmem ? xreal(nr->st.eq1.omin) : dash());
-		tput(t, NULL, nr->st.g ? xreal(nr->st.g) : dash());
-		tput(t, members_text(nr), NULL);
+			ovb_table_put(t, ovb_xstrdup(verdict), NULL);
+		ovb_table_put(t, NULL, ovb_xstrdup(u));
+		ovb_table_put(t, NULL, xreal(nr->v.st.eq1.load));
+		ovb_table_put(t, NULL, nr->nmem ? xreal(nr->v.st.eq1.omin) : dash());
+		ovb_table_put(t, NULL, nr->v.st.g ? xreal(nr->v.st.g) : dash());
+		ovb_table_put(t, members_text(nr), NULL);
 		if (mem)
-			tput(t, NULL, nr->res == OVB_MEM ? xreal(nr->exposure) :
+			ovb_table_put(t, NULL, nr->res == OVB_MEM ? xreal(nr->v.exposure) :
 				dash());
 	}
 }
@@ -1298,18 +1220,18 @@ nres_of(const char *node, int r)
 	return NULL;
 }
 
-static const struct col app_cols[] = {
-	{ "app", "app", NULL, W_BOTH },
-	{ "capsule", "capsule", NULL, W_BOTH },
-	{ "status", "status", NULL, W_BOTH | F_CHECK },
-	{ "node", "node", NULL, W_BOTH },
-	{ "cpu sigma (rate)", "sigma_cpu", "cpu σ (rate)", W_BOTH | F_NUM },
-	{ "net sigma (rate)", "sigma_net", "net σ (rate)", W_BOTH | F_NUM },
-	{ "O", "O", NULL, W_BOTH | F_NUM },
-	{ "node Pr(Y>C) cpu", "pr_cpu", NULL, W_BOTH | F_NUM },
-	{ "node Pr(Y>C) net", "pr_net", NULL, W_BOTH | F_NUM },
-	{ "what the node lacks", "lacks", NULL, W_BOTH | F_WRAP },
-	{ NULL, "reason", NULL, W_TSV },
+static const struct ovb_tcol app_cols[] = {
+	{ "app", "app", NULL, OVB_TC_BOTH },
+	{ "capsule", "capsule", NULL, OVB_TC_BOTH },
+	{ "status", "status", NULL, OVB_TC_BOTH | OVB_TC_CHECK },
+	{ "node", "node", NULL, OVB_TC_BOTH },
+	{ "cpu sigma (rate)", "sigma_cpu", "cpu σ (rate)", OVB_TC_BOTH | OVB_TC_NUM },
+	{ "net sigma (rate)", "sigma_net", "net σ (rate)", OVB_TC_BOTH | OVB_TC_NUM },
+	{ "O", "O", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "node Pr(Y>C) cpu", "pr_cpu", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "node Pr(Y>C) net", "pr_net", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "what the node lacks", "lacks", NULL, OVB_TC_BOTH | OVB_TC_WRAP },
+	{ NULL, "reason", NULL, OVB_TC_TSV },
 };
 
 /* A rejection's reason as ovb-place writes it: "capsule C: ...; nearest N,
@@ -1341,7 +1263,7 @@ parse_reason(const char *why, char **cap, char **node, char **lacks)
 }
 
 static void
-table_apps(struct table *t)
+table_apps(struct ovb_table *t)
 {
 	t->title = "Applications: capsules, nodes and risks; rejections with "
 		"what the nearest node lacks";
@@ -1351,7 +1273,7 @@ table_apps(struct table *t)
 		"application: the capsule no node takes, the node nearest to "
 		"taking it and its shortfall (Eq. 1 in the resource's unit, Eq. 3 "
 		"against O_min), from the plan's reject record";
-	TCOLS(t, app_cols);
+	OVB_TABLE_COLS(t, app_cols);
 	for (size_t i = 0; i < in.plan.n; i++) {
 		const struct ovb_placed *pl = &in.plan.p[i];
 		bool first = true;
@@ -1369,115 +1291,115 @@ table_apps(struct table *t)
 				bad |= c->has_qos[r] && nr && (!eq1_holds(nr) ||
 					!eq3_holds(nr));
 			}
-			trow(t, bad);
-			tput(t, ovb_xstrdup(c->app), NULL);
-			tput(t, ovb_xstrdup(c->capsule), NULL);
-			tput(t, ovb_xstrdup(bad ? "placed, node violated" : "ok"),
+			ovb_table_row(t, bad);
+			ovb_table_put(t, ovb_xstrdup(c->app), NULL);
+			ovb_table_put(t, ovb_xstrdup(c->capsule), NULL);
+			ovb_table_put(t, ovb_xstrdup(bad ? "placed, node violated" : "ok"),
 				ovb_xstrdup(bad ? "placed-violated" : "placed"));
-			tput(t, ovb_xstrdup(c->node), NULL);
+			ovb_table_put(t, ovb_xstrdup(c->node), NULL);
 			double O = -1;
 			/* the view's columns: cpu and net (net-rx is in the
 			 * nodes and placements tables) */
 			for (int r = 0; r <= OVB_NET; r++) {
 				if (!c->has_qos[r]) {
-					tput(t, dash(), NULL);
+					ovb_table_put(t, dash(), NULL);
 					continue;
 				}
-				tput(t, ovb_plot_qty(c->sigma[r],
+				ovb_table_put(t, ovb_plot_qty(c->sigma[r],
 					ovb_res_rate_unit((enum ovb_res)r)),
 					xreal(c->sigma[r]));
 				O = O < 0 ? c->O[r] : fmin(O, c->O[r]);
 			}
-			tput(t, O < 0 ? dash() : ovb_plot_qty(O, NULL),
+			ovb_table_put(t, O < 0 ? dash() : ovb_plot_qty(O, NULL),
 				O < 0 ? NULL : xreal(O));
 			for (int r = 0; r <= OVB_NET; r++) {
 				const struct nres *nr = nres_of(c->node, r);
 				if (!c->has_qos[r] || !nr) {
-					tput(t, dash(), NULL);
+					ovb_table_put(t, dash(), NULL);
 					continue;
 				}
-				tput(t, ovb_plot_qty(shown_pr(nr), NULL),
+				ovb_table_put(t, ovb_plot_qty(shown_pr(nr), NULL),
 					xreal(shown_pr(nr)));
 			}
-			tput(t, dash(), NULL);
-			tput(t, NULL, dash());
+			ovb_table_put(t, dash(), NULL);
+			ovb_table_put(t, NULL, dash());
 		}
 	}
 	for (size_t i = 0; i < in.plan.nrej; i++) {
 		const struct ovb_reject *rj = &in.plan.rej[i];
 		char *cap, *node, *lacks;
 		parse_reason(rj->reason, &cap, &node, &lacks);
-		trow(t, true);
-		tput(t, ovb_xstrdup(rj->app), NULL);
-		tput(t, cap, NULL);
-		tput(t, ovb_xstrdup("rejected"), NULL);
-		tput(t, node, NULL);
+		ovb_table_row(t, true);
+		ovb_table_put(t, ovb_xstrdup(rj->app), NULL);
+		ovb_table_put(t, cap, NULL);
+		ovb_table_put(t, ovb_xstrdup("rejected"), NULL);
+		ovb_table_put(t, node, NULL);
 		for (int k = 0; k < 5; k++)
-			tput(t, dash(), NULL);
-		tput(t, lacks, NULL);
-		tput(t, NULL, ovb_xstrdup(rj->reason));
+			ovb_table_put(t, dash(), NULL);
+		ovb_table_put(t, lacks, NULL);
+		ovb_table_put(t, NULL, ovb_xstrdup(rj->reason));
 	}
 }
 
-static const struct col reject_cols[] = {
-	{ "app", "app", NULL, W_BOTH },
-	{ "reason", "reason", NULL, W_BOTH | F_WRAP },
+static const struct ovb_tcol reject_cols[] = {
+	{ "app", "app", NULL, OVB_TC_BOTH },
+	{ "reason", "reason", NULL, OVB_TC_BOTH | OVB_TC_WRAP },
 };
 
 static void
-table_rejects(struct table *t)
+table_rejects(struct ovb_table *t)
 {
 	t->title = "Rejected applications";
 	t->note = NULL;
-	TCOLS(t, reject_cols);
+	OVB_TABLE_COLS(t, reject_cols);
 	for (size_t i = 0; i < in.plan.nrej; i++) {
-		trow(t, false);
-		tput(t, ovb_xstrdup(in.plan.rej[i].app), NULL);
-		tput(t, ovb_xstrdup(in.plan.rej[i].reason), NULL);
+		ovb_table_row(t, false);
+		ovb_table_put(t, ovb_xstrdup(in.plan.rej[i].app), NULL);
+		ovb_table_put(t, ovb_xstrdup(in.plan.rej[i].reason), NULL);
 	}
 }
 
-static const struct col gain_cols[] = {
-	{ "nodes", "nodes", NULL, W_BOTH | F_NUM },
-	{ "O", "O", NULL, W_BOTH | F_NUM },
-	{ "runs", "runs", NULL, W_BOTH | F_NUM },
-	{ "placed", "placed_mean", NULL, W_BOTH | F_NUM },
-	{ "+-95%", "ci95", "±95%", W_BOTH | F_NUM },
-	{ "gain", "gain", NULL, W_BOTH | F_NUM },
+static const struct ovb_tcol gain_cols[] = {
+	{ "nodes", "nodes", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "O", "O", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "runs", "runs", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "placed", "placed_mean", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "+-95%", "ci95", "±95%", OVB_TC_BOTH | OVB_TC_NUM },
+	{ "gain", "gain", NULL, OVB_TC_BOTH | OVB_TC_NUM },
 };
 
 static void
-table_gain(struct table *t)
+table_gain(struct ovb_table *t)
 {
 	t->title = "Capacity gained by overbooking (applications placed)";
 	t->note = "mean over the runs, 95% confidence interval (Student's t); "
 		"gain = mean / mean at O = 0 on as many nodes";
-	TCOLS(t, gain_cols);
+	OVB_TABLE_COLS(t, gain_cols);
 	for (size_t i = 0; i < ngains; i++) {
 		const struct ovb_plot_gain *g = &gains[i];
-		trow(t, false);
-		tput(t, xasprintf("%llu", (unsigned long long)g->nodes), NULL);
-		tput(t, ovb_plot_qty(g->O, NULL), xreal(g->O));
-		tput(t, xasprintf("%zu", g->runs), NULL);
-		tput(t, xasprintf("%.1f", g->mean), xreal(g->mean));
-		tput(t, g->runs > 1 ? xasprintf("%.1f", g->ci) : dash(),
+		ovb_table_row(t, false);
+		ovb_table_put(t, xasprintf("%llu", (unsigned long long)g->nodes), NULL);
+		ovb_table_put(t, ovb_plot_qty(g->O, NULL), xreal(g->O));
+		ovb_table_put(t, xasprintf("%zu", g->runs), NULL);
+		ovb_table_put(t, xasprintf("%.1f", g->mean), xreal(g->mean));
+		ovb_table_put(t, g->runs > 1 ? xasprintf("%.1f", g->ci) : dash(),
 			g->runs > 1 ? xreal(g->ci) : NULL);
-		tput(t, isnan(g->gain) ? dash() : xasprintf("%.2fx", g->gain),
+		ovb_table_put(t, isnan(g->gain) ? dash() : xasprintf("%.2fx", g->gain),
 			isnan(g->gain) ? NULL : xreal(g->gain));
 	}
 }
 
-static const struct col fit_cols[] = {
-	{ "O", "O", NULL, W_BOTH | F_NUM },
-	{ "count", "count", NULL, W_BOTH | F_NUM },
-	{ "unit", "unit", NULL, W_BOTH },
-	{ "bound", "bound", NULL, W_BOTH },
-	{ "where", "where", NULL, W_BOTH },
+static const struct ovb_tcol fit_cols[] = {
+	{ "O", "O", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "count", "count", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "unit", "unit", NULL, OVB_TC_BOTH },
+	{ "bound", "bound", NULL, OVB_TC_BOTH },
+	{ "where", "where", NULL, OVB_TC_BOTH },
 };
 
 /* An ovb-fit answer: a row per O. */
 static void
-table_fit(struct table *t)
+table_fit(struct ovb_table *t)
 {
 	bool more = in.fit.q == OVB_FIT_MORE;
 	t->title = more ? "Copies that fit on top of the plan (ovb-fit)" :
@@ -1485,15 +1407,15 @@ table_fit(struct table *t)
 	t->note = more ? "copies of the application against the tolerance O; "
 		"where: the copies' capsules per node" : "the fewest nodes of "
 		"the shape against the tolerance O";
-	TCOLS(t, fit_cols);
+	OVB_TABLE_COLS(t, fit_cols);
 	for (size_t i = 0; i < in.fit.n; i++) {
 		const struct ovb_fitpoint *p = &in.fit.p[i];
-		trow(t, false);
-		tput(t, ovb_plot_qty(p->O, NULL), xreal(p->O));
-		tput(t, p->bound == OVB_FIT_NEVER ? dash() : xasprintf("%llu",
+		ovb_table_row(t, false);
+		ovb_table_put(t, ovb_plot_qty(p->O, NULL), xreal(p->O));
+		ovb_table_put(t, p->bound == OVB_FIT_NEVER ? dash() : xasprintf("%llu",
 			(unsigned long long)p->count), NULL);
-		tput(t, ovb_xstrdup(more ? "copies" : "nodes"), NULL);
-		tput(t, ovb_xstrdup(ovb_fit_bound_name(p->bound)), NULL);
+		ovb_table_put(t, ovb_xstrdup(more ? "copies" : "nodes"), NULL);
+		ovb_table_put(t, ovb_xstrdup(ovb_fit_bound_name(p->bound)), NULL);
 		char *w = NULL;
 		size_t len = 0;
 		FILE *f = ovb_xmemstream(&w, &len);
@@ -1501,7 +1423,7 @@ table_fit(struct table *t)
 			fprintf(f, "%s%s:%llu", j ? " " : "", p->where[j].node,
 				(unsigned long long)p->where[j].capsules);
 		fclose(f);
-		tput(t, p->nwhere ? w : (free(w), dash()), NULL);
+		ovb_table_put(t, p->nwhere ? w : (free(w), dash()), NULL);
 	}
 }
 
@@ -1565,7 +1487,7 @@ check_tables(void)
 }
 
 static void
-make_table(struct table *t, enum tabid id)
+make_table(struct ovb_table *t, enum tabid id)
 {
 	memset(t, 0, sizeof *t);
 	t->id = id;
@@ -1586,67 +1508,6 @@ make_table(struct table *t, enum tabid id)
 	}
 }
 
-static void
-text_table(FILE *f, const struct table *t)
-{
-	size_t w[MAXCOL] = { 0 };
-	for (size_t c = 0; c < t->ncol; c++) {
-		if (!(t->col[c].flags & W_TEXT))
-			continue;
-		w[c] = strlen(t->col[c].head);
-		for (size_t r = 0; r < t->nrow; r++) {
-			size_t n = strlen(tcell(t, r, c, false));
-			w[c] = n > w[c] ? n : w[c];
-		}
-	}
-	size_t last = 0;
-	for (size_t c = 0; c < t->ncol; c++)
-		if (t->col[c].flags & W_TEXT)
-			last = c;
-	fprintf(f, "%s\n", t->title);
-	for (size_t r = 0; r <= t->nrow; r++) {
-		bool sep = false;
-		for (size_t c = 0; c < t->ncol; c++) {
-			if (!(t->col[c].flags & W_TEXT))
-				continue;
-			const char *s = r ? tcell(t, r - 1, c, false) :
-				t->col[c].head;
-			int pad = (int)w[c];
-			if (sep)
-				fputs("  ", f);
-			sep = true;
-			if (t->col[c].flags & F_NUM)
-				fprintf(f, "%*s", pad, s);
-			else if (c == last)
-				fputs(s, f);
-			else
-				fprintf(f, "%-*s", pad, s);
-		}
-		fputc('\n', f);
-	}
-	if (!t->nrow)
-		fputs("(none)\n", f);
-	if (t->note && t->nrow)
-		fprintf(f, "(%s)\n", t->note);
-}
-
-static void
-tsv_table(FILE *f, const struct table *t)
-{
-	for (size_t r = 0; r <= t->nrow; r++) {
-		bool sep = false;
-		for (size_t c = 0; c < t->ncol; c++) {
-			if (!(t->col[c].flags & W_TSV))
-				continue;
-			if (sep)
-				fputc('\t', f);
-			sep = true;
-			fputs(r ? tcell(t, r - 1, c, true) : t->col[c].tsv, f);
-		}
-		fputc('\n', f);
-	}
-}
-
 static int
 write_tables(FILE *f)
 {
@@ -1657,7 +1518,7 @@ write_tables(FILE *f)
 	for (int i = 0; i < NTABLE; i++) {
 		if (!table_wanted((enum tabid)i))
 			continue;
-		struct table t;
+		struct ovb_table t;
 		make_table(&t, (enum tabid)i);
 		if (!first)
 			fputc('\n', f);
@@ -1665,10 +1526,10 @@ write_tables(FILE *f)
 		if (opt_format == F_TSV) {
 			if (n > 1)
 				fprintf(f, "# %s\n", table_names[i]);
-			tsv_table(f, &t);
+			ovb_table_tsv(f, &t);
 		} else
-			text_table(f, &t);
-		table_free(&t);
+			ovb_table_text(f, &t);
+		ovb_table_free(&t);
 	}
 	return 0;
 }
@@ -1787,14 +1648,14 @@ script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 		/* Y kept whole (not clipped at C), to draw */
 		struct ovb_pmf y = { 0 };
 		double plain = 0;
-		if (nr->st.g)
-			ovb_node_y(nr->need, nr->nmem, NULL, nr->st.g, INFINITY, &y);
+		if (nr->v.st.g)
+			ovb_node_y(nr->need, nr->nmem, NULL, nr->v.st.g, INFINITY, &y);
 		for (size_t i = 0; i < nr->nmem; i++)
 			plain += nr->need[i].h ? 0 : nr->need[i].sigma;
 		struct ovb_plot_node n = { nr->node->name, nr->res, nr->nmem,
 			nr->cap, shown_load(nr), shown_omin(nr), shown_pr(nr),
 			nr->risk != NULL, eq1_holds(nr), eq3_holds(nr),
-			nr->st.g ? &y : NULL, plain };
+			nr->v.st.g ? &y : NULL, plain };
 		ovb_plot_node(g, opt_png, &n);
 		ovb_pmf_free(&y);
 		break;
@@ -1951,56 +1812,6 @@ static const char css[] =
 	"  figure{border:none;padding:0;margin:0 0 6mm;width:100%}\n"
 	"  figure svg{max-height:120mm}\n"
 	"}\n";
-
-static void
-html_table(FILE *f, const struct table *t)
-{
-	fputs("<div class=\"wrap\"><table>\n<thead><tr>", f);
-	for (size_t c = 0; c < t->ncol; c++) {
-		if (!(t->col[c].flags & W_TEXT))
-			continue;
-		fputs(t->col[c].flags & F_NUM ? "<th class=\"n\">" : "<th>", f);
-		ovb_plot_html(f, t->col[c].html ? t->col[c].html : t->col[c].head);
-		fputs("</th>", f);
-	}
-	fputs("</tr></thead>\n<tbody>\n", f);
-	for (size_t r = 0; r < t->nrow; r++) {
-		fputs(t->bad[r] ? "<tr class=\"bad\">" : "<tr>", f);
-		for (size_t c = 0; c < t->ncol; c++) {
-			if (!(t->col[c].flags & W_TEXT))
-				continue;
-			const char *s = tcell(t, r, c, false);
-			unsigned fl = t->col[c].flags;
-			fputs(fl & F_NUM ? "<td class=\"n\">" : fl & F_WRAP ?
-				"<td class=\"w\">" : "<td>", f);
-			if (fl & F_CHECK) {
-				fputs(strcmp(s, "ok") && strncmp(s, "ok, OOM ", 8) ?
-					"<span class=\"bad\">" :
-					"<span class=\"ok\">", f);
-				ovb_plot_html(f, s);
-				fputs("</span>", f);
-			} else if (fl & F_LIST) {
-				for (const char *p = s; *p; p++) {
-					char ch[2] = { *p, 0 };
-					ovb_plot_html(f, ch);
-					if (*p == ',')
-						fputs("<wbr>", f);
-				}
-			} else
-				ovb_plot_html(f, s);
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</tbody></table></div>\n", f);
-	if (!t->nrow)
-		fputs("<p class=\"note\">None.</p>\n", f);
-	else if (t->note) {
-		fputs("<p class=\"note\">", f);
-		ovb_plot_html(f, t->note);
-		fputs("</p>\n", f);
-	}
-}
 
 static int nfig;
 
@@ -2300,7 +2111,7 @@ html_page(FILE *f)
 		enum tabid id = (enum tabid)i;
 		if (!table_wanted(id))
 			continue;
-		struct table t;
+		struct ovb_table t;
 		make_table(&t, id);
 		fprintf(f, "<section id=\"%s\">\n<h2>", table_names[i]);
 		ovb_plot_html(f, t.title);
@@ -2313,7 +2124,7 @@ html_page(FILE *f)
 			fputs("</div>\n", f);
 		}
 		if (!st)
-			html_table(f, &t);
+			ovb_table_html(f, &t);
 		if (id == T_NODES && plots_on() && !st)
 			st = node_figures(f);
 		if (id == T_CAPSULES && plots_on())
@@ -2348,7 +2159,7 @@ html_page(FILE *f)
 		if (id == T_BACKTEST && plots_on() && !st)
 			st = bt_figures(f);
 		fputs("</section>\n", f);
-		table_free(&t);
+		ovb_table_free(&t);
 	}
 	fputs("</main>\n<footer>Made by ovb-report (overbook " OVB_VERSION
 	      "). Units: cpu = CPUs busy (CPU-seconds per second), cpu-s = "
@@ -2525,23 +2336,23 @@ trade_label(const struct in_trade *r)
 		xasprintf("no trading");
 }
 
-static const struct col trade_cols[] = {
-	{ "replay", "replay", NULL, W_BOTH },
-	{ "file", "file", NULL, W_BOTH },
-	{ "month", "month", NULL, W_BOTH },
-	{ "intervals", "intervals", NULL, W_BOTH | F_NUM },
-	{ "lent, mean", "lent_mean", NULL, W_BOTH | F_NUM },
-	{ "usage above A", "above_A_fraction", NULL, W_BOTH | F_NUM },
-	{ "nodes above capacity", "node_intervals_over", NULL, W_BOTH | F_NUM },
-	{ "node-intervals", "node_intervals", NULL, W_BOTH | F_NUM },
-	{ "reclaims", "reclaims", NULL, W_BOTH | F_NUM },
+static const struct ovb_tcol trade_cols[] = {
+	{ "replay", "replay", NULL, OVB_TC_BOTH },
+	{ "file", "file", NULL, OVB_TC_BOTH },
+	{ "month", "month", NULL, OVB_TC_BOTH },
+	{ "intervals", "intervals", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "lent, mean", "lent_mean", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "usage above A", "above_A_fraction", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "nodes above capacity", "node_intervals_over", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "node-intervals", "node_intervals", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "reclaims", "reclaims", NULL, OVB_TC_BOTH | OVB_TC_NUM },
 	{ "back to R: median/90th/max", "recovery_median_p90_max", NULL,
-	  W_BOTH },
-	{ "abandoned", "abandoned", NULL, W_BOTH | F_NUM },
+	  OVB_TC_BOTH },
+	{ "abandoned", "abandoned", NULL, OVB_TC_BOTH | OVB_TC_NUM },
 };
 
 static void
-table_trade(struct table *t)
+table_trade(struct ovb_table *t)
 {
 	t->title = "Resource trading replayed (Sharc), per month";
 	t->note = "lent: the mean over the month's intervals of the sum of R - "
@@ -2552,7 +2363,7 @@ table_trade(struct table *t)
 		"lender's first interval of class reclaim until its allocation "
 		"is R again, in intervals (in the month it ends), abandoned when "
 		"the usage falls back first.";
-	TCOLS(t, trade_cols);
+	OVB_TABLE_COLS(t, trade_cols);
 	for (size_t i = 0; i < ex.ntr; i++) {
 		const struct in_trade *r = &ex.tr[i];
 		const char *unit = r->t.res && !strcmp(r->t.res, "net") ?
@@ -2563,18 +2374,18 @@ table_trade(struct table *t)
 				(double)m->intervals : 0;
 			double above = m->rows ? (double)m->above_A /
 				(double)m->rows : 0;
-			trow(t, false);
-			tput(t, trade_label(r), NULL);
-			tput(t, ovb_xstrdup(r->file), NULL);
-			tput(t, xasprintf("%04lld-%02d", (long long)(m->month / 12),
+			ovb_table_row(t, false);
+			ovb_table_put(t, trade_label(r), NULL);
+			ovb_table_put(t, ovb_xstrdup(r->file), NULL);
+			ovb_table_put(t, xasprintf("%04lld-%02d", (long long)(m->month / 12),
 				(int)(m->month % 12) + 1), NULL);
-			tput(t, xasprintf("%zu", m->intervals), NULL);
-			tput(t, ovb_plot_qty(lent, unit), xreal(lent));
-			tput(t, xasprintf("%.2f%%", 100 * above), xreal(above));
-			tput(t, xasprintf("%zu", m->node_over), NULL);
-			tput(t, xasprintf("%zu", m->node_intervals), NULL);
-			tput(t, xasprintf("%zu", m->reclaims), NULL);
-			tput(t, m->reclaims ? xasprintf("%llu / %llu / %llu",
+			ovb_table_put(t, xasprintf("%zu", m->intervals), NULL);
+			ovb_table_put(t, ovb_plot_qty(lent, unit), xreal(lent));
+			ovb_table_put(t, xasprintf("%.2f%%", 100 * above), xreal(above));
+			ovb_table_put(t, xasprintf("%zu", m->node_over), NULL);
+			ovb_table_put(t, xasprintf("%zu", m->node_intervals), NULL);
+			ovb_table_put(t, xasprintf("%zu", m->reclaims), NULL);
+			ovb_table_put(t, m->reclaims ? xasprintf("%llu / %llu / %llu",
 				(unsigned long long)m->rec_median,
 				(unsigned long long)m->rec_p90,
 				(unsigned long long)m->rec_max) : dash(),
@@ -2582,7 +2393,7 @@ table_trade(struct table *t)
 				(unsigned long long)m->rec_median,
 				(unsigned long long)m->rec_p90,
 				(unsigned long long)m->rec_max) : NULL);
-			tput(t, xasprintf("%zu", m->abandoned), NULL);
+			ovb_table_put(t, xasprintf("%zu", m->abandoned), NULL);
 		}
 	}
 }
@@ -2608,26 +2419,26 @@ plot_trade(FILE *g)
 	free(v);
 }
 
-static const struct col market_cols[] = {
-	{ "vm", "vm", NULL, W_BOTH },
-	{ "node", "node", NULL, W_BOTH },
-	{ "res", "res", NULL, W_BOTH },
-	{ "bid", "bid_credit", NULL, W_BOTH | F_NUM },
-	{ "share of cluster (alloc_i)", "alloc_i", NULL, W_BOTH | F_NUM },
-	{ "on node (alloc_r)", "alloc_r", NULL, W_BOTH | F_NUM },
-	{ "error", "e_r", NULL, W_BOTH | F_NUM },
-	{ "charge", "charge_credit", NULL, W_BOTH | F_NUM },
-	{ "migration", "migration", NULL, W_BOTH },
+static const struct ovb_tcol market_cols[] = {
+	{ "vm", "vm", NULL, OVB_TC_BOTH },
+	{ "node", "node", NULL, OVB_TC_BOTH },
+	{ "res", "res", NULL, OVB_TC_BOTH },
+	{ "bid", "bid_credit", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "share of cluster (alloc_i)", "alloc_i", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "on node (alloc_r)", "alloc_r", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "error", "e_r", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "charge", "charge_credit", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "migration", "migration", NULL, OVB_TC_BOTH },
 };
 
 static char *market_note;
 
 static void
-table_market(struct table *t)
+table_market(struct ovb_table *t)
 {
 	t->title = "Proportional-share market (Merkat): allocations, prices, "
 		"errors";
-	TCOLS(t, market_cols);
+	OVB_TABLE_COLS(t, market_cols);
 	struct ovb_market m;
 	if (ovb_market_init(&m, &ex.bids, ex.bids_file, &in.cluster,
 	    in.cluster_file)) {
@@ -2688,20 +2499,20 @@ table_market(struct table *t)
 			charge += m.price[r] * (node ? ar[r][j] : m.alloc_i[r][j]);
 		for (size_t r = 0; r < m.nres; r++) {
 			double ai = m.alloc_i[r][j];
-			trow(t, false);
-			tput(t, ovb_xstrdup(bd->vm[j].name), NULL);
-			tput(t, ovb_xstrdup(node ? node : "-"), NULL);
-			tput(t, ovb_xstrdup(ovb_mres_name(r)), NULL);
-			tput(t, xreal(m.bid[r][j]), NULL);
-			tput(t, ovb_plot_qty(ai, ovb_mres_unit(r)), xreal(ai));
-			tput(t, node ? ovb_plot_qty(ar[r][j], ovb_mres_unit(r)) :
+			ovb_table_row(t, false);
+			ovb_table_put(t, ovb_xstrdup(bd->vm[j].name), NULL);
+			ovb_table_put(t, ovb_xstrdup(node ? node : "-"), NULL);
+			ovb_table_put(t, ovb_xstrdup(ovb_mres_name(r)), NULL);
+			ovb_table_put(t, xreal(m.bid[r][j]), NULL);
+			ovb_table_put(t, ovb_plot_qty(ai, ovb_mres_unit(r)), xreal(ai));
+			ovb_table_put(t, node ? ovb_plot_qty(ar[r][j], ovb_mres_unit(r)) :
 				dash(), node ? xreal(ar[r][j]) : NULL);
 			double er = node ? fabs(ai - ar[r][j]) / ai : 0;
-			tput(t, node ? xasprintf("%.4f", er) : dash(),
+			ovb_table_put(t, node ? xasprintf("%.4f", er) : dash(),
 				node ? xreal(er) : NULL);
-			tput(t, r ? ovb_xstrdup("") : xasprintf("%.4g credit",
+			ovb_table_put(t, r ? ovb_xstrdup("") : xasprintf("%.4g credit",
 				charge), r ? NULL : xreal(charge));
-			tput(t, mv && !r ? ovb_xstrdup(mv) : ovb_xstrdup(""), NULL);
+			ovb_table_put(t, mv && !r ? ovb_xstrdup(mv) : ovb_xstrdup(""), NULL);
 		}
 		free(mv);
 	}
@@ -2927,25 +2738,25 @@ utc_text(uint64_t s)
 	return ovb_xstrdup(b);
 }
 
-static const struct col usage_cols[] = {
-	{ "capsule", "capsule", NULL, W_BOTH },
-	{ "res", "res", NULL, W_BOTH },
-	{ "I", "interval_s", NULL, W_BOTH | F_NUM },
-	{ "intervals", "intervals", NULL, W_BOTH | F_NUM },
-	{ "start (UTC)", "start", NULL, W_BOTH },
-	{ "length", "length_s", NULL, W_BOTH | F_NUM },
-	{ "mean", "mean", NULL, W_BOTH | F_NUM },
-	{ "peak", "peak", NULL, W_BOTH | F_NUM },
-	{ "p99 (U)", "p99", NULL, W_BOTH | F_NUM },
-	{ "sigma (rate)", "sigma", "σ (rate)", W_BOTH | F_NUM },
-	{ "points plotted", "points", NULL, W_BOTH | F_NUM },
-	{ NULL, "intervals_per_point", NULL, W_TSV },
-	{ NULL, "rate_unit", NULL, W_TSV },
-	{ NULL, "file", NULL, W_TSV },
+static const struct ovb_tcol usage_cols[] = {
+	{ "capsule", "capsule", NULL, OVB_TC_BOTH },
+	{ "res", "res", NULL, OVB_TC_BOTH },
+	{ "I", "interval_s", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "intervals", "intervals", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "start (UTC)", "start", NULL, OVB_TC_BOTH },
+	{ "length", "length_s", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "mean", "mean", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "peak", "peak", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "p99 (U)", "p99", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "sigma (rate)", "sigma", "σ (rate)", OVB_TC_BOTH | OVB_TC_NUM },
+	{ "points plotted", "points", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ NULL, "intervals_per_point", NULL, OVB_TC_TSV },
+	{ NULL, "rate_unit", NULL, OVB_TC_TSV },
+	{ NULL, "file", NULL, OVB_TC_TSV },
 };
 
 static void
-table_usage(struct table *t)
+table_usage(struct ovb_table *t)
 {
 	t->title = "Usage over time: per capsule and resource, from ovb-onoff "
 		"and ovb-series";
@@ -2955,7 +2766,7 @@ table_usage(struct table *t)
 		"capsule's usage or profile file when given; points plotted: at "
 		"most 2000, each over (max of) that many consecutive intervals, "
 		"as high as the largest usage among them";
-	TCOLS(t, usage_cols);
+	OVB_TABLE_COLS(t, usage_cols);
 	for (size_t i = 0; i < tv.ntl; i++) {
 		const struct tline *l = &tv.tl[i];
 		const char *ru = ovb_res_rate_unit(l->res);
@@ -2963,37 +2774,37 @@ table_usage(struct table *t)
 			(double)l->length / 1e9, p99;
 		struct ovb_plot_usage u = tl_plot(l);
 		size_t per, np = ovb_plot_usage_points(&u, &per);
-		trow(t, false);
-		tput(t, ovb_xstrdup(l->capsule), NULL);
-		tput(t, ovb_xstrdup(ovb_res_name(l->res)), NULL);
-		tput(t, ovb_plot_qty(l->interval, "s"), xreal(l->interval));
-		tput(t, xasprintf("%zu", l->s.n), NULL);
+		ovb_table_row(t, false);
+		ovb_table_put(t, ovb_xstrdup(l->capsule), NULL);
+		ovb_table_put(t, ovb_xstrdup(ovb_res_name(l->res)), NULL);
+		ovb_table_put(t, ovb_plot_qty(l->interval, "s"), xreal(l->interval));
+		ovb_table_put(t, xasprintf("%zu", l->s.n), NULL);
 		if (l->epoch)
-			tput(t, utc_text(l->first), NULL);
+			ovb_table_put(t, utc_text(l->first), NULL);
 		else {
 			struct ovb_trace tr;
 			ovb_onoff_trace(l->o, &tr);
-			tput(t, tr.start ? xasprintf("%.19s", tr.start) : dash(),
+			ovb_table_put(t, tr.start ? xasprintf("%.19s", tr.start) : dash(),
 				ovb_xstrdup(tr.start ? tr.start : "-"));
 			ovb_trace_free(&tr);
 		}
-		tput(t, ovb_plot_qty(len, "s"), xreal(len));
-		tput(t, ovb_plot_qty(l->s.mean, ru), xreal(l->s.mean));
-		tput(t, ovb_plot_qty(l->s.peak, ru), xreal(l->s.peak));
+		ovb_table_put(t, ovb_plot_qty(len, "s"), xreal(len));
+		ovb_table_put(t, ovb_plot_qty(l->s.mean, ru), xreal(l->s.mean));
+		ovb_table_put(t, ovb_plot_qty(l->s.peak, ru), xreal(l->s.peak));
 		if (tl_p99(l, &p99))
-			tput(t, ovb_plot_qty(p99, ru), xreal(p99));
+			ovb_table_put(t, ovb_plot_qty(p99, ru), xreal(p99));
 		else
-			tput(t, dash(), NULL);
+			ovb_table_put(t, dash(), NULL);
 		if (l->row && l->row->q)
-			tput(t, ovb_plot_qty(l->row->q->sigma, ru),
+			ovb_table_put(t, ovb_plot_qty(l->row->q->sigma, ru),
 				xreal(l->row->q->sigma));
 		else
-			tput(t, dash(), NULL);
-		tput(t, per > 1 ? xasprintf("%zu (max of %zu)", np, per) :
+			ovb_table_put(t, dash(), NULL);
+		ovb_table_put(t, per > 1 ? xasprintf("%zu (max of %zu)", np, per) :
 			xasprintf("%zu", np), xasprintf("%zu", np));
-		tput(t, NULL, xasprintf("%zu", per));
-		tput(t, NULL, ovb_xstrdup(ru));
-		tput(t, NULL, ovb_xstrdup(l->file));
+		ovb_table_put(t, NULL, xasprintf("%zu", per));
+		ovb_table_put(t, NULL, ovb_xstrdup(ru));
+		ovb_table_put(t, NULL, ovb_xstrdup(l->file));
 	}
 }
 
@@ -3279,39 +3090,39 @@ bt_group_name(const struct ovb_bt_config *c)
 	return s;
 }
 
-static const struct col bt_cols[] = {
-	{ "config", "config", NULL, W_BOTH },
-	{ "method", "method", NULL, W_BOTH },
-	{ "plan", "plan", NULL, W_BOTH },
-	{ "node", "cpus", NULL, W_BOTH | F_NUM },
-	{ "O", "O", NULL, W_BOTH | F_NUM },
-	{ "train / replay", NULL, NULL, W_TEXT | F_NUM },
-	{ NULL, "train_s", NULL, W_TSV },
-	{ NULL, "replay_s", NULL, W_TSV },
-	{ "periods", "periods", NULL, W_BOTH | F_NUM },
-	{ "VMs/node", "density_vms_per_node", NULL, W_BOTH | F_NUM },
-	{ "vs pct", "density_vs_pct", NULL, W_BOTH | F_NUM },
-	{ "vs peak", "density_vs_peak", NULL, W_BOTH | F_NUM },
-	{ "at most", "best_density", NULL, W_BOTH | F_NUM },
-	{ NULL, "bound_nodes", NULL, W_TSV },
-	{ "held", "held", NULL, W_BOTH | F_NUM },
-	{ NULL, "measured", NULL, W_TSV },
-	{ NULL, "held_fraction", NULL, W_TSV },
-	{ NULL, "broken", NULL, W_TSV },
-	{ "dominated by", "dominated_by", NULL, W_BOTH | F_WRAP },
-	{ "missing", "missing", NULL, W_BOTH | F_NUM },
-	{ "worst", "worst", NULL, W_BOTH | F_NUM },
-	{ "moved", "moved", NULL, W_BOTH | F_NUM },
-	{ NULL, "moved_fraction", NULL, W_TSV },
-	{ "placed", "placed", NULL, W_BOTH | F_NUM },
-	{ "nodes", "nodes", NULL, W_BOTH | F_NUM },
-	{ "valid until", "valid_until_s", NULL, W_BOTH },
-	{ "broken while valid", "broken_while_valid", NULL, W_BOTH | F_NUM },
+static const struct ovb_tcol bt_cols[] = {
+	{ "config", "config", NULL, OVB_TC_BOTH },
+	{ "method", "method", NULL, OVB_TC_BOTH },
+	{ "plan", "plan", NULL, OVB_TC_BOTH },
+	{ "node", "cpus", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "O", "O", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "train / replay", NULL, NULL, OVB_TC_TEXT | OVB_TC_NUM },
+	{ NULL, "train_s", NULL, OVB_TC_TSV },
+	{ NULL, "replay_s", NULL, OVB_TC_TSV },
+	{ "periods", "periods", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "VMs/node", "density_vms_per_node", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "vs pct", "density_vs_pct", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "vs peak", "density_vs_peak", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "at most", "best_density", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ NULL, "bound_nodes", NULL, OVB_TC_TSV },
+	{ "held", "held", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ NULL, "measured", NULL, OVB_TC_TSV },
+	{ NULL, "held_fraction", NULL, OVB_TC_TSV },
+	{ NULL, "broken", NULL, OVB_TC_TSV },
+	{ "dominated by", "dominated_by", NULL, OVB_TC_BOTH | OVB_TC_WRAP },
+	{ "missing", "missing", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "worst", "worst", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "moved", "moved", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ NULL, "moved_fraction", NULL, OVB_TC_TSV },
+	{ "placed", "placed", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "nodes", "nodes", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "valid until", "valid_until_s", NULL, OVB_TC_BOTH },
+	{ "broken while valid", "broken_while_valid", NULL, OVB_TC_BOTH | OVB_TC_NUM },
 };
 
 /* A configuration a row: the file's numbers, the shares computed here. */
 static void
-table_backtest(struct table *t)
+table_backtest(struct ovb_table *t)
 {
 	t->title = "Placement methods backtested (ovb-backtest)";
 	t->note = "per configuration, summed over its periods: VMs placed, "
@@ -3329,54 +3140,54 @@ table_backtest(struct table *t)
 		"and its broken node-periods that start before that date; "
 		"dominated by: the methods of the same group that hold at least "
 		"as large a share and pack at least as densely, one strictly.";
-	TCOLS(t, bt_cols);
+	OVB_TABLE_COLS(t, bt_cols);
 	for (size_t i = 0; i < bt.nrow; i++) {
 		const struct btrow *r = &bt.row[i];
 		const struct ovb_bt_config *c = r->c;
 		const struct ovb_bt_summary *s = r->s;
-		trow(t, false);
-		tput(t, ovb_xstrdup(c->id), NULL);
-		tput(t, ovb_xstrdup(c->method), NULL);
-		tput(t, bt_plan(c), NULL);
-		tput(t, ovb_plot_qty(c->cpus, "cpu"), xreal(c->cpus));
-		tput(t, xreal(c->O), NULL);
+		ovb_table_row(t, false);
+		ovb_table_put(t, ovb_xstrdup(c->id), NULL);
+		ovb_table_put(t, ovb_xstrdup(c->method), NULL);
+		ovb_table_put(t, bt_plan(c), NULL);
+		ovb_table_put(t, ovb_plot_qty(c->cpus, "cpu"), xreal(c->cpus));
+		ovb_table_put(t, xreal(c->O), NULL);
 		char *tr = bt_dur(c->train), *re = bt_dur(c->replay);
-		tput(t, xasprintf("%s / %s", tr, re), NULL);
+		ovb_table_put(t, xasprintf("%s / %s", tr, re), NULL);
 		free(tr);
 		free(re);
-		tput(t, NULL, xasprintf("%llu", (unsigned long long)c->train));
-		tput(t, NULL, xasprintf("%llu", (unsigned long long)c->replay));
-		tput(t, xasprintf("%llu", (unsigned long long)c->periods), NULL);
-		tput(t, xasprintf("%.2f", s->density), xreal(s->density));
-		tput(t, isnan(r->vs_pct) ? dash() : xasprintf("%.2fx",
+		ovb_table_put(t, NULL, xasprintf("%llu", (unsigned long long)c->train));
+		ovb_table_put(t, NULL, xasprintf("%llu", (unsigned long long)c->replay));
+		ovb_table_put(t, xasprintf("%llu", (unsigned long long)c->periods), NULL);
+		ovb_table_put(t, xasprintf("%.2f", s->density), xreal(s->density));
+		ovb_table_put(t, isnan(r->vs_pct) ? dash() : xasprintf("%.2fx",
 			r->vs_pct), isnan(r->vs_pct) ? NULL : xreal(r->vs_pct));
-		tput(t, s->vs_peak > 0 ? xasprintf("%.2fx", s->vs_peak) : dash(),
+		ovb_table_put(t, s->vs_peak > 0 ? xasprintf("%.2fx", s->vs_peak) : dash(),
 			xreal(s->vs_peak));
 		double best = r->bound ? (double)s->placed / (double)r->bound :
 			NAN;
-		tput(t, r->bound ? xasprintf("%.2f", best) : dash(), r->bound ?
+		ovb_table_put(t, r->bound ? xasprintf("%.2f", best) : dash(), r->bound ?
 			xreal(best) : NULL);
-		tput(t, NULL, r->bound ? xasprintf("%llu",
+		ovb_table_put(t, NULL, r->bound ? xasprintf("%llu",
 			(unsigned long long)r->bound) : dash());
 		double h = r->measured ? (double)s->held / (double)r->measured :
 			NAN;
-		tput(t, r->measured ? xasprintf("%llu/%llu (%.1f%%)",
+		ovb_table_put(t, r->measured ? xasprintf("%llu/%llu (%.1f%%)",
 			(unsigned long long)s->held, (unsigned long long)r->measured,
 			100 * h) : xasprintf("0/0"), xasprintf("%llu",
 			(unsigned long long)s->held));
-		tput(t, NULL, xasprintf("%llu", (unsigned long long)r->measured));
-		tput(t, NULL, r->measured ? xreal(h) : dash());
-		tput(t, NULL, xasprintf("%llu", (unsigned long long)s->broken));
-		tput(t, ovb_xstrdup(!r->measured ? "-" : *r->dom ? r->dom :
+		ovb_table_put(t, NULL, xasprintf("%llu", (unsigned long long)r->measured));
+		ovb_table_put(t, NULL, r->measured ? xreal(h) : dash());
+		ovb_table_put(t, NULL, xasprintf("%llu", (unsigned long long)s->broken));
+		ovb_table_put(t, ovb_xstrdup(!r->measured ? "-" : *r->dom ? r->dom :
 			"none"), NULL);
-		tput(t, xasprintf("%llu", (unsigned long long)s->missing), NULL);
-		tput(t, xasprintf("%.1f%%", 100 * s->worst), xreal(s->worst));
+		ovb_table_put(t, xasprintf("%llu", (unsigned long long)s->missing), NULL);
+		ovb_table_put(t, xasprintf("%.1f%%", 100 * s->worst), xreal(s->worst));
 		double mv = s->placed ? (double)s->moved / (double)s->placed : 0;
-		tput(t, xasprintf("%llu (%.1f%%)", (unsigned long long)s->moved,
+		ovb_table_put(t, xasprintf("%llu (%.1f%%)", (unsigned long long)s->moved,
 			100 * mv), xasprintf("%llu", (unsigned long long)s->moved));
-		tput(t, NULL, xreal(mv));
-		tput(t, xasprintf("%llu", (unsigned long long)s->placed), NULL);
-		tput(t, xasprintf("%llu", (unsigned long long)s->nodes), NULL);
+		ovb_table_put(t, NULL, xreal(mv));
+		ovb_table_put(t, xasprintf("%llu", (unsigned long long)s->placed), NULL);
+		ovb_table_put(t, xasprintf("%llu", (unsigned long long)s->nodes), NULL);
 		if (c->valid_until) {
 			time_t tt = (time_t)c->valid_until;
 			struct tm tm;
@@ -3385,11 +3196,11 @@ table_backtest(struct table *t)
 			    "%Y-%m-%d %H:%M", &tm))
 				snprintf(d, sizeof d, "%llu s",
 					(unsigned long long)c->valid_until);
-			tput(t, ovb_xstrdup(d), xasprintf("%llu",
+			ovb_table_put(t, ovb_xstrdup(d), xasprintf("%llu",
 				(unsigned long long)c->valid_until));
 		} else
-			tput(t, dash(), NULL);
-		tput(t, c->valid_until ? xasprintf("%llu of %llu",
+			ovb_table_put(t, dash(), NULL);
+		ovb_table_put(t, c->valid_until ? xasprintf("%llu of %llu",
 			(unsigned long long)r->broken_valid,
 			(unsigned long long)s->broken) : dash(), c->valid_until ?
 			xasprintf("%llu", (unsigned long long)r->broken_valid) :
