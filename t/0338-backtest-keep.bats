@@ -129,6 +129,23 @@ replan() {
 	assert_output --partial 'the mean sum'
 }
 
+@test "a VM that used no cpu in training is placed (1 B/s of net: ovb-apps wants a positive reservation), by ovb-place too" {
+	printf '%s\n' 'ovb-series 1' 'series a cpu' 'interval 300 s' \
+		'sample 0 1' 'sample 300 2' 'sample 600 1' 'sample 900 1' \
+		'series z cpu' 'interval 300 s' 'sample 0 0' 'sample 300 0' \
+		'sample 600 0' 'sample 900 0.5' >"$T/z.series"
+	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" -m peak,pct,vpa,mean \
+		--periods 1 --keep "$T/k" "$T/z.series"
+	printf '%s\n' "$output" >"$T/bt"
+	assert_line 'place c1 1 z n1'
+	run -0 grep -c 'capsule vm cpu=0 net=1$' "$T/k/c1/p1/apps"
+	assert_output 1
+	run -0 replan "$T/bt" "$T/k"
+	assert_output 'compared 4 own 0'
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/z.series"
+	assert_output agree
+}
+
 @test "same inputs, same bytes, kept files too; the table is the same with and without --keep" {
 	ovb-backtest "${SMALL[@]}" --keep "$T/a" "$S" >"$T/a.bt"
 	ovb-backtest "${SMALL[@]}" --keep "$T/b" "$S" >"$T/b.bt"

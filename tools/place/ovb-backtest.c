@@ -12,18 +12,29 @@
  * neither held nor broken.  The output is an ovb-backtest table
  * (formats/backtest.md).
  *
- * The node tests are the library's: overbook's Eq. 1 and Eq. 3, in either
- * mode, are lib/node.c's decisions (exact), the sums
- * of per-VM reservations are exact sums (ovb_sum_cmp); only N-sigma is
- * decided in doubles.  calibrated's samples are lib/drift.c's (recency
- * weights, the trend to the horizon, an inflation k): k is the least on
- * the grid whose plan, made on the training window without its last
- * week(s), keeps every node's promise on the week(s) held out.
- * Placement is first fit in decreasing order of the
- * method's per-VM reservation, each VM trying first the node it had in
- * the previous period (rolling), then the nodes in use in index order,
- * then the lowest-numbered empty node.  The same inputs give the same
- * bytes. */
+ * Methods are rows of one table (methods[] below: the name, the node
+ * test, the per-VM reservation, the profile, the memory summand).  Every
+ * method whose node test lib/place.c's engine decides is placed by it,
+ * as ovb-place places (--policy, default worst-fit): overbook is Eq. 1
+ * and Eq. 3 (--mode eq1); aggregate, drift and calibrated the aggregate
+ * mode on their own profiles; peak, pct, vpa and mean exact sums of
+ * plain cpu= reservations (cpu alone: ovb-apps has no plain memory
+ * reservation, so with memory they and nsigma, mean + n sqrt(summed
+ * variance) <= C in doubles, are placed by the own first fit in
+ * decreasing order of the per-VM reservation below, each VM trying its
+ * previous node first).  A period's inputs are written in the project's
+ * formats, read back by the readers ovb-place uses, and placed on the
+ * least number K of identical nodes n1..nK on which the policy does as
+ * well as on one node a VM (as many placed, no more nodes left broken):
+ * --keep writes those very texts, so ovb-place on them makes the same
+ * plan, byte for byte.  Rolling re-plans from the previous period's plan
+ * (ovb-place's --max-moves: every VM stays where it was while its node
+ * holds, the broken nodes are repaired by at most --max-moves moves,
+ * unbounded by default, then the rest placed).  calibrated's samples are
+ * lib/drift.c's (recency weights, the trend to the horizon, an inflation
+ * k): k is the least on the grid whose plan, made on the training window
+ * without its last week(s), keeps every node's promise on the week(s)
+ * held out.  The same inputs give the same bytes. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -110,11 +121,12 @@ static const struct argp_option options[] = {
 	  "ovb-place command that makes plan from them (run in that "
 	  "directory); for a method ovb-place cannot run, cmd says why", 0 },
 	{ "max-moves", OPT_MOVES, "M", 0,
-	  "rolling: keep every VM on its node of the period before, repair "
-	  "the nodes the new profiles break by at most M moves (the largest "
-	  "VM of a broken node first, by first fit), then place the rest by "
-	  "first fit decreasing (as ovb-place --max-moves); default: every "
-	  "period placed afresh, each VM trying its previous node first", 0 },
+	  "rolling: every VM stays on its node of the period before, the "
+	  "nodes the new profiles break are repaired by at most M moves (as "
+	  "ovb-place --max-moves M on the previous plan), then the rest is "
+	  "placed; default: moves unbounded (the own placer of nsigma and of "
+	  "the plain sums with memory: every period placed afresh, each VM "
+	  "trying its previous node first)", 0 },
 	{ NULL, 0, NULL, 0, "Memory (when the series have mem series):", 2 },
 	{ "mem", OPT_MEM, "LIST", 0,
 	  "Node memory [GiB] of each --cpus size, in order (one value: every "
@@ -199,6 +211,14 @@ static const char doc[] =
 	"to the end of the part held out, keeps every node's promise on "
 	"the held-out part (VMs without samples there left out); per node "
 	"size and O.  -v prints each k, -vv every held-out node\n"
+	"  mean      the sum of the training means <= CPUS (not in the "
+	"default set)\n"
+	"Placement: every method but nsigma (and, with memory, the plain "
+	"sums peak, pct, vpa, mean) is placed by ovb-place's engine with "
+	"--policy on the fewest nodes on which it does as well as on one "
+	"node a VM; rolling re-plans from the previous plan (--max-moves); "
+	"--keep DIR writes each period's inputs and the ovb-place command "
+	"that makes the same plan.\n"
 	"The promise of every method is the same: a node's cpu sum exceeds "
 	"CPUS in at most a fraction O of the replayed slots.  peak is always "
 	"computed: VS-PEAK is each configuration's density (VMs per node) "
@@ -226,7 +246,9 @@ static const char doc[] =
 	"  ovb-backtest all.series > bt.txt\n"
 	"  ovb-backtest -m overbook,pct --cpus 8 --tolerance 0.01 --train 14d "
 	"jul.series aug.series sep.series\n"
-	"  ovb-backtest --plan one-shot --train 31d --replay 31d all.series\n\n"
+	"  ovb-backtest --plan one-shot --train 31d --replay 31d all.series\n"
+	"  ovb-backtest -m overbook --cpus 8 --keep kept all.series; "
+	"(cd kept/c1/p1 && sh cmd | cmp - plan)\n\n"
 	OVB_EXIT_DOC_NOCHECK;
 
 
@@ -1395,8 +1417,11 @@ apps_text(const struct cfg *c, const struct prof *pr,
 				.O = NAN, .tau = NAN, .epsilon = NAN };
 			if (convolved(c->m))
 				k->profile = ovb_xstrdup(name);
-			else
-				k->resv[OVB_CPU] = size_of(c->m, &pr[v]);
+			else if (!((k->resv[OVB_CPU] = size_of(c->m,
+			    &pr[v])) > 0))
+				/* ovb-apps wants a positive reservation:
+				 * a VM that needs no cpu asks 1 B/s of net */
+				k->resv[OVB_NET] = 1;
 		}
 	FILE *f = text_open(t);
 	ovb_apps_write(f, &as);
@@ -1421,8 +1446,7 @@ period_in_free(struct period_in *in)
 	free(in->prof.buf);
 	ovb_apps_free(&in->a);
 	ovb_profile_free(&in->p);
-	if (in->have_prev)
-		ovb_plan_free(&in->prev);
+	ovb_plan_free(&in->prev);       /* read in part, or zeroed */
 	memset(in, 0, sizeof *in);
 }
 
