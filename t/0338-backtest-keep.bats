@@ -146,6 +146,27 @@ replan() {
 	assert_output agree
 }
 
+@test "re-planning: a VM of the last plan that no node takes alone now leaves (op=terminate), as a fresh plan would reject it" {
+	printf '%s\n' 'ovb-series 1' 'series a cpu' 'interval 300 s' \
+		'sample 0 1' 'sample 300 1' 'sample 600 5' 'sample 900 5' \
+		'sample 1200 1' 'sample 1500 1' \
+		'series b cpu' 'interval 300 s' 'sample 0 1' 'sample 300 1' \
+		'sample 600 1' 'sample 900 1' 'sample 1200 1' 'sample 1500 1' \
+		>"$T/g.series"
+	run -0 --separate-stderr ovb-backtest --start 0 --train 600s \
+		--replay 600s --cpus 4 --tolerance 0 -m peak --periods 2 \
+		--keep "$T/k" "$T/g.series"
+	printf '%s\n' "$output" >"$T/bt"
+	# a's training peak is 5 cpu for period 2: above 4, it is out
+	assert_line 'period c1 2 1200 1800 1 1 1 0'
+	run -0 grep -c '^app a op=terminate$' "$T/k/c1/p2/apps"
+	assert_output 1
+	run -0 replan "$T/bt" "$T/k"
+	assert_output 'compared 2 own 0'
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/g.series"
+	assert_output agree
+}
+
 @test "same inputs, same bytes, kept files too; the table is the same with and without --keep" {
 	ovb-backtest "${SMALL[@]}" --keep "$T/a" "$S" >"$T/a.bt"
 	ovb-backtest "${SMALL[@]}" --keep "$T/b" "$S" >"$T/b.bt"

@@ -1391,11 +1391,12 @@ in_plan(const struct ovb_plan *p, const char *name)
 }
 
 /* The applications: re-planning, each VM of the previous plan op=modify
- * (op=terminate without a profile now), then the others op=new (one run,
- * which a decreasing policy sorts), each in the series' order. */
+ * (op=terminate without a profile now, or when gone[v]: no node takes it
+ * alone, as a fresh plan would reject it), then the others op=new (one
+ * run, which a decreasing policy sorts), each in the series' order. */
 static void
 apps_text(const struct cfg *c, const struct prof *pr,
-	const struct ovb_plan *prev, struct text *t)
+	const struct ovb_plan *prev, const bool *gone, struct text *t)
 {
 	struct ovb_apps as = { 0 };
 	for (int pass = prev ? 0 : 1; pass < 2; pass++)
@@ -1406,8 +1407,9 @@ apps_text(const struct cfg *c, const struct prof *pr,
 				continue;
 			struct ovb_app *a = OVB_PUSH(as.app, as.n, as.cap);
 			*a = (struct ovb_app){ .name = ovb_xstrdup(name),
-				.op = !old ? OVB_OP_NEW : pr[v].ok ?
-				OVB_OP_MODIFY : OVB_OP_TERMINATE, .O = NAN,
+				.op = !old ? OVB_OP_NEW : pr[v].ok && !(gone &&
+				gone[v]) ? OVB_OP_MODIFY : OVB_OP_TERMINATE,
+				.O = NAN,
 				.tau = NAN, .aggregate = NAN };
 			if (a->op == OVB_OP_TERMINATE)
 				continue;
@@ -1466,7 +1468,7 @@ place_options(FILE *f, const struct cfg *c, bool have_prev)
 
 /* The engine on in with K nodes: 0 or the status; res set. */
 static int
-engine_run(const struct cfg *c, struct period_in *in, size_t K,
+engine_run(const struct cfg *c, struct period_in *in, size_t K, int policy,
 	struct ovb_place_res *res)
 {
 	struct ovb_cluster cl;
@@ -1480,7 +1482,7 @@ engine_run(const struct cfg *c, struct period_in *in, size_t K,
 	struct ovb_place_req q = { .cluster = &cl, .apps = &in->a,
 		.prof = &in->p, .existing = in->have_prev ? &in->prev : NULL,
 		.cluster_file = "cluster", .apps_file = "apps",
-		.plan_file = "previous", .policy = opt_policy, .seed = 1,
+		.plan_file = "previous", .policy = policy, .seed = 1,
 		.grid = opt_grid, .aggregate = methods[c->m].test == T_AGG,
 		.mode_given = methods[c->m].test == T_AGG,
 		.repair = in->have_prev,
@@ -1567,6 +1569,34 @@ keep_period(const struct cfg *c, uint64_t k, const struct period_in *in,
 	return st;
 }
 
+/* The VMs no node takes alone: those rejected by a fresh plan (no
+ * previous plan) on nok nodes by worst-fit, which gives each VM a node of
+ * its own; NULL when every one fits.  The profiles are in's. */
+static bool *
+alone_out(const struct cfg *c, const struct prof *pr, struct period_in *in,
+	size_t nok, int *st)
+{
+	struct period_in f = { 0 };
+	apps_text(c, pr, NULL, NULL, &f.apps);
+	*st = text_read(&f.apps, "apps", rd_apps, &f.a);
+	f.p = in->p;                    /* borrowed */
+	struct ovb_place_res r = { 0 };
+	if (!*st && f.a.n)
+		*st = engine_run(c, &f, nok, ovb_place_policy("worst-fit"), &r);
+	bool *out = NULL;
+	for (size_t i = 0; !*st && i < r.plan.nrej; i++)
+		for (size_t v = 0; v < nvm; v++)
+			if (!strcmp(vms[v].s->capsule, r.plan.rej[i].app)) {
+				if (!out)
+					out = ovb_xcalloc(nvm + 1, sizeof *out);
+				out[v] = true;
+			}
+	ovb_plan_free(&r.plan);
+	f.p = (struct ovb_profiles){ 0 };
+	period_in_free(&f);
+	return out;
+}
+
 /* Places the profiled VMs of c through the engine: node_of[v] the node
  * index or OVB_NONE, *nused the nodes used; c->plan becomes the plan's
  * text.  period: the period number for --keep (0: not kept). */
@@ -1588,13 +1618,20 @@ place_engine(struct cfg *c, const struct prof *pr, size_t *node_of,
 			if (c->prev[v] != OVB_NONE && c->prev[v] + 1 > prevmax)
 				prevmax = c->prev[v] + 1;
 	}
+	bool *gone = NULL;
 	if (!st) {
-		apps_text(c, pr, in.have_prev ? &in.prev : NULL, &in.apps);
 		profile_text(c, pr, &in.prof);
+		if (in.prof.buf)
+			st = text_read(&in.prof, "profiles", rd_prof, &in.p);
+	}
+	if (!st && in.have_prev)
+		gone = alone_out(c, pr, &in, nok ? nok : 1, &st);
+	if (!st) {
+		apps_text(c, pr, in.have_prev ? &in.prev : NULL, gone,
+			&in.apps);
 		st = text_read(&in.apps, "apps", rd_apps, &in.a);
 	}
-	if (!st && in.prof.buf)
-		st = text_read(&in.prof, "profiles", rd_prof, &in.p);
+	free(gone);
 	size_t K = opt_nodes ? opt_nodes : nok > prevmax ? nok : prevmax;
 	if (!K)
 		K = 1;
@@ -1607,14 +1644,14 @@ place_engine(struct cfg *c, const struct prof *pr, size_t *node_of,
 		return 0;
 	}
 	if (!st)
-		st = engine_run(c, &in, K, &res);
+		st = engine_run(c, &in, K, opt_policy, &res);
 	/* the least K as good as K nodes: as many placed, no more nodes
 	 * left broken */
 	size_t want = res.plan.n, warn = res.nwarnings;
 	for (size_t k = prevmax ? prevmax : 1; !st && !opt_nodes && k < K;
 	     k++) {
 		struct ovb_place_res r;
-		st = engine_run(c, &in, k, &r);
+		st = engine_run(c, &in, k, opt_policy, &r);
 		if (!st && r.plan.n >= want && r.nwarnings <= warn) {
 			ovb_plan_free(&res.plan);
 			res = r;
