@@ -30,7 +30,8 @@
  * plan, byte for byte.  Rolling re-plans from the previous period's plan
  * (ovb-place's --max-moves: every VM stays where it was while its node
  * holds, the broken nodes are repaired by at most --max-moves moves,
- * unbounded by default, then the rest placed).  calibrated's samples are
+ * unbounded by default, then the rest placed; a VM no node takes alone
+ * leaves, op=terminate, as a fresh plan would reject it).  calibrated's samples are
  * lib/drift.c's (recency weights, the trend to the horizon, an inflation
  * k): k is the least on the grid whose plan, made on the training window
  * without its last week(s), keeps every node's promise on the week(s)
