@@ -2241,7 +2241,9 @@ put_risks(void)
 				E->out.caprisk);
 			k->node = ovb_xstrdup(E->cluster->node[i].name);
 			k->res = (enum ovb_res)r;
-			k->risk = nr->risk;
+			/* a sum of tails rounded above 1 on a node left
+			 * broken: a probability, as the plan reader wants */
+			k->risk = nr->risk > 1 ? 1 : nr->risk;
 			k->omin = nr->omin;
 			k->load = nr->load;
 			k->capacity = E->cluster->node[i].cap[r];

@@ -12,35 +12,47 @@
  * neither held nor broken.  The output is an ovb-backtest table
  * (formats/backtest.md).
  *
- * The node tests are the library's: overbook's Eq. 1 and Eq. 3, in either
- * mode, are lib/node.c's decisions (exact), the sums
- * of per-VM reservations are exact sums (ovb_sum_cmp); only N-sigma is
- * decided in doubles.  calibrated's samples are lib/drift.c's (recency
- * weights, the trend to the horizon, an inflation k): k is the least on
- * the grid whose plan, made on the training window without its last
- * week(s), keeps every node's promise on the week(s) held out.
- * Placement is first fit in decreasing order of the
- * method's per-VM reservation, each VM trying first the node it had in
- * the previous period (rolling), then the nodes in use in index order,
- * then the lowest-numbered empty node.  The same inputs give the same
- * bytes. */
+ * Methods are rows of one table (methods[] below: the name, the node
+ * test, the per-VM reservation, the profile, the memory summand).  Every
+ * method whose node test lib/place.c's engine decides is placed by it,
+ * as ovb-place places (--policy, default worst-fit): overbook is Eq. 1
+ * and Eq. 3 (--mode eq1); aggregate, drift and calibrated the aggregate
+ * mode on their own profiles; peak, pct, vpa and mean exact sums of
+ * plain cpu= reservations (cpu alone: ovb-apps has no plain memory
+ * reservation, so with memory they and nsigma, mean + n sqrt(summed
+ * variance) <= C in doubles, are placed by the own first fit in
+ * decreasing order of the per-VM reservation below, each VM trying its
+ * previous node first).  A period's inputs are written in the project's
+ * formats, read back by the readers ovb-place uses, and placed on the
+ * least number K of identical nodes n1..nK on which the policy does as
+ * well as on one node a VM (as many placed, no more nodes left broken):
+ * --keep writes those very texts, so ovb-place on them makes the same
+ * plan, byte for byte.  Rolling re-plans from the previous period's plan
+ * (ovb-place's --max-moves: every VM stays where it was while its node
+ * holds, the broken nodes are repaired by at most --max-moves moves,
+ * unbounded by default, then the rest placed; a VM no node takes alone
+ * leaves, op=terminate, as a fresh plan would reject it).  calibrated's samples are
+ * lib/drift.c's (recency weights, the trend to the horizon, an inflation
+ * k): k is the least on the grid whose plan, made on the training window
+ * without its last week(s), keeps every node's promise on the week(s)
+ * held out.  The same inputs give the same bytes. */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ovb.h"
 
 enum method { M_OVERBOOK, M_AGG, M_DRIFT, M_PEAK, M_PCT, M_NSIGMA, M_VPA,
-	M_CAL, NMETHOD };
-static const char *const method_name[NMETHOD] = { "overbook", "aggregate",
-	"drift", "peak",
-	"pct", "nsigma", "vpa", "calibrated" };
+	M_CAL, M_MEAN, NMETHOD };
 
 enum { OPT_METHOD = 'm', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
 	OPT_PLAN, OPT_PERIODS, OPT_START, OPT_NODES, OPT_TAU, OPT_GRID,
 	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH,
 	OPT_MOVES, OPT_CAL_HALF, OPT_TREND_Q, OPT_KMIN, OPT_KMAX, OPT_KSTEP,
-	OPT_MEM, OPT_POOL, OPT_MMARGIN, OPT_MWIN };
+	OPT_MEM, OPT_POOL, OPT_MMARGIN, OPT_MWIN, OPT_POLICY, OPT_KEEP };
 
 #define MAXLIST 16
 static bool opt_method[NMETHOD];
@@ -70,13 +82,15 @@ static double opt_kmin = 0.5, opt_kmax = 4, opt_kstep = 0.05;
 static double opt_mem[MAXLIST], opt_pool[MAXLIST];
 static size_t nmem, npool;
 static double opt_mmargin = 0.15;
+static int opt_policy;          /* ovb_place_policy(--policy) */
+static const char *opt_keep;    /* --keep DIR */
 static uint64_t opt_mwin = 3600;
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Configurations (every combination is run):", 1 },
 	{ "method", OPT_METHOD, "LIST", 0,
-	  "overbook, aggregate, drift, peak, pct, nsigma, vpa, calibrated "
-	  "(default: all)",
+	  "overbook, aggregate, drift, peak, pct, nsigma, vpa, calibrated, "
+	  "mean (default: all but mean)",
 	  0 },
 	{ "cpus", OPT_CPUS, "LIST", 0,
 	  "Node sizes [cpu] (default 4,8,16)", 0 },
@@ -98,12 +112,22 @@ static const struct argp_option options[] = {
 	  "(default: the first sample's time rounded up to a day, UTC)", 0 },
 	{ "nodes", OPT_NODES, "K", 0,
 	  "A pool of K nodes (default 0: as many as needed)", 0 },
+	{ "policy", OPT_POLICY, "POLICY", 0,
+	  "The engine's placement policy, as ovb-place --policy: worst-fit "
+	  "(default), best-fit, tolerance, random (seed 1) or "
+	  "first-fit-decreasing", 0 },
+	{ "keep", OPT_KEEP, "DIR", 0,
+	  "Write each configuration's periods as DIR/cID/pK/: cluster, apps, "
+	  "profiles, previous (the plan re-planned from), plan and cmd, the "
+	  "ovb-place command that makes plan from them (run in that "
+	  "directory); for a method ovb-place cannot run, cmd says why", 0 },
 	{ "max-moves", OPT_MOVES, "M", 0,
-	  "rolling: keep every VM on its node of the period before, repair "
-	  "the nodes the new profiles break by at most M moves (the largest "
-	  "VM of a broken node first, by first fit), then place the rest by "
-	  "first fit decreasing (as ovb-place --max-moves); default: every "
-	  "period placed afresh, each VM trying its previous node first", 0 },
+	  "rolling: every VM stays on its node of the period before, the "
+	  "nodes the new profiles break are repaired by at most M moves (as "
+	  "ovb-place --max-moves M on the previous plan), then the rest is "
+	  "placed; default: moves unbounded (the own placer of nsigma and of "
+	  "the plain sums with memory: every period placed afresh, each VM "
+	  "trying its previous node first)", 0 },
 	{ NULL, 0, NULL, 0, "Memory (when the series have mem series):", 2 },
 	{ "mem", OPT_MEM, "LIST", 0,
 	  "Node memory [GiB] of each --cpus size, in order (one value: every "
@@ -188,6 +212,14 @@ static const char doc[] =
 	"to the end of the part held out, keeps every node's promise on "
 	"the held-out part (VMs without samples there left out); per node "
 	"size and O.  -v prints each k, -vv every held-out node\n"
+	"  mean      the sum of the training means <= CPUS (not in the "
+	"default set)\n"
+	"Placement: every method but nsigma (and, with memory, the plain "
+	"sums peak, pct, vpa, mean) is placed by ovb-place's engine with "
+	"--policy on the fewest nodes on which it does as well as on one "
+	"node a VM; rolling re-plans from the previous plan (--max-moves); "
+	"--keep DIR writes each period's inputs and the ovb-place command "
+	"that makes the same plan.\n"
 	"The promise of every method is the same: a node's cpu sum exceeds "
 	"CPUS in at most a fraction O of the replayed slots.  peak is always "
 	"computed: VS-PEAK is each configuration's density (VMs per node) "
@@ -198,8 +230,9 @@ static const char doc[] =
 	"largest times 1 + --mem-margin, rounded up), as ovb-profile makes "
 	"them.  Every method also holds a node's limits to its "
 	"memory plus --mem-pool, and applies its rule to memory: overbook, "
-	"aggregate, drift Pr(sum of window peaks > MEM) <= O (Eq. 3, the "
-	"peaks independent) and the sum of requests <= MEM; peak the sum of "
+	"aggregate, drift and calibrated ovb-place's (Pr(sum of window peaks "
+	"> MEM) <= O, Eq. 3 with the peaks independent, and the sum of "
+	"requests <= MEM); peak the sum of "
 	"the largest peaks; pct the sum of requests; nsigma the window "
 	"peaks' means and variances; vpa 1.15 x the decayed p90 of daily "
 	"peaks.  The replay counts, per node, the slots whose memory sum "
@@ -215,11 +248,15 @@ static const char doc[] =
 	"  ovb-backtest all.series > bt.txt\n"
 	"  ovb-backtest -m overbook,pct --cpus 8 --tolerance 0.01 --train 14d "
 	"jul.series aug.series sep.series\n"
-	"  ovb-backtest --plan one-shot --train 31d --replay 31d all.series\n\n"
+	"  ovb-backtest --plan one-shot --train 31d --replay 31d all.series\n"
+	"  ovb-backtest -m overbook --cpus 8 --keep kept all.series; "
+	"(cd kept/c1/p1 && sh cmd | cmp - plan)\n\n"
 	OVB_EXIT_DOC_NOCHECK;
 
 
 /* Splits a comma-separated list (checked by ovb_arg_list) in place. */
+static int method_of(const char *name);
+
 static size_t
 split(struct argp_state *st, const char *opt, char *arg, char **item)
 {
@@ -240,17 +277,23 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	char *item[MAXLIST];
 	size_t n;
 	switch (key) {
+	case OPT_POLICY:
+		if ((opt_policy = ovb_place_policy(arg)) < 0)
+			argp_error(st, "--policy: '%s' is not worst-fit, "
+				"best-fit, tolerance, random or "
+				"first-fit-decreasing", arg);
+		return 0;
+	case OPT_KEEP:
+		opt_keep = arg;
+		return 0;
 	case OPT_METHOD:
 		n = split(st, "--method", arg, item);
 		for (size_t i = 0; i < n; i++) {
-			int m = -1;
-			for (int k = 0; k < NMETHOD; k++)
-				if (!strcmp(item[i], method_name[k]))
-					m = k;
+			int m = method_of(item[i]);
 			if (m < 0)
 				argp_error(st, "--method: '%s' is not overbook, "
-					"aggregate, drift, peak, pct, nsigma, vpa or "
-					"calibrated",
+					"aggregate, drift, peak, pct, nsigma, vpa, "
+					"calibrated or mean",
 					item[i]);
 			opt_method[m] = true;
 		}
@@ -379,8 +422,8 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		if (npool > 1 && npool != ncpus)
 			argp_error(st, "--mem-pool: %zu sizes for %zu --cpus "
 				"sizes", npool, ncpus);
-		if (!method_given)
-			for (int k = 0; k < NMETHOD; k++)
+		if (!method_given)     /* the rows before mean */
+			for (int k = 0; k < M_MEAN; k++)
 				opt_method[k] = true;
 		(void)plan_given;
 		if (opt_kmax < opt_kmin)
@@ -598,21 +641,77 @@ profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
 	return 0;
 }
 
-/* The method's per-VM reservation: the order of placement, and the
- * summands of the plain methods. */
+/* ---- methods: rows of one table ----
+ *
+ * A method is its name, the node test (T_EQ1: Eq. 1 and Eq. 3, the
+ * paper's mode; T_AGG: Eq. 3 on the node's sum, Eq. 1 reduced to the
+ * lower bounds, ovb-place --mode aggregate; T_SUM: the exact sum of the
+ * per-VM reservations at most C, no (1 - O) discount; T_NSIGMA: mean +
+ * n sqrt(summed variance) at most C, in doubles), the per-VM cpu
+ * reservation (the summand of T_SUM, the order of the own placer), the
+ * profile a convolving test uses (sigma, rho and U) and the per-VM memory
+ * summand of T_SUM.  T_EQ1, T_AGG and T_SUM are placed by lib/place.c's
+ * engine, as ovb-place places (T_SUM as plain cpu= reservations); T_NSIGMA
+ * by the own first fit below (the engine has no such node test). */
+enum test { T_EQ1, T_AGG, T_SUM, T_NSIGMA };
+
+static double sz_eq1(const struct prof *p)
+{ return ovb_eq1_term(&p->need, p->need.tau); }
+static double sz_pct(const struct prof *p) { return p->pct; }
+static double sz_drift(const struct prof *p) { return p->dneed.sigma; }
+static double sz_cal(const struct prof *p) { return p->cneed.sigma; }
+static double sz_peak(const struct prof *p) { return p->peak; }
+static double sz_nsigma(const struct prof *p)
+{ return p->mean + opt_nsigma * sqrt(p->var); }
+static double sz_vpa(const struct prof *p) { return p->vpa; }
+static double sz_mean(const struct prof *p) { return p->mean; }
+static const struct ovb_need *nd_plain(const struct prof *p)
+{ return &p->need; }
+static const struct ovb_need *nd_drift(const struct prof *p)
+{ return &p->dneed; }
+static const struct ovb_need *nd_cal(const struct prof *p)
+{ return &p->cneed; }
+static const struct ovb_dist *u_plain(const struct prof *p) { return &p->d; }
+static const struct ovb_dist *u_drift(const struct prof *p) { return &p->dd; }
+static const struct ovb_dist *u_cal(const struct prof *p) { return &p->cd; }
+static double ms_req(const struct mprof *p) { return p->req; }
+static double ms_peak(const struct mprof *p) { return p->peak; }
+static double ms_vpa(const struct mprof *p) { return p->vpa; }
+static double ms_mean(const struct mprof *p) { return p->mean; }
+
+static const struct mrow {
+	const char *name;
+	enum test test;
+	double (*size)(const struct prof *p);
+	const struct ovb_need *(*need)(const struct prof *p);
+	const struct ovb_dist *(*u)(const struct prof *p);
+	double (*msize)(const struct mprof *p);
+} methods[] = {
+	[M_OVERBOOK] = { "overbook", T_EQ1, sz_eq1, nd_plain, u_plain, ms_req },
+	[M_AGG] = { "aggregate", T_AGG, sz_pct, nd_plain, u_plain, ms_req },
+	[M_DRIFT] = { "drift", T_AGG, sz_drift, nd_drift, u_drift, ms_req },
+	[M_PEAK] = { "peak", T_SUM, sz_peak, NULL, NULL, ms_peak },
+	[M_PCT] = { "pct", T_SUM, sz_pct, NULL, NULL, ms_req },
+	[M_NSIGMA] = { "nsigma", T_NSIGMA, sz_nsigma, NULL, NULL, ms_req },
+	[M_VPA] = { "vpa", T_SUM, sz_vpa, NULL, NULL, ms_vpa },
+	[M_CAL] = { "calibrated", T_AGG, sz_cal, nd_cal, u_cal, ms_req },
+	[M_MEAN] = { "mean", T_SUM, sz_mean, NULL, NULL, ms_mean },
+};
+
+/* The row named NAME, or -1. */
+static int
+method_of(const char *name)
+{
+	for (int k = 0; k < NMETHOD; k++)
+		if (!strcmp(name, methods[k].name))
+			return k;
+	return -1;
+}
+
 static double
 size_of(enum method m, const struct prof *p)
 {
-	switch (m) {
-	case M_OVERBOOK: return ovb_eq1_term(&p->need, p->need.tau);
-	case M_AGG: case M_PCT: return p->pct;
-	case M_DRIFT: return p->dneed.sigma;
-	case M_CAL: return p->cneed.sigma;
-	case M_PEAK: return p->peak;
-	case M_NSIGMA: return p->mean + opt_nsigma * sqrt(p->var);
-	case M_VPA: return p->vpa;
-	default: return 0;
-	}
+	return methods[m].size(p);
 }
 
 /* ---- memory ---- */
@@ -696,18 +795,17 @@ mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 
 /* ---- nodes ---- */
 
-/* The need a node test of method m convolves (M_OVERBOOK, M_AGG,
- * M_DRIFT, M_CAL). */
+/* The need a node test of method m convolves (T_EQ1, T_AGG). */
 static const struct ovb_need *
 need_of(enum method m, const struct prof *p)
 {
-	return m == M_DRIFT ? &p->dneed : m == M_CAL ? &p->cneed : &p->need;
+	return methods[m].need(p);
 }
 
 static bool
 convolved(enum method m)
 {
-	return m == M_OVERBOOK || m == M_AGG || m == M_DRIFT || m == M_CAL;
+	return methods[m].test == T_EQ1 || methods[m].test == T_AGG;
 }
 
 struct bnode {
@@ -785,7 +883,7 @@ mem_clear(struct mnode *x)
 static bool
 mem_conv(enum method m)
 {
-	return m == M_OVERBOOK || m == M_AGG || m == M_DRIFT || m == M_CAL;
+	return convolved(m);
 }
 
 /* The method's per-VM memory summand (conv methods: the request, beside
@@ -793,11 +891,7 @@ mem_conv(enum method m)
 static double
 mem_size(enum method m, const struct mprof *p)
 {
-	switch (m) {
-	case M_PEAK: return p->peak;
-	case M_VPA: return p->vpa;
-	default: return p->req;
-	}
+	return methods[m].msize(p);
 }
 
 /* Y of x's memory needs on grid g. */
@@ -824,7 +918,7 @@ mem_rule(enum method m, struct mnode *x, const struct mprof *p, double O)
 	}
 	if (ovb_sum_cmp(x->lim, n, mem_C + mem_pool) > 0)
 		return false;
-	if (m == M_NSIGMA)
+	if (methods[m].test == T_NSIGMA)
 		return x->mean + (p ? p->mean : 0) + opt_nsigma *
 			sqrt(x->var + (p ? p->var : 0)) <= mem_C;
 	if (ovb_sum_cmp(x->sz, n, mem_C) > 0)
@@ -907,25 +1001,19 @@ fits(enum method m, struct bnode *nd, const struct prof *p, double sz,
 {
 	if (!mem_rule(m, &nd->mem, &p->mp, O))
 		return false;
-	struct ovb_need x = *need_of(m, p);
-	x.agg = m == M_AGG || m == M_DRIFT || m == M_CAL;
-	switch (m) {
-	case M_OVERBOOK:
-	case M_AGG:     /* the members' needs have the same mode */
-	case M_DRIFT:
-	case M_CAL:
+	if (convolved(m)) {     /* the members' needs have one mode */
+		struct ovb_need x = *need_of(m, p);
+		x.agg = methods[m].test == T_AGG;
 		if (!ovb_eq1_holds(nd->need, nd->n, &x, C))
 			return false;
 		return eq3_fits(nd, &x, C, O);
-	case M_NSIGMA:
+	}
+	if (methods[m].test == T_NSIGMA)
 		return nd->mean + p->mean + opt_nsigma * sqrt(nd->var + p->var)
 			<= C;
-	default: {
-		nd->size = ovb_xrealloc(nd->size, nd->n + 1, sizeof *nd->size);
-		nd->size[nd->n] = sz;
-		return ovb_sum_cmp(nd->size, nd->n + 1, C) <= 0;
-	}
-	}
+	nd->size = ovb_xrealloc(nd->size, nd->n + 1, sizeof *nd->size);
+	nd->size[nd->n] = sz;
+	return ovb_sum_cmp(nd->size, nd->n + 1, C) <= 0;
 }
 
 static void
@@ -935,8 +1023,8 @@ node_add(enum method m, struct bnode *nd, size_t v, const struct prof *p,
 	size_t n1 = nd->n, n2 = nd->n;
 	*OVB_PUSH(nd->vm, n1, nd->cap) = v;
 	struct ovb_need *x = OVB_PUSH(nd->need, n2, nd->capneed);
-	*x = *need_of(m, p);
-	x->agg = m == M_AGG || m == M_DRIFT || m == M_CAL;
+	*x = convolved(m) ? *need_of(m, p) : p->need;
+	x->agg = methods[m].test == T_AGG;
 	nd->size = ovb_xrealloc(nd->size, nd->n + 1, sizeof *nd->size);
 	nd->size[nd->n++] = sz;
 	nd->mean += p->mean;
@@ -977,18 +1065,16 @@ node_holds(enum method m, struct bnode *nd, double C, double O)
 		return true;
 	if (!mem_rule(m, &nd->mem, NULL, O))
 		return false;
-	switch (m) {
-	case M_OVERBOOK: case M_AGG: case M_DRIFT: case M_CAL:
+	if (convolved(m)) {
 		if (!ovb_eq1_holds(nd->need, nd->n, NULL, C) ||
 		    !ovb_grid_holds(nd->need, nd->n, NULL, nd->g))
 			return false;
 		return ovb_eq3_decide(nd->need, nd->n, NULL, nd->g, C, O,
 			ovb_pmf_tail(&nd->y, C));
-	case M_NSIGMA:
-		return nd->mean + opt_nsigma * sqrt(nd->var) <= C;
-	default:
-		return ovb_sum_cmp(nd->size, nd->n, C) <= 0;
 	}
+	if (methods[m].test == T_NSIGMA)
+		return nd->mean + opt_nsigma * sqrt(nd->var) <= C;
+	return ovb_sum_cmp(nd->size, nd->n, C) <= 0;
 }
 
 /* Node nd again without its i-th VM, which is returned. */
@@ -1012,7 +1098,11 @@ node_drop(enum method m, struct bnode *nd, size_t i, const struct prof *pr,
 
 /* ---- one configuration ---- */
 
+struct text { char *buf; size_t len; };
+
 struct cfg {
+	size_t id;                      /* its ID, c1, c2, ... (--keep) */
+	struct text plan;               /* the last plan (engine methods) */
 	enum method m;
 	double cpus, O;
 	uint64_t train;
@@ -1036,9 +1126,11 @@ cmp_sortv(const void *a, const void *b)
 	return (x->v > y->v) - (x->v < y->v);
 }
 
-/* Places the profiled VMs; node_of[v] the node index or OVB_NONE. */
+/* The own placer (methods the engine cannot place): places the profiled
+ * VMs; node_of[v] the node index or OVB_NONE. */
 static size_t
-place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused)
+place_own(struct cfg *c, const struct prof *pr, size_t *node_of,
+	size_t *nused)
 {
 	struct sortv *ord = ovb_xcalloc(nvm + 1, sizeof *ord);
 	size_t n = 0;
@@ -1160,6 +1252,479 @@ place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused)
 	free(ord);
 	free(szof);
 	return placed;
+}
+
+/* ---- placing through the engine (lib/place.c), as ovb-place places ----
+ *
+ * A period's inputs are written in the project's formats (a cluster of K
+ * identical nodes n1..nK, one application per VM with one capsule "vm",
+ * the VMs' profiles, the previous period's plan when re-planning), read
+ * back by the formats' readers, and placed by ovb_place_run with
+ * ovb-place's options: --keep writes these very texts, so ovb-place on
+ * them makes the same plan, byte for byte.  K is the least number of
+ * nodes (at least the previous plan's) on which the policy places as many
+ * VMs, with as few nodes left broken by the repair, as on one node a VM. */
+
+static _Noreturn void
+nomem(void)
+{
+	ovb_warn("out of memory");
+	exit(OVB_ESOFT);
+}
+
+static FILE *
+text_open(struct text *t)
+{
+	free(t->buf);
+	t->buf = NULL;
+	t->len = 0;
+	return ovb_xmemstream(&t->buf, &t->len);
+}
+
+static void
+text_close(FILE *f)
+{
+	if (fclose(f))
+		nomem();
+}
+
+/* Reads text t (named name in messages) by rd into out. */
+static int
+text_read(const struct text *t, const char *name,
+	int (*rd)(struct ovb_lex *lx, void *out), void *out)
+{
+	FILE *f = fmemopen(t->buf, t->len, "r");
+	if (!f)
+		nomem();
+	struct ovb_lex lx;
+	ovb_lex_init(&lx, f, name);
+	int st = rd(&lx, out);
+	ovb_lex_free(&lx);
+	fclose(f);
+	return st;
+}
+
+static int rd_cluster(struct ovb_lex *lx, void *o)
+{ return ovb_cluster_read(lx, o); }
+static int rd_apps(struct ovb_lex *lx, void *o)
+{ return ovb_apps_read(lx, o); }
+static int rd_plan(struct ovb_lex *lx, void *o)
+{ return ovb_plan_read(lx, o); }
+
+/* Profiles as ovb-place takes a file of them (merged, remembering it). */
+static int
+rd_prof(struct ovb_lex *lx, void *o)
+{
+	struct ovb_profiles p;
+	int st = ovb_profile_read(lx, &p);
+	if (!st)
+		return ovb_profile_merge(o, &p, lx->name);
+	ovb_profile_free(&p);
+	return st;
+}
+
+/* The cluster: K nodes of c's size (and memory). */
+static void
+cluster_text(const struct cfg *c, size_t K, struct text *t)
+{
+	FILE *f = text_open(t);
+	char a[32], b[32];
+	fputs("ovb-cluster 1\n# node NAME CPU cpu NET B/s [mem M B mem-pool "
+		"P B]: ovb-backtest's identical nodes\n", f);
+	for (size_t k = 0; k < K; k++) {
+		fprintf(f, "node n%zu %s cpu 125000000 B/s", k + 1,
+			ovb_fmt_real(a, c->cpus));
+		if (c->mem > 0) {
+			fprintf(f, " mem %s B", ovb_fmt_real(b, c->mem));
+			if (c->pool > 0)
+				fprintf(f, " mem-pool %s B",
+					ovb_fmt_real(a, c->pool));
+		}
+		fputc('\n', f);
+	}
+	text_close(f);
+}
+
+/* The profiles of the placeable VMs: a convolving method's profile (its
+ * sigma, rho, tau, O and U) and, when memory is modeled, the memory
+ * block (request, limit, the window peaks' U). */
+static void
+profile_text(const struct cfg *c, const struct prof *pr, struct text *t)
+{
+	struct ovb_profiles ps = { 0 };
+	for (size_t v = 0; v < nvm; v++) {
+		if (!pr[v].ok)
+			continue;
+		if (convolved(c->m)) {
+			const struct ovb_need *n = need_of(c->m, &pr[v]);
+			*OVB_PUSH(ps.q, ps.n, ps.cap) = (struct ovb_qos){
+				.sigma = n->sigma, .rho = n->rho,
+				.tau = n->tau, .O = c->O,
+				.U = *methods[c->m].u(&pr[v]) };
+		}
+		if (c->mem > 0) {
+			const struct mprof *mp = &pr[v].mp;
+			*OVB_PUSH(ps.q, ps.n, ps.cap) = (struct ovb_qos){
+				.sigma = mp->req, .tau = (double)opt_mwin,
+				.limit = mp->lim, .O = c->O, .U = mp->d };
+		}
+	}
+	free(t->buf);
+	*t = (struct text){ 0 };        /* none: no profiles file */
+	if (ps.n) {
+		FILE *f = text_open(t);
+		ovb_profile_write(f, &ps);
+		text_close(f);
+	}
+	free(ps.q);     /* the blocks' U belong to pr */
+}
+
+/* Is VM name placed or rejected in plan p? */
+static bool
+in_plan(const struct ovb_plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->p[i].app, name))
+			return true;
+	for (size_t i = 0; i < p->nrej; i++)
+		if (!strcmp(p->rej[i].app, name))
+			return true;
+	return false;
+}
+
+/* The applications: re-planning, each VM of the previous plan op=modify
+ * (op=terminate without a profile now, or when gone[v]: no node takes it
+ * alone, as a fresh plan would reject it), then the others op=new (one
+ * run, which a decreasing policy sorts), each in the series' order. */
+static void
+apps_text(const struct cfg *c, const struct prof *pr,
+	const struct ovb_plan *prev, const bool *gone, struct text *t)
+{
+	struct ovb_apps as = { 0 };
+	for (int pass = prev ? 0 : 1; pass < 2; pass++)
+		for (size_t v = 0; v < nvm; v++) {
+			const char *name = vms[v].s->capsule;
+			bool old = prev && in_plan(prev, name);
+			if (old != !pass || (!pr[v].ok && !old))
+				continue;
+			struct ovb_app *a = OVB_PUSH(as.app, as.n, as.cap);
+			*a = (struct ovb_app){ .name = ovb_xstrdup(name),
+				.op = !old ? OVB_OP_NEW : pr[v].ok && !(gone &&
+				gone[v]) ? OVB_OP_MODIFY : OVB_OP_TERMINATE,
+				.O = NAN,
+				.tau = NAN, .aggregate = NAN };
+			if (a->op == OVB_OP_TERMINATE)
+				continue;
+			struct ovb_capsule *k = OVB_PUSH(a->cap, a->ncap,
+				a->capcap);
+			*k = (struct ovb_capsule){ .name = ovb_xstrdup("vm"),
+				.O = NAN, .tau = NAN, .epsilon = NAN };
+			if (convolved(c->m))
+				k->profile = ovb_xstrdup(name);
+			else if (!((k->resv[OVB_CPU] = size_of(c->m,
+			    &pr[v])) > 0))
+				/* ovb-apps wants a positive reservation:
+				 * a VM that needs no cpu asks 1 B/s of net */
+				k->resv[OVB_NET] = 1;
+		}
+	FILE *f = text_open(t);
+	ovb_apps_write(f, &as);
+	text_close(f);
+	ovb_apps_free(&as);
+}
+
+/* One period's inputs, read back as ovb-place reads them. */
+struct period_in {
+	struct text cluster, apps, prof;
+	struct ovb_apps a;
+	struct ovb_profiles p;
+	struct ovb_plan prev;
+	bool have_prev;
+};
+
+static void
+period_in_free(struct period_in *in)
+{
+	free(in->cluster.buf);
+	free(in->apps.buf);
+	free(in->prof.buf);
+	ovb_apps_free(&in->a);
+	ovb_profile_free(&in->p);
+	ovb_plan_free(&in->prev);       /* read in part, or zeroed */
+	memset(in, 0, sizeof *in);
+}
+
+/* ovb-place's options for c (the command of --keep, after the name). */
+static void
+place_options(FILE *f, const struct cfg *c, bool have_prev)
+{
+	fprintf(f, " --policy %s --seed 1 --grid %llu",
+		ovb_place_policy_name(opt_policy),
+		(unsigned long long)opt_grid);
+	if (methods[c->m].test == T_AGG)
+		fputs(" --mode aggregate", f);
+	if (have_prev)
+		fprintf(f, " --max-moves %llu", (unsigned long long)(opt_repair
+			? opt_moves : UINT64_MAX));
+}
+
+/* The engine on in with K nodes: 0 or the status; res set. */
+static int
+engine_run(const struct cfg *c, struct period_in *in, size_t K, int policy,
+	struct ovb_place_res *res)
+{
+	struct ovb_cluster cl;
+	cluster_text(c, K, &in->cluster);
+	int st = text_read(&in->cluster, "cluster", rd_cluster, &cl);
+	memset(res, 0, sizeof *res);
+	if (st) {
+		ovb_cluster_free(&cl);
+		return st;
+	}
+	struct ovb_place_req q = { .cluster = &cl, .apps = &in->a,
+		.prof = &in->p, .existing = in->have_prev ? &in->prev : NULL,
+		.cluster_file = "cluster", .apps_file = "apps",
+		.plan_file = "previous", .policy = policy, .seed = 1,
+		.grid = opt_grid, .aggregate = methods[c->m].test == T_AGG,
+		.mode_given = methods[c->m].test == T_AGG,
+		.repair = in->have_prev,
+		.max_moves = opt_repair ? opt_moves : UINT64_MAX };
+	q.forecast = ovb_profiles_forecast(&in->p);
+	bool quiet = ovb_quiet;
+	ovb_quiet = true;       /* a trial's warnings are not the answer's */
+	st = ovb_place_run(&q, res);
+	ovb_quiet = quiet;
+	ovb_cluster_free(&cl);
+	return st;
+}
+
+/* Writes t to DIR/NAME, whole or not at all. */
+static int
+keep_file(const char *dir, const char *name, const char *buf, size_t len)
+{
+	char *path = NULL;
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		nomem();
+	struct ovb_out o;
+	int st = ovb_out_open(&o, path);
+	if (!st) {
+		fwrite(buf, 1, len, o.f);
+		st = ovb_out_close(&o, true);
+	}
+	free(path);
+	return st;
+}
+
+static int
+keep_dir(const char *path)
+{
+	if (mkdir(path, 0777) && errno != EEXIST) {
+		ovb_warn("%s: cannot create: %s", path, strerror(errno));
+		return OVB_EIO;
+	}
+	return 0;
+}
+
+/* --keep: period k of c's inputs, plan and command in DIR/cID/pK. */
+static int
+keep_period(const struct cfg *c, uint64_t k, const struct period_in *in,
+	const struct text *plan, const char *why_not)
+{
+	const char *dir = opt_keep ? opt_keep : ".";
+	char *d1 = NULL, *d2 = NULL;
+	if (asprintf(&d1, "%s/c%zu", dir, c->id) < 0 ||
+	    asprintf(&d2, "%s/p%llu", d1, (unsigned long long)k) < 0)
+		nomem();
+	int st = keep_dir(dir);
+	if (!st)
+		st = keep_dir(d1);
+	if (!st)
+		st = keep_dir(d2);
+	struct text cmd = { 0 };
+	FILE *f = text_open(&cmd);
+	if (why_not)
+		fprintf(f, "# %s: ovb-place cannot run this node test (%s); "
+			"the plan was made by ovb-backtest's own first fit\n",
+			methods[c->m].name, why_not);
+	else {
+		fputs("ovb-place", f);
+		place_options(f, c, in->have_prev);
+		fprintf(f, " cluster apps%s%s\n", in->prof.buf ?
+			" profiles" : "", in->have_prev ? " previous" : "");
+	}
+	text_close(f);
+	if (!st)
+		st = keep_file(d2, "cmd", cmd.buf, cmd.len);
+	if (!st && in->cluster.buf)
+		st = keep_file(d2, "cluster", in->cluster.buf, in->cluster.len);
+	if (!st && in->apps.buf)
+		st = keep_file(d2, "apps", in->apps.buf, in->apps.len);
+	if (!st && in->prof.buf)
+		st = keep_file(d2, "profiles", in->prof.buf, in->prof.len);
+	if (!st && in->have_prev)
+		st = keep_file(d2, "previous", c->plan.buf, c->plan.len);
+	if (!st && plan && plan->buf)
+		st = keep_file(d2, "plan", plan->buf, plan->len);
+	free(cmd.buf);
+	free(d1);
+	free(d2);
+	return st;
+}
+
+/* The VMs no node takes alone: those rejected by a fresh plan (no
+ * previous plan) on nok nodes by worst-fit, which gives each VM a node of
+ * its own; NULL when every one fits.  The profiles are in's. */
+static bool *
+alone_out(const struct cfg *c, const struct prof *pr, struct period_in *in,
+	size_t nok, int *st)
+{
+	struct period_in f = { 0 };
+	apps_text(c, pr, NULL, NULL, &f.apps);
+	*st = text_read(&f.apps, "apps", rd_apps, &f.a);
+	f.p = in->p;                    /* borrowed */
+	struct ovb_place_res r = { 0 };
+	if (!*st && f.a.n)
+		*st = engine_run(c, &f, nok, ovb_place_policy("worst-fit"), &r);
+	bool *out = NULL;
+	for (size_t i = 0; !*st && i < r.plan.nrej; i++)
+		for (size_t v = 0; v < nvm; v++)
+			if (!strcmp(vms[v].s->capsule, r.plan.rej[i].app)) {
+				if (!out)
+					out = ovb_xcalloc(nvm + 1, sizeof *out);
+				out[v] = true;
+			}
+	ovb_plan_free(&r.plan);
+	f.p = (struct ovb_profiles){ 0 };
+	period_in_free(&f);
+	return out;
+}
+
+/* Places the profiled VMs of c through the engine: node_of[v] the node
+ * index or OVB_NONE, *nused the nodes used; c->plan becomes the plan's
+ * text.  period: the period number for --keep (0: not kept). */
+static int
+place_engine(struct cfg *c, const struct prof *pr, size_t *node_of,
+	size_t *nused, size_t *placed, uint64_t period)
+{
+	struct period_in in = { 0 };
+	int st = 0;
+	size_t nok = 0, prevmax = 0;
+	for (size_t v = 0; v < nvm; v++) {
+		nok += pr[v].ok;
+		node_of[v] = OVB_NONE;
+	}
+	if (c->rolling && c->plan.buf) {
+		st = text_read(&c->plan, "previous", rd_plan, &in.prev);
+		in.have_prev = !st;
+		for (size_t v = 0; !st && v < nvm; v++)
+			if (c->prev[v] != OVB_NONE && c->prev[v] + 1 > prevmax)
+				prevmax = c->prev[v] + 1;
+	}
+	bool *gone = NULL;
+	if (!st) {
+		profile_text(c, pr, &in.prof);
+		if (in.prof.buf)
+			st = text_read(&in.prof, "profiles", rd_prof, &in.p);
+	}
+	if (!st && in.have_prev)
+		gone = alone_out(c, pr, &in, nok ? nok : 1, &st);
+	if (!st) {
+		apps_text(c, pr, in.have_prev ? &in.prev : NULL, gone,
+			&in.apps);
+		st = text_read(&in.apps, "apps", rd_apps, &in.a);
+	}
+	free(gone);
+	size_t K = opt_nodes ? opt_nodes : nok > prevmax ? nok : prevmax;
+	if (!K)
+		K = 1;
+	struct ovb_place_res res = { 0 };
+	if (!st && !in.a.n) {   /* nothing to place */
+		free(c->plan.buf);
+		c->plan = (struct text){ 0 };
+		period_in_free(&in);
+		*placed = *nused = 0;
+		return 0;
+	}
+	if (!st)
+		st = engine_run(c, &in, K, opt_policy, &res);
+	/* the least K as good as K nodes: as many placed, no more nodes
+	 * left broken */
+	size_t want = res.plan.n, warn = res.nwarnings;
+	for (size_t k = prevmax ? prevmax : 1; !st && !opt_nodes && k < K;
+	     k++) {
+		struct ovb_place_res r;
+		st = engine_run(c, &in, k, opt_policy, &r);
+		if (!st && r.plan.n >= want && r.nwarnings <= warn) {
+			ovb_plan_free(&res.plan);
+			res = r;
+			K = k;
+			break;
+		}
+		ovb_plan_free(&r.plan);
+	}
+	*placed = *nused = 0;
+	if (!st) {
+		for (size_t i = 0; i < res.plan.n; i++) {
+			const struct ovb_placed *p = &res.plan.p[i];
+			size_t v = 0, k = 0;
+			while (v < nvm && strcmp(vms[v].s->capsule, p->app))
+				v++;
+			if (v == nvm || sscanf(p->node, "n%zu", &k) != 1 || !k)
+				abort();        /* the engine's own names */
+			node_of[v] = k - 1;
+			++*placed;
+		}
+		bool *used = ovb_xcalloc(K + 1, sizeof *used);
+		for (size_t v = 0; v < nvm; v++)
+			if (node_of[v] != OVB_NONE && !used[node_of[v]]) {
+				used[node_of[v]] = true;
+				++*nused;
+			}
+		free(used);
+		struct text plan = { 0 };
+		FILE *f = text_open(&plan);
+		ovb_plan_write(f, &res.plan);
+		text_close(f);
+		/* the period's plan is kept with the inputs it came from */
+		if (period && opt_keep && c->id) {
+			cluster_text(c, K, &in.cluster);
+			st = keep_period(c, period, &in, &plan, NULL);
+		}
+		free(c->plan.buf);
+		c->plan = plan;
+	}
+	ovb_plan_free(&res.plan);
+	period_in_free(&in);
+	return st;
+}
+
+/* Why ovb-place cannot place c's method, or NULL. */
+static const char *
+own_reason(const struct cfg *c)
+{
+	if (methods[c->m].test == T_NSIGMA)
+		return "mean + n sqrt(summed variance) <= C";
+	if (methods[c->m].test == T_SUM && c->mem > 0)
+		return "a plain memory reservation: ovb-apps has no mem=";
+	return NULL;
+}
+
+/* Places the profiled VMs of c by its method: node_of[v] the node index
+ * or OVB_NONE; *placed, *nused; 0 or the status.  period: for --keep (0:
+ * not kept). */
+static int
+place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused,
+	size_t *placed, uint64_t period)
+{
+	const char *why = own_reason(c);
+	if (!why)
+		return place_engine(c, pr, node_of, nused, placed, period);
+	*placed = place_own(c, pr, node_of, nused);
+	if (period && opt_keep && c->id) {
+		struct period_in in = { 0 };
+		return keep_period(c, period, &in, NULL, why);
+	}
+	return 0;
 }
 
 /* A cursor over the slots of [a, b) in which every one of n series has
@@ -1582,8 +2147,6 @@ struct calarg {
 	int status;
 };
 
-static size_t place(struct cfg *c, const struct prof *pr, size_t *node_of,
-	size_t *nused);
 static void replay(const size_t *on, size_t n, uint64_t a, uint64_t b,
 	double C, uint64_t *slots, uint64_t *over, bool mem);
 
@@ -1635,9 +2198,13 @@ cal_holds(double k, void *arg)
 			break;
 		struct cfg t = { .m = M_CAL, .cpus = ca->c->cpus,
 			.O = ca->c->O };
-		size_t nused;
+		size_t nused, placed;
 		/* k is cpu's: the folds are placed by cpu alone (MEM 0) */
-		place(&t, ca->tmp, ca->node_of, &nused);
+		ca->status = place(&t, ca->tmp, ca->node_of, &nused, &placed,
+			0);
+		free(t.plan.buf);
+		if (ca->status)
+			break;
 		for (size_t nk = 0; ok && nk < nvm; nk++) {
 			size_t n = 0;
 			for (size_t v = 0; v < nvm; v++)
@@ -1725,7 +2292,7 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 	struct ovb_bt_config *cf = OVB_PUSH(out->conf, out->nconf,
 		out->capconf);
 	*cf = (struct ovb_bt_config){ .id = ovb_xstrdup(b),
-		.method = ovb_xstrdup(method_name[c->m]), .cpus = c->cpus,
+		.method = ovb_xstrdup(methods[c->m].name), .cpus = c->cpus,
 		.O = c->O, .train = c->train, .replay = opt_replay,
 		.rolling = c->rolling, .repair = c->rolling && opt_repair,
 		.max_moves = opt_moves, .valid_until = c->rolling ? 0 :
@@ -1851,7 +2418,7 @@ main(int argc, char **argv)
 			(unsigned long long)maxtrain);
 	bool plans[2] = { opt_rolling, opt_oneshot };
 	struct ovb_backtest out = { 0 };
-	size_t id = 0;
+	size_t id = 0, ids = 0;
 	double work = 0, total = (double)(opt_rolling + opt_oneshot) *
 		(double)(ntrain * nO) * (double)nper;
 	struct prof *pr = ovb_xcalloc(nvm + 1, sizeof *pr);
@@ -1866,7 +2433,9 @@ main(int argc, char **argv)
 			for (size_t ic = 0; ic < ncpus; ic++)
 				for (int m = 0; m < NMETHOD; m++) {
 					struct cfg *c = &cf[ic * NMETHOD + m];
-					*c = (struct cfg){ .m = (enum method)m,
+					/* the ID append() will give it */
+					*c = (struct cfg){ .id = opt_method[m] ?
+						++ids : 0, .m = (enum method)m,
 						.cpus = opt_cpus[ic], .O = opt_O[io],
 						.train = W, .rolling = pl == 0 };
 					if (mem_on) {
@@ -1931,8 +2500,10 @@ main(int argc, char **argv)
 							break;
 					}
 					if (plan_now) {
-						placed = place(c, pr, node_of,
-							&nused);
+						status = place(c, pr, node_of,
+							&nused, &placed, k);
+						if (status)
+							break;
 						for (size_t v = 0; v < nvm; v++) {
 							if (node_of[v] == OVB_NONE)
 								continue;
@@ -2019,6 +2590,7 @@ main(int argc, char **argv)
 					}
 					ovb_backtest_free(&c->bt);
 					free(c->prev);
+					free(c->plan.buf);
 				}
 			}
 		}

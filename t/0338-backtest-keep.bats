@@ -1,0 +1,216 @@
+#!/usr/bin/env bats
+# ovb-backtest places through lib/place.c's engine, as ovb-place does:
+# --keep DIR writes every planned period's cluster, apps, profiles, the
+# plan re-planned from (previous), the plan and cmd, the ovb-place command.
+# ovb-place, a separate process reading those files, must make the same
+# plan byte for byte, and the backtest's place records of the period must
+# be that plan's.  A method ovb-place cannot run (nsigma; the plain
+# reservations with memory) says so in cmd.  The Bitbrains runs skip when
+# ../shared/data/bitbrains-rnd is absent.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	T=$BATS_TEST_TMPDIR
+	BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
+	S=$DATA/backtest-small.series
+	M=$DATA/backtest-mem.series
+	SMALL=(--start 0 --train 600s --replay 600s --cpus 4 --tolerance 0.5)
+	ALL=overbook,aggregate,drift,peak,pct,nsigma,vpa,calibrated,mean
+}
+
+# replan BT KEEP: for every period kept, ovb-place on its files (its cmd)
+# makes its plan, byte for byte, and BT's place records of that
+# configuration and period are the plan's; prints "compared N own M" (M
+# periods of methods ovb-place cannot run)
+replan() {
+	local bt=$1 keep=$2 d n=0 own=0 id k
+	for d in "$keep"/c*/p*; do
+		id=${d%/*}
+		id=${id##*/}
+		k=${d##*/p}
+		if [[ $(head -c1 "$d/cmd") == '#' ]]; then
+			own=$((own + 1))
+			continue
+		fi
+		if ! (cd "$d" && sh cmd >"$T/replan" 2>"$T/replan.err"); then
+			echo "$d: ovb-place failed: $(cat "$T/replan.err")"
+			return 1
+		fi
+		if ! cmp -s "$T/replan" "$d/plan"; then
+			echo "$d: ovb-place made another plan"
+			return 1
+		fi
+		if ! diff <(awk -v c="$id" -v k="$k" '$1 == "place" && $2 == c &&
+		    $3 == k { print $4, $5 }' "$bt" | sort) \
+		    <(awk '$1 == "place" { print $2, $4 }' "$d/plan" | sort) \
+		    >/dev/null; then
+			echo "$d: the backtest's place records are not the plan"
+			return 1
+		fi
+		n=$((n + 1))
+	done
+	echo "compared $n own $own"
+}
+
+@test "hand-made: every method, rolling and one-shot: ovb-place on the kept files makes each period's plan" {
+	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" -m "$ALL" \
+		--plan rolling,one-shot --keep "$T/k" "$S"
+	assert_equal "$stderr" ''
+	printf '%s\n' "$output" >"$T/bt"
+	# 9 methods x (2 rolling periods + 1 one-shot plan); nsigma's 3 are
+	# its own placer's
+	run -0 replan "$T/bt" "$T/k"
+	assert_output 'compared 24 own 3'
+	run -0 cat "$T/k/c6/p1/cmd"
+	assert_output --partial '# nsigma: ovb-place cannot run this node test'
+	# re-planning: period 2 of a rolling plan starts from period 1's
+	cmp "$T/k/c1/p1/plan" "$T/k/c1/p2/previous"
+	run -0 grep -c 'op=modify' "$T/k/c1/p2/apps"
+	assert_output 3
+	# the oracle replays every plan (and checks peak's, pct's and mean's
+	# sums)
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$S"
+	assert_output agree
+}
+
+@test "memory: the convolving methods' plans are ovb-place's; the plain sums say why not" {
+	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" --mem-window 300s \
+		--mem 3 --mem-pool 1.5 -m "$ALL" --keep "$T/k" "$M"
+	printf '%s\n' "$output" >"$T/bt"
+	# overbook, aggregate, drift, calibrated: 2 periods each
+	run -0 replan "$T/bt" "$T/k"
+	assert_output 'compared 8 own 10'
+	run -0 cat "$T/k/c4/p1/cmd"
+	assert_output --partial 'ovb-apps has no mem='
+	run -0 grep -c '^profile .* mem$' "$T/k/c1/p1/profiles"
+	assert_output 3
+	run -0 python3 "$ORACLE/backtest.py" --mem-window 300 "$T/bt" \
+		--series "$M"
+	assert_output agree
+}
+
+@test "--policy first-fit-decreasing and --max-moves 1: still ovb-place's plans" {
+	ovb-backtest "${SMALL[@]}" -m "$ALL" --policy first-fit-decreasing \
+		--max-moves 1 --keep "$T/k" "$S" >"$T/bt"
+	run -0 replan "$T/bt" "$T/k"
+	assert_output 'compared 16 own 2'
+	run -0 cat "$T/k/c1/p2/cmd"
+	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --max-moves 1 cluster apps profiles previous'
+}
+
+@test "the comparison fails on another policy's plan" {
+	ovb-backtest "${SMALL[@]}" -m peak --periods 1 --keep "$T/k" "$S" >"$T/bt"
+	run -0 replan "$T/bt" "$T/k"
+	# worst-fit puts c beside b, best-fit beside a
+	sed -i 's/worst-fit/best-fit/' "$T/k/c1/p1/cmd"
+	run -1 replan "$T/bt" "$T/k"
+	assert_output --partial 'c1/p1: ovb-place made another plan'
+}
+
+@test "a new method is a row: mean, the sum of the training means, packs all three; the oracle checks its sums" {
+	run -0 ovb-backtest "${SMALL[@]}" -m mean,peak --periods 1 "$S"
+	assert_line --regexp '^config c2 mean '
+	# the training means fit one node of 4 cpus (peak needs two)
+	assert_line 'place c2 1 a n1'
+	assert_line 'place c2 1 b n1'
+	assert_line 'place c2 1 c n1'
+	printf '%s\n' "$output" >"$T/bt"
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$S"
+	assert_output agree
+	# the oracle catches a mean plan whose sum exceeds the node
+	run -0 ovb-backtest --start 0 --train 600s --replay 600s --cpus 2 \
+		--tolerance 0.5 -m mean --periods 1 "$S"
+	printf '%s\n' "$output" >"$T/bt2"
+	variant bigger "$T/bt2" 's/^config c1 mean 2 /config c1 mean 1.5 /'
+	run -1 python3 "$ORACLE/backtest.py" "$BAD" --series "$S"
+	assert_output --partial 'the mean sum'
+}
+
+@test "a VM that used no cpu in training is placed (1 B/s of net: ovb-apps wants a positive reservation), by ovb-place too" {
+	printf '%s\n' 'ovb-series 1' 'series a cpu' 'interval 300 s' \
+		'sample 0 1' 'sample 300 2' 'sample 600 1' 'sample 900 1' \
+		'series z cpu' 'interval 300 s' 'sample 0 0' 'sample 300 0' \
+		'sample 600 0' 'sample 900 0.5' >"$T/z.series"
+	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" -m peak,pct,vpa,mean \
+		--periods 1 --keep "$T/k" "$T/z.series"
+	printf '%s\n' "$output" >"$T/bt"
+	assert_line 'place c1 1 z n1'
+	run -0 grep -c 'capsule vm cpu=0 net=1$' "$T/k/c1/p1/apps"
+	assert_output 1
+	run -0 replan "$T/bt" "$T/k"
+	assert_output 'compared 4 own 0'
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/z.series"
+	assert_output agree
+}
+
+@test "re-planning: a VM of the last plan that no node takes alone now leaves (op=terminate), as a fresh plan would reject it" {
+	printf '%s\n' 'ovb-series 1' 'series a cpu' 'interval 300 s' \
+		'sample 0 1' 'sample 300 1' 'sample 600 5' 'sample 900 5' \
+		'sample 1200 1' 'sample 1500 1' \
+		'series b cpu' 'interval 300 s' 'sample 0 1' 'sample 300 1' \
+		'sample 600 1' 'sample 900 1' 'sample 1200 1' 'sample 1500 1' \
+		>"$T/g.series"
+	run -0 --separate-stderr ovb-backtest --start 0 --train 600s \
+		--replay 600s --cpus 4 --tolerance 0 -m peak --periods 2 \
+		--keep "$T/k" "$T/g.series"
+	printf '%s\n' "$output" >"$T/bt"
+	# a's training peak is 5 cpu for period 2: above 4, it is out
+	assert_line 'period c1 2 1200 1800 1 1 1 0'
+	run -0 grep -c '^app a op=terminate$' "$T/k/c1/p2/apps"
+	assert_output 1
+	run -0 replan "$T/bt" "$T/k"
+	assert_output 'compared 2 own 0'
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/g.series"
+	assert_output agree
+}
+
+@test "same inputs, same bytes, kept files too; the table is the same with and without --keep" {
+	ovb-backtest "${SMALL[@]}" --keep "$T/a" "$S" >"$T/a.bt"
+	ovb-backtest "${SMALL[@]}" --keep "$T/b" "$S" >"$T/b.bt"
+	ovb-backtest "${SMALL[@]}" "$S" >"$T/c.bt"
+	cmp "$T/a.bt" "$T/b.bt"
+	cmp "$T/a.bt" "$T/c.bt"
+	diff -r "$T/a" "$T/b"
+}
+
+@test "bad options and an unwritable --keep: 64 and 74, nothing written" {
+	run -64 --separate-stderr ovb-backtest "${SMALL[@]}" --policy worstfit "$S"
+	assert_output ''
+	assert_equal "${stderr_lines[0]}" "ovb-backtest: --policy: 'worstfit' is not worst-fit, best-fit, tolerance, random or first-fit-decreasing"
+	: >"$T/file"
+	run -74 --separate-stderr ovb-backtest "${SMALL[@]}" --keep "$T/file" -o "$T/out" "$S"
+	assert_output ''
+	assert_equal "$stderr" "ovb-backtest: $T/file/c1: cannot create: Not a directory"
+	[[ ! -e $T/out ]]
+}
+
+@test "bitbrains: every rolling period of the shipped backtest, every method ovb-place can run: ovb-place on the kept files makes the same plan" {
+	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
+		skip "the Bitbrains traces are not at $BB"
+	local m
+	for m in 7 8 9; do
+		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
+	done
+	# the shipped configurations (README): 4, 8, 16 cpus, O 1% and 5%,
+	# 14 and 28 days, rolling weekly, memory 4 GiB a cpu
+	ovb-backtest --keep "$T/k" "$T/7.series" "$T/8.series" \
+		"$T/9.series" >"$T/bt"
+	local periods
+	periods=$(grep -c '^period ' "$T/bt")
+	# 96 configurations x 9 weeks; peak, pct and vpa (plain sums with
+	# memory) and nsigma are the own placer's: 4 of 8 methods
+	assert_equal "$periods" 864
+	run -0 replan "$T/bt" "$T/k"
+	assert_output "compared 432 own 432"
+	# cpu alone: the plain sums go through the engine too
+	ovb-backtest --mem 0 -m peak,pct,vpa,mean --keep "$T/k0" \
+		"$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt0"
+	run -0 replan "$T/bt0" "$T/k0"
+	assert_output "compared 432 own 0"
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt0" --csv \
+		"$BB"/2013-7/*.csv.gz "$BB"/2013-8/*.csv.gz "$BB"/2013-9/*.csv.gz
+	assert_output agree
+}
