@@ -3,7 +3,8 @@
  *
  *	cpus N / span T0 T1 / capsule NAME SELECTOR /
  *	busy NAME START END CPUS / send NAME T BYTES / recv NAME T BYTES /
- *	gap START END LOST / trace HOST KERNEL WALL CLOCK / measured RES...
+ *	gap START END LOST / trace HOST KERNEL WALL CLOCK / measured RES... /
+ *	wait NAME PREEMPTED WOKEN BUSY AS
  *
  * Invariants of a read trace: T0 < T1 and every time lies in [T0, T1];
  * per capsule, busy periods are non-empty, ordered and disjoint with
@@ -307,6 +308,43 @@ read_gap(struct reader *r, struct ovb_lex *lx)
 	return 0;
 }
 
+/* wait NAME PREEMPTED WOKEN BUSY AS: at most once per capsule */
+static int
+read_wait(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_oncap *c = NULL;
+	int st;
+	if ((st = ovb_arity(lx, 6, 6, "wait NAME PREEMPTED WOKEN BUSY AS")) ||
+	    (st = capsule_of(r, lx, &c)))
+		return st;
+	if (c->wait.has)
+		return ovb_err(lx, "wait: capsule %s has a wait record already "
+			"(line %lu)", c->name, c->wait_line);
+	c->wait_line = lx->line;
+	return ovb_wait_read(lx, 2, &c->wait);
+}
+
+/* At the end: a wait record's BUSY is the CPU-ns of its capsule's busy
+ * records (receipt), or those less the waits they count (demand). */
+static int
+check_wait(const struct ovb_oncap *c, struct ovb_lex *lx)
+{
+	const struct ovb_wait *w = &c->wait;
+	unsigned __int128 sum = 0;
+	for (size_t i = 0; i < c->nbusy; i++)
+		sum += (unsigned __int128)(c->busy[i].end - c->busy[i].start) *
+			c->busy[i].ncpu;
+	unsigned __int128 t = (unsigned __int128)w->preempted + w->woken;
+	unsigned __int128 want = !w->demand ? sum : sum > t ? sum - t : 0;
+	if (want == w->busy)
+		return 0;
+	return ovb_err_at(lx->name, c->wait_line, "wait: BUSY %llu ns is not "
+		"the CPU-ns of %s's busy records%s, %.0Lf",
+		(unsigned long long)w->busy, c->name, w->demand ? " less its "
+		"waits (AS demand: they are counted in them)" : "",
+		(long double)want);
+}
+
 static int
 check_end(struct reader *r, struct ovb_lex *lx)
 {
@@ -325,6 +363,12 @@ check_end(struct reader *r, struct ovb_lex *lx)
 			"the span's end %llu (span at line %lu)",
 			(unsigned long long)r->tmax, (unsigned long long)o->t1,
 			r->span_line);
+	for (size_t i = 0; i < o->ncap; i++)
+		if (o->cap[i].wait.has) {
+			int st = check_wait(&o->cap[i], lx);
+			if (st)
+				return st;
+		}
 	return 0;
 }
 
@@ -346,6 +390,8 @@ ovb_onoff_read(struct ovb_lex *lx, struct ovb_onoff *o)
 			st = read_trace(&r, lx);
 		else if (!strcmp(kw, "measured"))
 			st = read_measured(&r, lx);
+		else if (!strcmp(kw, "wait"))
+			st = read_wait(&r, lx);
 		else if (!strcmp(kw, "cpus") || !strcmp(kw, "span") ||
 		    !strcmp(kw, "capsule"))
 			st = read_header(&r, lx);
@@ -532,6 +578,8 @@ ovb_onoff_write(FILE *f, const struct ovb_onoff *o)
 	}
 	for (size_t i = 0; i < o->ngap; i++)
 		ovb_onoff_put_gap(f, &o->gap[i]);
+	for (size_t i = 0; i < o->ncap; i++)
+		ovb_wait_put(f, o->cap[i].name, &o->cap[i].wait);
 	return ferror(f) ? OVB_EIO : 0;
 }
 

@@ -3,7 +3,7 @@
  *
  *	usage CAPSULE RES / interval I s / width W UNIT / intervals N /
  *	bin K COUNT... / [mean V UNIT] / [pct P V UNIT...] / [trace ...] /
- *	[forecast T] / [lost D]
+ *	[forecast T] / [lost D] / [wait PREEMPTED WOKEN BUSY AS] (cpu)
  *
  * Invariants of a read distribution: counts add up to n >= 1; the last bin
  * is non-zero; mean and percentiles, when given, are consistent with the
@@ -16,7 +16,7 @@
 
 enum { SEEN_INTERVAL = 1, SEEN_WIDTH = 2, SEEN_INTERVALS = 4, SEEN_MEAN = 8,
 	SEEN_FORECAST = 16, SEEN_LOST = 32, SEEN_WINDOWS = 64,
-	SEEN_UNMEASURED = 128 };
+	SEEN_UNMEASURED = 128, SEEN_WAIT = 256 };
 
 void
 ovb_dist_free(struct ovb_dist *d)
@@ -384,6 +384,14 @@ ovb_dist_record(struct ovb_dist_reader *r, struct ovb_lex *lx)
 		    (d->forecast == 0 || d->forecast > (UINT64_C(1) << 62)))
 			st = ovb_err(lx, "forecast: %s is not in 1..2^62 s "
 				"since the epoch", lx->tok[1]);
+	} else if (strcmp(kw, "wait") == 0) {
+		if (d->res != OVB_CPU)
+			st = ovb_err(lx, "wait: a %s block has no runnable wait "
+				"(only cpu blocks carry it)", ovb_res_name(d->res));
+		else if (!(st = once(r, lx, SEEN_WAIT)))
+			st = ovb_arity(lx, 5, 5, "wait PREEMPTED WOKEN BUSY AS");
+		if (!st)
+			st = ovb_wait_read(lx, 1, &d->wait);
 	} else if (strcmp(kw, "lost") == 0) {
 		if (!(st = once(r, lx, SEEN_LOST)) &&
 		    !(st = ovb_arity(lx, 2, 2, "lost D")) &&
@@ -427,6 +435,81 @@ unmeasured_end(struct ovb_dist_reader *r, struct ovb_lex *lx)
 	d->h.count = ovb_xcalloc(1, sizeof *d->h.count);
 	d->h.count[0] = 1;
 	return 0;
+}
+
+/* ---- wait [NAME] PREEMPTED WOKEN BUSY AS: runnable waits ---- */
+
+int
+ovb_wait_read(struct ovb_lex *lx, int i, struct ovb_wait *w)
+{
+	struct ovb_wait v = { .has = true };
+	int st;
+	if ((st = ovb_tok_u64(lx, i, "wait PREEMPTED", &v.preempted)))
+		return st;
+	v.woke = strcmp(lx->tok[i + 1], "-") != 0;
+	if (v.woke && (st = ovb_tok_u64(lx, i + 1, "wait WOKEN (or '-': not "
+	    "measured)", &v.woken)))
+		return st;
+	if ((st = ovb_tok_u64(lx, i + 2, "wait BUSY", &v.busy)))
+		return st;
+	const char *as = lx->tok[i + 3];
+	if (strcmp(as, "demand") && strcmp(as, "receipt"))
+		return ovb_err(lx, "wait: AS '%s' is not 'demand' (the waits are "
+			"counted as busy) or 'receipt' (they are not)", as);
+	v.demand = as[0] == 'd';
+	if (v.preempted > UINT64_MAX - v.woken)
+		return ovb_err(lx, "wait: PREEMPTED + WOKEN is beyond 2^64 ns");
+	*w = v;
+	return 0;
+}
+
+void
+ovb_wait_put(FILE *f, const char *name, const struct ovb_wait *w)
+{
+	if (!w->has)
+		return;
+	fputs("wait ", f);
+	if (name)
+		fprintf(f, "%s ", name);
+	fprintf(f, "%llu ", (unsigned long long)w->preempted);
+	if (w->woke)
+		fprintf(f, "%llu", (unsigned long long)w->woken);
+	else
+		fputc('-', f);
+	fprintf(f, " %llu %s\n", (unsigned long long)w->busy,
+		w->demand ? "demand" : "receipt");
+}
+
+double
+ovb_wait_share(const struct ovb_wait *w)
+{
+	uint64_t t = w->preempted + w->woken;
+	if (!w->busy)
+		return t ? INFINITY : 0;
+	return 100.0 * (double)t / (double)w->busy;
+}
+
+bool
+ovb_wait_over(const struct ovb_wait *w)
+{
+	/* 100 (PREEMPTED + WOKEN) > PCT BUSY, in 128 bits: exact */
+	unsigned __int128 t = (unsigned __int128)(w->preempted + w->woken);
+	return 100 * t > (unsigned __int128)OVB_WAIT_PCT * w->busy;
+}
+
+const char *
+ovb_wait_say(char *buf, size_t size, const struct ovb_wait *w)
+{
+	char woke[96] = "after wake-ups not measured: the trace has no "
+		"sched:sched_wakeup";
+	if (w->woke)
+		snprintf(woke, sizeof woke, "%.6f after wake-ups",
+			(double)w->woken / 1e9);
+	snprintf(buf, size, "its tasks waited for a CPU while runnable %.6f "
+		"task-s (%.6f after preemptions, %s), %.3g %% of its busy time",
+		(double)(w->preempted + w->woken) / 1e9,
+		(double)w->preempted / 1e9, woke, ovb_wait_share(w));
+	return buf;
 }
 
 bool
@@ -627,6 +710,7 @@ ovb_dist_put(FILE *f, const struct ovb_dist *d)
 		fprintf(f, "forecast %llu\n", (unsigned long long)d->forecast);
 	if (d->lost)
 		fprintf(f, "lost %llu\n", (unsigned long long)d->lost);
+	ovb_wait_put(f, NULL, &d->wait);
 	if (d->has_mean) {
 		fputs("mean", f);
 		ovb_put_real(f, d->mean);

@@ -475,6 +475,33 @@ struct ovb_tod {
 	size_t n;
 	struct ovb_win *w;      /* weekday windows by hour, then weekend's */
 };
+/* How long a capsule's tasks waited for a CPU while runnable: the record
+ * "wait PREEMPTED WOKEN BUSY AS" of onoff (with the capsule's name after
+ * the keyword), usage and profile cpu blocks (formats/onoff.md, "Demand";
+ * formats/usage.md).  has false: not measured, never 0. */
+struct ovb_wait {
+	bool has;
+	bool woke;           /* WOKEN measured (the trace had sched_wakeup);
+	                        false ("-"): only PREEMPTED, a lower bound */
+	bool demand;         /* AS "demand": the waits are in the busy records
+	                        (ovb-onoff --demand); else "receipt" */
+	uint64_t preempted;  /* task-ns waited after preemptions */
+	uint64_t woken;      /* task-ns waited after wake-ups (woke) */
+	uint64_t busy;       /* CPU-ns the capsule ran: what it received */
+};
+#define OVB_WAIT_PCT 5   /* a wait above this % of BUSY is a warning */
+/* Reads the fields PREEMPTED WOKEN BUSY AS at tok[i..i+3]; 0 or the error. */
+int ovb_wait_read(struct ovb_lex *lx, int i, struct ovb_wait *w);
+/* Writes "wait [NAME ]PREEMPTED WOKEN BUSY AS" (nothing when !w->has). */
+void ovb_wait_put(FILE *f, const char *name, const struct ovb_wait *w);
+/* The wait as a share of BUSY, in %; INFINITY for a wait with BUSY 0. */
+double ovb_wait_share(const struct ovb_wait *w);
+/* Is it above OVB_WAIT_PCT % of BUSY (exactly, in integers)? */
+bool ovb_wait_over(const struct ovb_wait *w);
+/* "waited for a CPU while runnable ... % of its busy time ..." for messages:
+ * the share, the task-s after preemptions and after wake-ups (or that
+ * those were not measured) and what the busy time holds; into buf. */
+const char *ovb_wait_say(char *buf, size_t size, const struct ovb_wait *w);
 struct ovb_dist {        /* U of one capsule and resource */
 	char *capsule;
 	enum ovb_res res;
@@ -497,6 +524,7 @@ struct ovb_dist {        /* U of one capsule and resource */
 	                        measure this resource (no U; read, U is a
 	                        point mass at 0 that only --unmeasured=zero
 	                        lets a placing tool use) */
+	struct ovb_wait wait;/* cpu only: its runnable wait in the trace */
 };
 /* Is the share of intervals lost, lost / (n + lost), above O / 2 (exactly,
  * for the doubles given)?  Above it, the (1-O) tail may be hidden in the
@@ -514,6 +542,8 @@ struct ovb_oncap {
 	size_t nbusy, nsend, nrecv, capbusy, capsend, caprecv;
 	struct ovb_busy *busy;
 	struct ovb_xfer *send, *recv;
+	struct ovb_wait wait;  /* the record "wait NAME ..." */
+	unsigned long wait_line;
 };
 struct ovb_onoff {
 	uint64_t t0, t1;     /* trace span [ns] */

@@ -138,12 +138,14 @@ burn_check() {
 	local pid k
 	pid=$(awk '$1 == "pid" { print $2 }' "$dir/burn.out")
 	k=$(awk '$1 == "cpu_ns" { print $2 }' "$dir/burn.out")
-	ovb-onoff -c "burn=pid:$pid" "$dir/t.data" >"$dir/t.onoff"
+	ovb-onoff -v -c "burn=pid:$pid" "$dir/t.data" >"$dir/t.onoff" \
+		2>"$dir/t.err"
 	run -0 awk -v k="$k" '$1 == "busy" { s += ($4 - $3) * $5 }
 		END { printf "%.6f\n", (s - k) / k }' "$dir/t.onoff"
 	rel=$output
 	echo "# live: trace vs kernel $rel" >&3
 	within_pct 1.5
+	bound_holds "$(cat "$dir/t.err")" burn "$k"
 }
 
 @test "onoff: live recording: busy time within 1.5% of the kernel's accounting" {
@@ -163,12 +165,14 @@ burn_check() {
 	local pid k
 	pid=$(awk '$1 == "pid" { print $2 }' "$dir/burn.out")
 	k=$(awk '$1 == "cpu_ns" { print $2 }' "$dir/burn.out")
-	ovb-onoff -c "burn=pid:$pid" - <"$dir/t.pipe" >"$dir/t.onoff"
+	ovb-onoff -v -c "burn=pid:$pid" - <"$dir/t.pipe" >"$dir/t.onoff" \
+		2>"$dir/t.err"
 	run -0 awk -v k="$k" '$1 == "busy" { s += ($4 - $3) * $5 }
 		END { printf "%.6f\n", (s - k) / k }' "$dir/t.onoff"
 	rel=$output
 	echo "# live pipe: trace vs kernel $rel" >&3
 	within_pct 1.5
+	bound_holds "$(cat "$dir/t.err")" burn "$k"
 }
 
 # perf bench sched pipe on one CPU: two tasks of one capsule waking each
@@ -202,6 +206,7 @@ burn_check() {
 		(( got < want && want - got <= unplaced )) ||
 		fail "busy $got ns, charges $want ns, $unplaced ns not placed"
 	within_pct 1.5
+	bound_holds "$(cat "$dir/p.err")" b "$k"
 }
 
 # Issue 26 item 1 (the measurement): a CPU-bound worker pinned to CPU 0
@@ -301,10 +306,12 @@ burn_rec() {
 }
 
 # busy_rel [OVB-ONOFF OPTIONS]: the relative error of the burner's busy
-# time in $BATS_TEST_TMPDIR/t.data against k; sets rel.
+# time in $BATS_TEST_TMPDIR/t.data against k; sets rel; -v's words in
+# $BATS_TEST_TMPDIR/t.err (bound_holds).
 busy_rel() {
 	local dir=$BATS_TEST_TMPDIR
-	ovb-onoff "$@" -c "burn=pid:$pid" "$dir/t.data" >"$dir/t.onoff"
+	ovb-onoff -v "$@" -c "burn=pid:$pid" "$dir/t.data" >"$dir/t.onoff" \
+		2>"$dir/t.err"
 	rel=$(awk -v k="$k" '$1 == "busy" { s += ($4 - $3) * $5 }
 		END { printf "%.6f\n", (s - k) / k }' "$dir/t.onoff")
 }
@@ -317,6 +324,7 @@ busy_rel() {
 		busy_rel --max-uncertainty=1.5
 		echo "# ovb-capture, load on CPU $c: trace vs kernel $rel" >&3
 		within_pct 1.5
+		bound_holds "$(cat "$BATS_TEST_TMPDIR/t.err")" burn "$k"
 	done
 }
 
@@ -329,6 +337,7 @@ busy_rel() {
 		busy_rel --max-uncertainty=1.5
 		echo "# perf record -a, load on CPU $c: trace vs kernel $rel" >&3
 		within_pct 1.5
+		bound_holds "$(cat "$BATS_TEST_TMPDIR/t.err")" burn "$k"
 	done
 }
 
@@ -411,6 +420,7 @@ refused() {
 	busy_rel --max-uncertainty=1.5
 	echo "# -C every CPU: trace vs kernel $rel" >&3
 	within_pct 1.5
+	bound_holds "$(cat "$BATS_TEST_TMPDIR/t.err")" burn "$k"
 }
 
 @test "onoff: live: sampled (-F, -c N) or filtered tracepoints are refused, -c 1 is right" {
@@ -427,6 +437,7 @@ refused() {
 	busy_rel --max-uncertainty=1.5
 	echo "# -c 1: trace vs kernel $rel" >&3
 	within_pct 1.5
+	bound_holds "$(cat "$BATS_TEST_TMPDIR/t.err")" burn "$k"
 }
 
 @test "onoff: live: lost events (perf record -m 1) are counted once, as perf counts them" {

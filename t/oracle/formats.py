@@ -11,7 +11,7 @@ decimal itself (exact rationals of a width), the text is kept too.
   kind(path)           the format named by the magic line ('onoff', ...)
   blocks(path, opener) {(capsule, res): [records]} in file order
   read_onoff(path)     Trace: cpus, span t0 t1, capsules (busy, send,
-                       recv), gaps
+                       recv, wait), gaps
   read_dists(paths)    [Dist]: the ovb-usage and ovb-profile blocks
   read_curves(path)    {(capsule, res): {'mean', 'peak', 'pts'}}
   read_series(paths)   {(capsule, res): {'I': seconds, 's': [(t, v)]}}
@@ -74,6 +74,7 @@ class Capsule:
         self.busy = []          # (start, end, ncpu), ns
         self.send = []          # (t, bytes)
         self.recv = []
+        self.wait = None        # (PREEMPTED, WOKEN, BUSY, AS) as text, or None
 
     def transfers(self, res):
         """(t, bytes) of net (sent) or net-rx (received)."""
@@ -120,6 +121,8 @@ def read_onoff(path):
             tr.trace = tuple(a)
         elif kw == "measured":
             tr.measured = set(a)
+        elif kw == "wait":
+            tr.caps[a[0]].wait = tuple(a[1:])
         else:
             raise SystemExit("formats.py: %s: unknown onoff record %s"
                              % (path, kw))
@@ -145,6 +148,7 @@ class Dist:
         self.sigma = self.rho = self.tau = self.O = None   # profiles
         self.forecast = None    # s since the epoch: U forecasts up to it
         self.lost = None        # intervals left out for lost events
+        self.wait = None        # cpu: (PREEMPTED, WOKEN, BUSY, AS) as text
         self.trace = None       # the trace record's fields, or None
         self.curve = []         # profiles: (sigma, rho) floats
         self.unmeasured = False # the record 'unmeasured': no U
@@ -193,6 +197,8 @@ def read_dists(paths):
                 cur.lost = int(t[1])
             elif kw == "unmeasured":
                 cur.unmeasured = True
+            elif kw == "wait":
+                cur.wait = tuple(t[1:])
     return out
 
 

@@ -9,7 +9,7 @@ given (or overridden); sigma = U's own pct (1-O)*100 when U has it, else
 the upper edge K*W (in doubles, as in usage.c) of the bin that holds the nearest rank
 max(1, ceil((1-O) n)); rho = the curve at sigma (linear between points,
 constant beyond; exact Fractions of the doubles, to a relative 1e-12);
-U's records copied verbatim (lost D too); the curve's points copied as `curve` records
+U's records copied verbatim (lost D and wait too); the curve's points copied as `curve` records
 unless sigma < the curve's mean (then rho = the first point's rho and no
 curve records).  Exit 0 with a summary line, 1 with the differences."""
 
@@ -21,7 +21,7 @@ from fractions import Fraction
 from formats import blocks
 
 U_KW = ("interval", "width", "intervals", "mean", "pct", "bin", "trace", "forecast",
-        "lost")
+        "lost", "wait")
 
 
 def num(x):

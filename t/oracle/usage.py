@@ -109,7 +109,8 @@ def parse_usage(path):
                "mean": d.mean, "pct": d.pct, "bins": d.bins,
                "trace": d.trace and d.trace[:3] + (float(d.trace[3]),
                                                    d.trace[4]),
-               "lost": d.lost, "unmeasured": d.unmeasured or None}
+               "lost": d.lost, "unmeasured": d.unmeasured or None,
+               "wait": d.wait}
         blocks[d.key] = {k: v for k, v in got.items() if v is not None}
     return blocks
 
@@ -260,6 +261,11 @@ def main():
         if got[key].get("lost") != exp["lost"]:
             bad.append("%s %s: lost %r, expected %r (intervals that meet "
                        "a gap)" % (key + (got[key].get("lost"), exp["lost"])))
+        # a cpu block carries its capsule's wait record as it is
+        want = tr.caps[key[0]].wait if key[1] == "cpu" else None
+        if got[key].get("wait") != want:
+            bad.append("%s %s: wait %r, expected %r (the onoff file's)" % (
+                key + (got[key].get("wait"), want)))
         if got[key].get("trace") != formats.trace_of(tr):
             bad.append("%s %s: trace %r, expected %r" % (
                 key + (got[key].get("trace"), formats.trace_of(tr))))

@@ -45,8 +45,6 @@ enum { OPT_RECV = 0x100, OPT_NO_NET, OPT_STRICT, OPT_ALLOW_EMPTY, OPT_MAXU,
 #define WOKEN_ROUNDS 3       /* perf's passes over its buffers (FINISHED_ROUND
                                 records) in a recording the kernel never
                                 woke it in (ovb-capture's WOKEN_ROUNDS) */
-#define WAIT_PCT 5.0         /* runnable waiting above this, % of busy:
-                                a warning */
 
 struct selector {
 	char *name, *text;
@@ -1949,6 +1947,20 @@ woken_report(const char *name)
 		(unsigned long long)r, WOKEN_ROUNDS);
 }
 
+/* Capsule k's runnable waits, as its record "wait NAME ..." carries them
+ * (formats/onoff.md): BUSY is what it ran, so with --demand, whose busy
+ * time holds the waits, the busy time less them. */
+static struct ovb_wait
+wait_of(int k)
+{
+	const struct capstate *c = &S.cap[k];
+	uint64_t w = c->wait_ns + (S.has_wakeup ? c->wake_ns : 0);
+	return (struct ovb_wait){ .has = true, .woke = S.has_wakeup,
+		.demand = opt_demand, .preempted = c->wait_ns,
+		.woken = S.has_wakeup ? c->wake_ns : 0, .busy = !opt_demand ? c->busy :
+		c->busy > w ? c->busy - w : 0 };
+}
+
 /* Per capsule, how far its busy time may be off: runs whose switch in
  * the trace misses, and (without sched:sched_stat_runtime) runs of woken
  * tasks the kernel may have charged from before their switch in.  -v says
@@ -1997,28 +2009,19 @@ check_bounds(const char *name)
 	}
 	int waited = 0;
 	for (int k = 0; k < nsel; k++) {
-		const struct capstate *c = &S.cap[k];
-		uint64_t w = c->wait_ns + c->wake_ns;
-		double pct = c->busy ? 100.0 * (double)w / (double)c->busy : 0;
-		if (opt_demand) /* the waits are in busy: of what it got */
-			pct = c->busy > w ? 100.0 * (double)w /
-				(double)(c->busy - w) : w ? 100.0 : 0;
-		bool fail = opt_strict && !opt_demand && pct > WAIT_PCT;
-		char woke[96] = "after wake-ups not measured: the trace has no "
-			"sched:sched_wakeup";
-		if (S.has_wakeup)
-			snprintf(woke, sizeof woke, "%.6f after wake-ups",
-				(double)c->wake_ns / 1e9);
-		if (ovb_verbose || fail || (pct > WAIT_PCT && !ovb_quiet))
-			ovb_warn("%s: capsule %s: its tasks waited for a CPU while "
-				"runnable %.6f task-s (%.6f after preemptions, %s), "
-				"%.3g %% of its busy time%s%s", name,
-				sel[k].name, (double)w / 1e9, (double)c->wait_ns / 1e9,
-				woke, pct, pct <= WAIT_PCT ? "" : opt_demand ? ": the host "
-				"was busy; counted as busy (--demand)" : ": the host was "
-				"busy, and its busy time is what it got, not what it needed "
-				"(--demand counts the wait as demand)", fail ? "; refused "
-				"under --strict (above 5 %)" : "");
+		/* judged and said as ovb-profile does the record it carries */
+		struct ovb_wait w = wait_of(k);
+		bool over = ovb_wait_over(&w);
+		bool fail = opt_strict && !opt_demand && over;
+		char say[256];
+		if (ovb_verbose || fail || (over && !ovb_quiet))
+			ovb_warn("%s: capsule %s: %s%s%s", name, sel[k].name,
+				ovb_wait_say(say, sizeof say, &w), !over ? "" :
+				opt_demand ? ": the host was busy; counted as busy "
+				"(--demand)" : ": the host was busy, and its busy time "
+				"is what it got, not what it needed (--demand counts "
+				"the wait as demand)", fail ? "; refused under --strict "
+				"(above 5 %)" : "");
 		if (fail)
 			waited = OVB_EDATA;
 	}
@@ -2095,8 +2098,13 @@ run(const char *path)
 		 * before it are written already, and a file without its span
 		 * is one every reader refuses (formats/onoff.md), so a refusal
 		 * is not lost in a pipe (ovb-onoff ... | ovb-usage) */
-		if (!st)
+		if (!st) {
+			for (int k = 0; k < nsel; k++) {
+				struct ovb_wait w = wait_of(k);
+				ovb_wait_put(S.out, sel[k].name, &w);
+			}
 			ovb_onoff_put_span(S.out, S.t0, S.t1);
+		}
 	}
 	if (!st && ovb_verbose)
 		ovb_warn("%s: %llu samples, %llu delivered out of order, %llu "

@@ -13,7 +13,9 @@
  * largest peak x (1 + --mem-margin).
  *
  * A usage block's lost D (intervals left out for lost events) is copied;
- * above a share of O/2 it is a warning (--strict: 65).  With --cluster, a
+ * above a share of O/2 it is a warning (--strict: 65); so is a cpu block's
+ * wait (runnable waits) above 5 % of its busy time, unless counted as
+ * demand.  With --cluster, a
  * sigma no node's capacity holds is a warning naming the interval at
  * which the curve shows it would fit; neither changes the output. */
 #include <argp.h>
@@ -30,6 +32,7 @@ enum { OPT_O = 'O', OPT_TAU = 't', OPT_SET = 0x100, OPT_STRICT,
 static bool opt_strict;
 static size_t nshort;     /* percentiles that are a maximum by count */
 static size_t nlost;      /* distributions that lost more than O/2 */
+static size_t nwait;      /* cpu distributions that waited above 5 % */
 
 struct set { char *capsule; double O, tau; bool used; };
 
@@ -53,7 +56,9 @@ static const struct argp_option options[] = {
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Warnings are errors (65, no output): a percentile that is U's "
 	  "maximum only because U has too few intervals; more than O/2 of "
-	  "the intervals left out for lost events (lost D)", 0 },
+	  "the intervals left out for lost events (lost D); a capsule that "
+	  "waited for a CPU while runnable more than 5 % of its busy time "
+	  "(wait, not counted as demand)", 0 },
 	{ "set", OPT_SET, "CAPSULE:KEY=VALUE[,KEY=VALUE]", 0,
 	  "Override O or tau for one capsule (KEY O or tau); repeatable", 0 },
 	{ "cluster", OPT_CLUSTER, "FILE", 0,
@@ -90,6 +95,13 @@ static const char doc[] =
 	"Lost events: a usage block's 'lost D' (intervals ovb-usage left out "
 	"for gaps of lost events) is copied; above a share D/(N+D) of O/2 the "
 	"(1-O) tail may be in them: a warning, an error with --strict.\n\n"
+	"Runnable waits: a cpu block's 'wait' (how long the capsule's tasks "
+	"waited for a CPU while runnable, from ovb-onoff through ovb-usage) "
+	"is copied; above 5 % of its busy time U is what a busy host let it "
+	"have, not what it needed: a warning naming the capsule and the "
+	"share, an error with --strict, unless ovb-onoff --demand counted "
+	"the waits as demand (AS demand).  Without the record the wait was "
+	"not measured (-v says so), never 0.\n\n"
 	"The interval: with --cluster FILE, a sigma above every node's "
 	"capacity of its resource (no node could hold it) is a warning that "
 	"names the least measurement interval at which no interval's usage "
@@ -361,6 +373,38 @@ check_lost(const struct ovb_dist *d, double O)
 			"--mmap-pages" : "");
 }
 
+/* How long the capsule's tasks waited for a CPU while runnable (wait, cpu
+ * blocks): above OVB_WAIT_PCT % of its busy time, unless counted as demand
+ * (ovb-onoff --demand), U is of what a busy host let it have: a warning
+ * (--strict: 65).  Without the record the wait was not measured, never 0
+ * (formats/profile.md, "Runnable waits"). */
+static void
+check_wait(const struct ovb_dist *d)
+{
+	const struct ovb_wait *w = &d->wait;
+	if (d->res != OVB_CPU)
+		return;
+	if (!w->has) {
+		if (ovb_verbose)
+			ovb_warn("%s cpu: runnable wait not measured (no wait "
+				"record: an ovb-onoff file from before it, or a "
+				"series)", d->capsule);
+		return;
+	}
+	bool over = !w->demand && ovb_wait_over(w);
+	nwait += over;
+	char say[256];
+	if (over ? !ovb_quiet || opt_strict : ovb_verbose > 0)
+		ovb_warn("%s%s cpu: %s%s%d %%%s", over ? opt_strict ? "error: " :
+			"warning: " : "", d->capsule,
+			ovb_wait_say(say, sizeof say, w), w->demand ? ": counted "
+			"as demand (ovb-onoff --demand), so not judged against " :
+			over ? ", more than " : ", at most ", OVB_WAIT_PCT,
+			over ? ": U is what a busy host let it have, not what it "
+			"needed; profile it with ovb-onoff --demand, or on a "
+			"quieter host" : "");
+}
+
 /* --cluster: a sigma above every node's capacity of its resource can be
  * placed nowhere; the curve names an interval at which it would fit
  * (lib/tbucket.c, ovb_tb_interval_within; formats/profile.md). */
@@ -426,6 +470,7 @@ profile_one(struct ovb_profiles *p, const struct ovb_dist *d,
 	settings(cap, &q->O, &q->tau);
 	check_count(d, q->O);
 	check_lost(d, q->O);
+	check_wait(d);
 	q->sigma = percentile(d, q->O, &exact);
 	q->rho = ovb_curve_at(cv->pt, cv->n, q->sigma);
 	dist_copy(&q->U, d);
@@ -561,7 +606,7 @@ main(int argc, char **argv)
 		status = ovb_read_inputs(argc - first, argv + first, take, &in);
 	if (!status)
 		status = assemble(&in, &p);
-	if (!status && opt_strict && (nshort || nlost))
+	if (!status && opt_strict && (nshort || nlost || nwait))
 		status = OVB_EDATA;
 	if (!status)
 		status = ovb_profile_write(out.f, &p);

@@ -364,6 +364,9 @@ measure_one(void *u, const char *file, const struct ovb_onoff *o,
 		ovb_onoff_trace(o, &us->d[us->n - 1].trace);
 		/* and the intervals left out for lost events (lost D) */
 		us->d[us->n - 1].lost = lost;
+		/* and, for cpu, how long its tasks waited runnable (wait) */
+		if (r == OVB_CPU)
+			us->d[us->n - 1].wait = c->wait;
 	}
 	return st;
 }
