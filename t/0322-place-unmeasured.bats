@@ -219,3 +219,17 @@ refused_everywhere() {
 	run -64 --separate-stderr ovb-place --unmeasured=maybe "$T/c.cluster" "$T/a.apps"
 	[[ $stderr == *"--unmeasured: 'maybe' is not refuse or zero"* ]] || fail "stderr: $stderr"
 }
+
+@test "ovb-report: an unmeasured block is 'not measured' in the capsules table, never a 0 (text and TSV)" {
+	profile_of --no-net -c 'web=comm:^nginx$' "$(unpack_fixture nginx)"
+	run -0 --separate-stderr ovb-report -t capsules "$T/web.profile"
+	assert_line --regexp '^web +net +not measured( +-)+$'
+	assert_line --regexp '^web +cpu +[0-9]+ '
+	run -0 --separate-stderr ovb-report -f tsv -t capsules "$T/web.profile"
+	local row
+	row=$(awk -F'\t' '$1 == "web" && $2 == "net"' <<<"$output")
+	[[ $(cut -f3 <<<"$row") == unmeasured ]] || fail "row: $row"
+	# no number in any column of the row but its units and file
+	[[ -z $(cut -f3- <<<"$row" | tr '\t' '\n' | grep -E '^[0-9.e+-]+$' | grep -vx -- -) ]] ||
+		fail "a number in the unmeasured row: $row"
+}

@@ -915,7 +915,8 @@ table_capsules(struct ovb_table *t)
 	t->title = "Capsules: usage distributions U and the chosen QoS";
 	t->note = "percentiles: exact, from the usage files (nearest rank); "
 		"sigma (rate) = the (1-O)*100th percentile, rho (burst) = "
-		"rho(sigma) on the token-bucket curve";
+		"rho(sigma) on the token-bucket curve; not measured: the trace "
+		"did not measure the resource (no U, no QoS; never 0)";
 	OVB_TABLE_COLS(t, capsule_cols);
 	for (size_t k = 0; k < np; k++) {
 		char b[32];
@@ -930,6 +931,16 @@ table_capsules(struct ovb_table *t)
 		ovb_table_row(t, false);
 		ovb_table_put(t, ovb_xstrdup(r->capsule), NULL);
 		ovb_table_put(t, ovb_xstrdup(ovb_res_name(r->res)), NULL);
+		if (U->unmeasured) {    /* no U, no QoS: never a 0 */
+			ovb_table_put(t, ovb_xstrdup("not measured"),
+				ovb_xstrdup("unmeasured"));
+			for (size_t k = 0; k < 3 + np + 4; k++)
+				ovb_table_put(t, dash(), NULL);
+			ovb_table_put(t, NULL, ovb_xstrdup(ru));
+			ovb_table_put(t, NULL, ovb_xstrdup(bu));
+			ovb_table_put(t, NULL, ovb_xstrdup(r->file));
+			continue;
+		}
 		ovb_table_put(t, xasprintf("%llu", (unsigned long long)U->h.n), NULL);
 		ovb_table_put(t, ovb_plot_qty(U->interval, "s"), xreal(U->interval));
 		ovb_table_put(t, ovb_plot_qty(U->h.width, ru), xreal(U->h.width));
