@@ -254,6 +254,7 @@ def main():
             have = {k: v for k, v in got[key].items() if v not in ({}, None)}
             if have != {k: v for k, v in want.items() if v is not None}:
                 bad.append("%s %s: not measured, but %r" % (key + (got[key],)))
+            ntrace += tr.trace is not None
             n += 1
             continue
         exp = expect(tr, tr.caps[key[0]], key[1], ilen, width, pcts)

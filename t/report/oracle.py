@@ -118,6 +118,10 @@ class Check:
 
 
 def num(s):
+    """A TSV cell: None for '-', the marker 'unmeasured' as it is (a block
+    the trace did not measure: never a number), else the number."""
+    if s == "unmeasured":
+        return s
     return None if s == "-" else float(s)
 
 
@@ -355,6 +359,8 @@ def parse_text(s):
     s = s.strip()
     if s == "-":
         return None, None
+    if s == "not measured":     # the TSV's 'unmeasured'
+        return "unmeasured", None
     if s.endswith("%"):
         return float(s[:-1]), "%"
     if s.endswith("x"):
@@ -408,7 +414,8 @@ def cmd_text(args):
                 w = num(t[th])
                 what = "%s row %d %s (%r vs %r)" % (name, i + 1, h, r[h],
                                                     t[th])
-                if v is None or w is None:
+                if v is None or w is None or isinstance(v, str) or \
+                        isinstance(w, str):
                     c.eq(what, v, w)
                     continue
                 c.n += 1

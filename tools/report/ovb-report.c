@@ -1901,7 +1901,7 @@ html_traces(FILE *f)
 	size_t hn = 0, kn = 0;
 	FILE *hf = open_memstream(&hl, &hn), *kf = open_memstream(&kl, &kn);
 	for (size_t i = 0; i < nrows; i++) {
-		if (!row_traced(&rows[i]))
+		if (!row_traced(&rows[i]) || rows[i].U->unmeasured)
 			continue;
 		const struct ovb_trace *t = row_trace(&rows[i]);
 		n++;
@@ -1953,11 +1953,16 @@ html_summary(FILE *f)
 {
 	fputs("<ul class=\"sum\">\n", f);
 	if (nrows) {
-		size_t np = 0;
-		for (size_t i = 0; i < nrows; i++)
-			np += rows[i].q != NULL;
+		size_t np = 0, nu = 0;
+		for (size_t i = 0; i < nrows; i++) {
+			nu += rows[i].U->unmeasured;
+			np += rows[i].q != NULL && !rows[i].U->unmeasured;
+		}
 		fprintf(f, "<li>%zu capsule resource%s profiled (%zu with a QoS "
-			"profile).</li>\n", nrows, nrows == 1 ? "" : "s", np);
+			"profile)", nrows - nu, nrows - nu == 1 ? "" : "s", np);
+		if (nu)
+			fprintf(f, "; %zu not measured by their traces", nu);
+		fputs(".</li>\n", f);
 		html_traces(f);
 	}
 	if (in.cluster_file) {
