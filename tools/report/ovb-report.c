@@ -913,10 +913,16 @@ table_capsules(struct ovb_table *t)
 	double P[2 * OVB_MAXPCT];
 	size_t np = all_pcts(P, 2 * OVB_MAXPCT);
 	t->title = "Capsules: usage distributions U and the chosen QoS";
-	t->note = "percentiles: exact, from the usage files (nearest rank); "
+	bool unmeasured = false;
+	for (size_t i = 0; i < nrows; i++)
+		unmeasured |= rows[i].U->unmeasured;
+	t->note = unmeasured ? "percentiles: exact, from the usage files "
+		"(nearest rank); sigma (rate) = the (1-O)*100th percentile, rho "
+		"(burst) = rho(sigma) on the token-bucket curve; not measured: "
+		"the trace did not measure the resource (no U, no QoS; never 0)" :
+		"percentiles: exact, from the usage files (nearest rank); "
 		"sigma (rate) = the (1-O)*100th percentile, rho (burst) = "
-		"rho(sigma) on the token-bucket curve; not measured: the trace "
-		"did not measure the resource (no U, no QoS; never 0)";
+		"rho(sigma) on the token-bucket curve";
 	OVB_TABLE_COLS(t, capsule_cols);
 	for (size_t k = 0; k < np; k++) {
 		char b[32];
