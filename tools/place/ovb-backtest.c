@@ -5,11 +5,14 @@
  * configuration (method, node size, tolerance O, training window, one-shot
  * or rolling), profiles each VM on the training window, places the VMs on
  * identical nodes by the method's node test, and replays the next period
- * through the plan: per node the slots in which every VM on it has a
- * sample and those whose exact cpu sum exceeds the node's size.  A node's
- * promise is that at most a fraction O of its slots overflow; a node with
- * a VM without samples in the period (no slot in common) is "missing",
- * neither held nor broken.  The output is an ovb-backtest table
+ * through the plan: per node the slots in which some VM on it has a
+ * sample and those whose exact cpu sum exceeds the node's size, a VM
+ * without a sample in a slot counting 0 (missing samples as zero usage).
+ * A node's promise is that at most a fraction O of its slots overflow; a
+ * node none of whose VMs has a sample in the period is "missing", neither
+ * held nor broken; FULL, the slots in which every VM has a sample, shows
+ * the nodes with a VM without samples (0).  The bound counts the same
+ * slots.  The output is an ovb-backtest table
  * (formats/backtest.md).
  *
  * Methods are rows of one table (methods[] below: the name, the node
