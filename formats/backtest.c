@@ -60,6 +60,8 @@ struct rd {
 	struct ovb_names vms, nodes;    /* of the current period */
 	struct ovb_names ooms;          /* its oom records' VMs */
 	bool open;                      /* a config awaits its summary */
+	int form;                       /* 0 unknown, 1 with FULL/PARTIAL,
+					 * 2 without (b->every) */
 	bool in_period;
 };
 
@@ -346,12 +348,31 @@ status_agrees(struct ovb_lex *lx, const char *what, int k, uint64_t slots,
 		status_name[want], lx->tok[k + 2]);
 }
 
+/* The form of a node or summary record (ntok: short, without FULL or
+ * PARTIAL, or long): one for the whole file. */
+static int
+form_agrees(struct rd *r, struct ovb_lex *lx, int shortn)
+{
+	int f = lx->ntok == shortn ? 2 : 1;
+	if (!r->form) {
+		r->form = f;
+		r->b->every = f == 2;
+	} else if (r->form != f)
+		return ovb_err(lx, "%s: %s, unlike the file's earlier records "
+			"(one form a file: with or without FULL and PARTIAL)",
+			lx->tok[0], f == 2 ? "without FULL or PARTIAL" :
+			"with FULL or PARTIAL");
+	return 0;
+}
+
 static int
 read_node(struct rd *r, struct ovb_lex *lx)
 {
 	struct ovb_backtest *b = r->b;
-	int st = ovb_arity(lx, 11, 11, "node ID K NODE VMS SLOTS OVER "
-		"held|broken|missing MSLOTS MOVER MSTATUS");
+	int st = ovb_arity(lx, 11, 12, "node ID K NODE VMS SLOTS OVER "
+		"held|broken|missing MSLOTS MOVER MSTATUS [FULL]");
+	if (!st)
+		st = form_agrees(r, lx, 11);
 	if (!st)
 		st = owner(r, lx, true);
 	if (!st)
@@ -367,6 +388,10 @@ read_node(struct rd *r, struct ovb_lex *lx)
 		st = ovb_tok_u64(lx, 8, "MSLOTS", &n.mslots);
 	if (!st)
 		st = ovb_tok_u64(lx, 9, "MOVER", &n.mover);
+	if (!st && lx->ntok == 12)
+		st = ovb_tok_u64(lx, 11, "FULL", &n.full);
+	else
+		n.full = n.slots;
 	if (st)
 		return st;
 	if (r->ooms.n)
@@ -393,6 +418,9 @@ read_node(struct rd *r, struct ovb_lex *lx)
 			lx->tok[3], lx->tok[2]);
 	if (n.over > n.slots)
 		return ovb_err(lx, "node: OVER %s exceeds SLOTS %s", lx->tok[6],
+			lx->tok[5]);
+	if (n.full > n.slots)
+		return ovb_err(lx, "node: FULL %s exceeds SLOTS %s", lx->tok[11],
 			lx->tok[5]);
 	uint64_t on = 0;
 	for (size_t i = b->npl; i-- > 0 && b->pl[i].period == b->nper - 1;)
@@ -482,9 +510,11 @@ static int
 read_summary(struct rd *r, struct ovb_lex *lx)
 {
 	struct ovb_backtest *b = r->b;
-	int st = ovb_arity(lx, 18, 18, "summary ID PLACED NODES DENSITY "
+	int st = ovb_arity(lx, 18, 19, "summary ID PLACED NODES DENSITY "
 		"VS-PEAK HELD BROKEN MISSING WORST MOVED MHELD MBROKEN MMISSING "
-		"MWORST MOVER OOM KILLS");
+		"MWORST MOVER OOM KILLS [PARTIAL]");
+	if (!st)
+		st = form_agrees(r, lx, 18);
 	if (!st)
 		st = owner(r, lx, false);
 	if (!st)
@@ -522,6 +552,10 @@ read_summary(struct rd *r, struct ovb_lex *lx)
 		st = ovb_tok_u64(lx, 16, "OOM", &s.oom);
 	if (!st)
 		st = ovb_tok_u64(lx, 17, "KILLS", &s.kills);
+	if (!st && lx->ntok == 19)
+		st = ovb_tok_u64(lx, 18, "PARTIAL", &s.partial);
+	else
+		s.partial = s.missing;
 	if (st)
 		return st;
 	const struct ovb_bt_config *c = &b->conf[s.config];
@@ -543,6 +577,7 @@ read_summary(struct rd *r, struct ovb_lex *lx)
 		w.held += n->status == OVB_BT_HELD;
 		w.broken += n->status == OVB_BT_BROKEN;
 		w.missing += n->status == OVB_BT_MISSING;
+		w.partial += !n->full;
 		if (n->status != OVB_BT_MISSING) {
 			double f = (double)n->over / (double)n->slots;
 			if (f > w.worst)
@@ -570,15 +605,16 @@ read_summary(struct rd *r, struct ovb_lex *lx)
 			(unsigned long long)nper, (unsigned long long)c->periods);
 	if (w.placed != s.placed || w.nodes != s.nodes || w.moved != s.moved ||
 	    w.held != s.held || w.broken != s.broken ||
-	    w.missing != s.missing)
+	    w.missing != s.missing || w.partial != s.partial)
 		return ovb_err(lx, "summary: the counts are not the sums of the "
 			"periods' (placed %llu, nodes %llu, held %llu, broken "
-			"%llu, missing %llu, moved %llu)",
+			"%llu, missing %llu, moved %llu, partial %llu)",
 			(unsigned long long)w.placed,
 			(unsigned long long)w.nodes, (unsigned long long)w.held,
 			(unsigned long long)w.broken,
 			(unsigned long long)w.missing,
-			(unsigned long long)w.moved);
+			(unsigned long long)w.moved,
+			(unsigned long long)w.partial);
 	if (w.mheld != s.mheld || w.mbroken != s.mbroken ||
 	    w.mmissing != s.mmissing || w.mover != s.mover ||
 	    w.oom != s.oom || w.kills != s.kills)
@@ -660,11 +696,14 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		"[START, END) [s since the epoch]; VMs placed and not; nodes "
 		"used; VMs on another node than in period K-1\n"
 		"# place ID K VM NODE: the plan of period K\n"
-		"# node ID K NODE VMS SLOTS OVER STATUS MSLOTS MOVER MSTATUS: the "
-		"series' slots where every VM has a cpu sample, those whose exact "
-		"sum exceeds CPUS; held (OVER/SLOTS <= O), broken, or missing "
-		"(SLOTS 0); the same for memory against MEM (none: not "
-		"modeled)\n"
+		"# node ID K NODE VMS SLOTS OVER STATUS MSLOTS MOVER MSTATUS "
+		"FULL: the series' slots where some VM has a cpu sample, those "
+		"whose exact sum exceeds CPUS (a VM without a sample counting 0); "
+		"held (OVER/SLOTS <= O), broken, or missing (SLOTS 0); the same "
+		"for memory against MEM, over the slots where every VM has a mem "
+		"sample (none: not modeled); FULL the slots where every VM has a "
+		"cpu sample (0: a VM without samples; without FULL, SLOTS counts "
+		"those)\n"
 		"# oom ID K VM NODE KILLS LIMIT TPEAK RPEAK SEEN: slots in which "
 		"the VM's memory exceeded its limit (OOM kills); the limit, its "
 		"largest memory in the training window and in the period [B]; "
@@ -674,11 +713,12 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		"node keeps its cpu promise (in hindsight), MEM by the memory "
 		"limits within MEM + POOL (0: not a bound)\n"
 		"# summary ID PLACED NODES DENSITY VS-PEAK HELD BROKEN MISSING "
-		"WORST MOVED MHELD MBROKEN MMISSING MWORST MOVER OOM KILLS: sums "
+		"WORST MOVED MHELD MBROKEN MMISSING MWORST MOVER OOM KILLS "
+		"PARTIAL: sums "
 		"over the periods; DENSITY VMs per node, VS-PEAK against peak "
 		"provisioning; WORST the largest OVER/SLOTS; the same for memory, "
 		"MOVER the node memory overflows [slots]; OOM the oom records, "
-		"KILLS their slots\n",
+		"KILLS their slots; PARTIAL the node records with FULL 0\n",
 		f);
 	size_t ip = 0, ipl = 0, in = 0, io = 0;
 	for (size_t c = 0; c < b->nconf; c++) {
@@ -717,7 +757,7 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 			for (; in < b->nnode && b->node[in].period == ip; in++) {
 				const struct ovb_bt_node *n = &b->node[in];
 				fprintf(f, "node %s %llu %s %llu %llu %llu %s "
-					"%llu %llu %s\n",
+					"%llu %llu %s",
 					cf->id, (unsigned long long)p->k,
 					n->node, (unsigned long long)n->vms,
 					(unsigned long long)n->slots,
@@ -726,6 +766,10 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 					(unsigned long long)n->mslots,
 					(unsigned long long)n->mover,
 					status_name[n->mstatus]);
+				if (!b->every)
+					fprintf(f, " %llu", (unsigned long
+						long)n->full);
+				fputc('\n', f);
 			}
 			if (p->has_bound)
 				fprintf(f, "bound %s %llu %llu %llu %llu\n",
@@ -764,10 +808,14 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 				(unsigned long long)m->mbroken,
 				(unsigned long long)m->mmissing);
 			ovb_put_real(f, m->mworst);
-			fprintf(f, " %llu %llu %llu\n",
+			fprintf(f, " %llu %llu %llu",
 				(unsigned long long)m->mover,
 				(unsigned long long)m->oom,
 				(unsigned long long)m->kills);
+			if (!b->every)
+				fprintf(f, " %llu", (unsigned long long)
+					m->partial);
+			fputc('\n', f);
 		}
 	}
 	return ferror(f) ? OVB_EIO : 0;

@@ -1217,6 +1217,8 @@ struct ovb_bt_node {
 	enum ovb_bt_status status;
 	uint64_t mslots, mover;         /* memory: slots, sum above MEM */
 	enum ovb_bt_status mstatus;     /* OVB_BT_NONE iff the config's mem 0 */
+	uint64_t full;                  /* slots where every VM has a cpu
+					 * sample (0: the old "missing") */
 };
 /* A VM whose memory use exceeded its limit (an OOM kill) in KILLS slots of
  * a period; limit = tpeak (1 + margin); unseen: rpeak > tpeak, a peak never
@@ -1234,8 +1236,13 @@ struct ovb_bt_summary {
 	double density, vs_peak, worst;
 	uint64_t mheld, mbroken, mmissing, mover, oom, kills;
 	double mworst;
+	uint64_t partial;               /* node records with full 0 */
 };
 struct ovb_backtest {
+	/* a file of before the honest counts (node records without FULL,
+	 * summaries without PARTIAL): SLOTS counts the slots in which every
+	 * VM has a sample, full = slots, partial = missing; written back so */
+	bool every;
 	size_t nconf, capconf, nper, capper, npl, cappl, nnode, capnode,
 		nsum, capsum, noom, capoom;
 	struct ovb_bt_config *conf;

@@ -40,30 +40,73 @@ setup() {
 	assert_equal "$(grep -c '^config ' "$T/bt")" 16
 }
 
-@test "hand-made: peak keeps a and b apart; a VM without samples makes its node missing, never held" {
+@test "hand-made: peak keeps a and b apart; a VM without samples counts zero usage, its node shown with FULL 0" {
 	run -0 ovb-backtest "${SMALL[@]}" -m peak "$S"
 	# a's peak 2.5 and b's 2 exceed 4 cpu together; c (0.5) goes where
 	# the default policy, worst-fit, finds the most room: beside b
 	assert_line 'place c1 1 a n1'
 	assert_line 'place c1 1 b n2'
 	assert_line 'place c1 1 c n2'
-	# period 2: c has no sample, so n2 (b, c) is missing; n1 (a) has two
-	# slots
-	assert_line 'node c1 2 n2 2 0 0 missing 0 0 none'
-	assert_line 'node c1 2 n1 1 2 0 held 0 0 none'
-	assert_line 'summary c1 6 4 1.5 1 3 0 1 0 0 0 0 0 0 0 0 0'
+	# period 2: c has no sample, b one (1200): n2 (b, c) is replayed on
+	# b's slot with c at 0 (held), FULL 0 (no slot where both have one);
+	# n1 (a) has two slots
+	assert_line 'node c1 2 n2 2 1 0 held 0 0 none 0'
+	assert_line 'node c1 2 n1 1 2 0 held 0 0 none 2'
+	# 4 held, 0 broken, 0 missing; PARTIAL 1 (the node with FULL 0)
+	assert_line 'summary c1 6 4 1.5 1 4 0 0 0 0 0 0 0 0 0 0 0 1'
 	# first-fit-decreasing puts c beside a (n1), the first node that
 	# takes it
 	run -0 ovb-backtest "${SMALL[@]}" -m peak --policy first-fit-decreasing "$S"
 	assert_line 'place c1 1 c n1'
-	assert_line 'node c1 2 n1 2 0 0 missing 0 0 none'
-	assert_line 'node c1 2 n2 1 1 0 held 0 0 none'
+	assert_line 'node c1 2 n1 2 2 0 held 0 0 none 0'
+	assert_line 'node c1 2 n2 1 1 0 held 0 0 none 1'
+}
+
+@test "hand-made: a node that overflows with a VM without samples is broken (missing samples as zero usage), not missing; its bound is 2 nodes, not 1" {
+	# t/data/backtest-gap.series: a and b (peaks 1 and 1) share a node;
+	# in [600, 1200) b has no sample and a alone uses 5 cpu > 4 in both
+	# slots.  Before the honest counts: 'node c1 1 n1 2 0 0 missing ...'
+	# and a bound of 1 node.
+	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" -m peak \
+		"$DATA/backtest-gap.series"
+	assert_line 'node c1 1 n1 2 2 2 broken 0 0 none 0'
+	assert_line 'bound c1 1 2 2 0'
+	assert_line 'summary c1 2 1 2 1 0 1 0 1 0 0 0 0 0 0 0 0 1'
+	printf '%s\n' "$output" >"$T/bt"
+	ovb-fmt "$T/bt" >/dev/null
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series \
+		"$DATA/backtest-gap.series"
+	assert_output agree
+}
+
+@test "format: files of before the honest counts (no FULL, no PARTIAL) read and are written back as they were; one form a file" {
+	cat >"$T/old" <<-'EOF'
+	ovb-backtest 1
+	config c1 peak 4 0.5 600 600 rolling 1 0 0
+	period c1 1 600 1200 2 0 1 0
+	place c1 1 a n1
+	place c1 1 b n1
+	node c1 1 n1 2 0 0 missing 0 0 none
+	bound c1 1 1 1 0
+	summary c1 2 1 2 1 0 0 1 0 0 0 0 0 0 0 0 0
+	EOF
+	run -0 --separate-stderr ovb-fmt -c "$T/old"
+	assert_line 'node c1 1 n1 2 0 0 missing 0 0 none'
+	assert_line 'summary c1 2 1 2 1 0 0 1 0 0 0 0 0 0 0 0 0'
+	sed 's/^\(summary .*\)$/\1 1/' "$T/old" >"$T/mixed"
+	run -65 --separate-stderr ovb-fmt "$T/mixed"
+	assert_equal "$stderr" "ovb-fmt: $T/mixed:8: summary: with FULL or PARTIAL, unlike the file's earlier records (one form a file: with or without FULL and PARTIAL)"
+	# FULL above SLOTS
+	ovb-backtest "${SMALL[@]}" -m peak "$DATA/backtest-gap.series" |
+		sed 's/^\(node c1 1 n1 2 2 2 broken 0 0 none\) 0$/\1 3/' >"$T/full"
+	run -65 --separate-stderr ovb-fmt "$T/full"
+	assert_equal "$stderr" "ovb-fmt: $T/full:$(line_of '^node c1 1 n1' "$T/full"): node: FULL 3 exceeds SLOTS 2"
 }
 
 @test "hand-made: the sum of (1-O) percentiles packs all three at O = 0.5 (1 of 2 slots over holds), not at O = 0.4" {
 	run -0 ovb-backtest "${SMALL[@]}" -m pct --periods 1 "$S"
 	# slot 600: 3 + 1.5 + 0.5 = 5 > 4; slot 900: 1 + 2 + 0.5 = 3.5
-	assert_line 'node c1 1 n1 3 2 1 held 0 0 none'
+	assert_line 'node c1 1 n1 3 2 1 held 0 0 none 2'
 	# at O = 0.4 the nearest-rank 60th percentile of two samples is the
 	# larger: a's 2.5 and b's 2 no longer fit together
 	run -0 ovb-backtest --start 0 --train 600s --replay 600s --cpus 4 \
@@ -74,7 +117,7 @@ setup() {
 
 @test "hand-made: the oracle catches a wrong count" {
 	ovb-backtest "${SMALL[@]}" -m peak,pct "$S" >"$T/bt"
-	variant wrong "$T/bt" 's/^node c1 1 n2 2 2 0 held 0 0 none$/node c1 1 n2 2 2 1 held 0 0 none/'
+	variant wrong "$T/bt" 's/^node c1 1 n2 2 2 0 held 0 0 none 2$/node c1 1 n2 2 2 1 held 0 0 none 2/'
 	run -1 python3 "$ORACLE/backtest.py" "$BAD" --series "$S"
 	assert_output --partial 'c1 period 1 node n2'
 }
@@ -149,10 +192,10 @@ setup() {
 	assert_line 'place c1 1 c n1'
 	assert_line 'place c1 1 b n1'
 	# the memory sums at 600 and 900: 3.5 and 4 GiB > 3: 2 of 2 slots
-	assert_line 'node c1 1 n1 3 2 1 held 2 2 broken'
+	assert_line 'node c1 1 n1 3 2 1 held 2 2 broken 2'
 	# a at 900: 2.5 GiB > its limit 2.3 GiB; its training peak was 2 GiB
 	assert_line "oom c1 1 a n1 1 $(python3 -c 'import math; print(math.ceil(2**31 * 1.15))') 2147483648 2684354560 unseen"
-	assert_line 'summary c1 3 1 3 2 1 0 0 0.5 0 0 1 0 1 2 1 1'
+	assert_line 'summary c1 3 1 3 2 1 0 0 0.5 0 0 1 0 1 2 1 1 0'
 	run -0 ovb-backtest "${MEM[@]}" --mem-pool 0 -m pct --periods 1 "$M"
 	# a (2.3) and b (1.15) exceed 3 GiB together; c (0.575) fits beside a
 	assert_line 'place c1 1 a n1'
@@ -190,7 +233,7 @@ setup() {
 	ovb-backtest "${SMALL[@]}" --plan rolling,one-shot "$S" >"$T/a"
 	ovb-backtest "${SMALL[@]}" --mem 0 --plan rolling,one-shot "$M" >"$T/b"
 	cmp "$T/a" "$T/b"
-	run -0 grep -c ' 0 0 none$' "$T/a"
+	run -0 grep -Ec ' 0 0 none [0-9]+$' "$T/a"
 	assert_output "$(grep -c '^node ' "$T/a")"
 	refute_line --partial 'oom '
 }
@@ -200,7 +243,7 @@ setup() {
 	variant kills "$T/bt" 's/^(oom c2 1 a n1) 1 /\1 2 /'
 	run -1 python3 "$ORACLE/backtest.py" --mem-window 300 "$BAD" --series "$M"
 	assert_output --partial 'c2 period 1 oom records'
-	variant mover "$T/bt" 's/^(node c2 1 n1 3 2 1 held) 2 2 broken$/\1 2 1 broken/'
+	variant mover "$T/bt" 's/^(node c2 1 n1 3 2 1 held) 2 2 broken 2$/\1 2 1 broken 2/'
 	run -1 python3 "$ORACLE/backtest.py" --mem-window 300 "$BAD" --series "$M"
 	assert_output --partial 'c2 period 1 node n1'
 }
@@ -265,7 +308,7 @@ setup() {
 	local E=$DATA/example.backtest
 	variant sum "$E" 's/^summary c1 3 2 1.5 1 2 0 0 0 0 (.*)$/summary c1 3 2 1.5 1 1 1 0 0 0 \1/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
-	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^summary c1' "$BAD"): summary: the counts are not the sums of the periods' (placed 3, nodes 2, held 2, broken 0, missing 0, moved 0)"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^summary c1' "$BAD"): summary: the counts are not the sums of the periods' (placed 3, nodes 2, held 2, broken 0, missing 0, moved 0, partial 0)"
 	variant status "$E" 's/^node c2 1 n1 3 2 1 held (.*)$/node c2 1 n1 3 2 2 held \1/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^node c2' "$BAD"): node: 2 slots, 2 over at O = 0.5 is broken, not held"
@@ -320,7 +363,7 @@ setup() {
 	local E=$DATA/example.backtest
 	run -0 ovb-fmt -c "$E"
 	# the memory status follows from MSLOTS and MOVER
-	variant mstatus "$E" 's/^(node c2 1 n1 3 2 1 held 2 2) broken$/\1 held/'
+	variant mstatus "$E" 's/^(node c2 1 n1 3 2 1 held 2 2) broken 2$/\1 held 2/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^node c2' "$BAD"): node: memory: 2 slots, 2 over at O = 0.5 is broken, not held"
 	# an OOM kill is a slot above the limit: RPEAK must exceed LIMIT
@@ -336,7 +379,7 @@ setup() {
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^oom c1' "$BAD"): oom: vm a is not placed on node n2 in period 1"
 	# the summary's OOM and KILLS are the oom records'
-	variant kills "$E" 's/^(summary c2 3 1 3 2 1 0 0 0.5 0 0 1 0 1 2 1) 1$/\1 2/'
+	variant kills "$E" 's/^(summary c2 3 1 3 2 1 0 0 0.5 0 0 1 0 1 2 1) 1 0$/\1 2 0/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^summary c2' "$BAD"): summary: the memory counts are not the sums of the periods' (held 0, broken 1, missing 0, over 2, oom 1, kills 1)"
 	# memory counts without memory
@@ -364,7 +407,11 @@ setup() {
 	# memory by default: 4 GiB a cpu, a pool of a quarter of that
 	grep -qx 'config c1 overbook 8 0.01 1209600 604800 rolling 11 34359738368 8589934592' "$T/bt" ||
 		fail "no config c1 of 11 weeks, 32 GiB nodes"
-	grep -q ' missing [0-9]* [0-9]* [a-z]*$' "$T/bt" || fail "no missing node"
+	# its nodes are replayed with its samples as zero usage: FULL 0,
+	# held or broken, not missing
+	grep -q ' [a-z]* [0-9]* [0-9]* [a-z]* 0$' "$T/bt" || fail "no node with FULL 0"
+	! grep -q '^node .* missing [0-9]* [0-9]* [a-z]* [0-9]*$' "$T/bt" ||
+		fail "a node missing: every node has a VM with a sample"
 	# VMs' memory above their limits: every one a peak never seen in
 	# the training window (the limit is the largest hour's peak, the
 	# largest training sample, x 1.15)

@@ -57,7 +57,8 @@ sound_bound() {
 @test "hand-made: O = 0, cpu: the bound is the nodes worked out by hand" {
 	# period 1, [600, 1200): the sums are 3 + 1.5 + 0.5 = 5 and 3.5, so
 	# one 4-CPU node overflows once (O = 0: none allowed) and two do not:
-	# 2 nodes; period 2: c has no sample, a node is missing, bound 1.
+	# 2 nodes; period 2: c has no sample (zero usage), the sums 4 and 2
+	# are within one node: bound 1.
 	# pct (the peaks at O = 0) uses 2 nodes in each period.
 	ovb-backtest "${SMALL[@]}" --tolerance 0 -m pct,peak "$S" >"$T/bt"
 	run -0 --separate-stderr python3 "$BOUND" "$T/bt" "$S"

@@ -17,10 +17,13 @@ period of TABLE:
 - the period's bounds follow from the previous one (END - START = REPLAY);
 - REJECTED = the VMs with a cpu series - PLACED; PLACED and NODES are the
   place records and the distinct nodes they name;
-- each node: the slots in [START, END) where every VM on it has a sample,
-  the slots whose exact sum (math.fsum, a Fraction when it rounds to the
-  capacity) exceeds CPUS, and its status (missing: no slot; held:
-  OVER/SLOTS <= O as Fractions; else broken);
+- each node: the slots in [START, END) where at least one VM on it has a
+  sample (missing samples as zero usage), the slots whose exact sum of
+  the samples there (math.fsum, a Fraction when it rounds to the
+  capacity) exceeds CPUS, its status (missing: no slot; held:
+  OVER/SLOTS <= O as Fractions; else broken), and FULL, the slots where
+  every VM on it has a sample (0: the old `missing`; the summary's
+  PARTIAL counts those nodes);
 - memory, when the configuration's MEM is not 0: each node's slots where
   every VM on it has a mem sample, those whose exact sum exceeds MEM, its
   status as for cpu (else `none` and zeros); each placed VM's limit
@@ -151,7 +154,7 @@ def read_table(path):
         elif t[0] == 'node':
             confs[-1]['per'][-1]['node'][t[3]] = (
                 int(t[4]), int(t[5]), int(t[6]), t[7], int(t[8]),
-                int(t[9]), t[10])
+                int(t[9]), t[10], int(t[11]) if len(t) > 11 else None)
         elif t[0] == 'bound':
             confs[-1]['per'][-1]['bound'] = tuple(int(x) for x in t[3:6])
         elif t[0] == 'oom':
@@ -191,16 +194,15 @@ def limit_of(peaks, margin):
 def cpu_bound(P, vms, start, end, I, C, O):
     """The fewest nodes a placement of the VMs P can use with every node
     keeping its cpu promise in [start, end): a node overflows in each slot
-    where all of P have a sample and their sum exceeds K C, and the nodes
-    overflow in at most K O R slots (R the grid's slots in [start, end)),
-    so K >= the least K with #{such slots} <= K O R; at most len(P); 1
-    when a VM of P has no sample there (its node is missing)."""
+    where some of P have a sample and the sum (missing samples as zero
+    usage) exceeds K C, and the nodes overflow in at most K O R slots (R
+    the grid's slots in [start, end)), so K >= the least K with #{such
+    slots} <= K O R; at most len(P); 1 when none has a sample there."""
     n = len(P)
-    if any(not any(start <= t < end for t in vms.get(vm, {})) for vm in P):
-        return 1
     R = -(-end // I) - -(-start // I)
-    sums = [[vms[vm][t] for vm in P] for t in range(-(-start // I) * I, end, I)
-            if all(t in vms[vm] for vm in P)]
+    sums = [[vms.get(vm, {}).get(t, 0.0) for vm in P]
+            for t in range(-(-start // I) * I, end, I)
+            if any(t in vms.get(vm, {}) for vm in P)]
     for K in range(1, n):
         over = sum(1 for xs in sums if exceeds(xs, K * C))
         if Fraction(over, K * R) <= Fraction(O):
@@ -279,7 +281,7 @@ def main():
 
     density = {}
     for c in confs:
-        placed = nodes = held = broken = missing = moved = 0
+        placed = nodes = held = broken = missing = moved = partial = 0
         worst = 0.0
         mcount = {'held': 0, 'broken': 0, 'missing': 0, 'none': 0}
         mworst, mover_all, noom, kills = 0.0, 0, 0, 0
@@ -310,11 +312,14 @@ def main():
             for nd in sorted(on, key=lambda s: int(s[1:])):
                 members = on[nd]
                 sers = [vms.get(vm, {}) for vm in members]
-                common = [t for t in sorted(sers[0])
-                          if p['start'] <= t < p['end'] and
-                          all(t in s for s in sers[1:])]
+                full = [t for t in sorted(sers[0])
+                        if p['start'] <= t < p['end'] and
+                        all(t in s for s in sers[1:])]
+                common = sorted({t for s in sers for t in s
+                                 if p['start'] <= t < p['end']})
                 over = sum(1 for t in common
-                           if exceeds([s[t] for s in sers], C))
+                           if exceeds([s.get(t, 0.0) for s in sers], C))
+                partial += not full
                 if not common:
                     st = 'missing'
                     missing += 1
@@ -349,7 +354,7 @@ def main():
                     mworst = max(mworst, mover / len(mcommon))
                 want('%s node %s' % (tag, nd), p['node'].get(nd),
                      (len(members), len(common), over, st, len(mcommon),
-                      mover, mst))
+                      mover, mst, len(full)))
                 p.setdefault('statuses', []).append((nd, st))
             want(tag + ' node records', sorted(p['node']), sorted(on))
             # OOM kills: each placed VM's memory against its limit
@@ -418,11 +423,11 @@ def main():
         got = [int(s[0]), int(s[1]), float(s[2]), int(s[4]), int(s[5]),
                int(s[6]), float(s[7]), int(s[8]), int(s[9]), int(s[10]),
                int(s[11]), float(s[12]), int(s[13]), int(s[14]),
-               int(s[15])]
+               int(s[15]), int(s[16]) if len(s) > 16 else None]
         want(c['id'] + ' summary', got,
              [placed, nodes, d, held, broken, missing, worst, moved,
               mcount['held'], mcount['broken'], mcount['missing'], mworst,
-              mover_all, noom, kills])
+              mover_all, noom, kills, partial])
         c['density'], c['key'], c['vs'] = d, key, float(s[3])
     for c in confs:
         if a.validity and c['valid'] is not None:

@@ -76,6 +76,10 @@ def read_backtest(path):
             c = conf[f[1]]
             c['nodes'] += 1
             c[f[7]] += 1
+            # the missing column: nodes with a VM without samples (FULL
+            # 0; held or broken as zero usage), missing in older files
+            if f[7] != 'missing' and len(f) > 11 and f[11] == '0':
+                c['missing'] += 1
             if f[7] == 'broken':
                 c['broken_starts'].append(c['starts'][f[2]])
         elif f[0] == 'summary':

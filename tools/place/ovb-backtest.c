@@ -5,11 +5,14 @@
  * configuration (method, node size, tolerance O, training window, one-shot
  * or rolling), profiles each VM on the training window, places the VMs on
  * identical nodes by the method's node test, and replays the next period
- * through the plan: per node the slots in which every VM on it has a
- * sample and those whose exact cpu sum exceeds the node's size.  A node's
- * promise is that at most a fraction O of its slots overflow; a node with
- * a VM without samples in the period (no slot in common) is "missing",
- * neither held nor broken.  The output is an ovb-backtest table
+ * through the plan: per node the slots in which some VM on it has a
+ * sample and those whose exact cpu sum exceeds the node's size, a VM
+ * without a sample in a slot counting 0 (missing samples as zero usage).
+ * A node's promise is that at most a fraction O of its slots overflow; a
+ * node none of whose VMs has a sample in the period is "missing", neither
+ * held nor broken; FULL, the slots in which every VM has a sample, shows
+ * the nodes with a VM without samples (0).  The bound counts the same
+ * slots.  The output is an ovb-backtest table
  * (formats/backtest.md).
  *
  * Methods are rows of one table (methods[] below: the name, the node
@@ -1728,33 +1731,61 @@ place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused,
 }
 
 /* A cursor over the slots of [a, b) in which every one of n series has
- * a sample; x holds their samples at the current one. */
+ * a sample (any false), or at least one has (any true: a series without
+ * a sample in the slot counts 0 there, missing samples as zero usage); x
+ * holds their samples at the current one. */
 struct slots {
 	const struct ovb_series *const *s;
 	size_t n, *lo, *hi;
 	double *x;
+	bool any;
 };
 
-/* False when a series has no sample in [a, b) (then no slot is common). */
+/* False when no slot is to come: a series has no sample in [a, b) (any
+ * false), or none has (any true). */
 static bool
 slots_open(struct slots *it, const struct ovb_series *const *s, size_t n,
-	uint64_t a, uint64_t b)
+	uint64_t a, uint64_t b, bool any)
 {
-	*it = (struct slots){ .s = s, .n = n,
+	*it = (struct slots){ .s = s, .n = n, .any = any,
 		.lo = ovb_xcalloc(n, sizeof *it->lo),
 		.hi = ovb_xcalloc(n, sizeof *it->hi),
 		.x = ovb_xcalloc(n, sizeof *it->x) };
-	bool every = true;
+	bool every = true, some = false;
 	for (size_t i = 0; i < n; i++) {
 		window(s[i], a, b, &it->lo[i], &it->hi[i]);
 		every = every && it->lo[i] < it->hi[i];
+		some = some || it->lo[i] < it->hi[i];
 	}
-	return every;
+	return any ? some : every;
+}
+
+/* The next slot in which at least one series has a sample, the others
+ * counting 0. */
+static bool
+slots_next_any(struct slots *it)
+{
+	bool some = false;
+	uint64_t t = 0;
+	for (size_t i = 0; i < it->n; i++)
+		if (it->lo[i] < it->hi[i] && (!some ||
+		    it->s[i]->t[it->lo[i]] < t)) {
+			t = it->s[i]->t[it->lo[i]];
+			some = true;
+		}
+	for (size_t i = 0; some && i < it->n; i++) {
+		it->x[i] = 0;
+		if (it->lo[i] < it->hi[i] && it->s[i]->t[it->lo[i]] == t)
+			it->x[i] = it->s[i]->v[it->lo[i]++];
+	}
+	return some;
 }
 
 static bool
 slots_next(struct slots *it)
 {
+	if (it->any)
+		return slots_next_any(it);
 	const struct ovb_series *s0 = it->s[0];
 	while (it->lo[0] < it->hi[0]) {
 		uint64_t t = s0->t[it->lo[0]];
@@ -1796,17 +1827,18 @@ series_of(const size_t *on, size_t n, bool mem)
 }
 
 /* Replays [a, b) through node k's VMs: slots where every one has a
- * sample, and those whose exact sum exceeds C; cpu, or memory when mem. */
+ * sample (any false) or at least one has (any true, the others counting
+ * 0), and those whose exact sum exceeds C; cpu, or memory when mem. */
 static void
 replay(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
-	uint64_t *slots, uint64_t *over, bool mem)
+	uint64_t *slots, uint64_t *over, bool mem, bool any)
 {
 	*slots = *over = 0;
 	const struct ovb_series **s = series_of(on, n, mem);
 	if (!s)
 		return;
 	struct slots it;
-	slots_open(&it, s, n, a, b);
+	slots_open(&it, s, n, a, b, any);
 	while (slots_next(&it)) {
 		++*slots;
 		*over += ovb_sum_cmp(it.x, n, C) > 0;
@@ -1850,11 +1882,11 @@ least_k_buf(size_t n, uint64_t kmax, double cap)
 
 /* The fewest nodes a placement of the VMs on[0..n) can use with every
  * node keeping its cpu promise in [a, b): some node overflows in every
- * slot where all of them have a sample and their sum exceeds K C, and
- * the nodes' overflows number at most K O R (R the grid's slots in
- * [a, b)), so K is at least the least K with #{such slots} <= K O R.
- * At most n (more nodes than VMs are never used); 1 when a VM has no
- * sample in [a, b) (its node is missing, never held). */
+ * slot where their sum (a VM without a sample there counting 0, as the
+ * node records count it) exceeds K C, and the nodes' overflows number at
+ * most K O R (R the grid's slots in [a, b)), so K is at least the least
+ * K with #{such slots} <= K O R.  At most n (more nodes than VMs are
+ * never used); 1 when none of them has a sample in [a, b). */
 static uint64_t
 cpu_bound(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
 	double O)
@@ -1862,7 +1894,7 @@ cpu_bound(const size_t *on, size_t n, uint64_t a, uint64_t b, double C,
 	const struct ovb_series **s = series_of(on, n, false);
 	struct slots it;
 	uint64_t K = 1;
-	if (slots_open(&it, s, n, a, b)) {
+	if (slots_open(&it, s, n, a, b, true)) {
 		double *buf = least_k_buf(n, n, C);
 		/* above[k]: the slots whose least K is k + 1, then (summed
 		 * from the top) those whose sum exceeds k C */
@@ -1958,7 +1990,13 @@ record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
 		nd->period = bt->nper - 1;
 		nd->node = node_name(nk);
 		nd->vms = n;
-		replay(on, n, a, b, c->cpus, &nd->slots, &nd->over, false);
+		/* missing samples as zero usage; full: the slots in
+		 * which every VM has a sample (0: the node had a VM without
+		 * samples, or none in common) */
+		replay(on, n, a, b, c->cpus, &nd->slots, &nd->over, false,
+			true);
+		uint64_t fover;
+		replay(on, n, a, b, c->cpus, &nd->full, &fover, false, false);
 		nd->status = !nd->slots ? OVB_BT_MISSING :
 			ovb_bt_held(nd->over, nd->slots, c->O) ? OVB_BT_HELD :
 			OVB_BT_BROKEN;
@@ -1966,7 +2004,7 @@ record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
 		nd->mslots = nd->mover = 0;
 		if (c->mem > 0) {
 			replay(on, n, a, b, c->mem, &nd->mslots, &nd->mover,
-				true);
+				true, false);
 			nd->mstatus = !nd->mslots ? OVB_BT_MISSING :
 				ovb_bt_held(nd->mover, nd->mslots, c->O) ?
 				OVB_BT_HELD : OVB_BT_BROKEN;
@@ -2015,6 +2053,7 @@ summarize(struct cfg *c)
 		s.held += n->status == OVB_BT_HELD;
 		s.broken += n->status == OVB_BT_BROKEN;
 		s.missing += n->status == OVB_BT_MISSING;
+		s.partial += !n->full;
 		if (n->status != OVB_BT_MISSING) {
 			double f = (double)n->over / (double)n->slots;
 			if (f > s.worst)
@@ -2148,7 +2187,7 @@ struct calarg {
 };
 
 static void replay(const size_t *on, size_t n, uint64_t a, uint64_t b,
-	double C, uint64_t *slots, uint64_t *over, bool mem);
+	double C, uint64_t *slots, uint64_t *over, bool mem, bool any);
 
 /* -vv: one line per node of a fold's plan at k, for t/oracle/drift.py. */
 static void
@@ -2214,7 +2253,7 @@ cal_holds(double k, void *arg)
 				continue;
 			uint64_t slots, over;
 			replay(on, n, cw->ha, cw->hb, ca->c->cpus, &slots, &over,
-				false);
+				false, false);
 			/* no slot in common: not known to hold */
 			ok = slots && ovb_bt_held(over, slots, ca->c->O);
 			if (ovb_verbose > 1)

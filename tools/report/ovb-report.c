@@ -175,8 +175,9 @@ static const char doc[] =
 	"(1-O) percentiles (method pct) of the same group (configurations "
 	"differing only in method) and against peak provisioning (the "
 	"file's VS-PEAK), the node-period promises held of those measured "
-	"(held / (held + broken); a node with a VM without samples, missing, "
-	"is not measured and counted apart), the worst overflow frequency, "
+	"(held / (held + broken), missing samples as zero usage; missing: "
+	"the nodes with a VM without samples, counted in held or broken too "
+	"unless none of its VMs had a sample), the worst overflow frequency, "
 	"the VMs moved (of those placed), a one-shot plan's validity and its "
 	"broken node-periods that start before it, and the "
 	"methods of its group that dominate it (hold at least as large a "
@@ -3155,7 +3156,11 @@ table_backtest(struct ovb_table *t)
 		"fewest nodes any placement could use in hindsight, `bound` "
 		"records); held: node-periods whose cpu sum exceeded the node "
 		"in at most a fraction O of the slots, of those measured (held + "
-		"broken); missing: nodes with a VM without samples, not measured; "
+		"broken), a VM's missing samples counted as zero usage; "
+		"missing: node-periods with a VM without samples (no slot in "
+		"which every VM has one, `node` FULL 0), counted in held or "
+		"broken as zero usage unless no VM on the node had a sample "
+		"(then not measured; files without FULL: never measured); "
 		"worst: the largest fraction of slots over; moved: VMs on another "
 		"node than the period before (share of those placed); valid "
 		"until: a one-shot plan's promise by the trend forecast (UTC), "
@@ -3202,7 +3207,7 @@ table_backtest(struct ovb_table *t)
 		ovb_table_put(t, NULL, xasprintf("%llu", (unsigned long long)s->broken));
 		ovb_table_put(t, ovb_xstrdup(!r->measured ? "-" : *r->dom ? r->dom :
 			"none"), NULL);
-		ovb_table_put(t, xasprintf("%llu", (unsigned long long)s->missing), NULL);
+		ovb_table_put(t, xasprintf("%llu", (unsigned long long)s->partial), NULL);
 		ovb_table_put(t, xasprintf("%.1f%%", 100 * s->worst), xreal(s->worst));
 		double mv = s->placed ? (double)s->moved / (double)s->placed : 0;
 		ovb_table_put(t, xasprintf("%llu (%.1f%%)", (unsigned long long)s->moved,
