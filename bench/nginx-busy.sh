@@ -22,33 +22,9 @@ while getopts n:k: o; do
 	esac
 done
 keep=${keep:-$(mktemp -d /tmp/ovb-nginx.XXXXXX)}
-mkdir -p "$keep/www" "$keep/tmp"
 port=${OVB_NGINX_PORT:-18081}
-for i in $(seq 1 40); do printf 'line %02d of the overbook nginx bench page......\n' "$i"; done \
-	>"$keep/www/index.html"
-cat >"$keep/nginx.conf" <<CONF
-user www-data;
-worker_processes 2;
-daemon off;
-master_process on;
-pid $keep/nginx.pid;
-error_log $keep/error.log warn;
-events { worker_connections 256; }
-http {
-    access_log off;
-    sendfile on;
-    keepalive_timeout 65;
-    client_body_temp_path $keep/tmp/body;
-    proxy_temp_path $keep/tmp/proxy;
-    fastcgi_temp_path $keep/tmp/fastcgi;
-    uwsgi_temp_path $keep/tmp/uwsgi;
-    scgi_temp_path $keep/tmp/scgi;
-    default_type text/html;
-    server { listen 127.0.0.1:$port reuseport; root $keep/www; }
-}
-CONF
-chown -R www-data: "$keep/tmp" 2>/dev/null || true
-chmod -R a+rX "$keep"
+. "$here/bench/nginx-site.sh"
+nginx_site "$keep" "$port"
 # the recorded command: nginx under wait4.py, the load, then a graceful quit
 cat >"$keep/run.sh" <<RUN
 #!/bin/bash
