@@ -116,7 +116,7 @@ asan: deps-check
 
 # libFuzzer: one target per format, derived (never listed by hand) from
 # the specs formats/NAME.md and the readers formats/NAME.c (the registry
-# format.c, the lexer lex.c and comments.c aside: fuzz-format.c keeps the
+# format.c and the lexer lex.c aside; fuzz-format.c also keeps the
 # comments of every format's input).  A format in the registry (an
 # X(NAME, TYPE) line of formats/impl.h) is fuzz-NAME built from
 # fuzz/fuzz-format.c; any other has its own fuzz/fuzz-NAME.c (perfdata's
@@ -130,7 +130,7 @@ FUZZFLAGS := -std=gnu17 -g -O1 $(FUZZSAN) -D_GNU_SOURCE -Ilib -Iformats \
 	-I/usr/include/traceevent
 FUZZ_SPECS := $(sort $(basename $(notdir \
 	$(filter-out formats/README.md,$(wildcard formats/*.md)) \
-	$(filter-out formats/format.c formats/lex.c formats/comments.c,\
+	$(filter-out formats/format.c formats/lex.c,\
 	$(wildcard formats/*.c)))))
 FUZZ_XLINE    := ^[[:space:]]*X(\([a-z0-9_]*\),.*
 FUZZ_REGISTRY := $(shell sed -n 's/$(FUZZ_XLINE)/\1/p' formats/impl.h)

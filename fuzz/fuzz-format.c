@@ -2,7 +2,7 @@
  * time with -DOVB_FUZZ_FORMAT="cluster" (see `make fuzz`).  Each input is
  * read as that format; a valid one is also written in canonical form, read
  * back and written again, and the two texts must be identical; so must
- * the canonical form with the input's comments kept (formats/comments.c)
+ * the canonical form with the input's comments kept (lib/comments.c)
  * and the same made of it.  The
  * readers' messages are silenced (ovb_set_errout), not stderr: sanitizer
  * reports stay visible. */

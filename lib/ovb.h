@@ -394,7 +394,7 @@ struct ovb_profile_fn {
 int ovb_run_profiling(int nfiles, char **files, struct ovb_select *sel,
 	const struct ovb_profile_fn *fn, void *ctx);
 
-/* ---- formats/comments.c: comments kept in the canonical form ---- */
+/* ---- lib/comments.c: comments kept in the canonical form ---- */
 
 /* The canonical text canon (clen bytes) of the input text in, with in's
  * comments put back: a comment-only line before the record that follows

@@ -4,7 +4,7 @@
  * record (or --type), checks syntax and meaning with the one reader of that
  * format, and, as asked, writes the canonical form: to stdout or -o FILE,
  * or back over each FILE (--in-place, atomically).  The input's comments
- * are kept, each with its record (formats/comments.c).  Canonical output
+ * are kept, each with its record (lib/comments.c).  Canonical output
  * read back and written again is byte-identical.  A cluster's capacity far
  * outside real hardware is a warning (a typo?), read as given.  A bad file
  * is reported and skipped; the exit status is the largest of all files'

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "impl.h"
+#include "ovb.h"
 
 struct line {
 	const char *s;
