@@ -592,12 +592,8 @@ map_plain(int t, const struct ovb_klimits *L, const struct ovb_need *n,
 	struct ovb_cfs cfs;
 	struct ovb_tb tb;
 	struct ovb_k8s k8;
-	switch (t) {
-	case OVB_T_DL: return ovb_dl_map(n, L, false, &dl, why, len);
-	case OVB_T_TC: return ovb_tc_map(n, L, false, &tb, why, len);
-	case OVB_T_K8S: return ovb_k8s_map(n, false, &k8, why, len);
-	default: return ovb_cfs_map(n, false, &cfs, why, len);
-	}
+	double g;
+	return map_one(t, L, false, n, 0, &dl, &cfs, &g, &tb, &k8, why, len);
 }
 
 int
