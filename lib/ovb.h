@@ -1515,6 +1515,19 @@ char *ovb_mpq_str(const mpq_t q);
  * than OVB_MAXBINS grid points, else 0. */
 int ovb_xpmf_hist(const struct ovb_xpmf *y, struct ovb_hist *h, bool *exact);
 
+/* ---- lib/profidx.c: profiles by (capsule, resource), in constant time ----
+ * ovb_profile_find's answer through a table made at the first question;
+ * the profiles outlive the index. */
+struct ovb_profidx {
+	const struct ovb_profiles *p;
+	bool made;
+	struct ovb_names by[OVB_NCAP];  /* by resource: capsule -> index */
+};
+void ovb_profidx_init(struct ovb_profidx *x, const struct ovb_profiles *p);
+const struct ovb_qos *ovb_profidx_find(struct ovb_profidx *x,
+	const char *capsule, enum ovb_res r);
+void ovb_profidx_free(struct ovb_profidx *x);
+
 /* ---- lib/node.c: the plan's node model, once (formats/plan.md) ----
  *
  * A capsule's effective needs per resource, Eq. 1 with tau_min and lower

@@ -82,9 +82,7 @@ struct eng {
 	                             [, mem]: those below nres whose
 	                             capacity is given (> 0) */
 	int nplaced;              /* how many of them */
-	/* profiles by "CAPSULE RES" (prof_find) */
-	struct ovb_names prof_index;
-	char **prof_keys;
+	struct ovb_profidx pidx;  /* profiles by capsule and resource */
 	struct ovb_nstate_ctx ns;  /* the nodes' shared caches (lib/nstate.c) */
 	/* trust records below 1 (index_trust) */
 	struct trust *trusts;
@@ -114,24 +112,13 @@ static struct eng eng_state;
 
 /* ---- requirements ---- */
 
-/* ovb_profile_find by a table: "CAPSULE RES" -> index into E->prof. */
-
+/* ovb_profile_find by lib/profidx.c's table. */
 static const struct ovb_qos *
 prof_find(const char *name, enum ovb_res r)
 {
-	if (!E->prof_keys) {
-		E->prof_keys = ovb_xcalloc(E->prof->n + 1, sizeof *E->prof_keys);
-		for (size_t i = 0; i < E->prof->n; i++) {
-			const struct ovb_dist *d = &E->prof->q[i].U;
-			E->prof_keys[i] = ovb_xmalloc(strlen(d->capsule) + 8);
-			sprintf(E->prof_keys[i], "%s %s", d->capsule, ovb_res_name(d->res));
-			ovb_names_add(&E->prof_index, E->prof_keys[i], i);
-		}
-	}
-	char key[OVB_MAXNAME + 16];
-	snprintf(key, sizeof key, "%s %s", name, ovb_res_name(r));
-	size_t i = ovb_names_get(&E->prof_index, key);
-	return i == OVB_NONE ? NULL : &E->prof->q[i];
+	if (!E->pidx.p)
+		ovb_profidx_init(&E->pidx, E->prof);
+	return ovb_profidx_find(&E->pidx, name, r);
 }
 
 /* --enforce: what the targets will really grant (lib/enforce.c), so Eq. 1
@@ -2278,10 +2265,7 @@ eng_free(void)
 	free(E->all);
 	free(E->needs);
 	free(E->inplace);
-	for (size_t i = 0; E->prof_keys && i < E->prof->n; i++)
-		free(E->prof_keys[i]);
-	free(E->prof_keys);
-	ovb_names_free(&E->prof_index);
+	ovb_profidx_free(&E->pidx);
 	if (E->walk)
 		free(E->walk->q);
 	free(E->walk);

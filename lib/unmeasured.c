@@ -112,14 +112,8 @@ int
 ovb_apps_measured(const struct ovb_apps *apps, const char *file,
 	const struct ovb_profiles *p, const struct ovb_cluster *cl)
 {
-	struct ovb_names idx = { 0 };
-	char **keys = ovb_xcalloc(p->n + 1, sizeof *keys);
-	for (size_t i = 0; i < p->n; i++) {
-		const struct ovb_dist *d = &p->q[i].U;
-		keys[i] = ovb_xmalloc(strlen(d->capsule) + 8);
-		sprintf(keys[i], "%s %s", d->capsule, ovb_res_name(d->res));
-		ovb_names_add(&idx, keys[i], i);
-	}
+	struct ovb_profidx idx;
+	ovb_profidx_init(&idx, p);
 	bool any_unm = false;   /* else only capsules with a lower bound */
 	for (size_t i = 0; i < p->n && !any_unm; i++)
 		any_unm = p->q[i].U.unmeasured;
@@ -133,20 +127,13 @@ ovb_apps_measured(const struct ovb_apps *apps, const char *file,
 				lb = lb || c->lb[r] > 0;
 			if (!any_unm && !lb)
 				continue;
-			for (int r = 0; r < OVB_NCAP && c->profile; r++) {
-				char key[OVB_MAXNAME + 16];
-				snprintf(key, sizeof key, "%s %s", c->profile,
-					ovb_res_name((enum ovb_res)r));
-				size_t i = ovb_names_get(&idx, key);
-				q[r] = i == OVB_NONE ? NULL : &p->q[i];
-			}
+			for (int r = 0; r < OVB_NCAP && c->profile; r++)
+				q[r] = ovb_profidx_find(&idx, c->profile,
+					(enum ovb_res)r);
 			st = ovb_capsule_measured(&apps->app[a], c, q, cl, file,
 				true);
 		}
-	for (size_t i = 0; i < p->n; i++)
-		free(keys[i]);
-	free(keys);
-	ovb_names_free(&idx);
+	ovb_profidx_free(&idx);
 	return st;
 }
 

@@ -240,23 +240,15 @@ build_defs(void)
 	return 0;
 }
 
-/* ovb_profile_find by a table made at the first question, per resource
- * (a pass over every profile per capsule was quadratic with a profile per
- * application). */
-static struct ovb_names prof_index[OVB_NCAP];
-static bool prof_indexed;
+/* ovb_profile_find by lib/profidx.c's table. */
+static struct ovb_profidx prof_index;
 
 static const struct ovb_qos *
 prof_find(const char *name, enum ovb_res r)
 {
-	if (!prof_indexed) {
-		for (size_t i = 0; i < S.prof.n; i++)
-			ovb_names_add(&prof_index[S.prof.q[i].U.res],
-				S.prof.q[i].U.capsule, i);    /* the first kept */
-		prof_indexed = true;
-	}
-	size_t i = ovb_names_get(&prof_index[r], name);
-	return i == OVB_NONE ? NULL : &S.prof.q[i];
+	if (!prof_index.p)
+		ovb_profidx_init(&prof_index, &S.prof);
+	return ovb_profidx_find(&prof_index, name, r);
 }
 
 static bool
@@ -1269,8 +1261,8 @@ free_all(void)
 	free((char *)S.plan_file);
 	for (int r = 0; r < OVB_NCAP; r++) {
 		ovb_names_free(&risk_index[r]);
-		ovb_names_free(&prof_index[r]);
 	}
+	ovb_profidx_free(&prof_index);
 }
 
 int
