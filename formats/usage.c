@@ -480,38 +480,6 @@ ovb_wait_put(FILE *f, const char *name, const struct ovb_wait *w)
 		w->demand ? "demand" : "receipt");
 }
 
-double
-ovb_wait_share(const struct ovb_wait *w)
-{
-	uint64_t t = w->preempted + w->woken;
-	if (!w->busy)
-		return t ? INFINITY : 0;
-	return 100.0 * (double)t / (double)w->busy;
-}
-
-bool
-ovb_wait_over(const struct ovb_wait *w)
-{
-	/* 100 (PREEMPTED + WOKEN) > PCT BUSY, in 128 bits: exact */
-	unsigned __int128 t = (unsigned __int128)(w->preempted + w->woken);
-	return 100 * t > (unsigned __int128)OVB_WAIT_PCT * w->busy;
-}
-
-const char *
-ovb_wait_say(char *buf, size_t size, const struct ovb_wait *w)
-{
-	char woke[96] = "after wake-ups not measured: the trace has no "
-		"sched:sched_wakeup";
-	if (w->woke)
-		snprintf(woke, sizeof woke, "%.6f after wake-ups",
-			(double)w->woken / 1e9);
-	snprintf(buf, size, "its tasks waited for a CPU while runnable %.6f "
-		"task-s (%.6f after preemptions, %s), %.3g %% of its busy time",
-		(double)(w->preempted + w->woken) / 1e9,
-		(double)w->preempted / 1e9, woke, ovb_wait_share(w));
-	return buf;
-}
-
 bool
 ovb_dist_lost_too_many(const struct ovb_dist *d, double O)
 {

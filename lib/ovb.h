@@ -494,7 +494,8 @@ struct ovb_wait {
 int ovb_wait_read(struct ovb_lex *lx, int i, struct ovb_wait *w);
 /* Writes "wait [NAME ]PREEMPTED WOKEN BUSY AS" (nothing when !w->has). */
 void ovb_wait_put(FILE *f, const char *name, const struct ovb_wait *w);
-/* The wait as a share of BUSY, in %; INFINITY for a wait with BUSY 0. */
+/* lib/wait.c, the judgement (ovb-onoff -v and ovb-profile alike): the
+ * wait as a share of BUSY, in %; INFINITY for a wait with BUSY 0. */
 double ovb_wait_share(const struct ovb_wait *w);
 /* Is it above OVB_WAIT_PCT % of BUSY (exactly, in integers)? */
 bool ovb_wait_over(const struct ovb_wait *w);

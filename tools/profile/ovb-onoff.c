@@ -2013,15 +2013,17 @@ check_bounds(const char *name)
 		struct ovb_wait w = wait_of(k);
 		bool over = ovb_wait_over(&w);
 		bool fail = opt_strict && !opt_demand && over;
-		char say[256];
+		char say[256], refused[64] = "";
+		if (fail)
+			snprintf(refused, sizeof refused, "; refused under "
+				"--strict (above %d %%)", OVB_WAIT_PCT);
 		if (ovb_verbose || fail || (over && !ovb_quiet))
 			ovb_warn("%s: capsule %s: %s%s%s", name, sel[k].name,
 				ovb_wait_say(say, sizeof say, &w), !over ? "" :
 				opt_demand ? ": the host was busy; counted as busy "
 				"(--demand)" : ": the host was busy, and its busy time "
 				"is what it got, not what it needed (--demand counts "
-				"the wait as demand)", fail ? "; refused under --strict "
-				"(above 5 %)" : "");
+				"the wait as demand)", refused);
 		if (fail)
 			waited = OVB_EDATA;
 	}
