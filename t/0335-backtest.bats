@@ -394,10 +394,7 @@ setup() {
 @test "bitbrains: rolling weekly, 8-CPU nodes, O = 1%: the oracle replays every plan from the raw CSVs" {
 	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
 		skip "the Bitbrains traces are not at $BB"
-	local m
-	for m in 7 8 9; do
-		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
-	done
+	bitbrains_months "$BB" "$T"
 	ovb-backtest -m overbook,aggregate,drift,peak,pct --cpus 8 --tolerance 0.01 \
 		--train 14d "$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt"
 	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --csv \
@@ -428,10 +425,7 @@ setup() {
 @test "bitbrains: rolling:1 (--max-moves 1), 4- and 8-CPU nodes: the oracle agrees, at most 1 move a week" {
 	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
 		skip "the Bitbrains traces are not at $BB"
-	local m
-	for m in 7 8 9; do
-		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
-	done
+	bitbrains_months "$BB" "$T"
 	ovb-backtest --max-moves 1 -m overbook,drift,peak,pct --cpus 4,8 \
 		--tolerance 0.01 --train 14d "$T/7.series" "$T/8.series" \
 		"$T/9.series" >"$T/bt"
@@ -444,10 +438,7 @@ setup() {
 @test "bitbrains: one-shot July plans replayed monthly agree with the oracle" {
 	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
 		skip "the Bitbrains traces are not at $BB"
-	local m
-	for m in 7 8 9; do
-		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
-	done
+	bitbrains_months "$BB" "$T"
 	# the default policy, worst-fit, spreads the VMs over the 4 nodes:
 	# the oracle agrees with every count (the trend forecast then states
 	# overbook's plan valid to the end, and 2 node-months break before it)

@@ -99,10 +99,7 @@ setup() {
 @test "bitbrains: calibrated, 8-CPU nodes, O = 1%, 14 days: both oracles agree" {
 	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
 		skip "the Bitbrains traces are not at $BB"
-	local m
-	for m in 7 8 9; do
-		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
-	done
+	bitbrains_months "$BB" "$T"
 	ovb-backtest -vv -m calibrated,pct --cpus 8 --tolerance 0.01 --train 14d \
 		"$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt" 2>"$T/err"
 	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --csv \

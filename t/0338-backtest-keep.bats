@@ -190,10 +190,7 @@ replan() {
 @test "bitbrains: every rolling period of the shipped backtest, every method ovb-place can run: ovb-place on the kept files makes the same plan" {
 	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
 		skip "the Bitbrains traces are not at $BB"
-	local m
-	for m in 7 8 9; do
-		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
-	done
+	bitbrains_months "$BB" "$T"
 	# the shipped configurations (README): 4, 8, 16 cpus, O 1% and 5%,
 	# 14 and 28 days, rolling weekly, memory 4 GiB a cpu
 	ovb-backtest --keep "$T/k" "$T/7.series" "$T/8.series" \

@@ -214,10 +214,7 @@ Try \`ovb-report --help' or \`ovb-report --usage' for more information."
 	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
 		skip "the Bitbrains traces are not at $BB"
 	need_gnuplot
-	local m
-	for m in 7 8 9; do
-		ovb-import -q --bitbrains "$BB/2013-$m"/*.csv.gz -o "$T/$m.series"
-	done
+	bitbrains_months "$BB" "$T"
 	ovb-backtest -q -m overbook,aggregate,peak,pct,nsigma,vpa --cpus 8 \
 		--tolerance 0.01,0.05 --train 14d "$T/7.series" "$T/8.series" \
 		"$T/9.series" >"$T/bb"

@@ -183,3 +183,14 @@ bound_holds() {
 	python3 -c "import sys; b,u,s,k=$b,$u,${s:-0},$3/1e9; sys.exit(0 if b-u-4e-6 <= k <= b+u+s+4e-6 else 1)" ||
 		fail "capsule $2: busy $b cpu-s, kernel $3 ns: beyond the stated bound (uncertain $u, low ${s:-0} more)"
 }
+
+# bitbrains_months DIR OUT: the Bitbrains sample's July, August and
+# September (DIR/2013-M/*.csv.gz) as OUT/7.series, OUT/8.series and
+# OUT/9.series, by ovb-import.
+bitbrains_months() {
+	local m
+	for m in 7 8 9; do
+		ovb-import -q --bitbrains "$1/2013-$m"/*.csv.gz -o "$2/$m.series" ||
+			fail "ovb-import of $1/2013-$m failed"
+	done
+}
