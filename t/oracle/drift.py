@@ -139,17 +139,6 @@ def sigma(xw, k, O):
             return x, W
 
 
-def hist_bin(x, w):
-    if not x > 0:
-        return 0
-    k = max(1, math.ceil(x / w))
-    while k > 1 and (k - 1) * w >= x:
-        k -= 1
-    while k * w < x:
-        k += 1
-    return k
-
-
 def check_usage(o):
     """The --usage mode: returns the list of differences."""
     series = {}
@@ -192,7 +181,7 @@ def check_usage(o):
             bad.append('%s: intervals %d, want %d' % (tag, d.n, W))
         bins = {}
         for x, w in xw:
-            b = hist_bin(k * x, d.width)
+            b = formats.hist_bin(k * x, d.width)
             bins[b] = bins.get(b, 0) + w
         got = {b: c for b, c in d.bins.items() if c}
         if got != bins:

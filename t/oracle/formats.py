@@ -26,6 +26,19 @@ import math
 RESOURCES = ("cpu", "net", "net-rx")
 
 
+def hist_bin(x, w):
+    """The bin of usage x on bins of width w (formats/usage.md): the least
+    k with x <= k w, 0 for x == 0, decided in doubles as the C code does."""
+    if not x > 0:
+        return 0
+    k = max(1, math.ceil(x / w))
+    while k > 1 and (k - 1) * w >= x:
+        k -= 1
+    while k * w < x:
+        k += 1
+    return k
+
+
 def records(path):
     """Each record of PATH as its list of fields: a field starting with #
     starts a comment (formats/README.md), blank lines are skipped, and so

@@ -33,24 +33,13 @@ def read_series(paths):
             for k, v in formats.read_series(paths).items()}
 
 
-def hist_bin(x, w):
-    if not x > 0:
-        return 0
-    k = max(1, math.ceil(x / w))
-    while k > 1 and (k - 1) * w >= x:
-        k -= 1
-    while k * w < x:
-        k += 1
-    return k
-
-
 def independent(cols, cap, w):
     """Pr(sum > cap) of independent histograms, grid w, upper edges."""
     y = {0: 1.0}
     for col in cols:
         u = {}
         for x in col:
-            k = hist_bin(x, w)
+            k = formats.hist_bin(x, w)
             u[k] = u.get(k, 0) + 1
         n = len(col)
         r = {}

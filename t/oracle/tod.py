@@ -20,6 +20,8 @@ import math
 import sys
 from fractions import Fraction as F
 
+import formats
+
 DAY = 86400
 WIDTH = 0.01                    # ovb-usage's cpu bin width
 
@@ -75,20 +77,6 @@ def windows(samples, off, mn):
     return out
 
 
-def hbin(x, w):
-    """The least k with x <= k w (0 for x == 0), in doubles (usage.md;
-    t/oracle/usage.py's hist_bin, which cannot be imported: it parses
-    the command line when loaded)."""
-    if not x > 0:
-        return 0
-    k = max(1, math.ceil(x / w))
-    while k > 1 and (k - 1) * w >= x:
-        k -= 1
-    while k * w < x:
-        k += 1
-    return k
-
-
 def rank(p, n):
     """Nearest rank of the p-th percentile among n (usage.md)."""
     x = p * n / 100
@@ -99,7 +87,7 @@ def rank(p, n):
 
 def pct_edge(vals, p):
     """The upper edge of the bin of the nearest-rank p-th percentile."""
-    k = sorted(hbin(v, WIDTH) for v in vals)[rank(p, len(vals)) - 1]
+    k = sorted(formats.hist_bin(v, WIDTH) for v in vals)[rank(p, len(vals)) - 1]
     return k * WIDTH
 
 
@@ -124,7 +112,7 @@ def rho(samples, interval, s):
 def y_tail(hists, C, g):
     """Pr(Y > C) as a Fraction: each value k*WIDTH moved up to the grid."""
     def up(x):                  # the least grid point at or above x
-        return hbin(x, g)
+        return formats.hist_bin(x, g)
     K = math.floor(C / g)
     while (K + 1) * g <= C:
         K += 1
@@ -160,7 +148,7 @@ def main():
                 print('window', d, a, b, len(s))
                 bins = {}
                 for _, v in s:
-                    k = hbin(v, WIDTH)
+                    k = formats.hist_bin(v, WIDTH)
                     bins[k] = bins.get(k, 0) + 1
                 for k in sorted(bins):
                     print('wbin', d, a, k, bins[k])
@@ -185,7 +173,7 @@ def main():
                 sg = pct_edge([v for _, v in s], p)
                 hist = {}
                 for _, v in s:
-                    k = hbin(v, WIDTH)
+                    k = formats.hist_bin(v, WIDTH)
                     hist[k] = hist.get(k, 0) + 1
                 need[c, 24 * days + h] = (sg, rho(s, ival[c], sg), hist)
     verdict = []
@@ -216,7 +204,7 @@ def main():
         load += (F(sg) * F(tau) + rho(ser[c], ival[c], sg)) * keep / F(tau)
         h = {}
         for v in vals:
-            k = hbin(v, WIDTH)
+            k = formats.hist_bin(v, WIDTH)
             h[k] = h.get(k, 0) + 1
         hists.append(h)
     print('eq1-plain', 'holds' if load <= F(C) else 'fails')

@@ -56,17 +56,6 @@ def auto_width(res, peak):
         e += 1
 
 
-def hist_bin(x, w):
-    if not x > 0:
-        return 0
-    k = max(1, math.ceil(x / w))
-    while k > 1 and (k - 1) * w >= x:
-        k -= 1
-    while k * w < x:
-        k += 1
-    return k
-
-
 def usages(tr, cap, res, ilen):
     out = []
     for k in range((tr.t1 - tr.t0) // ilen):
@@ -89,7 +78,7 @@ def expect(tr, cap, res, ilen, width, pcts):
     w = width.get(res) or auto_width(res, xs[-1])
     bins = {}
     for x in xs:
-        k = hist_bin(x, w)
+        k = formats.hist_bin(x, w)
         bins[k] = bins.get(k, 0) + 1
     n = len(u)
     total = (tr.t1 - tr.t0) // ilen
@@ -184,7 +173,7 @@ def check_series(series_path, usage_path, length, widths, window=3600):
         w = widths.get(key[1], auto_width(key[1], peak))
         want_bins = {}
         for x in fv:
-            b = hist_bin(x, w)
+            b = formats.hist_bin(x, w)
             want_bins[b] = want_bins.get(b, 0) + 1
         mean = float(sum(vals) / n)
         srt = sorted(vals)
