@@ -195,7 +195,15 @@ gap_intervals() {
 @test "lost events: the intervals left out travel from the trace through usage into the profile; --strict fails above O/2" {
 	local data=$BATS_TEST_TMPDIR/lost.data D total
 	gzip -dc "$FIXTURES/lost.perf.data.gz" >"$data"
-	ovb-onoff -q -c 'burn=comm:^python3$' "$data" >"$T/t.onoff"
+	# perf lost events and dropped charges here: 96 of the burner's runs
+	# have no charge in the trace and may have begun before their switch
+	# in, so its busy time is uncertain by more than 1.5 % and refused
+	# (issue 26 item 6; it was accepted with a bound of 0 before);
+	# accepted with --max-uncertainty=any to follow the gaps downstream
+	run -65 --separate-stderr ovb-onoff -q -c 'burn=comm:^python3$' "$data"
+	[[ $stderr == *"capsule burn: busy "*" runs whose charges the trace lacks (perf dropped them"*"refused: busy time uncertain by more than 1.5 %"* ]] ||
+		fail "not refused for the runs without charges: $stderr"
+	ovb-onoff -q --max-uncertainty=any -c 'burn=comm:^python3$' "$data" >"$T/t.onoff"
 	read -r D total < <(gap_intervals "$T/t.onoff" 10000000)
 	echo "# $D of $total intervals of 10 ms meet a gap" >&3
 	[[ $D -gt 0 ]]

@@ -12,10 +12,13 @@ belongs to the capsule its process does when it is charged: SEL is
 the COMM records; a forked process starts with its parent's) or `pid:N`
 (process N and the processes it forks, from the FORK records).
 
-A run the kernel charged nothing for (a task switched in and out again
-on a CPU with no sched_stat_runtime of it in between: the tracepoint did
-not fire in the context that charged it) counts from its switch in to its
-switch out, or from the span's start when it ran when the trace began.
+A run the trace has no charge of (a task switched in and out again on a
+CPU with no sched_stat_runtime of it in between: perf dropped them)
+counts from its switch in (or the span's start, when it ran when the
+trace began) to its switch out, or to where the kernel began charging the
+task after it on that CPU if that is earlier: that task's switch out
+less what it was charged since it last left a CPU (the kernel charges a
+woken task from its enqueue, and stops charging the one it displaces).
 
 Prints `NAME CHARGED_NS EVENTS` per capsule, and `span T0 T1`; exits 2
 when the trace has no sched_stat_runtime events."""
@@ -130,13 +133,42 @@ def main():
     bytid = {}
     for line_t, tid in ((e[0], e[5]) for e in runtimes):
         bytid.setdefault(tid, []).append(line_t)
+    charged = {}         # tid -> [(time, runtime)]
+    for e in runtimes:
+        charged.setdefault(e[5], []).append((e[0], e[4]))
+    ordered = sorted(switches)
+    outs = {}            # tid -> its switch-out times, any CPU
+    for t, _, cpu, prev, nxt, pid, name_of in ordered:
+        outs.setdefault(prev, []).append(t)
+
+    after, seen = {}, {}  # switch -> the next switch on its CPU
+    for k in range(len(ordered) - 1, -1, -1):
+        cpu = ordered[k][2]
+        if cpu in seen:
+            after[k] = seen[cpu]
+        seen[cpu] = k
+
+    def charged_from(tid, t, cpu, k):
+        """Where the kernel began charging tid, switched in on cpu at t
+        (switch k): its switch out there less its charges since it last
+        left a CPU; None when it does not leave that CPU in the trace."""
+        j = after.get(k)
+        if tid <= 0 or j is None or ordered[j][3] != tid:
+            return None
+        out = ordered[j][0]
+        last = max((x for x in outs.get(tid, ()) if x < t), default=-1)
+        c = sum(r for x, r in charged.get(tid, ()) if last < x <= out)
+        return out - c if c else None
+
     cur = {}             # cpu -> (tid, since or None: since the start)
-    for t, _, cpu, prev, nxt, pid, name_of in sorted(switches):
+    for k, (t, _, cpu, prev, nxt, pid, name_of) in enumerate(ordered):
         if cpu not in cur or cur[cpu][0] == prev:
             since = cur[cpu][1] if cpu in cur else t0
             name = capsule(pid, name_of) if prev > 0 else None
             if name and not any(since < x <= t for x in bytid.get(prev, ())):
-                total[name][0] += t - since
+                s = charged_from(nxt, t, cpu, k)
+                end = t if s is None or s >= t else max(s, since)
+                total[name][0] += end - since
         cur[cpu] = (nxt, t)
     print("span %d %d" % (t0, t1))
     for name, _, _ in sels:
