@@ -1,7 +1,7 @@
 #!/bin/bash
-# nginx-busy.sh [-n RUNS] [-k DIR]: repeated live recordings, by ovb-capture,
+# nginx-busy.sh [-n RUNS] [-k DIR] [-d SECONDS]: repeated live recordings, by ovb-capture,
 # of nginx (master + 2 workers, a 2 KiB static page, sendfile, pinned to
-# CPU 0) under wrk (-t1 -c4 -d2s, pinned to CPU 1), each read by ovb-onoff
+# CPU 0) under wrk (-t1 -c4 -d2s, or -d SECONDS, pinned to CPU 1), each read by ovb-onoff
 # and compared with the kernel's accounting of the server's process tree:
 # wait4(2) of the master, which reaps its workers before it exits (the
 # server starts and quits inside the recording).  Issue 30's acceptance:
@@ -13,11 +13,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 PATH=$here/bin:$PATH
-runs=20 keep=
-while getopts n:k: o; do
+runs=20 keep= secs=2
+while getopts n:k:d: o; do
 	case $o in
 	n) runs=$OPTARG ;;
 	k) keep=$OPTARG ;;
+	d) secs=$OPTARG ;;
 	*) exit 64 ;;
 	esac
 done
@@ -34,7 +35,7 @@ for _ in \$(seq 100); do
 	(exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
 	sleep 0.05
 done
-taskset -c 1 wrk -t1 -c4 -d2s http://127.0.0.1:$port/index.html >"\$1/wrk.out" 2>&1
+taskset -c 1 wrk -t1 -c4 -d${secs}s http://127.0.0.1:$port/index.html >"\$1/wrk.out" 2>&1
 kill -QUIT "\$(cat $keep/nginx.pid)"
 wait \$w
 RUN

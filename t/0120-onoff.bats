@@ -316,7 +316,19 @@ busy_rel() {
 		END { printf "%.6f\n", (s - k) / k }' "$dir/t.onoff")
 }
 
-@test "onoff: live: loads on CPU 0, CPU 1 and both, by ovb-capture: within 1.5% of wait4" {
+# is_charges: the burner's busy time in $BATS_TEST_TMPDIR/t.onoff is the
+# sum of its sched_stat_runtime charges in t.data, to the ns, as the
+# independent decoder reads them (t/oracle/charges.py; issue 30)
+is_charges() {
+	local dir=$BATS_TEST_TMPDIR got want
+	got=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { printf "%d", s }' "$dir/t.onoff")
+	want=$(python3 "$BATS_TEST_DIRNAME/oracle/charges.py" "$dir/t.data" "burn=pid:$pid" |
+		awk '$1 == "burn" { print $2 }')
+	[[ -n $want && $got == "$want" ]] ||
+		fail "busy $got ns, the charges $want ns"
+}
+
+@test "onoff: live: loads on CPU 0, CPU 1 and both, by ovb-capture: within 1.5% of wait4, the sum of the charges" {
 	require_tracing
 	local c
 	for c in "${LOADS[@]}"; do
@@ -325,10 +337,11 @@ busy_rel() {
 		echo "# ovb-capture, load on CPU $c: trace vs kernel $rel" >&3
 		within_pct 1.5
 		bound_holds "$(cat "$BATS_TEST_TMPDIR/t.err")" burn "$k"
+		is_charges
 	done
 }
 
-@test "onoff: live: loads on CPU 0, CPU 1 and both, by plain perf record -a: within 1.5% of wait4" {
+@test "onoff: live: loads on CPU 0, CPU 1 and both, by plain perf record -a: within 1.5% of wait4, the sum of the charges, within -v's bound" {
 	require_tracing
 	local c
 	for c in "${LOADS[@]}"; do
@@ -343,6 +356,7 @@ busy_rel() {
 		# item 6 busy was 20-27 us above wait4 with a bound of 0 in 6 of
 		# 40 such recordings under load
 		bound_holds "$(cat "$BATS_TEST_TMPDIR/t.err")" burn "$k"
+		is_charges
 	done
 }
 
@@ -447,21 +461,25 @@ refused() {
 
 @test "onoff: live: lost events (perf record -m 1) are counted once, as perf counts them" {
 	require_tracing
-	local dir=$BATS_TEST_TMPDIR
-	perf record -q -a -m 1 -k CLOCK_MONOTONIC -e sched:sched_switch \
-		-e sched:sched_stat_runtime -o "$dir/t.data" -- \
-		python3 "$BATS_TEST_DIRNAME/live/burn.py" 1 4 0.2:0.2 >/dev/null 2>&1
-	# perf's own count: the per-event LOST_SAMPLES of perf report --stats
-	local perf_lost ours
-	perf_lost=$(perf report --stats -i "$dir/t.data" 2>/dev/null |
-		awk '/ stats:$/ && !/^Aggregated/ { ev = 1 }
-			ev && $1 == "LOST_SAMPLES" { s += $3 }
-			END { print s + 0 }')
-	ovb-onoff $ANY -q -c a=comm:. "$dir/t.data" >"$dir/t.onoff"
-	ours=$(awk '$1 == "gap" { s += $4 } END { print s + 0 }' "$dir/t.onoff")
-	echo "# lost: ovb-onoff $ours, perf report --stats $perf_lost" >&3
-	[[ $perf_lost -gt 0 ]] || skip "perf lost nothing with -m 1 this time"
-	assert_equal "$ours" "$perf_lost"
+	local dir=$BATS_TEST_TMPDIR perf_lost=0 ours try
+	# until perf loses some (up to 5 recordings; a 4 KiB buffer nearly
+	# always does)
+	for try in 1 2 3 4 5; do
+		perf record -q -a -m 1 -k CLOCK_MONOTONIC -e sched:sched_switch \
+			-e sched:sched_stat_runtime -o "$dir/t.data" -- \
+			python3 "$BATS_TEST_DIRNAME/live/burn.py" 1 4 0.2:0.2 >/dev/null 2>&1
+		# perf's own count: the per-event LOST_SAMPLES of perf report --stats
+		perf_lost=$(perf report --stats -i "$dir/t.data" 2>/dev/null |
+			awk '/ stats:$/ && !/^Aggregated/ { ev = 1 }
+				ev && $1 == "LOST_SAMPLES" { s += $3 }
+				END { print s + 0 }')
+		ovb-onoff $ANY -q -c a=comm:. "$dir/t.data" >"$dir/t.onoff"
+		ours=$(awk '$1 == "gap" { s += $4 } END { print s + 0 }' "$dir/t.onoff")
+		echo "# lost: ovb-onoff $ours, perf report --stats $perf_lost" >&3
+		assert_equal "$ours" "$perf_lost"
+		((perf_lost == 0)) || return 0
+	done
+	fail "perf lost nothing with -m 1 in 5 recordings: the case is not checked"
 }
 
 # tx_rec RECORDER...: an 8.4 MB TCP transfer over loopback (t/live/tx.py)
@@ -490,29 +508,34 @@ sent_by() {
 		skip "no net:net_dev_queue"
 	[[ -r /sys/kernel/tracing/events/tcp/tcp_probe/format ]] ||
 		skip "no tcp:tcp_probe"
-	local dir=$BATS_TEST_TMPDIR irq arrived uncredited s r
-	tx_rec ovb-capture -q --net=devq
-	# the sender first: the receiver's selector (pid:) holds it too
-	# over the loopback: counted only when chosen (--iface lo)
-	run -0 --separate-stderr ovb-onoff -v --iface lo -c "snd=pid:$snd" -c "rcv=pid:$rcv" \
-		-o "$dir/t.onoff" "$dir/t.data"
-	[[ $stderr =~ ([0-9]+)\ bytes\ sent\ in\ irq\ context\ credited\ to\ the\ socket\'s\ owner\ \(([0-9]+)\ named\ by\ the\ loopback\ packet\'s\ arrival\),\ ([0-9]+)\ not\ credited ]] ||
-		fail "no irq figures in: $stderr"
-	irq=${BASH_REMATCH[1]} arrived=${BASH_REMATCH[2]} uncredited=${BASH_REMATCH[3]}
-	s=$(sent_by snd) r=$(sent_by rcv)
-	echo "# devq: sender credited $s B of $sent sent ($irq B from softirqs, $arrived B of them named by their arrival), receiver $r B, $uncredited B not credited" >&3
-	# the softirq path is what this checks: a good part went that way
-	[[ $irq -ge $((sent / 5)) ]] || skip "only $irq B sent in softirq context"
-	# every byte credited or reported (the wire bytes include headers)
-	rel=$(python3 -c "print(($s + $uncredited - $sent) / $sent)")
-	within_pct 1.5
-	[[ $((s + uncredited)) -ge $sent ]]
-	# and nearly all credited, to the sender (the softirqs ran in the
-	# receiver's context or another task's): what no event names (a
-	# segment the receiver's backlog merged) stays reported
-	[[ $s -ge $((sent * 97 / 100)) ]]
-	# the receiver sent acknowledgements only
-	[[ $r -le $((sent / 100)) ]]
+	local dir=$BATS_TEST_TMPDIR irq=0 arrived uncredited s r try
+	# every recording is checked; the softirq path is what this is
+	# about, so it records again (up to 5 times) until a good part of
+	# the bytes went that way, and says so when none did
+	for try in 1 2 3 4 5; do
+		tx_rec ovb-capture -q --net=devq
+		# the sender first: the receiver's selector (pid:) holds it
+		# too; over the loopback: counted only when chosen (--iface lo)
+		run -0 --separate-stderr ovb-onoff -v --iface lo -c "snd=pid:$snd" -c "rcv=pid:$rcv" \
+			-o "$dir/t.onoff" "$dir/t.data"
+		[[ $stderr =~ ([0-9]+)\ bytes\ sent\ in\ irq\ context\ credited\ to\ the\ socket\'s\ owner\ \(([0-9]+)\ named\ by\ the\ loopback\ packet\'s\ arrival\),\ ([0-9]+)\ not\ credited ]] ||
+			fail "no irq figures in: $stderr"
+		irq=${BASH_REMATCH[1]} arrived=${BASH_REMATCH[2]} uncredited=${BASH_REMATCH[3]}
+		s=$(sent_by snd) r=$(sent_by rcv)
+		echo "# devq: sender credited $s B of $sent sent ($irq B from softirqs, $arrived B of them named by their arrival), receiver $r B, $uncredited B not credited" >&3
+		# every byte credited or reported (the wire bytes include headers)
+		rel=$(python3 -c "print(($s + $uncredited - $sent) / $sent)")
+		within_pct 1.5
+		[[ $((s + uncredited)) -ge $sent ]]
+		# and nearly all credited, to the sender (the softirqs ran in
+		# the receiver's context or another task's): what no event
+		# names (a segment the receiver's backlog merged) stays reported
+		[[ $s -ge $((sent * 97 / 100)) ]]
+		# the receiver sent acknowledgements only
+		[[ $r -le $((sent / 100)) ]]
+		((irq < sent / 5)) || return 0
+	done
+	echo "# devq: in 5 recordings at most $irq B went through softirqs (< 1/5 of $sent B): the softirq path was exercised lightly" >&3
 }
 
 @test "onoff: --net=devq fixture: a closing loopback sender's bytes sent from softirqs in its receiver's context are the sender's, checked against perf script" {

@@ -35,6 +35,22 @@ charges() {
 	assert_output 24381
 }
 
+@test "onoff: nginx quit and its CPU ran only others' tasks to the end: the charges still owed then are placed, busy = charges, within 1.5 % of wait4" {
+	local data pid k got want
+	data=$(unpack_fixture nginx-owed)
+	pid=$(awk '$1 == "pid" { print $2 }' "$FIXTURES/nginx-owed.wait4")
+	k=$(awk '$1 == "cpu_ns" { print $2 }' "$FIXTURES/nginx-owed.wait4")
+	run -0 --separate-stderr ovb-onoff -v --no-net -c "srv=pid:$pid" -o "$BATS_TEST_TMPDIR/o" "$data"
+	# until issue 30's fix: "..., 4044 not placed", and busy that much short
+	[[ $stderr == *" CPU-ns charged where two runs' charges overlapped placed in idle time, 0 not placed;"* ]] ||
+		fail "charges left unplaced: $stderr"
+	got=$(busy "$BATS_TEST_TMPDIR/o" srv)
+	want=$(charges "$data" "srv=pid:$pid")
+	echo "# nginx-owed: busy $got ns, charges $want ns, wait4 $k ns" >&3
+	[[ $got == "$want" ]] || fail "busy $got ns, charges $want ns"
+	awk -v b="$got" -v k="$k" 'BEGIN { r = (b - k) / k; exit !(r <= 0.015 && r >= -0.015) }'
+}
+
 @test "onoff: every shipped trace with sched_stat_runtime: a capsule's busy time is the sum of its charges (independent decoder)" {
 	local f n=0
 	for f in nginx postgres redis lo-devq; do

@@ -264,6 +264,10 @@ static struct state {
 	                        into each other), placed in the CPU's next
 	                        idle stretch (repay) */
 	uint64_t *idle_from; /* per CPU: where its last run ended, 0 none */
+	uint64_t *free_from; /* per CPU: where its last run of a capsule
+	                        ended, 0 while one runs or none ran: from
+	                        there it ran only tasks no capsule selects */
+	uint64_t *filled_to; /* per CPU: where what it owed last went */
 	uint64_t moved, unplaced;
 } S;
 
@@ -895,8 +899,9 @@ note_run(uint32_t c, const struct ovb_pev *ev, uint64_t t)
 
 /* CPU time the kernel charged capsule k on CPU c that the run it
  * belongs to cannot hold without two runs overlapping on c: placed in the
- * CPU's next stretch where nothing ran instead, so that a capsule's busy time is the
- * sum of its charges (formats/perfdata.md). */
+ * CPU's next stretch where nothing ran instead (what is still owed when
+ * the trace ends: where no capsule's task ran since, on any CPU), so that
+ * a capsule's busy time is the sum of its charges (formats/perfdata.md). */
 static void
 owe(uint32_t c, int16_t k, uint64_t d)
 {
@@ -907,13 +912,27 @@ owe(uint32_t c, int16_t k, uint64_t d)
 /* Nothing was placed on CPU c from idle_from[c] (where its last run
  * ended: the idle task's runs are nobody's) until until (where its next
  * run was placed): what it owes goes there, capsule after capsule. */
+static uint64_t fill(uint32_t c, uint64_t a, uint64_t until);
+
 static void
 repay(uint32_t c, uint64_t until)
 {
 	uint64_t a = S.idle_from[c];
 	S.idle_from[c] = 0;
-	if (!a)
-		return;
+	if (a)
+		fill(c, a, until);
+}
+
+/* What CPU c owes, placed from a on, capsule after capsule, no further
+ * than until (a stretch of some CPU where nothing ran); returns where
+ * it ended. */
+static uint64_t
+fill(uint32_t c, uint64_t a, uint64_t until)
+{
+	/* not before what was written already (the stretch may have begun
+	 * long ago): a change there would be moved up, and lost */
+	if (a < S.emitted)
+		a = S.emitted;
 	for (int k = 0; k < nsel && a < until; k++) {
 		uint64_t *d = &S.owed[(size_t)c * MAXCAPS + (size_t)k];
 		uint64_t take = *d < until - a ? *d : until - a;
@@ -925,6 +944,9 @@ repay(uint32_t c, uint64_t until)
 		*d -= take;
 		S.moved += take;
 	}
+	if (a > S.filled_to[c])
+		S.filled_to[c] = a;
+	return a;
 }
 
 /* Task tid switched in on CPU c at t: the earliest the kernel may have
@@ -1076,6 +1098,10 @@ on_switch(const struct ovb_pev *ev)
 	if (ev->prev > 0)
 		repay(c, S.cur_tid[c] > 0 && S.cur_tid[c] != ev->prev ?
 			S.cpu_since[c] : began);
+	/* where its last run of a capsule ended, 0 while one runs */
+	if (ran >= 0 || next >= 0 || (S.cur_cap[c] >= 0 &&
+	    S.cur_tid[c] != ev->prev))
+		S.free_from[c] = next >= 0 ? 0 : end;
 	S.pred_cap[c] = ran;
 	S.pred_start[c] = cap_start(c, began);
 	S.pred_end[c] = end;
@@ -1128,6 +1154,8 @@ on_runtime(const struct ovb_pev *ev)
 	note_resume(c, tid, s);
 	change(S.cur_cap[c], -1, s);
 	change(k, +1, s);
+	if (k >= 0 || S.cur_cap[c] >= 0)
+		S.free_from[c] = k >= 0 ? 0 : s;
 	S.pred_cap[c] = S.cur_cap[c];
 	S.pred_start[c] = cap_start(c, S.cur_tid[c] < 0 ? S.t0 : S.cpu_since[c]);
 	S.pred_end[c] = s;
@@ -1871,6 +1899,8 @@ start(const struct ovb_pev *ev)
 	S.in_lo = ovb_xcalloc(S.ncpus, sizeof *S.in_lo);
 	S.owed = ovb_xcalloc((size_t)S.ncpus * MAXCAPS, sizeof *S.owed);
 	S.idle_from = ovb_xcalloc(S.ncpus, sizeof *S.idle_from);
+	S.free_from = ovb_xcalloc(S.ncpus, sizeof *S.free_from);
+	S.filled_to = ovb_xcalloc(S.ncpus, sizeof *S.filled_to);
 	S.has_runtime = ovb_perf_has(S.perf, "sched:sched_stat_runtime");
 	S.has_wakeup = ovb_perf_has(S.perf, "sched:sched_wakeup");
 	S.hold_xfers = ovb_perf_has(S.perf, "tcp:tcp_probe") &&
@@ -1954,11 +1984,28 @@ finish(const char *name)
 		S.t1 = S.t0 + 1;
 	if ((st = expire_pending(UINT64_MAX)))
 		return st;
+	/* What a CPU still owes when the trace ends (it was never idle
+	 * again) goes where no capsule's task ran since: the rest of its
+	 * own trace and then of the other CPUs', if they too ran only tasks
+	 * no capsule selects, so that a capsule's busy time is the sum of
+	 * its charges wherever the trace leaves room for them */
+	uint64_t *tail = ovb_xcalloc(S.ncpus, sizeof *tail);
 	for (uint32_t c = 0; c < S.ncpus; c++) {
 		repay(c, S.cur_tid[c] > 0 ? S.cpu_since[c] : S.t1);
+		if (S.cur_cap[c] < 0 && S.free_from[c])
+			tail[c] = S.free_from[c] > S.filled_to[c] ?
+				S.free_from[c] : S.filled_to[c];
+	}
+	for (uint32_t c = 0; c < S.ncpus; c++) {
+		for (uint32_t i = 0; i < S.ncpus; i++) {
+			uint32_t o = (c + i) % S.ncpus;
+			if (tail[o] && tail[o] < S.t1)
+				tail[o] = fill(c, tail[o], S.t1);
+		}
 		for (int k = 0; k < nsel; k++)
 			S.unplaced += S.owed[(size_t)c * MAXCAPS + (size_t)k];
 	}
+	free(tail);
 	release(UINT64_MAX);
 	for (int k = 0; k < nsel; k++) {
 		if (S.cap[k].n)
