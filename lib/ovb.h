@@ -19,6 +19,7 @@
 
 #include <argp.h>
 #include <float.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -85,6 +86,11 @@ void *ovb_xrealloc(void *p, size_t n, size_t size);
 char *ovb_xstrdup(const char *s);
 /* open_memstream, or "out of memory" and exit 70. */
 FILE *ovb_xmemstream(char **buf, size_t *len);
+/* The formatted text, malloc'd (vasprintf), or "out of memory" and exit
+ * 70. */
+char *ovb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *ovb_vxasprintf(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
 /* Make room for one more element in *p (n in use, *cap allocated). */
 void ovb_grow(void *pp, size_t *cap, size_t n, size_t size);
 #define OVB_PUSH(arr, n, cap) \
@@ -2387,6 +2393,8 @@ struct ovb_table {
 	struct ovb_tcol col[OVB_TABLE_MAXCOL];
 	char **cell;              /* 2 per column and row: text, TSV */
 	bool *bad;                /* a row that fails a check */
+	char **kept;              /* texts the table keeps (ovb_table_keep) */
+	size_t nkept, capkept;
 };
 void ovb_table_col(struct ovb_table *t, const char *head, const char *tsv,
 	unsigned flags);
@@ -2398,6 +2406,9 @@ void ovb_table_row(struct ovb_table *t, bool bad);
 void ovb_table_put(struct ovb_table *t, char *text, char *tsv);
 const char *ovb_table_cell(const struct ovb_table *t, size_t row, size_t col,
 	bool tsv);
+/* The table keeps s (malloc'd: a head or note made for it) until
+ * ovb_table_free; returns s. */
+const char *ovb_table_keep(struct ovb_table *t, char *s);
 void ovb_table_free(struct ovb_table *t);
 /* The title, the text columns aligned, "(none)" or the note. */
 void ovb_table_text(FILE *f, const struct ovb_table *t);

@@ -56,32 +56,6 @@ strs_free(struct strs *a)
 	free(a->s);
 }
 
-static char *vxasprintf(const char *fmt, va_list ap)
-	__attribute__((format(printf, 1, 0)));
-
-static char *
-vxasprintf(const char *fmt, va_list ap)
-{
-	char *s;
-	if (vasprintf(&s, fmt, ap) < 0) {
-		ovb_warn("out of memory");
-		exit(OVB_ESOFT);
-	}
-	return s;
-}
-
-static char *xasprintf_(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-static char *
-xasprintf_(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = vxasprintf(fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 /* A gnuplot string expression of the formatted text: single-quoted (no
  * escapes, no backquote substitution inside; '' is a quote), a newline
  * joined in as "\n". */
@@ -92,7 +66,7 @@ q(struct strs *a, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = vxasprintf(fmt, ap);
+	char *s = ovb_vxasprintf(fmt, ap);
 	va_end(ap);
 	char *out = ovb_xmalloc(8 * strlen(s) + 3), *o = out;
 	*o++ = '\'';
@@ -1207,7 +1181,7 @@ ovb_plot_usage(FILE *g, bool png, const struct ovb_plot_usage *u)
 		"set key below horizontal noopaque nobox width 1\n",
 		q(&a, "%s · %s: usage over time (%zu intervals of %s s%s)",
 		u->capsule, ovb_res_name(u->res), u->n, real(&a, u->interval),
-		per > 1 ? keep(&a, xasprintf_(", the largest of every %zu "
+		per > 1 ? keep(&a, ovb_xasprintf(", the largest of every %zu "
 		"drawn", per)) : ""),
 		q(&a, "%s per interval [%s]", res_word(u->res), sc.unit),
 		top / sc.div * 1.12);

@@ -5,9 +5,10 @@
  * pages show it (a number right-aligned, long text wrapped, a list broken
  * after its commas, a check coloured).
  *
- * Invariants: a table owns its cells (malloc'd by the caller, freed by
- * ovb_table_free); rows are filled left to right, one cell per column;
- * the writers change nothing, and TSV cells are written as given. */
+ * Invariants: a table owns its cells and the texts it keeps (malloc'd by
+ * the caller, freed by ovb_table_free); rows are filled left to right,
+ * one cell per column; the writers change nothing, and TSV cells are
+ * written as given. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,13 @@ ovb_table_cell(const struct ovb_table *t, size_t row, size_t col, bool tsv)
 	return t->cell[2 * (row * t->ncol + col) + tsv];
 }
 
+const char *
+ovb_table_keep(struct ovb_table *t, char *s)
+{
+	*OVB_PUSH(t->kept, t->nkept, t->capkept) = s;
+	return s;
+}
+
 void
 ovb_table_free(struct ovb_table *t)
 {
@@ -54,6 +62,9 @@ ovb_table_free(struct ovb_table *t)
 		free(t->cell[i]);
 	free(t->cell);
 	free(t->bad);
+	for (size_t i = 0; i < t->nkept; i++)
+		free(t->kept[i]);
+	free(t->kept);
 }
 
 void

@@ -1,6 +1,7 @@
 /* util.c: memory that never returns NULL, growable arrays, name tables,
  * valid names. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,25 @@ ovb_xmemstream(char **buf, size_t *len)
 	if (!f)
 		oom();
 	return f;
+}
+
+char *
+ovb_vxasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom();
+	return s;
+}
+
+char *
+ovb_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = ovb_vxasprintf(fmt, ap);
+	va_end(ap);
+	return s;
 }
 
 void *

@@ -24,11 +24,14 @@
  *   renamed only when gnuplot succeeded;
  * - plots are lib/plot.c's (gnuplot without a shell, data inline); the
  *   only input text in a script is names, which the formats restrict to
- *   [A-Za-z0-9_.:+@/-]. */
+ *   [A-Za-z0-9_.:+@/-];
+ * - no state at file scope but constants: the options are one struct opts
+ *   (argp's state->input), the inputs and what is derived from them one
+ *   struct report that main owns and passes down (const where a function
+ *   only reads it), and what one plot draws a struct pick passed to it. */
 #include <argp.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -53,14 +56,17 @@ static const char *const table_names[NTABLE] = { "nodes", "apps",
 	"placements", "rejects", "capsules", "traces", "usage", "gain",
 	"trade", "market", "fit", "backtest" };
 
-static enum format opt_format = F_TEXT;
-static bool opt_format_given, opt_noplots, opt_title_given, opt_png;
-static enum plot opt_plot = P_NONE;
-static unsigned opt_tables;              /* a bit per table; 0: all */
-static const char *opt_capsule, *opt_node, *opt_config;
-static int opt_res = -1;
-static uint64_t opt_interval;            /* ns; 0: the profile's, or 1 s */
-static const char *opt_title = "overbook report";
+/* The options as parsed (argp's state->input). */
+struct opts {
+	enum format format;
+	bool format_given, noplots, title_given, png;
+	enum plot plot;
+	unsigned tables;                 /* a bit per table; 0: all */
+	const char *capsule, *node, *config;
+	int res;                         /* -1: not given */
+	uint64_t interval;               /* ns; 0: the profile's, or 1 s */
+	const char *title;
+};
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Tables and pages:", 1 },
@@ -230,6 +236,7 @@ lookup(const char *const *names, int n, const char *s)
 static void
 parse_tables(struct argp_state *st, const char *arg)
 {
+	struct opts *o = st->input;
 	char *copy = ovb_xstrdup(arg), *save = NULL;
 	for (char *t = strtok_r(copy, ",", &save); t;
 	    t = strtok_r(NULL, ",", &save)) {
@@ -238,10 +245,10 @@ parse_tables(struct argp_state *st, const char *arg)
 			argp_error(st, "--table: unknown table '%s' (nodes, apps, "
 				"placements, rejects, capsules, traces, usage, gain, "
 				"trade, market, fit, backtest)", t);
-		opt_tables |= 1u << i;
+		o->tables |= 1u << i;
 	}
 	free(copy);
-	if (!opt_tables)
+	if (!o->tables)
 		argp_error(st, "--table: no table named");
 }
 
@@ -255,14 +262,15 @@ ends_with(const char *s, const char *tail)
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)
 {
+	struct opts *o = st->input;
 	int i;
 	switch (key) {
 	case OPT_FORMAT:
 		if ((i = lookup(format_names, 3, arg)) < 0)
 			argp_error(st, "--format: unknown format '%s' (text, tsv, "
 				"html)", arg);
-		opt_format = (enum format)i;
-		opt_format_given = true;
+		o->format = (enum format)i;
+		o->format_given = true;
 		return 0;
 	case OPT_TABLE: parse_tables(st, arg); return 0;
 	case OPT_PLOT:
@@ -270,57 +278,57 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--plot: unknown kind '%s' (pdf, cdf, curve, "
 				"node, cluster, gain, trade, fit, usage, backtest)",
 				arg);
-		opt_plot = (enum plot)i;
+		o->plot = (enum plot)i;
 		return 0;
 	case OPT_CAPSULE:
 	case OPT_NODE:
 		if (!ovb_valid_name(arg))
 			argp_error(st, "--%s: '%s' is not a name",
 				key == OPT_NODE ? "node" : "capsule", arg);
-		*(key == OPT_NODE ? &opt_node : &opt_capsule) = arg;
+		*(key == OPT_NODE ? &o->node : &o->capsule) = arg;
 		return 0;
 	case OPT_RES:
-		if ((opt_res = ovb_res_parse(arg)) < 0)
+		if ((o->res = ovb_res_parse(arg)) < 0)
 			argp_error(st, "--res: unknown resource '%s' (cpu, net, "
 				"net-rx, mem)", arg);
 		return 0;
 	case OPT_INTERVAL:
-		opt_interval = (uint64_t)llround(ovb_arg_real(st, "-I", arg,
+		o->interval = (uint64_t)llround(ovb_arg_real(st, "-I", arg,
 			0.001, 1e9) * 1e9);
 		return 0;
 	case OPT_CONFIG:
 		if (!ovb_valid_name(arg))
 			argp_error(st, "--config: '%s' is not a name", arg);
-		opt_config = arg;
+		o->config = arg;
 		return 0;
-	case OPT_NOPLOTS: opt_noplots = true; return 0;
-	case OPT_TITLE: opt_title = arg; opt_title_given = true; return 0;
+	case OPT_NOPLOTS: o->noplots = true; return 0;
+	case OPT_TITLE: o->title = arg; o->title_given = true; return 0;
 	case ARGP_KEY_SUCCESS:
-		if (opt_plot && (opt_format_given || opt_tables || opt_noplots ||
-		    opt_title_given))
+		if (o->plot && (o->format_given || o->tables || o->noplots ||
+		    o->title_given))
 			argp_error(st, "--plot draws one plot; --format, --table, "
 				"--no-plots and --title are for tables and pages");
-		if (!opt_plot && (opt_capsule || opt_node || opt_res >= 0))
+		if (!o->plot && (o->capsule || o->node || o->res >= 0))
 			argp_error(st, "--capsule, --node and --res choose what "
 				"--plot draws");
-		if (opt_node && opt_plot != P_NODE)
+		if (o->node && o->plot != P_NODE)
 			argp_error(st, "--node is for --plot node");
-		if (opt_config && opt_plot != P_BACKTEST)
+		if (o->config && o->plot != P_BACKTEST)
 			argp_error(st, "--config is for --plot backtest");
-		if (opt_capsule && opt_plot != P_PDF && opt_plot != P_CDF &&
-		    opt_plot != P_CURVE && opt_plot != P_USAGE)
+		if (o->capsule && o->plot != P_PDF && o->plot != P_CDF &&
+		    o->plot != P_CURVE && o->plot != P_USAGE)
 			argp_error(st, "--capsule is for --plot pdf, cdf, curve and "
 				"usage");
-		if (opt_res >= 0 && (opt_plot == P_CLUSTER || opt_plot == P_GAIN ||
-		    opt_plot == P_FIT || opt_plot == P_BACKTEST))
+		if (o->res >= 0 && (o->plot == P_CLUSTER || o->plot == P_GAIN ||
+		    o->plot == P_FIT || o->plot == P_BACKTEST))
 			argp_error(st, "--res is for --plot pdf, cdf, curve, node "
 				"and usage");
-		if ((opt_noplots || opt_title_given) && opt_format != F_HTML)
+		if ((o->noplots || o->title_given) && o->format != F_HTML)
 			argp_error(st, "--no-plots and --title are for --format "
 				"html");
-		if (opt_plot && ovb_opt_output && strcmp(ovb_opt_output, "-")) {
+		if (o->plot && ovb_opt_output && strcmp(ovb_opt_output, "-")) {
 			if (ends_with(ovb_opt_output, ".png"))
-				opt_png = true;
+				o->png = true;
 			else if (!ends_with(ovb_opt_output, ".svg"))
 				argp_error(st, "-o %s: a plot is written to "
 					"FILE.svg or FILE.png", ovb_opt_output);
@@ -334,23 +342,6 @@ static const struct argp argp = { options, parse_opt, "[FILE...]", doc,
 	ovb_cli_child, NULL, NULL };
 
 /* ---- small helpers ---- */
-
-static char *xasprintf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-static char *
-xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s;
-	int n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		ovb_warn("out of memory");
-		exit(OVB_ESOFT);
-	}
-	return s;
-}
 
 /* The canonical text of v (TSV cells). */
 static char *
@@ -366,7 +357,8 @@ struct in_prof { const char *file; struct ovb_profiles p; };
 struct in_usage { const char *file; struct ovb_usage u; };
 struct in_curve { const char *file; struct ovb_curves c; };
 
-static struct {
+/* The inputs as read. */
+struct inputs {
 	struct in_prof *prof;
 	struct in_usage *usage;
 	struct in_curve *curve;
@@ -382,50 +374,127 @@ static struct {
 	size_t nrun, caprun;
 	const char **file;       /* every input, as named in messages */
 	size_t nfile, capfile;
-} in;
+};
+
+/* Trading replays (ovb-trade) and markets (ovb-bids, ovb-migrations). */
+struct in_trade;
+struct extra {
+	struct in_trade *tr;
+	size_t ntr, captr;
+	struct ovb_bids bids;
+	struct ovb_migrations mig;
+	const char *bids_file, *mig_file;
+	bool bids_read, mig_read;
+};
+
+/* Usage over time: ovb-onoff and ovb-series inputs, a line per capsule
+ * and resource. */
+struct in_onoff;
+struct in_series;
+struct tline;
+struct timeline {
+	struct in_onoff *on;
+	struct in_series *se;
+	struct tline *tl;
+	size_t non, capon, nse, capse, ntl, captl;
+};
+
+/* An ovb-backtest file and a row per configuration. */
+struct btrow;
+struct btests {
+	struct ovb_backtest b;
+	const char *file;
+	bool read;
+	struct btrow *row;          /* one per configuration, in file order */
+	size_t nrow;
+};
+
+/* What one plot draws: the capsule and resource (pdf, cdf, curve), the
+ * node and resource (node), the line over time (usage), the backtest
+ * group (backtest: the index of its first row; -1: every row).  The other
+ * plots draw their whole input (NULL). */
+struct pick {
+	const struct row *row;
+	const struct nres *nr;
+	const struct tline *tl;
+	long group;
+};
+
+/* The page's figures drawn by one gnuplot: a first pass of html_page
+ * collects their scripts (collect), ovb_plot_capture_all draws them, the
+ * second pass takes the k-th figure's SVG for the k-th figure (the pages
+ * of both passes are the same but for the figures). */
+struct figs {
+	bool collect;
+	char **script, **svg;
+	size_t *len, *n, count, next;
+	int nfig;                   /* the figures written so far */
+};
+
+/* One report: its options, its inputs, what is derived from them, and
+ * the page being written.  Passed down to whatever needs it. */
+struct row;
+struct nres;
+struct report {
+	const struct opts *o;
+	struct inputs in;
+	struct extra ex;
+	struct timeline tv;
+	struct btests bt;
+	struct row *rows;           /* a row per capsule and resource */
+	size_t nrows, caprows;
+	struct nres *nres;          /* a node and resource each */
+	size_t nnres;
+	struct ovb_plot_gain *gains;    /* runs averaged per (nodes, O) */
+	size_t ngains;
+	struct figs F;
+};
 
 /* Trading replays and markets (issues 12, 13): at the end of the file. */
-static bool extra_read(const char *fmt, struct ovb_lex *lx, int *st);
-static bool extra_possible(enum tabid id);
-static bool market_given(void);
-static void table_trade(struct ovb_table *t);
-static void table_market(struct ovb_table *t);
-static void plot_trade(FILE *g);
-static void extra_free(void);
+static bool extra_read(struct report *rep, const char *fmt,
+	struct ovb_lex *lx, int *st);
+static bool extra_possible(const struct report *rep, enum tabid id);
+static bool market_given(const struct report *rep);
+static void table_trade(const struct report *rep, struct ovb_table *t);
+static void table_market(const struct report *rep, struct ovb_table *t);
+static void plot_trade(const struct report *rep, FILE *g);
+static void extra_free(struct report *rep);
 /* Usage over time (issue 17): at the end of the file. */
 struct tline;
-static const struct tline *cur_tl;   /* what --plot usage or a figure draws */
-static bool tl_read(const char *fmt, struct ovb_lex *lx, int *st);
-static int build_tl(void);
-static void table_usage(struct ovb_table *t);
-static int usage_figures(FILE *f);
-static void tl_script(FILE *g, const struct tline *t);
-static int select_tl(void);
-static size_t tl_count(void);
-static void tl_free(void);
+static bool tl_read(struct report *rep, const char *fmt, struct ovb_lex *lx,
+	int *st);
+static int build_tl(struct report *rep);
+static void table_usage(const struct report *rep, struct ovb_table *t);
+static int usage_figures(struct report *rep, FILE *f);
+static void tl_script(const struct report *rep, FILE *g, const struct tline *t);
+static int select_tl(const struct report *rep, const struct tline **out);
+static size_t tl_count(const struct report *rep);
+static void tl_free(struct report *rep);
 /* Backtests (issue 14): at the end of the file. */
-static bool bt_read(const char *fmt, struct ovb_lex *lx, int *st);
-static bool bt_given(void);
-static void table_backtest(struct ovb_table *t);
-static void bt_script(FILE *g);
-static int bt_select(void);
-static int bt_figures(FILE *f);
-static void bt_summary(FILE *f);
-static void bt_free(void);
+static bool bt_read(struct report *rep, const char *fmt, struct ovb_lex *lx,
+	int *st);
+static bool bt_given(const struct report *rep);
+static void table_backtest(const struct report *rep, struct ovb_table *t);
+static void bt_script(const struct report *rep, FILE *g, long group);
+static int bt_select(const struct report *rep, long *group);
+static int bt_figures(struct report *rep, FILE *f);
+static void bt_summary(const struct report *rep, FILE *f);
+static void bt_free(struct report *rep);
 /* An ovb-fit answer, one per report. */
 static int
-read_fit(struct ovb_lex *lx)
+read_fit(struct report *rep, struct ovb_lex *lx)
 {
-	if (in.fit_file) {
+	struct inputs *in = &rep->in;
+	if (in->fit_file) {
 		ovb_err(lx, "a second ovb-fit file (the first is %s): give one "
-			"answer", in.fit_file);
+			"answer", in->fit_file);
 		return OVB_EUSAGE;
 	}
-	int st = ovb_fit_read(lx, &in.fit);
+	int st = ovb_fit_read(lx, &in->fit);
 	if (st)
-		ovb_fit_free(&in.fit);
+		ovb_fit_free(&in->fit);
 	else
-		in.fit_file = lx->name;
+		in->fit_file = lx->name;
 	return st;
 }
 
@@ -433,58 +502,59 @@ read_fit(struct ovb_lex *lx)
 static int
 read_format(void *ctx, const struct ovb_format *fmt, struct ovb_lex *lx)
 {
-	(void)ctx;
+	struct report *rep = ctx;
+	struct inputs *in = &rep->in;
 	const char *name = lx->name;
 	int st;
-	*OVB_PUSH(in.file, in.nfile, in.capfile) = name;
+	*OVB_PUSH(in->file, in->nfile, in->capfile) = name;
 	if (!strcmp(fmt->name, "profile")) {
-		struct in_prof *p = OVB_PUSH(in.prof, in.nprof, in.capprof);
+		struct in_prof *p = OVB_PUSH(in->prof, in->nprof, in->capprof);
 		p->file = name;
 		if ((st = ovb_profile_read(lx, &p->p))) {
 			ovb_profile_free(&p->p);
-			in.nprof--;
+			in->nprof--;
 		}
 	} else if (!strcmp(fmt->name, "usage")) {
-		struct in_usage *u = OVB_PUSH(in.usage, in.nusage, in.capusage);
+		struct in_usage *u = OVB_PUSH(in->usage, in->nusage, in->capusage);
 		u->file = name;
 		if ((st = ovb_usage_read(lx, &u->u))) {
 			ovb_usage_free(&u->u);
-			in.nusage--;
+			in->nusage--;
 		}
 	} else if (!strcmp(fmt->name, "curve")) {
-		struct in_curve *c = OVB_PUSH(in.curve, in.ncurve, in.capcurve);
+		struct in_curve *c = OVB_PUSH(in->curve, in->ncurve, in->capcurve);
 		c->file = name;
 		if ((st = ovb_curve_read(lx, &c->c))) {
 			ovb_curve_free(&c->c);
-			in.ncurve--;
+			in->ncurve--;
 		}
 	} else if (!strcmp(fmt->name, "cluster") ||
 	    !strcmp(fmt->name, "plan") || !strcmp(fmt->name, "apps")) {
 		int k = !strcmp(fmt->name, "cluster") ? 0 :
 			!strcmp(fmt->name, "plan") ? 1 : 2;
-		const char **have = k == 0 ? &in.cluster_file : k == 1 ?
-			&in.plan_file : &in.apps_file;
+		const char **have = k == 0 ? &in->cluster_file : k == 1 ?
+			&in->plan_file : &in->apps_file;
 		if (*have) {
 			ovb_err(lx, "a second ovb-%s file (the first is %s): give "
 				"one plan, its cluster and its apps", fmt->name, *have);
 			return OVB_EUSAGE;
 		}
-		*(k == 0 ? &in.cluster_read : k == 1 ? &in.plan_read :
-			&in.apps_read) = true;
-		st = k == 0 ? ovb_cluster_read(lx, &in.cluster) : k == 1 ?
-			ovb_plan_read(lx, &in.plan) : ovb_apps_read(lx, &in.apps);
+		*(k == 0 ? &in->cluster_read : k == 1 ? &in->plan_read :
+			&in->apps_read) = true;
+		st = k == 0 ? ovb_cluster_read(lx, &in->cluster) : k == 1 ?
+			ovb_plan_read(lx, &in->plan) : ovb_apps_read(lx, &in->apps);
 		if (!st)
 			*have = name;
 	} else if (!strcmp(fmt->name, "gain")) {
 		struct ovb_gain g;
 		if (!(st = ovb_gain_read(lx, &g)))
 			for (size_t i = 0; i < g.n; i++)
-				*OVB_PUSH(in.run, in.nrun, in.caprun) = g.run[i];
+				*OVB_PUSH(in->run, in->nrun, in->caprun) = g.run[i];
 		ovb_gain_free(&g);
 	} else if (!strcmp(fmt->name, "fit")) {
-		st = read_fit(lx);
-	} else if (extra_read(fmt->name, lx, &st) ||
-	    tl_read(fmt->name, lx, &st) || bt_read(fmt->name, lx, &st)) {
+		st = read_fit(rep, lx);
+	} else if (extra_read(rep, fmt->name, lx, &st) ||
+	    tl_read(rep, fmt->name, lx, &st) || bt_read(rep, fmt->name, lx, &st)) {
 		;
 	} else {
 		st = ovb_err(lx, "this is an ovb-%s file; ovb-report reads "
@@ -508,83 +578,83 @@ struct row {
 	const char *file, *curve_file;
 	const struct ovb_trace *curve_trace;  /* the curve file's, or NULL */
 };
-static struct row *rows;
-static size_t nrows, caprows;
 
 static struct row *
-row_of(const char *capsule, enum ovb_res res)
+row_of(const struct report *rep, const char *capsule, enum ovb_res res)
 {
-	for (size_t i = 0; i < nrows; i++)
-		if (rows[i].res == res && !strcmp(rows[i].capsule, capsule))
-			return &rows[i];
+	for (size_t i = 0; i < rep->nrows; i++)
+		if (rep->rows[i].res == res && !strcmp(rep->rows[i].capsule, capsule))
+			return &rep->rows[i];
 	return NULL;
 }
 
 /* The profile row of profile capsule name and res, or NULL. */
 static const struct row *
-profile_row(const char *name, enum ovb_res res)
+profile_row(const struct report *rep, const char *name, enum ovb_res res)
 {
-	const struct row *r = row_of(name, res);
+	const struct row *r = row_of(rep, name, res);
 	return r && r->q ? r : NULL;
 }
 
 static int
-build_rows(void)
+build_rows(struct report *rep)
 {
-	for (size_t i = 0; i < in.nprof; i++)
-		for (size_t j = 0; j < in.prof[i].p.n; j++) {
-			const struct ovb_qos *q = &in.prof[i].p.q[j];
-			const struct row *old = row_of(q->U.capsule, q->U.res);
+	struct inputs *in = &rep->in;
+	for (size_t i = 0; i < in->nprof; i++)
+		for (size_t j = 0; j < in->prof[i].p.n; j++) {
+			const struct ovb_qos *q = &in->prof[i].p.q[j];
+			const struct row *old = row_of(rep, q->U.capsule, q->U.res);
 			if (old)
-				return ovb_err_at(in.prof[i].file, 0, "profile %s %s "
+				return ovb_err_at(in->prof[i].file, 0, "profile %s %s "
 					"was already read from %s", q->U.capsule,
 					ovb_res_name(q->U.res), old->file);
-			*OVB_PUSH(rows, nrows, caprows) = (struct row){
+			*OVB_PUSH(rep->rows, rep->nrows, rep->caprows) = (struct row){
 				q->U.capsule, q->U.res, &q->U, q,
 				q->ncurve ? q->curve : NULL, q->ncurve,
-				in.prof[i].file, q->ncurve ? in.prof[i].file : NULL, NULL };
+				in->prof[i].file, q->ncurve ? in->prof[i].file : NULL,
+				NULL };
 		}
-	for (size_t i = 0; i < in.nusage; i++)
-		for (size_t j = 0; j < in.usage[i].u.n; j++) {
-			const struct ovb_dist *d = &in.usage[i].u.d[j];
-			const struct row *old = row_of(d->capsule, d->res);
+	for (size_t i = 0; i < in->nusage; i++)
+		for (size_t j = 0; j < in->usage[i].u.n; j++) {
+			const struct ovb_dist *d = &in->usage[i].u.d[j];
+			const struct row *old = row_of(rep, d->capsule, d->res);
 			if (old && old->q) {
 				if (ovb_verbose)
 					ovb_warn("%s: usage %s %s: the profile in %s "
-						"is used instead", in.usage[i].file,
+						"is used instead", in->usage[i].file,
 						d->capsule, ovb_res_name(d->res),
 						old->file);
 				continue;
 			}
 			if (old)
-				return ovb_err_at(in.usage[i].file, 0, "usage %s %s "
+				return ovb_err_at(in->usage[i].file, 0, "usage %s %s "
 					"was already read from %s", d->capsule,
 					ovb_res_name(d->res), old->file);
-			*OVB_PUSH(rows, nrows, caprows) = (struct row){
+			*OVB_PUSH(rep->rows, rep->nrows, rep->caprows) = (struct row){
 				d->capsule, d->res, d, NULL, NULL, 0,
-				in.usage[i].file, NULL, NULL };
+				in->usage[i].file, NULL, NULL };
 		}
-	for (size_t i = 0; i < in.ncurve; i++)
-		for (size_t j = 0; j < in.curve[i].c.n; j++) {
-			const struct ovb_curve *cv = &in.curve[i].c.c[j];
-			struct row *r = row_of(cv->capsule, cv->res);
+	for (size_t i = 0; i < in->ncurve; i++)
+		for (size_t j = 0; j < in->curve[i].c.n; j++) {
+			const struct ovb_curve *cv = &in->curve[i].c.c[j];
+			struct row *r = row_of(rep, cv->capsule, cv->res);
 			if (!r) {
 				if (!ovb_quiet)
 					ovb_warn("%s: curve %s %s: no profile or "
 						"usage distribution of it; left out",
-						in.curve[i].file, cv->capsule,
+						in->curve[i].file, cv->capsule,
 						ovb_res_name(cv->res));
 				continue;
 			}
 			if (r->curve_file && r->curve_file != r->file)
-				return ovb_err_at(in.curve[i].file, 0, "curve %s %s "
+				return ovb_err_at(in->curve[i].file, 0, "curve %s %s "
 					"was already read from %s", cv->capsule,
 					ovb_res_name(cv->res), r->curve_file);
 			if (r->pt)
 				continue;       /* the profile's own curve */
 			r->pt = cv->pt;
 			r->npt = cv->n;
-			r->curve_file = in.curve[i].file;
+			r->curve_file = in->curve[i].file;
 			r->curve_trace = &cv->trace;
 		}
 	return 0;
@@ -595,11 +665,12 @@ build_rows(void)
 /* The capsule the plan places, in its application's last definition in
  * the apps file (a new application or op=modify), or NULL. */
 static const struct ovb_capsule *
-apps_capsule(const struct ovb_placed *pl)
+apps_capsule(const struct report *rep, const struct ovb_placed *pl)
 {
+	const struct inputs *in = &rep->in;
 	const struct ovb_capsule *c = NULL;
-	for (size_t i = 0; i < in.apps.n; i++) {
-		const struct ovb_app *a = &in.apps.app[i];
+	for (size_t i = 0; i < in->apps.n; i++) {
+		const struct ovb_app *a = &in->apps.app[i];
 		if (strcmp(a->name, pl->app))
 			continue;
 		c = NULL;
@@ -611,53 +682,55 @@ apps_capsule(const struct ovb_placed *pl)
 }
 
 static const struct ovb_node *
-node_named(const char *name)
+node_named(const struct report *rep, const char *name)
 {
-	size_t i = ovb_names_get(&in.cluster.byname, name);
-	return i == OVB_NONE ? NULL : &in.cluster.node[i];
+	const struct inputs *in = &rep->in;
+	size_t i = ovb_names_get(&in->cluster.byname, name);
+	return i == OVB_NONE ? NULL : &in->cluster.node[i];
 }
 
 static int
-check_plan(void)
+check_plan(const struct report *rep)
 {
-	if (in.apps_file && !in.plan_file) {
+	const struct inputs *in = &rep->in;
+	if (in->apps_file && !in->plan_file) {
 		ovb_warn("%s: an apps file gives a plan's lower bounds: give the "
-			"ovb-plan file too", in.apps_file);
+			"ovb-plan file too", in->apps_file);
 		return OVB_EUSAGE;
 	}
-	if (!in.plan_file)
+	if (!in->plan_file)
 		return 0;
-	if (!in.cluster_file) {
+	if (!in->cluster_file) {
 		ovb_warn("%s: a plan needs its cluster: give the ovb-cluster file "
-			"too", in.plan_file);
+			"too", in->plan_file);
 		return OVB_EUSAGE;
 	}
-	const struct ovb_plan *p = &in.plan;
+	const struct ovb_plan *p = &in->plan;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct ovb_placed *pl = &p->p[i];
-		if (!node_named(pl->node))
-			return ovb_err_at(in.plan_file, pl->line, "place %s %s: node "
+		if (!node_named(rep, pl->node))
+			return ovb_err_at(in->plan_file, pl->line, "place %s %s: node "
 				"%s is not in the cluster (%s)", pl->app, pl->capsule,
-				pl->node, in.cluster_file);
-		if (in.apps_file && !apps_capsule(pl))
-			return ovb_err_at(in.plan_file, pl->line, "place %s %s: the "
+				pl->node, in->cluster_file);
+		if (in->apps_file && !apps_capsule(rep, pl))
+			return ovb_err_at(in->plan_file, pl->line, "place %s %s: the "
 				"apps file (%s) has no capsule %s of a live application "
-				"%s", pl->app, pl->capsule, in.apps_file, pl->capsule,
+				"%s", pl->app, pl->capsule, in->apps_file, pl->capsule,
 				pl->app);
 		if (!pl->profile)
 			continue;
 		bool any = false;
 		for (int r = 0; r < OVB_NRES; r++)
-			any |= profile_row(pl->profile, (enum ovb_res)r) != NULL;
+			any |= profile_row(rep, pl->profile, (enum ovb_res)r) != NULL;
 		if (!any)
-			return ovb_err_at(in.plan_file, pl->line, "place %s %s: "
+			return ovb_err_at(in->plan_file, pl->line, "place %s %s: "
 				"profile '%s' is in no profile file%s", pl->app,
-				pl->capsule, pl->profile, in.nprof ? "" :
+				pl->capsule, pl->profile, in->nprof ? "" :
 				" (no ovb-profile file was given)");
 		for (int r = 0; r < OVB_NCAP; r++)
-			if (pl->has_qos[r] && !profile_row(pl->profile,
+			if (pl->has_qos[r] && !profile_row(rep, pl->profile,
 			    (enum ovb_res)r))
-				return ovb_err_at(in.plan_file, pl->line,
+				return ovb_err_at(in->plan_file, pl->line,
 					"place %s %s: profile '%s' has no %s block, "
 					"but the plan has its qos %s", pl->app,
 					pl->capsule, pl->profile,
@@ -666,19 +739,19 @@ check_plan(void)
 	}
 	for (size_t i = 0; i < p->nrisk; i++) {
 		const struct ovb_noderisk *k = &p->risk[i];
-		const struct ovb_node *n = node_named(k->node);
+		const struct ovb_node *n = node_named(rep, k->node);
 		if (!n)
-			return ovb_err_at(in.plan_file, k->line, "risk %s %s: node "
+			return ovb_err_at(in->plan_file, k->line, "risk %s %s: node "
 				"%s is not in the cluster (%s)", k->node,
-				ovb_res_name(k->res), k->node, in.cluster_file);
+				ovb_res_name(k->res), k->node, in->cluster_file);
 		double c = n->cap[k->res];
 		if (fabs(k->capacity - c) > 1e-9 * c) {
 			char a[32], b[32];
-			return ovb_err_at(in.plan_file, k->line, "risk %s %s: "
+			return ovb_err_at(in->plan_file, k->line, "risk %s %s: "
 				"capacity %s is not the cluster's %s %s (%s)",
 				k->node, ovb_res_name(k->res),
 				ovb_fmt_real(a, k->capacity), ovb_fmt_real(b, c),
-				ovb_res_rate_unit(k->res), in.cluster_file);
+				ovb_res_rate_unit(k->res), in->cluster_file);
 		}
 	}
 	return 0;
@@ -699,43 +772,43 @@ struct nres {
 	                                   Eq. 1, grid, Pr(Y > C), Eq. 3;
 	                                   mem: exposure, limits */
 };
-static struct nres *nres;
-static size_t nnres;
 
 /* A placed capsule's needs on resource r: the plan's qos record (the
  * effective sigma, rho, tau and O), U from its profile (none: a plain
  * reservation), and lb from the apps file (none given: 0). */
 static struct ovb_need
-need_of(const struct ovb_placed *pl, int r)
+need_of(const struct report *rep, const struct ovb_placed *pl, int r)
 {
-	const struct row *row = pl->profile ? profile_row(pl->profile,
+	const struct inputs *in = &rep->in;
+	const struct row *row = pl->profile ? profile_row(rep, pl->profile,
 		(enum ovb_res)r) : NULL;
-	const struct ovb_capsule *c = in.apps_file ? apps_capsule(pl) : NULL;
+	const struct ovb_capsule *c = in->apps_file ? apps_capsule(rep, pl) : NULL;
 	return (struct ovb_need){ .used = true, .sigma = pl->sigma[r],
 		.rho = pl->rho[r], .tau = pl->tau[r], .O = pl->O[r],
 		.lb = c ? c->lb[r] : 0, .h = row ? &row->U->h : NULL,
 		.interval = row ? row->U->interval : 0,
-		.agg = in.plan.aggregate, .level = r == OVB_MEM,
+		.agg = in->plan.aggregate, .level = r == OVB_MEM,
 		.limit = r == OVB_MEM ? pl->limit : 0 };
 }
 
 static void
-build_nodes(void)
+build_nodes(struct report *rep)
 {
-	if (!in.cluster_file)
+	struct inputs *in = &rep->in;
+	if (!in->cluster_file)
 		return;
-	nres = ovb_xcalloc(in.cluster.n * OVB_NCAP, sizeof *nres);
-	for (size_t i = 0; i < in.cluster.n; i++)
+	rep->nres = ovb_xcalloc(in->cluster.n * OVB_NCAP, sizeof *rep->nres);
+	for (size_t i = 0; i < in->cluster.n; i++)
 		for (int r = 0; r < OVB_NCAP; r++) {
-			if (r == OVB_MEM ? !ovb_cluster_has_mem(&in.cluster) :
-			    r >= ovb_cluster_nres(&in.cluster))
+			if (r == OVB_MEM ? !ovb_cluster_has_mem(&in->cluster) :
+			    r >= ovb_cluster_nres(&in->cluster))
 				continue;
-			struct nres *nr = &nres[nnres++];
-			nr->node = &in.cluster.node[i];
+			struct nres *nr = &rep->nres[rep->nnres++];
+			nr->node = &in->cluster.node[i];
 			nr->res = (enum ovb_res)r;
 			nr->cap = nr->node->cap[r];
-			for (size_t j = 0; j < in.plan.n; j++) {
-				const struct ovb_placed *pl = &in.plan.p[j];
+			for (size_t j = 0; j < in->plan.n; j++) {
+				const struct ovb_placed *pl = &in->plan.p[j];
 				if (!pl->has_qos[r] ||
 				    strcmp(pl->node, nr->node->name))
 					continue;
@@ -743,20 +816,21 @@ build_nodes(void)
 			}
 			nr->need = ovb_xcalloc(nr->nmem + 1, sizeof *nr->need);
 			for (size_t j = 0; j < nr->nmem; j++)
-				nr->need[j] = need_of(&in.plan.p[nr->mem[j]], r);
-			for (size_t j = 0; j < in.plan.nrisk; j++)
-				if (in.plan.risk[j].res == nr->res &&
-				    !strcmp(in.plan.risk[j].node, nr->node->name))
-					nr->risk = &in.plan.risk[j];
+				nr->need[j] = need_of(rep,
+					&in->plan.p[nr->mem[j]], r);
+			for (size_t j = 0; j < in->plan.nrisk; j++)
+				if (in->plan.risk[j].res == nr->res &&
+				    !strcmp(in->plan.risk[j].node, nr->node->name))
+					nr->risk = &in->plan.risk[j];
 			ovb_nstate_judge(nr->need, nr->nmem, nr->node, r,
-				in.plan.grid, &nr->v);
+				in->plan.grid, &nr->v);
 			const struct ovb_noderisk *k = nr->risk;
 			double pr = nr->v.st.pr;
 			if (k && fabs(k->risk - pr) > 1e-9 + 1e-9 * pr && !ovb_quiet) {
 				char a[32], b[32];
 				ovb_warn("%s:%lu: risk %s %s: Pr(Y > C) is %s in "
 					"the plan but %s from the profiles given",
-					in.plan_file, k->line, k->node,
+					in->plan_file, k->line, k->node,
 					ovb_res_name(k->res), ovb_fmt_real(a, k->risk),
 					ovb_fmt_real(b, pr));
 			}
@@ -802,8 +876,6 @@ eq3_holds(const struct nres *nr)
 
 /* ---- gain: runs averaged per (nodes, O) ---- */
 
-static struct ovb_plot_gain *gains;
-static size_t ngains;
 
 static int
 cmp_run(const void *a, const void *b)
@@ -828,33 +900,35 @@ t975(size_t df)
 }
 
 static void
-build_gains(void)
+build_gains(struct report *rep)
 {
-	if (in.nrun)
-		ovb_qsort(in.run, in.nrun, sizeof *in.run, cmp_run);
-	gains = ovb_xcalloc(in.nrun ? in.nrun : 1, sizeof *gains);
-	for (size_t i = 0, j; i < in.nrun; i = j) {
+	struct inputs *in = &rep->in;
+	if (in->nrun)
+		ovb_qsort(in->run, in->nrun, sizeof *in->run, cmp_run);
+	rep->gains = ovb_xcalloc(in->nrun ? in->nrun : 1, sizeof *rep->gains);
+	for (size_t i = 0, j; i < in->nrun; i = j) {
 		double sum = 0, ss = 0;
-		for (j = i; j < in.nrun && in.run[j].nodes == in.run[i].nodes &&
-		    in.run[j].O == in.run[i].O; j++)
-			sum += (double)in.run[j].placed;
+		for (j = i; j < in->nrun && in->run[j].nodes == in->run[i].nodes &&
+		    in->run[j].O == in->run[i].O; j++)
+			sum += (double)in->run[j].placed;
 		size_t n = j - i;
 		double mean = sum / (double)n;
 		for (size_t k = i; k < j; k++)
-			ss += ((double)in.run[k].placed - mean) *
-				((double)in.run[k].placed - mean);
-		struct ovb_plot_gain *g = &gains[ngains++];
-		*g = (struct ovb_plot_gain){ in.run[i].nodes, in.run[i].O, n, mean,
+			ss += ((double)in->run[k].placed - mean) *
+				((double)in->run[k].placed - mean);
+		struct ovb_plot_gain *g = &rep->gains[rep->ngains++];
+		*g = (struct ovb_plot_gain){ in->run[i].nodes, in->run[i].O, n, mean,
 			0, NAN };
 		if (n > 1)
 			g->ci = t975(n - 1) * sqrt(ss / (double)(n - 1)) /
 				sqrt((double)n);
 	}
-	for (size_t i = 0; i < ngains; i++)
-		for (size_t k = 0; k < ngains; k++)
-			if (gains[k].nodes == gains[i].nodes && gains[k].O == 0 &&
-			    gains[k].mean > 0)
-				gains[i].gain = gains[i].mean / gains[k].mean;
+	for (size_t i = 0; i < rep->ngains; i++)
+		for (size_t k = 0; k < rep->ngains; k++)
+			if (rep->gains[k].nodes == rep->gains[i].nodes &&
+			    rep->gains[k].O == 0 && rep->gains[k].mean > 0)
+				rep->gains[i].gain = rep->gains[i].mean /
+					rep->gains[k].mean;
 }
 
 /* ---- tables (lib/table.c) ---- */
@@ -874,16 +948,16 @@ cmp_double(const void *a, const void *b)
 
 /* The percentiles any row has, ascending. */
 static size_t
-all_pcts(double *p, size_t max)
+all_pcts(const struct report *rep, double *p, size_t max)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < nrows; i++)
-		for (int j = 0; j < rows[i].U->npct; j++) {
+	for (size_t i = 0; i < rep->nrows; i++)
+		for (int j = 0; j < rep->rows[i].U->npct; j++) {
 			bool have = false;
 			for (size_t k = 0; k < n; k++)
-				have |= p[k] == rows[i].U->pct_p[j];
+				have |= p[k] == rep->rows[i].U->pct_p[j];
 			if (!have && n < max)
-				p[n++] = rows[i].U->pct_p[j];
+				p[n++] = rep->rows[i].U->pct_p[j];
 		}
 	ovb_qsort(p, n, sizeof *p, cmp_double);
 	return n;
@@ -908,15 +982,14 @@ static const struct ovb_tcol capsule_qos_cols[] = {
 };
 
 static void
-table_capsules(struct ovb_table *t)
+table_capsules(const struct report *rep, struct ovb_table *t)
 {
-	static char heads[2 * OVB_MAXPCT][40];
 	double P[2 * OVB_MAXPCT];
-	size_t np = all_pcts(P, 2 * OVB_MAXPCT);
+	size_t np = all_pcts(rep, P, 2 * OVB_MAXPCT);
 	t->title = "Capsules: usage distributions U and the chosen QoS";
 	bool unmeasured = false;
-	for (size_t i = 0; i < nrows; i++)
-		unmeasured |= rows[i].U->unmeasured;
+	for (size_t i = 0; i < rep->nrows; i++)
+		unmeasured |= rep->rows[i].U->unmeasured;
 	t->note = unmeasured ? "percentiles: exact, from the usage files "
 		"(nearest rank); sigma (rate) = the (1-O)*100th percentile, rho "
 		"(burst) = rho(sigma) on the token-bucket curve; not measured: "
@@ -927,12 +1000,13 @@ table_capsules(struct ovb_table *t)
 	OVB_TABLE_COLS(t, capsule_cols);
 	for (size_t k = 0; k < np; k++) {
 		char b[32];
-		snprintf(heads[k], sizeof heads[k], "p%s", ovb_fmt_real(b, P[k]));
-		ovb_table_col(t, heads[k], heads[k], OVB_TC_BOTH | OVB_TC_NUM);
+		const char *head = ovb_table_keep(t, ovb_xasprintf("p%s",
+			ovb_fmt_real(b, P[k])));
+		ovb_table_col(t, head, head, OVB_TC_BOTH | OVB_TC_NUM);
 	}
 	OVB_TABLE_COLS(t, capsule_qos_cols);
-	for (size_t i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct row *r = &rep->rows[i];
 		const struct ovb_dist *U = r->U;
 		const char *ru = ovb_res_rate_unit(r->res), *bu = ovb_res_amount_unit(r->res);
 		ovb_table_row(t, false);
@@ -948,7 +1022,7 @@ table_capsules(struct ovb_table *t)
 			ovb_table_put(t, NULL, ovb_xstrdup(r->file));
 			continue;
 		}
-		ovb_table_put(t, xasprintf("%llu", (unsigned long long)U->h.n), NULL);
+		ovb_table_put(t, ovb_xasprintf("%llu", (unsigned long long)U->h.n), NULL);
 		ovb_table_put(t, ovb_plot_qty(U->interval, "s"), xreal(U->interval));
 		ovb_table_put(t, ovb_plot_qty(U->h.width, ru), xreal(U->h.width));
 		if (U->has_mean)
@@ -1002,15 +1076,15 @@ row_trace(const struct row *r)
 }
 
 static void
-table_traces(struct ovb_table *t)
+table_traces(const struct report *rep, struct ovb_table *t)
 {
 	t->title = "Traces: where and when each capsule was measured";
 	t->note = "from the perf.data header (HOSTNAME, OSRELEASE, CLOCK_DATA) "
 		"through ovb-onoff's trace record; start: the wall-clock time of "
 		"the trace's first instant; length: its span";
 	OVB_TABLE_COLS(t, trace_cols);
-	for (size_t i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct row *r = &rep->rows[i];
 		if (!row_traced(r))
 			continue;
 		const struct ovb_trace *tr = row_trace(r);
@@ -1019,7 +1093,7 @@ table_traces(struct ovb_table *t)
 		ovb_table_put(t, ovb_xstrdup(ovb_res_name(r->res)), NULL);
 		ovb_table_put(t, ovb_xstrdup(tr->host ? tr->host : "-"), NULL);
 		ovb_table_put(t, ovb_xstrdup(tr->kernel ? tr->kernel : "-"), NULL);
-		ovb_table_put(t, tr->start ? xasprintf("%.19s", tr->start) : dash(),
+		ovb_table_put(t, tr->start ? ovb_xasprintf("%.19s", tr->start) : dash(),
 			ovb_xstrdup(tr->start ? tr->start : "-"));
 		ovb_table_put(t, ovb_plot_qty(tr->length, "s"), xreal(tr->length));
 		ovb_table_put(t, NULL, ovb_xstrdup(r->file));
@@ -1047,14 +1121,15 @@ static const struct ovb_tcol placement_cols[] = {
 };
 
 static void
-table_placements(struct ovb_table *t)
+table_placements(const struct report *rep, struct ovb_table *t)
 {
+	const struct inputs *in = &rep->in;
 	t->title = "Placements: capsule -> node, effective QoS, enforcement";
 	t->note = "enforcement (section 4.1): a CPU reservation of x cpu-s "
 		"every y s, or a network token bucket (rate, burst)";
 	OVB_TABLE_COLS(t, placement_cols);
-	for (size_t i = 0; i < in.plan.n; i++) {
-		const struct ovb_placed *pl = &in.plan.p[i];
+	for (size_t i = 0; i < in->plan.n; i++) {
+		const struct ovb_placed *pl = &in->plan.p[i];
 		bool any = false;
 		for (int r = 0; r < OVB_NCAP || !any; r++) {
 			bool has = r < OVB_NCAP && pl->has_qos[r];
@@ -1081,14 +1156,14 @@ table_placements(struct ovb_table *t)
 			bool cpu = res == OVB_CPU;
 			if (cpu && pl->has_cpu_resv) {
 				char *x = ovb_plot_qty(pl->x, "cpu-s"), *y = ovb_plot_qty(pl->y, "s");
-				ovb_table_put(t, xasprintf("%s every %s, weight %.4g", x, y,
+				ovb_table_put(t, ovb_xasprintf("%s every %s, weight %.4g", x, y,
 					pl->weight), NULL);
 				free(x);
 				free(y);
 			} else if (res == OVB_NET && pl->has_tbucket) {
 				char *x = ovb_plot_qty(pl->tb_sigma, "B/s"),
 					*y = ovb_plot_qty(pl->tb_rho, "B");
-				ovb_table_put(t, xasprintf("bucket %s, %s", x, y), NULL);
+				ovb_table_put(t, ovb_xasprintf("bucket %s, %s", x, y), NULL);
 				free(x);
 				free(y);
 			} else
@@ -1108,13 +1183,13 @@ table_placements(struct ovb_table *t)
 }
 
 static char *
-members_text(const struct nres *nr)
+members_text(const struct report *rep, const struct nres *nr)
 {
 	char *s = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&s, &len);
 	for (size_t i = 0; i < nr->nmem; i++) {
-		const struct ovb_placed *pl = &in.plan.p[nr->mem[i]];
+		const struct ovb_placed *pl = &rep->in.plan.p[nr->mem[i]];
 		fprintf(f, "%s%s/%s", i ? "," : "", pl->app, pl->capsule);
 	}
 	if (!nr->nmem)
@@ -1133,7 +1208,7 @@ used_text(double load, double cap, bool tsv)
 	if (!tsv)
 		return ovb_plot_used(load, cap);
 	return isfinite(d) && (d != 0 || u == 0) ? xreal(d) :
-		xasprintf("%.17Lg", u);
+		ovb_xasprintf("%.17Lg", u);
 }
 
 static const struct ovb_tcol node_cols[] = {
@@ -1159,8 +1234,9 @@ static const struct ovb_tcol node_cols[] = {
 static char *utc_text(uint64_t s);
 
 static void
-table_nodes(struct ovb_table *t)
+table_nodes(const struct report *rep, struct ovb_table *t)
 {
+	const struct inputs *in = &rep->in;
 	t->title = "Nodes: reserved vs capacity (Eq. 1), Pr(Y > C) vs O_min "
 		"(Eq. 3)";
 	static const char note[] = "reserved = the plan's Eq. 1 load sum "
@@ -1170,29 +1246,27 @@ table_nodes(struct ovb_table *t)
 		"requests, Y the sum of the window peaks, and the check gives "
 		"the OOM exposure E[(Y-C)+] and whether the limits fit in "
 		"capacity + mem-pool";
-	static char dated[sizeof note + 128];
 	t->note = note;
-	if (in.plan.valid_until) {
-		char *u = utc_text(in.plan.valid_until);
-		snprintf(dated, sizeof dated, "%s; the plan's promise is stated "
-			"until %s (valid-until %llu s since the epoch)", note, u,
-			(unsigned long long)in.plan.valid_until);
+	if (in->plan.valid_until) {
+		char *u = utc_text(in->plan.valid_until);
+		t->note = ovb_table_keep(t, ovb_xasprintf("%s; the plan's promise "
+			"is stated until %s (valid-until %llu s since the epoch)",
+			note, u, (unsigned long long)in->plan.valid_until));
 		free(u);
-		t->note = dated;
 	}
 	OVB_TABLE_COLS(t, node_cols);
-	bool mem = ovb_cluster_has_mem(&in.cluster);
+	bool mem = ovb_cluster_has_mem(&in->cluster);
 	if (!mem)               /* oom_exposure, the last, only with mem */
 		t->ncol--;
-	for (size_t i = 0; i < nnres; i++) {
-		const struct nres *nr = &nres[i];
+	for (size_t i = 0; i < rep->nnres; i++) {
+		const struct nres *nr = &rep->nres[i];
 		const char *u = ovb_res_rate_unit(nr->res);
 		double load = shown_load(nr);
 		bool e1 = eq1_holds(nr), e3 = eq3_holds(nr);
 		ovb_table_row(t, !e1 || !e3 || !nr->v.limits_ok);
 		ovb_table_put(t, ovb_xstrdup(nr->node->name), NULL);
 		ovb_table_put(t, ovb_xstrdup(ovb_res_name(nr->res)), NULL);
-		ovb_table_put(t, xasprintf("%zu", nr->nmem), NULL);
+		ovb_table_put(t, ovb_xasprintf("%zu", nr->nmem), NULL);
 		ovb_table_put(t, ovb_plot_qty(load, u), xreal(load));
 		ovb_table_put(t, ovb_plot_qty(nr->cap, u), xreal(nr->cap));
 		ovb_table_put(t, used_text(load, nr->cap, false),
@@ -1210,7 +1284,7 @@ table_nodes(struct ovb_table *t)
 			"Eq.3 violated";
 		if (nr->res == OVB_MEM) {
 			char *q = ovb_plot_qty(nr->v.exposure, "B");
-			ovb_table_put(t, xasprintf("%s%s, OOM exposure %s", verdict,
+			ovb_table_put(t, ovb_xasprintf("%s%s, OOM exposure %s", verdict,
 				nr->v.limits_ok ? "" : ", limits violated", q), NULL);
 			free(q);
 		} else
@@ -1219,7 +1293,7 @@ table_nodes(struct ovb_table *t)
 		ovb_table_put(t, NULL, xreal(nr->v.st.eq1.load));
 		ovb_table_put(t, NULL, nr->nmem ? xreal(nr->v.st.eq1.omin) : dash());
 		ovb_table_put(t, NULL, nr->v.st.g ? xreal(nr->v.st.g) : dash());
-		ovb_table_put(t, members_text(nr), NULL);
+		ovb_table_put(t, members_text(rep, nr), NULL);
 		if (mem)
 			ovb_table_put(t, NULL, nr->res == OVB_MEM ? xreal(nr->v.exposure) :
 				dash());
@@ -1230,11 +1304,12 @@ table_nodes(struct ovb_table *t)
  * what the nearest node lacks ---- */
 
 static const struct nres *
-nres_of(const char *node, int r)
+nres_of(const struct report *rep, const char *node, int r)
 {
-	for (size_t i = 0; i < nnres; i++)
-		if ((int)nres[i].res == r && !strcmp(nres[i].node->name, node))
-			return &nres[i];
+	for (size_t i = 0; i < rep->nnres; i++)
+		if ((int)rep->nres[i].res == r &&
+		    !strcmp(rep->nres[i].node->name, node))
+			return &rep->nres[i];
 	return NULL;
 }
 
@@ -1281,8 +1356,9 @@ parse_reason(const char *why, char **cap, char **node, char **lacks)
 }
 
 static void
-table_apps(struct ovb_table *t)
+table_apps(const struct report *rep, struct ovb_table *t)
 {
+	const struct inputs *in = &rep->in;
 	t->title = "Applications: capsules, nodes and risks; rejections with "
 		"what the nearest node lacks";
 	t->note = "sigma (rate) per resource as placed (cpu in cpu, net in "
@@ -1292,20 +1368,20 @@ table_apps(struct ovb_table *t)
 		"taking it and its shortfall (Eq. 1 in the resource's unit, Eq. 3 "
 		"against O_min), from the plan's reject record";
 	OVB_TABLE_COLS(t, app_cols);
-	for (size_t i = 0; i < in.plan.n; i++) {
-		const struct ovb_placed *pl = &in.plan.p[i];
+	for (size_t i = 0; i < in->plan.n; i++) {
+		const struct ovb_placed *pl = &in->plan.p[i];
 		bool first = true;
 		for (size_t k = 0; k < i; k++)
-			first &= strcmp(in.plan.p[k].app, pl->app) != 0;
+			first &= strcmp(in->plan.p[k].app, pl->app) != 0;
 		if (!first)
 			continue;
-		for (size_t j = i; j < in.plan.n; j++) {
-			const struct ovb_placed *c = &in.plan.p[j];
+		for (size_t j = i; j < in->plan.n; j++) {
+			const struct ovb_placed *c = &in->plan.p[j];
 			if (strcmp(c->app, pl->app))
 				continue;
 			bool bad = false;
 			for (int r = 0; r < OVB_NCAP; r++) {
-				const struct nres *nr = nres_of(c->node, r);
+				const struct nres *nr = nres_of(rep, c->node, r);
 				bad |= c->has_qos[r] && nr && (!eq1_holds(nr) ||
 					!eq3_holds(nr));
 			}
@@ -1331,7 +1407,7 @@ table_apps(struct ovb_table *t)
 			ovb_table_put(t, O < 0 ? dash() : ovb_plot_qty(O, NULL),
 				O < 0 ? NULL : xreal(O));
 			for (int r = 0; r <= OVB_NET; r++) {
-				const struct nres *nr = nres_of(c->node, r);
+				const struct nres *nr = nres_of(rep, c->node, r);
 				if (!c->has_qos[r] || !nr) {
 					ovb_table_put(t, dash(), NULL);
 					continue;
@@ -1343,8 +1419,8 @@ table_apps(struct ovb_table *t)
 			ovb_table_put(t, NULL, dash());
 		}
 	}
-	for (size_t i = 0; i < in.plan.nrej; i++) {
-		const struct ovb_reject *rj = &in.plan.rej[i];
+	for (size_t i = 0; i < in->plan.nrej; i++) {
+		const struct ovb_reject *rj = &in->plan.rej[i];
 		char *cap, *node, *lacks;
 		parse_reason(rj->reason, &cap, &node, &lacks);
 		ovb_table_row(t, true);
@@ -1365,15 +1441,16 @@ static const struct ovb_tcol reject_cols[] = {
 };
 
 static void
-table_rejects(struct ovb_table *t)
+table_rejects(const struct report *rep, struct ovb_table *t)
 {
+	const struct inputs *in = &rep->in;
 	t->title = "Rejected applications";
 	t->note = NULL;
 	OVB_TABLE_COLS(t, reject_cols);
-	for (size_t i = 0; i < in.plan.nrej; i++) {
+	for (size_t i = 0; i < in->plan.nrej; i++) {
 		ovb_table_row(t, false);
-		ovb_table_put(t, ovb_xstrdup(in.plan.rej[i].app), NULL);
-		ovb_table_put(t, ovb_xstrdup(in.plan.rej[i].reason), NULL);
+		ovb_table_put(t, ovb_xstrdup(in->plan.rej[i].app), NULL);
+		ovb_table_put(t, ovb_xstrdup(in->plan.rej[i].reason), NULL);
 	}
 }
 
@@ -1387,22 +1464,22 @@ static const struct ovb_tcol gain_cols[] = {
 };
 
 static void
-table_gain(struct ovb_table *t)
+table_gain(const struct report *rep, struct ovb_table *t)
 {
 	t->title = "Capacity gained by overbooking (applications placed)";
 	t->note = "mean over the runs, 95% confidence interval (Student's t); "
 		"gain = mean / mean at O = 0 on as many nodes";
 	OVB_TABLE_COLS(t, gain_cols);
-	for (size_t i = 0; i < ngains; i++) {
-		const struct ovb_plot_gain *g = &gains[i];
+	for (size_t i = 0; i < rep->ngains; i++) {
+		const struct ovb_plot_gain *g = &rep->gains[i];
 		ovb_table_row(t, false);
-		ovb_table_put(t, xasprintf("%llu", (unsigned long long)g->nodes), NULL);
+		ovb_table_put(t, ovb_xasprintf("%llu", (unsigned long long)g->nodes), NULL);
 		ovb_table_put(t, ovb_plot_qty(g->O, NULL), xreal(g->O));
-		ovb_table_put(t, xasprintf("%zu", g->runs), NULL);
-		ovb_table_put(t, xasprintf("%.1f", g->mean), xreal(g->mean));
-		ovb_table_put(t, g->runs > 1 ? xasprintf("%.1f", g->ci) : dash(),
+		ovb_table_put(t, ovb_xasprintf("%zu", g->runs), NULL);
+		ovb_table_put(t, ovb_xasprintf("%.1f", g->mean), xreal(g->mean));
+		ovb_table_put(t, g->runs > 1 ? ovb_xasprintf("%.1f", g->ci) : dash(),
 			g->runs > 1 ? xreal(g->ci) : NULL);
-		ovb_table_put(t, isnan(g->gain) ? dash() : xasprintf("%.2fx", g->gain),
+		ovb_table_put(t, isnan(g->gain) ? dash() : ovb_xasprintf("%.2fx", g->gain),
 			isnan(g->gain) ? NULL : xreal(g->gain));
 	}
 }
@@ -1417,20 +1494,21 @@ static const struct ovb_tcol fit_cols[] = {
 
 /* An ovb-fit answer: a row per O. */
 static void
-table_fit(struct ovb_table *t)
+table_fit(const struct report *rep, struct ovb_table *t)
 {
-	bool more = in.fit.q == OVB_FIT_MORE;
+	const struct inputs *in = &rep->in;
+	bool more = in->fit.q == OVB_FIT_MORE;
 	t->title = more ? "Copies that fit on top of the plan (ovb-fit)" :
 		"Nodes of one shape that hold the applications (ovb-fit)";
 	t->note = more ? "copies of the application against the tolerance O; "
 		"where: the copies' capsules per node" : "the fewest nodes of "
 		"the shape against the tolerance O";
 	OVB_TABLE_COLS(t, fit_cols);
-	for (size_t i = 0; i < in.fit.n; i++) {
-		const struct ovb_fitpoint *p = &in.fit.p[i];
+	for (size_t i = 0; i < in->fit.n; i++) {
+		const struct ovb_fitpoint *p = &in->fit.p[i];
 		ovb_table_row(t, false);
 		ovb_table_put(t, ovb_plot_qty(p->O, NULL), xreal(p->O));
-		ovb_table_put(t, p->bound == OVB_FIT_NEVER ? dash() : xasprintf("%llu",
+		ovb_table_put(t, p->bound == OVB_FIT_NEVER ? dash() : ovb_xasprintf("%llu",
 			(unsigned long long)p->count), NULL);
 		ovb_table_put(t, ovb_xstrdup(more ? "copies" : "nodes"), NULL);
 		ovb_table_put(t, ovb_xstrdup(ovb_fit_bound_name(p->bound)), NULL);
@@ -1447,24 +1525,25 @@ table_fit(struct ovb_table *t)
 
 /* Which tables the inputs allow. */
 static bool
-table_possible(enum tabid id)
+table_possible(const struct report *rep, enum tabid id)
 {
+	const struct inputs *in = &rep->in;
 	switch (id) {
-	case T_NODES: return in.cluster_file != NULL && (in.plan_file ||
-		!market_given());
+	case T_NODES: return in->cluster_file != NULL && (in->plan_file ||
+		!market_given(rep));
 	case T_APPS: case T_PLACEMENTS: case T_REJECTS:
-		return in.plan_file != NULL;
-	case T_CAPSULES: return nrows > 0;
+		return in->plan_file != NULL;
+	case T_CAPSULES: return rep->nrows > 0;
 	case T_TRACES:
-		for (size_t i = 0; i < nrows; i++)
-			if (row_traced(&rows[i]))
+		for (size_t i = 0; i < rep->nrows; i++)
+			if (row_traced(&rep->rows[i]))
 				return true;
 		return false;
-	case T_USAGE: return tl_count() > 0;
-	case T_GAIN: return ngains > 0;
-	case T_TRADE: case T_MARKET: return extra_possible(id);
-	case T_FIT: return in.fit_file != NULL;
-	case T_BACKTEST: return bt_given();
+	case T_USAGE: return tl_count(rep) > 0;
+	case T_GAIN: return rep->ngains > 0;
+	case T_TRADE: case T_MARKET: return extra_possible(rep, id);
+	case T_FIT: return in->fit_file != NULL;
+	case T_BACKTEST: return bt_given(rep);
 	case NTABLE: break;
 	}
 	return false;
@@ -1479,22 +1558,23 @@ static const char *const table_needs[NTABLE] = { "an ovb-cluster file",
 	"an ovb-fit file", "an ovb-backtest file" };
 
 static bool
-table_wanted(enum tabid id)
+table_wanted(const struct report *rep, enum tabid id)
 {
-	return table_possible(id) && (!opt_tables || opt_tables & 1u << id);
+	const struct opts *o = rep->o;
+	return table_possible(rep, id) && (!o->tables || o->tables & 1u << id);
 }
 
 static int
-check_tables(void)
+check_tables(const struct report *rep)
 {
 	bool any = false;
 	for (int i = 0; i < NTABLE; i++) {
-		if (opt_tables & 1u << i && !table_possible((enum tabid)i)) {
+		if (rep->o->tables & 1u << i && !table_possible(rep, (enum tabid)i)) {
 			ovb_warn("--table %s: needs %s among the inputs",
 				table_names[i], table_needs[i]);
 			return OVB_EUSAGE;
 		}
-		any |= table_wanted((enum tabid)i);
+		any |= table_wanted(rep, (enum tabid)i);
 	}
 	if (!any)
 		return ovb_err_at(NULL, 0, "nothing to report: give profiles, "
@@ -1504,44 +1584,40 @@ check_tables(void)
 	return 0;
 }
 
+/* The maker of each table, a row per table. */
+static void (*const table_make[NTABLE])(const struct report *,
+	struct ovb_table *) = {
+	[T_NODES] = table_nodes, [T_APPS] = table_apps,
+	[T_PLACEMENTS] = table_placements, [T_REJECTS] = table_rejects,
+	[T_CAPSULES] = table_capsules, [T_TRACES] = table_traces,
+	[T_USAGE] = table_usage, [T_GAIN] = table_gain,
+	[T_TRADE] = table_trade, [T_MARKET] = table_market,
+	[T_FIT] = table_fit, [T_BACKTEST] = table_backtest };
+
 static void
-make_table(struct ovb_table *t, enum tabid id)
+make_table(const struct report *rep, struct ovb_table *t, enum tabid id)
 {
 	memset(t, 0, sizeof *t);
 	t->id = id;
-	switch (id) {
-	case T_NODES: table_nodes(t); break;
-	case T_PLACEMENTS: table_placements(t); break;
-	case T_REJECTS: table_rejects(t); break;
-	case T_CAPSULES: table_capsules(t); break;
-	case T_APPS: table_apps(t); break;
-	case T_TRACES: table_traces(t); break;
-	case T_USAGE: table_usage(t); break;
-	case T_GAIN: table_gain(t); break;
-	case T_TRADE: table_trade(t); break;
-	case T_MARKET: table_market(t); break;
-	case T_FIT: table_fit(t); break;
-	case T_BACKTEST: table_backtest(t); break;
-	case NTABLE: break;
-	}
+	table_make[id](rep, t);
 }
 
 static int
-write_tables(FILE *f)
+write_tables(const struct report *rep, FILE *f)
 {
 	int n = 0;
 	for (int i = 0; i < NTABLE; i++)
-		n += table_wanted((enum tabid)i);
+		n += table_wanted(rep, (enum tabid)i);
 	bool first = true;
 	for (int i = 0; i < NTABLE; i++) {
-		if (!table_wanted((enum tabid)i))
+		if (!table_wanted(rep, (enum tabid)i))
 			continue;
 		struct ovb_table t;
-		make_table(&t, (enum tabid)i);
+		make_table(rep, &t, (enum tabid)i);
 		if (!first)
 			fputc('\n', f);
 		first = false;
-		if (opt_format == F_TSV) {
+		if (rep->o->format == F_TSV) {
 			if (n > 1)
 				fprintf(f, "# %s\n", table_names[i]);
 			ovb_table_tsv(f, &t);
@@ -1555,35 +1631,36 @@ write_tables(FILE *f)
 /* ---- one plot: selection and rendering ---- */
 
 static void
-list_rows(char *buf, size_t size, bool need_curve)
+list_rows(const struct report *rep, char *buf, size_t size, bool need_curve)
 {
 	size_t len = 0, k = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < nrows && len + 1 < size; i++) {
-		if (need_curve && !rows[i].pt)
+	for (size_t i = 0; i < rep->nrows && len + 1 < size; i++) {
+		if (need_curve && !rep->rows[i].pt)
 			continue;
 		if (k++ == 12) {
 			snprintf(buf + len, size - len, ", ...");
 			break;
 		}
 		len += (size_t)snprintf(buf + len, size - len, "%s%s %s",
-			k > 1 ? ", " : "", rows[i].capsule,
-			ovb_res_name(rows[i].res));
+			k > 1 ? ", " : "", rep->rows[i].capsule,
+			ovb_res_name(rep->rows[i].res));
 	}
 	if (len >= size)
 		buf[size - 1] = '\0';
 }
 
 static int
-select_row(const struct row **out)
+select_row(const struct report *rep, const struct row **out)
 {
-	bool need_curve = opt_plot == P_CURVE;
+	const struct opts *o = rep->o;
+	bool need_curve = o->plot == P_CURVE;
 	const struct row *found = NULL;
 	size_t n = 0;
-	for (size_t i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
-		if ((opt_capsule && strcmp(r->capsule, opt_capsule)) ||
-		    (opt_res >= 0 && r->res != (enum ovb_res)opt_res) ||
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct row *r = &rep->rows[i];
+		if ((o->capsule && strcmp(r->capsule, o->capsule)) ||
+		    (o->res >= 0 && r->res != (enum ovb_res)o->res) ||
 		    (need_curve && !r->pt))
 			continue;
 		found = r;
@@ -1594,30 +1671,31 @@ select_row(const struct row **out)
 		return 0;
 	}
 	char have[1024];
-	list_rows(have, sizeof have, need_curve);
+	list_rows(rep, have, sizeof have, need_curve);
 	if (n == 0)
 		ovb_warn("--plot %s: no %s%s%s%s%s in the inputs%s%s",
-			plot_names[opt_plot], need_curve ? "curve of " : "capsule",
-			opt_capsule ? " " : "", opt_capsule ? opt_capsule : "",
-			opt_res >= 0 ? " " : "",
-			opt_res >= 0 ? ovb_res_name((enum ovb_res)opt_res) : "",
+			plot_names[o->plot], need_curve ? "curve of " : "capsule",
+			o->capsule ? " " : "", o->capsule ? o->capsule : "",
+			o->res >= 0 ? " " : "",
+			o->res >= 0 ? ovb_res_name((enum ovb_res)o->res) : "",
 			*have ? "; there are: " : "", have);
 	else
 		ovb_warn("--plot %s: choose one with --capsule and --res: %s",
-			plot_names[opt_plot], have);
+			plot_names[o->plot], have);
 	return OVB_EUSAGE;
 }
 
 static int
-select_node(const struct nres **out)
+select_node(const struct report *rep, const struct nres **out)
 {
+	const struct opts *o = rep->o;
 	const struct nres *found = NULL;
 	size_t n = 0, nused = 0;
 	const struct nres *used = NULL;
-	for (size_t i = 0; i < nnres; i++) {
-		const struct nres *nr = &nres[i];
-		if ((opt_node && strcmp(nr->node->name, opt_node)) ||
-		    (opt_res >= 0 && nr->res != (enum ovb_res)opt_res))
+	for (size_t i = 0; i < rep->nnres; i++) {
+		const struct nres *nr = &rep->nres[i];
+		if ((o->node && strcmp(nr->node->name, o->node)) ||
+		    (o->res >= 0 && nr->res != (enum ovb_res)o->res))
 			continue;
 		found = nr;
 		n++;
@@ -1635,10 +1713,10 @@ select_node(const struct nres **out)
 		return 0;
 	}
 	if (n == 0)
-		ovb_warn("--plot node: no node%s%s%s%s in the cluster", opt_node ?
-			" " : "", opt_node ? opt_node : "", opt_res >= 0 ?
-			" with resource " : "", opt_res >= 0 ?
-			ovb_res_name((enum ovb_res)opt_res) : "");
+		ovb_warn("--plot node: no node%s%s%s%s in the cluster", o->node ?
+			" " : "", o->node ? o->node : "", o->res >= 0 ?
+			" with resource " : "", o->res >= 0 ?
+			ovb_res_name((enum ovb_res)o->res) : "");
 	else
 		ovb_warn("--plot node: choose one with --node and --res (cpu, "
 			"net, net-rx or mem)");
@@ -1647,10 +1725,13 @@ select_node(const struct nres **out)
 
 /* The script of one plot, from the report's data in the plot's types. */
 static void
-script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
+script(const struct report *rep, FILE *g, enum plot kind, const struct pick *w)
 {
+	const struct opts *o = rep->o;
+	const struct inputs *in = &rep->in;
 	switch (kind) {
 	case P_PDF: case P_CDF: case P_CURVE: {
+		const struct row *r = w->row;
 		const struct ovb_dist *U = r->U;
 		const struct ovb_qos *q = r->q;
 		struct ovb_plot_capsule c = { r->capsule, r->res, U->interval,
@@ -1659,10 +1740,11 @@ script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 			q ? q->sigma : 0, q ? q->rho : 0, q ? q->O : 0, r->npt,
 			r->pt };
 		(kind == P_PDF ? ovb_plot_pdf : kind == P_CDF ? ovb_plot_cdf :
-			ovb_plot_curve)(g, opt_png, &c);
+			ovb_plot_curve)(g, o->png, &c);
 		break;
 	}
 	case P_NODE: {
+		const struct nres *nr = w->nr;
 		/* Y kept whole (not clipped at C), to draw */
 		struct ovb_pmf y = { 0 };
 		double plain = 0;
@@ -1674,79 +1756,80 @@ script(FILE *g, enum plot kind, const struct row *r, const struct nres *nr)
 			nr->cap, shown_load(nr), shown_omin(nr), shown_pr(nr),
 			nr->risk != NULL, eq1_holds(nr), eq3_holds(nr),
 			nr->v.st.g ? &y : NULL, plain };
-		ovb_plot_node(g, opt_png, &n);
+		ovb_plot_node(g, o->png, &n);
 		ovb_pmf_free(&y);
 		break;
 	}
 	case P_CLUSTER: {
-		struct ovb_plot_load *v = ovb_xcalloc(nnres, sizeof *v);
-		for (size_t i = 0; i < nnres; i++)
-			v[i] = (struct ovb_plot_load){ nres[i].node->name,
-				nres[i].res, nres[i].cap, shown_load(&nres[i]),
-				!eq1_holds(&nres[i]) };
-		ovb_plot_cluster(g, opt_png, v, nnres, in.cluster.n);
+		struct ovb_plot_load *v = ovb_xcalloc(rep->nnres, sizeof *v);
+		for (size_t i = 0; i < rep->nnres; i++)
+			v[i] = (struct ovb_plot_load){ rep->nres[i].node->name,
+				rep->nres[i].res, rep->nres[i].cap,
+				shown_load(&rep->nres[i]), !eq1_holds(&rep->nres[i]) };
+		ovb_plot_cluster(g, o->png, v, rep->nnres, in->cluster.n);
 		free(v);
 		break;
 	}
-	case P_GAIN: ovb_plot_gain(g, opt_png, gains, ngains); break;
-	case P_TRADE: plot_trade(g); break;
-	case P_FIT: ovb_plot_fit(g, opt_png, &in.fit); break;
-	case P_USAGE: tl_script(g, cur_tl); break;
-	case P_BACKTEST: bt_script(g); break;
+	case P_GAIN: ovb_plot_gain(g, o->png, rep->gains, rep->ngains); break;
+	case P_TRADE: plot_trade(rep, g); break;
+	case P_FIT: ovb_plot_fit(g, o->png, &in->fit); break;
+	case P_USAGE: tl_script(rep, g, w->tl); break;
+	case P_BACKTEST: bt_script(rep, g, w->group); break;
 	case P_NONE: case NPLOT: break;
 	}
 }
 
 /* What --plot draws: the capsule (pdf, cdf, curve) or node it names. */
 static int
-plot_select(enum plot kind, const struct row **r, const struct nres **nr)
+plot_select(const struct report *rep, enum plot kind, struct pick *w)
 {
+	const struct inputs *in = &rep->in;
 	switch (kind) {
 	case P_PDF: case P_CDF: case P_CURVE:
-		if (!nrows) {
+		if (!rep->nrows) {
 			ovb_warn("--plot %s: needs an ovb-profile or ovb-usage file",
 				plot_names[kind]);
 			return OVB_EUSAGE;
 		}
-		return select_row(r);
+		return select_row(rep, &w->row);
 	case P_NODE: case P_CLUSTER:
-		if (!in.cluster_file) {
+		if (!in->cluster_file) {
 			ovb_warn("--plot %s: needs an ovb-cluster file (and plan)",
 				plot_names[kind]);
 			return OVB_EUSAGE;
 		}
-		return kind == P_NODE ? select_node(nr) : 0;
+		return kind == P_NODE ? select_node(rep, &w->nr) : 0;
 	case P_GAIN:
-		if (!ngains) {
+		if (!rep->ngains) {
 			ovb_warn("--plot gain: needs a gain table (ovb-gain)");
 			return OVB_EUSAGE;
 		}
 		return 0;
 	case P_TRADE:
-		if (!extra_possible(T_TRADE)) {
+		if (!extra_possible(rep, T_TRADE)) {
 			ovb_warn("--plot trade: needs an ovb-trade file");
 			return OVB_EUSAGE;
 		}
 		return 0;
 	case P_FIT:
-		if (!in.fit_file) {
+		if (!in->fit_file) {
 			ovb_warn("--plot fit: needs an ovb-fit answer");
 			return OVB_EUSAGE;
 		}
 		return 0;
 	case P_USAGE:
-		if (!tl_count()) {
+		if (!tl_count(rep)) {
 			ovb_warn("--plot usage: needs an ovb-onoff or ovb-series "
 				"file");
 			return OVB_EUSAGE;
 		}
-		return select_tl();
+		return select_tl(rep, &w->tl);
 	case P_BACKTEST:
-		if (!bt_given()) {
+		if (!bt_given(rep)) {
 			ovb_warn("--plot backtest: needs an ovb-backtest file");
 			return OVB_EUSAGE;
 		}
-		return bt_select();
+		return bt_select(rep, &w->group);
 	case P_NONE: case NPLOT:
 		break;
 	}
@@ -1754,17 +1837,16 @@ plot_select(enum plot kind, const struct row **r, const struct nres **nr)
 }
 
 static int
-do_plot(void)
+do_plot(const struct report *rep)
 {
-	const struct row *r = NULL;
-	const struct nres *nr = NULL;
-	int st = plot_select(opt_plot, &r, &nr);
+	struct pick w = { .group = -1 };
+	int st = plot_select(rep, rep->o->plot, &w);
 	if (st)
 		return st;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *g = open_memstream(&text, &len);
-	script(g, opt_plot, r, nr);
+	script(rep, g, rep->o->plot, &w);
 	fclose(g);
 	/* gnuplot's output comes back here and is written by us, so that a
 	 * write error (a full disk, a closed pipe) is ours to see: gnuplot
@@ -1831,57 +1913,47 @@ static const char css[] =
 	"  figure svg{max-height:120mm}\n"
 	"}\n";
 
-static int nfig;
-
-/* The page's figures drawn by one gnuplot: a first pass of html_page
- * collects their scripts (collect), ovb_plot_capture_all draws them, the
- * second pass takes the k-th figure's SVG for the k-th figure (the pages
- * of both passes are the same but for the figures). */
-static struct {
-	bool collect;
-	char **script, **svg;
-	size_t *len, *n, count, next;
-} F;
 
 /* Renders one plot into the page as a figure; 0 or the error. */
 static int
-figure(FILE *f, enum plot kind, const struct row *r, const struct nres *nr,
+figure(struct report *rep, FILE *f, enum plot kind, const struct pick *w,
 	const char *caption, bool wide)
 {
+	struct figs *F = &rep->F;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *g = open_memstream(&text, &len);
-	script(g, kind, r, nr);
+	script(rep, g, kind, w);
 	fclose(g);
-	if (F.collect) {
-		F.script = ovb_xrealloc(F.script, F.count + 1, sizeof *F.script);
-		F.len = ovb_xrealloc(F.len, F.count + 1, sizeof *F.len);
-		F.script[F.count] = text;
-		F.len[F.count++] = len;
+	if (F->collect) {
+		F->script = ovb_xrealloc(F->script, F->count + 1, sizeof *F->script);
+		F->len = ovb_xrealloc(F->len, F->count + 1, sizeof *F->len);
+		F->script[F->count] = text;
+		F->len[F->count++] = len;
 		return 0;
 	}
 	char *svg;
 	size_t n;
 	int st = 0;
-	if (F.next < F.count && F.svg) {
-		svg = F.svg[F.next];
-		n = F.n[F.next];
-		F.svg[F.next++] = NULL;
+	if (F->next < F->count && F->svg) {
+		svg = F->svg[F->next];
+		n = F->n[F->next];
+		F->svg[F->next++] = NULL;
 	} else
 		st = ovb_plot_capture(text, len, &svg, &n);
 	free(text);
 	if (st)
 		return st;
-	nfig++;
+	F->nfig++;
 	/* never wider than drawn: the fonts stay at their size */
 	const char *wp = strstr(svg, " width=\"");
 	int width = wp ? atoi(wp + 8) : 0;
 	fprintf(f, "<figure%s id=\"fig%d\"", wide ? " class=\"wide\"" : "",
-		nfig);
+		F->nfig);
 	if (width > 0)
 		fprintf(f, " style=\"max-width:%dpx\"", width + 14);
 	fputs(">", f);
-	ovb_plot_embed(f, svg, n, nfig, caption);
+	ovb_plot_embed(f, svg, n, F->nfig, caption);
 	fputs("<figcaption>", f);
 	ovb_plot_html(f, caption);
 	fputs("</figcaption></figure>\n", f);
@@ -1890,15 +1962,15 @@ figure(FILE *f, enum plot kind, const struct row *r, const struct nres *nr,
 }
 
 static bool
-plots_on(void)
+plots_on(const struct report *rep)
 {
-	return !opt_noplots;
+	return !rep->o->noplots;
 }
 
 /* Where and when the capsules were measured: the hosts and kernels, the
  * earliest start and the traces' lengths. */
 static void
-html_traces(FILE *f)
+html_traces(const struct report *rep, FILE *f)
 {
 	size_t n = 0;
 	const char *first = NULL, *last = NULL;
@@ -1907,10 +1979,10 @@ html_traces(FILE *f)
 	char *hl = NULL, *kl = NULL;
 	size_t hn = 0, kn = 0;
 	FILE *hf = open_memstream(&hl, &hn), *kf = open_memstream(&kl, &kn);
-	for (size_t i = 0; i < nrows; i++) {
-		if (!row_traced(&rows[i]) || rows[i].U->unmeasured)
+	for (size_t i = 0; i < rep->nrows; i++) {
+		if (!row_traced(&rep->rows[i]) || rep->rows[i].U->unmeasured)
 			continue;
-		const struct ovb_trace *t = row_trace(&rows[i]);
+		const struct ovb_trace *t = row_trace(&rep->rows[i]);
 		n++;
 		const char *h = t->host ? t->host : "unknown",
 			*k = t->kernel ? t->kernel : "unknown";
@@ -1956,53 +2028,55 @@ html_traces(FILE *f)
 }
 
 static void
-html_summary(FILE *f)
+html_summary(const struct report *rep, FILE *f)
 {
+	const struct inputs *in = &rep->in;
 	fputs("<ul class=\"sum\">\n", f);
-	if (nrows) {
+	if (rep->nrows) {
 		size_t np = 0, nu = 0;
-		for (size_t i = 0; i < nrows; i++) {
-			nu += rows[i].U->unmeasured;
-			np += rows[i].q != NULL && !rows[i].U->unmeasured;
+		for (size_t i = 0; i < rep->nrows; i++) {
+			nu += rep->rows[i].U->unmeasured;
+			np += rep->rows[i].q != NULL && !rep->rows[i].U->unmeasured;
 		}
 		fprintf(f, "<li>%zu capsule resource%s profiled (%zu with a QoS "
-			"profile)", nrows - nu, nrows - nu == 1 ? "" : "s", np);
+			"profile)", rep->nrows - nu, rep->nrows - nu == 1 ? "" : "s",
+			np);
 		if (nu)
 			fprintf(f, "; %zu not measured by their traces", nu);
 		fputs(".</li>\n", f);
-		html_traces(f);
+		html_traces(rep, f);
 	}
-	if (in.cluster_file) {
+	if (in->cluster_file) {
 		size_t used = 0;
-		for (size_t i = 0; i < in.cluster.n; i++) {
+		for (size_t i = 0; i < in->cluster.n; i++) {
 			bool any = false;
-			for (size_t j = 0; j < in.plan.n; j++)
-				any |= !strcmp(in.plan.p[j].node,
-					in.cluster.node[i].name);
+			for (size_t j = 0; j < in->plan.n; j++)
+				any |= !strcmp(in->plan.p[j].node,
+					in->cluster.node[i].name);
 			used += any;
 		}
-		fprintf(f, "<li>Cluster: %zu node%s; ", in.cluster.n,
-			in.cluster.n == 1 ? "" : "s");
-		if (in.plan_file) {
+		fprintf(f, "<li>Cluster: %zu node%s; ", in->cluster.n,
+			in->cluster.n == 1 ? "" : "s");
+		if (in->plan_file) {
 			size_t napps = 0;
-			for (size_t j = 0; j < in.plan.n; j++) {
+			for (size_t j = 0; j < in->plan.n; j++) {
 				bool seen = false;
 				for (size_t k = 0; k < j; k++)
-					seen |= !strcmp(in.plan.p[k].app,
-						in.plan.p[j].app);
+					seen |= !strcmp(in->plan.p[k].app,
+						in->plan.p[j].app);
 				napps += !seen;
 			}
 			fprintf(f, "plan: %zu capsule%s of %zu application%s placed "
 				"on %zu node%s, %zu application%s rejected.</li>\n",
-				in.plan.n, in.plan.n == 1 ? "" : "s", napps, napps == 1 ?
-				"" : "s", used, used == 1 ? "" : "s", in.plan.nrej,
-				in.plan.nrej == 1 ? "" : "s");
+				in->plan.n, in->plan.n == 1 ? "" : "s", napps,
+				napps == 1 ? "" : "s", used, used == 1 ? "" : "s",
+				in->plan.nrej, in->plan.nrej == 1 ? "" : "s");
 		} else
 			fputs("no plan.</li>\n", f);
 		size_t bad = 0;
 		const struct nres *worst = NULL;
-		for (size_t i = 0; i < nnres; i++) {
-			const struct nres *nr = &nres[i];
+		for (size_t i = 0; i < rep->nnres; i++) {
+			const struct nres *nr = &rep->nres[i];
 			bad += !eq1_holds(nr) || !eq3_holds(nr);
 			if (nr->nmem && (!worst || shown_pr(nr) > shown_pr(worst)))
 				worst = nr;
@@ -2022,45 +2096,46 @@ html_summary(FILE *f)
 			free(o);
 		}
 	}
-	if (ngains) {
+	if (rep->ngains) {
 		const struct ovb_plot_gain *best = NULL;
-		for (size_t i = 0; i < ngains; i++)
-			if (!isnan(gains[i].gain) && (!best ||
-			    gains[i].gain > best->gain))
-				best = &gains[i];
-		fprintf(f, "<li>Capacity experiment: %zu run%s", in.nrun,
-			in.nrun == 1 ? "" : "s");
+		for (size_t i = 0; i < rep->ngains; i++)
+			if (!isnan(rep->gains[i].gain) && (!best ||
+			    rep->gains[i].gain > best->gain))
+				best = &rep->gains[i];
+		fprintf(f, "<li>Capacity experiment: %zu run%s", in->nrun,
+			in->nrun == 1 ? "" : "s");
 		if (best)
 			fprintf(f, "; the largest gain is %.2fx (%llu nodes, O = "
 				"%.4g)", best->gain, (unsigned long long)best->nodes,
 				best->O);
 		fputs(".</li>\n", f);
 	}
-	if (bt_given())
-		bt_summary(f);
+	if (bt_given(rep))
+		bt_summary(rep, f);
 	fputs("</ul>\n", f);
 }
 
 /* Y of every node and resource with capsules. */
 static int
-node_figures(FILE *f)
+node_figures(struct report *rep, FILE *f)
 {
 	int st = 0;
 	bool any = false;
-	for (size_t k = 0; k < nnres && !st; k++) {
-		const struct nres *nr = &nres[k];
+	for (size_t k = 0; k < rep->nnres && !st; k++) {
+		const struct nres *nr = &rep->nres[k];
 		if (!nr->nmem)
 			continue;
 		if (!any)
 			fputs("<h3>Aggregate usage Y per node</h3>\n"
 			      "<div class=\"figs\">\n", f);
 		any = true;
-		char *c = xasprintf("Node %s, %s: the distribution of Y, the "
+		char *c = ovb_xasprintf("Node %s, %s: the distribution of Y, the "
 			"usage of its %zu capsule%s summed (top; red: above the "
 			"capacity C), and Pr(Y > x) on a log scale against O_min "
 			"(bottom).", nr->node->name, ovb_res_name(nr->res),
 			nr->nmem, nr->nmem == 1 ? "" : "s");
-		st = figure(f, P_NODE, NULL, nr, c, false);
+		st = figure(rep, f, P_NODE, &(struct pick){ .nr = nr }, c,
+			false);
 		free(c);
 	}
 	if (any)
@@ -2070,28 +2145,31 @@ node_figures(FILE *f)
 
 /* U (pdf and cdf) and rho(sigma) of one capsule and resource. */
 static int
-capsule_figures(FILE *f, const struct row *r, size_t k)
+capsule_figures(struct report *rep, FILE *f, const struct row *r, size_t k)
 {
 	const char *cap = r->capsule, *res = ovb_res_name(r->res);
 	fprintf(f, "<h3 id=\"cap-%zu\">", k);
 	ovb_plot_html(f, cap);
 	fprintf(f, " · %s</h3>\n<div class=\"figs\">\n", res);
-	char *c = xasprintf("%s %s: usage distribution U (share of "
+	char *c = ovb_xasprintf("%s %s: usage distribution U (share of "
 		"measurement intervals per bin) with its percentiles%s.", cap,
 		res, r->q ? " and the chosen σ" : "");
-	int st = figure(f, P_PDF, r, NULL, c, false);
+	int st = figure(rep, f, P_PDF, &(struct pick){ .row = r }, c,
+			false);
 	free(c);
 	if (!st) {
-		c = xasprintf("%s %s: cumulative distribution of U with the exact "
+		c = ovb_xasprintf("%s %s: cumulative distribution of U with the exact "
 			"percentiles.", cap, res);
-		st = figure(f, P_CDF, r, NULL, c, false);
+		st = figure(rep, f, P_CDF, &(struct pick){ .row = r }, c,
+			false);
 		free(c);
 	}
 	if (!st && r->pt) {
-		c = xasprintf("%s %s: token-bucket curve ρ(σ), the least burst at "
+		c = ovb_xasprintf("%s %s: token-bucket curve ρ(σ), the least burst at "
 			"each rate%s.", cap, res, r->q ? ", and the chosen (σ, ρ)" :
 			"");
-		st = figure(f, P_CURVE, r, NULL, c, false);
+		st = figure(rep, f, P_CURVE, &(struct pick){ .row = r }, c,
+			false);
 		free(c);
 	}
 	fputs("</div>\n", f);
@@ -2099,24 +2177,26 @@ capsule_figures(FILE *f, const struct row *r, size_t k)
 }
 
 static int
-html_page(FILE *f)
+html_page(struct report *rep, FILE *f)
 {
+	const struct opts *o = rep->o;
+	struct inputs *in = &rep->in;
 	int st = 0;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
 	      "content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"ovb-report (overbook "
 	      OVB_VERSION ")\">\n<title>", f);
-	ovb_plot_html(f, opt_title);
+	ovb_plot_html(f, o->title);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n"
 		"<h1>", css);
-	ovb_plot_html(f, opt_title);
+	ovb_plot_html(f, o->title);
 	fputs("</h1>\n<p class=\"meta\">Inputs: ", f);
-	for (size_t i = 0; i < in.nfile; i++) {
+	for (size_t i = 0; i < in->nfile; i++) {
 		if (i)
 			fputs(", ", f);
 		fputs("<code>", f);
-		ovb_plot_html(f, in.file[i]);
+		ovb_plot_html(f, in->file[i]);
 		fputs("</code>", f);
 	}
 	fputs("</p>\n<nav>", f);
@@ -2125,62 +2205,62 @@ html_page(FILE *f)
 		"Usage over time", "Overbooking gain", "Trading", "Market",
 		"Capacity against O", "Backtest" };
 	for (int i = 0; i < NTABLE; i++)
-		if (table_wanted((enum tabid)i))
+		if (table_wanted(rep, (enum tabid)i))
 			fprintf(f, "<a href=\"#%s\">%s</a>", table_names[i],
 				heads[i]);
 	fputs("</nav>\n</header>\n<main>\n<h2 id=\"summary\">Summary</h2>\n", f);
-	html_summary(f);
+	html_summary(rep, f);
 	for (int i = 0; i < NTABLE && !st; i++) {
 		enum tabid id = (enum tabid)i;
-		if (!table_wanted(id))
+		if (!table_wanted(rep, id))
 			continue;
 		struct ovb_table t;
-		make_table(&t, id);
+		make_table(rep, &t, id);
 		fprintf(f, "<section id=\"%s\">\n<h2>", table_names[i]);
 		ovb_plot_html(f, t.title);
 		fputs("</h2>\n", f);
-		if (id == T_NODES && plots_on()) {
+		if (id == T_NODES && plots_on(rep)) {
 			fputs("<div class=\"figs\">\n", f);
-			st = figure(f, P_CLUSTER, NULL, NULL, "Reserved (the Eq. 1 "
+			st = figure(rep, f, P_CLUSTER, NULL, "Reserved (the Eq. 1 "
 				"load) against capacity, per node and resource; the "
 				"percentage is reserved/capacity.", true);
 			fputs("</div>\n", f);
 		}
 		if (!st)
 			ovb_table_html(f, &t);
-		if (id == T_NODES && plots_on() && !st)
-			st = node_figures(f);
-		if (id == T_CAPSULES && plots_on())
-			for (size_t k = 0; k < nrows && !st; k++)
-				st = capsule_figures(f, &rows[k], k);
-		if (id == T_USAGE && plots_on() && !st)
-			st = usage_figures(f);
-		if (id == T_TRADE && plots_on() && !st) {
+		if (id == T_NODES && plots_on(rep) && !st)
+			st = node_figures(rep, f);
+		if (id == T_CAPSULES && plots_on(rep))
+			for (size_t k = 0; k < rep->nrows && !st; k++)
+				st = capsule_figures(rep, f, &rep->rows[k], k);
+		if (id == T_USAGE && plots_on(rep) && !st)
+			st = usage_figures(rep, f);
+		if (id == T_TRADE && plots_on(rep) && !st) {
 			fputs("<div class=\"figs\">\n", f);
-			st = figure(f, P_TRADE, NULL, NULL, "Per day: the mean "
+			st = figure(rep, f, P_TRADE, NULL, "Per day: the mean "
 				"lent (R - A over the lenders) and the node-intervals "
 				"whose usage is above capacity, a line per replay.",
 				true);
 			fputs("</div>\n", f);
 		}
-		if (id == T_GAIN && plots_on() && !st) {
+		if (id == T_GAIN && plots_on(rep) && !st) {
 			fputs("<div class=\"figs\">\n", f);
-			st = figure(f, P_GAIN, NULL, NULL, "Applications placed "
+			st = figure(rep, f, P_GAIN, NULL, "Applications placed "
 				"against the overbooking tolerance O, per cluster size "
 				"(as Fig. 7 of the paper).", false);
 			fputs("</div>\n", f);
 		}
-		if (id == T_FIT && plots_on() && !st) {
+		if (id == T_FIT && plots_on(rep) && !st) {
 			fputs("<div class=\"figs\">\n", f);
-			st = figure(f, P_FIT, NULL, NULL, in.fit.q == OVB_FIT_MORE ?
+			st = figure(rep, f, P_FIT, NULL, in->fit.q == OVB_FIT_MORE ?
 				"Copies of the application that fit on top of the "
 				"plan, against the overbooking tolerance O." : "The "
 				"fewest nodes of the shape that hold the applications, "
 				"against the overbooking tolerance O.", false);
 			fputs("</div>\n", f);
 		}
-		if (id == T_BACKTEST && plots_on() && !st)
-			st = bt_figures(f);
+		if (id == T_BACKTEST && plots_on(rep) && !st)
+			st = bt_figures(rep, f);
 		fputs("</section>\n", f);
 		ovb_table_free(&t);
 	}
@@ -2197,51 +2277,53 @@ html_page(FILE *f)
  * that fails, nothing is kept and the page draws them one by one, so a
  * failure is reported at its figure as before. */
 static void
-draw_all(void)
+draw_all(struct report *rep)
 {
+	struct figs *F = &rep->F;
 	char *junk = NULL;
 	size_t jlen = 0;
 	FILE *m = open_memstream(&junk, &jlen);
-	F.collect = true;
-	int st = html_page(m);
-	F.collect = false;
+	F->collect = true;
+	int st = html_page(rep, m);
+	F->collect = false;
 	fclose(m);
 	free(junk);
-	nfig = 0;
-	if (st || !F.count)
+	F->nfig = 0;
+	if (st || !F->count)
 		return;
-	F.svg = ovb_xcalloc(F.count, sizeof *F.svg);
-	F.n = ovb_xcalloc(F.count, sizeof *F.n);
+	F->svg = ovb_xcalloc(F->count, sizeof *F->svg);
+	F->n = ovb_xcalloc(F->count, sizeof *F->n);
 	FILE *null = fopen("/dev/null", "w");
 	ovb_set_errout(null);
-	st = ovb_plot_capture_all(F.script, F.len, F.count, F.svg, F.n);
+	st = ovb_plot_capture_all(F->script, F->len, F->count, F->svg, F->n);
 	ovb_set_errout(NULL);
 	if (null)
 		fclose(null);
 	if (st) {
-		free(F.svg);
-		free(F.n);
-		F.svg = NULL;
-		F.n = NULL;
+		free(F->svg);
+		free(F->n);
+		F->svg = NULL;
+		F->n = NULL;
 	}
 }
 
 static int
-do_tables(void)
+do_tables(struct report *rep)
 {
+	struct figs *F = &rep->F;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	if (opt_format == F_HTML && plots_on())
-		draw_all();
-	int st = opt_format == F_HTML ? html_page(m) : write_tables(m);
+	if (rep->o->format == F_HTML && plots_on(rep))
+		draw_all(rep);
+	int st = rep->o->format == F_HTML ? html_page(rep, m) : write_tables(rep, m);
 	fclose(m);
-	for (size_t i = 0; i < F.count; i++) {
-		free(F.script[i]);
-		if (F.svg)
-			free(F.svg[i]);
+	for (size_t i = 0; i < F->count; i++) {
+		free(F->script[i]);
+		if (F->svg)
+			free(F->svg[i]);
 	}
-	free(F.script), free(F.len), free(F.svg), free(F.n);
+	free(F->script), free(F->len), free(F->svg), free(F->n);
 	struct ovb_out o;
 	if (!st && !(st = ovb_out_open(&o, ovb_opt_output))) {
 		fwrite(buf, 1, len, o.f);
@@ -2252,36 +2334,37 @@ do_tables(void)
 }
 
 static void
-free_all(void)
+free_all(struct report *rep)
 {
-	for (size_t i = 0; i < in.nprof; i++)
-		ovb_profile_free(&in.prof[i].p);
-	for (size_t i = 0; i < in.nusage; i++)
-		ovb_usage_free(&in.usage[i].u);
-	for (size_t i = 0; i < in.ncurve; i++)
-		ovb_curve_free(&in.curve[i].c);
-	free(in.prof);
-	free(in.usage);
-	free(in.curve);
-	if (in.cluster_read)
-		ovb_cluster_free(&in.cluster);
-	if (in.plan_read)
-		ovb_plan_free(&in.plan);
-	if (in.apps_read)
-		ovb_apps_free(&in.apps);
-	free(in.run);
-	ovb_fit_free(&in.fit);
-	free(in.file);
-	free(rows);
-	for (size_t i = 0; i < nnres; i++) {
-		free(nres[i].mem);
-		free(nres[i].need);
+	struct inputs *in = &rep->in;
+	for (size_t i = 0; i < in->nprof; i++)
+		ovb_profile_free(&in->prof[i].p);
+	for (size_t i = 0; i < in->nusage; i++)
+		ovb_usage_free(&in->usage[i].u);
+	for (size_t i = 0; i < in->ncurve; i++)
+		ovb_curve_free(&in->curve[i].c);
+	free(in->prof);
+	free(in->usage);
+	free(in->curve);
+	if (in->cluster_read)
+		ovb_cluster_free(&in->cluster);
+	if (in->plan_read)
+		ovb_plan_free(&in->plan);
+	if (in->apps_read)
+		ovb_apps_free(&in->apps);
+	free(in->run);
+	ovb_fit_free(&in->fit);
+	free(in->file);
+	free(rep->rows);
+	for (size_t i = 0; i < rep->nnres; i++) {
+		free(rep->nres[i].mem);
+		free(rep->nres[i].need);
 	}
-	free(nres);
-	free(gains);
-	extra_free();
-	tl_free();
-	bt_free();
+	free(rep->nres);
+	free(rep->gains);
+	extra_free(rep);
+	tl_free(rep);
+	bt_free(rep);
 }
 
 /* ---- trading replays (ovb-trade, issue 12) and markets (issue 13) ---- */
@@ -2293,25 +2376,18 @@ struct in_trade {
 	struct ovb_trade_day *day;
 	size_t nmo, nday;
 };
-static struct {
-	struct in_trade *tr;
-	size_t ntr, captr;
-	struct ovb_bids bids;
-	struct ovb_migrations mig;
-	const char *bids_file, *mig_file;
-	bool bids_read, mig_read;
-} ex;
 
 static bool
-extra_read(const char *fmt, struct ovb_lex *lx, int *st)
+extra_read(struct report *rep, const char *fmt, struct ovb_lex *lx, int *st)
 {
+	struct extra *ex = &rep->ex;
 	if (!strcmp(fmt, "trade")) {
-		struct in_trade *r = OVB_PUSH(ex.tr, ex.ntr, ex.captr);
+		struct in_trade *r = OVB_PUSH(ex->tr, ex->ntr, ex->captr);
 		memset(r, 0, sizeof *r);
 		r->file = lx->name;
 		if ((*st = ovb_trade_read(lx, &r->t))) {
 			ovb_trade_free(&r->t);
-			ex.ntr--;
+			ex->ntr--;
 		} else
 			r->nmo = ovb_trade_months(&r->t, &r->mo, &r->day,
 				&r->nday);
@@ -2319,15 +2395,15 @@ extra_read(const char *fmt, struct ovb_lex *lx, int *st)
 	}
 	if (!strcmp(fmt, "bids") || !strcmp(fmt, "migrations")) {
 		bool b = !strcmp(fmt, "bids");
-		const char **have = b ? &ex.bids_file : &ex.mig_file;
+		const char **have = b ? &ex->bids_file : &ex->mig_file;
 		if (*have) {
 			*st = ovb_err(lx, "a second ovb-%s file (the first is %s)",
 				fmt, *have);
 			return true;
 		}
-		*(b ? &ex.bids_read : &ex.mig_read) = true;
-		*st = b ? ovb_bids_read(lx, &ex.bids) :
-			ovb_migrations_read(lx, &ex.mig);
+		*(b ? &ex->bids_read : &ex->mig_read) = true;
+		*st = b ? ovb_bids_read(lx, &ex->bids) :
+			ovb_migrations_read(lx, &ex->mig);
 		if (!*st)
 			*have = lx->name;
 		return true;
@@ -2336,16 +2412,17 @@ extra_read(const char *fmt, struct ovb_lex *lx, int *st)
 }
 
 static bool
-market_given(void)
+market_given(const struct report *rep)
 {
-	return ex.bids_file != NULL;
+	return rep->ex.bids_file != NULL;
 }
 
 static bool
-extra_possible(enum tabid id)
+extra_possible(const struct report *rep, enum tabid id)
 {
-	return id == T_TRADE ? ex.ntr > 0 : id == T_MARKET ?
-		ex.bids_file && in.cluster_file : false;
+	const struct extra *ex = &rep->ex;
+	return id == T_TRADE ? ex->ntr > 0 : id == T_MARKET ?
+		ex->bids_file && rep->in.cluster_file : false;
 }
 
 /* A replay's label: trading or not, enforcement, reclaim rule. */
@@ -2355,8 +2432,8 @@ trade_label(const struct in_trade *r)
 	bool any = false;
 	for (size_t i = 0; i < r->t.napp; i++)
 		any |= r->t.app[i].trade;
-	return any ? xasprintf("%s, %s", r->t.enforce, r->t.reclaim) :
-		xasprintf("no trading");
+	return any ? ovb_xasprintf("%s, %s", r->t.enforce, r->t.reclaim) :
+		ovb_xasprintf("no trading");
 }
 
 static const struct ovb_tcol trade_cols[] = {
@@ -2375,8 +2452,9 @@ static const struct ovb_tcol trade_cols[] = {
 };
 
 static void
-table_trade(struct ovb_table *t)
+table_trade(const struct report *rep, struct ovb_table *t)
 {
+	const struct extra *ex = &rep->ex;
 	t->title = "Resource trading replayed (Sharc), per month";
 	t->note = "lent: the mean over the month's intervals of the sum of R - "
 		"A over the capsules lending (A < R), in the resource's rate "
@@ -2387,8 +2465,8 @@ table_trade(struct ovb_table *t)
 		"is R again, in intervals (in the month it ends), abandoned when "
 		"the usage falls back first.";
 	OVB_TABLE_COLS(t, trade_cols);
-	for (size_t i = 0; i < ex.ntr; i++) {
-		const struct in_trade *r = &ex.tr[i];
+	for (size_t i = 0; i < ex->ntr; i++) {
+		const struct in_trade *r = &ex->tr[i];
 		const char *unit = r->t.res && !strcmp(r->t.res, "net") ?
 			"B/s" : "cpu";
 		for (size_t k = 0; k < r->nmo; k++) {
@@ -2400,43 +2478,44 @@ table_trade(struct ovb_table *t)
 			ovb_table_row(t, false);
 			ovb_table_put(t, trade_label(r), NULL);
 			ovb_table_put(t, ovb_xstrdup(r->file), NULL);
-			ovb_table_put(t, xasprintf("%04lld-%02d", (long long)(m->month / 12),
+			ovb_table_put(t, ovb_xasprintf("%04lld-%02d", (long long)(m->month / 12),
 				(int)(m->month % 12) + 1), NULL);
-			ovb_table_put(t, xasprintf("%zu", m->intervals), NULL);
+			ovb_table_put(t, ovb_xasprintf("%zu", m->intervals), NULL);
 			ovb_table_put(t, ovb_plot_qty(lent, unit), xreal(lent));
-			ovb_table_put(t, xasprintf("%.2f%%", 100 * above), xreal(above));
-			ovb_table_put(t, xasprintf("%zu", m->node_over), NULL);
-			ovb_table_put(t, xasprintf("%zu", m->node_intervals), NULL);
-			ovb_table_put(t, xasprintf("%zu", m->reclaims), NULL);
-			ovb_table_put(t, m->reclaims ? xasprintf("%llu / %llu / %llu",
+			ovb_table_put(t, ovb_xasprintf("%.2f%%", 100 * above), xreal(above));
+			ovb_table_put(t, ovb_xasprintf("%zu", m->node_over), NULL);
+			ovb_table_put(t, ovb_xasprintf("%zu", m->node_intervals), NULL);
+			ovb_table_put(t, ovb_xasprintf("%zu", m->reclaims), NULL);
+			ovb_table_put(t, m->reclaims ? ovb_xasprintf("%llu / %llu / %llu",
 				(unsigned long long)m->rec_median,
 				(unsigned long long)m->rec_p90,
 				(unsigned long long)m->rec_max) : dash(),
-				m->reclaims ? xasprintf("%llu/%llu/%llu",
+				m->reclaims ? ovb_xasprintf("%llu/%llu/%llu",
 				(unsigned long long)m->rec_median,
 				(unsigned long long)m->rec_p90,
 				(unsigned long long)m->rec_max) : NULL);
-			ovb_table_put(t, xasprintf("%zu", m->abandoned), NULL);
+			ovb_table_put(t, ovb_xasprintf("%zu", m->abandoned), NULL);
 		}
 	}
 }
 
 static void
-plot_trade(FILE *g)
+plot_trade(const struct report *rep, FILE *g)
 {
-	struct ovb_plot_trade *v = ovb_xcalloc(ex.ntr ? ex.ntr : 1, sizeof *v);
-	char **labels = ovb_xcalloc(ex.ntr ? ex.ntr : 1, sizeof *labels);
-	for (size_t i = 0; i < ex.ntr; i++) {
-		const struct in_trade *r = &ex.tr[i];
+	const struct extra *ex = &rep->ex;
+	struct ovb_plot_trade *v = ovb_xcalloc(ex->ntr ? ex->ntr : 1, sizeof *v);
+	char **labels = ovb_xcalloc(ex->ntr ? ex->ntr : 1, sizeof *labels);
+	for (size_t i = 0; i < ex->ntr; i++) {
+		const struct in_trade *r = &ex->tr[i];
 		char *l = trade_label(r);
-		labels[i] = xasprintf("%s (%s)", l, r->file);
+		labels[i] = ovb_xasprintf("%s (%s)", l, r->file);
 		free(l);
 		v[i] = (struct ovb_plot_trade){ labels[i], r->t.res &&
 			!strcmp(r->t.res, "net") ? "B/s" : "cpu", r->day,
 			r->nday };
 	}
-	ovb_plot_trade(g, opt_png, v, ex.ntr);
-	for (size_t i = 0; i < ex.ntr; i++)
+	ovb_plot_trade(g, rep->o->png, v, ex->ntr);
+	for (size_t i = 0; i < ex->ntr; i++)
 		free(labels[i]);
 	free(labels);
 	free(v);
@@ -2454,17 +2533,17 @@ static const struct ovb_tcol market_cols[] = {
 	{ "migration", "migration", NULL, OVB_TC_BOTH },
 };
 
-static char *market_note;
-
 static void
-table_market(struct ovb_table *t)
+table_market(const struct report *rep, struct ovb_table *t)
 {
+	const struct inputs *in = &rep->in;
+	const struct extra *ex = &rep->ex;
 	t->title = "Proportional-share market (Merkat): allocations, prices, "
 		"errors";
 	OVB_TABLE_COLS(t, market_cols);
 	struct ovb_market m;
-	if (ovb_market_init(&m, &ex.bids, ex.bids_file, &in.cluster,
-	    in.cluster_file)) {
+	if (ovb_market_init(&m, &ex->bids, ex->bids_file, &in->cluster,
+	    in->cluster_file)) {
 		t->note = "the market could not be computed (see the message)";
 		return;
 	}
@@ -2489,12 +2568,12 @@ table_market(struct ovb_table *t)
 		"bound); error = |alloc_i - alloc_r| / alloc_i (Eq. 2).", e, b);
 	free(e);
 	free(b);
-	if (ex.mig_file) {
-		char *e0 = xreal(ex.mig.err[0]), *e1 = xreal(ex.mig.err[1]);
+	if (ex->mig_file) {
+		char *e0 = xreal(ex->mig.err[0]), *e1 = xreal(ex->mig.err[1]);
 		fprintf(f, "  Migration plan %s: %zu step%s, error %s -> %s:",
-			ex.mig_file, ex.mig.n, ex.mig.n == 1 ? "" : "s", e0, e1);
-		for (size_t i = 0; i < ex.mig.n; i++) {
-			const struct ovb_step *s = &ex.mig.step[i];
+			ex->mig_file, ex->mig.n, ex->mig.n == 1 ? "" : "s", e0, e1);
+		for (size_t i = 0; i < ex->mig.n; i++) {
+			const struct ovb_step *s = &ex->mig.step[i];
 			fprintf(f, "%s %zu. %s %s%s%s -> %s", i ? ";" : "", i + 1,
 				s->from ? "move" : "deploy", s->vm, s->from ? " " : "",
 				s->from ? s->from : "", s->to);
@@ -2504,18 +2583,16 @@ table_market(struct ovb_table *t)
 		free(e1);
 	}
 	fclose(f);
-	free(market_note);
-	market_note = buf;
-	t->note = market_note;
-	const struct ovb_bids *bd = &ex.bids;
+	t->note = ovb_table_keep(t, buf);
+	const struct ovb_bids *bd = &ex->bids;
 	for (size_t j = 0; j < m.nvm; j++) {
 		const char *node = bd->vm[j].node;
 		char *mv = NULL;
-		for (size_t i = 0; ex.mig_file && i < ex.mig.n; i++)
-			if (!strcmp(ex.mig.step[i].vm, bd->vm[j].name)) {
+		for (size_t i = 0; ex->mig_file && i < ex->mig.n; i++)
+			if (!strcmp(ex->mig.step[i].vm, bd->vm[j].name)) {
 				free(mv);
-				mv = xasprintf("%zu. -> %s", i + 1,
-					ex.mig.step[i].to);
+				mv = ovb_xasprintf("%zu. -> %s", i + 1,
+					ex->mig.step[i].to);
 			}
 		double charge = 0;
 		for (size_t r = 0; r < m.nres; r++)
@@ -2531,9 +2608,9 @@ table_market(struct ovb_table *t)
 			ovb_table_put(t, node ? ovb_plot_qty(ar[r][j], ovb_mres_unit(r)) :
 				dash(), node ? xreal(ar[r][j]) : NULL);
 			double er = node ? fabs(ai - ar[r][j]) / ai : 0;
-			ovb_table_put(t, node ? xasprintf("%.4f", er) : dash(),
+			ovb_table_put(t, node ? ovb_xasprintf("%.4f", er) : dash(),
 				node ? xreal(er) : NULL);
-			ovb_table_put(t, r ? ovb_xstrdup("") : xasprintf("%.4g credit",
+			ovb_table_put(t, r ? ovb_xstrdup("") : ovb_xasprintf("%.4g credit",
 				charge), r ? NULL : xreal(charge));
 			ovb_table_put(t, mv && !r ? ovb_xstrdup(mv) : ovb_xstrdup(""), NULL);
 		}
@@ -2546,19 +2623,19 @@ table_market(struct ovb_table *t)
 }
 
 static void
-extra_free(void)
+extra_free(struct report *rep)
 {
-	for (size_t i = 0; i < ex.ntr; i++) {
-		ovb_trade_free(&ex.tr[i].t);
-		free(ex.tr[i].mo);
-		free(ex.tr[i].day);
+	struct extra *ex = &rep->ex;
+	for (size_t i = 0; i < ex->ntr; i++) {
+		ovb_trade_free(&ex->tr[i].t);
+		free(ex->tr[i].mo);
+		free(ex->tr[i].day);
 	}
-	free(ex.tr);
-	if (ex.bids_read)
-		ovb_bids_free(&ex.bids);
-	if (ex.mig_read)
-		ovb_migrations_free(&ex.mig);
-	free(market_note);
+	free(ex->tr);
+	if (ex->bids_read)
+		ovb_bids_free(&ex->bids);
+	if (ex->mig_read)
+		ovb_migrations_free(&ex->mig);
 }
 
 /* ---- usage over time: ovb-onoff and ovb-series inputs (issue 17) ---- */
@@ -2576,33 +2653,28 @@ struct tline {                  /* one capsule and resource over time */
 	const struct row *row;      /* its U (p99) and profile (sigma) */
 	const struct ovb_onoff *o;  /* an onoff's trace record, or NULL */
 };
-static struct {
-	struct in_onoff *on;
-	struct in_series *se;
-	struct tline *tl;
-	size_t non, capon, nse, capse, ntl, captl;
-} tv;
 
 static bool
-tl_read(const char *fmt, struct ovb_lex *lx, int *st)
+tl_read(struct report *rep, const char *fmt, struct ovb_lex *lx, int *st)
 {
+	struct timeline *tv = &rep->tv;
 	if (!strcmp(fmt, "onoff")) {
-		struct in_onoff *r = OVB_PUSH(tv.on, tv.non, tv.capon);
+		struct in_onoff *r = OVB_PUSH(tv->on, tv->non, tv->capon);
 		memset(r, 0, sizeof *r);
 		r->file = lx->name;
 		if ((*st = ovb_onoff_read(lx, &r->o))) {
 			ovb_onoff_free(&r->o);
-			tv.non--;
+			tv->non--;
 		}
 		return true;
 	}
 	if (!strcmp(fmt, "series")) {
-		struct in_series *r = OVB_PUSH(tv.se, tv.nse, tv.capse);
+		struct in_series *r = OVB_PUSH(tv->se, tv->nse, tv->capse);
 		memset(r, 0, sizeof *r);
 		r->file = lx->name;
 		if ((*st = ovb_series_read(lx, &r->ss))) {
 			ovb_series_free(&r->ss);
-			tv.nse--;
+			tv->nse--;
 		}
 		return true;
 	}
@@ -2610,38 +2682,41 @@ tl_read(const char *fmt, struct ovb_lex *lx, int *st)
 }
 
 static const struct tline *
-tl_of(const char *capsule, enum ovb_res res)
+tl_of(const struct report *rep, const char *capsule, enum ovb_res res)
 {
-	for (size_t i = 0; i < tv.ntl; i++)
-		if (tv.tl[i].res == res && !strcmp(tv.tl[i].capsule, capsule))
-			return &tv.tl[i];
+	const struct timeline *tv = &rep->tv;
+	for (size_t i = 0; i < tv->ntl; i++)
+		if (tv->tl[i].res == res && !strcmp(tv->tl[i].capsule, capsule))
+			return &tv->tl[i];
 	return NULL;
 }
 
 static int
-tl_add(struct tline *t, unsigned long line)
+tl_add(struct report *rep, struct tline *t, unsigned long line)
 {
-	const struct tline *old = tl_of(t->capsule, t->res);
+	struct timeline *tv = &rep->tv;
+	const struct tline *old = tl_of(rep, t->capsule, t->res);
 	if (old) {
 		ovb_samples_free(&t->s);
 		return ovb_err_at(t->file, line, "usage over time of %s %s was "
 			"already read from %s", t->capsule, ovb_res_name(t->res),
 			old->file);
 	}
-	t->row = row_of(t->capsule, t->res);
-	*OVB_PUSH(tv.tl, tv.ntl, tv.captl) = *t;
+	t->row = row_of(rep, t->capsule, t->res);
+	*OVB_PUSH(tv->tl, tv->ntl, tv->captl) = *t;
 	return 0;
 }
 
 /* An onoff capsule's interval: -I, else its profile's or usage's. */
 static uint64_t
-onoff_interval(const char *capsule, enum ovb_res res)
+onoff_interval(const struct report *rep, const char *capsule, enum ovb_res res)
 {
-	if (opt_interval)
-		return opt_interval;
-	const struct row *w = row_of(capsule, res);
+	const struct opts *o = rep->o;
+	if (o->interval)
+		return o->interval;
+	const struct row *w = row_of(rep, capsule, res);
 	for (int r = 0; !w && r < OVB_NRES; r++)
-		w = row_of(capsule, (enum ovb_res)r);
+		w = row_of(rep, capsule, (enum ovb_res)r);
 	if (w && w->U->interval >= 0.001)
 		return (uint64_t)llround(w->U->interval * 1e9);
 	return 1000000000;
@@ -2651,23 +2726,24 @@ onoff_interval(const char *capsule, enum ovb_res res)
  * measures it (lib/measure.c): onoff capsules' cpu and net (net-rx when
  * received bytes are recorded), every series. */
 static int
-build_tl(void)
+build_tl(struct report *rep)
 {
+	struct timeline *tv = &rep->tv;
 	int st = 0;
 	char a[32];
-	for (size_t i = 0; i < tv.non && !st; i++) {
-		const struct ovb_onoff *o = &tv.on[i].o;
+	for (size_t i = 0; i < tv->non && !st; i++) {
+		const struct ovb_onoff *o = &tv->on[i].o;
 		for (size_t j = 0; j < o->ncap && !st; j++) {
 			const struct ovb_oncap *c = &o->cap[j];
 			for (int r = 0; r < OVB_NRES && !st; r++) {
 				if (r == OVB_MEM)       /* onoff has no memory */
 					continue;
 				if (r == OVB_NETRX && !c->nrecv &&
-				    !row_of(c->name, OVB_NETRX))
+				    !row_of(rep, c->name, OVB_NETRX))
 					continue;
-				uint64_t len = onoff_interval(c->name,
+				uint64_t len = onoff_interval(rep, c->name,
 					(enum ovb_res)r);
-				struct tline t = { c->name, tv.on[i].file,
+				struct tline t = { c->name, tv->on[i].file,
 					(enum ovb_res)r, false, o->t0, len,
 					(double)len / 1e9, o->t0, o->t1 - o->t0,
 					{ 0 }, NULL, o };
@@ -2682,24 +2758,25 @@ build_tl(void)
 						(unsigned long long)o->t0,
 						(unsigned long long)o->t1);
 				}
-				st = tl_add(&t, 0);
+				st = tl_add(rep, &t, 0);
 			}
 		}
 	}
-	for (size_t i = 0; i < tv.nse && !st; i++)
-		for (size_t j = 0; j < tv.se[i].ss.n && !st; j++) {
-			const struct ovb_series *se = &tv.se[i].ss.s[j];
-			const char *file = tv.se[i].file;
+	for (size_t i = 0; i < tv->nse && !st; i++)
+		for (size_t j = 0; j < tv->se[i].ss.n && !st; j++) {
+			const struct ovb_series *se = &tv->se[i].ss.s[j];
+			const char *file = tv->se[i].file;
 			uint64_t len = se->interval;
-			if (opt_interval) {
+			if (rep->o->interval) {
 				uint64_t ns = se->interval * 1000000000;
-				if (opt_interval % ns)
+				if (rep->o->interval % ns)
 					return ovb_err_at(file, se->line, "series %s %s: "
 						"-I %s s is not a multiple of its interval "
 						"%llu s", se->capsule, ovb_res_name(se->res),
-						ovb_fmt_real(a, (double)opt_interval / 1e9),
+						ovb_fmt_real(a,
+						(double)rep->o->interval / 1e9),
 						(unsigned long long)se->interval);
-				len = opt_interval / 1000000000;
+				len = rep->o->interval / 1000000000;
 			}
 			struct tline t = { se->capsule, file, se->res, true, 0, len,
 				(double)len, 0, 0, { 0 }, NULL, NULL };
@@ -2714,7 +2791,7 @@ build_tl(void)
 			}
 			t.first = t.s.t[0];
 			t.length = t.s.t[t.s.n - 1] + len - t.first;
-			st = tl_add(&t, se->line);
+			st = tl_add(rep, &t, se->line);
 		}
 	return st;
 }
@@ -2742,10 +2819,10 @@ tl_plot(const struct tline *t)
 }
 
 static void
-tl_script(FILE *g, const struct tline *t)
+tl_script(const struct report *rep, FILE *g, const struct tline *t)
 {
 	struct ovb_plot_usage u = tl_plot(t);
-	ovb_plot_usage(g, opt_png, &u);
+	ovb_plot_usage(g, rep->o->png, &u);
 }
 
 /* The UTC time of s seconds since the epoch (malloc'd). */
@@ -2779,8 +2856,9 @@ static const struct ovb_tcol usage_cols[] = {
 };
 
 static void
-table_usage(struct ovb_table *t)
+table_usage(const struct report *rep, struct ovb_table *t)
 {
+	const struct timeline *tv = &rep->tv;
 	t->title = "Usage over time: per capsule and resource, from ovb-onoff "
 		"and ovb-series";
 	t->note = "the usage in each measurement interval I, as ovb-usage "
@@ -2790,8 +2868,8 @@ table_usage(struct ovb_table *t)
 		"most 2000, each over (max of) that many consecutive intervals, "
 		"as high as the largest usage among them";
 	OVB_TABLE_COLS(t, usage_cols);
-	for (size_t i = 0; i < tv.ntl; i++) {
-		const struct tline *l = &tv.tl[i];
+	for (size_t i = 0; i < tv->ntl; i++) {
+		const struct tline *l = &tv->tl[i];
 		const char *ru = ovb_res_rate_unit(l->res);
 		double len = l->epoch ? (double)l->length :
 			(double)l->length / 1e9, p99;
@@ -2801,13 +2879,13 @@ table_usage(struct ovb_table *t)
 		ovb_table_put(t, ovb_xstrdup(l->capsule), NULL);
 		ovb_table_put(t, ovb_xstrdup(ovb_res_name(l->res)), NULL);
 		ovb_table_put(t, ovb_plot_qty(l->interval, "s"), xreal(l->interval));
-		ovb_table_put(t, xasprintf("%zu", l->s.n), NULL);
+		ovb_table_put(t, ovb_xasprintf("%zu", l->s.n), NULL);
 		if (l->epoch)
 			ovb_table_put(t, utc_text(l->first), NULL);
 		else {
 			struct ovb_trace tr;
 			ovb_onoff_trace(l->o, &tr);
-			ovb_table_put(t, tr.start ? xasprintf("%.19s", tr.start) : dash(),
+			ovb_table_put(t, tr.start ? ovb_xasprintf("%.19s", tr.start) : dash(),
 				ovb_xstrdup(tr.start ? tr.start : "-"));
 			ovb_trace_free(&tr);
 		}
@@ -2823,9 +2901,9 @@ table_usage(struct ovb_table *t)
 				xreal(l->row->q->sigma));
 		else
 			ovb_table_put(t, dash(), NULL);
-		ovb_table_put(t, per > 1 ? xasprintf("%zu (max of %zu)", np, per) :
-			xasprintf("%zu", np), xasprintf("%zu", np));
-		ovb_table_put(t, NULL, xasprintf("%zu", per));
+		ovb_table_put(t, per > 1 ? ovb_xasprintf("%zu (max of %zu)", np, per) :
+			ovb_xasprintf("%zu", np), ovb_xasprintf("%zu", np));
+		ovb_table_put(t, NULL, ovb_xasprintf("%zu", per));
 		ovb_table_put(t, NULL, ovb_xstrdup(ru));
 		ovb_table_put(t, NULL, ovb_xstrdup(l->file));
 	}
@@ -2833,99 +2911,103 @@ table_usage(struct ovb_table *t)
 
 /* A figure per capsule and resource. */
 static int
-usage_figures(FILE *f)
+usage_figures(struct report *rep, FILE *f)
 {
+	struct timeline *tv = &rep->tv;
 	int st = 0;
-	if (tv.ntl)
+	if (tv->ntl)
 		fputs("<div class=\"figs\">\n", f);
-	for (size_t i = 0; i < tv.ntl && !st; i++) {
-		const struct tline *l = &tv.tl[i];
+	for (size_t i = 0; i < tv->ntl && !st; i++) {
+		const struct tline *l = &tv->tl[i];
 		const char *ru = ovb_res_rate_unit(l->res);
 		struct ovb_plot_usage u = tl_plot(l);
 		size_t per, np = ovb_plot_usage_points(&u, &per);
 		char *lines = NULL, *bin = NULL, *sg = NULL, *pp = NULL;
 		double p99;
 		if (per > 1)
-			bin = xasprintf("; drawn as %zu boxes, each over %zu "
+			bin = ovb_xasprintf("; drawn as %zu boxes, each over %zu "
 				"intervals and as high as the largest usage among them",
 				np, per);
 		if (l->row && l->row->q)
 			sg = ovb_plot_qty(l->row->q->sigma, ru);
 		if (tl_p99(l, &p99))
 			pp = ovb_plot_qty(p99, ru);
-		lines = xasprintf("%s%s%s%s%s%s", sg || pp ? "; horizontal: " :
+		lines = ovb_xasprintf("%s%s%s%s%s%s", sg || pp ? "; horizontal: " :
 			"", sg ? "σ (rate) = " : "", sg ? sg : "", sg && pp ?
 			" (dashed), " : sg ? " (dashed)" : "", pp ? "p99 of U = " :
 			"", pp ? pp : "");
 		char ib[32];
-		char *c = xasprintf("%s %s: usage in each measurement interval of "
+		char *c = ovb_xasprintf("%s %s: usage in each measurement interval of "
 			"%s s over time (%s; from %s)%s%s%s.", l->capsule,
 			ovb_res_name(l->res), ovb_fmt_real(ib, l->interval), l->epoch ?
 			"dates in UTC" : "time in s from the trace start", l->file,
 			bin ? bin : "", lines, pp ? " (dotted)" : "");
-		cur_tl = l;
-		st = figure(f, P_USAGE, NULL, NULL, c, false);
+		st = figure(rep, f, P_USAGE, &(struct pick){ .tl = l }, c,
+			false);
 		free(c);
 		free(lines);
 		free(bin);
 		free(sg);
 		free(pp);
 	}
-	if (tv.ntl)
+	if (tv->ntl)
 		fputs("</div>\n", f);
 	return st;
 }
 
 static size_t
-tl_count(void)
+tl_count(const struct report *rep)
 {
-	return tv.ntl;
+	return rep->tv.ntl;
 }
 
 static void
-tl_free(void)
+tl_free(struct report *rep)
 {
-	for (size_t i = 0; i < tv.ntl; i++)
-		ovb_samples_free(&tv.tl[i].s);
-	free(tv.tl);
-	for (size_t i = 0; i < tv.non; i++)
-		ovb_onoff_free(&tv.on[i].o);
-	free(tv.on);
-	for (size_t i = 0; i < tv.nse; i++)
-		ovb_series_free(&tv.se[i].ss);
-	free(tv.se);
+	struct timeline *tv = &rep->tv;
+	for (size_t i = 0; i < tv->ntl; i++)
+		ovb_samples_free(&tv->tl[i].s);
+	free(tv->tl);
+	for (size_t i = 0; i < tv->non; i++)
+		ovb_onoff_free(&tv->on[i].o);
+	free(tv->on);
+	for (size_t i = 0; i < tv->nse; i++)
+		ovb_series_free(&tv->se[i].ss);
+	free(tv->se);
 }
 
 /* --plot usage: the one capsule and resource --capsule and --res name. */
 static int
-select_tl(void)
+select_tl(const struct report *rep, const struct tline **out)
 {
+	const struct opts *o = rep->o;
+	const struct timeline *tv = &rep->tv;
 	const struct tline *found = NULL;
 	size_t n = 0;
-	for (size_t i = 0; i < tv.ntl; i++) {
-		const struct tline *l = &tv.tl[i];
-		if ((opt_capsule && strcmp(l->capsule, opt_capsule)) ||
-		    (opt_res >= 0 && l->res != (enum ovb_res)opt_res))
+	for (size_t i = 0; i < tv->ntl; i++) {
+		const struct tline *l = &tv->tl[i];
+		if ((o->capsule && strcmp(l->capsule, o->capsule)) ||
+		    (o->res >= 0 && l->res != (enum ovb_res)o->res))
 			continue;
 		found = l;
 		n++;
 	}
 	if (n == 1) {
-		cur_tl = found;
+		*out = found;
 		return 0;
 	}
 	char have[1024];
 	size_t len = 0;
 	have[0] = '\0';
-	for (size_t i = 0; i < tv.ntl && i < 12 && len < sizeof have; i++)
+	for (size_t i = 0; i < tv->ntl && i < 12 && len < sizeof have; i++)
 		len += (size_t)snprintf(have + len, sizeof have - len, "%s%s %s",
-			i ? ", " : "", tv.tl[i].capsule,
-			ovb_res_name(tv.tl[i].res));
+			i ? ", " : "", tv->tl[i].capsule,
+			ovb_res_name(tv->tl[i].res));
 	if (!n)
 		ovb_warn("--plot usage: no capsule%s%s%s%s over time in the "
-			"inputs; there are: %s", opt_capsule ? " " : "",
-			opt_capsule ? opt_capsule : "", opt_res >= 0 ? " " : "",
-			opt_res >= 0 ? ovb_res_name((enum ovb_res)opt_res) : "", have);
+			"inputs; there are: %s", o->capsule ? " " : "",
+			o->capsule ? o->capsule : "", o->res >= 0 ? " " : "",
+			o->res >= 0 ? ovb_res_name((enum ovb_res)o->res) : "", have);
 	else
 		ovb_warn("--plot usage: choose one with --capsule and --res: %s",
 			have);
@@ -2946,14 +3028,6 @@ struct btrow {
 	                               before the stated validity */
 	char *dom;                  /* the group's methods dominating it */
 };
-static struct {
-	struct ovb_backtest b;
-	const char *file;
-	bool read;
-	struct btrow *row;          /* one per configuration, in file order */
-	size_t nrow;
-	long cur;                   /* the group drawn; -1: every row */
-} bt = { .cur = -1 };
 
 /* Configurations differing only in their method (and id). */
 static bool
@@ -2997,13 +3071,14 @@ bt_dominates(const struct btrow *a, const struct btrow *b)
 }
 
 static void
-bt_build(void)
+bt_build(struct report *rep)
 {
-	const struct ovb_backtest *b = &bt.b;
-	bt.row = ovb_xcalloc(b->nconf ? b->nconf : 1, sizeof *bt.row);
-	bt.nrow = b->nconf;
+	struct btests *bt = &rep->bt;
+	const struct ovb_backtest *b = &bt->b;
+	bt->row = ovb_xcalloc(b->nconf ? b->nconf : 1, sizeof *bt->row);
+	bt->nrow = b->nconf;
 	for (size_t i = 0; i < b->nconf; i++) {
-		struct btrow *r = &bt.row[i];
+		struct btrow *r = &bt->row[i];
 		r->c = &b->conf[i];
 		for (size_t k = 0; k < b->nsum; k++)
 			if (b->sum[k].config == i)
@@ -3023,20 +3098,20 @@ bt_build(void)
 				b->per[b->node[k].period].start < r->c->valid_until;
 		r->group = i;
 		for (size_t j = 0; j < i; j++)
-			if (bt_same_group(bt.row[j].c, r->c)) {
-				r->group = bt.row[j].group;
+			if (bt_same_group(bt->row[j].c, r->c)) {
+				r->group = bt->row[j].group;
 				break;
 			}
 	}
-	for (size_t i = 0; i < bt.nrow; i++) {
-		struct btrow *r = &bt.row[i];
+	for (size_t i = 0; i < bt->nrow; i++) {
+		struct btrow *r = &bt->row[i];
 		const struct btrow *pct = NULL;
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *f = ovb_xmemstream(&buf, &len);
 		size_t nd = 0;
-		for (size_t j = 0; j < bt.nrow; j++) {
-			const struct btrow *o = &bt.row[j];
+		for (size_t j = 0; j < bt->nrow; j++) {
+			const struct btrow *o = &bt->row[j];
 			if (o->group != r->group)
 				continue;
 			if (!pct && !strcmp(o->c->method, "pct"))
@@ -3052,28 +3127,29 @@ bt_build(void)
 }
 
 static bool
-bt_read(const char *fmt, struct ovb_lex *lx, int *st)
+bt_read(struct report *rep, const char *fmt, struct ovb_lex *lx, int *st)
 {
+	struct btests *bt = &rep->bt;
 	if (strcmp(fmt, "backtest"))
 		return false;
-	if (bt.file) {
+	if (bt->file) {
 		ovb_err(lx, "a second ovb-backtest file (the first is %s): give "
-			"one", bt.file);
+			"one", bt->file);
 		*st = OVB_EUSAGE;
 		return true;
 	}
-	bt.read = true;
-	if (!(*st = ovb_backtest_read(lx, &bt.b))) {
-		bt.file = lx->name;
-		bt_build();
+	bt->read = true;
+	if (!(*st = ovb_backtest_read(lx, &bt->b))) {
+		bt->file = lx->name;
+		bt_build(rep);
 	}
 	return true;
 }
 
 static bool
-bt_given(void)
+bt_given(const struct report *rep)
 {
-	return bt.file != NULL;
+	return rep->bt.file != NULL;
 }
 
 /* A duration in s, in its largest whole unit. */
@@ -3084,15 +3160,15 @@ bt_dur(uint64_t s)
 		{ OVB_DAY, "d" }, { 3600, "h" }, { 60, "min" } };
 	for (size_t i = 0; i < sizeof u / sizeof *u; i++)
 		if (s && s % u[i].f == 0)
-			return xasprintf("%llu %s", (unsigned long long)(s / u[i].f),
+			return ovb_xasprintf("%llu %s", (unsigned long long)(s / u[i].f),
 				u[i].u);
-	return xasprintf("%llu s", (unsigned long long)s);
+	return ovb_xasprintf("%llu s", (unsigned long long)s);
 }
 
 static char *
 bt_plan(const struct ovb_bt_config *c)
 {
-	return c->repair ? xasprintf("rolling:%llu", (unsigned long long)
+	return c->repair ? ovb_xasprintf("rolling:%llu", (unsigned long long)
 		c->max_moves) : ovb_xstrdup(c->rolling ? "rolling" : "one-shot");
 }
 
@@ -3102,7 +3178,7 @@ bt_group_name(const struct ovb_bt_config *c)
 {
 	char *n = ovb_plot_qty(c->cpus, "cpu"), *o = xreal(c->O),
 		*tr = bt_dur(c->train), *re = bt_dur(c->replay), *p = bt_plan(c);
-	char *s = xasprintf("%s nodes, O = %s, trained %s, replayed %s, %s, "
+	char *s = ovb_xasprintf("%s nodes, O = %s, trained %s, replayed %s, %s, "
 		"%llu period%s", n, o, tr, re, p, (unsigned long long)c->periods,
 		c->periods == 1 ? "" : "s");
 	free(n);
@@ -3145,8 +3221,9 @@ static const struct ovb_tcol bt_cols[] = {
 
 /* A configuration a row: the file's numbers, the shares computed here. */
 static void
-table_backtest(struct ovb_table *t)
+table_backtest(const struct report *rep, struct ovb_table *t)
 {
+	const struct btests *bt = &rep->bt;
 	t->title = "Placement methods backtested (ovb-backtest)";
 	t->note = "per configuration, summed over its periods: VMs placed, "
 		"nodes used, density = VMs per node, against the sum of (1-O) "
@@ -3168,8 +3245,8 @@ table_backtest(struct ovb_table *t)
 		"dominated by: the methods of the same group that hold at least "
 		"as large a share and pack at least as densely, one strictly.";
 	OVB_TABLE_COLS(t, bt_cols);
-	for (size_t i = 0; i < bt.nrow; i++) {
-		const struct btrow *r = &bt.row[i];
+	for (size_t i = 0; i < bt->nrow; i++) {
+		const struct btrow *r = &bt->row[i];
 		const struct ovb_bt_config *c = r->c;
 		const struct ovb_bt_summary *s = r->s;
 		ovb_table_row(t, false);
@@ -3179,42 +3256,42 @@ table_backtest(struct ovb_table *t)
 		ovb_table_put(t, ovb_plot_qty(c->cpus, "cpu"), xreal(c->cpus));
 		ovb_table_put(t, xreal(c->O), NULL);
 		char *tr = bt_dur(c->train), *re = bt_dur(c->replay);
-		ovb_table_put(t, xasprintf("%s / %s", tr, re), NULL);
+		ovb_table_put(t, ovb_xasprintf("%s / %s", tr, re), NULL);
 		free(tr);
 		free(re);
-		ovb_table_put(t, NULL, xasprintf("%llu", (unsigned long long)c->train));
-		ovb_table_put(t, NULL, xasprintf("%llu", (unsigned long long)c->replay));
-		ovb_table_put(t, xasprintf("%llu", (unsigned long long)c->periods), NULL);
-		ovb_table_put(t, xasprintf("%.2f", s->density), xreal(s->density));
-		ovb_table_put(t, isnan(r->vs_pct) ? dash() : xasprintf("%.2fx",
+		ovb_table_put(t, NULL, ovb_xasprintf("%llu", (unsigned long long)c->train));
+		ovb_table_put(t, NULL, ovb_xasprintf("%llu", (unsigned long long)c->replay));
+		ovb_table_put(t, ovb_xasprintf("%llu", (unsigned long long)c->periods), NULL);
+		ovb_table_put(t, ovb_xasprintf("%.2f", s->density), xreal(s->density));
+		ovb_table_put(t, isnan(r->vs_pct) ? dash() : ovb_xasprintf("%.2fx",
 			r->vs_pct), isnan(r->vs_pct) ? NULL : xreal(r->vs_pct));
-		ovb_table_put(t, s->vs_peak > 0 ? xasprintf("%.2fx", s->vs_peak) : dash(),
+		ovb_table_put(t, s->vs_peak > 0 ? ovb_xasprintf("%.2fx", s->vs_peak) : dash(),
 			xreal(s->vs_peak));
 		double best = r->bound ? (double)s->placed / (double)r->bound :
 			NAN;
-		ovb_table_put(t, r->bound ? xasprintf("%.2f", best) : dash(), r->bound ?
+		ovb_table_put(t, r->bound ? ovb_xasprintf("%.2f", best) : dash(), r->bound ?
 			xreal(best) : NULL);
-		ovb_table_put(t, NULL, r->bound ? xasprintf("%llu",
+		ovb_table_put(t, NULL, r->bound ? ovb_xasprintf("%llu",
 			(unsigned long long)r->bound) : dash());
 		double h = r->measured ? (double)s->held / (double)r->measured :
 			NAN;
-		ovb_table_put(t, r->measured ? xasprintf("%llu/%llu (%.1f%%)",
+		ovb_table_put(t, r->measured ? ovb_xasprintf("%llu/%llu (%.1f%%)",
 			(unsigned long long)s->held, (unsigned long long)r->measured,
-			100 * h) : xasprintf("0/0"), xasprintf("%llu",
+			100 * h) : ovb_xasprintf("0/0"), ovb_xasprintf("%llu",
 			(unsigned long long)s->held));
-		ovb_table_put(t, NULL, xasprintf("%llu", (unsigned long long)r->measured));
+		ovb_table_put(t, NULL, ovb_xasprintf("%llu", (unsigned long long)r->measured));
 		ovb_table_put(t, NULL, r->measured ? xreal(h) : dash());
-		ovb_table_put(t, NULL, xasprintf("%llu", (unsigned long long)s->broken));
+		ovb_table_put(t, NULL, ovb_xasprintf("%llu", (unsigned long long)s->broken));
 		ovb_table_put(t, ovb_xstrdup(!r->measured ? "-" : *r->dom ? r->dom :
 			"none"), NULL);
-		ovb_table_put(t, xasprintf("%llu", (unsigned long long)s->partial), NULL);
-		ovb_table_put(t, xasprintf("%.1f%%", 100 * s->worst), xreal(s->worst));
+		ovb_table_put(t, ovb_xasprintf("%llu", (unsigned long long)s->partial), NULL);
+		ovb_table_put(t, ovb_xasprintf("%.1f%%", 100 * s->worst), xreal(s->worst));
 		double mv = s->placed ? (double)s->moved / (double)s->placed : 0;
-		ovb_table_put(t, xasprintf("%llu (%.1f%%)", (unsigned long long)s->moved,
-			100 * mv), xasprintf("%llu", (unsigned long long)s->moved));
+		ovb_table_put(t, ovb_xasprintf("%llu (%.1f%%)", (unsigned long long)s->moved,
+			100 * mv), ovb_xasprintf("%llu", (unsigned long long)s->moved));
 		ovb_table_put(t, NULL, xreal(mv));
-		ovb_table_put(t, xasprintf("%llu", (unsigned long long)s->placed), NULL);
-		ovb_table_put(t, xasprintf("%llu", (unsigned long long)s->nodes), NULL);
+		ovb_table_put(t, ovb_xasprintf("%llu", (unsigned long long)s->placed), NULL);
+		ovb_table_put(t, ovb_xasprintf("%llu", (unsigned long long)s->nodes), NULL);
 		if (c->valid_until) {
 			time_t tt = (time_t)c->valid_until;
 			struct tm tm;
@@ -3223,64 +3300,67 @@ table_backtest(struct ovb_table *t)
 			    "%Y-%m-%d %H:%M", &tm))
 				snprintf(d, sizeof d, "%llu s",
 					(unsigned long long)c->valid_until);
-			ovb_table_put(t, ovb_xstrdup(d), xasprintf("%llu",
+			ovb_table_put(t, ovb_xstrdup(d), ovb_xasprintf("%llu",
 				(unsigned long long)c->valid_until));
 		} else
 			ovb_table_put(t, dash(), NULL);
-		ovb_table_put(t, c->valid_until ? xasprintf("%llu of %llu",
+		ovb_table_put(t, c->valid_until ? ovb_xasprintf("%llu of %llu",
 			(unsigned long long)r->broken_valid,
 			(unsigned long long)s->broken) : dash(), c->valid_until ?
-			xasprintf("%llu", (unsigned long long)r->broken_valid) :
+			ovb_xasprintf("%llu", (unsigned long long)r->broken_valid) :
 			NULL);
 	}
 }
 
 /* --plot backtest --config ID: ID's group. */
 static int
-bt_select(void)
+bt_select(const struct report *rep, long *group)
 {
-	if (!opt_config)
+	const struct opts *o = rep->o;
+	const struct btests *bt = &rep->bt;
+	if (!o->config)
 		return 0;
-	for (size_t i = 0; i < bt.nrow; i++)
-		if (!strcmp(bt.row[i].c->id, opt_config)) {
-			bt.cur = (long)bt.row[i].group;
+	for (size_t i = 0; i < bt->nrow; i++)
+		if (!strcmp(bt->row[i].c->id, o->config)) {
+			*group = (long)bt->row[i].group;
 			return 0;
 		}
-	ovb_warn("--config: no configuration '%s' in %s", opt_config,
-		bt.file);
+	ovb_warn("--config: no configuration '%s' in %s", o->config,
+		bt->file);
 	return OVB_EUSAGE;
 }
 
 static bool
-bt_drawn(const struct btrow *r)
+bt_drawn(const struct btrow *r, long group)
 {
-	return bt.cur < 0 || r->group == (size_t)bt.cur;
+	return group < 0 || r->group == (size_t)group;
 }
 
 /* The points of the rows drawn: measured, and with a density against peak
  * when the node sizes differ; the Pareto front among them. */
 static void
-bt_script(FILE *g)
+bt_script(const struct report *rep, FILE *g, long group)
 {
+	const struct btests *bt = &rep->bt;
 	bool vs_peak = false;
 	const struct btrow *first = NULL;
-	for (size_t i = 0; i < bt.nrow; i++) {
-		const struct btrow *r = &bt.row[i];
-		if (!bt_drawn(r))
+	for (size_t i = 0; i < bt->nrow; i++) {
+		const struct btrow *r = &bt->row[i];
+		if (!bt_drawn(r, group))
 			continue;
 		if (first && first->c->cpus != r->c->cpus)
 			vs_peak = true;
 		if (!first)
 			first = r;
 	}
-	struct ovb_plot_btpoint *p = ovb_xcalloc(bt.nrow ? bt.nrow : 1,
+	struct ovb_plot_btpoint *p = ovb_xcalloc(bt->nrow ? bt->nrow : 1,
 		sizeof *p);
-	const struct btrow **pr = ovb_xcalloc(bt.nrow ? bt.nrow : 1,
+	const struct btrow **pr = ovb_xcalloc(bt->nrow ? bt->nrow : 1,
 		sizeof *pr);
 	size_t n = 0, all = 0;
-	for (size_t i = 0; i < bt.nrow; i++) {
-		const struct btrow *r = &bt.row[i];
-		if (!bt_drawn(r))
+	for (size_t i = 0; i < bt->nrow; i++) {
+		const struct btrow *r = &bt->row[i];
+		if (!bt_drawn(r, group))
 			continue;
 		all++;
 		if (!r->measured || (vs_peak && !(r->s->vs_peak > 0)))
@@ -3301,15 +3381,15 @@ bt_script(FILE *g)
 				p[i].front = false;
 		}
 	char *title;
-	if (bt.cur >= 0) {
-		char *gn = bt_group_name(bt.row[bt.cur].c);
-		title = xasprintf("Backtest: %s", gn);
+	if (group >= 0) {
+		char *gn = bt_group_name(bt->row[group].c);
+		title = ovb_xasprintf("Backtest: %s", gn);
 		free(gn);
 	} else
-		title = xasprintf("Backtest: %zu configuration%s", all,
+		title = ovb_xasprintf("Backtest: %zu configuration%s", all,
 			all == 1 ? "" : "s");
 	struct ovb_plot_bt b = { title, vs_peak, n, p };
-	ovb_plot_backtest(g, opt_png, &b);
+	ovb_plot_backtest(g, rep->o->png, &b);
 	free(title);
 	free(pr);
 	free(p);
@@ -3318,47 +3398,48 @@ bt_script(FILE *g)
 /* Every configuration together (when there are several groups), then each
  * group apart. */
 static int
-bt_figures(FILE *f)
+bt_figures(struct report *rep, FILE *f)
 {
+	const struct btests *bt = &rep->bt;
 	size_t ng = 0;
-	for (size_t i = 0; i < bt.nrow; i++)
-		ng += bt.row[i].group == i;
+	for (size_t i = 0; i < bt->nrow; i++)
+		ng += bt->row[i].group == i;
 	int st = 0;
 	fputs("<div class=\"figs\">\n", f);
 	if (ng > 1) {
-		bt.cur = -1;
-		st = figure(f, P_BACKTEST, NULL, NULL, "Every configuration: the "
+		st = figure(rep, f, P_BACKTEST, &(struct pick){ .group = -1 },
+			"Every configuration: the "
 			"share of node-period promises held (of those measured) "
 			"against density, a point per configuration; ringed: not "
 			"dominated by another point of the plot (the Pareto front).",
 			true);
 	}
-	for (size_t i = 0; i < bt.nrow && !st; i++) {
-		if (bt.row[i].group != i)
+	for (size_t i = 0; i < bt->nrow && !st; i++) {
+		if (bt->row[i].group != i)
 			continue;
-		bt.cur = (long)i;
-		char *gn = bt_group_name(bt.row[i].c);
-		char *c = xasprintf("%s: the share of node-period promises held "
+		char *gn = bt_group_name(bt->row[i].c);
+		char *c = ovb_xasprintf("%s: the share of node-period promises held "
 			"(of those measured) against density, a point per method; "
 			"ringed: the methods no other method of the group "
 			"dominates (the Pareto front).", gn);
-		st = figure(f, P_BACKTEST, NULL, NULL, c, false);
+		st = figure(rep, f, P_BACKTEST,
+			&(struct pick){ .group = (long)i }, c, false);
 		free(c);
 		free(gn);
 	}
 	fputs("</div>\n", f);
-	bt.cur = -1;
 	return st;
 }
 
 /* The page's summary: configurations, groups, how many hold 95%, and per
  * method in how many groups no other method dominates it. */
 static void
-bt_summary(FILE *f)
+bt_summary(const struct report *rep, FILE *f)
 {
+	const struct btests *bt = &rep->bt;
 	size_t ng = 0, n95 = 0;
-	for (size_t i = 0; i < bt.nrow; i++) {
-		const struct btrow *r = &bt.row[i];
+	for (size_t i = 0; i < bt->nrow; i++) {
+		const struct btrow *r = &bt->row[i];
 		ng += r->group == i;
 		n95 += r->measured && 20 * r->s->held >= 19 * r->measured;
 	}
@@ -3367,18 +3448,18 @@ bt_summary(FILE *f)
 		"their measured node-period promises.  On their group's Pareto "
 		"front (no other method of the group holds as large a share "
 		"and packs as densely, one strictly more), of the groups "
-		"measured:", bt.nrow, bt.nrow == 1 ? "" : "s", ng, ng == 1 ?
+		"measured:", bt->nrow, bt->nrow == 1 ? "" : "s", ng, ng == 1 ?
 		"" : "s", n95);
-	for (size_t i = 0; i < bt.nrow; i++) {
-		const char *m = bt.row[i].c->method;
+	for (size_t i = 0; i < bt->nrow; i++) {
+		const char *m = bt->row[i].c->method;
 		bool seen = false;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(bt.row[j].c->method, m);
+			seen = !strcmp(bt->row[j].c->method, m);
 		if (seen)
 			continue;
 		size_t front = 0, meas = 0;
-		for (size_t j = i; j < bt.nrow; j++) {
-			const struct btrow *r = &bt.row[j];
+		for (size_t j = i; j < bt->nrow; j++) {
+			const struct btrow *r = &bt->row[j];
 			if (strcmp(r->c->method, m) || !r->measured)
 				continue;
 			meas++;
@@ -3392,38 +3473,42 @@ bt_summary(FILE *f)
 }
 
 static void
-bt_free(void)
+bt_free(struct report *rep)
 {
-	for (size_t i = 0; i < bt.nrow; i++)
-		free(bt.row[i].dom);
-	free(bt.row);
-	if (bt.read)
-		ovb_backtest_free(&bt.b);
+	struct btests *bt = &rep->bt;
+	for (size_t i = 0; i < bt->nrow; i++)
+		free(bt->row[i].dom);
+	free(bt->row);
+	if (bt->read)
+		ovb_backtest_free(&bt->b);
 }
 
 int
 main(int argc, char **argv)
 {
 	int first, status = 0, st;
-	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	struct opts o = { .format = F_TEXT, .plot = P_NONE, .res = -1,
+		.title = "overbook report" };
+	argp_parse(&argp, argc, argv, 0, &first, &o);
+	struct report rep_ = { .o = &o }, *rep = &rep_;
 	int nfiles = argc - first;
 	for (int i = 0; i < (nfiles ? nfiles : 1); i++)
 		if ((st = ovb_read_input(nfiles ? argv[first + i] : NULL,
-		    read_format, NULL)) > status)
+		    read_format, rep)) > status)
 			status = st;
 	if (!status)
-		status = build_rows();
+		status = build_rows(rep);
 	if (!status)
-		status = build_tl();
+		status = build_tl(rep);
 	if (!status)
-		status = check_plan();
+		status = check_plan(rep);
 	if (!status) {
-		build_nodes();
-		build_gains();
-		status = opt_plot ? do_plot() : check_tables();
-		if (!status && !opt_plot)
-			status = do_tables();
+		build_nodes(rep);
+		build_gains(rep);
+		status = rep->o->plot ? do_plot(rep) : check_tables(rep);
+		if (!status && !rep->o->plot)
+			status = do_tables(rep);
 	}
-	free_all();
+	free_all(rep);
 	return status;
 }
