@@ -131,6 +131,19 @@ fixtures() {
 	[[ $cpus -lt 2 || $output -ge 2 ]]
 }
 
+# is_charges [DATA]: the burner's (pid:$pid) busy time in
+# $BATS_TEST_TMPDIR/t.onoff is the sum of its sched_stat_runtime charges in
+# DATA (default t.data), to the ns, as the independent decoder reads them
+# (t/oracle/charges.py; issue 30)
+is_charges() {
+	local dir=$BATS_TEST_TMPDIR got want
+	got=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { printf "%d", s }' "$dir/t.onoff")
+	want=$(python3 "$BATS_TEST_DIRNAME/oracle/charges.py" "${1:-$dir/t.data}" "burn=pid:$pid" |
+		awk '$1 == "burn" { print $2 }')
+	[[ -n $want && $got == "$want" ]] ||
+		fail "busy $got ns, the charges $want ns"
+}
+
 burn_check() {
 	local dir=$BATS_TEST_TMPDIR
 	ovb-capture -q -o "$dir/t.data" -- $PIN \
@@ -146,6 +159,7 @@ burn_check() {
 	echo "# live: trace vs kernel $rel" >&3
 	within_pct 1.5
 	bound_holds "$(cat "$dir/t.err")" burn "$k"
+	is_charges
 }
 
 @test "onoff: live recording: busy time within 1.5% of the kernel's accounting" {
@@ -173,6 +187,7 @@ burn_check() {
 	echo "# live pipe: trace vs kernel $rel" >&3
 	within_pct 1.5
 	bound_holds "$(cat "$dir/t.err")" burn "$k"
+	is_charges "$dir/t.pipe"
 }
 
 # perf bench sched pipe on one CPU: two tasks of one capsule waking each
@@ -316,18 +331,6 @@ busy_rel() {
 		END { printf "%.6f\n", (s - k) / k }' "$dir/t.onoff")
 }
 
-# is_charges: the burner's busy time in $BATS_TEST_TMPDIR/t.onoff is the
-# sum of its sched_stat_runtime charges in t.data, to the ns, as the
-# independent decoder reads them (t/oracle/charges.py; issue 30)
-is_charges() {
-	local dir=$BATS_TEST_TMPDIR got want
-	got=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { printf "%d", s }' "$dir/t.onoff")
-	want=$(python3 "$BATS_TEST_DIRNAME/oracle/charges.py" "$dir/t.data" "burn=pid:$pid" |
-		awk '$1 == "burn" { print $2 }')
-	[[ -n $want && $got == "$want" ]] ||
-		fail "busy $got ns, the charges $want ns"
-}
-
 @test "onoff: live: loads on CPU 0, CPU 1 and both, by ovb-capture: within 1.5% of wait4, the sum of the charges" {
 	require_tracing
 	local c
@@ -440,6 +443,7 @@ refused() {
 	echo "# -C every CPU: trace vs kernel $rel" >&3
 	within_pct 1.5
 	bound_holds "$(cat "$BATS_TEST_TMPDIR/t.err")" burn "$k"
+	is_charges
 }
 
 @test "onoff: live: sampled (-F, -c N) or filtered tracepoints are refused, -c 1 is right" {
@@ -457,6 +461,7 @@ refused() {
 	echo "# -c 1: trace vs kernel $rel" >&3
 	within_pct 1.5
 	bound_holds "$(cat "$BATS_TEST_TMPDIR/t.err")" burn "$k"
+	is_charges
 }
 
 @test "onoff: live: lost events (perf record -m 1) are counted once, as perf counts them" {
