@@ -4,7 +4,8 @@
  * "Demand"), and the words both say it in.
  *
  * Invariants: the test is exact (integers, 100 (PREEMPTED + WOKEN) >
- * OVB_WAIT_PCT BUSY); a wait with nothing run (BUSY 0) is above it. */
+ * OVB_WAIT_PCT BUSY); a wait with nothing run (BUSY 0) is above it, and
+ * said so in words (never "inf %"). */
 #include <math.h>
 #include <stdio.h>
 
@@ -35,9 +36,13 @@ ovb_wait_say(char *buf, size_t size, const struct ovb_wait *w)
 	if (w->woke)
 		snprintf(woke, sizeof woke, "%.6f after wake-ups",
 			(double)w->woken / 1e9);
+	char share[64] = "against no busy time at all (it never ran)";
+	if (w->busy || !(w->preempted + w->woken))
+		snprintf(share, sizeof share, "%.3g %% of its busy time",
+			ovb_wait_share(w));
 	snprintf(buf, size, "its tasks waited for a CPU while runnable %.6f "
-		"task-s (%.6f after preemptions, %s), %.3g %% of its busy time",
+		"task-s (%.6f after preemptions, %s), %s",
 		(double)(w->preempted + w->woken) / 1e9,
-		(double)w->preempted / 1e9, woke, ovb_wait_share(w));
+		(double)w->preempted / 1e9, woke, share);
 	return buf;
 }

@@ -124,6 +124,9 @@ pg() {
 	sed -i 's/^wait 31 20 1000/wait 1 - 0/' "$T/u"
 	run -65 --separate-stderr ovb-profile --strict -O 0 -t 1 "$T/u" "$c"
 	stderr_has "after wake-ups not measured"
+	# said in words, not as "inf %" (it was, until issue 26's review)
+	stderr_has "after wake-ups not measured: the trace has no sched:sched_wakeup), against no busy time at all (it never ran), more than 5 %"
+	[[ $stderr != *inf* ]] || fail "inf in: $stderr"
 	sed -i 's/^wait 1 - 0/wait 0 - 0/' "$T/u"
 	run -0 --separate-stderr ovb-profile --strict -O 0 -t 1 "$T/u" "$c"
 }
