@@ -901,7 +901,9 @@ struct ovb_capsule {
 	char *name;
 	char *profile;          /* profile capsule name, or NULL: plain */
 	double resv[OVB_NCAP];  /* plain reservation: cpu [cpu], net, net-rx
-	                           [B/s] */
+	                           [B/s], mem [B] (the request) */
+	double limit;           /* plain mem-limit= [B]; below resv[OVB_MEM]
+	                           (0: not given): the request */
 	char *node;             /* pinned node, or NULL */
 	double lb[OVB_NCAP];    /* lower bounds [cpu], [B/s]; 0 = none */
 	double O, tau;          /* overrides; NAN = inherit */

@@ -21,11 +21,11 @@
  * as ovb-place places (--policy, default worst-fit): overbook is Eq. 1
  * and Eq. 3 (--mode eq1); aggregate, drift and calibrated the aggregate
  * mode on their own profiles; peak, pct, vpa and mean exact sums of
- * plain cpu= reservations (cpu alone: ovb-apps has no plain memory
- * reservation, so with memory they and nsigma, mean + n sqrt(summed
- * variance) <= C in doubles, are placed by the own first fit in
- * decreasing order of the per-VM reservation below, each VM trying its
- * previous node first).  A period's inputs are written in the project's
+ * plain cpu= reservations, with memory plain mem= (the method's memory
+ * summand) and mem-limit= (the VM's limit) reservations; nsigma, mean +
+ * n sqrt(summed variance) <= C in doubles, is placed by the own first
+ * fit in decreasing order of the per-VM reservation below, each VM
+ * trying its previous node first.  A period's inputs are written in the project's
  * formats, read back by the readers ovb-place uses, and placed on the
  * least number K of identical nodes n1..nK on which the policy does as
  * well as on one node a VM (as many placed, no more nodes left broken):
@@ -128,9 +128,8 @@ static const struct argp_option options[] = {
 	  "rolling: every VM stays on its node of the period before, the "
 	  "nodes the new profiles break are repaired by at most M moves (as "
 	  "ovb-place --max-moves M on the previous plan), then the rest is "
-	  "placed; default: moves unbounded (the own placer of nsigma and of "
-	  "the plain sums with memory: every period placed afresh, each VM "
-	  "trying its previous node first)", 0 },
+	  "placed; default: moves unbounded (the own placer of nsigma: every "
+	  "period placed afresh, each VM trying its previous node first)", 0 },
 	{ NULL, 0, NULL, 0, "Memory (when the series have mem series):", 2 },
 	{ "mem", OPT_MEM, "LIST", 0,
 	  "Node memory [GiB] of each --cpus size, in order (one value: every "
@@ -217,8 +216,8 @@ static const char doc[] =
 	"size and O.  -v prints each k, -vv every held-out node\n"
 	"  mean      the sum of the training means <= CPUS (not in the "
 	"default set)\n"
-	"Placement: every method but nsigma (and, with memory, the plain "
-	"sums peak, pct, vpa, mean) is placed by ovb-place's engine with "
+	"Placement: every method but nsigma is placed by ovb-place's engine "
+	"with "
 	"--policy on the fewest nodes on which it does as well as on one "
 	"node a VM; rolling re-plans from the previous plan (--max-moves); "
 	"--keep DIR writes each period's inputs and the ovb-place command "
@@ -654,7 +653,8 @@ profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
  * reservation (the summand of T_SUM, the order of the own placer), the
  * profile a convolving test uses (sigma, rho and U) and the per-VM memory
  * summand of T_SUM.  T_EQ1, T_AGG and T_SUM are placed by lib/place.c's
- * engine, as ovb-place places (T_SUM as plain cpu= reservations); T_NSIGMA
+ * engine, as ovb-place places (T_SUM as plain cpu= reservations, with
+ * memory mem= the summand and mem-limit= the limit); T_NSIGMA
  * by the own first fit below (the engine has no such node test). */
 enum test { T_EQ1, T_AGG, T_SUM, T_NSIGMA };
 
@@ -1350,7 +1350,8 @@ cluster_text(const struct cfg *c, size_t K, struct text *t)
 
 /* The profiles of the placeable VMs: a convolving method's profile (its
  * sigma, rho, tau, O and U) and, when memory is modeled, the memory
- * block (request, limit, the window peaks' U). */
+ * block (request, limit, the window peaks' U); a sum's VMs have none
+ * (plain cpu= and mem= reservations). */
 static void
 profile_text(const struct cfg *c, const struct prof *pr, struct text *t)
 {
@@ -1365,7 +1366,7 @@ profile_text(const struct cfg *c, const struct prof *pr, struct text *t)
 				.tau = n->tau, .O = c->O,
 				.U = *methods[c->m].u(&pr[v]) };
 		}
-		if (c->mem > 0) {
+		if (c->mem > 0 && convolved(c->m)) {
 			const struct mprof *mp = &pr[v].mp;
 			*OVB_PUSH(ps.q, ps.n, ps.cap) = (struct ovb_qos){
 				.sigma = mp->req, .tau = (double)opt_mwin,
@@ -1422,12 +1423,19 @@ apps_text(const struct cfg *c, const struct prof *pr,
 				a->capcap);
 			*k = (struct ovb_capsule){ .name = ovb_xstrdup("vm"),
 				.O = NAN, .tau = NAN, .epsilon = NAN };
-			if (convolved(c->m))
+			if (convolved(c->m)) {
 				k->profile = ovb_xstrdup(name);
-			else if (!((k->resv[OVB_CPU] = size_of(c->m,
-			    &pr[v])) > 0))
+				continue;
+			}
+			k->resv[OVB_CPU] = size_of(c->m, &pr[v]);
+			if (c->mem > 0) {       /* mem= and mem-limit= */
+				k->resv[OVB_MEM] = mem_size(c->m, &pr[v].mp);
+				k->limit = pr[v].mp.lim;
+			}
+			if (!(k->resv[OVB_CPU] > 0 || k->resv[OVB_MEM] > 0 ||
+			    k->limit > 0))
 				/* ovb-apps wants a positive reservation:
-				 * a VM that needs no cpu asks 1 B/s of net */
+				 * a VM that needs nothing asks 1 B/s of net */
 				k->resv[OVB_NET] = 1;
 		}
 	FILE *f = text_open(t);
@@ -1707,8 +1715,6 @@ own_reason(const struct cfg *c)
 {
 	if (methods[c->m].test == T_NSIGMA)
 		return "mean + n sqrt(summed variance) <= C";
-	if (methods[c->m].test == T_SUM && c->mem > 0)
-		return "a plain memory reservation: ovb-apps has no mem=";
 	return NULL;
 }
 
