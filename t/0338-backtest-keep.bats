@@ -4,9 +4,9 @@
 # plan re-planned from (previous), the plan and cmd, the ovb-place command.
 # ovb-place, a separate process reading those files, must make the same
 # plan byte for byte, and the backtest's place records of the period must
-# be that plan's.  A method ovb-place cannot run (nsigma) says so in cmd;
-# the plain sums with memory are plain cpu=, mem= and mem-limit=
-# reservations (formats/apps.md).  The Bitbrains runs skip when
+# be that plan's.  Every method is ovb-place's: nsigma its --mode nsigma,
+# the plain sums with memory plain cpu=, mem= and mem-limit= reservations
+# (formats/apps.md).  The Bitbrains runs skip when
 # ../shared/data/bitbrains-rnd is absent.
 
 bats_require_minimum_version 1.5.0
@@ -61,12 +61,12 @@ replan() {
 		--plan rolling,one-shot --keep "$T/k" "$S"
 	assert_equal "$stderr" ''
 	printf '%s\n' "$output" >"$T/bt"
-	# 9 methods x (2 rolling periods + 1 one-shot plan); nsigma's 3 are
-	# its own placer's
+	# 9 methods x (2 rolling periods + 1 one-shot plan), every one
+	# ovb-place's
 	run -0 replan "$T/bt" "$T/k"
-	assert_output 'compared 24 own 3'
+	assert_output 'compared 27 own 0'
 	run -0 cat "$T/k/c6/p1/cmd"
-	assert_output --partial '# nsigma: ovb-place cannot run this node test'
+	assert_output 'ovb-place --policy worst-fit --seed 1 --grid 1000 --mode nsigma --nsigma 3 cluster apps profiles'
 	# re-planning: period 2 of a rolling plan starts from period 1's
 	cmp "$T/k/c1/p1/plan" "$T/k/c1/p2/previous"
 	run -0 grep -c 'op=modify' "$T/k/c1/p2/apps"
@@ -77,13 +77,13 @@ replan() {
 	assert_output agree
 }
 
-@test "memory: every method but nsigma is ovb-place's; the plain sums' memory is mem= and mem-limit=" {
+@test "memory: every method is ovb-place's; the plain sums' memory is mem= and mem-limit=" {
 	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" --mem-window 300s \
 		--mem 3 --mem-pool 1.5 -m "$ALL" --keep "$T/k" "$M"
 	printf '%s\n' "$output" >"$T/bt"
-	# 8 methods: 2 periods each; nsigma's 2 its own placer's
+	# 9 methods: 2 periods each
 	run -0 replan "$T/bt" "$T/k"
-	assert_output 'compared 16 own 2'
+	assert_output 'compared 18 own 0'
 	run -0 cat "$T/k/c4/p1/cmd"
 	assert_output 'ovb-place --policy worst-fit --seed 1 --grid 1000 cluster apps'
 	# peak: its memory the largest window peak, the limit that x 1.15
@@ -101,7 +101,7 @@ replan() {
 	ovb-backtest "${SMALL[@]}" -m "$ALL" --policy first-fit-decreasing \
 		--max-moves 1 --keep "$T/k" "$S" >"$T/bt"
 	run -0 replan "$T/bt" "$T/k"
-	assert_output 'compared 16 own 2'
+	assert_output 'compared 18 own 0'
 	run -0 cat "$T/k/c1/p2/cmd"
 	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --max-moves 1 cluster apps profiles previous'
 }
@@ -192,7 +192,7 @@ replan() {
 	[[ ! -e $T/out ]]
 }
 
-@test "bitbrains: every rolling period of the shipped backtest, every method ovb-place can run: ovb-place on the kept files makes the same plan" {
+@test "bitbrains: every rolling period of the shipped backtest, every method: ovb-place on the kept files makes the same plan" {
 	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
 		skip "the Bitbrains traces are not at $BB"
 	bitbrains_months "$BB" "$T"
@@ -202,11 +202,10 @@ replan() {
 		"$T/9.series" >"$T/bt"
 	local periods
 	periods=$(grep -c '^period ' "$T/bt")
-	# 96 configurations x 9 weeks; nsigma (12 configurations) is the own
-	# placer's
+	# 96 configurations x 9 weeks, every one ovb-place's
 	assert_equal "$periods" 864
 	run -0 replan "$T/bt" "$T/k"
-	assert_output "compared 756 own 108"
+	assert_output "compared 864 own 0"
 	# cpu alone: the plain sums go through the engine too
 	ovb-backtest --mem 0 -m peak,pct,vpa,mean --keep "$T/k0" \
 		"$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt0"
