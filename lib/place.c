@@ -1608,8 +1608,8 @@ explain(const struct ovb_app *app, const struct capsule *cp,
 	FILE *f = ovb_xmemstream(&why, &len);
 	for (int w = 1; w < W_NWHY; w++)
 		if (counts[w])
-			fprintf(f, "%s%s on %zu", k++ ? ", " : "", why_name[w],
-				counts[w]);
+			fprintf(f, "%s%s on %zu", k++ ? ", " : "", w == W_EQ3 &&
+				E->nsigma ? "N-sigma" : why_name[w], counts[w]);
 	fputc(')', f);
 	/* the nearest by the whole-U tests: not what --mode tod decides */
 	const struct ovb_nstate *nd = E->tod ? NULL : nearest(cp);

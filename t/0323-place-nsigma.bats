@@ -31,7 +31,7 @@ two_point() {
 	assert_line 'mode nsigma 2'
 	assert_equal "$(grep -c '^place a[0-9] c n1 ' <<<"$output")" 4
 	assert_equal "$(grep -c '^place a[0-9] c n2 ' <<<"$output")" 3
-	assert_line --partial 'reject a8 capsule c: no feasible node of 2'
+	assert_line --partial 'reject a8 capsule c: no feasible node of 2 (N-sigma on 2)'
 	assert_line --partial 'nearest n1, cpu mean 5 + 2 sqrt(var 5) > 8 cpu'
 	echo "$output" >"$T/plan"
 	run -0 ovb-check "$T/c" "$T/a" "$T/plan" "$T/p"
