@@ -3,14 +3,16 @@
  *
  *	app NAME [O=P] [tau=T] [aggregate=V] [trade=yes|no] [op=...]
  *	    [spread=KEY]
- *	capsule NAME (profile=P | [cpu=V] [net=V]) [node=N] [lb-cpu=V]
- *	        [lb-net=V] [O=P] [tau=T] [epsilon=E]
+ *	capsule NAME (profile=P | [cpu=V] [net=V] [net-rx=V] [mem=B]
+ *	        [mem-limit=B]) [node=N] [lb-cpu=V] [lb-net=V] [O=P] [tau=T]
+ *	        [epsilon=E]
  *	trust APP V
  *
  * Invariants of a read stream: application names unique, capsule names
  * unique within their application, every application but a terminated
  * one has a capsule, each capsule has a profile or a positive plain
- * reservation that covers its lower bounds, tolerances in [0,1), periods
+ * reservation that covers its lower bounds (a plain memory limit at least
+ * its request), tolerances in [0,1), periods
  * and aggregates > 0. */
 #include <math.h>
 #include <stdlib.h>
@@ -133,9 +135,10 @@ app_record(struct reader *r, struct ovb_lex *lx)
 }
 
 static const char *const capkeys[] = { "profile", "cpu", "net", "node",
-	"lb-cpu", "lb-net", "O", "tau", "epsilon", "net-rx", "lb-net-rx" };
+	"lb-cpu", "lb-net", "O", "tau", "epsilon", "net-rx", "lb-net-rx", "mem",
+	"mem-limit" };
 enum { K_PROFILE, K_CPU, K_NET, K_NODE, K_LBCPU, K_LBNET, K_O, K_TAU, K_EPS,
-	K_NETRX, K_LBNETRX, K_N };
+	K_NETRX, K_LBNETRX, K_MEM, K_MEMLIM, K_N };
 
 static int
 capsule_option(struct ovb_lex *lx, struct ovb_capsule *c, int k,
@@ -157,6 +160,8 @@ capsule_option(struct ovb_lex *lx, struct ovb_capsule *c, int k,
 		return kv_real(lx, key, val, OVB_NONNEG, &c->resv[OVB_NETRX]);
 	case K_LBNETRX:
 		return kv_real(lx, key, val, OVB_NONNEG, &c->lb[OVB_NETRX]);
+	case K_MEM: return kv_real(lx, key, val, OVB_NONNEG, &c->resv[OVB_MEM]);
+	case K_MEMLIM: return kv_real(lx, key, val, OVB_NONNEG, &c->limit);
 	case K_O: return kv_real(lx, key, val, OVB_PROB, &c->O);
 	case K_TAU: return kv_real(lx, key, val, OVB_POS, &c->tau);
 	default: return kv_real(lx, key, val, OVB_NONNEG, &c->epsilon);
@@ -166,14 +171,20 @@ capsule_option(struct ovb_lex *lx, struct ovb_capsule *c, int k,
 static int
 check_capsule(struct ovb_lex *lx, const struct ovb_capsule *c, unsigned seen)
 {
-	bool plain = seen & (1u << K_CPU | 1u << K_NET | 1u << K_NETRX);
+	bool plain = seen & (1u << K_CPU | 1u << K_NET | 1u << K_NETRX |
+		1u << K_MEM | 1u << K_MEMLIM);
 	if (c->profile && plain)
 		return ovb_err(lx, "capsule %s: profile= and a plain reservation "
-			"(cpu=, net=, net-rx=) exclude each other", c->name);
+			"(cpu=, net=, net-rx=, mem=, mem-limit=) exclude each other",
+			c->name);
 	if (!c->profile && !(c->resv[OVB_CPU] > 0 || c->resv[OVB_NET] > 0 ||
-	    c->resv[OVB_NETRX] > 0))
+	    c->resv[OVB_NETRX] > 0 || c->resv[OVB_MEM] > 0 || c->limit > 0))
 		return ovb_err(lx, "capsule %s: needs profile=NAME or a positive "
-			"cpu=, net= or net-rx= reservation", c->name);
+			"cpu=, net=, net-rx=, mem= or mem-limit= reservation",
+			c->name);
+	if ((seen & 1u << K_MEMLIM) && c->limit < c->resv[OVB_MEM])
+		return ovb_err(lx, "capsule %s: mem-limit=%g is below its "
+			"mem=%g", c->name, c->limit, c->resv[OVB_MEM]);
 	for (int i = 0; i < OVB_NCAP && !c->profile; i++)
 		if (c->lb[i] > c->resv[i])
 			return ovb_err(lx, "capsule %s: lower bound lb-%s=%g is above "
@@ -187,8 +198,8 @@ capsule_record(struct reader *r, struct ovb_lex *lx)
 {
 	struct ovb_app *app = cur(r);
 	int st = ovb_arity(lx, 2, -1, "capsule NAME (profile=P | cpu=V net=V "
-		"net-rx=V) [node=N] [lb-cpu=V] [lb-net=V] [lb-net-rx=V] [O=P] "
-		"[tau=T] [epsilon=E]");
+		"net-rx=V mem=B mem-limit=B) [node=N] [lb-cpu=V] [lb-net=V] "
+		"[lb-net-rx=V] [O=P] [tau=T] [epsilon=E]");
 	if (st || (st = ovb_tok_name(lx, 1, "capsule name")))
 		return st;
 	if (!app)
@@ -488,6 +499,11 @@ ovb_apps_write(FILE *f, const struct ovb_apps *a)
 				put_opt(f, "net", c->resv[OVB_NET]);
 				if (c->resv[OVB_NETRX] > 0)
 					put_opt(f, "net-rx", c->resv[OVB_NETRX]);
+				if (c->resv[OVB_MEM] > 0 ||
+				    c->limit > c->resv[OVB_MEM])
+					put_opt(f, "mem", c->resv[OVB_MEM]);
+				if (c->limit > c->resv[OVB_MEM])
+					put_opt(f, "mem-limit", c->limit);
 			}
 			if (c->node)
 				fprintf(f, " node=%s", c->node);

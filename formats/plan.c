@@ -278,16 +278,26 @@ read_grid(struct ovb_plan *p, struct ovb_lex *lx)
 static int
 read_mode(struct reader *r, struct ovb_lex *lx)
 {
-	int st = ovb_arity(lx, 2, 2, "mode eq1|aggregate");
+	int st = ovb_arity(lx, 2, 3, "mode eq1|aggregate|nsigma N");
 	if (st)
 		return st;
 	if (r->mode_line)
 		return ovb_err(lx, "mode is given twice (first at line %lu)",
 			r->mode_line);
+	bool ns = !strcmp(lx->tok[1], "nsigma");
+	if (ns != (lx->ntok == 3))
+		return ovb_err(lx, "mode: nsigma takes N, eq1 and aggregate "
+			"nothing");
+	if (ns && (st = ovb_tok_nonneg(lx, 2, "mode nsigma N",
+	    &r->p->nsigma_n)))
+		return st;
+	if (ns && r->p->nsigma_n > 1000)
+		return ovb_err(lx, "mode nsigma: N=%s is above 1000", lx->tok[2]);
+	r->p->nsigma = ns;
 	if (!strcmp(lx->tok[1], "aggregate"))
 		r->p->aggregate = true;
-	else if (strcmp(lx->tok[1], "eq1"))
-		return ovb_err(lx, "mode: '%s' is not eq1 or aggregate",
+	else if (!ns && strcmp(lx->tok[1], "eq1"))
+		return ovb_err(lx, "mode: '%s' is not eq1, aggregate or nsigma",
 			lx->tok[1]);
 	r->mode_line = lx->line;
 	return 0;
@@ -442,6 +452,11 @@ ovb_plan_write(FILE *f, const struct ovb_plan *p)
 		fprintf(f, "grid %llu\n", (unsigned long long)p->grid);
 	if (p->aggregate)
 		fputs("mode aggregate\n", f);
+	if (p->nsigma) {
+		fputs("mode nsigma", f);
+		ovb_put_real(f, p->nsigma_n);
+		fputc('\n', f);
+	}
 	if (p->valid_until)
 		fprintf(f, "valid-until %llu\n",
 			(unsigned long long)p->valid_until);

@@ -53,11 +53,14 @@ ovb_need_of(const struct ovb_app *app, const struct ovb_capsule *c,
 			n->level = r == OVB_MEM;
 			n->limit = r == OVB_MEM ? q[r]->limit : 0;
 		} else {
-			if (!(c->resv[r] > 0))
+			/* mem: mem= (request) and mem-limit= (limit) */
+			bool mem = r == OVB_MEM;
+			if (!(c->resv[r] > 0 || (mem && c->limit > 0)))
 				continue;
 			n->sigma = c->resv[r];
-			n->level = r == OVB_MEM;
-			n->limit = r == OVB_MEM ? c->resv[r] : 0;
+			n->level = mem;
+			n->limit = !mem ? 0 : c->limit > c->resv[r] ? c->limit :
+				c->resv[r];
 			n->tau = pick(c->tau, app->tau, OVB_PLAIN_TAU);
 			n->O = pick(c->O, app->O, 0);
 		}

@@ -6,7 +6,8 @@
  * members' aggregate usage on the node's grid, clipped at the capacity,
  * with Pr(Y > C) and a cache of Y's tail sums.  The tests of a capsule
  * against it: Eq. 1 (ovb_nstate_eq1), Eq. 3 against the least tolerance
- * with the capsule included (ovb_nstate_eq3), memory's limits within the
+ * with the capsule included (ovb_nstate_eq3; in the nsigma mode the
+ * N-sigma test of lib/nsigma.c instead), memory's limits within the
  * node's capacity and reclaimable pool (ovb_nstate_mem_ok), --target
  * (ovb_nstate_target), and whether a node as it is breaks a rule
  * (ovb_nstate_broken).  A node read from a plan (ovb-check, ovb-report) is
@@ -274,6 +275,8 @@ bool
 ovb_nstate_eq3(struct ovb_nstate_ctx *x, const struct ovb_nres *nr,
 	const struct ovb_need *n, double cap)
 {
+	if (n->nsig)            /* the nsigma mode's test instead */
+		return ovb_nsigma_holds(nr->members, nr->nmembers, n, cap);
 	double limit = nr->ncap ? fmin(nr->omin, n->O) : n->O;
 	double g = ovb_grid_add(nr->g, n, cap, x->grid);
 	if (!(nr->g && g == nr->g && limit < 1)) {
@@ -348,9 +351,11 @@ ovb_nstate_broken(const struct ovb_nstate *nd, int *res)
 		bool ok = ovb_eq1_holds(nr->members, nr->nmembers, NULL, cap) &&
 			(r != OVB_MEM || ovb_mem_limits_hold(nr->members,
 			nr->nmembers, NULL, cap, nd->n->pool)) &&
+			(nr->members[0].nsig ? ovb_nsigma_holds(nr->members,
+			nr->nmembers, NULL, cap) :
 			ovb_grid_holds(nr->members, nr->nmembers, NULL, nr->g) &&
 			ovb_eq3_decide(nr->members, nr->nmembers, NULL, nr->g,
-			cap, nr->omin, nr->g > 0 ? nr->risk : NAN);
+			cap, nr->omin, nr->g > 0 ? nr->risk : NAN));
 		if (!ok) {
 			*res = r;
 			return true;

@@ -907,7 +907,9 @@ struct ovb_capsule {
 	char *name;
 	char *profile;          /* profile capsule name, or NULL: plain */
 	double resv[OVB_NCAP];  /* plain reservation: cpu [cpu], net, net-rx
-	                           [B/s] */
+	                           [B/s], mem [B] (the request) */
+	double limit;           /* plain mem-limit= [B]; below resv[OVB_MEM]
+	                           (0: not given): the request */
 	char *node;             /* pinned node, or NULL */
 	double lb[OVB_NCAP];    /* lower bounds [cpu], [B/s]; 0 = none */
 	double O, tau;          /* overrides; NAN = inherit */
@@ -970,6 +972,10 @@ struct ovb_plan {
 	                           POINTS wide; 0: the bin widths alone */
 	bool aggregate;         /* "mode aggregate": Eq. 1's terms are the
 	                           lower bounds alone (formats/plan.md) */
+	bool nsigma;            /* "mode nsigma N": Eq. 1's terms the lower
+	                           bounds, Eq. 3 replaced by sum(mean) + N
+	                           sqrt(sum(var)) <= C (lib/nsigma.c) */
+	double nsigma_n;        /* its N */
 	uint64_t valid_until;   /* "valid-until T": the plan's promise is
 	                           stated until T [s since the epoch]; 0:
 	                           not stated */
@@ -1560,7 +1566,22 @@ struct ovb_need {               /* one capsule's needs on one resource */
 	                               Eq. 1's term is max(sigma, lb) (the
 	                               sum of requests), never agg */
 	double limit;               /* mem: the limit [B] (plain: sigma) */
+	bool nsig;                  /* the nsigma mode (lib/nsigma.c, set by
+	                               ovb_need_nsigma): Eq. 1 as agg, Eq. 3
+	                               replaced by the N-sigma test */
+	double nsig_n, mean, m2;    /* its N; U's mean and E[U^2] */
 };
+/* lib/nsigma.c: the nsigma mode's node test.  ovb_need_nsigma puts need
+ * n in the mode with N (agg, the moments of its U: bin k valued k w, a
+ * plain one a point mass at sigma); ovb_nsigma_holds decides, exactly,
+ * whether sum(mean) + N sqrt(sum(var)) <= C over m[0..n) and extra (NULL:
+ * none): D = C - sum(mean) >= 0 and N^2 sum(var) <= D^2. */
+void ovb_need_nsigma(struct ovb_need *n, double N);
+bool ovb_nsigma_holds(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double C);
+/* The node's sum(mean) and sum(var) in doubles (for messages). */
+void ovb_nsigma_sums(const struct ovb_need *m, size_t n, double *mean,
+	double *var);
 /* The needs of capsule c of application app: per resource r from the
  * profile block q[r] (NULL: none, the resource is unused), with O= and
  * tau= of the capsule over the application's over the profile's; a plain
@@ -1885,6 +1906,8 @@ struct ovb_place_req {
 	uint64_t grid;                    /* POINTS (a plan given: its own) */
 	double trust_weight;              /* score = (1 - W) fit + W trust */
 	bool aggregate, mode_given;       /* --mode aggregate; given */
+	bool nsigma;                      /* --mode nsigma, with N: */
+	double nsigma_n;
 	bool tod;                         /* --mode tod: Eq. 1 and 3 in every
 	                                     hour of the day (lib/tod.c) */
 	bool repair;                      /* --max-moves given: */

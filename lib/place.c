@@ -58,6 +58,8 @@ struct eng {
 	double trust_weight;
 	bool strict, scan, aggregate, repair;
 	bool tod;                 /* --mode tod: Eq. 1 and 3 per hour */
+	bool nsigma;              /* --mode nsigma: lib/nsigma.c's test */
+	double nsigma_n;
 	uint64_t max_moves, valid;
 	const struct ovb_qos *forecast;
 	/* the plan made */
@@ -150,8 +152,11 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 	/* a cluster without net-rx capacities does not place it */
 	bool used = ovb_need_of(app, c, q, need) &&
 		ovb_need_placed(E->cluster, need);
-	for (int r = 0; r < OVB_NCAP; r++)
+	for (int r = 0; r < OVB_NCAP; r++) {
 		need[r].agg = E->aggregate;
+		if (E->nsigma && need[r].used)
+			ovb_need_nsigma(&need[r], E->nsigma_n);
+	}
 	if (!used && ovb_read_as_zero(q))
 		return ovb_nothing_measured(app, c, E->apps_file);
 	if (!used) {
@@ -439,7 +444,7 @@ score(const struct capsule *cp, const struct ovb_nstate *nd, const double after[
 		if (!(nd->n->cap[r] > 0))       /* net-rx not given, mem is */
 			continue;
 		double used = cp->need[r].used ? after[r] :
-			E->aggregate ? nd->r[r].sig : nd->r[r].load;
+			E->aggregate || E->nsigma ? nd->r[r].sig : nd->r[r].load;
 		fit += (nd->n->cap[r] - used) / nd->n->cap[r] / E->nplaced;
 	}
 	double s = E->policy->score(cp, nd, fit);
@@ -463,7 +468,7 @@ cheap_tests(const struct capsule *cp, const struct ovb_nstate *nd, double *sc)
 			if (!ovb_nstate_eq1(&nd->r[r], &cp->need[r], nd->n->cap[r],
 			    &after[r]) && !(E->tod && r != OVB_MEM))
 				return r == OVB_MEM ? W_REQUEST : W_EQ1;
-			if (E->aggregate)  /* the fit: sigmas, not lbs */
+			if (E->aggregate || E->nsigma)  /* the fit: sigmas */
 				after[r] = nd->r[r].sig + cp->need[r].sigma;
 		}
 	/* mem: the limits within the node's memory and reclaimable pool */
@@ -638,6 +643,7 @@ static bool
 use_index(void)
 {
 	return !E->scan && E->trust_weight == 0 && !E->aggregate && !E->tod &&
+		!E->nsigma &&
 		!E->repair &&
 		E->policy->indexed;
 }
@@ -1420,6 +1426,14 @@ lacks(FILE *f, const struct capsule *cp, const struct ovb_nstate *nd)
 		}
 		if (ovb_nstate_eq3(&E->ns, nr, n, cap))
 			continue;
+		if (n->nsig) {
+			double sm, sv;
+			ovb_nsigma_sums(nr->members, nr->nmembers, &sm, &sv);
+			fprintf(f, ", %s mean %.6g + %g sqrt(var %.6g) > %g %s",
+				ovb_res_name((enum ovb_res)r), sm + n->mean,
+				n->nsig_n, sv + n->m2 - n->mean * n->mean, cap, u);
+			continue;
+		}
 		double limit = nr->ncap ? fmin(nr->omin, n->O) : n->O;
 		double g = ovb_grid_add(nr->g, n, cap, E->grid);
 		if (!ovb_grid_holds(nr->members, nr->nmembers, n, g)) {
@@ -1594,8 +1608,8 @@ explain(const struct ovb_app *app, const struct capsule *cp,
 	FILE *f = ovb_xmemstream(&why, &len);
 	for (int w = 1; w < W_NWHY; w++)
 		if (counts[w])
-			fprintf(f, "%s%s on %zu", k++ ? ", " : "", why_name[w],
-				counts[w]);
+			fprintf(f, "%s%s on %zu", k++ ? ", " : "", w == W_EQ3 &&
+				E->nsigma ? "N-sigma" : why_name[w], counts[w]);
 	fputc(')', f);
 	/* the nearest by the whole-U tests: not what --mode tod decides */
 	const struct ovb_nstate *nd = E->tod ? NULL : nearest(cp);
@@ -1841,6 +1855,9 @@ load_existing(void)
 					n[r].limit = q->limit = qq->limit;
 			}
 		}
+		for (int r = 0; E->nsigma && r < E->nres; r++)
+			if (n[r].used)
+				ovb_need_nsigma(&n[r], E->nsigma_n);
 		int gs = grant(n, E->plan_file, p->line, p->app, p->capsule);
 		if (gs)
 			return gs;
@@ -2245,6 +2262,8 @@ put_risks(void)
 		}
 	E->out.grid = E->grid;
 	E->out.aggregate = E->aggregate;
+	E->out.nsigma = E->nsigma;
+	E->out.nsigma_n = E->nsigma_n;
 	E->out.valid_until = E->valid ? E->valid : E->forecast ?
 		E->forecast->U.forecast : E->have_existing ?
 		E->existing->valid_until : 0;
@@ -2287,7 +2306,7 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 			q->policy : 0],
 		.grid = q->grid, .trust_weight = q->trust_weight,
 		.strict = q->strict, .scan = q->scan, .aggregate = q->aggregate,
-		.tod = q->tod,
+		.tod = q->tod, .nsigma = q->nsigma, .nsigma_n = q->nsigma_n,
 		.repair = q->repair, .max_moves = q->max_moves,
 		.valid = q->valid_until, .forecast = q->forecast,
 		.rng = q->seed, .skip = OVB_NONE,
@@ -2308,15 +2327,21 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 		E->grid = E->existing->grid;
 	ovb_nstate_ctx_init(&E->ns, E->grid);
 	if (E->have_existing && q->mode_given &&
-	    E->aggregate != E->existing->aggregate) {
+	    (E->aggregate != E->existing->aggregate || E->nsigma !=
+	    E->existing->nsigma || (E->nsigma && E->nsigma_n !=
+	    E->existing->nsigma_n))) {
 		ovb_warn("%s: a plan of mode %s; --mode %s would change the "
 			"rule of the capsules placed", E->plan_file,
-			E->existing->aggregate ? "aggregate" : "eq1",
-			E->aggregate ? "aggregate" : "eq1");
+			E->existing->aggregate ? "aggregate" :
+			E->existing->nsigma ? "nsigma" : "eq1",
+			E->aggregate ? "aggregate" : E->nsigma ? "nsigma" : "eq1");
 		status = OVB_EUSAGE;
 	}
-	if (E->have_existing)
+	if (E->have_existing) {
 		E->aggregate = E->existing->aggregate;
+		E->nsigma = E->existing->nsigma;
+		E->nsigma_n = E->existing->nsigma_n;
+	}
 	index_trust();
 	if (!status)
 		status = check_trust();

@@ -418,13 +418,13 @@ place a x n2 -"
 	run -64 --separate-stderr ovb-place --mode eq1 "$DATA/aggregate.cluster" "$d/b.apps" "$DATA/aggregate.profile" "$d/p1"
 	assert_equal "$stderr" "ovb-place: $d/p1: a plan of mode aggregate; --mode eq1 would change the rule of the capsules placed"
 	run -64 --separate-stderr ovb-place --mode sometimes "$DATA/aggregate.cluster" "$d/b.apps" "$DATA/aggregate.profile"
-	# the format: one mode record, eq1 or aggregate; eq1 is not written
+	# the format: one mode record, eq1, aggregate or nsigma N; eq1 is not written
 	printf 'ovb-plan 1\nmode aggregate\nmode aggregate\n' >"$d/two"
 	run -65 --separate-stderr ovb-fmt "$d/two"
 	assert_equal "$stderr" "ovb-fmt: $d/two:3: mode is given twice (first at line 2)"
 	printf 'ovb-plan 1\nmode eq3\n' >"$d/bad"
 	run -65 --separate-stderr ovb-fmt "$d/bad"
-	assert_equal "$stderr" "ovb-fmt: $d/bad:2: mode: 'eq3' is not eq1 or aggregate"
+	assert_equal "$stderr" "ovb-fmt: $d/bad:2: mode: 'eq3' is not eq1, aggregate or nsigma"
 	printf 'ovb-plan 1\nmode eq1\n' >"$d/eq1"
 	run -0 ovb-fmt -c "$d/eq1"
 	refute_line --partial 'mode'

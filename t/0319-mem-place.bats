@@ -54,6 +54,13 @@ one_node() {   # MEM [POOL]
 		"${2:+ mem-pool $2 B}"
 }
 
+three_nodes() {   # POOL: n2's pool [B]
+	echo 'ovb-cluster 1'
+	echo "node n1 64 cpu 1000000000 B/s mem $((4 * GiB)) B"
+	echo "node n2 64 cpu 1000000000 B/s mem $((6 * GiB)) B mem-pool $1 B"
+	echo "node n3 64 cpu 1000000000 B/s mem $((3 * GiB)) B mem-pool $GiB B"
+}
+
 @test "boundaries: requests = C and limits = C + pool fit; a byte less does not" {
 	two_profiles >"$T/p"
 	two_apps >"$T/a"
@@ -100,12 +107,7 @@ one_node() {   # MEM [POOL]
 				printf 'app a%d\ncapsule c profile=vm%d\n' "$n" "$n"
 			done
 		} >"$T/a"
-		{
-			echo 'ovb-cluster 1'
-			echo "node n1 64 cpu 1000000000 B/s mem $((4 * GiB)) B"
-			echo "node n2 64 cpu 1000000000 B/s mem $((6 * GiB)) B mem-pool $((seed * GiB / 2)) B"
-			echo "node n3 64 cpu 1000000000 B/s mem $((3 * GiB)) B mem-pool $GiB B"
-		} >"$T/c"
+		three_nodes $((seed * GiB / 2)) >"$T/c"
 		run -0 --separate-stderr ovb-place "$T/c" "$T/a" "$T/p"
 		echo "$output" >"$T/plan"
 		run -0 ovb-fmt "$T/plan"
@@ -340,4 +342,126 @@ print(n)"
 	diff "$T/want" "$T/got"
 	run -0 python3 "$ORACLE/mem.py" node "$T/c" "$T/got" "$T/p"
 	assert_line 'n1 holds requests 1610612736.0 limits 3704409293.0 pr 0.2 exposure 214748364.8'
+}
+
+# Plain memory reservations (formats/apps.md): mem= the request, mem-limit=
+# the limit (default the request); the same three rules as a mem block's,
+# with U a point mass at the request.
+
+# plain_apps REQ [LIMIT]: applications a and b, one capsule each, 1 cpu
+# and the plain memory given
+plain_apps() {
+	local k="mem=$1${2:+ mem-limit=$2}"
+	printf 'ovb-apps 1\napp a\ncapsule c cpu=1 %s\napp b\ncapsule c cpu=1 %s\n' "$k" "$k"
+}
+
+@test "plain mem= and mem-limit=: requests = C and limits = C + pool fit, a byte more does not; ovb-check, ovb-report and the oracle agree" {
+	plain_apps $((2 * GiB)) $((5 * GiB / 2)) >"$T/a"
+	one_node $((4 * GiB)) $GiB >"$T/c"
+	run -0 --separate-stderr ovb-place --strict "$T/c" "$T/a"
+	assert_line 'place a c n1 -'
+	assert_line 'qos a c mem 2147483648 2684354560 1 0'
+	assert_line 'risk n1 mem 0 0 4294967296 4294967296 0'
+	echo "$output" >"$T/plan"
+	run -0 ovb-check "$T/c" "$T/a" "$T/plan"
+	run -0 python3 "$ORACLE/mem.py" node --apps "$T/a" "$T/c" "$T/plan"
+	assert_line agree
+	run -0 --separate-stderr ovb-report -f tsv -t nodes "$T/c" "$T/plan" "$T/a"
+	assert_line --regexp $'^n1\tmem\t2\t4294967296\t'
+	# the limits one byte above C + pool
+	one_node $((4 * GiB)) $((GiB - 1)) >"$T/c2"
+	run -1 --separate-stderr ovb-place --strict "$T/c2" "$T/a"
+	assert_line --partial 'reject b capsule c: no feasible node of 1 (mem limits on 1)'
+	echo "$output" >"$T/plan2"
+	run -0 python3 "$ORACLE/mem.py" node --apps "$T/a" "$T/c2" "$T/plan2"
+	run -1 --separate-stderr ovb-check "$T/c2" "$T/a" "$T/plan"
+	assert_line "violation n1 mem limit limits=5368709120 B > C=4294967296 B + pool=1073741823 B capsules a/c,b/c"
+	run -1 python3 "$ORACLE/mem.py" node --apps "$T/a" "$T/c2" "$T/plan"
+	assert_line --partial 'n1: breaks the memory rules'
+	# the requests one byte above C (the limits the requests)
+	plain_apps $((2 * GiB)) >"$T/a3"
+	one_node $((4 * GiB - 1)) $((GiB + 1)) >"$T/c3"
+	run -1 --separate-stderr ovb-place --strict "$T/c3" "$T/a3"
+	assert_line 'reject b admission: mem reservations would reach 4294967296 B, above the cluster'"'"'s 4294967295 B'
+	run -1 --separate-stderr ovb-check "$T/c3" "$T/a3" "$T/plan"
+	assert_line "violation n1 mem request requests=4294967296 B > C=4294967295 B capsules a/c,b/c"
+	# no memory in the cluster: mem= is not placed, cpu is
+	printf 'ovb-cluster 1\nnode n1 64 cpu 1000000000 B/s\n' >"$T/c4"
+	run -0 --separate-stderr ovb-place --strict "$T/c4" "$T/a"
+	refute_output --partial ' mem'
+}
+
+@test "plain memory beside profiled capsules, random sizes: ovb-place's plans keep the rules, reject only what fits nowhere (ovb-check, oracle, 8 seeds)" {
+	local seed
+	for seed in $(seq 1 8); do
+		python3 "$GEN/mem.py" series "$seed" 4 >"$T/s"
+		ovb-usage -q -r mem "$T/s" >"$T/u"
+		ovb-profile -q -O 0.05 "$T/u" >"$T/p"
+		python3 - "$seed" >"$T/a" <<-'PY'
+		import random, sys
+		r = random.Random(int(sys.argv[1]))
+		G = 1 << 30
+		print('ovb-apps 1')
+		for n in range(4):
+		    print('app p%d\ncapsule c profile=vm%d' % (n, n))
+		for n in range(8):
+		    req = r.choice([0, r.randrange(1, 3 * G), G, G // 2])
+		    lim = r.choice([req, req + r.randrange(0, G), 0])
+		    lim = max(lim, 1) if req == 0 else lim
+		    print('app x%d\ncapsule c cpu=0.001 mem=%d mem-limit=%d' % (n, req, max(lim, req)))
+		PY
+		three_nodes $((seed * GiB / 2)) >"$T/c"
+		run -0 --separate-stderr ovb-place "$T/c" "$T/a" "$T/p"
+		echo "$output" >"$T/plan"
+		run -0 --separate-stderr ovb-check "$T/c" "$T/a" "$T/plan" "$T/p"
+		run -0 python3 "$ORACLE/mem.py" node --apps "$T/a" "$T/c" "$T/plan" "$T/p"
+		assert_line agree
+	done
+}
+
+@test "plain memory, bad values: 65 at FILE:LINE in ovb-fmt, ovb-place, ovb-check and ovb-fit; the canonical form" {
+	one_node $((4 * GiB)) $GiB >"$T/c"
+	local bad
+	for bad in 'mem=-1' 'mem=1e400' 'mem=x' 'mem=5 mem-limit=4' \
+	    'profile=a mem=5' 'profile=a mem-limit=5' 'mem=0' 'mem=1 mem=2' \
+	    'lb-mem=1 cpu=1'; do
+		printf 'ovb-apps 1\napp a\n\ncapsule c %s\n' "$bad" >"$T/a"
+		run -65 --separate-stderr ovb-fmt "$T/a"
+		assert_equal "${stderr:0:${#T}+15}" "ovb-fmt: $T/a:4: "
+		run -65 --separate-stderr ovb-place "$T/c" "$T/a"
+		assert_output ''
+		[[ $stderr == "ovb-place: $T/a:4: "* ]] || fail "$bad: $stderr"
+		run -65 --separate-stderr ovb-check "$T/c" "$T/a" "$DATA/mem.plan"
+		[[ $stderr == "ovb-check: $T/a:4: "* ]] || fail "$bad: $stderr"
+		run -65 --separate-stderr ovb-fit --more a "$T/c" "$T/a"
+		[[ $stderr == "ovb-fit: $T/a:4: "* ]] || fail "$bad: $stderr"
+	done
+	printf 'ovb-apps 1\napp a\ncapsule c cpu=1 mem=5 mem-limit=5\ncapsule d mem-limit=7\ncapsule e mem=2 mem-limit=3 net=1\n' >"$T/a"
+	run -0 ovb-fmt --canonical "$T/a"
+	assert_line 'capsule c cpu=1 net=0 mem=5'
+	assert_line 'capsule d cpu=0 net=0 mem=0 mem-limit=7'
+	assert_line 'capsule e cpu=0 net=1 mem=2 mem-limit=3'
+	echo "$output" >"$T/a2"
+	run -0 ovb-fmt --canonical "$T/a2"
+	assert_equal "$output" "$(cat "$T/a2")"
+}
+
+@test "ovb-fit with plain memory: the copies stop at the limits (C + pool), by the policy and exhaustively" {
+	one_node $((4 * GiB)) $GiB >"$T/c"
+	# requests 1 GiB (4 fit), limits 1.5 GiB (3 fit in 5 GiB)
+	printf 'ovb-apps 1\napp a0\ncapsule c cpu=1 mem=%s mem-limit=%s\n' $GiB \
+		$((3 * GiB / 2)) >"$T/a"
+	ovb-place "$T/c" "$T/a" >"$T/plan"
+	local m
+	for m in "" --exhaustive; do
+		run -0 --separate-stderr ovb-fit $m --more a0 --plan-out "$T/fp" --apps-out "$T/fa" "$T/c" "$T/a" "$T/plan"
+		assert_line 'point 0 2 copies exact'
+		run -0 ovb-check "$T/c" "$T/a" "$T/fa" "$T/fp"
+		run -0 python3 "$ORACLE/mem.py" node --apps "$T/a" --apps "$T/fa" "$T/c" "$T/fp"
+		assert_line 'n1 holds requests 3221225472.0 limits 4831838208.0 pr 0.0 exposure 0.0'
+	done
+	# the limits as the requests: 4 fit
+	printf 'ovb-apps 1\napp a0\ncapsule c cpu=1 mem=%s\n' $GiB >"$T/a"
+	run -0 --separate-stderr ovb-fit --more a0 "$T/c" "$T/a"
+	assert_line 'point 0 4 copies exact'
 }

@@ -4,8 +4,9 @@
 # plan re-planned from (previous), the plan and cmd, the ovb-place command.
 # ovb-place, a separate process reading those files, must make the same
 # plan byte for byte, and the backtest's place records of the period must
-# be that plan's.  A method ovb-place cannot run (nsigma; the plain
-# reservations with memory) says so in cmd.  The Bitbrains runs skip when
+# be that plan's.  Every method is ovb-place's: nsigma its --mode nsigma,
+# the plain sums with memory plain cpu=, mem= and mem-limit= reservations
+# (formats/apps.md).  The Bitbrains runs skip when
 # ../shared/data/bitbrains-rnd is absent.
 
 bats_require_minimum_version 1.5.0
@@ -60,12 +61,12 @@ replan() {
 		--plan rolling,one-shot --keep "$T/k" "$S"
 	assert_equal "$stderr" ''
 	printf '%s\n' "$output" >"$T/bt"
-	# 9 methods x (2 rolling periods + 1 one-shot plan); nsigma's 3 are
-	# its own placer's
+	# 9 methods x (2 rolling periods + 1 one-shot plan), every one
+	# ovb-place's
 	run -0 replan "$T/bt" "$T/k"
-	assert_output 'compared 24 own 3'
+	assert_output 'compared 27 own 0'
 	run -0 cat "$T/k/c6/p1/cmd"
-	assert_output --partial '# nsigma: ovb-place cannot run this node test'
+	assert_output 'ovb-place --policy worst-fit --seed 1 --grid 1000 --mode nsigma --nsigma 3 cluster apps profiles'
 	# re-planning: period 2 of a rolling plan starts from period 1's
 	cmp "$T/k/c1/p1/plan" "$T/k/c1/p2/previous"
 	run -0 grep -c 'op=modify' "$T/k/c1/p2/apps"
@@ -76,15 +77,19 @@ replan() {
 	assert_output agree
 }
 
-@test "memory: the convolving methods' plans are ovb-place's; the plain sums say why not" {
+@test "memory: every method is ovb-place's; the plain sums' memory is mem= and mem-limit=" {
 	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" --mem-window 300s \
 		--mem 3 --mem-pool 1.5 -m "$ALL" --keep "$T/k" "$M"
 	printf '%s\n' "$output" >"$T/bt"
-	# overbook, aggregate, drift, calibrated: 2 periods each
+	# 9 methods: 2 periods each
 	run -0 replan "$T/bt" "$T/k"
-	assert_output 'compared 8 own 10'
+	assert_output 'compared 18 own 0'
 	run -0 cat "$T/k/c4/p1/cmd"
-	assert_output --partial 'ovb-apps has no mem='
+	assert_output 'ovb-place --policy worst-fit --seed 1 --grid 1000 cluster apps'
+	# peak: its memory the largest window peak, the limit that x 1.15
+	run -0 grep -c '^capsule vm cpu=[0-9.e+-]* net=0 mem=[0-9.e+-]* mem-limit=[0-9]*$' "$T/k/c4/p1/apps"
+	assert_output 3
+	[[ ! -e $T/k/c4/p1/profiles ]]
 	run -0 grep -c '^profile .* mem$' "$T/k/c1/p1/profiles"
 	assert_output 3
 	run -0 python3 "$ORACLE/backtest.py" --mem-window 300 "$T/bt" \
@@ -96,7 +101,7 @@ replan() {
 	ovb-backtest "${SMALL[@]}" -m "$ALL" --policy first-fit-decreasing \
 		--max-moves 1 --keep "$T/k" "$S" >"$T/bt"
 	run -0 replan "$T/bt" "$T/k"
-	assert_output 'compared 16 own 2'
+	assert_output 'compared 18 own 0'
 	run -0 cat "$T/k/c1/p2/cmd"
 	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --max-moves 1 cluster apps profiles previous'
 }
@@ -187,7 +192,7 @@ replan() {
 	[[ ! -e $T/out ]]
 }
 
-@test "bitbrains: every rolling period of the shipped backtest, every method ovb-place can run: ovb-place on the kept files makes the same plan" {
+@test "bitbrains: every rolling period of the shipped backtest, every method: ovb-place on the kept files makes the same plan" {
 	[[ -d $BB/2013-7 && -d $BB/2013-8 && -d $BB/2013-9 ]] ||
 		skip "the Bitbrains traces are not at $BB"
 	bitbrains_months "$BB" "$T"
@@ -197,11 +202,10 @@ replan() {
 		"$T/9.series" >"$T/bt"
 	local periods
 	periods=$(grep -c '^period ' "$T/bt")
-	# 96 configurations x 9 weeks; peak, pct and vpa (plain sums with
-	# memory) and nsigma are the own placer's: 4 of 8 methods
+	# 96 configurations x 9 weeks, every one ovb-place's
 	assert_equal "$periods" 864
 	run -0 replan "$T/bt" "$T/k"
-	assert_output "compared 432 own 432"
+	assert_output "compared 864 own 0"
 	# cpu alone: the plain sums go through the engine too
 	ovb-backtest --mem 0 -m peak,pct,vpa,mean --keep "$T/k0" \
 		"$T/7.series" "$T/8.series" "$T/9.series" >"$T/bt0"

@@ -17,7 +17,10 @@ differences (exit 1).
 
 node: the memory rules of every node of PLAN, recomputed from CLUSTER
 and the profiles' mem blocks (request, limit, O, U's width and bins; no
-O= overrides in the apps): the sum of the requests <= C and of the
+O= overrides in the apps) and, with --apps, the plain capsules' mem= and
+mem-limit= (request mem=, limit the larger of the two, O the capsule's
+or application's O= or 0, U a point mass at mem=; a node of plain
+capsules alone has Y their exact sum, and exposure (Y - C)+): the sum of the requests <= C and of the
 limits <= C + pool, exactly (Fractions); Y = the sum of the window
 peaks, independent, on the grid g = the largest bin width (at least
 C/POINTS with the plan's grid record), each bin at its upper edge moved
@@ -122,15 +125,38 @@ def mem_profiles(paths):
     return out
 
 
+def plain_members(apps):
+    """{(app, capsule): member} of the plain capsules of APPS with mem=
+    or mem-limit=."""
+    out = {}
+    for app in formats.read_apps(apps):
+        for name, kv in app.caps:
+            if 'profile' in kv:
+                continue
+            r = float(kv.get('mem', 0))
+            lim = max(r, float(kv.get('mem-limit', 0)))
+            if r > 0 or lim > 0:
+                out[app.name, name] = {
+                    'request': r, 'limit': lim, 'plain': r,
+                    'O': float(kv.get('O', app.kv.get('O', 0)))}
+    return out
+
+
 def node_y(members, C, points):
-    """(g, {k: count}, total) of Y, the sum of the members' peaks."""
-    g = max(m['width'] for m in members)
+    """(g, {k: count}, total) of Y, the sum of the members' peaks; g 0
+    (and Y None) when every member is plain."""
+    prof = [m for m in members if 'plain' not in m]
+    if not prof:
+        return 0, None, 1
+    g = max(m['width'] for m in prof)
     if points and C / float(points) > g:
         g = C / float(points)
     y, total = {0: 1}, 1
     for m in members:
         u = {}
-        for k, c in m['bins'].items():
+        if 'plain' in m:
+            u[formats.grid_up(m['plain'], g)] = 1
+        for k, c in m.get('bins', {}).items():
             j = formats.grid_up(float(k) * m['width'], g)
             u[j] = u.get(j, 0) + c
         r = {}
@@ -147,10 +173,14 @@ def node_rules(members, C, pool, points):
     req = sum(Fraction(m['request']) for m in members)
     lim = sum(Fraction(m['limit']) for m in members)
     g, y, total = node_y(members, C, points)
-    K = formats.grid_down(C, g)
-    pr = Fraction(sum(v for k, v in y.items() if k > K), total)
-    expo = sum(Fraction(v) * (Fraction(float(k) * g) - Fraction(C))
-               for k, v in y.items() if k > K) / total
+    if y is None:       # plain alone: Y is the exact sum of the requests
+        pr = Fraction(1 if req > Fraction(C) else 0)
+        expo = max(Fraction(0), req - Fraction(C))
+    else:
+        K = formats.grid_down(C, g)
+        pr = Fraction(sum(v for k, v in y.items() if k > K), total)
+        expo = sum(Fraction(v) * (Fraction(float(k) * g) - Fraction(C))
+                   for k, v in y.items() if k > K) / total
     omin = min(m['O'] for m in members)
     holds = req <= Fraction(C) and lim <= Fraction(C) + Fraction(pool) \
         and pr <= Fraction(omin)
@@ -165,10 +195,13 @@ def cmd_node(a):
     cl = formats.read_cluster(a.cluster)
     plan = formats.read_plan(a.plan)
     prof = mem_profiles(a.profiles)
+    plain = plain_members(a.apps) if a.apps else {}
     on = {n: [] for n in cl}
     for app, cap, node, pname in plan.place:
         if pname in prof:
             on[node].append(prof[pname])
+        elif pname == '-' and (app, cap) in plain:
+            on[node].append(plain[app, cap])
     stated = {}
     for t in plan.recs:
         if t[0] == 'risk' and t[2] == 'mem':
@@ -205,11 +238,12 @@ def cmd_node(a):
         if app.name not in apps or len(app.caps) != 1:
             continue
         pname = app.caps[0][1].get('profile')
-        if pname not in prof:
+        m = prof.get(pname) or plain.get((app.name, app.caps[0][0]))
+        if m is None:
             continue
         for node, ms in on.items():
             C, pool = cl[node]['mem'], cl[node]['mem-pool']
-            if node_rules(ms + [prof[pname]], C, pool, plan.grid)[5]:
+            if node_rules(ms + [m], C, pool, plan.grid)[5]:
                 bad.append('%s: rejected, but fits on %s' % (app.name,
                                                              node))
     for b in bad:
@@ -229,10 +263,10 @@ def main():
     p.add_argument('series')
     p.add_argument('profile')
     p = sub.add_parser('node')
-    p.add_argument('--apps')
+    p.add_argument('--apps', action='append')
     p.add_argument('cluster')
     p.add_argument('plan')
-    p.add_argument('profiles', nargs='+')
+    p.add_argument('profiles', nargs='*')
     a = ap.parse_args()
     if a.cmd == 'profile':
         cmd_profile(a)

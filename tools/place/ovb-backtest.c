@@ -17,15 +17,15 @@
  *
  * Methods are rows of one table (methods[] below: the name, the node
  * test, the per-VM reservation, the profile, the memory summand).  Every
- * method whose node test lib/place.c's engine decides is placed by it,
- * as ovb-place places (--policy, default worst-fit): overbook is Eq. 1
+ * method is placed by lib/place.c's engine, as ovb-place places
+ * (--policy, default worst-fit): overbook is Eq. 1
  * and Eq. 3 (--mode eq1); aggregate, drift and calibrated the aggregate
  * mode on their own profiles; peak, pct, vpa and mean exact sums of
- * plain cpu= reservations (cpu alone: ovb-apps has no plain memory
- * reservation, so with memory they and nsigma, mean + n sqrt(summed
- * variance) <= C in doubles, are placed by the own first fit in
- * decreasing order of the per-VM reservation below, each VM trying its
- * previous node first).  A period's inputs are written in the project's
+ * plain cpu= reservations, with memory plain mem= (the method's memory
+ * summand) and mem-limit= (the VM's limit) reservations; nsigma the
+ * nsigma mode (--mode nsigma --nsigma N: the sum of the VMs' U means + N
+ * sqrt(the sum of their variances) <= C, exactly) on overbook's profiles.
+ * A period's inputs are written in the project's
  * formats, read back by the readers ovb-place uses, and placed on the
  * least number K of identical nodes n1..nK on which the policy does as
  * well as on one node a VM (as many placed, no more nodes left broken):
@@ -123,14 +123,12 @@ static const struct argp_option options[] = {
 	  "Write each configuration's periods as DIR/cID/pK/: cluster, apps, "
 	  "profiles, previous (the plan re-planned from), plan and cmd, the "
 	  "ovb-place command that makes plan from them (run in that "
-	  "directory); for a method ovb-place cannot run, cmd says why", 0 },
+	  "directory)", 0 },
 	{ "max-moves", OPT_MOVES, "M", 0,
 	  "rolling: every VM stays on its node of the period before, the "
 	  "nodes the new profiles break are repaired by at most M moves (as "
 	  "ovb-place --max-moves M on the previous plan), then the rest is "
-	  "placed; default: moves unbounded (the own placer of nsigma and of "
-	  "the plain sums with memory: every period placed afresh, each VM "
-	  "trying its previous node first)", 0 },
+	  "placed; default: moves unbounded", 0 },
 	{ NULL, 0, NULL, 0, "Memory (when the series have mem series):", 2 },
 	{ "mem", OPT_MEM, "LIST", 0,
 	  "Node memory [GiB] of each --cpus size, in order (one value: every "
@@ -202,7 +200,8 @@ static const char doc[] =
 	"for, over its mean (at least 1, at most --growth-max)\n"
 	"  peak      the sum of the VMs' peaks <= CPUS\n"
 	"  pct       the sum of the (1-O) percentiles <= CPUS (p99 at O = 1%)\n"
-	"  nsigma    sum of means + N sqrt(sum of variances) <= CPUS\n"
+	"  nsigma    sum of means + N sqrt(sum of variances) <= CPUS, of the "
+	"VMs' U (ovb-place --mode nsigma)\n"
 	"  vpa       the sum of 1.15 x the p90 of a histogram decaying with a "
 	"24 h half-life <= CPUS (the Kubernetes VPA recommender's rule)\n"
 	"  calibrated  aggregate on drift-aware samples: weighted by recency "
@@ -217,8 +216,7 @@ static const char doc[] =
 	"size and O.  -v prints each k, -vv every held-out node\n"
 	"  mean      the sum of the training means <= CPUS (not in the "
 	"default set)\n"
-	"Placement: every method but nsigma (and, with memory, the plain "
-	"sums peak, pct, vpa, mean) is placed by ovb-place's engine with "
+	"Placement: every method is placed by ovb-place's engine with "
 	"--policy on the fewest nodes on which it does as well as on one "
 	"node a VM; rolling re-plans from the previous plan (--max-moves); "
 	"--keep DIR writes each period's inputs and the ovb-place command "
@@ -237,7 +235,8 @@ static const char doc[] =
 	"> MEM) <= O, Eq. 3 with the peaks independent, and the sum of "
 	"requests <= MEM); peak the sum of "
 	"the largest peaks; pct the sum of requests; nsigma the window "
-	"peaks' means and variances; vpa 1.15 x the decayed p90 of daily "
+	"peaks' U's means and variances, and the sum of requests; vpa 1.15 "
+	"x the decayed p90 of daily "
 	"peaks.  The replay counts, per node, the slots whose memory sum "
 	"exceeds MEM (promise: at most a fraction O) and, per VM, the slots "
 	"in which its memory exceeds its limit (OOM kills).\n\n"
@@ -649,13 +648,13 @@ profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
  * A method is its name, the node test (T_EQ1: Eq. 1 and Eq. 3, the
  * paper's mode; T_AGG: Eq. 3 on the node's sum, Eq. 1 reduced to the
  * lower bounds, ovb-place --mode aggregate; T_SUM: the exact sum of the
- * per-VM reservations at most C, no (1 - O) discount; T_NSIGMA: mean +
- * n sqrt(summed variance) at most C, in doubles), the per-VM cpu
- * reservation (the summand of T_SUM, the order of the own placer), the
- * profile a convolving test uses (sigma, rho and U) and the per-VM memory
- * summand of T_SUM.  T_EQ1, T_AGG and T_SUM are placed by lib/place.c's
- * engine, as ovb-place places (T_SUM as plain cpu= reservations); T_NSIGMA
- * by the own first fit below (the engine has no such node test). */
+ * per-VM reservations at most C, no (1 - O) discount; T_NSIGMA: the
+ * U's means + n sqrt(their summed variance) at most C, exactly,
+ * ovb-place --mode nsigma), the per-VM cpu reservation (the summand of
+ * T_SUM), the profile a profiled test uses (sigma, rho and U) and the
+ * per-VM memory summand of T_SUM.  Every test is placed by lib/place.c's
+ * engine, as ovb-place places (T_SUM as plain cpu= reservations, with
+ * memory mem= the summand and mem-limit= the limit). */
 enum test { T_EQ1, T_AGG, T_SUM, T_NSIGMA };
 
 static double sz_eq1(const struct prof *p)
@@ -695,7 +694,7 @@ static const struct mrow {
 	[M_DRIFT] = { "drift", T_AGG, sz_drift, nd_drift, u_drift, ms_req },
 	[M_PEAK] = { "peak", T_SUM, sz_peak, NULL, NULL, ms_peak },
 	[M_PCT] = { "pct", T_SUM, sz_pct, NULL, NULL, ms_req },
-	[M_NSIGMA] = { "nsigma", T_NSIGMA, sz_nsigma, NULL, NULL, ms_req },
+	[M_NSIGMA] = { "nsigma", T_NSIGMA, sz_nsigma, nd_plain, u_plain, ms_req },
 	[M_VPA] = { "vpa", T_SUM, sz_vpa, NULL, NULL, ms_vpa },
 	[M_CAL] = { "calibrated", T_AGG, sz_cal, nd_cal, u_cal, ms_req },
 	[M_MEAN] = { "mean", T_SUM, sz_mean, NULL, NULL, ms_mean },
@@ -720,7 +719,6 @@ size_of(enum method m, const struct prof *p)
 /* ---- memory ---- */
 
 static bool mem_on;             /* the VMs' memory is modeled */
-static double mem_C, mem_pool;  /* the current configuration's [B] */
 
 /* VM v's memory profile over [a, b), as ovb-usage -r mem and ovb-profile
  * make it: window peaks (the largest sample of each window [kW, (k+1)W)
@@ -796,307 +794,27 @@ mem_profile(size_t v, uint64_t a, uint64_t b, double O, struct prof *p)
 	return 0;
 }
 
-/* ---- nodes ---- */
+/* ---- what a method places ---- */
 
-/* The need a node test of method m convolves (T_EQ1, T_AGG). */
+/* The need a profiled method's VMs carry (T_EQ1, T_AGG, T_NSIGMA). */
 static const struct ovb_need *
 need_of(enum method m, const struct prof *p)
 {
 	return methods[m].need(p);
 }
 
+/* Is a VM of method m a profiled capsule (T_SUM: plain reservations)? */
 static bool
-convolved(enum method m)
+profiled(enum method m)
 {
-	return methods[m].test == T_EQ1 || methods[m].test == T_AGG;
+	return methods[m].test != T_SUM;
 }
 
-struct bnode {
-	size_t *vm;
-	size_t n, cap;
-	struct ovb_need *need;
-	size_t capneed;
-	double *size;
-	size_t capsize;
-	double mean, var;
-	double g;               /* Y's grid; 0: not built */
-	struct ovb_pmf y;
-	double *tail;
-	struct mnode {          /* memory [B] */
-		struct ovb_need *need;  /* the window peaks' */
-		double *sz, *lim;       /* the method's summands, limits */
-		size_t n, cap;
-		double mean, var;
-		double g;               /* Y's grid; 0: not built */
-		struct ovb_pmf y;
-		double *tail;
-	} mem;
-};
-
-static void mem_clear(struct mnode *x);
-
-static void
-node_clear(struct bnode *nd)
-{
-	mem_clear(&nd->mem);
-	free(nd->vm);
-	free(nd->need);
-	free(nd->size);
-	if (nd->g)
-		ovb_pmf_free(&nd->y);
-	free(nd->tail);
-	memset(nd, 0, sizeof *nd);
-}
-
-/* Y of n needs on grid g (replacing the one on grid *gp, 0: none) and
- * its tails. */
-static void
-build_y(const struct ovb_need *need, size_t n, double g, double C,
-	double *gp, struct ovb_pmf *y, double **tail)
-{
-	if (*gp)
-		ovb_pmf_free(y);
-	free(*tail);
-	ovb_node_y(need, n, NULL, g, C, y);
-	*tail = ovb_xcalloc(y->n, sizeof **tail);
-	ovb_pmf_tails(y, *tail);
-	*gp = g;
-}
-
-static void
-node_build_y(struct bnode *nd, double g, double C)
-{
-	build_y(nd->need, nd->n, g, C, &nd->g, &nd->y, &nd->tail);
-}
-
-/* ---- a node's memory ---- */
-
-static void
-mem_clear(struct mnode *x)
-{
-	free(x->need);
-	free(x->sz);
-	free(x->lim);
-	if (x->g)
-		ovb_pmf_free(&x->y);
-	free(x->tail);
-	memset(x, 0, sizeof *x);
-}
-
-static bool
-mem_conv(enum method m)
-{
-	return convolved(m);
-}
-
-/* The method's per-VM memory summand (conv methods: the request, beside
- * Eq. 3). */
+/* The method's per-VM memory summand (T_SUM's mem=). */
 static double
 mem_size(enum method m, const struct mprof *p)
 {
 	return methods[m].msize(p);
-}
-
-/* Y of x's memory needs on grid g. */
-static void
-mem_build_y(struct mnode *x, double g)
-{
-	build_y(x->need, x->n, g, mem_C, &x->g, &x->y, &x->tail);
-}
-
-/* Does the node's memory keep the method's rule with p added (NULL: as
- * it is)?  The limits' exact sum at most MEM + POOL (as a double), then
- * the rule on MEM. */
-static bool
-mem_rule(enum method m, struct mnode *x, const struct mprof *p, double O)
-{
-	if (!mem_C)     /* the configuration models no memory */
-		return true;
-	size_t n = x->n + (p != NULL);
-	x->sz = ovb_xrealloc(x->sz, n + 1, sizeof *x->sz);
-	x->lim = ovb_xrealloc(x->lim, n + 1, sizeof *x->lim);
-	if (p) {
-		x->sz[x->n] = mem_size(m, p);
-		x->lim[x->n] = p->lim;
-	}
-	if (ovb_sum_cmp(x->lim, n, mem_C + mem_pool) > 0)
-		return false;
-	if (methods[m].test == T_NSIGMA)
-		return x->mean + (p ? p->mean : 0) + opt_nsigma *
-			sqrt(x->var + (p ? p->var : 0)) <= mem_C;
-	if (ovb_sum_cmp(x->sz, n, mem_C) > 0)
-		return false;
-	if (!mem_conv(m))
-		return true;
-	const struct ovb_need *e = p ? &p->need : NULL;
-	double g = x->g;
-	if (e)
-		g = ovb_grid_add(x->n ? x->g : 0, e, mem_C, opt_grid);
-	if (!ovb_grid_holds(x->need, x->n, e, g))
-		return false;
-	if (x->g != g || !x->g)
-		mem_build_y(x, g);
-	double pr;
-	if (e) {
-		struct ovb_pmf u;
-		ovb_need_pmf(e, g, &u);
-		pr = ovb_pmf_tail_with(&x->y, x->tail, &u, mem_C);
-		ovb_pmf_free(&u);
-	} else
-		pr = ovb_pmf_tail(&x->y, mem_C);
-	return ovb_eq3_decide(x->need, x->n, e, g, mem_C, O, pr);
-}
-
-/* Adds p's memory to the node, whether it fits or not. */
-static void
-mem_add(enum method m, struct mnode *x, const struct mprof *p)
-{
-	if (!mem_C)
-		return;
-	if (mem_conv(m)) {
-		double g = ovb_grid_add(x->n ? x->g : 0, &p->need, mem_C,
-			opt_grid);
-		if (g != x->g)
-			mem_build_y(x, g);
-	}
-	size_t n1 = x->n, cap1 = x->cap;
-	*OVB_PUSH(x->need, n1, cap1) = p->need;
-	x->sz = ovb_xrealloc(x->sz, x->n + 1, sizeof *x->sz);
-	x->lim = ovb_xrealloc(x->lim, x->n + 1, sizeof *x->lim);
-	x->sz[x->n] = mem_size(m, p);
-	x->lim[x->n] = p->lim;
-	x->cap = cap1;
-	x->n++;
-	x->mean += p->mean;
-	x->var += p->var;
-	if (mem_conv(m)) {
-		struct ovb_pmf u;
-		ovb_need_pmf(&p->need, x->g, &u);
-		ovb_pmf_add(&x->y, &u);
-		ovb_pmf_free(&u);
-		ovb_pmf_clip(&x->y, mem_C);
-		free(x->tail);
-		x->tail = ovb_xcalloc(x->y.n, sizeof *x->tail);
-		ovb_pmf_tails(&x->y, x->tail);
-	}
-}
-
-/* Eq. 3 with x added: Pr(Y > C) <= O, exactly. */
-static bool
-eq3_fits(struct bnode *nd, const struct ovb_need *x, double C, double O)
-{
-	double g = nd->n ? nd->g : 0;
-	g = ovb_grid_add(g, x, C, opt_grid);
-	if (!ovb_grid_holds(nd->need, nd->n, x, g))
-		return false;
-	if (nd->g != g)
-		node_build_y(nd, g, C);
-	struct ovb_pmf u;
-	ovb_need_pmf(x, g, &u);
-	double p = ovb_pmf_tail_with(&nd->y, nd->tail, &u, C);
-	ovb_pmf_free(&u);
-	return ovb_eq3_decide(nd->need, nd->n, x, g, C, O, p);
-}
-
-static bool
-fits(enum method m, struct bnode *nd, const struct prof *p, double sz,
-	double C, double O)
-{
-	if (!mem_rule(m, &nd->mem, &p->mp, O))
-		return false;
-	if (convolved(m)) {     /* the members' needs have one mode */
-		struct ovb_need x = *need_of(m, p);
-		x.agg = methods[m].test == T_AGG;
-		if (!ovb_eq1_holds(nd->need, nd->n, &x, C))
-			return false;
-		return eq3_fits(nd, &x, C, O);
-	}
-	if (methods[m].test == T_NSIGMA)
-		return nd->mean + p->mean + opt_nsigma * sqrt(nd->var + p->var)
-			<= C;
-	nd->size = ovb_xrealloc(nd->size, nd->n + 1, sizeof *nd->size);
-	nd->size[nd->n] = sz;
-	return ovb_sum_cmp(nd->size, nd->n + 1, C) <= 0;
-}
-
-static void
-node_add(enum method m, struct bnode *nd, size_t v, const struct prof *p,
-	double sz, double C)
-{
-	size_t n1 = nd->n, n2 = nd->n;
-	*OVB_PUSH(nd->vm, n1, nd->cap) = v;
-	struct ovb_need *x = OVB_PUSH(nd->need, n2, nd->capneed);
-	*x = convolved(m) ? *need_of(m, p) : p->need;
-	x->agg = methods[m].test == T_AGG;
-	nd->size = ovb_xrealloc(nd->size, nd->n + 1, sizeof *nd->size);
-	nd->size[nd->n++] = sz;
-	nd->mean += p->mean;
-	nd->var += p->var;
-	if (convolved(m)) {
-		/* the grid stays (eq3_fits built Y on it); add x to Y */
-		struct ovb_pmf u;
-		ovb_need_pmf(x, nd->g, &u);
-		ovb_pmf_add(&nd->y, &u);
-		ovb_pmf_free(&u);
-		ovb_pmf_clip(&nd->y, C);
-		free(nd->tail);
-		nd->tail = ovb_xcalloc(nd->y.n, sizeof *nd->tail);
-		ovb_pmf_tails(&nd->y, nd->tail);
-	}
-	mem_add(m, &nd->mem, &p->mp);
-}
-
-/* Adds VM v to nd whether it fits or not (a VM kept in place). */
-static void
-node_put(enum method m, struct bnode *nd, size_t v, const struct prof *p,
-	double sz, double C)
-{
-	if (convolved(m)) {
-		const struct ovb_need *x = need_of(m, p);
-		double g = ovb_grid_add(nd->n ? nd->g : 0, x, C, opt_grid);
-		if (g != nd->g)
-			node_build_y(nd, g, C);
-	}
-	node_add(m, nd, v, p, sz, C);
-}
-
-/* Does node nd keep the method's rule? */
-static bool
-node_holds(enum method m, struct bnode *nd, double C, double O)
-{
-	if (!nd->n)
-		return true;
-	if (!mem_rule(m, &nd->mem, NULL, O))
-		return false;
-	if (convolved(m)) {
-		if (!ovb_eq1_holds(nd->need, nd->n, NULL, C) ||
-		    !ovb_grid_holds(nd->need, nd->n, NULL, nd->g))
-			return false;
-		return ovb_eq3_decide(nd->need, nd->n, NULL, nd->g, C, O,
-			ovb_pmf_tail(&nd->y, C));
-	}
-	if (methods[m].test == T_NSIGMA)
-		return nd->mean + opt_nsigma * sqrt(nd->var) <= C;
-	return ovb_sum_cmp(nd->size, nd->n, C) <= 0;
-}
-
-/* Node nd again without its i-th VM, which is returned. */
-static size_t
-node_drop(enum method m, struct bnode *nd, size_t i, const struct prof *pr,
-	double C)
-{
-	size_t n = nd->n, out = nd->vm[i];
-	size_t *vm = ovb_xcalloc(n, sizeof *vm);
-	double *sz = ovb_xcalloc(n, sizeof *sz);
-	memcpy(vm, nd->vm, n * sizeof *vm);
-	memcpy(sz, nd->size, n * sizeof *sz);
-	node_clear(nd);
-	for (size_t k = 0; k < n; k++)
-		if (k != i)
-			node_put(m, nd, vm[k], &pr[vm[k]], sz[k], C);
-	free(vm);
-	free(sz);
-	return out;
 }
 
 /* ---- one configuration ---- */
@@ -1117,145 +835,6 @@ struct cfg {
 	double placed, nodes;           /* for VS-PEAK */
 	double mem, pool;               /* node memory, its pool [B]; 0: off */
 };
-
-struct sortv { size_t v; double size; };
-
-static int
-cmp_sortv(const void *a, const void *b)
-{
-	const struct sortv *x = a, *y = b;
-	if (x->size != y->size)
-		return x->size < y->size ? 1 : -1;
-	return (x->v > y->v) - (x->v < y->v);
-}
-
-/* The own placer (methods the engine cannot place): places the profiled
- * VMs; node_of[v] the node index or OVB_NONE. */
-static size_t
-place_own(struct cfg *c, const struct prof *pr, size_t *node_of,
-	size_t *nused)
-{
-	struct sortv *ord = ovb_xcalloc(nvm + 1, sizeof *ord);
-	size_t n = 0;
-	mem_C = c->mem;
-	mem_pool = c->pool;
-	for (size_t v = 0; v < nvm; v++) {
-		node_of[v] = OVB_NONE;
-		if (pr[v].ok)
-			ord[n++] = (struct sortv){ v, size_of(c->m, &pr[v]) };
-	}
-	ovb_qsort(ord, n, sizeof *ord, cmp_sortv);
-	size_t nn = 0, capn = 0, placed = 0;
-	struct bnode *nd = NULL;
-	size_t *cand = ovb_xcalloc(nvm + 2, sizeof *cand);
-	double *szof = ovb_xcalloc(nvm + 1, sizeof *szof);
-	for (size_t i = 0; i < n; i++)
-		szof[ord[i].v] = ord[i].size;
-	if (c->rolling && opt_repair) {
-		/* keep every VM where it was, then repair */
-		for (size_t v = 0; v < nvm; v++) {
-			size_t k = c->prev[v];
-			if (!pr[v].ok || k == OVB_NONE)
-				continue;
-			while (nn <= k) {
-				ovb_grow(&nd, &capn, nn, sizeof *nd);
-				memset(&nd[nn++], 0, sizeof *nd);
-			}
-			node_put(c->m, &nd[k], v, &pr[v], szof[v], c->cpus);
-			node_of[v] = k;
-			placed++;
-		}
-		uint64_t moves = 0;
-		for (size_t k = 0; k < nn && moves < opt_moves; k++) {
-			while (moves < opt_moves && !node_holds(c->m, &nd[k],
-			    c->cpus, c->O)) {
-				size_t big = 0;
-				for (size_t i = 1; i < nd[k].n; i++)
-					if (nd[k].size[i] > nd[k].size[big])
-						big = i;
-				size_t v = node_drop(c->m, &nd[k], big, pr,
-					c->cpus);
-				/* first fit: the nodes in use, then the
-				 * lowest-numbered empty one */
-				size_t to = OVB_NONE, empty = 0;
-				while (empty < nn && (nd[empty].n || empty == k))
-					empty++;
-				for (size_t j = 0; j < nn && to == OVB_NONE; j++)
-					if (j != k && nd[j].n && fits(c->m, &nd[j],
-					    &pr[v], szof[v], c->cpus, c->O))
-						to = j;
-				if (to == OVB_NONE && (!opt_nodes ||
-				    empty < opt_nodes)) {
-					if (empty == nn) {
-						ovb_grow(&nd, &capn, nn, sizeof *nd);
-						memset(&nd[nn++], 0, sizeof *nd);
-					}
-					if (fits(c->m, &nd[empty], &pr[v], szof[v],
-					    c->cpus, c->O))
-						to = empty;
-				}
-				if (to == OVB_NONE && empty < nn &&
-				    !nd[empty].n) {
-					/* not even alone on a node: out, as a
-					 * fresh placement would leave it */
-					node_of[v] = OVB_NONE;
-					placed--;
-					continue;
-				}
-				if (to == OVB_NONE) {   /* the pool is full */
-					node_put(c->m, &nd[k], v, &pr[v], szof[v],
-						c->cpus);
-					break;
-				}
-				node_add(c->m, &nd[to], v, &pr[v], szof[v],
-					c->cpus);
-				node_of[v] = to;
-				moves++;
-			}
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		size_t v = ord[i].v, nc = 0;
-		if (node_of[v] != OVB_NONE)
-			continue;       /* kept in place */
-		if (c->rolling && c->prev[v] != OVB_NONE)
-			cand[nc++] = c->prev[v];
-		for (size_t k = 0; k < nn; k++)
-			if (nd[k].n && (!nc || cand[0] != k))
-				cand[nc++] = k;
-		size_t empty = 0;
-		while (empty < nn && nd[empty].n)
-			empty++;
-		if (!opt_nodes || empty < opt_nodes)
-			cand[nc++] = empty;
-		for (size_t j = 0; j < nc; j++) {
-			size_t k = cand[j];
-			if (opt_nodes && k >= opt_nodes)
-				continue;
-			while (nn <= k) {
-				ovb_grow(&nd, &capn, nn, sizeof *nd);
-				memset(&nd[nn++], 0, sizeof *nd);
-			}
-			if (!fits(c->m, &nd[k], &pr[v], ord[i].size, c->cpus,
-			    c->O))
-				continue;
-			node_add(c->m, &nd[k], v, &pr[v], ord[i].size, c->cpus);
-			node_of[v] = k;
-			placed++;
-			break;
-		}
-	}
-	*nused = 0;
-	for (size_t k = 0; k < nn; k++) {
-		*nused += nd[k].n > 0;
-		node_clear(&nd[k]);
-	}
-	free(nd);
-	free(cand);
-	free(ord);
-	free(szof);
-	return placed;
-}
 
 /* ---- placing through the engine (lib/place.c), as ovb-place places ----
  *
@@ -1350,7 +929,8 @@ cluster_text(const struct cfg *c, size_t K, struct text *t)
 
 /* The profiles of the placeable VMs: a convolving method's profile (its
  * sigma, rho, tau, O and U) and, when memory is modeled, the memory
- * block (request, limit, the window peaks' U). */
+ * block (request, limit, the window peaks' U); a sum's VMs have none
+ * (plain cpu= and mem= reservations). */
 static void
 profile_text(const struct cfg *c, const struct prof *pr, struct text *t)
 {
@@ -1358,14 +938,14 @@ profile_text(const struct cfg *c, const struct prof *pr, struct text *t)
 	for (size_t v = 0; v < nvm; v++) {
 		if (!pr[v].ok)
 			continue;
-		if (convolved(c->m)) {
+		if (profiled(c->m)) {
 			const struct ovb_need *n = need_of(c->m, &pr[v]);
 			*OVB_PUSH(ps.q, ps.n, ps.cap) = (struct ovb_qos){
 				.sigma = n->sigma, .rho = n->rho,
 				.tau = n->tau, .O = c->O,
 				.U = *methods[c->m].u(&pr[v]) };
 		}
-		if (c->mem > 0) {
+		if (c->mem > 0 && profiled(c->m)) {
 			const struct mprof *mp = &pr[v].mp;
 			*OVB_PUSH(ps.q, ps.n, ps.cap) = (struct ovb_qos){
 				.sigma = mp->req, .tau = (double)opt_mwin,
@@ -1422,12 +1002,19 @@ apps_text(const struct cfg *c, const struct prof *pr,
 				a->capcap);
 			*k = (struct ovb_capsule){ .name = ovb_xstrdup("vm"),
 				.O = NAN, .tau = NAN, .epsilon = NAN };
-			if (convolved(c->m))
+			if (profiled(c->m)) {
 				k->profile = ovb_xstrdup(name);
-			else if (!((k->resv[OVB_CPU] = size_of(c->m,
-			    &pr[v])) > 0))
+				continue;
+			}
+			k->resv[OVB_CPU] = size_of(c->m, &pr[v]);
+			if (c->mem > 0) {       /* mem= and mem-limit= */
+				k->resv[OVB_MEM] = mem_size(c->m, &pr[v].mp);
+				k->limit = pr[v].mp.lim;
+			}
+			if (!(k->resv[OVB_CPU] > 0 || k->resv[OVB_MEM] > 0 ||
+			    k->limit > 0))
 				/* ovb-apps wants a positive reservation:
-				 * a VM that needs no cpu asks 1 B/s of net */
+				 * a VM that needs nothing asks 1 B/s of net */
 				k->resv[OVB_NET] = 1;
 		}
 	FILE *f = text_open(t);
@@ -1466,6 +1053,11 @@ place_options(FILE *f, const struct cfg *c, bool have_prev)
 		(unsigned long long)opt_grid);
 	if (methods[c->m].test == T_AGG)
 		fputs(" --mode aggregate", f);
+	if (methods[c->m].test == T_NSIGMA) {
+		char n[32];
+		fprintf(f, " --mode nsigma --nsigma %s", ovb_fmt_real(n,
+			opt_nsigma));
+	}
 	if (have_prev)
 		fprintf(f, " --max-moves %llu", (unsigned long long)(opt_repair
 			? opt_moves : UINT64_MAX));
@@ -1489,7 +1081,8 @@ engine_run(const struct cfg *c, struct period_in *in, size_t K, int policy,
 		.cluster_file = "cluster", .apps_file = "apps",
 		.plan_file = "previous", .policy = policy, .seed = 1,
 		.grid = opt_grid, .aggregate = methods[c->m].test == T_AGG,
-		.mode_given = methods[c->m].test == T_AGG,
+		.nsigma = methods[c->m].test == T_NSIGMA, .nsigma_n = opt_nsigma,
+		.mode_given = methods[c->m].test != T_EQ1,
 		.repair = in->have_prev,
 		.max_moves = opt_repair ? opt_moves : UINT64_MAX };
 	q.forecast = ovb_profiles_forecast(&in->p);
@@ -1531,7 +1124,7 @@ keep_dir(const char *path)
 /* --keep: period k of c's inputs, plan and command in DIR/cID/pK. */
 static int
 keep_period(const struct cfg *c, uint64_t k, const struct period_in *in,
-	const struct text *plan, const char *why_not)
+	const struct text *plan)
 {
 	const char *dir = opt_keep ? opt_keep : ".";
 	char *d1 = NULL, *d2 = NULL;
@@ -1545,16 +1138,10 @@ keep_period(const struct cfg *c, uint64_t k, const struct period_in *in,
 		st = keep_dir(d2);
 	struct text cmd = { 0 };
 	FILE *f = text_open(&cmd);
-	if (why_not)
-		fprintf(f, "# %s: ovb-place cannot run this node test (%s); "
-			"the plan was made by ovb-backtest's own first fit\n",
-			methods[c->m].name, why_not);
-	else {
-		fputs("ovb-place", f);
-		place_options(f, c, in->have_prev);
-		fprintf(f, " cluster apps%s%s\n", in->prof.buf ?
-			" profiles" : "", in->have_prev ? " previous" : "");
-	}
+	fputs("ovb-place", f);
+	place_options(f, c, in->have_prev);
+	fprintf(f, " cluster apps%s%s\n", in->prof.buf ? " profiles" : "",
+		in->have_prev ? " previous" : "");
 	text_close(f);
 	if (!st)
 		st = keep_file(d2, "cmd", cmd.buf, cmd.len);
@@ -1691,7 +1278,7 @@ place_engine(struct cfg *c, const struct prof *pr, size_t *node_of,
 		/* the period's plan is kept with the inputs it came from */
 		if (period && opt_keep && c->id) {
 			cluster_text(c, K, &in.cluster);
-			st = keep_period(c, period, &in, &plan, NULL);
+			st = keep_period(c, period, &in, &plan);
 		}
 		free(c->plan.buf);
 		c->plan = plan;
@@ -1701,33 +1288,14 @@ place_engine(struct cfg *c, const struct prof *pr, size_t *node_of,
 	return st;
 }
 
-/* Why ovb-place cannot place c's method, or NULL. */
-static const char *
-own_reason(const struct cfg *c)
-{
-	if (methods[c->m].test == T_NSIGMA)
-		return "mean + n sqrt(summed variance) <= C";
-	if (methods[c->m].test == T_SUM && c->mem > 0)
-		return "a plain memory reservation: ovb-apps has no mem=";
-	return NULL;
-}
-
-/* Places the profiled VMs of c by its method: node_of[v] the node index
- * or OVB_NONE; *placed, *nused; 0 or the status.  period: for --keep (0:
- * not kept). */
+/* Places the profiled VMs of c by its method, through the engine:
+ * node_of[v] the node index or OVB_NONE; *placed, *nused; 0 or the
+ * status.  period: for --keep (0: not kept). */
 static int
 place(struct cfg *c, const struct prof *pr, size_t *node_of, size_t *nused,
 	size_t *placed, uint64_t period)
 {
-	const char *why = own_reason(c);
-	if (!why)
-		return place_engine(c, pr, node_of, nused, placed, period);
-	*placed = place_own(c, pr, node_of, nused);
-	if (period && opt_keep && c->id) {
-		struct period_in in = { 0 };
-		return keep_period(c, period, &in, NULL, why);
-	}
-	return 0;
+	return place_engine(c, pr, node_of, nused, placed, period);
 }
 
 /* A cursor over the slots of [a, b) in which every one of n series has

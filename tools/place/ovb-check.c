@@ -73,6 +73,8 @@ static const char doc[] =
 	"above the "
 	"capacity), lb (the same, only because of lower bounds), eq3 "
 	"(Pr(Y>C) above O_min; for mem with the OOM exposure E[(Y-C)+] in B), "
+	"nsigma (a plan of mode nsigma N: the capsules' means + N sqrt(their "
+	"variances) above the capacity, in place of eq3), "
 	"request (mem: the sum of the requests above the memory), limit (mem: "
 	"the sum of the limits above the memory plus the node's mem-pool), "
 	"distinct (two capsules of an application on "
@@ -342,8 +344,11 @@ effective(const struct ovb_app *app, const struct ovb_capsule *c,
 	ovb_need_of(app, c, q, e);
 	/* a cluster without net-rx capacities does not place it */
 	ovb_need_placed(&S.cluster, e);
-	for (int r = 0; r < OVB_NCAP; r++)
+	for (int r = 0; r < OVB_NCAP; r++) {
 		e[r].agg = S.plan.aggregate;    /* the plan's mode */
+		if (S.plan.nsigma && e[r].used)
+			ovb_need_nsigma(&e[r], S.plan.nsigma_n);
+	}
 	if (S.plan.enforce) {   /* what its targets grant (ovb-place) */
 		struct ovb_klimits L;
 		char why[256];
@@ -804,9 +809,18 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 			"pool=%s B %s", num(ovb_mem_limits(need, n)), num(C),
 			num(nd->pool), lazy_list(&list, m, n));
 	check_targets(nd->name, r, need, n, C, m, &list);
+	/* the nsigma mode: its test in place of Eq. 3 (the risk record is
+	 * still checked) */
+	if (S.plan.nsigma && !ovb_nsigma_holds(need, n, NULL, C)) {
+		double sm, sv;
+		ovb_nsigma_sums(need, n, &sm, &sv);
+		violation(nd->name, res, "nsigma", "mean=%s + N=%s sqrt(var=%s) "
+			"> C=%s %s %s", num(sm), num(S.plan.nsigma_n), num(sv),
+			num(C), unit, lazy_list(&list, m, n));
+	}
 	/* Eq. 3 */
 	double g = v.st.g;
-	if (!v.grid_ok) {
+	if (!v.grid_ok && !S.plan.nsigma) {
 		violation(nd->name, res, "eq3", "Y cannot be held on the grid "
 			"%s %s: a capsule's U would need more than %zu grid points "
 			"%s", num(g), unit, OVB_MAXGRID, lazy_list(&list, m, n));
@@ -823,7 +837,7 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	if (r == OVB_MEM)
 		snprintf(oom, sizeof oom, " OOM exposure E[(Y-C)+]=%s B",
 			num(expo));
-	if (over && !tod) {
+	if (over && !tod && !S.plan.nsigma) {
 		char grid[64] = "deterministic";
 		if (g > 0)
 			snprintf(grid, sizeof grid, "grid %s %s", num(g), unit);

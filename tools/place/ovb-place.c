@@ -20,11 +20,11 @@
 #include "ovb.h"
 
 enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100,
-	OPT_STRICT, OPT_SCAN, OPT_MODE, OPT_MAX_MOVES, OPT_MIGRATIONS,
+	OPT_STRICT, OPT_SCAN, OPT_MODE, OPT_MAX_MOVES, OPT_MIGRATIONS, OPT_NSIGMA,
 	OPT_VALID };
 
 /* The request, filled by the options and the inputs. */
-static struct ovb_place_req Q = { .seed = 1 };
+static struct ovb_place_req Q = { .seed = 1, .nsigma_n = 3 };
 static const char *opt_migrations;     /* --migrations FILE */
 
 static struct ovb_place_in S = {
@@ -74,8 +74,13 @@ static const struct argp_option options[] = {
 	  "on the profiles' time-of-day windows (ovb-usage --tod; an hour "
 	  "where a capsule has no samples refuses the node; check the plan "
 	  "with ovb-check --mode tod: its risk records state the whole-U "
-	  "numbers; not with --max-moves).  A plan given as input keeps its "
-	  "mode", 0 },
+	  "numbers; not with --max-moves); nsigma: per node and resource the "
+	  "sum of the capsules' means + N sqrt(the sum of their variances) "
+	  "<= C, each capsule's mean and variance its U's (lib/nsigma.c; "
+	  "Eq. 1 reduced to the lower bounds, memory's requests and limits "
+	  "kept).  A plan given as input keeps its mode", 0 },
+	{ "nsigma", OPT_NSIGMA, "N", 0,
+	  "--mode nsigma's N, 0 <= N <= 1000 (default 3)", 0 },
 	{ 0 }
 };
 
@@ -123,19 +128,23 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_MIGRATIONS:
 		opt_migrations = arg;
 		return 0;
+	case OPT_NSIGMA:
+		Q.nsigma_n = ovb_arg_real(st, "--nsigma", arg, 0, 1000);
+		return 0;
 	case OPT_VALID:
 		Q.valid_until = ovb_arg_u64(st, "--valid-until", arg, 1,
 			UINT64_C(1) << 62);
 		return 0;
 	case OPT_MODE:
 		Q.tod = !strcmp(arg, "tod");
+		Q.nsigma = !strcmp(arg, "nsigma");
 		if (!strcmp(arg, "aggregate"))
 			Q.aggregate = true;
-		else if (!strcmp(arg, "eq1") || Q.tod)
+		else if (!strcmp(arg, "eq1") || Q.tod || Q.nsigma)
 			Q.aggregate = false;
 		else
-			argp_error(st, "--mode: '%s' is not eq1, aggregate or tod",
-				arg);
+			argp_error(st, "--mode: '%s' is not eq1, aggregate, tod or "
+				"nsigma", arg);
 		Q.mode_given = true;
 		return 0;
 	}

@@ -787,7 +787,8 @@ need_of(const struct report *rep, const struct ovb_placed *pl, int r)
 		.rho = pl->rho[r], .tau = pl->tau[r], .O = pl->O[r],
 		.lb = c ? c->lb[r] : 0, .h = row ? &row->U->h : NULL,
 		.interval = row ? row->U->interval : 0,
-		.agg = in->plan.aggregate, .level = r == OVB_MEM,
+		.agg = in->plan.aggregate || in->plan.nsigma,
+		.level = r == OVB_MEM,
 		.limit = r == OVB_MEM ? pl->limit : 0 };
 }
 
