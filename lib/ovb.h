@@ -1554,22 +1554,24 @@ void ovb_profidx_free(struct ovb_profidx *x);
  * is not NULL, one more. */
 #define OVB_PLAIN_TAU 1.0       /* a plain reservation's period without tau= */
 struct ovb_need {               /* one capsule's needs on one resource */
-	bool used;
 	double sigma, rho, tau, O;  /* rate, burst, period [s], tolerance */
 	double lb;                  /* lower bound [rate unit]; 0: none */
 	const struct ovb_hist *h;   /* U; NULL: plain, a point mass at sigma */
 	double interval;            /* U's measurement interval I [s]; 0: plain */
+	double limit;               /* mem: the limit [B] (plain: sigma) */
+	double nsig_n, mean, m2;    /* nsig: its N; U's mean and E[U^2] */
+	/* the flags last, together: a plan's million needs are copied into
+	 * every node's members, so the struct is kept small (96 bytes) */
+	bool used;
 	bool agg;                   /* the aggregate mode (a plan's "mode
 	                               aggregate"): Eq. 1's term is lb alone;
 	                               Eq. 3 alone bounds the node's risk */
 	bool level;                 /* mem, a level: sigma is the request,
 	                               Eq. 1's term is max(sigma, lb) (the
 	                               sum of requests), never agg */
-	double limit;               /* mem: the limit [B] (plain: sigma) */
 	bool nsig;                  /* the nsigma mode (lib/nsigma.c, set by
 	                               ovb_need_nsigma): Eq. 1 as agg, Eq. 3
 	                               replaced by the N-sigma test */
-	double nsig_n, mean, m2;    /* its N; U's mean and E[U^2] */
 };
 /* lib/nsigma.c: the nsigma mode's node test.  ovb_need_nsigma puts need
  * n in the mode with N (agg, the moments of its U: bin k valued k w, a

@@ -1939,7 +1939,8 @@ capsule_of(size_t i, struct standin *sd, struct capsule *cp)
 		app = &sd->app;
 		c = &sd->c;
 	}
-	*cp = (struct capsule){ app, c, app_index(p->app), { { 0 } } };
+	*cp = (struct capsule){ app, c, app_index(p->app),
+		{ { .used = false } } };
 	memcpy(cp->need, E->needs[i], sizeof cp->need);
 }
 
@@ -1968,7 +1969,7 @@ modify_in_place(const struct ovb_app *app, int *st)
 	}
 	for (size_t k = 0; k < app->ncap && !*st; k++) {
 		struct capsule cp = { app, &app->cap[k], app_index(app->name),
-			{ { 0 } } };
+			{ { .used = false } } };
 		if ((*st = needs_of(app, &app->cap[k], cp.need)))
 			break;
 		struct ovb_placed *p = &E->out.p[at[k]];
@@ -2196,7 +2197,7 @@ place_all(void)
 		int st = 0;
 		for (size_t i = 0; i < app->ncap && !st; i++) {
 			cps[i] = (struct capsule){ app, &app->cap[i],
-				app_index(app->name), { { 0 } } };
+				app_index(app->name), { { .used = false } } };
 			st = needs_of(app, &app->cap[i], cps[i].need);
 			if (!st && app->cap[i].node && !node_named(app->cap[i].node)) {
 				st = ovb_err_at(E->apps_file, app->line, "application %s, "
