@@ -11,6 +11,7 @@
  *	oom ID K VM NODE KILLS LIMIT TPEAK RPEAK seen|unseen
  *	summary ID PLACED NODES DENSITY VS-PEAK HELD BROKEN MISSING WORST MOVED
  *	        MHELD MBROKEN MMISSING MWORST MOVER OOM KILLS
+ *	gap ID CLOSED PCT HINDSIGHT
  *
  * Invariants after a successful read: every record after a config belongs
  * to it (its ID) and to its latest period (K, counting from 1); a period's
@@ -26,7 +27,9 @@
  * and KILLS count them and sum their KILLS.  A bound record, at most one a
  * period, after its node records and before its oom records, has NODES =
  * max(1, CPU, MEM) (all 0 without placed VMs) and MEM 0 when memory is not
- * modeled or the plan is repaired (rolling:M). */
+ * modeled or the plan is repaired (rolling:M).  A gap record, at most one
+ * a config, follows its summary, with PCT > HINDSIGHT and CLOSED = (PCT -
+ * NODES) / (PCT - HINDSIGHT) in doubles, NODES the summary's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +63,7 @@ struct rd {
 	struct ovb_names vms, nodes;    /* of the current period */
 	struct ovb_names ooms;          /* its oom records' VMs */
 	bool open;                      /* a config awaits its summary */
+	bool summed;                    /* the last config has its summary */
 	int form;                       /* 0 unknown, 1 with FULL/PARTIAL,
 					 * 2 without (b->every) */
 	bool in_period;
@@ -236,6 +240,7 @@ read_config(struct rd *r, struct ovb_lex *lx)
 	*OVB_PUSH(b->conf, b->nconf, b->capconf) = c;
 	ovb_names_add(&r->ids, c.id, b->nconf - 1);
 	r->open = true;
+	r->summed = false;
 	return 0;
 }
 
@@ -639,6 +644,47 @@ read_summary(struct rd *r, struct ovb_lex *lx)
 	}
 	*OVB_PUSH(b->sum, b->nsum, b->capsum) = s;
 	r->open = false;
+	r->summed = true;
+	return 0;
+}
+
+double
+ovb_bt_gap(uint64_t pct, uint64_t nodes, uint64_t hind)
+{
+	return ((double)pct - (double)nodes) / ((double)pct - (double)hind);
+}
+
+/* gap ID CLOSED PCT HINDSIGHT, after the summary of its config. */
+static int
+read_gap(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 5, 5, "gap ID CLOSED PCT HINDSIGHT");
+	if (st)
+		return st;
+	if (!r->summed || strcmp(lx->tok[1], b->conf[b->nconf - 1].id) ||
+	    b->sum[b->nsum - 1].has_gap)
+		return ovb_err(lx, "gap: '%s' is not the configuration whose "
+			"summary is the last record before it, or has a gap "
+			"record already", lx->tok[1]);
+	struct ovb_bt_summary *s = &b->sum[b->nsum - 1];
+	double closed;
+	st = ovb_tok_real(lx, 2, "CLOSED", &closed);
+	if (!st)
+		st = ovb_tok_u64(lx, 3, "PCT", &s->gap_pct);
+	if (!st)
+		st = ovb_tok_u64(lx, 4, "HINDSIGHT", &s->gap_hind);
+	if (st)
+		return st;
+	if (!(s->gap_pct > s->gap_hind))
+		return ovb_err(lx, "gap: PCT %llu is not above HINDSIGHT %llu: "
+			"no gap to close", (unsigned long long)s->gap_pct,
+			(unsigned long long)s->gap_hind);
+	s->gap = ovb_bt_gap(s->gap_pct, s->nodes, s->gap_hind);
+	if (closed != s->gap)
+		return ovb_err(lx, "gap: CLOSED is %s, but (PCT - NODES) / (PCT "
+			"- HINDSIGHT) is %.17g", lx->tok[2], s->gap);
+	s->has_gap = true;
 	return 0;
 }
 
@@ -666,10 +712,12 @@ ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b)
 			st = read_bound(&r, lx);
 		else if (!strcmp(k, "summary"))
 			st = read_summary(&r, lx);
+		else if (!strcmp(k, "gap"))
+			st = read_gap(&r, lx);
 		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-backtest "
 				"file (expected config, valid, period, place, node, "
-				"bound, oom or summary)", k);
+				"bound, oom, summary or gap)", k);
 	}
 	if (!st && r.open)
 		st = ovb_err(lx, "configuration '%s' has no summary",
@@ -718,7 +766,11 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		"over the periods; DENSITY VMs per node, VS-PEAK against peak "
 		"provisioning; WORST the largest OVER/SLOTS; the same for memory, "
 		"MOVER the node memory overflows [slots]; OOM the oom records, "
-		"KILLS their slots; PARTIAL the node records with FULL 0\n",
+		"KILLS their slots; PARTIAL the node records with FULL 0\n"
+		"# gap ID CLOSED PCT HINDSIGHT: the share of the gap between "
+		"pct's nodes and the hindsight's (the same CPUS, O, windows, plan "
+		"and memory) this method closes, (PCT - NODES) / (PCT - "
+		"HINDSIGHT)\n",
 		f);
 	size_t ip = 0, ipl = 0, in = 0, io = 0;
 	for (size_t c = 0; c < b->nconf; c++) {
@@ -816,6 +868,13 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 				fprintf(f, " %llu", (unsigned long long)
 					m->partial);
 			fputc('\n', f);
+			if (m->has_gap) {
+				fprintf(f, "gap %s", cf->id);
+				ovb_put_real(f, m->gap);
+				fprintf(f, " %llu %llu\n", (unsigned long long)
+					m->gap_pct, (unsigned long long)
+					m->gap_hind);
+			}
 		}
 	}
 	return ferror(f) ? OVB_EIO : 0;

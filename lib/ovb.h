@@ -1193,6 +1193,8 @@ enum ovb_bt_status { OVB_BT_HELD, OVB_BT_BROKEN, OVB_BT_MISSING,
 const char *ovb_bt_status_name(enum ovb_bt_status s);
 /* A node's promise: over/slots <= O exactly (slots > 0). */
 bool ovb_bt_held(uint64_t over, uint64_t slots, double O);
+/* (pct - nodes) / (pct - hind): the gap record's CLOSED (pct > hind). */
+double ovb_bt_gap(uint64_t pct, uint64_t nodes, uint64_t hind);
 struct ovb_bt_config {
 	char *id, *method;
 	double cpus, O;         /* node size [cpu]; tolerance */
@@ -1250,6 +1252,13 @@ struct ovb_bt_summary {
 	uint64_t mheld, mbroken, mmissing, mover, oom, kills;
 	double mworst;
 	uint64_t partial;               /* node records with full 0 */
+	/* the record "gap ID CLOSED PCT HINDSIGHT": the share of the gap
+	 * between pct's nodes and the hindsight's (same CPUS, O, windows,
+	 * plan and memory) that this method closes, (PCT - NODES) / (PCT -
+	 * HINDSIGHT), PCT > HINDSIGHT; has_gap false: not given */
+	bool has_gap;
+	uint64_t gap_pct, gap_hind;
+	double gap;
 };
 struct ovb_backtest {
 	/* a file of before the honest counts (node records without FULL,

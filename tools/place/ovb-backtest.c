@@ -18,7 +18,8 @@
  * Methods are rows of one table (methods[] below: the name, the node
  * test, the per-VM reservation, the profile, the memory summand).  Every
  * method is placed by lib/place.c's engine, as ovb-place places
- * (--policy, default worst-fit): overbook is Eq. 1
+ * (--policy, default first-fit-decreasing, which packs: every method
+ * and the hindsight are placed in the same order): overbook is Eq. 1
  * and Eq. 3 (--mode eq1); aggregate, drift and calibrated the aggregate
  * mode on their own profiles; peak, pct, vpa and mean exact sums of
  * plain cpu= reservations, with memory plain mem= (the method's memory
@@ -49,13 +50,14 @@
 #include "ovb.h"
 
 enum method { M_OVERBOOK, M_AGG, M_DRIFT, M_PEAK, M_PCT, M_NSIGMA, M_VPA,
-	M_CAL, M_MEAN, NMETHOD };
+	M_CAL, M_MEAN, M_TOD, M_HIND, NMETHOD };
 
 enum { OPT_METHOD = 'm', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
 	OPT_PLAN, OPT_PERIODS, OPT_START, OPT_NODES, OPT_TAU, OPT_GRID,
 	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH,
 	OPT_MOVES, OPT_CAL_HALF, OPT_TREND_Q, OPT_KMIN, OPT_KMAX, OPT_KSTEP,
-	OPT_MEM, OPT_POOL, OPT_MMARGIN, OPT_MWIN, OPT_POLICY, OPT_KEEP };
+	OPT_MEM, OPT_POOL, OPT_MMARGIN, OPT_MWIN, OPT_POLICY, OPT_KEEP,
+	OPT_TOD_MIN, OPT_TOD_OFFSET };
 
 #define MAXLIST 16
 static bool opt_method[NMETHOD];
@@ -88,6 +90,8 @@ static double opt_mmargin = 0.15;
 static int opt_policy;          /* ovb_place_policy(--policy) */
 static const char *opt_keep;    /* --keep DIR */
 static uint64_t opt_mwin = 3600;
+static uint64_t opt_tod_min;    /* 0: ceil(10 / O) */
+static int64_t opt_tod_offset;
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Configurations (every combination is run):", 1 },
@@ -116,9 +120,9 @@ static const struct argp_option options[] = {
 	{ "nodes", OPT_NODES, "K", 0,
 	  "A pool of K nodes (default 0: as many as needed)", 0 },
 	{ "policy", OPT_POLICY, "POLICY", 0,
-	  "The engine's placement policy, as ovb-place --policy: worst-fit "
-	  "(default), best-fit, tolerance, random (seed 1) or "
-	  "first-fit-decreasing", 0 },
+	  "The engine's placement policy, as ovb-place --policy: "
+	  "first-fit-decreasing (default: the densest; the hindsight's), "
+	  "worst-fit, best-fit, tolerance or random (seed 1)", 0 },
 	{ "keep", OPT_KEEP, "DIR", 0,
 	  "Write each configuration's periods as DIR/cID/pK/: cluster, apps, "
 	  "profiles, previous (the plan re-planned from), plan and cmd, the "
@@ -145,6 +149,15 @@ static const struct argp_option options[] = {
 	  "(k+1)W) of the training period with a sample, W a multiple of "
 	  "the series' interval (default 1h, as ovb-usage -r mem)", 0 },
 	{ NULL, 0, NULL, 0, "Methods:", 3 },
+	{ "tod-min", OPT_TOD_MIN, "MIN", 0,
+	  "tod: adjacent hours of a day type are merged into a window until "
+	  "it holds at least MIN training intervals, as ovb-usage --tod MIN "
+	  "(default ceil(10 / O): ten intervals at or above the window's "
+	  "(1-O) percentile)", 0 },
+	{ "tod-offset", OPT_TOD_OFFSET, "SECONDS", 0,
+	  "tod: the windows' clock is UTC + SECONDS, as ovb-usage "
+	  "--tod-offset (default 0; -86399..86399, a multiple of the "
+	  "interval; Bitbrains, CEST: 7200)", 0 },
 	{ "tau", OPT_TAU, "S", 0,
 	  "overbook: the period tau of Eq. 1 [s] (default 86400)", 0 },
 	{ "grid", OPT_GRID, "POINTS", 0,
@@ -376,6 +389,16 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_MMARGIN:
 		opt_mmargin = ovb_arg_real(st, "--mem-margin", arg, 0, 100);
 		return 0;
+	case OPT_TOD_MIN:
+		opt_tod_min = ovb_arg_u64(st, "--tod-min", arg, 1,
+			UINT64_C(1) << 53);
+		return 0;
+	case OPT_TOD_OFFSET: {
+		uint64_t v = ovb_arg_u64(st, "--tod-offset", arg + (*arg == '-'),
+			0, OVB_DAY - 1);
+		opt_tod_offset = *arg == '-' ? -(int64_t)v : (int64_t)v;
+		return 0;
+	}
 	case OPT_MWIN:
 		opt_mwin = ovb_arg_seconds(st, "--mem-window", arg,
 			1, OVB_DURATION_MAX);
@@ -501,6 +524,7 @@ struct prof {
 	struct ovb_need dneed;  /* drift: aggregate mode on dd */
 	struct ovb_dist cd;     /* calibrated: the forecast samples times k */
 	struct ovb_need cneed;  /* calibrated: aggregate mode on cd */
+	struct ovb_dist td;     /* tod: d with its time-of-day windows */
 	struct mprof {          /* memory [B] (when modeled) */
 		double peak, req, lim;  /* largest window peak, request, limit */
 		double top;             /* the largest sample */
@@ -534,6 +558,31 @@ wpct(struct wv *wv, size_t n)
 	return wv[n - 1].v;
 }
 
+/* tod: p->td, p->d with time-of-day windows (lib/tod.c, as ovb-usage
+ * --tod MIN --tod-offset makes them, MIN --tod-min or ceil(10 / O): at
+ * least 10 intervals at or above a window's (1-O) percentile; O 0: a
+ * window a day type) from the intervals sm->t, tv in time order, and
+ * each window's token-bucket curve from view. */
+static int
+tod_profile(size_t v, struct prof *p, const struct ovb_samples *sm,
+	const double *tv, const struct ovb_series *view, double O)
+{
+	uint64_t min = opt_tod_min ? opt_tod_min : O > 0 ?
+		(uint64_t)ceil(10 / O) : UINT64_MAX;
+	p->td = p->d;
+	p->td.tod = (struct ovb_tod){ 0 };
+	p->td.h.count = ovb_xcalloc(p->d.h.nbins + 1, sizeof *p->td.h.count);
+	memcpy(p->td.h.count, p->d.h.count, p->d.h.nbins *
+		sizeof *p->td.h.count);
+	ovb_tod_fill(&p->td, sm->t, tv, sm->n, opt_tod_offset, min);
+	const char *why = NULL;
+	if (ovb_tod_curves(&p->td, view, &why))
+		return ovb_err_at(vms[v].file, vms[v].s->line, "vm %s: a "
+			"time-of-day window's token-bucket curve: %s",
+			vms[v].s->capsule, why ? why : "?");
+	return 0;
+}
+
 /* The profile of VM v over the training window [a, b) at tolerance O. */
 static int
 profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
@@ -549,6 +598,12 @@ profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
 	if (!sm.n) {
 		ovb_samples_free(&sm);
 		return 0;
+	}
+	/* tod: the intervals in time order (ovb_dist_fill sorts sm.v) */
+	double *tv = NULL;
+	if (opt_method[M_TOD]) {
+		tv = ovb_xcalloc(sm.n, sizeof *tv);
+		memcpy(tv, sm.v, sm.n * sizeof *tv);
 	}
 	/* the weighted percentile first: ovb_dist_fill sorts sm.v */
 	struct wv *wv = ovb_xcalloc(view.n, sizeof *wv);
@@ -572,11 +627,20 @@ profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
 	p->d.interval = (double)interval;
 	if (!ovb_dist_fill(&p->d, &sm, ovb_auto_width(OVB_CPU, sm.peak), &pc,
 	    1)) {
+		free(tv);
 		ovb_samples_free(&sm);
 		return ovb_err_at(vms[v].file, s->line, "vm %s: its usage "
 			"needs more than "
 			"%d bins of %g cpu", s->capsule, OVB_MAXBINS,
 			ovb_auto_width(OVB_CPU, sm.peak));
+	}
+	if (tv) {
+		int st = tod_profile(v, p, &sm, tv, &view, O);
+		free(tv);
+		if (st) {
+			ovb_samples_free(&sm);
+			return st;
+		}
 	}
 	ovb_samples_free(&sm);
 	p->pct = p->d.pct_v[0];
@@ -655,7 +719,7 @@ profile(size_t v, uint64_t a, uint64_t b, uint64_t horizon, double O,
  * per-VM memory summand of T_SUM.  Every test is placed by lib/place.c's
  * engine, as ovb-place places (T_SUM as plain cpu= reservations, with
  * memory mem= the summand and mem-limit= the limit). */
-enum test { T_EQ1, T_AGG, T_SUM, T_NSIGMA };
+enum test { T_EQ1, T_AGG, T_SUM, T_NSIGMA, T_TOD, T_JOINT };
 
 static double sz_eq1(const struct prof *p)
 { return ovb_eq1_term(&p->need, p->need.tau); }
@@ -676,6 +740,7 @@ static const struct ovb_need *nd_cal(const struct prof *p)
 static const struct ovb_dist *u_plain(const struct prof *p) { return &p->d; }
 static const struct ovb_dist *u_drift(const struct prof *p) { return &p->dd; }
 static const struct ovb_dist *u_cal(const struct prof *p) { return &p->cd; }
+static const struct ovb_dist *u_tod(const struct prof *p) { return &p->td; }
 static double ms_req(const struct mprof *p) { return p->req; }
 static double ms_peak(const struct mprof *p) { return p->peak; }
 static double ms_vpa(const struct mprof *p) { return p->vpa; }
@@ -698,6 +763,8 @@ static const struct mrow {
 	[M_VPA] = { "vpa", T_SUM, sz_vpa, NULL, NULL, ms_vpa },
 	[M_CAL] = { "calibrated", T_AGG, sz_cal, nd_cal, u_cal, ms_req },
 	[M_MEAN] = { "mean", T_SUM, sz_mean, NULL, NULL, ms_mean },
+	[M_TOD] = { "tod", T_TOD, sz_eq1, nd_plain, u_tod, ms_req },
+	[M_HIND] = { "hindsight", T_JOINT, sz_pct, nd_plain, u_plain, ms_req },
 };
 
 /* The row named NAME, or -1. */
@@ -719,6 +786,11 @@ size_of(enum method m, const struct prof *p)
 /* ---- memory ---- */
 
 static bool mem_on;             /* the VMs' memory is modeled */
+
+/* hindsight: the VMs' cpu series (copies sharing their arrays: the joint
+ * mode's file) and their table for the period replayed, [from, to) */
+static struct ovb_series_set cpu_set;
+static struct ovb_joint hind_j;
 
 /* VM v's memory profile over [a, b), as ovb-usage -r mem and ovb-profile
  * make it: window peaks (the largest sample of each window [kW, (k+1)W)
@@ -1053,6 +1125,12 @@ place_options(FILE *f, const struct cfg *c, bool have_prev)
 		(unsigned long long)opt_grid);
 	if (methods[c->m].test == T_AGG)
 		fputs(" --mode aggregate", f);
+	if (methods[c->m].test == T_TOD)
+		fputs(" --mode tod", f);
+	if (methods[c->m].test == T_JOINT)
+		fprintf(f, " --mode joint --series series --from %llu --to %llu",
+			(unsigned long long)hind_j.from,
+			(unsigned long long)hind_j.to);
 	if (methods[c->m].test == T_NSIGMA) {
 		char n[32];
 		fprintf(f, " --mode nsigma --nsigma %s", ovb_fmt_real(n,
@@ -1082,6 +1160,8 @@ engine_run(const struct cfg *c, struct period_in *in, size_t K, int policy,
 		.plan_file = "previous", .policy = policy, .seed = 1,
 		.grid = opt_grid, .aggregate = methods[c->m].test == T_AGG,
 		.nsigma = methods[c->m].test == T_NSIGMA, .nsigma_n = opt_nsigma,
+		.tod = methods[c->m].test == T_TOD,
+		.joint = methods[c->m].test == T_JOINT ? &hind_j : NULL,
 		.mode_given = methods[c->m].test != T_EQ1,
 		.repair = in->have_prev,
 		.max_moves = opt_repair ? opt_moves : UINT64_MAX };
@@ -1155,9 +1235,37 @@ keep_period(const struct cfg *c, uint64_t k, const struct period_in *in,
 		st = keep_file(d2, "previous", c->plan.buf, c->plan.len);
 	if (!st && plan && plan->buf)
 		st = keep_file(d2, "plan", plan->buf, plan->len);
+	if (!st && methods[c->m].test == T_JOINT)
+		st = keep_series(d2, in);
 	free(cmd.buf);
 	free(d1);
 	free(d2);
+	return st;
+}
+
+/* hindsight's kept samples: the cpu series of the VMs placed, their
+ * samples in the period (the joint mode's window). */
+static int
+keep_series(const char *dir, const struct period_in *in)
+{
+	struct ovb_series_set ss = { 0 };
+	for (size_t v = 0; v < nvm; v++) {
+		bool app = false;       /* each has samples in the window */
+		for (size_t i = 0; i < in->a.n && !app; i++)
+			app = !strcmp(in->a.app[i].name, vms[v].s->capsule);
+		struct ovb_series view;
+		if (app && window_view(vms[v].s, hind_j.from, hind_j.to,
+		    &view))
+			*OVB_PUSH(ss.s, ss.n, ss.cap) = view;
+	}
+	struct text t = { 0 };
+	FILE *f = text_open(&t);
+	int st = ovb_series_write(f, &ss);
+	text_close(f);
+	if (!st)
+		st = keep_file(dir, "series", t.buf, t.len);
+	free(t.buf);
+	free(ss.s);     /* the views share the series' arrays */
 	return st;
 }
 
@@ -1187,6 +1295,19 @@ alone_out(const struct cfg *c, const struct prof *pr, struct period_in *in,
 	f.p = (struct ovb_profiles){ 0 };
 	period_in_free(&f);
 	return out;
+}
+
+/* Do plans a and b place the same VMs on the same nodes? */
+static bool
+same_places(const struct ovb_plan *a, const struct ovb_plan *b)
+{
+	if (a->n != b->n || a->nrej != b->nrej)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->p[i].app, b->p[i].app) ||
+		    strcmp(a->p[i].node, b->p[i].node))
+			return false;
+	return true;
 }
 
 /* Places the profiled VMs of c through the engine: node_of[v] the node
@@ -1238,19 +1359,41 @@ place_engine(struct cfg *c, const struct prof *pr, size_t *node_of,
 	if (!st)
 		st = engine_run(c, &in, K, opt_policy, &res);
 	/* the least K as good as K nodes: as many placed, no more nodes
-	 * left broken */
-	size_t want = res.plan.n, warn = res.nwarnings;
-	for (size_t k = prevmax ? prevmax : 1; !st && !opt_nodes && k < K;
-	     k++) {
+	 * left broken, by trying K = 1, 2, ... (from the previous plan's).
+	 * First fit on a fresh plan needs no search: it places a VM on the
+	 * first node that takes it, so on fewer nodes than the last it used
+	 * it would reject the VMs it put beyond them; K is that last node,
+	 * run again for that cluster's plan (kept when the same VMs go to
+	 * the same nodes, as they do; else the whole search). */
+	size_t want = res.plan.n, warn = res.nwarnings, k1 = prevmax ? prevmax :
+		1, k0 = k1, last = K;
+	if (!st && !opt_nodes && opt_policy ==
+	    ovb_place_policy("first-fit-decreasing")) {
+		last = k0;
+		for (size_t i = 0; i < res.plan.n; i++) {
+			size_t k = 0;
+			if (sscanf(res.plan.p[i].node, "n%zu", &k) == 1 &&
+			    k > last)
+				last = k;
+		}
+		if (!in.have_prev)
+			k0 = last;
+	}
+	for (size_t k = k0; !st && !opt_nodes && k < K; k++) {
 		struct ovb_place_res r;
 		st = engine_run(c, &in, k, opt_policy, &r);
-		if (!st && r.plan.n >= want && r.nwarnings <= warn) {
+		if (!st && r.plan.n >= want && r.nwarnings <= warn &&
+		    (k0 == k1 || same_places(&r.plan, &res.plan))) {
 			ovb_plan_free(&res.plan);
 			res = r;
 			K = k;
 			break;
 		}
 		ovb_plan_free(&r.plan);
+		if (k0 != k1) {         /* not the same: the whole search */
+			k = k1 - 1;
+			k0 = k1;
+		}
 	}
 	*placed = *nused = 0;
 	if (!st) {
@@ -1873,6 +2016,32 @@ calibrate(struct cfg *c, const struct calwin *fold, size_t nfold,
 
 /* ---- the run ---- */
 
+static void profiles_free(struct prof *pr);
+
+/* hindsight's profiles hp of period [a, b): of the VMs profiled in pr,
+ * those with samples in [a, b), on them (their sizes for the decreasing
+ * order, and memory's requests and limits); hind_j their samples. */
+static int
+hindsight(const struct prof *pr, struct prof *hp, uint64_t a, uint64_t b,
+	double O)
+{
+	profiles_free(hp);
+	int st = 0;
+	for (size_t v = 0; !st && v < nvm; v++) {
+		memset(&hp[v], 0, sizeof hp[v]);
+		if (!pr[v].ok)
+			continue;
+		st = profile(v, a, b, b, O, &hp[v]);
+		if (!st && hp[v].ok && mem_on)
+			st = mem_profile(v, a, b, O, &hp[v]);
+	}
+	ovb_joint_free(&hind_j);
+	size_t bad = 0;
+	if (!st && ovb_joint_make(&hind_j, &cpu_set, a, b, "series", &bad))
+		abort();        /* one interval: checked when read */
+	return st;
+}
+
 static void
 profiles_free(struct prof *pr)
 {
@@ -1885,6 +2054,9 @@ profiles_free(struct prof *pr)
 		pr[v].dd.h.count = NULL;
 		free(pr[v].cd.h.count);
 		pr[v].cd.h.count = NULL;
+		free(pr[v].td.h.count);
+		pr[v].td.h.count = NULL;
+		ovb_tod_free(&pr[v].td.tod);
 		free(pr[v].mp.d.h.count);
 		pr[v].mp.d.h.count = NULL;
 	}
@@ -1944,6 +2116,7 @@ int
 main(int argc, char **argv)
 {
 	int first, status = 0;
+	opt_policy = ovb_place_policy("first-fit-decreasing");
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
 	struct ovb_series_set all = { 0 };
 	const char **files = NULL;
@@ -1968,6 +2141,7 @@ main(int argc, char **argv)
 		vms = ovb_xrealloc(vms, nvm + 1, sizeof *vms);
 		/* m NULL until a mem series names the VM */
 		vms[nvm++] = (struct vm){ .s = s, .file = files[i] };
+		*OVB_PUSH(cpu_set.s, cpu_set.n, cpu_set.cap) = *s;
 		if (s->t[0] < t0)
 			t0 = s->t[0];
 		if (s->t[s->n - 1] + s->interval > t1)
@@ -2006,6 +2180,12 @@ main(int argc, char **argv)
 			"--mem-window %llu s is not a multiple of the series' "
 			"interval %llu s", (unsigned long long)opt_mwin,
 			(unsigned long long)interval);
+	if (!status && opt_method[M_TOD] && (3600 % interval ||
+	    opt_tod_offset % (int64_t)interval))
+		status = ovb_err_at(argc - first == 1 ? argv[first] : NULL, 0,
+			"tod: the series' interval %llu s must divide 1 h and "
+			"--tod-offset %lld s (an interval in one hour of the day)",
+			(unsigned long long)interval, (long long)opt_tod_offset);
 	uint64_t S = start_given ? opt_start :
 		(t0 + OVB_DAY - 1) / OVB_DAY * OVB_DAY;
 	uint64_t maxtrain = 0;
@@ -2029,6 +2209,7 @@ main(int argc, char **argv)
 	double work = 0, total = (double)(opt_rolling + opt_oneshot) *
 		(double)(ntrain * nO) * (double)nper;
 	struct prof *pr = ovb_xcalloc(nvm + 1, sizeof *pr);
+	struct prof *hp = ovb_xcalloc(nvm + 1, sizeof *hp);    /* hindsight */
 	size_t *node_of = ovb_xcalloc(nvm + 1, sizeof *node_of);
 	struct cfg *cf = ovb_xcalloc(ncpus * NMETHOD, sizeof *cf);
 	for (int pl = 0; !status && pl < 2; pl++) {
@@ -2093,12 +2274,21 @@ main(int argc, char **argv)
 					if (opt_method[M_CAL])
 						calwin_make(&fin, ta, ta + W, b);
 				}
+				/* hindsight: the VMs placed by the others (those
+				 * profiled now) on their samples of the period,
+				 * re-packed every period */
+				if (!status && opt_method[M_HIND])
+					status = hindsight(pr, hp, a, b, opt_O[io]);
 				for (size_t ic = 0; !status && ic < ncpus; ic++)
 				for (int m = 0; !status && m < NMETHOD; m++) {
 					struct cfg *c = &cf[ic * NMETHOD + m];
 					size_t placed = 0, nused = 0, moved = 0,
 						rej = 0;
-					if (m == M_CAL && !opt_method[M_CAL])
+					const struct prof *mp = m == M_HIND ? hp :
+						pr;
+					bool now = plan_now || m == M_HIND;
+					/* peak's density is VS-PEAK's unit */
+					if (!opt_method[m] && m != M_PEAK)
 						continue;
 					if (plan_now && m == M_CAL) {
 						status = calibrate(c, fold, nfold,
@@ -2106,8 +2296,12 @@ main(int argc, char **argv)
 						if (status)
 							break;
 					}
-					if (plan_now) {
-						status = place(c, pr, node_of,
+					if (now) {
+						if (m == M_HIND) {   /* afresh */
+							free(c->plan.buf);
+							c->plan = (struct text){ 0 };
+						}
+						status = place(c, mp, node_of,
 							&nused, &placed, k);
 						if (status)
 							break;
@@ -2130,7 +2324,7 @@ main(int argc, char **argv)
 					}
 					rej = nvm - placed;
 					record(c, k, a, b, node_of, placed,
-						nused, moved, rej, pr);
+						nused, moved, rej, mp);
 					c->placed += (double)placed;
 					c->nodes += (double)nused;
 				}
@@ -2158,8 +2352,7 @@ main(int argc, char **argv)
 				for (size_t i = 0; !status && i < ncpus * NMETHOD;
 				     i++) {
 					struct cfg *c = &cf[i];
-					if (c->valid || (c->m == M_CAL &&
-					    !opt_method[M_CAL]))
+					if (c->valid || !opt_method[c->m])
 						continue;
 					for (size_t v = 0; !status && c->m == M_CAL &&
 					     v < nvm; v++) {
@@ -2185,15 +2378,31 @@ main(int argc, char **argv)
 				const struct cfg *peak = &cf[ic * NMETHOD + M_PEAK];
 				double pd = peak->nodes ? peak->placed /
 					peak->nodes : 0;
+				for (int m = 0; !status && m < NMETHOD; m++) {
+					struct cfg *c = &cf[ic * NMETHOD + m];
+					summarize(c);
+					double d = c->bt.sum[0].density;
+					c->bt.sum[0].vs_peak = pd > 0 ? d / pd : 0;
+				}
+				/* the gap closed: pct's nodes to the hindsight's */
+				const struct ovb_bt_summary *sp =
+					&cf[ic * NMETHOD + M_PCT].bt.sum[0],
+					*sh = &cf[ic * NMETHOD + M_HIND].bt.sum[0];
+				bool gap = !status && opt_method[M_PCT] &&
+					opt_method[M_HIND] && sp->nodes > sh->nodes;
+				uint64_t gp = gap ? sp->nodes : 0,
+					gh = gap ? sh->nodes : 0;
 				for (int m = 0; m < NMETHOD; m++) {
 					struct cfg *c = &cf[ic * NMETHOD + m];
-					if (!status) {
-						summarize(c);
-						double d = c->bt.sum[0].density;
-						c->bt.sum[0].vs_peak = pd > 0 ?
-							d / pd : 0;
-						if (opt_method[m])
-							append(&out, c, ++id, nper);
+					if (!status && opt_method[m]) {
+						struct ovb_bt_summary *sm =
+							&c->bt.sum[0];
+						sm->has_gap = gap;
+						sm->gap_pct = gp;
+						sm->gap_hind = gh;
+						sm->gap = gap ? ovb_bt_gap(gp,
+							sm->nodes, gh) : 0;
+						append(&out, c, ++id, nper);
 					}
 					ovb_backtest_free(&c->bt);
 					free(c->prev);
@@ -2205,6 +2414,10 @@ main(int argc, char **argv)
 	ovb_progress_end();
 	profiles_free(pr);
 	free(pr);
+	profiles_free(hp);
+	free(hp);
+	ovb_joint_free(&hind_j);
+	free(cpu_set.s);
 	free(node_of);
 	free(cf);
 	if (!status) {
