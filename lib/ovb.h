@@ -1779,6 +1779,15 @@ struct ovb_tod_stat {
 int ovb_tod_node(const struct ovb_need *m, const struct ovb_qos *const *q,
 	size_t n, double C, uint64_t points, struct ovb_tod_stat *st,
 	const char **why);
+/* The node's windows (ovb-report's windows table): the runs of hours of
+ * a day type in which every member's window is the same, the common
+ * refinement of the windows of the members with windows (as
+ * ovb_tod_need picks them: q[i] NULL, a level or a U without windows
+ * does not cut).  start[k] is the first slot of run k, start[count] =
+ * OVB_TOD_SLOTS; returns count (2 to 48).  Within a run every slot of
+ * ovb_tod_node has the same needs, so the same ovb_tod_stat numbers. */
+int ovb_tod_runs(const struct ovb_need *m, const struct ovb_qos *const *q,
+	size_t n, int start[OVB_TOD_SLOTS + 1]);
 /* ---- formats/format.c: the inputs of a placement ----
  *
  * ovb-place's and ovb-fit's take (ctx a struct ovb_place_in): profiles
