@@ -2496,6 +2496,20 @@ struct ovb_plot_node {
 };
 void ovb_plot_node(FILE *f, bool png, const struct ovb_plot_node *n);
 
+/* A node's test per window of the day (ovb-report --mode tod): in each
+ * slot (24 day type + hour, OVB_TOD_SLOTS) whether every capsule is
+ * measured there and, where so, the Eq. 1 load and Pr(Y > C). */
+struct ovb_plot_windows {
+	const char *node;
+	enum ovb_res res;
+	size_t ncapsules;
+	double cap, omin;           /* C [rate unit] and O_min */
+	const char *clock;          /* the hours' clock ("UTC+02:00") */
+	const bool *measured;       /* [OVB_TOD_SLOTS] */
+	const double *load, *pr;    /* [OVB_TOD_SLOTS], where measured */
+};
+void ovb_plot_windows(FILE *f, bool png, const struct ovb_plot_windows *w);
+
 /* Reserved (the Eq. 1 load) against capacity, a panel per resource (cpu,
  * net), the bars of each in the order of v. */
 struct ovb_plot_load {

@@ -292,3 +292,51 @@ table_hours() {
 	run -64 --separate-stderr ovb-report --mode tod -p cdf -c vm1 \
 		-r cpu "$T/a.profile"
 }
+
+# page ARGS...: the HTML page of --mode tod into $T/r.html, the gnuplot
+# scripts it ran into $T/gp.in (a stand-in gnuplot that passes them on).
+page() {
+	command -v gnuplot >/dev/null ||
+		skip "gnuplot is not installed (Debian package gnuplot-nox)"
+	printf '#!/bin/sh\ntee -a "%s/gp.in" | gnuplot "$@"\n' "$T" >"$T/gp"
+	chmod +x "$T/gp"
+	rm -f "$T/gp.in"
+	OVB_GNUPLOT="$T/gp" ovb-report --mode tod -f html "$@" -o "$T/r.html"
+	windows "$@"
+}
+
+@test "the page: a plot per node and resource of the windows table, drawing its numbers; no two labels overlap (Chromium)" {
+	bb
+	cluster 0.6
+	page "$T/n.cluster" "$T/s.plan" "$T/s.profile"
+	run -0 "$PY" "$BATS_TEST_DIRNAME/report/windows_plot.py" "$T/gp.in" \
+		"$T/w.tsv"
+	assert_output agree
+	assert_equal "$(grep -c '<figcaption>Node n, cpu, per hour' "$T/r.html")" 1
+	# the check can fail: a Pr(Y > C) of the table changed
+	variant pr "$T/w.tsv" '5s/^(([^\t]*\t){8})[^\t]*/\10.5/'
+	run -1 "$PY" "$BATS_TEST_DIRNAME/report/windows_plot.py" "$T/gp.in" \
+		"$BAD"
+	assert_output --regexp '^n cpu weekday 3: drawn \(0\.3788.*, 1e-06\), table \(0\.3788.*, 0\.5\)$'
+	# two nodes and net (B/s, scaled in the plot), plain capsules
+	# without windows, unmeasured hours: t/data's example
+	ovb-usage -r cpu --tod 2 "$DATA/example.series" -o "$T/e.usage"
+	ovb-tbucket -r cpu "$DATA/example.series" -o "$T/e.curve"
+	ovb-profile -q -O 0.1 -t 300 "$T/e.usage" "$T/e.curve" -o "$T/e.profile"
+	ovb-place -q "$DATA/example.cluster" "$DATA/example.apps" \
+		"$T/e.profile" -o "$T/e.plan"
+	page "$DATA/example.cluster" "$T/e.plan" "$T/e.profile"
+	run -0 "$PY" "$BATS_TEST_DIRNAME/report/windows_plot.py" "$T/gp.in" \
+		"$T/w.tsv"
+	assert_output agree
+	assert_equal "$(grep -c $'\tunmeasured\t' "$T/w.tsv")" 2
+	assert_equal "$(grep -c '<figcaption>Node n[0-9], [a-z]*, per hour' \
+		"$T/r.html")" 6
+	command -v chromium >/dev/null ||
+		skip "Chromium is not installed (Debian package chromium)"
+	for w in 1280 700; do
+		run -0 /usr/bin/python3 "$BATS_TEST_DIRNAME/report/layout.py" \
+			"$T/r.html" "$w" "$T"
+		assert_output --regexp "width $w \\(window $w, screenshot ${w}x2000\\): [0-9]+ figures, [0-9]+ texts, [0-9]+ pairs, 0 problems"
+	done
+}

@@ -46,14 +46,15 @@ enum { OPT_FORMAT = 'f', OPT_TABLE = 't', OPT_PLOT = 'p', OPT_CAPSULE = 'c',
 
 enum format { F_TEXT, F_TSV, F_HTML };
 enum plot { P_NONE, P_PDF, P_CDF, P_CURVE, P_NODE, P_CLUSTER, P_GAIN,
-	P_TRADE, P_FIT, P_USAGE, P_BACKTEST, NPLOT };
+	P_TRADE, P_FIT, P_USAGE, P_BACKTEST, P_WINDOWS, NPLOT };
 enum tabid { T_NODES, T_WINDOWS, T_APPS, T_PLACEMENTS, T_REJECTS, T_CAPSULES,
 	T_TRACES, T_USAGE, T_GAIN, T_TRADE, T_MARKET, T_FIT, T_BACKTEST,
 	NTABLE };
 
 static const char *const format_names[] = { "text", "tsv", "html" };
 static const char *const plot_names[NPLOT] = { "", "pdf", "cdf", "curve",
-	"node", "cluster", "gain", "trade", "fit", "usage", "backtest" };
+	"node", "cluster", "gain", "trade", "fit", "usage", "backtest",
+	"" /* windows: the page's only */ };
 static const char *const table_names[NTABLE] = { "nodes", "windows", "apps",
 	"placements", "rejects", "capsules", "traces", "usage", "gain",
 	"trade", "market", "fit", "backtest" };
@@ -227,7 +228,10 @@ static const char doc[] =
 	"the clock's offset in s, status ok, eq1, eq3, eq1+eq3 or "
 	"unmeasured (ovb-check's kinds), unmeasured the capsules without "
 	"samples.  Members whose windows have different clocks are an error "
-	"(65, at the plan's place record).\n\n"
+	"(65, at the plan's place record).  The page draws, per "
+	"node and resource, the Eq. 1 load against C and Pr(Y > C) against "
+	"O_min per hour of a weekday and a weekend day (unmeasured hours "
+	"crossed, Pr(Y > C) = 0 on the log scale's floor).\n\n"
 	"Plots need gnuplot (Debian package gnuplot-nox); OVB_GNUPLOT names "
 	"another binary.  Without it, text and TSV tables still work, and "
 	"plots exit with status 69.\n\n"
@@ -1382,6 +1386,21 @@ table_nodes(const struct report *rep, struct ovb_table *t)
 
 /* ---- windows (--mode tod): each node's test per window of the day ---- */
 
+/* The clock of nr's windows ("UTC+02:00"; the first member's with windows,
+ * ovb_tod_node having refused others), or NULL. */
+static char *
+clock_text(const struct nres *nr, int64_t *offset)
+{
+	for (size_t j = 0; j < nr->nmem; j++)
+		if (nr->q[j] && nr->q[j]->U.tod.has) {
+			long long o = nr->q[j]->U.tod.offset, a = llabs(o);
+			*offset = o;
+			return ovb_xasprintf("UTC%c%02lld:%02lld%s", o < 0 ? '-' :
+				'+', a / 3600, a % 3600 / 60, a % 60 ? "+" : "");
+		}
+	return NULL;
+}
+
 static const struct ovb_tcol window_cols[] = {
 	{ "node", "node", NULL, OVB_TC_BOTH },
 	{ "res", "res", NULL, OVB_TC_BOTH },
@@ -1441,10 +1460,8 @@ table_windows(const struct report *rep, struct ovb_table *t)
 		if (!nr->tod)
 			continue;
 		const char *u = ovb_res_rate_unit(nr->res);
-		const struct ovb_tod *clock = NULL;
-		for (size_t j = 0; j < nr->nmem && !clock; j++)
-			if (nr->q[j] && nr->q[j]->U.tod.has)
-				clock = &nr->q[j]->U.tod;
+		int64_t off = 0;
+		char *clock = clock_text(nr, &off);
 		for (int k = 0; k < nr->nrun; k++) {
 			int s = nr->run[k], e = nr->run[k + 1];
 			const struct ovb_nodestat *ns = &nr->tod->slot[s];
@@ -1459,12 +1476,10 @@ table_windows(const struct report *rep, struct ovb_table *t)
 			ovb_table_put(t, ovb_xasprintf("%d-%d h", from, to), NULL);
 			ovb_table_put(t, NULL, ovb_xasprintf("%d", from));
 			ovb_table_put(t, NULL, ovb_xasprintf("%d", to));
-			if (clock) {
-				long long o = clock->offset, a = llabs(o);
-				ovb_table_put(t, ovb_xasprintf("UTC%c%02lld:%02lld%s",
-					o < 0 ? '-' : '+', a / 3600, a % 3600 / 60,
-					a % 60 ? "+" : ""), ovb_xasprintf("%lld", o));
-			} else
+			if (clock)
+				ovb_table_put(t, ovb_xstrdup(clock), ovb_xasprintf(
+					"%lld", (long long)off));
+			else
 				ovb_table_put(t, dash(), NULL);
 			ovb_table_put(t, ovb_plot_qty(nr->cap, u), xreal(nr->cap));
 			bool pr_ok = me && ns->pr == ns->pr;
@@ -1490,7 +1505,59 @@ table_windows(const struct report *rep, struct ovb_table *t)
 			ovb_table_put(t, NULL, me && ns->g ? xreal(ns->g) : dash());
 			ovb_table_put(t, NULL, un);
 		}
+		free(clock);
 	}
+}
+
+/* The page's plot of nr per hour of the day (lib/plot.c). */
+static void
+windows_script(const struct report *rep, FILE *g, const struct nres *nr)
+{
+	double load[OVB_TOD_SLOTS], pr[OVB_TOD_SLOTS];
+	for (int s = 0; s < OVB_TOD_SLOTS; s++) {
+		load[s] = nr->tod->slot[s].eq1.load;
+		pr[s] = nr->tod->slot[s].pr;
+	}
+	int64_t off;
+	char *clock = clock_text(nr, &off);
+	struct ovb_plot_windows w = { nr->node->name, nr->res, nr->nmem,
+		nr->cap, nr->v.st.eq1.omin, clock ? clock :
+		"UTC: no capsule has windows", nr->tod->measured, load, pr };
+	ovb_plot_windows(g, rep->o->png, &w);
+	free(clock);
+}
+
+static int figure(struct report *rep, FILE *f, enum plot kind,
+	const struct pick *w, const char *caption, bool wide);
+
+/* The windows table's figures: a node and resource each. */
+static int
+window_figures(struct report *rep, FILE *f)
+{
+	int st = 0;
+	bool any = false;
+	for (size_t k = 0; k < rep->nnres && !st; k++) {
+		const struct nres *nr = &rep->nres[k];
+		if (!nr->tod)
+			continue;
+		if (!any)
+			fputs("<h3>Eq. 1 and Eq. 3 per hour of the day</h3>\n"
+			      "<div class=\"figs\">\n", f);
+		any = true;
+		char *c = ovb_xasprintf("Node %s, %s, per hour of a weekday and "
+			"a weekend day: the Eq. 1 load of its %zu capsule%s in the "
+			"window holding the hour against the capacity C (top), and "
+			"Pr(Y > C) on a log scale against O_min (bottom); a cross: "
+			"an hour a capsule has no samples in, not decided.",
+			nr->node->name, ovb_res_name(nr->res), nr->nmem,
+			nr->nmem == 1 ? "" : "s");
+		st = figure(rep, f, P_WINDOWS, &(struct pick){ .nr = nr }, c,
+			false);
+		free(c);
+	}
+	if (any)
+		fputs("</div>\n", f);
+	return st;
 }
 
 /* ---- applications: each one's capsules, nodes and risks; rejections with
@@ -1971,6 +2038,7 @@ script(const struct report *rep, FILE *g, enum plot kind, const struct pick *w)
 	case P_FIT: ovb_plot_fit(g, o->png, &in->fit); break;
 	case P_USAGE: tl_script(rep, g, w->tl); break;
 	case P_BACKTEST: bt_script(rep, g, w->group); break;
+	case P_WINDOWS: windows_script(rep, g, w->nr); break;
 	case P_NONE: case NPLOT: break;
 	}
 }
@@ -2026,7 +2094,7 @@ plot_select(const struct report *rep, enum plot kind, struct pick *w)
 			return OVB_EUSAGE;
 		}
 		return bt_select(rep, &w->group);
-	case P_NONE: case NPLOT:
+	case P_WINDOWS: case P_NONE: case NPLOT:
 		break;
 	}
 	return OVB_ESOFT;
@@ -2427,6 +2495,8 @@ html_page(struct report *rep, FILE *f)
 			ovb_table_html(f, &t);
 		if (id == T_NODES && plots_on(rep) && !st)
 			st = node_figures(rep, f);
+		if (id == T_WINDOWS && plots_on(rep) && !st)
+			st = window_figures(rep, f);
 		if (id == T_CAPSULES && plots_on(rep))
 			for (size_t k = 0; k < rep->nrows && !st; k++)
 				st = capsule_figures(rep, f, &rep->rows[k], k);
