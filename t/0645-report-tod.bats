@@ -71,7 +71,7 @@ windows() {
 	ovb-report --mode tod -f tsv -t windows "$@" >"$T/w.tsv"
 }
 
-@test "windows table: every row is the oracle's (Bitbrains VMs 1 and 30, 2 weeks; O 0.01 at 2, 1.1, 0.6 cpu and O 0.3 at 0.15, 0.2 cpu)" {
+@test "windows table: every row is the oracle's (Bitbrains VMs 1 and 30, 2 weeks; O 0.01 at 2, 1.1, 0.6 cpu, O 0.3 at 0.15, 0.2 cpu; windows of other bounds per VM)" {
 	bb
 	for C in 2 1.1 0.6; do
 		cluster $C
@@ -94,6 +94,28 @@ windows() {
 	done
 	assert_equal "$(cut -f11 "$T/w.tsv" | sort | uniq -c | tr -s ' ')" \
 		"$(printf ' 1 eq1+eq3\n 5 eq3\n 26 ok\n 1 status')"
+	# windows of other bounds per capsule (VM 1 with MIN 200: 2-hour
+	# weekday windows; VM 30 with MIN 300: 3-hour ones): a row per
+	# run of their common refinement, 16 weekday and 6 weekend ones
+	ovb-import --bitbrains -q -r cpu --from 2013-08-05 --to 2013-08-19 \
+		"$BB"/2013-8/1.csv.gz -o "$T/a.series"
+	ovb-import --bitbrains -q -r cpu --from 2013-08-05 --to 2013-08-19 \
+		"$BB"/2013-8/30.csv.gz -o "$T/b.series"
+	ovb-usage -r cpu --tod 200 --tod-offset 7200 "$T/a.series" -o "$T/a.usage"
+	ovb-usage -r cpu --tod 300 --tod-offset 7200 "$T/b.series" -o "$T/b.usage"
+	ovb-tbucket -r cpu "$T/s.series" -o "$T/m.curve"
+	ovb-profile -q -O 0.01 -t 300 "$T/a.usage" "$T/b.usage" "$T/m.curve" \
+		-o "$T/m.profile"
+	plan "$T/s.apps" "$T/m.profile" "$T/m.plan"
+	for C in 1.1 0.8; do
+		cluster $C
+		windows "$T/n.cluster" "$T/m.plan" "$T/m.profile"
+		run -0 "$PY" "$ORACLE/tod.py" table "$T/s.series" 7200 100 $C \
+			0.01 300 1000 "$T/w.tsv" vm1:200 vm30:300
+		assert_output agree
+	done
+	assert_equal "$(cut -f3 "$T/w.tsv" | sort | uniq -c | tr -s ' ')" \
+		"$(printf ' 1 days\n 16 weekday\n 6 weekend')"
 	# hourly weekday windows, 3-hour weekend ones (t/0321): 24 + 8 rows
 	assert_equal "$(grep -c $'^n\tcpu\t' "$T/w2.tsv")" 32
 	# 2 cpu holds everywhere; 1.1 fails Eq. 1 in weekday 11-12 only; 0.6

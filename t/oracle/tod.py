@@ -12,14 +12,15 @@
       lines in --mode tod, then one line "eq1-plain holds|fails" and
       "eq3-plain holds|fails" for the whole-U test (the paper's Eq. 1 and
       Eq. 3: sigma the (1-O) percentile, rho the token-bucket burst there)
-  tod.py table SERIES OFFSET MIN C O TAU POINTS TSV CAPSULE...
+  tod.py table SERIES OFFSET MIN C O TAU POINTS TSV CAPSULE[:MIN]...
       compares ovb-report --mode tod -f tsv -t windows (the file TSV) for
       the same node: a row per run of hours of a day type in which every
       capsule's window is the same, its Eq. 1 load and Pr(Y > C) (relative
       1e-9), O_min, status (ok, eq1, eq3, eq1+eq3 or unmeasured, with the
       capsules unmeasured: the capsules are the apps a, b, ... of one
       capsule c each, in order) exactly; prints "agree", else each
-      difference and exits 1
+      difference and exits 1; CAPSULE:MIN: that capsule's windows merged
+      with a MIN of its own
 
 Nothing here calls the C code: slots from the calendar, the merge rule,
 bins by the documented edges, rho by a direct scan of the samples (exact
@@ -211,6 +212,10 @@ def main():
         int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]),
         float(sys.argv[7]), int(sys.argv[8]))
     caps = sys.argv[10 if cmd == 'table' else 9:]
+    # table: CAPSULE:MIN, that capsule's windows made with MIN of its own
+    mins = {c.split(':')[0]: int(c.split(':')[1]) if ':' in c else mn
+            for c in caps}
+    caps = [c.split(':')[0] for c in caps]
     ser, ival = read_series(path, set(caps))
     p = 100 - 100 * O
     keep = F(1) - F(O)
@@ -218,7 +223,7 @@ def main():
     # per capsule and slot: (sigma, rho, hist) or None (unmeasured)
     need, win = {}, {}
     for c in caps:
-        wins = windows(ser[c], off, mn)
+        wins = windows(ser[c], off, mins[c])
         for days, a, b, s in wins:
             for h in range(a, b):
                 win[c, 24 * days + h] = (days, a)
