@@ -281,7 +281,7 @@ table_hours() {
 		tr -s ' ')" "$(printf ' 32 m\n 32 n\n 1 node')"
 }
 
-@test "bad input: windows on different clocks 65 with FILE:LINE; --mode and --table errors 64" {
+@test "bad input: windows on different clocks 65 with FILE:LINE" {
 	[[ -d $BB ]] || skip "../shared/data/bitbrains-rnd is absent"
 	ovb-import --bitbrains -q -r cpu --from 2013-08-05 --to 2013-08-19 \
 		"$BB"/2013-8/1.csv.gz -o "$T/a.series"
@@ -301,18 +301,6 @@ table_hours() {
 	# without --mode tod the plan reads as before
 	run -0 --separate-stderr ovb-report -t nodes "$T/n.cluster" \
 		"$T/s.plan" "$T/a.profile" "$T/b.profile"
-	# usage errors
-	run -64 --separate-stderr ovb-report --mode hourly "$T/n.cluster" \
-		"$T/s.plan" "$T/a.profile" "$T/b.profile"
-	[[ $stderr == *"--mode: 'hourly' is not eq1 or tod"* ]] || fail "$stderr"
-	run -64 --separate-stderr ovb-report -t windows "$T/n.cluster" \
-		"$T/s.plan" "$T/a.profile" "$T/b.profile"
-	[[ $stderr == *"--table windows: needs --mode tod, an ovb-plan and its ovb-cluster file"* ]] ||
-		fail "$stderr"
-	run -64 --separate-stderr ovb-report --mode tod -t windows \
-		"$T/a.profile"
-	run -64 --separate-stderr ovb-report --mode tod -p cdf -c vm1 \
-		-r cpu "$T/a.profile"
 }
 
 # page ARGS...: the HTML page of --mode tod into $T/r.html, the gnuplot
@@ -325,6 +313,52 @@ page() {
 	rm -f "$T/gp.in"
 	OVB_GNUPLOT="$T/gp" ovb-report --mode tod -f html "$@" -o "$T/r.html"
 	windows "$@"
+}
+
+# example: $T/e.profile (t/data/example.series with windows of MIN 2: no
+# weekday sample) and $T/e.plan placed by Eq. 1 on t/data's example.
+example() {
+	ovb-usage -r cpu --tod 2 "$DATA/example.series" -o "$T/e.usage"
+	ovb-tbucket -r cpu "$DATA/example.series" -o "$T/e.curve"
+	ovb-profile -q -O 0.1 -t 300 "$T/e.usage" "$T/e.curve" -o "$T/e.profile"
+	ovb-place -q "$DATA/example.cluster" "$DATA/example.apps" \
+		"$T/e.profile" -o "$T/e.plan"
+}
+
+@test "t/data's example (4 nodes, net, plain capsules, unmeasured weekdays): the page's plots draw the table; usage errors 64" {
+	example
+	page "$DATA/example.cluster" "$T/e.plan" "$T/e.profile"
+	run -0 "$PY" "$BATS_TEST_DIRNAME/report/windows_plot.py" "$T/gp.in" \
+		"$T/w.tsv"
+	assert_output agree
+	# shop/web on n1 and shop/db on n3 are unmeasured on weekdays; the
+	# plain capsules' nodes hold all day on their sigma
+	assert_equal "$(awk -F'\t' '$11 != "ok" { print $1, $3, $4, $5, $11, $14 }' \
+		"$T/w.tsv")" "$(printf '%s\n' 'node days from_h to_h status unmeasured' \
+		'n1 weekday 0 24 unmeasured shop/web' 'n3 weekday 0 24 unmeasured shop/db')"
+	assert_equal "$(grep -c '<figcaption>Node n[0-9], [a-z]*, per hour' \
+		"$T/r.html")" 6
+	# usage errors
+	run -64 --separate-stderr ovb-report --mode hourly \
+		"$DATA/example.cluster" "$T/e.plan" "$T/e.profile"
+	[[ $stderr == *"--mode: 'hourly' is not eq1 or tod"* ]] || fail "$stderr"
+	run -64 --separate-stderr ovb-report -t windows "$DATA/example.cluster" \
+		"$T/e.plan" "$T/e.profile"
+	[[ $stderr == *"--table windows: needs --mode tod, an ovb-plan and its ovb-cluster file"* ]] ||
+		fail "$stderr"
+	run -64 --separate-stderr ovb-report --mode tod -t windows \
+		"$T/e.profile"
+	run -64 --separate-stderr ovb-report --mode tod -p cdf -c web \
+		-r cpu "$T/e.profile"
+	[[ $stderr == *"--mode, --no-plots and --title are for tables"* ]] ||
+		fail "$stderr"
+	command -v chromium >/dev/null ||
+		skip "Chromium is not installed (Debian package chromium)"
+	for w in 1280 700; do
+		run -0 /usr/bin/python3 "$BATS_TEST_DIRNAME/report/layout.py" \
+			"$T/r.html" "$w" "$T"
+		assert_output --regexp "width $w \\(window $w, screenshot ${w}x2000\\): [0-9]+ figures, [0-9]+ texts, [0-9]+ pairs, 0 problems"
+	done
 }
 
 @test "the page: a plot per node and resource of the windows table, drawing its numbers; no two labels overlap (Chromium)" {
@@ -340,20 +374,6 @@ page() {
 	run -1 "$PY" "$BATS_TEST_DIRNAME/report/windows_plot.py" "$T/gp.in" \
 		"$BAD"
 	assert_output --regexp '^n cpu weekday 3: drawn \(0\.3788.*, 1e-06\), table \(0\.3788.*, 0\.5\)$'
-	# two nodes and net (B/s, scaled in the plot), plain capsules
-	# without windows, unmeasured hours: t/data's example
-	ovb-usage -r cpu --tod 2 "$DATA/example.series" -o "$T/e.usage"
-	ovb-tbucket -r cpu "$DATA/example.series" -o "$T/e.curve"
-	ovb-profile -q -O 0.1 -t 300 "$T/e.usage" "$T/e.curve" -o "$T/e.profile"
-	ovb-place -q "$DATA/example.cluster" "$DATA/example.apps" \
-		"$T/e.profile" -o "$T/e.plan"
-	page "$DATA/example.cluster" "$T/e.plan" "$T/e.profile"
-	run -0 "$PY" "$BATS_TEST_DIRNAME/report/windows_plot.py" "$T/gp.in" \
-		"$T/w.tsv"
-	assert_output agree
-	assert_equal "$(grep -c $'\tunmeasured\t' "$T/w.tsv")" 2
-	assert_equal "$(grep -c '<figcaption>Node n[0-9], [a-z]*, per hour' \
-		"$T/r.html")" 6
 	command -v chromium >/dev/null ||
 		skip "Chromium is not installed (Debian package chromium)"
 	for w in 1280 700; do
