@@ -86,7 +86,7 @@ static const struct argp_option options[] = {
 	  "The plan's mode, as ovb-check --mode: eq1 (default) or tod (made "
 	  "by ovb-place --mode tod; the plan does not record it): adds the "
 	  "windows table, per node, resource and window of the day its Eq. 1 "
-	  "load and Pr(Y > C) against O (lib/tod.c, ovb-check --mode tod's "
+	  "load and Pr(Y > C) against O_min (lib/tod.c, ovb-check --mode tod's "
 	  "numbers)", 0 },
 	{ "interval", OPT_INTERVAL, "SECONDS", 0,
 	  "Usage over time: the measurement interval I of ovb-onoff inputs "
