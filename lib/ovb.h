@@ -1788,6 +1788,15 @@ struct ovb_tod_stat {
 int ovb_tod_node(const struct ovb_need *m, const struct ovb_qos *const *q,
 	size_t n, double C, uint64_t points, struct ovb_tod_stat *st,
 	const char **why);
+/* The node's windows (ovb-report's windows table): the runs of hours of
+ * a day type in which every member's window is the same, the common
+ * refinement of the windows of the members with windows (as
+ * ovb_tod_need picks them: q[i] NULL, a level or a U without windows
+ * does not cut).  start[k] is the first slot of run k, start[count] =
+ * OVB_TOD_SLOTS; returns count (2 to 48).  Within a run every slot of
+ * ovb_tod_node has the same needs, so the same ovb_tod_stat numbers. */
+int ovb_tod_runs(const struct ovb_need *m, const struct ovb_qos *const *q,
+	size_t n, int start[OVB_TOD_SLOTS + 1]);
 /* ---- formats/format.c: the inputs of a placement ----
  *
  * ovb-place's and ovb-fit's take (ctx a struct ovb_place_in): profiles
@@ -2495,6 +2504,20 @@ struct ovb_plot_node {
 	double plain;               /* reservations only, summing to plain */
 };
 void ovb_plot_node(FILE *f, bool png, const struct ovb_plot_node *n);
+
+/* A node's test per window of the day (ovb-report --mode tod): in each
+ * slot (24 day type + hour, OVB_TOD_SLOTS) whether every capsule is
+ * measured there and, where so, the Eq. 1 load and Pr(Y > C). */
+struct ovb_plot_windows {
+	const char *node;
+	enum ovb_res res;
+	size_t ncapsules;
+	double cap, omin;           /* C [rate unit] and O_min */
+	const char *clock;          /* the hours' clock ("UTC+02:00") */
+	const bool *measured;       /* [OVB_TOD_SLOTS] */
+	const double *load, *pr;    /* [OVB_TOD_SLOTS], where measured */
+};
+void ovb_plot_windows(FILE *f, bool png, const struct ovb_plot_windows *w);
 
 /* Reserved (the Eq. 1 load) against capacity, a panel per resource (cpu,
  * net), the bars of each in the order of v. */

@@ -792,6 +792,116 @@ ovb_plot_node(FILE *g, bool png, const struct ovb_plot_node *nd)
 	strs_free(&a);
 }
 
+/* A node per hour of the day (--mode tod): the Eq. 1 load against the
+ * capacity (top) and Pr(Y > C) on a log scale against O_min (bottom), a
+ * step line per day type; an hour where a capsule has no samples is a gap
+ * in the lines and a cross near the top of both panels (never a value);
+ * Pr(Y > C) = 0 is drawn on the floor of the log scale, the key says so. */
+void
+ovb_plot_windows(FILE *g, bool png, const struct ovb_plot_windows *w)
+{
+	struct strs a = { 0 };
+	static const char *const lc[2] = { C_LOAD, C_SIGMA };
+	static const char *const day[2] = { "weekday", "weekend" };
+	const char *u = ovb_res_rate_unit(w->res);
+	double top = w->cap, floor_ = 1e-6;
+	bool zero = false, unmeasured[2] = { false, false };
+	for (int s = 0; s < OVB_TOD_SLOTS; s++) {
+		if (!w->measured[s]) {
+			unmeasured[s / 24] = true;
+			continue;
+		}
+		top = fmax(top, w->load[s]);
+		if (w->pr[s] > 0)
+			floor_ = fmin(floor_, w->pr[s] / 20);
+		zero |= !(w->pr[s] > 0);
+	}
+	if (w->omin > 0)
+		floor_ = fmin(floor_, w->omin / 20);
+	if (floor_ < 1e-15)
+		floor_ = 1e-15;
+	if (!(top > 0) || !isfinite(top))
+		top = isfinite(top) ? 1 : DBL_MAX / 4;
+	struct scale sc = scale_for(u, top);
+	double d = sc.div, ytop = top / d * 1.18;
+	head(g, png, 640, 620);
+	fprintf(g, "set multiplot title %s\n"
+		"set lmargin at screen 0.12\nset rmargin at screen 0.96\n"
+		"set xrange [0:24]\nset xtics 0,3,24\nunset key\n",
+		q(&a, "node %s · %s: Eq. 1 and Eq. 3 per hour of the day (%zu "
+		"capsule%s)", w->node, ovb_res_name(w->res), w->ncapsules,
+		w->ncapsules == 1 ? "" : "s"));
+	/* index 2k: day type k's load and Pr(Y > C) per hour, a last point
+	 * at 24 to close its steps; index 2k+1: its unmeasured hours */
+	fputs("$W << EOD\n", g);
+	for (int k = 0; k < 2; k++) {
+		for (int h = 0; h <= 24; h++) {
+			int s = 24 * k + (h < 24 ? h : 23);
+			if (w->measured[s])
+				fprintf(g, "%d " N " " N "\n", h, w->load[s] / d,
+					fmax(w->pr[s], floor_));
+			else
+				fprintf(g, "%d NaN NaN\n", h);
+		}
+		fputs("\n\n", g);
+		int nu = 0;
+		for (int h = 0; h < 24; h++)
+			if (!w->measured[24 * k + h]) {
+				fprintf(g, "%d.5\n", h);
+				nu++;
+			}
+		if (!nu)
+			fputs("NaN\n", g);
+		fputs(k ? "EOD\n" : "\n\n", g);
+	}
+	/* top: the load against C */
+	fprintf(g, "set ylabel %s offset 1.2,0\nset format x ''\nset xlabel ''\n"
+		"set yrange [0:" N "]\nset tmargin at screen 0.885\n"
+		"set bmargin at screen 0.62\n"
+		"set arrow 1 from graph 0, first " N " to graph 1, first " N
+		" nohead lw 2.5 lc rgb '" C_CAP "' front\nplot ",
+		q(&a, "Eq. 1 load [%s]", sc.unit), ytop, w->cap / d, w->cap / d);
+	for (int k = 0; k < 2; k++)
+		fprintf(g, "%s$W index %d using 1:2 with steps lw 2 lc rgb '%s', "
+			"$W index %d using 1:(" N ") with points pt 2 ps 1 lc rgb "
+			"'%s'", k ? ", " : "", 2 * k, lc[k], 2 * k + 1,
+			ytop * (k ? 0.9 : 0.96), lc[k]);
+	fputs("\nunset arrow 1\n", g);
+	/* bottom: Pr(Y > C) against O_min, and the key of both panels */
+	fprintf(g, "set format x '%%g'\nset xlabel %s\n"
+		"set ylabel 'Pr(Y > C)' offset 1.2,0\nset logscale y\n"
+		"set format y '%%.0e'\nset yrange [" N ":2]\n"
+		"set tmargin at screen 0.59\nset bmargin at screen 0.27\n"
+		"set key at screen 0.5, screen 0.165 center top vertical "
+		"maxrows 3 nobox noopaque width 1 samplen 2.5\n",
+		q(&a, "hour of the day (%s)", w->clock), floor_);
+	if (w->ncapsules && w->omin > 0)
+		fprintf(g, "set arrow 3 from graph 0, first " N " to graph 1, "
+			"first " N " nohead dt 3 lw 2 lc rgb '" C_MEAN "' front\n",
+			w->omin, w->omin);
+	fputs("plot ", g);
+	for (int k = 0; k < 2; k++)
+		fprintf(g, "%s$W index %d using 1:3 with steps lw 2 lc rgb '%s' "
+			"title %s, $W index %d using 1:(%s) with points pt 2 ps 1 "
+			"lc rgb '%s' notitle", k ? ", " : "", 2 * k, lc[k],
+			q(&a, "%s", day[k]), 2 * k + 1, k ? "0.9" : "1.4", lc[k]);
+	fprintf(g, ", NaN with lines lw 2.5 lc rgb '" C_CAP "' title %s",
+		q(&a, "capacity C = %s", qty(&a, w->cap, u)));
+	if (w->ncapsules && w->omin > 0)
+		fprintf(g, ", NaN with lines dt 3 lw 2 lc rgb '" C_MEAN "' title "
+			"%s", q(&a, "O_min = %s (Eq. 3 limit)", qty(&a, w->omin,
+			NULL)));
+	for (int k = 0; k < 2; k++)
+		if (unmeasured[k])
+			fprintf(g, ", NaN with points pt 2 ps 1 lc rgb '%s' title "
+				"'%s unmeasured'", lc[k], day[k]);
+	if (zero)
+		fputs(", NaN with points pt 0 lc rgb '#ffffff' title "
+			"'Pr(Y > C) = 0: on the floor'", g);
+	fputs("\nunset multiplot\n", g);
+	strs_free(&a);
+}
+
 /* ---- the cluster, the capacity experiment ---- */
 
 /* Reserved (Eq. 1) vs capacity per node, a panel per resource, its key

@@ -316,3 +316,21 @@ ovb_tod_node(const struct ovb_need *m, const struct ovb_qos *const *q,
 	free(w);
 	return 0;
 }
+
+int
+ovb_tod_runs(const struct ovb_need *m, const struct ovb_qos *const *q,
+	size_t n, int start[OVB_TOD_SLOTS + 1])
+{
+	int k = 0;
+	for (int s = 0; s < OVB_TOD_SLOTS; s++) {
+		bool cut = s % 24 == 0;
+		for (size_t i = 0; i < n && !cut; i++)
+			cut = q[i] && !m[i].level && q[i]->U.tod.has &&
+				ovb_tod_window(&q[i]->U, s) !=
+				ovb_tod_window(&q[i]->U, s - 1);
+		if (cut)
+			start[k++] = s;
+	}
+	start[k] = OVB_TOD_SLOTS;
+	return k;
+}

@@ -12,6 +12,15 @@
       lines in --mode tod, then one line "eq1-plain holds|fails" and
       "eq3-plain holds|fails" for the whole-U test (the paper's Eq. 1 and
       Eq. 3: sigma the (1-O) percentile, rho the token-bucket burst there)
+  tod.py table SERIES OFFSET MIN C O TAU POINTS TSV CAPSULE[:MIN]...
+      compares ovb-report --mode tod -f tsv -t windows (the file TSV) for
+      the same node: a row per run of hours of a day type in which every
+      capsule's window is the same, its Eq. 1 load and Pr(Y > C) (relative
+      1e-9), O_min, status (ok, eq1, eq3, eq1+eq3 or unmeasured, with the
+      capsules unmeasured: the capsules are the apps a, b, ... of one
+      capsule c each, in order) exactly; prints "agree", else each
+      difference and exits 1; CAPSULE:MIN: that capsule's windows merged
+      with a MIN of its own
 
 Nothing here calls the C code: slots from the calendar, the merge rule,
 bins by the documented edges, rho by a direct scan of the samples (exact
@@ -135,6 +144,52 @@ def y_tail(hists, C, g):
     return F(sum(c for j, c in y.items() if j > K), den)
 
 
+def table(tsv, caps, need, win, verdict, nums, C, O):
+    """Compare the windows table of ovb-report (TSV) with the runs of
+    hours in which every capsule's window is the same."""
+    want = []
+    for sl in range(48):
+        if sl % 24 == 0 or any(win[c, sl] != win[c, sl - 1] for c in caps):
+            want.append([sl, sl + 1])
+        else:
+            want[-1][1] = sl + 1
+    rows = [l.rstrip('\n').split('\t') for l in open(tsv)
+            if l.strip() and not l.startswith('#')]
+    head, rows = rows[0], rows[1:]
+    bad = []
+    if len(rows) != len(want):
+        bad.append('%d rows, want %d' % (len(rows), len(want)))
+    for (s, e), r in zip(want, rows):
+        r = dict(zip(head, r))
+        where = '%s %d-%d' % (('weekday', 'weekend')[s // 24], s % 24,
+                              (e - 1) % 24 + 1)
+        got = '%s %s-%s' % (r['days'], r['from_h'], r['to_h'])
+        if got != where:
+            bad.append('row %s, want %s' % (got, where))
+            continue
+        if r['node'] != 'n' or r['res'] != 'cpu' or \
+                float(r['capacity']) != C or float(r['omin']) != O:
+            bad.append('%s: node, res, capacity or omin %s' % (where, r))
+        v = verdict[s] or 'ok'
+        if r['status'] != v:
+            bad.append('%s: status %s, want %s' % (where, r['status'], v))
+        if nums[s] is None:
+            un = ','.join('%s/c' % a for a, c in zip('ab', caps)
+                          if need[c, s] is None)
+            if (r['load'], r['pr'], r['unmeasured']) != ('-', '-', un):
+                bad.append('%s: unmeasured shown as load %s pr %s (%s), '
+                           'want -, -, %s' % (where, r['load'], r['pr'],
+                                              r['unmeasured'], un))
+            continue
+        for k, x in zip(('load', 'pr'), nums[s]):
+            if r[k] == '-' or not abs(F(float(r[k])) - x) <= \
+                    F(1, 10**9) * max(abs(x), F(1, 10**9)):
+                bad.append('%s: %s %s, want %s' % (where, k, r[k],
+                                                   float(x)))
+    print('\n'.join(bad) if bad else 'agree')
+    return 1 if bad else 0
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == 'windows':
@@ -156,37 +211,50 @@ def main():
     (path, off, mn, C, O, tau, points) = (sys.argv[2], int(sys.argv[3]),
         int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]),
         float(sys.argv[7]), int(sys.argv[8]))
-    caps = sys.argv[9:]
+    caps = sys.argv[10 if cmd == 'table' else 9:]
+    # table: CAPSULE:MIN, that capsule's windows made with MIN of its own
+    mins = {c.split(':')[0]: int(c.split(':')[1]) if ':' in c else mn
+            for c in caps}
+    caps = [c.split(':')[0] for c in caps]
     ser, ival = read_series(path, set(caps))
     p = 100 - 100 * O
     keep = F(1) - F(O)
     g = max(WIDTH, C / points)
     # per capsule and slot: (sigma, rho, hist) or None (unmeasured)
-    need = {}
+    need, win = {}, {}
     for c in caps:
-        wins = windows(ser[c], off, mn)
+        wins = windows(ser[c], off, mins[c])
         for days, a, b, s in wins:
             for h in range(a, b):
+                win[c, 24 * days + h] = (days, a)
                 if not s:
                     need[c, 24 * days + h] = None
                     continue
-                sg = pct_edge([v for _, v in s], p)
+                # at least the window's mean, where its curve starts
+                # (below it no finite burst bounds the trace: curve.md)
+                sg = max(F(pct_edge([v for _, v in s], p)),
+                         sum(F(v) for _, v in s) / len(s))
                 hist = {}
                 for _, v in s:
                     k = formats.hist_bin(v, WIDTH)
                     hist[k] = hist.get(k, 0) + 1
                 need[c, 24 * days + h] = (sg, rho(s, ival[c], sg), hist)
-    verdict = []
+    verdict, nums = [], []
     for sl in range(48):
         ns = [need[c, sl] for c in caps]
         if any(x is None for x in ns):
             verdict.append('unmeasured')
+            nums.append(None)
             continue
         load = sum((F(sg) * F(tau) + r) * keep / F(tau) for sg, r, _ in ns)
+        pr = y_tail([h for _, _, h in ns], C, g)
         e1 = load <= F(C)
-        e3 = y_tail([h for _, _, h in ns], C, g) <= F(O)
+        e3 = pr <= F(O)
         verdict.append('' if e1 and e3 else 'eq1' if e3 else 'eq3'
                        if e1 else 'eq1+eq3')
+        nums.append((load, pr))
+    if cmd == 'table':
+        sys.exit(table(sys.argv[9], caps, need, win, verdict, nums, C, O))
     s = 0
     while s < 48:
         e = s + 1

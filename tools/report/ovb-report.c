@@ -17,7 +17,9 @@
  *   node's Pr(Y > C) "computed" and its Eq. 1 load (lib/node.c, the model
  *   ovb-place and ovb-check use, on the plan's qos records, the profiles'
  *   U and the apps file's lower bounds), shown where the plan has no risk
- *   record;
+ *   record; with --mode tod, a node's Eq. 1 load and Pr(Y > C) per
+ *   window of the day are ovb_tod_node's (lib/tod.c, ovb-check --mode
+ *   tod's), and a window a capsule has no samples in shows none;
  * - the same inputs give the same bytes (text, TSV, HTML, SVG);
  * - nothing is written on error: output is made in memory first, -o is
  *   atomic, and a plot file is gnuplot's output into the temporary that is
@@ -40,19 +42,20 @@
 
 enum { OPT_FORMAT = 'f', OPT_TABLE = 't', OPT_PLOT = 'p', OPT_CAPSULE = 'c',
 	OPT_RES = 'r', OPT_NODE = 'n', OPT_INTERVAL = 'I',
-	OPT_NOPLOTS = 0x100, OPT_TITLE, OPT_CONFIG };
+	OPT_NOPLOTS = 0x100, OPT_TITLE, OPT_CONFIG, OPT_MODE };
 
 enum format { F_TEXT, F_TSV, F_HTML };
 enum plot { P_NONE, P_PDF, P_CDF, P_CURVE, P_NODE, P_CLUSTER, P_GAIN,
-	P_TRADE, P_FIT, P_USAGE, P_BACKTEST, NPLOT };
-enum tabid { T_NODES, T_APPS, T_PLACEMENTS, T_REJECTS, T_CAPSULES,
+	P_TRADE, P_FIT, P_USAGE, P_BACKTEST, P_WINDOWS, NPLOT };
+enum tabid { T_NODES, T_WINDOWS, T_APPS, T_PLACEMENTS, T_REJECTS, T_CAPSULES,
 	T_TRACES, T_USAGE, T_GAIN, T_TRADE, T_MARKET, T_FIT, T_BACKTEST,
 	NTABLE };
 
 static const char *const format_names[] = { "text", "tsv", "html" };
 static const char *const plot_names[NPLOT] = { "", "pdf", "cdf", "curve",
-	"node", "cluster", "gain", "trade", "fit", "usage", "backtest" };
-static const char *const table_names[NTABLE] = { "nodes", "apps",
+	"node", "cluster", "gain", "trade", "fit", "usage", "backtest",
+	"" /* windows: the page's only */ };
+static const char *const table_names[NTABLE] = { "nodes", "windows", "apps",
 	"placements", "rejects", "capsules", "traces", "usage", "gain",
 	"trade", "market", "fit", "backtest" };
 
@@ -60,6 +63,7 @@ static const char *const table_names[NTABLE] = { "nodes", "apps",
 struct opts {
 	enum format format;
 	bool format_given, noplots, title_given, png;
+	bool tod;                        /* --mode tod: the windows table */
 	enum plot plot;
 	unsigned tables;                 /* a bit per table; 0: all */
 	const char *capsule, *node, *config;
@@ -75,9 +79,15 @@ static const struct argp_option options[] = {
 	  "exact numbers in base units, for pipelines) or html (one "
 	  "self-contained page: every table and plot)", 0 },
 	{ "table", OPT_TABLE, "NAME[,NAME...]", 0,
-	  "Only these tables (in html, with their plots): nodes, apps, "
+	  "Only these tables (in html, with their plots): nodes, windows, apps, "
 	  "placements, rejects, capsules, traces, usage, gain, trade, market, "
 	  "fit, backtest (default: every one the inputs allow)", 0 },
+	{ "mode", OPT_MODE, "MODE", 0,
+	  "The plan's mode, as ovb-check --mode: eq1 (default) or tod (made "
+	  "by ovb-place --mode tod; the plan does not record it): adds the "
+	  "windows table, per node, resource and window of the day its Eq. 1 "
+	  "load and Pr(Y > C) against O_min (lib/tod.c, ovb-check --mode tod's "
+	  "numbers)", 0 },
 	{ "interval", OPT_INTERVAL, "SECONDS", 0,
 	  "Usage over time: the measurement interval I of ovb-onoff inputs "
 	  "(default: the interval of the capsule's profile or usage "
@@ -203,6 +213,25 @@ static const char doc[] =
 	"The nodes table shows the plan's Pr(Y > C) next to this one; a "
 	"difference is warned about.  The node model is ovb-place's and "
 	"ovb-check's (formats/plan.md), on the plan's qos records.\n\n"
+	"With --mode tod (a plan of ovb-place --mode tod, on profiles with "
+	"time-of-day windows, ovb-usage --tod; the plan does not record its "
+	"mode) the windows table shows, per node and rate resource, a row per "
+	"window of the day: the hours of a weekday or a weekend day in which "
+	"every capsule's window is the same (on the windows' clock, UTC + "
+	"their offset), its capacity, the Eq. 1 load and Pr(Y > C) in that "
+	"window as ovb-check --mode tod computes them (lib/tod.c: each "
+	"capsule's sigma the window's (1-O) percentile and rho its curve "
+	"there, Y the windows' U convolved), O_min, and the status: ok, over "
+	"C (Eq. 1), over O (Eq. 3), or unmeasured when a capsule has no "
+	"samples in the window (no load or Pr(Y > C) shown: never taken as "
+	"0).  TSV: from_h and to_h the window's hours [from, to), offset_s "
+	"the clock's offset in s, status ok, eq1, eq3, eq1+eq3 or "
+	"unmeasured (ovb-check's kinds), unmeasured the capsules without "
+	"samples.  Members whose windows have different clocks are an error "
+	"(65, at the plan's place record).  The page draws, per "
+	"node and resource, the Eq. 1 load against C and Pr(Y > C) against "
+	"O_min per hour of a weekday and a weekend day (unmeasured hours "
+	"crossed, Pr(Y > C) = 0 on the log scale's floor).\n\n"
 	"Plots need gnuplot (Debian package gnuplot-nox); OVB_GNUPLOT names "
 	"another binary.  Without it, text and TSV tables still work, and "
 	"plots exit with status 69.\n\n"
@@ -210,6 +239,7 @@ static const char doc[] =
 	"  ovb-report fixtures.profile              the capsules table\n"
 	"  ovb-report cluster plan *.profile        every table of a plan\n"
 	"  ovb-report -f tsv -t nodes cluster plan *.profile | cut -f1,2,8,10\n"
+	"  ovb-report --mode tod -t windows cluster plan *.profile\n"
 	"  ovb-report -f html cluster plan *.profile runs.gain -o report.html\n"
 	"  ovb-report -p pdf -c web -r cpu web.profile -o web-cpu.svg\n"
 	"  ovb-report -p node -n n1 -r cpu cluster plan *.profile -o n1.png\n"
@@ -242,7 +272,7 @@ parse_tables(struct argp_state *st, const char *arg)
 	    t = strtok_r(NULL, ",", &save)) {
 		int i = lookup(table_names, NTABLE, t);
 		if (i < 0)
-			argp_error(st, "--table: unknown table '%s' (nodes, apps, "
+			argp_error(st, "--table: unknown table '%s' (nodes, windows, apps, "
 				"placements, rejects, capsules, traces, usage, gain, "
 				"trade, market, fit, backtest)", t);
 		o->tables |= 1u << i;
@@ -301,13 +331,19 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--config: '%s' is not a name", arg);
 		o->config = arg;
 		return 0;
+	case OPT_MODE:
+		if (strcmp(arg, "tod") && strcmp(arg, "eq1"))
+			argp_error(st, "--mode: '%s' is not eq1 or tod", arg);
+		o->tod = !strcmp(arg, "tod");
+		return 0;
 	case OPT_NOPLOTS: o->noplots = true; return 0;
 	case OPT_TITLE: o->title = arg; o->title_given = true; return 0;
 	case ARGP_KEY_SUCCESS:
 		if (o->plot && (o->format_given || o->tables || o->noplots ||
-		    o->title_given))
+		    o->title_given || o->tod))
 			argp_error(st, "--plot draws one plot; --format, --table, "
-				"--no-plots and --title are for tables and pages");
+				"--mode, --no-plots and --title are for tables and "
+				"pages");
 		if (!o->plot && (o->capsule || o->node || o->res >= 0))
 			argp_error(st, "--capsule, --node and --res choose what "
 				"--plot draws");
@@ -771,6 +807,11 @@ struct nres {
 	                                   placer and ovb-check decide):
 	                                   Eq. 1, grid, Pr(Y > C), Eq. 3;
 	                                   mem: exposure, limits */
+	/* --mode tod, a rate resource with members: the node's test per
+	 * window (lib/tod.c, ovb-check --mode tod's) and its windows */
+	struct ovb_tod_stat *tod;
+	const struct ovb_qos **q;       /* the members' profile blocks */
+	int run[OVB_TOD_SLOTS + 1], nrun;
 };
 
 /* A placed capsule's needs on resource r: the plan's qos record (the
@@ -792,12 +833,49 @@ need_of(const struct report *rep, const struct ovb_placed *pl, int r)
 		.limit = r == OVB_MEM ? pl->limit : 0 };
 }
 
-static void
+/* --mode tod: nr's test per window of the day, on the members' windows
+ * (lib/tod.c, the code ovb-check --mode tod decides by); 0, or 65 when
+ * the members' windows have different clocks. */
+static int
+build_tod(const struct report *rep, struct nres *nr)
+{
+	const struct inputs *in = &rep->in;
+	nr->q = ovb_xcalloc(nr->nmem, sizeof *nr->q);
+	for (size_t j = 0; j < nr->nmem; j++) {
+		const struct ovb_placed *pl = &in->plan.p[nr->mem[j]];
+		const struct row *row = pl->profile ? profile_row(rep,
+			pl->profile, nr->res) : NULL;
+		nr->q[j] = row ? row->q : NULL;
+	}
+	nr->tod = ovb_xmalloc(sizeof *nr->tod);
+	const char *why = NULL;
+	if (ovb_tod_node(nr->need, nr->q, nr->nmem, nr->cap, in->plan.grid,
+	    nr->tod, &why)) {
+		/* the first member on another clock than the first's */
+		size_t a = nr->nmem, b = nr->nmem;
+		for (size_t j = 0; j < nr->nmem; j++)
+			if (nr->q[j] && nr->q[j]->U.tod.has) {
+				if (a == nr->nmem)
+					a = j;
+				else if (nr->q[j]->U.tod.offset !=
+				    nr->q[a]->U.tod.offset && b == nr->nmem)
+					b = j;
+			}
+		const struct ovb_placed *pl = &in->plan.p[nr->mem[b < nr->nmem ?
+			b : nr->nmem - 1]];
+		return ovb_err_at(in->plan_file, pl->line, "node %s %s: %s "
+			"(--mode tod)", nr->node->name, ovb_res_name(nr->res), why);
+	}
+	nr->nrun = ovb_tod_runs(nr->need, nr->q, nr->nmem, nr->run);
+	return 0;
+}
+
+static int
 build_nodes(struct report *rep)
 {
 	struct inputs *in = &rep->in;
 	if (!in->cluster_file)
-		return;
+		return 0;
 	rep->nres = ovb_xcalloc(in->cluster.n * OVB_NCAP, sizeof *rep->nres);
 	for (size_t i = 0; i < in->cluster.n; i++)
 		for (int r = 0; r < OVB_NCAP; r++) {
@@ -825,6 +903,10 @@ build_nodes(struct report *rep)
 					nr->risk = &in->plan.risk[j];
 			ovb_nstate_judge(nr->need, nr->nmem, nr->node, r,
 				in->plan.grid, &nr->v);
+			int st;
+			if (rep->o->tod && in->plan_file && r != OVB_MEM &&
+			    nr->nmem && (st = build_tod(rep, nr)))
+				return st;
 			const struct ovb_noderisk *k = nr->risk;
 			double pr = nr->v.st.pr;
 			if (k && fabs(k->risk - pr) > 1e-9 + 1e-9 * pr && !ovb_quiet) {
@@ -836,6 +918,7 @@ build_nodes(struct report *rep)
 					ovb_fmt_real(b, pr));
 			}
 		}
+	return 0;
 }
 
 /* What the tables show: the plan's numbers where it has them. */
@@ -1301,6 +1384,182 @@ table_nodes(const struct report *rep, struct ovb_table *t)
 	}
 }
 
+/* ---- windows (--mode tod): each node's test per window of the day ---- */
+
+/* The clock of nr's windows ("UTC+02:00"; the first member's with windows,
+ * ovb_tod_node having refused others), or NULL. */
+static char *
+clock_text(const struct nres *nr, int64_t *offset)
+{
+	for (size_t j = 0; j < nr->nmem; j++)
+		if (nr->q[j] && nr->q[j]->U.tod.has) {
+			long long o = nr->q[j]->U.tod.offset, a = llabs(o);
+			*offset = o;
+			return ovb_xasprintf("UTC%c%02lld:%02lld%s", o < 0 ? '-' :
+				'+', a / 3600, a % 3600 / 60, a % 60 ? "+" : "");
+		}
+	return NULL;
+}
+
+static const struct ovb_tcol window_cols[] = {
+	{ "node", "node", NULL, OVB_TC_BOTH },
+	{ "res", "res", NULL, OVB_TC_BOTH },
+	{ "days", "days", NULL, OVB_TC_BOTH },
+	{ "hours", NULL, NULL, OVB_TC_TEXT | OVB_TC_NUM },
+	{ NULL, "from_h", NULL, OVB_TC_TSV },
+	{ NULL, "to_h", NULL, OVB_TC_TSV },
+	{ "clock", "offset_s", NULL, OVB_TC_BOTH },
+	{ "capacity", "capacity", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "Eq.1 load", "load", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "Pr(Y>C)", "pr", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "O_min", "omin", NULL, OVB_TC_BOTH | OVB_TC_NUM },
+	{ "status", "status", NULL, OVB_TC_BOTH | OVB_TC_CHECK },
+	{ NULL, "unit", NULL, OVB_TC_TSV },
+	{ NULL, "grid", NULL, OVB_TC_TSV },
+	{ NULL, "unmeasured", NULL, OVB_TC_TSV },
+};
+
+/* The members of nr without samples in slot s ("a/c,b/d"). */
+static char *
+unmeasured_text(const struct report *rep, const struct nres *nr, int s)
+{
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&t, &len);
+	bool any = false;
+	for (size_t i = 0; i < nr->nmem; i++) {
+		struct ovb_need w;
+		if (ovb_tod_need(&nr->need[i], nr->q[i], s, &w))
+			continue;
+		const struct ovb_placed *pl = &rep->in.plan.p[nr->mem[i]];
+		fprintf(f, "%s%s/%s", any ? "," : "", pl->app, pl->capsule);
+		any = true;
+	}
+	fclose(f);
+	return t;
+}
+
+static void
+table_windows(const struct report *rep, struct ovb_table *t)
+{
+	t->title = "Windows: Pr(Y > C) per node and window of the day "
+		"(--mode tod)";
+	t->note = "a row per node, resource and window: the hours of a "
+		"weekday or weekend day in which each capsule's window "
+		"(ovb-usage --tod) is the same, on the windows' clock (UTC + "
+		"their offset); Eq. 1 load and Pr(Y > C) as ovb-check --mode "
+		"tod computes them in that window (lib/tod.c: each capsule's "
+		"sigma the window's (1-O) percentile, rho its curve there, Y the "
+		"windows' U convolved), against O_min; unmeasured: a capsule has "
+		"no samples in the window, nothing decided there (never taken "
+		"as 0).  The plan holds in mode tod when every row is ok; the "
+		"nodes table's check is the whole-U test";
+	OVB_TABLE_COLS(t, window_cols);
+	for (size_t i = 0; i < rep->nnres; i++) {
+		const struct nres *nr = &rep->nres[i];
+		if (!nr->tod)
+			continue;
+		const char *u = ovb_res_rate_unit(nr->res);
+		int64_t off = 0;
+		char *clock = clock_text(nr, &off);
+		for (int k = 0; k < nr->nrun; k++) {
+			int s = nr->run[k], e = nr->run[k + 1];
+			const struct ovb_nodestat *ns = &nr->tod->slot[s];
+			bool me = nr->tod->measured[s];
+			bool ok = me && ns->eq1_ok && ns->eq3_ok;
+			ovb_table_row(t, !ok);
+			ovb_table_put(t, ovb_xstrdup(nr->node->name), NULL);
+			ovb_table_put(t, ovb_xstrdup(ovb_res_name(nr->res)), NULL);
+			ovb_table_put(t, ovb_xstrdup(ovb_tod_days_name(s / 24)),
+				NULL);
+			int from = s % 24, to = (e - 1) % 24 + 1;
+			ovb_table_put(t, ovb_xasprintf("%d-%d h", from, to), NULL);
+			ovb_table_put(t, NULL, ovb_xasprintf("%d", from));
+			ovb_table_put(t, NULL, ovb_xasprintf("%d", to));
+			if (clock)
+				ovb_table_put(t, ovb_xstrdup(clock), ovb_xasprintf(
+					"%lld", (long long)off));
+			else
+				ovb_table_put(t, dash(), NULL);
+			ovb_table_put(t, ovb_plot_qty(nr->cap, u), xreal(nr->cap));
+			bool pr_ok = me && ns->pr == ns->pr;
+			ovb_table_put(t, me ? ovb_plot_qty(ns->eq1.load, u) : dash(),
+				me ? xreal(ns->eq1.load) : NULL);
+			ovb_table_put(t, pr_ok ? ovb_plot_qty(ns->pr, NULL) : dash(),
+				pr_ok ? xreal(ns->pr) : NULL);
+			double omin = me ? ns->eq1.omin : nr->v.st.eq1.omin;
+			ovb_table_put(t, ovb_plot_qty(omin, NULL), xreal(omin));
+			char *un = me ? dash() : unmeasured_text(rep, nr, s);
+			if (!me)
+				ovb_table_put(t, ovb_xasprintf("unmeasured: %s has no "
+					"samples", un), ovb_xstrdup("unmeasured"));
+			else if (ok)
+				ovb_table_put(t, ovb_xstrdup("ok"), NULL);
+			else
+				ovb_table_put(t, ovb_xstrdup(!ns->eq1_ok &&
+					!ns->eq3_ok ? "over C and O (Eq.1+Eq.3)" :
+					!ns->eq1_ok ? "over C (Eq.1)" : "over O (Eq.3)"),
+					ovb_xstrdup(!ns->eq1_ok && !ns->eq3_ok ?
+					"eq1+eq3" : !ns->eq1_ok ? "eq1" : "eq3"));
+			ovb_table_put(t, NULL, ovb_xstrdup(u));
+			ovb_table_put(t, NULL, me && ns->g ? xreal(ns->g) : dash());
+			ovb_table_put(t, NULL, un);
+		}
+		free(clock);
+	}
+}
+
+/* The page's plot of nr per hour of the day (lib/plot.c). */
+static void
+windows_script(const struct report *rep, FILE *g, const struct nres *nr)
+{
+	double load[OVB_TOD_SLOTS], pr[OVB_TOD_SLOTS];
+	for (int s = 0; s < OVB_TOD_SLOTS; s++) {
+		load[s] = nr->tod->slot[s].eq1.load;
+		pr[s] = nr->tod->slot[s].pr;
+	}
+	int64_t off;
+	char *clock = clock_text(nr, &off);
+	struct ovb_plot_windows w = { nr->node->name, nr->res, nr->nmem,
+		nr->cap, nr->v.st.eq1.omin, clock ? clock :
+		"UTC: no capsule has windows", nr->tod->measured, load, pr };
+	ovb_plot_windows(g, rep->o->png, &w);
+	free(clock);
+}
+
+static int figure(struct report *rep, FILE *f, enum plot kind,
+	const struct pick *w, const char *caption, bool wide);
+
+/* The windows table's figures: a node and resource each. */
+static int
+window_figures(struct report *rep, FILE *f)
+{
+	int st = 0;
+	bool any = false;
+	for (size_t k = 0; k < rep->nnres && !st; k++) {
+		const struct nres *nr = &rep->nres[k];
+		if (!nr->tod)
+			continue;
+		if (!any)
+			fputs("<h3>Eq. 1 and Eq. 3 per hour of the day</h3>\n"
+			      "<div class=\"figs\">\n", f);
+		any = true;
+		char *c = ovb_xasprintf("Node %s, %s, per hour of a weekday and "
+			"a weekend day: the Eq. 1 load of its %zu capsule%s in the "
+			"window holding the hour against the capacity C (top), and "
+			"Pr(Y > C) on a log scale against O_min (bottom); a cross: "
+			"an hour a capsule has no samples in, not decided.",
+			nr->node->name, ovb_res_name(nr->res), nr->nmem,
+			nr->nmem == 1 ? "" : "s");
+		st = figure(rep, f, P_WINDOWS, &(struct pick){ .nr = nr }, c,
+			false);
+		free(c);
+	}
+	if (any)
+		fputs("</div>\n", f);
+	return st;
+}
+
 /* ---- applications: each one's capsules, nodes and risks; rejections with
  * what the nearest node lacks ---- */
 
@@ -1532,6 +1791,7 @@ table_possible(const struct report *rep, enum tabid id)
 	switch (id) {
 	case T_NODES: return in->cluster_file != NULL && (in->plan_file ||
 		!market_given(rep));
+	case T_WINDOWS: return rep->o->tod && in->plan_file && in->cluster_file;
 	case T_APPS: case T_PLACEMENTS: case T_REJECTS:
 		return in->plan_file != NULL;
 	case T_CAPSULES: return rep->nrows > 0;
@@ -1551,6 +1811,7 @@ table_possible(const struct report *rep, enum tabid id)
 }
 
 static const char *const table_needs[NTABLE] = { "an ovb-cluster file",
+	"--mode tod, an ovb-plan and its ovb-cluster file",
 	"an ovb-plan file", "an ovb-plan file", "an ovb-plan file",
 	"an ovb-profile or ovb-usage file",
 	"a profile, usage or curve file with trace records",
@@ -1588,7 +1849,8 @@ check_tables(const struct report *rep)
 /* The maker of each table, a row per table. */
 static void (*const table_make[NTABLE])(const struct report *,
 	struct ovb_table *) = {
-	[T_NODES] = table_nodes, [T_APPS] = table_apps,
+	[T_NODES] = table_nodes, [T_WINDOWS] = table_windows,
+	[T_APPS] = table_apps,
 	[T_PLACEMENTS] = table_placements, [T_REJECTS] = table_rejects,
 	[T_CAPSULES] = table_capsules, [T_TRACES] = table_traces,
 	[T_USAGE] = table_usage, [T_GAIN] = table_gain,
@@ -1776,6 +2038,7 @@ script(const struct report *rep, FILE *g, enum plot kind, const struct pick *w)
 	case P_FIT: ovb_plot_fit(g, o->png, &in->fit); break;
 	case P_USAGE: tl_script(rep, g, w->tl); break;
 	case P_BACKTEST: bt_script(rep, g, w->group); break;
+	case P_WINDOWS: windows_script(rep, g, w->nr); break;
 	case P_NONE: case NPLOT: break;
 	}
 }
@@ -1831,7 +2094,7 @@ plot_select(const struct report *rep, enum plot kind, struct pick *w)
 			return OVB_EUSAGE;
 		}
 		return bt_select(rep, &w->group);
-	case P_NONE: case NPLOT:
+	case P_WINDOWS: case P_NONE: case NPLOT:
 		break;
 	}
 	return OVB_ESOFT;
@@ -2201,7 +2464,8 @@ html_page(struct report *rep, FILE *f)
 		fputs("</code>", f);
 	}
 	fputs("</p>\n<nav>", f);
-	static const char *const heads[NTABLE] = { "Nodes", "Applications",
+	static const char *const heads[NTABLE] = { "Nodes", "Windows",
+		"Applications",
 		"Placements", "Rejected applications", "Capsules", "Traces",
 		"Usage over time", "Overbooking gain", "Trading", "Market",
 		"Capacity against O", "Backtest" };
@@ -2231,6 +2495,8 @@ html_page(struct report *rep, FILE *f)
 			ovb_table_html(f, &t);
 		if (id == T_NODES && plots_on(rep) && !st)
 			st = node_figures(rep, f);
+		if (id == T_WINDOWS && plots_on(rep) && !st)
+			st = window_figures(rep, f);
 		if (id == T_CAPSULES && plots_on(rep))
 			for (size_t k = 0; k < rep->nrows && !st; k++)
 				st = capsule_figures(rep, f, &rep->rows[k], k);
@@ -2360,6 +2626,8 @@ free_all(struct report *rep)
 	for (size_t i = 0; i < rep->nnres; i++) {
 		free(rep->nres[i].mem);
 		free(rep->nres[i].need);
+		free(rep->nres[i].tod);
+		free(rep->nres[i].q);
 	}
 	free(rep->nres);
 	free(rep->gains);
@@ -3503,8 +3771,9 @@ main(int argc, char **argv)
 		status = build_tl(rep);
 	if (!status)
 		status = check_plan(rep);
+	if (!status)
+		status = build_nodes(rep);
 	if (!status) {
-		build_nodes(rep);
 		build_gains(rep);
 		status = rep->o->plot ? do_plot(rep) : check_tables(rep);
 		if (!status && !rep->o->plot)
