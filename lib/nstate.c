@@ -7,7 +7,9 @@
  * with Pr(Y > C) and a cache of Y's tail sums.  The tests of a capsule
  * against it: Eq. 1 (ovb_nstate_eq1), Eq. 3 against the least tolerance
  * with the capsule included (ovb_nstate_eq3; in the nsigma mode the
- * N-sigma test of lib/nsigma.c instead), memory's limits within the
+ * N-sigma test of lib/nsigma.c instead; in the joint mode Eq. 1 and 3 of
+ * a rate give way to lib/joint.c's test on the members' samples, kept as
+ * running sums per slot: ovb_nstate_joint), memory's limits within the
  * node's capacity and reclaimable pool (ovb_nstate_mem_ok), --target
  * (ovb_nstate_target), and whether a node as it is breaks a rule
  * (ovb_nstate_broken).  A node read from a plan (ovb-check, ovb-report) is
@@ -44,6 +46,8 @@ ovb_nstate_free(struct ovb_nstate *nd)
 		ovb_pmf_free(&nd->r[r].y);
 		free(nd->r[r].tail);
 		free(nd->r[r].members);
+		free(nd->r[r].jsum);
+		free(nd->r[r].jcnt);
 	}
 	free(nd->wary);
 }
@@ -108,6 +112,47 @@ count_len(struct ovb_nres *nr, const struct ovb_need *n, double g)
 	nr->sumlen += k;
 }
 
+/* The joint mode's running sums: n's samples added slot by slot, in the
+ * order the members came (ovb_joint_over's bound holds for any order). */
+static void
+joint_add(struct ovb_nres *nr, const struct ovb_need *n)
+{
+	if (!nr->jsum) {
+		nr->jsum = ovb_xcalloc(n->jn + 1, sizeof *nr->jsum);
+		nr->jcnt = ovb_xcalloc(n->jn + 1, sizeof *nr->jcnt);
+	}
+	for (size_t k = 0; k < n->jn; k++)
+		if (!isnan(n->jv[k])) {
+			nr->jslots += !nr->jcnt[k];
+			nr->jsum[k] += n->jv[k];
+			nr->jcnt[k]++;
+		}
+}
+
+void
+ovb_nstate_joint(const struct ovb_nres *nr, const struct ovb_need *n,
+	double cap, struct ovb_joint_stat *st)
+{
+	*st = (struct ovb_joint_stat){ .first_over = SIZE_MAX,
+		.omin = nr->ncap ? fmin(nr->omin, n->O) : n->O };
+	for (size_t k = 0; k < n->jn; k++) {
+		double x = n->jv[k];
+		bool has = !isnan(x);
+		size_t c = nr->jcnt ? nr->jcnt[k] : 0;
+		if (!c && !has)
+			continue;
+		st->slots++;
+		double s = (c ? nr->jsum[k] : 0) + (has ? x : 0);
+		if (ovb_joint_over(nr->members, nr->nmembers, n, k, s, c + has,
+		    cap)) {
+			if (!st->over)
+				st->first_over = k;
+			st->over++;
+		}
+	}
+	st->ok = ovb_frac_le(st->over, st->slots, st->omin);
+}
+
 void
 ovb_nstate_add(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
 	const struct ovb_need *n, double cap)
@@ -123,6 +168,8 @@ ovb_nstate_add(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
 	nr->omin = nr->ncap == 0 || n->O < nr->omin ? n->O : nr->omin;
 	nr->ncap++;
 	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
+	if (n->joint)
+		joint_add(nr, n);
 	if (!nr->g && !n->h) {
 		/* Y is the exact sum of the plain reservations */
 		nr->risk = ovb_eq3_decide(nr->members, nr->nmembers, NULL, 0, cap,
@@ -348,6 +395,15 @@ ovb_nstate_broken(const struct ovb_nstate *nd, int *res)
 		double cap = nd->n->cap[r];
 		if (!nr->nmembers)
 			continue;
+		if (nr->members[0].joint) {     /* its test in place of both */
+			struct ovb_joint_stat st;
+			ovb_joint_judge(nr->members, nr->nmembers, NULL, cap, &st);
+			if (!st.ok) {
+				*res = r;
+				return true;
+			}
+			continue;
+		}
 		bool ok = ovb_eq1_holds(nr->members, nr->nmembers, NULL, cap) &&
 			(r != OVB_MEM || ovb_mem_limits_hold(nr->members,
 			nr->nmembers, NULL, cap, nd->n->pool)) &&
@@ -375,6 +431,8 @@ ovb_nstate_judge(const struct ovb_need *m, size_t n,
 	*v = (struct ovb_nverdict){ .limits_ok = true };
 	ovb_node_stat(m, n, C, points, &v->st);
 	v->grid_ok = ovb_grid_holds(m, n, NULL, v->st.g);
+	if (n && m[0].joint)
+		ovb_joint_judge(m, n, NULL, C, &v->joint);
 	if (r == OVB_MEM) {
 		v->exposure = ovb_mem_exposure(m, n, v->st.g, C);
 		v->limits_ok = ovb_mem_limits_hold(m, n, NULL, C, node->pool);
