@@ -1370,6 +1370,10 @@ main(int argc, char **argv)
 		ovb_warn("--mode joint needs its samples: --series FILE");
 		return OVB_EUSAGE;
 	}
+	if (opt_tod && ovb_cliopt_joint.series) {
+		ovb_warn("--series is the samples of --mode joint, not of tod");
+		return OVB_EUSAGE;
+	}
 	if (ovb_cliopt_joint.series &&
 	    (status = ovb_joint_load(&ovb_cliopt_joint, &jss, &jt))) {
 		ovb_series_free(&jss);

@@ -236,6 +236,11 @@ main(int argc, char **argv)
 		ovb_warn("--mode joint needs its samples: --series FILE");
 		return OVB_EUSAGE;
 	}
+	if (Q.mode_given && !opt_joint && ovb_cliopt_joint.series) {
+		ovb_warn("--series is the samples of --mode joint, not of the "
+			"mode given");
+		return OVB_EUSAGE;
+	}
 	Q.grid = ovb_cliopt_grid;
 	/* --mode joint's samples, kept to the exit as the plan is */
 	static struct ovb_series_set jss;
