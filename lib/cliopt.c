@@ -125,8 +125,8 @@ static const struct argp_option joint_options[] = {
 	{ "series", OPT_SERIES, "FILE", 0,
 	  "The ovb-series file of --mode joint: a capsule's samples of cpu, "
 	  "net and net-rx are the series named as its profile (a capsule "
-	  "without one, or without a sample in the window, is refused, never "
-	  "read as 0)", 0 },
+	  "without one, or without a sample in the window, is never read as "
+	  "0: ovb-place rejects it, ovb-check reports it unmeasured)", 0 },
 	{ "from", OPT_FROM, "T", 0,
 	  "Only the slots at T [s since the epoch] and after (default: the "
 	  "file's first)", 0 },

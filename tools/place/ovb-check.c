@@ -15,7 +15,11 @@
  * Eq. 3 of the rate resources are decided in each of the 48 hours of a
  * weekday and a weekend day instead (lib/tod.c, ovb_tod_node), on the
  * members' time-of-day windows; an hour where a member has no samples is
- * reported (unmeasured), never decided as if its usage were 0.
+ * reported (unmeasured), never decided as if its usage were 0.  With
+ * --mode joint --series FILE (or a plan of mode joint), lib/joint.c's test
+ * on the members' aligned samples replaces Eq. 1 and Eq. 3 of the rates,
+ * decided by ovb_nstate_judge as ovb-place decides it (violation joint; a
+ * capsule without samples: unmeasured).
  *
  * Invariants: every input is read and cross-checked before anything is
  * written, so bad input (status 65, with FILE:LINE) leaves stdout empty;
@@ -99,7 +103,10 @@ static const char doc[] =
 	"a node the kernel would not admit, as ovb-enforce would refuse "
 	"it), expired (with --at T: the plan's valid-until, or the earliest "
 	"forecast of its profiles, is at or before T), unmeasured (--mode tod: "
-	"a window where a capsule has no samples), beyond-forecast (the "
+	"a window where a capsule has no samples; --mode joint: a capsule "
+	"without samples), joint (--mode joint: more than O_min of the slots "
+	"where a capsule of the node has a sample are above C), "
+	"beyond-forecast (the "
 	"plan's valid-until is after the earliest forecast of its profiles, "
 	"when every cpu, net and net-rx profile carries one).\n\n"
 	"Eq. 3 is decided exactly: Pr(Y > C) as a rational from the "
@@ -112,6 +119,8 @@ static const char doc[] =
 	"  ovb-check c.txt old.apps new.apps plan2.txt *.profile  (a stream)\n"
 	"  ovb-check --mode tod c.txt a.txt plan.txt *.profile  (per hour "
 	"of the day)\n"
+	"  ovb-check --mode joint --series week.series c.txt a.txt plan.txt "
+	"*.profile\n"
 	"  ovb-check -t sched-deadline,tc c.txt a.txt plan.txt *.profile  "
 	"(enforceable too)\n"
 	"  CI gate, failing the job on a violation (1) or bad input (65):\n"

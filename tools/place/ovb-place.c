@@ -102,7 +102,9 @@ static const char doc[] =
 	"  ovb-place -p tolerance cluster.txt more.apps *.profile plan.txt "
 	"-o plan2.txt\n"
 	"  ovb-place cluster.txt apps.txt *.profile | ovb-check cluster.txt "
-	"apps.txt *.profile -\n\n"
+	"apps.txt *.profile -\n"
+	"  ovb-place --mode joint --series week.series -p "
+	"first-fit-decreasing cluster.txt apps.txt *.profile\n\n"
 	OVB_EXIT_DOC;
 
 static error_t
