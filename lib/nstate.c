@@ -46,9 +46,12 @@ ovb_nstate_free(struct ovb_nstate *nd)
 		ovb_pmf_free(&nd->r[r].y);
 		free(nd->r[r].tail);
 		free(nd->r[r].members);
-		free(nd->r[r].jsum);
-		free(nd->r[r].jcnt);
+		if (nd->joint) {
+			free(nd->joint->sum[r]);
+			free(nd->joint->cnt[r]);
+		}
 	}
+	free(nd->joint);
 	free(nd->wary);
 }
 
@@ -114,35 +117,41 @@ count_len(struct ovb_nres *nr, const struct ovb_need *n, double g)
 
 /* The joint mode's running sums: n's samples added slot by slot, in the
  * order the members came (ovb_joint_over's bound holds for any order). */
-static void
-joint_add(struct ovb_nres *nr, const struct ovb_need *n)
+void
+ovb_nstate_joint_add(struct ovb_nstate *nd, int r, const struct ovb_need *n)
 {
-	if (!nr->jsum) {
-		nr->jsum = ovb_xcalloc(n->jn + 1, sizeof *nr->jsum);
-		nr->jcnt = ovb_xcalloc(n->jn + 1, sizeof *nr->jcnt);
+	if (!nd->joint)
+		nd->joint = ovb_xcalloc(1, sizeof *nd->joint);
+	struct ovb_njoint *j = nd->joint;
+	if (!j->sum[r]) {
+		j->sum[r] = ovb_xcalloc(n->jn + 1, sizeof *j->sum[r]);
+		j->cnt[r] = ovb_xcalloc(n->jn + 1, sizeof *j->cnt[r]);
 	}
 	for (size_t k = 0; k < n->jn; k++)
 		if (!isnan(n->jv[k])) {
-			nr->jslots += !nr->jcnt[k];
-			nr->jsum[k] += n->jv[k];
-			nr->jcnt[k]++;
+			j->sum[r][k] += n->jv[k];
+			j->cnt[r][k]++;
 		}
 }
 
 void
-ovb_nstate_joint(const struct ovb_nres *nr, const struct ovb_need *n,
-	double cap, struct ovb_joint_stat *st)
+ovb_nstate_joint(const struct ovb_nstate *nd, int r,
+	const struct ovb_need *n, struct ovb_joint_stat *st)
 {
+	const struct ovb_nres *nr = &nd->r[r];
+	const double *sum = nd->joint ? nd->joint->sum[r] : NULL;
+	const uint32_t *cnt = nd->joint ? nd->joint->cnt[r] : NULL;
+	double cap = nd->n->cap[r];
 	*st = (struct ovb_joint_stat){ .first_over = SIZE_MAX,
 		.omin = nr->ncap ? fmin(nr->omin, n->O) : n->O };
 	for (size_t k = 0; k < n->jn; k++) {
 		double x = n->jv[k];
 		bool has = !isnan(x);
-		size_t c = nr->jcnt ? nr->jcnt[k] : 0;
+		size_t c = cnt ? cnt[k] : 0;
 		if (!c && !has)
 			continue;
 		st->slots++;
-		double s = (c ? nr->jsum[k] : 0) + (has ? x : 0);
+		double s = (c ? sum[k] : 0) + (has ? x : 0);
 		if (ovb_joint_over(nr->members, nr->nmembers, n, k, s, c + has,
 		    cap)) {
 			if (!st->over)
@@ -168,8 +177,6 @@ ovb_nstate_add(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
 	nr->omin = nr->ncap == 0 || n->O < nr->omin ? n->O : nr->omin;
 	nr->ncap++;
 	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
-	if (n->joint)
-		joint_add(nr, n);
 	if (!nr->g && !n->h) {
 		/* Y is the exact sum of the plain reservations */
 		nr->risk = ovb_eq3_decide(nr->members, nr->nmembers, NULL, 0, cap,

@@ -573,7 +573,7 @@ eq3_tests(const struct capsule *cp, const struct ovb_nstate *nd)
 		struct ovb_joint_stat st;
 		if (!cp->need[r].used)
 			continue;
-		ovb_nstate_joint(&nd->r[r], &cp->need[r], nd->n->cap[r], &st);
+		ovb_nstate_joint(nd, r, &cp->need[r], &st);
 		if (!st.ok)
 			return W_JOINT;
 	}
@@ -1303,6 +1303,8 @@ add_capsule(struct ovb_nstate *nd, const struct ovb_need need[OVB_NCAP], size_t 
 		if (need[r].used) {
 			check_intervals(nd, r, &need[r]);
 			ovb_nstate_add(&E->ns, &nd->r[r], &need[r], nd->n->cap[r]);
+			if (need[r].joint)
+				ovb_nstate_joint_add(nd, r, &need[r]);
 			E->total_load[r] += ovb_eq1_term(&need[r], need[r].tau);
 			E->total_n[r]++;
 		}
@@ -1461,7 +1463,7 @@ lacks(FILE *f, const struct capsule *cp, const struct ovb_nstate *nd)
 			continue;
 		if (n->joint) {         /* no "needs X more": the count */
 			struct ovb_joint_stat st;
-			ovb_nstate_joint(nr, n, cap, &st);
+			ovb_nstate_joint(nd, r, n, &st);
 			if (!st.ok)
 				fprintf(f, ", %s joint: %zu of %zu slots above C=%g "
 					"%s, more than O_min=%g", ovb_res_name(
@@ -1537,8 +1539,7 @@ shortfall(const struct capsule *cp, const struct ovb_nstate *nd)
 			continue;
 		if (cp->need[r].joint) {  /* the fraction of slots above O */
 			struct ovb_joint_stat st;
-			ovb_nstate_joint(&nd->r[r], &cp->need[r], nd->n->cap[r],
-				&st);
+			ovb_nstate_joint(nd, r, &cp->need[r], &st);
 			rel = fmax(rel, (double)st.over / (double)st.slots -
 				st.omin);
 			continue;
