@@ -14,12 +14,16 @@
  * are rows of one table (policies[] below): a name and the score of a
  * feasible node.
  * A node's state (incremental Eq. 1, Y for Eq. 3, memory) and the tests
- * of one more capsule against it are lib/nstate.c's.
+ * of one more capsule against it are lib/nstate.c's.  Modes replace the
+ * rate tests: tod per hour of the day (lib/tod.c), nsigma Eq. 3
+ * (lib/nsigma.c), joint Eq. 1 and Eq. 3 by the count of slots above C on
+ * the members' aligned samples (lib/joint.c; a capsule without samples
+ * is rejected, never read as 0).
  *
  * Invariants: an application is placed whole or rejected whole with the
  * reason; every node of the output satisfies Eq. 1 and Eq. 3 for each
- * resource on the grid the plan states; the same request gives the same
- * plan.  One run at a time: a run's state is one struct (struct eng, E
+ * resource on the grid the plan states (in the joint mode, the joint test
+ * of each rate); the same request gives the same plan.  One run at a time: a run's state is one struct (struct eng, E
  * below), all of it freed before ovb_place_run returns. */
 #include <math.h>
 #include <stdarg.h>

@@ -11,8 +11,10 @@
  *
  * Invariants: an application is placed whole or rejected whole with the
  * reason; every node of the output satisfies Eq. 1 and Eq. 3 for each
- * resource on the grid the plan states; the same inputs and seed give the
- * same bytes; no output file unless the run succeeded. */
+ * resource on the grid the plan states (--mode joint: lib/joint.c's test
+ * of each rate on --series' samples, which are read before the other
+ * inputs); the same inputs and seed give the same bytes; no output file
+ * unless the run succeeded. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
