@@ -47,14 +47,7 @@ ovb_bt_status_name(enum ovb_bt_status s)
 bool
 ovb_bt_held(uint64_t over, uint64_t slots, double O)
 {
-	mpq_t q;
-	mpq_init(q);
-	mpz_set_ui(mpq_numref(q), over);
-	mpz_set_ui(mpq_denref(q), slots);
-	mpq_canonicalize(q);
-	bool ok = ovb_mpq_cmp_d(q, O) <= 0;
-	mpq_clear(q);
-	return ok;
+	return ovb_frac_le(over, slots, O);
 }
 
 struct rd {

@@ -329,6 +329,26 @@ ovb_series_load(char **paths, size_t n, struct ovb_series_set *all,
 	return status;
 }
 
+int
+ovb_joint_load(const struct ovb_cliopt_joint *o, struct ovb_series_set *ss,
+	struct ovb_joint *j)
+{
+	const char **files = NULL;
+	char *path = (char *)o->series;
+	memset(j, 0, sizeof *j);
+	int st = ovb_series_load(&path, 1, ss, &files);
+	free(files);
+	size_t bad = 0;
+	if (!st && ovb_joint_make(j, ss, o->from, o->to, o->series, &bad))
+		st = ovb_err_at(o->series, ss->s[bad].line, "series %s %s: "
+			"interval %llu s, but an earlier cpu, net or net-rx series "
+			"has %llu s (--mode joint adds the samples slot by slot)",
+			ss->s[bad].capsule, ovb_res_name(ss->s[bad].res),
+			(unsigned long long)ss->s[bad].interval,
+			(unsigned long long)j->interval);
+	return st;
+}
+
 /* ---- the inputs of the market tools ---- */
 
 static int

@@ -278,7 +278,7 @@ read_grid(struct ovb_plan *p, struct ovb_lex *lx)
 static int
 read_mode(struct reader *r, struct ovb_lex *lx)
 {
-	int st = ovb_arity(lx, 2, 3, "mode eq1|aggregate|nsigma N");
+	int st = ovb_arity(lx, 2, 3, "mode eq1|aggregate|nsigma N|joint");
 	if (st)
 		return st;
 	if (r->mode_line)
@@ -286,8 +286,8 @@ read_mode(struct reader *r, struct ovb_lex *lx)
 			r->mode_line);
 	bool ns = !strcmp(lx->tok[1], "nsigma");
 	if (ns != (lx->ntok == 3))
-		return ovb_err(lx, "mode: nsigma takes N, eq1 and aggregate "
-			"nothing");
+		return ovb_err(lx, "mode: nsigma takes N, eq1, aggregate and "
+			"joint nothing");
 	if (ns && (st = ovb_tok_nonneg(lx, 2, "mode nsigma N",
 	    &r->p->nsigma_n)))
 		return st;
@@ -296,9 +296,11 @@ read_mode(struct reader *r, struct ovb_lex *lx)
 	r->p->nsigma = ns;
 	if (!strcmp(lx->tok[1], "aggregate"))
 		r->p->aggregate = true;
+	else if (!strcmp(lx->tok[1], "joint"))
+		r->p->joint = true;
 	else if (!ns && strcmp(lx->tok[1], "eq1"))
-		return ovb_err(lx, "mode: '%s' is not eq1, aggregate or nsigma",
-			lx->tok[1]);
+		return ovb_err(lx, "mode: '%s' is not eq1, aggregate, nsigma or "
+			"joint", lx->tok[1]);
 	r->mode_line = lx->line;
 	return 0;
 }
@@ -452,6 +454,8 @@ ovb_plan_write(FILE *f, const struct ovb_plan *p)
 		fprintf(f, "grid %llu\n", (unsigned long long)p->grid);
 	if (p->aggregate)
 		fputs("mode aggregate\n", f);
+	if (p->joint)
+		fputs("mode joint\n", f);
 	if (p->nsigma) {
 		fputs("mode nsigma", f);
 		ovb_put_real(f, p->nsigma_n);

@@ -1,7 +1,8 @@
 /* cliopt.c: options that several tools share beyond lib/cli.c's common
  * ones, each an argp child a tool lists among its children (elfutils
- * style): --grid of the placers (ovb-place, ovb-fit) and the drift-aware
- * options of U (ovb-usage).  Each child's values are one extern object,
+ * style): --grid of the placers (ovb-place, ovb-fit), the drift-aware
+ * options of U (ovb-usage) and the samples of --mode joint (ovb-place,
+ * ovb-check).  Each child's values are one extern object,
  * read by the tool after argp_parse.
  *
  * Invariants: an option means the same and takes the same values (the
@@ -111,4 +112,52 @@ parse_drift(int key, char *arg, struct argp_state *st)
 }
 
 const struct argp ovb_cliopt_drift_argp = { drift_options, parse_drift,
+	NULL, NULL, NULL, NULL, NULL };
+
+/* ---- the samples of --mode joint ---- */
+
+struct ovb_cliopt_joint ovb_cliopt_joint = { .to = OVB_SERIES_MAXT };
+
+enum { OPT_SERIES = 0x4720, OPT_FROM, OPT_TO };
+
+static const struct argp_option joint_options[] = {
+	{ NULL, 0, NULL, 0, "The samples of --mode joint:", 0 },
+	{ "series", OPT_SERIES, "FILE", 0,
+	  "The ovb-series file of --mode joint: a capsule's samples of cpu, "
+	  "net and net-rx are the series named as its profile (a capsule "
+	  "without one, or without a sample in the window, is never read as "
+	  "0: ovb-place rejects it, ovb-check reports it unmeasured)", 0 },
+	{ "from", OPT_FROM, "T", 0,
+	  "Only the slots at T [s since the epoch] and after (default: the "
+	  "file's first)", 0 },
+	{ "to", OPT_TO, "T", 0,
+	  "Only the slots before T [s since the epoch] (default: all)", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_joint(int key, char *arg, struct argp_state *st)
+{
+	struct ovb_cliopt_joint *o = &ovb_cliopt_joint;
+	switch (key) {
+	case OPT_SERIES:
+		o->series = arg;
+		return 0;
+	case OPT_FROM:
+		o->from = ovb_arg_u64(st, "--from", arg, 0, OVB_SERIES_MAXT);
+		return 0;
+	case OPT_TO:
+		o->to = ovb_arg_u64(st, "--to", arg, 0, OVB_SERIES_MAXT);
+		return 0;
+	case ARGP_KEY_SUCCESS:  /* (KEY_END does not come with arg_index) */
+		if (o->from >= o->to)
+			argp_error(st, "--from %llu is not before --to %llu",
+				(unsigned long long)o->from,
+				(unsigned long long)o->to);
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+const struct argp ovb_cliopt_joint_argp = { joint_options, parse_joint,
 	NULL, NULL, NULL, NULL, NULL };

@@ -7,7 +7,9 @@
  * with Pr(Y > C) and a cache of Y's tail sums.  The tests of a capsule
  * against it: Eq. 1 (ovb_nstate_eq1), Eq. 3 against the least tolerance
  * with the capsule included (ovb_nstate_eq3; in the nsigma mode the
- * N-sigma test of lib/nsigma.c instead), memory's limits within the
+ * N-sigma test of lib/nsigma.c instead; in the joint mode Eq. 1 and 3 of
+ * a rate give way to lib/joint.c's test on the members' samples, kept as
+ * running sums per slot: ovb_nstate_joint), memory's limits within the
  * node's capacity and reclaimable pool (ovb_nstate_mem_ok), --target
  * (ovb_nstate_target), and whether a node as it is breaks a rule
  * (ovb_nstate_broken).  A node read from a plan (ovb-check, ovb-report) is
@@ -44,7 +46,12 @@ ovb_nstate_free(struct ovb_nstate *nd)
 		ovb_pmf_free(&nd->r[r].y);
 		free(nd->r[r].tail);
 		free(nd->r[r].members);
+		if (nd->joint) {
+			free(nd->joint->sum[r]);
+			free(nd->joint->cnt[r]);
+		}
 	}
+	free(nd->joint);
 	free(nd->wary);
 }
 
@@ -106,6 +113,53 @@ count_len(struct ovb_nres *nr, const struct ovb_need *n, double g)
 	size_t k = ovb_need_top(n, g) + 1;
 	nr->maxlen = k > nr->maxlen ? k : nr->maxlen;
 	nr->sumlen += k;
+}
+
+/* The joint mode's running sums: n's samples added slot by slot, in the
+ * order the members came (ovb_joint_over's bound holds for any order). */
+void
+ovb_nstate_joint_add(struct ovb_nstate *nd, int r, const struct ovb_need *n)
+{
+	if (!nd->joint)
+		nd->joint = ovb_xcalloc(1, sizeof *nd->joint);
+	struct ovb_njoint *j = nd->joint;
+	if (!j->sum[r]) {
+		j->sum[r] = ovb_xcalloc(n->jn + 1, sizeof *j->sum[r]);
+		j->cnt[r] = ovb_xcalloc(n->jn + 1, sizeof *j->cnt[r]);
+	}
+	for (size_t k = 0; k < n->jn; k++)
+		if (!isnan(n->jv[k])) {
+			j->sum[r][k] += n->jv[k];
+			j->cnt[r][k]++;
+		}
+}
+
+void
+ovb_nstate_joint(const struct ovb_nstate *nd, int r,
+	const struct ovb_need *n, struct ovb_joint_stat *st)
+{
+	const struct ovb_nres *nr = &nd->r[r];
+	const double *sum = nd->joint ? nd->joint->sum[r] : NULL;
+	const uint32_t *cnt = nd->joint ? nd->joint->cnt[r] : NULL;
+	double cap = nd->n->cap[r];
+	*st = (struct ovb_joint_stat){ .first_over = SIZE_MAX,
+		.omin = nr->ncap ? fmin(nr->omin, n->O) : n->O };
+	for (size_t k = 0; k < n->jn; k++) {
+		double x = n->jv[k];
+		bool has = !isnan(x);
+		size_t c = cnt ? cnt[k] : 0;
+		if (!c && !has)
+			continue;
+		st->slots++;
+		double s = (c ? sum[k] : 0) + (has ? x : 0);
+		if (ovb_joint_over(nr->members, nr->nmembers, n, k, s, c + has,
+		    cap)) {
+			if (!st->over)
+				st->first_over = k;
+			st->over++;
+		}
+	}
+	st->ok = ovb_frac_le(st->over, st->slots, st->omin);
 }
 
 void
@@ -348,6 +402,15 @@ ovb_nstate_broken(const struct ovb_nstate *nd, int *res)
 		double cap = nd->n->cap[r];
 		if (!nr->nmembers)
 			continue;
+		if (nr->members[0].joint) {     /* its test in place of both */
+			struct ovb_joint_stat st;
+			ovb_joint_judge(nr->members, nr->nmembers, NULL, cap, &st);
+			if (!st.ok) {
+				*res = r;
+				return true;
+			}
+			continue;
+		}
 		bool ok = ovb_eq1_holds(nr->members, nr->nmembers, NULL, cap) &&
 			(r != OVB_MEM || ovb_mem_limits_hold(nr->members,
 			nr->nmembers, NULL, cap, nd->n->pool)) &&
@@ -375,6 +438,8 @@ ovb_nstate_judge(const struct ovb_need *m, size_t n,
 	*v = (struct ovb_nverdict){ .limits_ok = true };
 	ovb_node_stat(m, n, C, points, &v->st);
 	v->grid_ok = ovb_grid_holds(m, n, NULL, v->st.g);
+	if (n && m[0].joint)
+		ovb_joint_judge(m, n, NULL, C, &v->joint);
 	if (r == OVB_MEM) {
 		v->exposure = ovb_mem_exposure(m, n, v->st.g, C);
 		v->limits_ok = ovb_mem_limits_hold(m, n, NULL, C, node->pool);

@@ -33,6 +33,7 @@ struct ovb_curve;
 struct ovb_onoff;
 struct ovb_oncap;
 struct ovb_series;
+struct ovb_joint_stat;
 struct ovb_pt;
 
 #define OVB_VERSION "0.1.0"
@@ -799,6 +800,14 @@ int ovb_series_load(char **paths, size_t n, struct ovb_series_set *all,
  * series new to all). */
 int ovb_series_merge(struct ovb_series_set *all, const char ***files,
 	struct ovb_series_set *ss, const char *path);
+/* (formats/format.c) --mode joint's samples: the series file o->series
+ * read into ss, its window [o->from, o->to) into j (lib/joint.c); 66, 65
+ * (FILE:LINE) as the reader says, 65 at a series whose interval is not
+ * the others'.  The caller frees both whatever the status. */
+struct ovb_cliopt_joint;
+struct ovb_joint;
+int ovb_joint_load(const struct ovb_cliopt_joint *o,
+	struct ovb_series_set *ss, struct ovb_joint *j);
 
 /* ---- formats/usage.c: usage distributions (format ovb-usage) ---- */
 
@@ -976,6 +985,8 @@ struct ovb_plan {
 	                           bounds, Eq. 3 replaced by sum(mean) + N
 	                           sqrt(sum(var)) <= C (lib/nsigma.c) */
 	double nsigma_n;        /* its N */
+	bool joint;             /* "mode joint": the node test on the
+	                           members' aligned samples (lib/joint.c) */
 	uint64_t valid_until;   /* "valid-until T": the plan's promise is
 	                           stated until T [s since the epoch]; 0:
 	                           not stated */
@@ -1191,7 +1202,7 @@ void ovb_migrations_free(struct ovb_migrations *m);
 enum ovb_bt_status { OVB_BT_HELD, OVB_BT_BROKEN, OVB_BT_MISSING,
 	OVB_BT_NONE };              /* none: memory not modeled (MEM 0) */
 const char *ovb_bt_status_name(enum ovb_bt_status s);
-/* A node's promise: over/slots <= O exactly (slots > 0). */
+/* A node's promise: over/slots <= O exactly (slots > 0): ovb_frac_le. */
 bool ovb_bt_held(uint64_t over, uint64_t slots, double O);
 /* (pct - nodes) / (pct - hind): the gap record's CLOSED (pct > hind). */
 double ovb_bt_gap(uint64_t pct, uint64_t nodes, uint64_t hind);
@@ -1442,6 +1453,14 @@ struct ovb_cliopt_drift {
 };
 extern const struct argp ovb_cliopt_drift_argp;
 extern struct ovb_cliopt_drift ovb_cliopt_drift;
+/* --series FILE, --from T, --to T (ovb-place, ovb-check --mode joint):
+ * the window [from, to), by default [0, 2^62); from < to. */
+struct ovb_cliopt_joint {
+	const char *series;       /* NULL: not given */
+	uint64_t from, to;
+};
+extern const struct argp ovb_cliopt_joint_argp;
+extern struct ovb_cliopt_joint ovb_cliopt_joint;
 
 /* ---- lib/pmf.c: a node's aggregate usage Y and Pr(Y > C) ----
  *
@@ -1523,6 +1542,9 @@ void ovb_xpmf_free(struct ovb_xpmf *y);
 /* The sign of q - d, d taken as the exact rational value of the double
  * (mpq_set_d): ovb_mpq_cmp_d(pr, O) <= 0 is Eq. 3's "Pr(Y > C) <= O". */
 int ovb_mpq_cmp_d(const mpq_t q, double d);
+/* over/slots <= O exactly, O the exact value of its double (a node's
+ * promise: ovb-backtest, the joint mode); slots 0: true. */
+bool ovb_frac_le(uint64_t over, uint64_t slots, double O);
 /* q in decimal, rounded half away from zero to `digits` significant digits,
  * trailing zeros dropped, in %g's plain or exponent form; *exact (may be
  * NULL) tells whether no rounding was needed.  Returns malloc'd text. */
@@ -1568,7 +1590,13 @@ struct ovb_need {               /* one capsule's needs on one resource */
 	const struct ovb_hist *h;   /* U; NULL: plain, a point mass at sigma */
 	double interval;            /* U's measurement interval I [s]; 0: plain */
 	double limit;               /* mem: the limit [B] (plain: sigma) */
-	double nsig_n, mean, m2;    /* nsig: its N; U's mean and E[U^2] */
+	union {                     /* by the mode (one at a time): */
+		struct { double nsig_n, mean, m2; };  /* nsig: its N; U's
+		                               mean and E[U^2] */
+		struct { const double *jv; size_t jn; };  /* joint: its
+		                               samples, one per slot of the
+		                               timeline (NAN: none), jn slots */
+	};
 	/* the flags last, together: a plan's million needs are copied into
 	 * every node's members, so the struct is kept small (96 bytes) */
 	bool used;
@@ -1581,6 +1609,9 @@ struct ovb_need {               /* one capsule's needs on one resource */
 	bool nsig;                  /* the nsigma mode (lib/nsigma.c, set by
 	                               ovb_need_nsigma): Eq. 1 as agg, Eq. 3
 	                               replaced by the N-sigma test */
+	bool joint;                 /* the joint mode (lib/joint.c): Eq. 1
+	                               and Eq. 3 replaced by the test on
+	                               the members' aligned samples jv */
 };
 /* lib/nsigma.c: the nsigma mode's node test.  ovb_need_nsigma puts need
  * n in the mode with N (agg, the moments of its U: bin k valued k w, a
@@ -1815,6 +1846,52 @@ struct ovb_place_in {
 int ovb_take_place(void *ctx, const struct ovb_format *fmt,
 	struct ovb_lex *lx);
 
+/* ---- lib/joint.c: the joint mode's samples and node test ----
+ *
+ * The samples of a series file, in [from, to), on one timeline: the
+ * slots (sample starts T) where some cpu, net or net-rx series has a
+ * sample, all of one interval.  A capsule's samples are the series whose
+ * CAPSULE is its profile's name, one row per (name, resource), NAN where
+ * it has none.  The node test: over the slots where at least one member
+ * has a sample (a member without one there counts 0), those whose sum is
+ * above C exactly (ovb_sum_cmp where the doubles' certified bound does
+ * not decide); it holds when over/slots <= the least O exactly
+ * (ovb_frac_le).  The series set must outlive the table (names borrowed). */
+struct ovb_joint {
+	size_t nslots;
+	uint64_t *t;                /* the slots' starts, increasing */
+	uint64_t interval, from, to;
+	const char *file;           /* the series file (messages) */
+	struct ovb_names by[OVB_NCAP];  /* name -> row, per resource */
+	double **v;                 /* rows: nslots samples, NAN: none */
+	size_t *nin;                /* samples of each row in [from, to) */
+	size_t nrows;
+};
+/* 0, or OVB_EDATA with *bad the index in ss of a series whose interval
+ * is not the others' (cpu, net and net-rx series must share one). */
+int ovb_joint_make(struct ovb_joint *j, const struct ovb_series_set *ss,
+	uint64_t from, uint64_t to, const char *file, size_t *bad);
+void ovb_joint_free(struct ovb_joint *j);
+/* "FILE", or "FILE [FROM, TO)" for a window given (TO "end" when not),
+ * into buf[len], for messages. */
+void ovb_joint_where(const struct ovb_joint *j, char *buf, size_t len);
+/* The samples of name's series of r: 0 (*v its row), 1 no such series,
+ * 2 a series without a sample in [from, to). */
+int ovb_joint_find(const struct ovb_joint *j, const char *name,
+	enum ovb_res r, const double **v);
+/* Sets need n (cpu, net, net-rx, used) in the joint mode with samples v
+ * (NULL: none found: the caller refuses it). */
+void ovb_need_joint(struct ovb_need *n, const struct ovb_joint *j,
+	const double *v);
+/* Is slot k over C: the members m[0..n) and extra (NULL: none) with a
+ * sample there, s their sum in doubles over c terms (added one by one);
+ * decided exactly. */
+bool ovb_joint_over(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, size_t k, double s, size_t c, double C);
+/* The node test from scratch on m[0..n) and extra. */
+void ovb_joint_judge(const struct ovb_need *m, size_t n,
+	const struct ovb_need *extra, double C, struct ovb_joint_stat *st);
+
 /* ---- lib/nstate.c: a node's state as the placer keeps it ----
  *
  * Per resource, the node's capsules (members) with Eq. 1's load, the
@@ -1844,6 +1921,13 @@ struct ovb_nres {
 	double interval;          /* until mixed, every member's with a U */
 	size_t nmembers, capmembers;
 };
+/* The joint mode's running sums of a node, per rate r: per slot k, the
+ * members' samples added in doubles in the order they came (sum[r][k]),
+ * and how many members have one there (cnt[r][k]). */
+struct ovb_njoint {
+	double *sum[OVB_NCAP];
+	uint32_t *cnt[OVB_NCAP];
+};
 
 struct ovb_nstate {           /* a node */
 	const struct ovb_node *n;
@@ -1852,6 +1936,10 @@ struct ovb_nstate {           /* a node */
 	size_t *wary;             /* its applications named in trust
 	                             records, by index (the caller's) */
 	size_t nwary, capwary;
+	struct ovb_njoint *joint;  /* the joint mode's sums (NULL until a
+	                             capsule of the mode comes; kept out of
+	                             ovb_nres: 24 more bytes there cost
+	                             ovb-place 25 % on 100,000 capsules) */
 };
 
 struct ovb_ucache;
@@ -1891,8 +1979,17 @@ bool ovb_nstate_broken(const struct ovb_nstate *nd, int *res);
  * plan states them (ovb-check and ovb-report decide by it): Eq. 1, the
  * grid, Pr(Y > C) and Eq. 3 as ovb_node_stat gives them; grid_ok: Y fits
  * on the grid; mem: the limits within C + pool and the OOM exposure. */
+struct ovb_joint_stat {         /* the joint mode's test of a node */
+	size_t slots, over;         /* slots where a member has a sample;
+	                               of them, those whose sum is > C */
+	double omin;                /* the least O */
+	size_t first_over;          /* the first such slot (index); SIZE_MAX */
+	bool ok;                    /* over/slots <= omin, exactly */
+};
 struct ovb_nverdict {
 	struct ovb_nodestat st;
+	struct ovb_joint_stat joint;  /* joint members (m[0].joint): their
+	                               test (ovb_joint_judge) */
 	bool grid_ok;
 	bool limits_ok;           /* mem: limits <= C + pool (else true) */
 	double exposure;          /* mem: E[(Y - C)+] [B] (else 0) */
@@ -1900,6 +1997,14 @@ struct ovb_nverdict {
 void ovb_nstate_judge(const struct ovb_need *m, size_t n,
 	const struct ovb_node *node, int r, uint64_t points,
 	struct ovb_nverdict *v);
+/* The joint mode: adds need n (n->joint), just added to resource r by
+ * ovb_nstate_add, to the node's running sums; the test of capsule n on
+ * resource r with them (O(slots), not O(members x slots)), decided as
+ * ovb_joint_judge decides it. */
+void ovb_nstate_joint_add(struct ovb_nstate *nd, int r,
+	const struct ovb_need *n);
+void ovb_nstate_joint(const struct ovb_nstate *nd, int r,
+	const struct ovb_need *n, struct ovb_joint_stat *st);
 
 /* ---- lib/place.c: the placement engine (ovb-place, ovb-fit) ----
  *
@@ -1930,6 +2035,9 @@ struct ovb_place_req {
 	double nsigma_n;
 	bool tod;                         /* --mode tod: Eq. 1 and 3 in every
 	                                     hour of the day (lib/tod.c) */
+	const struct ovb_joint *joint;    /* --mode joint --series: the test
+	                                     on these aligned samples
+	                                     (lib/joint.c); NULL: not joint */
 	bool repair;                      /* --max-moves given: */
 	uint64_t max_moves;
 	bool strict;                      /* warnings are errors (65) */

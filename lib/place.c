@@ -14,12 +14,16 @@
  * are rows of one table (policies[] below): a name and the score of a
  * feasible node.
  * A node's state (incremental Eq. 1, Y for Eq. 3, memory) and the tests
- * of one more capsule against it are lib/nstate.c's.
+ * of one more capsule against it are lib/nstate.c's.  Modes replace the
+ * rate tests: tod per hour of the day (lib/tod.c), nsigma Eq. 3
+ * (lib/nsigma.c), joint Eq. 1 and Eq. 3 by the count of slots above C on
+ * the members' aligned samples (lib/joint.c; a capsule without samples
+ * is rejected, never read as 0).
  *
  * Invariants: an application is placed whole or rejected whole with the
  * reason; every node of the output satisfies Eq. 1 and Eq. 3 for each
- * resource on the grid the plan states; the same request gives the same
- * plan.  One run at a time: a run's state is one struct (struct eng, E
+ * resource on the grid the plan states (in the joint mode, the joint test
+ * of each rate); the same request gives the same plan.  One run at a time: a run's state is one struct (struct eng, E
  * below), all of it freed before ovb_place_run returns. */
 #include <math.h>
 #include <stdarg.h>
@@ -60,6 +64,8 @@ struct eng {
 	bool tod;                 /* --mode tod: Eq. 1 and 3 per hour */
 	bool nsigma;              /* --mode nsigma: lib/nsigma.c's test */
 	double nsigma_n;
+	const struct ovb_joint *joint;  /* --mode joint: lib/joint.c's test
+	                             on these samples; NULL: not joint */
 	uint64_t max_moves, valid;
 	const struct ovb_qos *forecast;
 	/* the plan made */
@@ -140,6 +146,50 @@ grant(struct ovb_need need[OVB_NCAP], const char *file, unsigned long line,
 		"%s cannot grant it: %s", app, cap, ovb_target_names[t], why);
 }
 
+/* --mode joint: the samples of the rates a capsule of profile name (NULL:
+ * plain) uses; a rate without any keeps jv NULL (joint_missing). */
+static void
+joint_needs(const char *name, struct ovb_need need[OVB_NCAP])
+{
+	for (int r = 0; E->joint && r < OVB_MEM; r++) {
+		const double *v = NULL;
+		if (!need[r].used)
+			continue;
+		(void)ovb_joint_find(E->joint, name, (enum ovb_res)r, &v);
+		ovb_need_joint(&need[r], E->joint, v);
+	}
+}
+
+/* --mode joint: why capsule c (profile name, NULL: plain) has no samples
+ * of a rate it uses, into why[len]; false when it has them all.  Unseen
+ * usage is not read as 0: the caller refuses the capsule. */
+static bool
+joint_missing(const char *cname, const char *name,
+	const struct ovb_need need[OVB_NCAP], char *why, size_t len)
+{
+	for (int r = 0; E->joint && r < OVB_MEM; r++) {
+		const double *v;
+		if (!need[r].used || need[r].jv)
+			continue;
+		const char *rn = ovb_res_name((enum ovb_res)r);
+		int k = name ? ovb_joint_find(E->joint, name, (enum ovb_res)r, &v)
+			: 1;
+		char win[OVB_MAXNAME + 96];
+		ovb_joint_where(E->joint, win, sizeof win);
+		if (!name)
+			snprintf(why, len, "capsule %s: no samples in %s: a plain "
+				"reservation of %s has no series (--mode joint reads "
+				"no unseen usage as 0)", cname, win, rn);
+		else
+			snprintf(why, len, "capsule %s: no samples in %s: %s %s %s%s "
+				"(--mode joint reads no unseen usage as 0)", cname, win,
+				k == 1 ? "no series" : "series", name, rn, k == 1 ? "" :
+				" has none there");
+		return true;
+	}
+	return false;
+}
+
 /* A capsule's needs from its profile or plain reservation; 65 when the
  * profile is missing or uses none of either resource. */
 static int
@@ -157,6 +207,7 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 		if (E->nsigma && need[r].used)
 			ovb_need_nsigma(&need[r], E->nsigma_n);
 	}
+	joint_needs(c->profile, need);
 	if (!used && ovb_read_as_zero(q))
 		return ovb_nothing_measured(app, c, E->apps_file);
 	if (!used) {
@@ -344,10 +395,11 @@ distrusting(size_t a)
 /* ---- feasibility and scores ---- */
 
 enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_TARGET, W_EQ3, W_LIMIT,
-	W_REQUEST, W_TOD, W_NWHY };
+	W_REQUEST, W_TOD, W_JOINT, W_NWHY };
 static const char *const why_name[W_NWHY] = { "", "pinned elsewhere",
 	"no spread label", "trust 0", "Eq. 1", "--target", "Eq. 3",
-	"mem limits", "mem requests", "Eq. 1 or 3 in an hour of the day" };
+	"mem limits", "mem requests", "Eq. 1 or 3 in an hour of the day",
+	"joint (slots above C more than O)" };
 
 /* ---- policies: rows of one table ----
  *
@@ -466,7 +518,7 @@ cheap_tests(const struct capsule *cp, const struct ovb_nstate *nd, double *sc)
 	for (int r = 0; r < E->nres; r++)
 		if (cp->need[r].used) {
 			if (!ovb_nstate_eq1(&nd->r[r], &cp->need[r], nd->n->cap[r],
-			    &after[r]) && !(E->tod && r != OVB_MEM))
+			    &after[r]) && !((E->tod || E->joint) && r != OVB_MEM))
 				return r == OVB_MEM ? W_REQUEST : W_EQ1;
 			if (E->aggregate || E->nsigma)  /* the fit: sigmas */
 				after[r] = nd->r[r].sig + cp->need[r].sigma;
@@ -521,8 +573,16 @@ tod_ok(const struct capsule *cp, const struct ovb_nstate *nd)
 static enum why
 eq3_tests(const struct capsule *cp, const struct ovb_nstate *nd)
 {
+	for (int r = 0; E->joint && r < OVB_MEM; r++) {
+		struct ovb_joint_stat st;
+		if (!cp->need[r].used)
+			continue;
+		ovb_nstate_joint(nd, r, &cp->need[r], &st);
+		if (!st.ok)
+			return W_JOINT;
+	}
 	for (int r = 0; r < E->nres; r++)
-		if (cp->need[r].used && !(E->tod && r != OVB_MEM) &&
+		if (cp->need[r].used && !((E->tod || E->joint) && r != OVB_MEM) &&
 		    !ovb_nstate_eq3(&E->ns, &nd->r[r], &cp->need[r],
 		    nd->n->cap[r]))
 			return W_EQ3;
@@ -643,7 +703,7 @@ static bool
 use_index(void)
 {
 	return !E->scan && E->trust_weight == 0 && !E->aggregate && !E->tod &&
-		!E->nsigma &&
+		!E->nsigma && !E->joint &&
 		!E->repair &&
 		E->policy->indexed;
 }
@@ -1247,6 +1307,8 @@ add_capsule(struct ovb_nstate *nd, const struct ovb_need need[OVB_NCAP], size_t 
 		if (need[r].used) {
 			check_intervals(nd, r, &need[r]);
 			ovb_nstate_add(&E->ns, &nd->r[r], &need[r], nd->n->cap[r]);
+			if (need[r].joint)
+				ovb_nstate_joint_add(nd, r, &need[r]);
 			E->total_load[r] += ovb_eq1_term(&need[r], need[r].tau);
 			E->total_n[r]++;
 		}
@@ -1355,7 +1417,8 @@ static bool
 admitted(const struct ovb_app *app, const struct capsule *cps)
 {
 	for (int r = 0; r < E->nres; r++) {
-		if (E->tod && r != OVB_MEM)     /* whole-U terms: not tod's */
+		if ((E->tod || E->joint) && r != OVB_MEM)  /* whole-U terms:
+		                                            not tod's, joint's */
 			continue;
 		double load = E->total_load[r];
 		size_t n = E->total_n[r];
@@ -1402,6 +1465,16 @@ lacks(FILE *f, const struct capsule *cp, const struct ovb_nstate *nd)
 		const char *u = ovb_res_rate_unit((enum ovb_res)r);
 		if (!n->used)
 			continue;
+		if (n->joint) {         /* no "needs X more": the count */
+			struct ovb_joint_stat st;
+			ovb_nstate_joint(nd, r, n, &st);
+			if (!st.ok)
+				fprintf(f, ", %s joint: %zu of %zu slots above C=%g "
+					"%s, more than O_min=%g", ovb_res_name(
+					(enum ovb_res)r), st.over, st.slots, cap, u,
+					st.omin);
+			continue;
+		}
 		if (!ovb_nstate_eq1(nr, n, cap, &after)) {
 			/* the compared sums exactly, as ovb-check gives them */
 			char a[32], c[32];
@@ -1468,6 +1541,13 @@ shortfall(const struct capsule *cp, const struct ovb_nstate *nd)
 		double after;
 		if (!cp->need[r].used)
 			continue;
+		if (cp->need[r].joint) {  /* the fraction of slots above O */
+			struct ovb_joint_stat st;
+			ovb_nstate_joint(nd, r, &cp->need[r], &st);
+			rel = fmax(rel, (double)st.over / (double)st.slots -
+				st.omin);
+			continue;
+		}
 		ovb_nstate_eq1(&nd->r[r], &cp->need[r], nd->n->cap[r], &after);
 		rel = fmax(rel, (after - nd->n->cap[r]) / nd->n->cap[r]);
 	}
@@ -1611,7 +1691,8 @@ explain(const struct ovb_app *app, const struct capsule *cp,
 			fprintf(f, "%s%s on %zu", k++ ? ", " : "", w == W_EQ3 &&
 				E->nsigma ? "N-sigma" : why_name[w], counts[w]);
 	fputc(')', f);
-	/* the nearest by the whole-U tests: not what --mode tod decides */
+	/* the nearest by the whole-U tests: not what --mode tod decides
+	 * (joint: by the fraction of slots above C, less O) */
 	const struct ovb_nstate *nd = E->tod ? NULL : nearest(cp);
 	if (nd) {
 		fprintf(f, "; nearest %s", nd->n->name);
@@ -1858,6 +1939,20 @@ load_existing(void)
 		for (int r = 0; E->nsigma && r < E->nres; r++)
 			if (n[r].used)
 				ovb_need_nsigma(&n[r], E->nsigma_n);
+		joint_needs(p->profile, n);
+		char jwhy[512];
+		if (joint_missing(p->capsule, p->profile, n, jwhy, sizeof jwhy)) {
+			if (leaving(p->app)) {  /* going: gone now */
+				free(q->app);
+				free(q->capsule);
+				free(q->node);
+				free(q->profile);
+				E->out.n--;
+				continue;
+			}
+			return ovb_err_at(E->plan_file, p->line, "application %s, %s",
+				p->app, jwhy);
+		}
 		int gs = grant(n, E->plan_file, p->line, p->app, p->capsule);
 		if (gs)
 			return gs;
@@ -1963,6 +2058,17 @@ modify_in_place(const struct ovb_app *app, int *st)
 			    !strcmp(E->out.p[i].capsule, app->cap[k].name))
 				at[k] = i;
 		if (at[k] == OVB_NONE) {
+			free(at);
+			return false;
+		}
+	}
+	for (size_t k = 0; E->joint && k < app->ncap; k++) {
+		/* a capsule without samples: placed anew, and so refused */
+		struct ovb_need nk[OVB_NCAP];
+		char jwhy[512];
+		if ((*st = needs_of(app, &app->cap[k], nk)) ||
+		    joint_missing(app->cap[k].name, app->cap[k].profile, nk,
+		    jwhy, sizeof jwhy)) {
 			free(at);
 			return false;
 		}
@@ -2206,7 +2312,14 @@ place_all(void)
 					E->cluster_file);
 			}
 		}
-		if (!st)
+		char jwhy[512];
+		bool missing = false;
+		for (size_t i = 0; !st && !missing && i < app->ncap; i++)
+			missing = joint_missing(app->cap[i].name,
+				app->cap[i].profile, cps[i].need, jwhy, sizeof jwhy);
+		if (!st && missing)
+			reject(app, "%s", jwhy);
+		else if (!st)
 			place_app(app, cps);
 		free(cps);
 		status = st;
@@ -2265,6 +2378,7 @@ put_risks(void)
 	E->out.aggregate = E->aggregate;
 	E->out.nsigma = E->nsigma;
 	E->out.nsigma_n = E->nsigma_n;
+	E->out.joint = E->joint != NULL;
 	E->out.valid_until = E->valid ? E->valid : E->forecast ?
 		E->forecast->U.forecast : E->have_existing ?
 		E->existing->valid_until : 0;
@@ -2308,6 +2422,7 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 		.grid = q->grid, .trust_weight = q->trust_weight,
 		.strict = q->strict, .scan = q->scan, .aggregate = q->aggregate,
 		.tod = q->tod, .nsigma = q->nsigma, .nsigma_n = q->nsigma_n,
+		.joint = q->joint,
 		.repair = q->repair, .max_moves = q->max_moves,
 		.valid = q->valid_until, .forecast = q->forecast,
 		.rng = q->seed, .skip = OVB_NONE,
@@ -2330,12 +2445,24 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 	if (E->have_existing && q->mode_given &&
 	    (E->aggregate != E->existing->aggregate || E->nsigma !=
 	    E->existing->nsigma || (E->nsigma && E->nsigma_n !=
-	    E->existing->nsigma_n))) {
+	    E->existing->nsigma_n) || (E->joint != NULL) !=
+	    E->existing->joint)) {
 		ovb_warn("%s: a plan of mode %s; --mode %s would change the "
 			"rule of the capsules placed", E->plan_file,
 			E->existing->aggregate ? "aggregate" :
-			E->existing->nsigma ? "nsigma" : "eq1",
-			E->aggregate ? "aggregate" : E->nsigma ? "nsigma" : "eq1");
+			E->existing->nsigma ? "nsigma" : E->existing->joint ?
+			"joint" : "eq1",
+			E->aggregate ? "aggregate" : E->nsigma ? "nsigma" :
+			E->joint ? "joint" : "eq1");
+		status = OVB_EUSAGE;
+	} else if (E->have_existing && E->existing->joint && !E->joint) {
+		ovb_warn("%s: a plan of mode joint: give its samples (--series "
+			"FILE)", E->plan_file);
+		status = OVB_EUSAGE;
+	} else if (E->joint && !q->mode_given && !(E->have_existing &&
+	    E->existing->joint)) {
+		ovb_warn("--series is the samples of --mode joint (give it, or "
+			"a plan of mode joint)");
 		status = OVB_EUSAGE;
 	}
 	if (E->have_existing) {

@@ -163,6 +163,21 @@ ovb_mpq_cmp_d(const mpq_t q, double d)
 	return s;
 }
 
+bool
+ovb_frac_le(uint64_t over, uint64_t slots, double O)
+{
+	if (!slots)
+		return true;
+	mpq_t q;
+	mpq_init(q);
+	mpz_set_ui(mpq_numref(q), over);
+	mpz_set_ui(mpq_denref(q), slots);
+	mpq_canonicalize(q);
+	bool ok = ovb_mpq_cmp_d(q, O) <= 0;
+	mpq_clear(q);
+	return ok;
+}
+
 /* num / den = |q| 10^s. */
 static void
 scaled(mpz_t num, mpz_t den, const mpq_t q, long s)

@@ -424,7 +424,7 @@ place a x n2 -"
 	assert_equal "$stderr" "ovb-fmt: $d/two:3: mode is given twice (first at line 2)"
 	printf 'ovb-plan 1\nmode eq3\n' >"$d/bad"
 	run -65 --separate-stderr ovb-fmt "$d/bad"
-	assert_equal "$stderr" "ovb-fmt: $d/bad:2: mode: 'eq3' is not eq1, aggregate or nsigma"
+	assert_equal "$stderr" "ovb-fmt: $d/bad:2: mode: 'eq3' is not eq1, aggregate, nsigma or joint"
 	printf 'ovb-plan 1\nmode eq1\n' >"$d/eq1"
 	run -0 ovb-fmt -c "$d/eq1"
 	refute_line --partial 'mode'

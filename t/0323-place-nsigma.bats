@@ -111,7 +111,7 @@ two_point() {
 	assert_output ''
 	run -64 --separate-stderr ovb-place --mode nsigma --nsigma x "$T/c" "$T/a" "$T/p"
 	run -64 --separate-stderr ovb-place --mode sigma "$T/c" "$T/a" "$T/p"
-	assert_equal "${stderr_lines[0]}" "ovb-place: --mode: 'sigma' is not eq1, aggregate, tod or nsigma"
+	assert_equal "${stderr_lines[0]}" "ovb-place: --mode: 'sigma' is not eq1, aggregate, tod, nsigma or joint"
 	ovb-place --mode nsigma "$T/c" "$T/a" "$T/p" >"$T/plan"
 	run -0 grep -x 'mode nsigma 3' "$T/plan"
 	local l bad

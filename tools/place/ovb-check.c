@@ -15,7 +15,11 @@
  * Eq. 3 of the rate resources are decided in each of the 48 hours of a
  * weekday and a weekend day instead (lib/tod.c, ovb_tod_node), on the
  * members' time-of-day windows; an hour where a member has no samples is
- * reported (unmeasured), never decided as if its usage were 0.
+ * reported (unmeasured), never decided as if its usage were 0.  With
+ * --mode joint --series FILE (or a plan of mode joint), lib/joint.c's test
+ * on the members' aligned samples replaces Eq. 1 and Eq. 3 of the rates,
+ * decided by ovb_nstate_judge as ovb-place decides it (violation joint; a
+ * capsule without samples: unmeasured).
  *
  * Invariants: every input is read and cross-checked before anything is
  * written, so bad input (status 65, with FILE:LINE) leaves stdout empty;
@@ -35,6 +39,9 @@ enum { OPT_FLOAT = 0x100, OPT_AT, OPT_MODE };
 
 static bool opt_float;
 static bool opt_tod;            /* --mode tod: Eq. 1 and 3 per window */
+static bool opt_joint;          /* --mode joint (or a plan of mode joint) */
+static struct ovb_series_set jss;       /* its samples (--series) */
+static struct ovb_joint jt;
 static int tod_status;          /* bad input found by the windowed test */
 static bool at_given;
 static uint64_t opt_at;
@@ -49,7 +56,12 @@ static const struct argp_option options[] = {
 	  "on cpu, net and net-rx, in every window of the day (weekday and "
 	  "weekend hours, ovb-usage --tod): a window where a capsule has no "
 	  "samples is a violation 'unmeasured', never taken as 0; a missing "
-	  "risk record is not a violation (it states the whole-U numbers)", 0 },
+	  "risk record is not a violation (it states the whole-U numbers); "
+	  "joint (with --series; a plan of mode joint is judged so): on cpu, "
+	  "net and net-rx, over the slots where a capsule of the node has a "
+	  "sample, the fraction of slots whose sum is above C at most O_min, "
+	  "in place of Eq. 1 and 3 (a capsule without samples is a violation "
+	  "'unmeasured', never taken as 0)", 0 },
 	{ NULL, 0, NULL, 0, "Validity:", 2 },
 	{ "at", OPT_AT, "T", 0,
 	  "Check the plan at time T [s since the epoch]: a plan whose "
@@ -91,7 +103,10 @@ static const char doc[] =
 	"a node the kernel would not admit, as ovb-enforce would refuse "
 	"it), expired (with --at T: the plan's valid-until, or the earliest "
 	"forecast of its profiles, is at or before T), unmeasured (--mode tod: "
-	"a window where a capsule has no samples), beyond-forecast (the "
+	"a window where a capsule has no samples; --mode joint: a capsule "
+	"without samples), joint (--mode joint: more than O_min of the slots "
+	"where a capsule of the node has a sample are above C), "
+	"beyond-forecast (the "
 	"plan's valid-until is after the earliest forecast of its profiles, "
 	"when every cpu, net and net-rx profile carries one).\n\n"
 	"Eq. 3 is decided exactly: Pr(Y > C) as a rational from the "
@@ -104,6 +119,8 @@ static const char doc[] =
 	"  ovb-check c.txt old.apps new.apps plan2.txt *.profile  (a stream)\n"
 	"  ovb-check --mode tod c.txt a.txt plan.txt *.profile  (per hour "
 	"of the day)\n"
+	"  ovb-check --mode joint --series week.series c.txt a.txt plan.txt "
+	"*.profile\n"
 	"  ovb-check -t sched-deadline,tc c.txt a.txt plan.txt *.profile  "
 	"(enforceable too)\n"
 	"  CI gate, failing the job on a violation (1) or bad input (65):\n"
@@ -117,9 +134,11 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	switch (key) {
 	case OPT_FLOAT: opt_float = true; return 0;
 	case OPT_MODE:
-		if (strcmp(arg, "tod") && strcmp(arg, "eq1"))
-			argp_error(st, "--mode: '%s' is not eq1 or tod", arg);
+		if (strcmp(arg, "tod") && strcmp(arg, "eq1") &&
+		    strcmp(arg, "joint"))
+			argp_error(st, "--mode: '%s' is not eq1, tod or joint", arg);
 		opt_tod = !strcmp(arg, "tod");
+		opt_joint = !strcmp(arg, "joint");
 		return 0;
 	case OPT_AT:
 		opt_at = ovb_arg_u64(st, "--at", arg, 0, UINT64_C(1) << 62);
@@ -134,9 +153,17 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	return ARGP_ERR_UNKNOWN;
 }
 
+/* --target, -o, -q, -v (lib/cli.c) and --series, --from, --to
+ * (lib/cliopt.c) */
+static const struct argp target_argp = { NULL, NULL, NULL, NULL,
+	ovb_target_children, NULL, NULL };
+static const struct argp_child children[] = {
+	{ &target_argp, 0, NULL, 0 },
+	{ &ovb_cliopt_joint_argp, 0, NULL, 1 },
+	{ 0 }
+};
 static const struct argp argp = { options, parse_opt,
-	"CLUSTER APPS... PLAN [PROFILE...]", doc, ovb_target_children, NULL,
-	NULL };
+	"CLUSTER APPS... PLAN [PROFILE...]", doc, children, NULL, NULL };
 
 /* ---- inputs ---- */
 
@@ -329,6 +356,7 @@ struct cap {                    /* a placed capsule */
 	const struct ovb_capsule *c;
 	size_t node;                /* cluster index, or OVB_NONE */
 	struct ovb_need e[OVB_NCAP];
+	unsigned jmissing;          /* joint: bit 1u << r, no samples of r */
 };
 
 static void
@@ -355,6 +383,23 @@ effective(const struct ovb_app *app, const struct ovb_capsule *c,
 		int t;
 		ovb_plan_klimits(&S.plan, &L);
 		(void)ovb_need_grant(S.plan.enforce, &L, e, &t, why, sizeof why);
+	}
+}
+
+/* The joint mode: capsule c's samples of the rates it uses (as
+ * ovb-place finds them); a rate without any is marked missing. */
+static void
+joint_samples(struct cap *c)
+{
+	for (int r = 0; opt_joint && r < OVB_MEM; r++) {
+		const double *v = NULL;
+		if (!c->e[r].used)
+			continue;
+		if (c->c->profile &&
+		    !ovb_joint_find(&jt, c->c->profile, (enum ovb_res)r, &v))
+			ovb_need_joint(&c->e[r], &jt, v);
+		else
+			c->jmissing |= 1u << r;
 	}
 }
 
@@ -743,6 +788,38 @@ check_tod(const struct ovb_node *nd, int r, struct cap *const *m,
 	free(q);
 }
 
+/* The joint mode's test of the node (lib/joint.c, decided by
+ * ovb_nstate_judge as ovb-place decides it), or the capsule jmiss without
+ * samples (OVB_NONE: none), which leaves it undecided. */
+static void
+check_joint(const struct ovb_node *nd, int r, struct cap *const *m,
+	size_t n, size_t jmiss, const struct ovb_joint_stat *js, char **list)
+{
+	const char *unit = ovb_res_rate_unit((enum ovb_res)r);
+	if (jmiss != OVB_NONE) {
+		const struct cap *c = m[jmiss];
+		char win[OVB_MAXNAME + 96];
+		ovb_joint_where(&jt, win, sizeof win);
+		violation(nd->name, rname(r), "unmeasured", "joint: capsule %s/%s "
+			"has no samples of %s in %s%s%s%s; not decided %s",
+			c->pl->app, c->pl->capsule, rname(r), win,
+			c->c->profile ? " (series " : " (a plain reservation)",
+			c->c->profile ? c->c->profile : "", c->c->profile ? ")" : "",
+			lazy_list(list, m, n));
+		return;
+	}
+	if (!js->ok)
+		violation(nd->name, rname(r), "joint", "over=%zu of slots=%zu "
+			"above C=%s %s, more than O_min=%s (first at T=%llu) %s",
+			js->over, js->slots, num(nd->cap[r]), unit, num(js->omin),
+			(unsigned long long)jt.t[js->first_over],
+			lazy_list(list, m, n));
+	if (ovb_verbose)
+		ovb_warn("%s %s: joint: %zu of %zu slots above C, O_min %s: %s",
+			nd->name, rname(r), js->over, js->slots, num(js->omin),
+			js->ok ? "holds" : "fails");
+}
+
 /* Eq. 1, Eq. 3 and the risk record of one node and resource. */
 static void
 check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
@@ -766,8 +843,15 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	}
 	char *list = NULL;      /* made when a message needs it */
 	struct ovb_need *need = ovb_xcalloc(n, sizeof *need);
-	for (size_t i = 0; i < n; i++)
+	size_t jmiss = OVB_NONE;    /* joint: the first capsule without samples */
+	for (size_t i = 0; i < n; i++) {
 		need[i] = m[i]->e[r];
+		if (jmiss == OVB_NONE && (m[i]->jmissing & (1u << r)))
+			jmiss = i;
+	}
+	bool joint = opt_joint && r != OVB_MEM;
+	for (size_t i = 0; jmiss != OVB_NONE && i < n; i++)
+		need[i].joint = false;  /* not decided: unmeasured */
 	/* the node judged as the placer's node state decides (lib/nstate.c) */
 	struct ovb_nverdict v;
 	ovb_nstate_judge(need, n, nd, r, S.plan.grid, &v);
@@ -788,6 +872,10 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	if (tod) {      /* Eq. 1 and 3 per window instead */
 		check_tod(nd, r, m, need, n, &list);
 		eq1_over = false;
+	}
+	if (joint) {    /* the test on the samples instead */
+		eq1_over = false;
+		check_joint(nd, r, m, n, jmiss, &v.joint, &list);
 	}
 	if (r == OVB_MEM && eq1_over && !eq1_over0)
 		violation(nd->name, res, "lb", "requests=%s B > C=%s B with the "
@@ -837,7 +925,7 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	if (r == OVB_MEM)
 		snprintf(oom, sizeof oom, " OOM exposure E[(Y-C)+]=%s B",
 			num(expo));
-	if (over && !tod && !S.plan.nsigma) {
+	if (over && !tod && !joint && !S.plan.nsigma) {
 		char grid[64] = "deterministic";
 		if (g > 0)
 			snprintf(grid, sizeof grid, "grid %s %s", num(g), unit);
@@ -1230,6 +1318,7 @@ check(void)
 				c->c = &c->app->cap[j];
 		c->node = node_index(c->pl->node);
 		effective(c->app, c->c, c->e);
+		joint_samples(c);
 		if (!st)
 			st = check_measured(c);
 	}
@@ -1277,6 +1366,8 @@ free_all(void)
 		ovb_names_free(&risk_index[r]);
 	}
 	ovb_profidx_free(&prof_index);
+	ovb_joint_free(&jt);
+	ovb_series_free(&jss);
 }
 
 int
@@ -1284,9 +1375,35 @@ main(int argc, char **argv)
 {
 	int first, status = 0, st;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	if (opt_joint && !ovb_cliopt_joint.series) {
+		ovb_warn("--mode joint needs its samples: --series FILE");
+		return OVB_EUSAGE;
+	}
+	if (opt_tod && ovb_cliopt_joint.series) {
+		ovb_warn("--series is the samples of --mode joint, not of tod");
+		return OVB_EUSAGE;
+	}
+	if (ovb_cliopt_joint.series &&
+	    (status = ovb_joint_load(&ovb_cliopt_joint, &jss, &jt))) {
+		ovb_series_free(&jss);
+		ovb_joint_free(&jt);
+		return status;
+	}
 	for (int i = first; i < argc; i++)
 		if ((st = ovb_read_input(argv[i], take, NULL)) > status)
 			status = st;
+	if (!status && S.have_plan && S.plan.joint && !ovb_cliopt_joint.series) {
+		ovb_warn("%s: a plan of mode joint: give its samples (--series "
+			"FILE)", S.plan_file);
+		status = OVB_EUSAGE;
+	}
+	if (!status && ovb_cliopt_joint.series && !opt_joint &&
+	    !S.plan.joint) {
+		ovb_warn("--series is the samples of --mode joint (give it, or "
+			"a plan of mode joint)");
+		status = OVB_EUSAGE;
+	}
+	opt_joint = opt_joint || S.plan.joint;
 	if (!status && (!S.have_cluster || !S.napps || !S.have_plan)) {
 		ovb_warn("missing input: %s%s%s(give the cluster, apps, plan and "
 			"profile files in any order)",

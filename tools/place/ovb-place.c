@@ -11,8 +11,10 @@
  *
  * Invariants: an application is placed whole or rejected whole with the
  * reason; every node of the output satisfies Eq. 1 and Eq. 3 for each
- * resource on the grid the plan states; the same inputs and seed give the
- * same bytes; no output file unless the run succeeded. */
+ * resource on the grid the plan states (--mode joint: lib/joint.c's test
+ * of each rate on --series' samples, which are read before the other
+ * inputs); the same inputs and seed give the same bytes; no output file
+ * unless the run succeeded. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,7 @@ enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100,
 /* The request, filled by the options and the inputs. */
 static struct ovb_place_req Q = { .seed = 1, .nsigma_n = 3 };
 static const char *opt_migrations;     /* --migrations FILE */
+static bool opt_joint;                 /* --mode joint */
 
 static struct ovb_place_in S = {
 	.what = "ovb-place (cluster, apps, profile, plan)" };
@@ -78,7 +81,11 @@ static const struct argp_option options[] = {
 	  "sum of the capsules' means + N sqrt(the sum of their variances) "
 	  "<= C, each capsule's mean and variance its U's (lib/nsigma.c; "
 	  "Eq. 1 reduced to the lower bounds, memory's requests and limits "
-	  "kept).  A plan given as input keeps its mode", 0 },
+	  "kept); joint (with --series): per node and rate, over the slots "
+	  "where a capsule on it has a sample, the fraction of slots whose "
+	  "sum is above C (a capsule without a sample there counting 0) at "
+	  "most the least O, in place of Eq. 1 and 3 (memory keeps its "
+	  "rules).  A plan given as input keeps its mode", 0 },
 	{ "nsigma", OPT_NSIGMA, "N", 0,
 	  "--mode nsigma's N, 0 <= N <= 1000 (default 3)", 0 },
 	{ 0 }
@@ -97,7 +104,9 @@ static const char doc[] =
 	"  ovb-place -p tolerance cluster.txt more.apps *.profile plan.txt "
 	"-o plan2.txt\n"
 	"  ovb-place cluster.txt apps.txt *.profile | ovb-check cluster.txt "
-	"apps.txt *.profile -\n\n"
+	"apps.txt *.profile -\n"
+	"  ovb-place --mode joint --series week.series -p "
+	"first-fit-decreasing cluster.txt apps.txt *.profile\n\n"
 	OVB_EXIT_DOC;
 
 static error_t
@@ -138,13 +147,14 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_MODE:
 		Q.tod = !strcmp(arg, "tod");
 		Q.nsigma = !strcmp(arg, "nsigma");
+		opt_joint = !strcmp(arg, "joint");
 		if (!strcmp(arg, "aggregate"))
 			Q.aggregate = true;
-		else if (!strcmp(arg, "eq1") || Q.tod || Q.nsigma)
+		else if (!strcmp(arg, "eq1") || Q.tod || Q.nsigma || opt_joint)
 			Q.aggregate = false;
 		else
-			argp_error(st, "--mode: '%s' is not eq1, aggregate, tod or "
-				"nsigma", arg);
+			argp_error(st, "--mode: '%s' is not eq1, aggregate, tod, "
+				"nsigma or joint", arg);
 		Q.mode_given = true;
 		return 0;
 	}
@@ -156,6 +166,7 @@ static const struct argp target_argp = { NULL, NULL, NULL, NULL,
 	ovb_target_children, NULL, NULL };
 static const struct argp_child children[] = {
 	{ &ovb_cliopt_grid_argp, 0, NULL, 2 },
+	{ &ovb_cliopt_joint_argp, 0, NULL, 2 },
 	{ &target_argp, 0, NULL, 0 },
 	{ 0 }
 };
@@ -225,7 +236,24 @@ main(int argc, char **argv)
 		ovb_warn("--mode tod does not go with --max-moves");
 		return OVB_EUSAGE;
 	}
+	if (opt_joint && !ovb_cliopt_joint.series) {
+		ovb_warn("--mode joint needs its samples: --series FILE");
+		return OVB_EUSAGE;
+	}
+	if (Q.mode_given && !opt_joint && ovb_cliopt_joint.series) {
+		ovb_warn("--series is the samples of --mode joint, not of the "
+			"mode given");
+		return OVB_EUSAGE;
+	}
 	Q.grid = ovb_cliopt_grid;
+	/* --mode joint's samples, kept to the exit as the plan is */
+	static struct ovb_series_set jss;
+	static struct ovb_joint jt;
+	if (ovb_cliopt_joint.series) {
+		if ((status = ovb_joint_load(&ovb_cliopt_joint, &jss, &jt)))
+			return status;
+		Q.joint = &jt;
+	}
 	for (int i = first; i < argc; i++)
 		if ((st = ovb_read_input(argv[i], ovb_take_place, &S)) > status)
 			status = st;
