@@ -1212,6 +1212,32 @@ keep_dir(const char *path)
 	return 0;
 }
 
+/* hindsight's kept samples: the cpu series of the VMs placed, their
+ * samples in the period (the joint mode's window). */
+static int
+keep_series(const char *dir, const struct period_in *in)
+{
+	struct ovb_series_set ss = { 0 };
+	for (size_t v = 0; v < nvm; v++) {
+		bool app = false;       /* each has samples in the window */
+		for (size_t i = 0; i < in->a.n && !app; i++)
+			app = !strcmp(in->a.app[i].name, vms[v].s->capsule);
+		struct ovb_series view;
+		if (app && window_view(vms[v].s, hind_j.from, hind_j.to,
+		    &view))
+			*OVB_PUSH(ss.s, ss.n, ss.cap) = view;
+	}
+	struct text t = { 0 };
+	FILE *f = text_open(&t);
+	int st = ovb_series_write(f, &ss);
+	text_close(f);
+	if (!st)
+		st = keep_file(dir, "series", t.buf, t.len);
+	free(t.buf);
+	free(ss.s);     /* the views share the series' arrays */
+	return st;
+}
+
 /* --keep: period k of c's inputs, plan and command in DIR/cID/pK. */
 static int
 keep_period(const struct cfg *c, uint64_t k, const struct period_in *in,
@@ -1251,32 +1277,6 @@ keep_period(const struct cfg *c, uint64_t k, const struct period_in *in,
 	free(cmd.buf);
 	free(d1);
 	free(d2);
-	return st;
-}
-
-/* hindsight's kept samples: the cpu series of the VMs placed, their
- * samples in the period (the joint mode's window). */
-static int
-keep_series(const char *dir, const struct period_in *in)
-{
-	struct ovb_series_set ss = { 0 };
-	for (size_t v = 0; v < nvm; v++) {
-		bool app = false;       /* each has samples in the window */
-		for (size_t i = 0; i < in->a.n && !app; i++)
-			app = !strcmp(in->a.app[i].name, vms[v].s->capsule);
-		struct ovb_series view;
-		if (app && window_view(vms[v].s, hind_j.from, hind_j.to,
-		    &view))
-			*OVB_PUSH(ss.s, ss.n, ss.cap) = view;
-	}
-	struct text t = { 0 };
-	FILE *f = text_open(&t);
-	int st = ovb_series_write(f, &ss);
-	text_close(f);
-	if (!st)
-		st = keep_file(dir, "series", t.buf, t.len);
-	free(t.buf);
-	free(ss.s);     /* the views share the series' arrays */
 	return st;
 }
 
