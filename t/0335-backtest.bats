@@ -41,9 +41,9 @@ setup() {
 }
 
 @test "hand-made: peak keeps a and b apart; a VM without samples counts zero usage, its node shown with FULL 0" {
-	run -0 ovb-backtest "${SMALL[@]}" -m peak "$S"
+	run -0 ovb-backtest "${SMALL[@]}" -m peak --policy worst-fit "$S"
 	# a's peak 2.5 and b's 2 exceed 4 cpu together; c (0.5) goes where
-	# the default policy, worst-fit, finds the most room: beside b
+	# worst-fit finds the most room: beside b
 	assert_line 'place c1 1 a n1'
 	assert_line 'place c1 1 b n2'
 	assert_line 'place c1 1 c n2'
@@ -54,9 +54,9 @@ setup() {
 	assert_line 'node c1 2 n1 1 2 0 held 0 0 none 2'
 	# 4 held, 0 broken, 0 missing; PARTIAL 1 (the node with FULL 0)
 	assert_line 'summary c1 6 4 1.5 1 4 0 0 0 0 0 0 0 0 0 0 0 1'
-	# first-fit-decreasing puts c beside a (n1), the first node that
-	# takes it
-	run -0 ovb-backtest "${SMALL[@]}" -m peak --policy first-fit-decreasing "$S"
+	# first-fit-decreasing (the default) puts c beside a (n1), the
+	# first node that takes it
+	run -0 ovb-backtest "${SMALL[@]}" -m peak "$S"
 	assert_line 'place c1 1 c n1'
 	assert_line 'node c1 2 n1 2 2 0 held 0 0 none 0'
 	assert_line 'node c1 2 n2 1 1 0 held 0 0 none 1'
@@ -116,7 +116,7 @@ setup() {
 }
 
 @test "hand-made: the oracle catches a wrong count" {
-	ovb-backtest "${SMALL[@]}" -m peak,pct "$S" >"$T/bt"
+	ovb-backtest "${SMALL[@]}" -m peak,pct --policy worst-fit "$S" >"$T/bt"
 	variant wrong "$T/bt" 's/^node c1 1 n2 2 2 0 held 0 0 none 2$/node c1 1 n2 2 2 1 held 0 0 none 2/'
 	run -1 python3 "$ORACLE/backtest.py" "$BAD" --series "$S"
 	assert_output --partial 'c1 period 1 node n2'

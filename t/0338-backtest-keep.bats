@@ -66,7 +66,7 @@ replan() {
 	run -0 replan "$T/bt" "$T/k"
 	assert_output 'compared 27 own 0'
 	run -0 cat "$T/k/c6/p1/cmd"
-	assert_output 'ovb-place --policy worst-fit --seed 1 --grid 1000 --mode nsigma --nsigma 3 cluster apps profiles'
+	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode nsigma --nsigma 3 cluster apps profiles'
 	# re-planning: period 2 of a rolling plan starts from period 1's
 	cmp "$T/k/c1/p1/plan" "$T/k/c1/p2/previous"
 	run -0 grep -c 'op=modify' "$T/k/c1/p2/apps"
@@ -85,7 +85,7 @@ replan() {
 	run -0 replan "$T/bt" "$T/k"
 	assert_output 'compared 18 own 0'
 	run -0 cat "$T/k/c4/p1/cmd"
-	assert_output 'ovb-place --policy worst-fit --seed 1 --grid 1000 cluster apps'
+	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 cluster apps'
 	# peak: its memory the largest window peak, the limit that x 1.15
 	run -0 grep -c '^capsule vm cpu=[0-9.e+-]* net=0 mem=[0-9.e+-]* mem-limit=[0-9]*$' "$T/k/c4/p1/apps"
 	assert_output 3
@@ -107,7 +107,8 @@ replan() {
 }
 
 @test "the comparison fails on another policy's plan" {
-	ovb-backtest "${SMALL[@]}" -m peak --periods 1 --keep "$T/k" "$S" >"$T/bt"
+	ovb-backtest "${SMALL[@]}" -m peak --periods 1 --policy worst-fit \
+		--keep "$T/k" "$S" >"$T/bt"
 	run -0 replan "$T/bt" "$T/k"
 	# worst-fit puts c beside b, best-fit beside a
 	sed -i 's/worst-fit/best-fit/' "$T/k/c1/p1/cmd"

@@ -163,6 +163,9 @@ def read_table(path):
                 t[9])
         elif t[0] == 'summary':
             confs[-1]['sum'] = t[2:]
+        elif t[0] == 'gap':
+            assert t[1] == confs[-1]['id'], t
+            confs[-1]['gap'] = (float(t[2]), int(t[3]), int(t[4]))
         else:
             raise SystemExit('unknown record %s' % t[0])
     return confs
@@ -429,6 +432,20 @@ def main():
               mcount['held'], mcount['broken'], mcount['missing'], mworst,
               mover_all, noom, kills, partial])
         c['density'], c['key'], c['vs'] = d, key, float(s[3])
+        c['nodes'] = nodes
+    # the gap closed: pct's nodes and hindsight's of the same group (node
+    # size, O, windows, plan, memory), recounted from the period records
+    grp = {}
+    for c in confs:
+        g = (c['key'], c['periods'], c['mem'], c['pool'])
+        grp.setdefault(g, {})[c['method']] = c['nodes']
+    for c in confs:
+        g = grp[(c['key'], c['periods'], c['mem'], c['pool'])]
+        P, H = g.get('pct'), g.get('hindsight')
+        want_gap = None
+        if P is not None and H is not None and P > H:
+            want_gap = ((P - c['nodes']) / (P - H), P, H)
+        want(c['id'] + ' gap', c.get('gap'), want_gap)
     for c in confs:
         if a.validity and c['valid'] is not None:
             nb = sum(1 for p in c['per'] for nd, st in p['statuses']

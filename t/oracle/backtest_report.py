@@ -106,8 +106,16 @@ def read_backtest(path):
             o = [g for g in grp if g['method'] == m]
             c['vs_' + m] = c['density'] / o[0]['density'] \
                 if o and o[0]['density'] else None
+        # the hindsight is the yardstick: it dominates no method
         c['dom'] = [g['method'] for g in grp
-                    if g is not c and dominates(g, c, 'density')]
+                    if g is not c and g['method'] != 'hindsight'
+                    and dominates(g, c, 'density')]
+        # the gap closed: (pct's nodes - its) / (pct's - hindsight's)
+        p = [g for g in grp if g['method'] == 'pct']
+        h = [g for g in grp if g['method'] == 'hindsight']
+        c['gap'] = Fraction(p[0]['nodes'] - c['nodes'],
+                            p[0]['nodes'] - h[0]['nodes']) \
+            if p and h and p[0]['nodes'] > h[0]['nodes'] else None
     return conf, order
 
 
@@ -149,7 +157,7 @@ def table(bt, tsv):
                 fail('%s %s: %s, want %s' % (i, k, v[k], w))
         nums = dict(cpus=c['cpus'], O=c['O'], density_vms_per_node=c['density'],
                     density_vs_pct=c['vs_pct'], density_vs_peak=c['vs_peak'],
-                    best_density=c['best'],
+                    best_density=c['best'], gap_closed=c['gap'],
                     held_fraction=c['share'],
                     moved_fraction=Fraction(c['moved'], c['placed'])
                     if c['placed'] else Fraction(0))

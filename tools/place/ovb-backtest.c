@@ -2308,7 +2308,11 @@ main(int argc, char **argv)
 							break;
 					}
 					if (now) {
-						if (m == M_HIND) {   /* afresh */
+						/* afresh: hindsight re-packs;
+						 * tod's repair would judge the
+						 * whole U (ovb-place --mode tod
+						 * refuses --max-moves) */
+						if (m == M_HIND || m == M_TOD) {
 							free(c->plan.buf);
 							c->plan = (struct text){ 0 };
 						}
@@ -2363,7 +2367,10 @@ main(int argc, char **argv)
 				for (size_t i = 0; !status && i < ncpus * NMETHOD;
 				     i++) {
 					struct cfg *c = &cf[i];
-					if (c->valid || !opt_method[c->m])
+					/* hindsight re-packs every period: no
+					 * plan to state a validity of */
+					if (c->valid || !opt_method[c->m] ||
+					    c->m == M_HIND)
 						continue;
 					for (size_t v = 0; !status && c->m == M_CAL &&
 					     v < nvm; v++) {

@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# ovb-backtest's yardstick and its time-of-day method (issue 27):
+# hindsight places the VMs on the replayed period's own samples through
+# the engine (ovb-place --mode joint), so every node it uses holds by
+# construction, as the independent replay counts it; with pct, every
+# configuration gets a gap record, (pct's nodes - its) / (pct's -
+# hindsight's), recomputed here from the summaries.  tod is ovb-place
+# --mode tod on windows of U.  Both are ovb-place's plans (--keep).  The
+# Bitbrains runs skip when ../shared/data/bitbrains-rnd is absent.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load test_helper
+	ORACLE="$BATS_TEST_DIRNAME/oracle"
+	T=$BATS_TEST_TMPDIR
+	BB="$BATS_TEST_DIRNAME/../../shared/data/bitbrains-rnd"
+	S=$DATA/backtest-small.series
+	SMALL=(--start 0 --train 600s --replay 600s --cpus 4 --tolerance 0.5)
+}
+
+bitbrains() {
+	[[ -d $BB ]] || skip "no $BB"
+	ovb-import --bitbrains -r cpu -o "$T/bb.series" "$BB"/2013-7/*.csv.gz \
+		"$BB"/2013-8/*.csv.gz
+}
+
+# gaps BT: "ID CLOSED" of each configuration whose group (node size, O,
+# windows, plan) has pct and hindsight with pct on more nodes, computed
+# from the summaries and config records alone
+gaps() {
+	awk '$1 == "config" { m[$2] = $3; g[$2] = $4 " " $5 " " $6 " " $7 " " $8
+		n++; id[n] = $2 }
+	$1 == "summary" { nodes[$2] = $4 }
+	END {
+		for (i = 1; i <= n; i++) {
+			c = id[i]
+			if (m[c] == "pct") P[g[c]] = nodes[c]
+			if (m[c] == "hindsight") H[g[c]] = nodes[c]
+		}
+		for (i = 1; i <= n; i++) {
+			c = id[i]
+			if ((g[c] in P) && (g[c] in H) && P[g[c]] > H[g[c]])
+				printf "%s %.12g\n", c,
+					(P[g[c]] - nodes[c]) / (P[g[c]] - H[g[c]])
+		}
+	}' "$1"
+}
+
+@test "bitbrains: every hindsight node holds; the gap records are (pct - nodes) / (pct - hindsight); the replay agrees" {
+	bitbrains
+	run -0 --separate-stderr ovb-backtest --mem 0 --cpus 4,8 \
+		-m pct,hindsight,overbook,nsigma "$T/bb.series"
+	printf '%s\n' "$output" >"$T/bt"
+	# hindsight: held on every node it uses, none broken
+	run -0 awk '$1 == "config" { m[$2] = $3 }
+		$1 == "node" && m[$2] == "hindsight" { n++; if ($8 != "held") bad++ }
+		END { print (n > 0), bad + 0 }' "$T/bt"
+	assert_output '1 0'
+	# the gap records, from the summaries (pct 0, hindsight 1)
+	diff <(gaps "$T/bt") <(awk '$1 == "gap" { printf "%s %.12g\n", $2, $3 }' \
+		"$T/bt")
+	run -0 awk '$1 == "config" { m[$2] = $3 } $1 == "gap" { print m[$2], $3 }' \
+		"$T/bt"
+	assert_line --regexp '^pct 0$'
+	assert_line --regexp '^hindsight 1$'
+	# every count replayed from the raw samples
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
+	assert_output agree
+	# same inputs, same bytes
+	run -0 ovb-backtest --mem 0 --cpus 4,8 -m pct,hindsight,overbook,nsigma \
+		"$T/bb.series"
+	cmp <(printf '%s\n' "$output") "$T/bt"
+}
+
+@test "bitbrains: hindsight's and tod's periods are ovb-place's plans (--mode joint on the period's series, --mode tod)" {
+	bitbrains
+	ovb-backtest --mem 0 --cpus 8 --tolerance 0.05 --train 14d --periods 2 \
+		-m hindsight,tod --keep "$T/k" "$T/bb.series" >"$T/bt"
+	# c1 tod, c2 hindsight (the methods' order)
+	run -0 cat "$T/k/c2/p1/cmd"
+	assert_output --regexp '^ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode joint --series series --from [0-9]+ --to [0-9]+ cluster apps profiles$'
+	run -0 cat "$T/k/c1/p2/cmd"
+	# tod: afresh every period (its repair would judge the whole U)
+	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode tod cluster apps profiles'
+	for d in "$T"/k/c*/p*; do
+		(cd "$d" && sh cmd >"$T/replan")
+		cmp "$T/replan" "$d/plan"
+	done
+	# the kept tod profiles carry windows
+	run -0 grep -c '^window ' "$T/k/c1/p1/profiles"
+	[[ $output -gt 0 ]]
+	# and ovb-check of a hindsight plan on its week: every node holds
+	(cd "$T/k/c2/p1" && eval "ovb-check $(sed 's/^.*--mode/--mode/; s/ cluster apps profiles$//' cmd) cluster apps plan profiles")
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
+	assert_output agree
+}
+
+@test "format: a gap record is checked against its summary; 65 at its line" {
+	# a and b: 3 cpu each in training (their sum 6 > 4: pct needs two
+	# nodes), 1 each in the period replayed (the hindsight needs one)
+	printf '%s\n' 'ovb-series 1' 'series a cpu' 'interval 300 s' \
+		'sample 0 3' 'sample 300 3' 'sample 600 1' 'sample 900 1' \
+		'series b cpu' 'interval 300 s' 'sample 0 3' 'sample 300 3' \
+		'sample 600 1' 'sample 900 1' >"$T/ab.series"
+	run -0 ovb-backtest "${SMALL[@]}" -m pct,hindsight,peak --periods 1 \
+		"$T/ab.series"
+	printf '%s\n' "$output" >"$T/bt"
+	ovb-fmt "$T/bt"
+	# c1 peak, c2 pct, c3 hindsight: pct 2 nodes, hindsight 1
+	assert_line 'gap c1 0 2 1'
+	assert_line 'gap c2 0 2 1'
+	assert_line 'gap c3 1 2 1'
+	variant closed "$T/bt" 's/^gap c3 1 2 1$/gap c3 0.5 2 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *':'*': gap: CLOSED is 0.5, but'* ]]
+	variant nogap "$T/bt" 's/^gap c3 1 2 1$/gap c3 1 1 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *'no gap to close'* ]]
+	variant twice "$T/bt" 's/^gap c3 1 2 1$/gap c3 1 2 1\ngap c3 1 2 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *'has a gap record already'* ]]
+	variant other "$T/bt" 's/^gap c3 1 2 1$/gap c2 1 2 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *"gap: 'c2' is not the configuration"* ]]
+}
+
+@test "usage: --tod-min and --tod-offset are strict; tod's windows need an interval dividing 1 h" {
+	run -64 --separate-stderr ovb-backtest --tod-min 0 "$S"
+	run -64 --separate-stderr ovb-backtest --tod-min 1x "$S"
+	run -64 --separate-stderr ovb-backtest --tod-offset 86400 "$S"
+	printf '%s\n' 'ovb-series 1' 'series a cpu' 'interval 7 s' \
+		'sample 0 1' 'sample 7 2' 'sample 14 1' >"$T/odd.series"
+	run -65 --separate-stderr ovb-backtest -m tod --start 0 --train 14s \
+		--replay 7s "$T/odd.series"
+	[[ $stderr == *'must divide 1 h'* ]]
+}
