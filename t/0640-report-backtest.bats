@@ -44,10 +44,10 @@ groups() {
 	variant share "$T/tsv" '2s/\tnone\t/\tpeak\t/'
 	run -1 $PY "$ORACLE" table "$T/bt" "$BAD"
 	assert_output --partial 'dominated_by'
-	variant held "$T/tsv" '3s/^(([^\t]*\t){15})[^\t]*/\10.5/'
+	variant held "$T/tsv" '3s/^(([^\t]*\t){16})[^\t]*/\10.5/'
 	run -1 $PY "$ORACLE" table "$T/bt" "$BAD"
 	assert_output --partial 'held_fraction'
-	variant best "$T/tsv" '3s/^(([^\t]*\t){11})[^\t]*/\199/'
+	variant best "$T/tsv" '3s/^(([^\t]*\t){12})[^\t]*/\199/'
 	run -1 $PY "$ORACLE" table "$T/bt" "$BAD"
 	assert_output --partial 'best_density'
 	# example.backtest: peak keeps a and b apart (3 VMs on 2 nodes, both
@@ -56,8 +56,8 @@ groups() {
 	# peak; nothing dominates pct; at most 3 VMs a node (the bound: one
 	# node would have done for all three)
 	run -0 --separate-stderr ovb-report "$DATA/example.backtest"
-	assert_line --regexp '^c1 +peak +rolling +4 cpu +0\.5 +10 min / 10 min +1 +1\.50 +0\.50x +1\.00x +3\.00 +2/2 \(100\.0%\) +pct +0 +0\.0% +0 \(0\.0%\) +3 +2 +- +-$'
-	assert_line --regexp '^c2 +pct +rolling +4 cpu +0\.5 +10 min / 10 min +1 +3\.00 +1\.00x +2\.00x +3\.00 +1/1 \(100\.0%\) +none +0 +50\.0% +0 \(0\.0%\) +3 +1 +- +-$'
+	assert_line --regexp '^c1 +peak +rolling +4 cpu +0\.5 +10 min / 10 min +1 +1\.50 +0\.50x +- +1\.00x +3\.00 +2/2 \(100\.0%\) +pct +0 +0\.0% +0 \(0\.0%\) +3 +2 +- +-$'
+	assert_line --regexp '^c2 +pct +rolling +4 cpu +0\.5 +10 min / 10 min +1 +3\.00 +1\.00x +- +2\.00x +3\.00 +1/1 \(100\.0%\) +none +0 +50\.0% +0 \(0\.0%\) +3 +1 +- +-$'
 	assert_equal "$stderr" ''
 	# one-shot: the broken node-periods starting before the validity; with
 	# every validity moved to the end of period 1, pct's broken node

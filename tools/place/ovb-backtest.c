@@ -50,7 +50,7 @@
 #include "ovb.h"
 
 enum method { M_OVERBOOK, M_AGG, M_DRIFT, M_PEAK, M_PCT, M_NSIGMA, M_VPA,
-	M_CAL, M_MEAN, M_TOD, M_HIND, NMETHOD };
+	M_CAL, M_MEAN, M_TOD, M_HIND, M_JOINT, NMETHOD };
 
 enum { OPT_METHOD = 'm', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
 	OPT_PLAN, OPT_PERIODS, OPT_START, OPT_NODES, OPT_TAU, OPT_GRID,
@@ -239,6 +239,10 @@ static const char doc[] =
 	"afresh every period; with pct, every configuration's gap record: "
 	"the share of the nodes between pct and hindsight it saves "
 	"(not in the default set)\n"
+	"  joint     the same test on the training window's samples "
+	"(ovb-place --mode joint on the window: the VMs' sum above CPUS in "
+	"at most a fraction O of its slots), re-planned as the others (not in "
+	"the default set)\n"
 	"Placement: every method is placed by ovb-place's engine with "
 	"--policy (default first-fit-decreasing, the densest and the "
 	"hindsight's) on the fewest nodes on which it does as well as on one "
@@ -776,6 +780,7 @@ static const struct mrow {
 	[M_MEAN] = { "mean", T_SUM, sz_mean, NULL, NULL, ms_mean },
 	[M_TOD] = { "tod", T_TOD, sz_eq1, nd_plain, u_tod, ms_req },
 	[M_HIND] = { "hindsight", T_JOINT, sz_pct, nd_plain, u_plain, ms_req },
+	[M_JOINT] = { "joint", T_JOINT, sz_pct, nd_plain, u_plain, ms_req },
 };
 
 /* The row named NAME, or -1. */
@@ -802,6 +807,10 @@ static bool mem_on;             /* the VMs' memory is modeled */
  * mode's file) and their table for the period replayed, [from, to) */
 static struct ovb_series_set cpu_set;
 static struct ovb_joint hind_j;
+/* joint: the same on the training window */
+static struct ovb_joint train_j;
+
+
 
 /* VM v's memory profile over [a, b), as ovb-usage -r mem and ovb-profile
  * make it: window peaks (the largest sample of each window [kW, (k+1)W)
@@ -918,6 +927,13 @@ struct cfg {
 	double placed, nodes;           /* for VS-PEAK */
 	double mem, pool;               /* node memory, its pool [B]; 0: off */
 };
+
+/* The joint table of c's method (hindsight's or joint's). */
+static const struct ovb_joint *
+jtab(const struct cfg *c)
+{
+	return c->m == M_HIND ? &hind_j : &train_j;
+}
 
 /* ---- placing through the engine (lib/place.c), as ovb-place places ----
  *
@@ -1140,8 +1156,8 @@ place_options(FILE *f, const struct cfg *c, bool have_prev)
 		fputs(" --mode tod", f);
 	if (methods[c->m].test == T_JOINT)
 		fprintf(f, " --mode joint --series series --from %llu --to %llu",
-			(unsigned long long)hind_j.from,
-			(unsigned long long)hind_j.to);
+			(unsigned long long)jtab(c)->from,
+			(unsigned long long)jtab(c)->to);
 	if (methods[c->m].test == T_NSIGMA) {
 		char n[32];
 		fprintf(f, " --mode nsigma --nsigma %s", ovb_fmt_real(n,
@@ -1172,7 +1188,7 @@ engine_run(const struct cfg *c, struct period_in *in, size_t K, int policy,
 		.grid = opt_grid, .aggregate = methods[c->m].test == T_AGG,
 		.nsigma = methods[c->m].test == T_NSIGMA, .nsigma_n = opt_nsigma,
 		.tod = methods[c->m].test == T_TOD,
-		.joint = methods[c->m].test == T_JOINT ? &hind_j : NULL,
+		.joint = methods[c->m].test == T_JOINT ? jtab(c) : NULL,
 		.mode_given = methods[c->m].test != T_EQ1,
 		.repair = in->have_prev,
 		.max_moves = opt_repair ? opt_moves : UINT64_MAX };
@@ -1212,18 +1228,19 @@ keep_dir(const char *path)
 	return 0;
 }
 
-/* hindsight's kept samples: the cpu series of the VMs placed, their
- * samples in the period (the joint mode's window). */
+/* hindsight's and joint's kept samples: the cpu series of the VMs
+ * placed, their samples in the joint mode's window. */
 static int
-keep_series(const char *dir, const struct period_in *in)
+keep_series(const char *dir, const struct cfg *c, const struct period_in *in)
 {
+	const struct ovb_joint *j = jtab(c);
 	struct ovb_series_set ss = { 0 };
 	for (size_t v = 0; v < nvm; v++) {
 		bool app = false;       /* each has samples in the window */
 		for (size_t i = 0; i < in->a.n && !app; i++)
 			app = !strcmp(in->a.app[i].name, vms[v].s->capsule);
 		struct ovb_series view;
-		if (app && window_view(vms[v].s, hind_j.from, hind_j.to,
+		if (app && window_view(vms[v].s, j->from, j->to,
 		    &view))
 			*OVB_PUSH(ss.s, ss.n, ss.cap) = view;
 	}
@@ -1273,7 +1290,7 @@ keep_period(const struct cfg *c, uint64_t k, const struct period_in *in,
 	if (!st && plan && plan->buf)
 		st = keep_file(d2, "plan", plan->buf, plan->len);
 	if (!st && methods[c->m].test == T_JOINT)
-		st = keep_series(d2, in);
+		st = keep_series(d2, c, in);
 	free(cmd.buf);
 	free(d1);
 	free(d2);
@@ -2284,6 +2301,14 @@ main(int argc, char **argv)
 					}
 					if (opt_method[M_CAL])
 						calwin_make(&fin, ta, ta + W, b);
+					/* joint: the training window's
+					 * samples */
+					ovb_joint_free(&train_j);
+					size_t bad = 0;
+					if (opt_method[M_JOINT] && ovb_joint_make(
+					    &train_j, &cpu_set, ta, ta + W,
+					    "series", &bad))
+						abort();    /* one interval */
 				}
 				/* hindsight: the VMs placed by the others (those
 				 * profiled now) on their samples of the period,
@@ -2435,6 +2460,7 @@ main(int argc, char **argv)
 	profiles_free(hp);
 	free(hp);
 	ovb_joint_free(&hind_j);
+	ovb_joint_free(&train_j);
 	free(cpu_set.s);
 	free(node_of);
 	free(cf);
