@@ -1545,8 +1545,9 @@ lacks(FILE *f, const struct capsule *cp, const struct ovb_nstate *nd)
 			continue;
 		}
 		double pr = ovb_nstate_pr_with(nr, n, g, cap, limit);
-		fprintf(f, ", %s Eq. 3 Pr(Y>C)=%.3g > O_min=%g",
-			ovb_res_name((enum ovb_res)r), pr, limit);
+		fprintf(f, ", %s Eq. 3 Pr(Y>C)=%.3g > %s=%g",
+			ovb_res_name((enum ovb_res)r), pr, n->promise &&
+			!isnan(E->mem_O) ? "O_mem" : "O_min", limit);
 	}
 	const struct ovb_nres *m = &nd->r[OVB_MEM];
 	if (cp->need[OVB_MEM].used &&

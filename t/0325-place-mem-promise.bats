@@ -59,27 +59,22 @@ one_node() {    # MEM POOL [B]
 # Two capsules a, b: peaks 1 or 2 GiB, each in half the windows (b's
 # high bin at B_HIGH GiB); requests 2 GiB, own O 0.3.
 half_profiles() {       # B_HIGH
-	cat <<-EOF
-	ovb-profile 1
-	profile a mem
-	request 2147483648 B
-	limit 2469606195 B
-	O 0.3
-	interval 3600 s
-	width 1073741824 B
-	intervals 2
-	bin 1 1
-	bin 2 1
-	profile b mem
-	request 2147483648 B
-	limit 2469606195 B
-	O 0.3
-	interval 3600 s
-	width 1073741824 B
-	intervals 2
-	bin 1 1
-	bin $1 1
-	EOF
+	local c hi
+	echo 'ovb-profile 1'
+	for c in a:2 b:$1; do
+		hi=${c#*:}
+		cat <<-EOF
+		profile ${c%:*} mem
+		request 2147483648 B
+		limit 2469606195 B
+		O 0.3
+		interval 3600 s
+		width 1073741824 B
+		intervals 2
+		bin 1 1
+		bin $hi 1
+		EOF
+	done
 }
 
 nodes_used() {
@@ -129,7 +124,7 @@ print('ok')"
 	# is Eq. 3 (not the requests or limits)
 	run -0 --separate-stderr ovb-place --mem-rule promise --mem-tolerance 0.0002 "$T/c" "$T/a" "$T/p"
 	assert_line 'mem-rule promise 0.0002'
-	assert_line --regexp '^reject c capsule c: no feasible node of 1 \(Eq. 3 on 1\); nearest n1, mem Eq. 3 Pr\(Y>C\)=0.000298 > O_min=0.0002$'
+	assert_line --regexp '^reject c capsule c: no feasible node of 1 \(Eq. 3 on 1\); nearest n1, mem Eq. 3 Pr\(Y>C\)=0.000298 > O_mem=0.0002$'
 	echo "$output" >"$T/prom2"
 	run -0 python3 "$ORACLE/mem.py" node --rule promise --tolerance 0.0002 --apps "$T/a" "$T/c" "$T/prom2" "$T/p"
 	assert_line agree
@@ -163,7 +158,7 @@ print('ok')"
 	# b's high peak one bin over (3 GiB): Y > 3 GiB whenever b peaks, 1/2
 	half_profiles 3 >"$T/p3"
 	run -0 --separate-stderr ovb-place --mem-rule promise --mem-tolerance 0.25 "$T/c" "$T/a" "$T/p3"
-	assert_line --regexp '^reject b capsule c: no feasible node of 1 \(Eq. 3 on 1\); nearest n1, mem Eq. 3 Pr\(Y>C\)=0.5 > O_min=0.25$'
+	assert_line --regexp '^reject b capsule c: no feasible node of 1 \(Eq. 3 on 1\); nearest n1, mem Eq. 3 Pr\(Y>C\)=0.5 > O_mem=0.25$'
 	echo "$output" >"$T/plan3"
 	run -0 python3 "$ORACLE/mem.py" node --rule promise --tolerance 0.25 --apps "$T/a" "$T/c" "$T/plan3" "$T/p3"
 	assert_line agree
