@@ -8,11 +8,13 @@
  *	reject APP REASON...
  *	grid POINTS
  *	unmeasured APP CAPSULE RES
+ *	mem-rule pool|promise [O]
  *
  * Invariants of a read plan: (APP, CAPSULE) placed once; qos, cpu-resv and
  * tbucket follow their capsule's place record, once each per resource;
  * (NODE, RES) risk once; probabilities in [0,1], tolerances below 1;
  * an application is either placed or rejected, rejected at most once. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,7 @@ struct reader {
 	unsigned long mode_line;        /* of the mode record; 0: none */
 	unsigned long valid_line;       /* of the valid-until record */
 	unsigned long enforce_line;     /* of the enforce record */
+	unsigned long memrule_line;     /* of the mem-rule record */
 };
 
 static const char *
@@ -323,6 +326,33 @@ read_valid(struct reader *r, struct ovb_lex *lx)
 	return 0;
 }
 
+/* mem-rule pool|promise [O]: the node's memory rule (O: promise's O_mem) */
+static int
+read_memrule(struct reader *r, struct ovb_lex *lx)
+{
+	struct ovb_plan *p = r->p;
+	int st = ovb_arity(lx, 2, 3, "mem-rule pool|promise [O]");
+	if (st)
+		return st;
+	if (r->memrule_line)
+		return ovb_err(lx, "mem-rule is given twice (first at line %lu)",
+			r->memrule_line);
+	p->mem_promise = !strcmp(lx->tok[1], "promise");
+	if (!p->mem_promise && strcmp(lx->tok[1], "pool"))
+		return ovb_err(lx, "mem-rule: '%s' is not pool or promise",
+			lx->tok[1]);
+	if (lx->ntok == 3 && !p->mem_promise)
+		return ovb_err(lx, "mem-rule: pool takes no O");
+	if (lx->ntok == 3 && (st = ovb_tok_prob(lx, 2, "mem-rule promise O",
+	    &p->mem_O)))
+		return st;
+	if (lx->ntok == 3 && !(p->mem_O < 1))
+		return ovb_err(lx, "mem-rule promise: O=%s is not below 1",
+			lx->tok[2]);
+	r->memrule_line = lx->line;
+	return 0;
+}
+
 /* enforce T[,T...] HZ MTU DLCAP: the targets the plan reserved for */
 static int
 read_enforce(struct reader *r, struct ovb_lex *lx)
@@ -367,6 +397,7 @@ int
 ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p)
 {
 	memset(p, 0, sizeof *p);
+	p->mem_O = NAN;         /* the capsules' own O (mem-rule promise) */
 	struct reader r = { .p = p };
 	int st = ovb_magic(lx, "plan");
 	while (!st && (st = ovb_lex_next(lx)) == 1) {
@@ -391,10 +422,17 @@ ovb_plan_read(struct ovb_lex *lx, struct ovb_plan *p)
 			st = read_unmeasured(&r, lx);
 		else if (!strcmp(kw, "enforce"))
 			st = read_enforce(&r, lx);
+		else if (!strcmp(kw, "mem-rule"))
+			st = read_memrule(&r, lx);
 		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-plan file",
 				kw);
 	}
+	if (!st && p->mem_promise && p->nsigma)
+		st = ovb_err_at(lx->name, r.memrule_line > r.mode_line ?
+			r.memrule_line : r.mode_line, "mem-rule promise (memory "
+			"by Eq. 3 alone) and mode nsigma (by its N-sigma test) "
+			"do not go together");
 	for (size_t i = 0; i < r.nkeys; i++)
 		free(r.keys[i]);
 	free(r.keys);
@@ -459,6 +497,12 @@ ovb_plan_write(FILE *f, const struct ovb_plan *p)
 	if (p->nsigma) {
 		fputs("mode nsigma", f);
 		ovb_put_real(f, p->nsigma_n);
+		fputc('\n', f);
+	}
+	if (p->mem_promise) {   /* pool, the default, is not written */
+		fputs("mem-rule promise", f);
+		if (p->mem_O >= 0)
+			ovb_put_real(f, p->mem_O);
 		fputc('\n', f);
 	}
 	if (p->valid_until)

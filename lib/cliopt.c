@@ -1,14 +1,16 @@
 /* cliopt.c: options that several tools share beyond lib/cli.c's common
  * ones, each an argp child a tool lists among its children (elfutils
  * style): --grid of the placers (ovb-place, ovb-fit), the drift-aware
- * options of U (ovb-usage) and the samples of --mode joint (ovb-place,
- * ovb-check).  Each child's values are one extern object,
- * read by the tool after argp_parse.
+ * options of U (ovb-usage), the samples of --mode joint (ovb-place,
+ * ovb-check) and the memory rule (ovb-place, ovb-check).  Each child's
+ * values are one extern object, read by the tool after argp_parse.
  *
  * Invariants: an option means the same and takes the same values (the
  * same range, the same message when out of it) in every tool listing its
  * child; a child without its option given leaves the documented default. */
 #include <argp.h>
+#include <math.h>
+#include <string.h>
 
 #include "ovb.h"
 
@@ -160,4 +162,56 @@ parse_joint(int key, char *arg, struct argp_state *st)
 }
 
 const struct argp ovb_cliopt_joint_argp = { joint_options, parse_joint,
+	NULL, NULL, NULL, NULL, NULL };
+
+/* ---- the memory rule ---- */
+
+struct ovb_cliopt_mem ovb_cliopt_mem = { .O = NAN };
+
+enum { OPT_MEM_RULE = 0x4730, OPT_MEM_TOL };
+
+static const struct argp_option mem_options[] = {
+	{ NULL, 0, NULL, 0, "Memory rule:", 0 },
+	{ "mem-rule", OPT_MEM_RULE, "RULE", 0,
+	  "pool: on a node of memory C and mem-pool P, the sum of the "
+	  "requests <= C, the sum of the limits <= C + P and Pr(Y > C) <= "
+	  "O_min, Y the sum of the window peaks; promise: Pr(Y > C) <= O_mem "
+	  "alone (memory overbooked against a tolerance; the requests and "
+	  "limits stay in the plan for enforcement, no placement rule; the "
+	  "plan records mem-rule promise).  Default: a plan's mem-rule record "
+	  "(ovb-place keeps a given plan's, ovb-check judges by it), else "
+	  "pool", 0 },
+	{ "mem-tolerance", OPT_MEM_TOL, "O", 0,
+	  "--mem-rule promise's O_mem, 0 <= O < 1, in place of the least O "
+	  "of the node's capsules (default: theirs)", 0 },
+	{ 0 }
+};
+
+static error_t
+parse_mem(int key, char *arg, struct argp_state *st)
+{
+	struct ovb_cliopt_mem *o = &ovb_cliopt_mem;
+	switch (key) {
+	case OPT_MEM_RULE:
+		if (strcmp(arg, "pool") && strcmp(arg, "promise"))
+			argp_error(st, "--mem-rule: '%s' is not pool or promise",
+				arg);
+		o->promise = !strcmp(arg, "promise");
+		o->given = true;
+		return 0;
+	case OPT_MEM_TOL:
+		o->O = ovb_arg_real(st, "--mem-tolerance", arg, 0, 1);
+		if (o->O >= 1)
+			argp_error(st, "--mem-tolerance: %s is not below 1", arg);
+		return 0;
+	case ARGP_KEY_SUCCESS:
+		if (!isnan(o->O) && !o->promise)
+			argp_error(st, "--mem-tolerance is the O_mem of "
+				"--mem-rule promise");
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+const struct argp ovb_cliopt_mem_argp = { mem_options, parse_mem,
 	NULL, NULL, NULL, NULL, NULL };

@@ -477,6 +477,14 @@ ovb_mem_exposure(const struct ovb_need *m, size_t n, double g, double C)
 	return e;
 }
 
+void
+ovb_need_promise(struct ovb_need *n, double O)
+{
+	n->promise = true;
+	if (O >= 0)             /* O_mem; NAN: the capsule's own */
+		n->O = O;
+}
+
 /* ---- the cluster's resources and a node's labels ---- */
 
 int

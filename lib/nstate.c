@@ -10,7 +10,8 @@
  * N-sigma test of lib/nsigma.c instead; in the joint mode Eq. 1 and 3 of
  * a rate give way to lib/joint.c's test on the members' samples, kept as
  * running sums per slot: ovb_nstate_joint), memory's limits within the
- * node's capacity and reclaimable pool (ovb_nstate_mem_ok), --target
+ * node's capacity and reclaimable pool (ovb_nstate_mem_ok; under the
+ * promise rule, ovb_need_promise, no rule: Eq. 3 alone), --target
  * (ovb_nstate_target), and whether a node as it is breaks a rule
  * (ovb_nstate_broken).  A node read from a plan (ovb-check, ovb-report) is
  * judged from scratch on its capsules by ovb_nstate_judge: the rules
@@ -266,11 +267,13 @@ ovb_nstate_pr_with(const struct ovb_nres *nr, const struct ovb_need *n,
 }
 
 /* mem: the limits within the node's memory and reclaimable pool, with the
- * capsule's (n; NULL: as it is). */
+ * capsule's (n; NULL: as it is); no rule under the promise rule. */
 bool
 ovb_nstate_mem_ok(const struct ovb_nstate *nd, const struct ovb_need *n)
 {
 	const struct ovb_nres *m = &nd->r[OVB_MEM];
+	if ((n && n->promise) || (m->nmembers && m->members[0].promise))
+		return true;
 	return ovb_mem_limits_hold(m->members, m->nmembers, n,
 		nd->n->cap[OVB_MEM], nd->n->pool);
 }
@@ -411,9 +414,11 @@ ovb_nstate_broken(const struct ovb_nstate *nd, int *res)
 			}
 			continue;
 		}
-		bool ok = ovb_eq1_holds(nr->members, nr->nmembers, NULL, cap) &&
-			(r != OVB_MEM || ovb_mem_limits_hold(nr->members,
-			nr->nmembers, NULL, cap, nd->n->pool)) &&
+		bool promise = nr->members[0].promise;  /* Eq. 3 alone */
+		bool ok = (promise || ovb_eq1_holds(nr->members, nr->nmembers,
+			NULL, cap)) &&
+			(r != OVB_MEM || promise || ovb_mem_limits_hold(
+			nr->members, nr->nmembers, NULL, cap, nd->n->pool)) &&
 			(nr->members[0].nsig ? ovb_nsigma_holds(nr->members,
 			nr->nmembers, NULL, cap) :
 			ovb_grid_holds(nr->members, nr->nmembers, NULL, nr->g) &&
@@ -443,5 +448,7 @@ ovb_nstate_judge(const struct ovb_need *m, size_t n,
 	if (r == OVB_MEM) {
 		v->exposure = ovb_mem_exposure(m, n, v->st.g, C);
 		v->limits_ok = ovb_mem_limits_hold(m, n, NULL, C, node->pool);
+		if (n && m[0].promise)  /* Eq. 3 alone: no other rule */
+			v->limits_ok = v->st.eq1_ok = true;
 	}
 }

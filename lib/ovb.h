@@ -996,6 +996,9 @@ struct ovb_plan {
 	                           limits; 0: for none */
 	uint64_t enf_hz, enf_mtu;
 	double enf_dlcap;
+	bool mem_promise;       /* "mem-rule promise [O]": a node's memory
+	                           rule is Eq. 3 alone (ovb_need_promise) */
+	double mem_O;           /* its O_mem; NAN: the capsules' own O */
 	size_t n, cap, nrisk, caprisk, nrej, caprej;
 	struct ovb_placed *p;
 	struct ovb_noderisk *risk;
@@ -1461,6 +1464,15 @@ struct ovb_cliopt_joint {
 };
 extern const struct argp ovb_cliopt_joint_argp;
 extern struct ovb_cliopt_joint ovb_cliopt_joint;
+/* --mem-rule pool|promise, --mem-tolerance O (ovb-place, ovb-check):
+ * O_mem in [0, 1), only with promise; O NAN when not given. */
+struct ovb_cliopt_mem {
+	bool given;               /* --mem-rule given */
+	bool promise;             /* --mem-rule promise */
+	double O;                 /* --mem-tolerance; NAN: not given */
+};
+extern const struct argp ovb_cliopt_mem_argp;
+extern struct ovb_cliopt_mem ovb_cliopt_mem;
 
 /* ---- lib/pmf.c: a node's aggregate usage Y and Pr(Y > C) ----
  *
@@ -1612,6 +1624,11 @@ struct ovb_need {               /* one capsule's needs on one resource */
 	bool joint;                 /* the joint mode (lib/joint.c): Eq. 1
 	                               and Eq. 3 replaced by the test on
 	                               the members' aligned samples jv */
+	bool promise;               /* mem under the promise rule (a plan's
+	                               "mem-rule promise", set by
+	                               ovb_need_promise): Eq. 3 alone decides
+	                               the node; the requests and limits are
+	                               for enforcement, not placement rules */
 };
 /* lib/nsigma.c: the nsigma mode's node test.  ovb_need_nsigma puts need
  * n in the mode with N (agg, the moments of its U: bin k valued k w, a
@@ -1621,6 +1638,11 @@ struct ovb_need {               /* one capsule's needs on one resource */
 void ovb_need_nsigma(struct ovb_need *n, double N);
 bool ovb_nsigma_holds(const struct ovb_need *m, size_t n,
 	const struct ovb_need *extra, double C);
+/* lib/node.c: memory as a promise.  Puts mem need n under the promise
+ * rule: Eq. 3 (Pr(Y > C) <= O_min on the window peaks) is the node's
+ * only memory rule, with n's tolerance O when O >= 0 (O_mem, the node's
+ * tolerance in place of the capsules'), its own when O is NAN. */
+void ovb_need_promise(struct ovb_need *n, double O);
 /* The node's sum(mean) and sum(var) in doubles (for messages). */
 void ovb_nsigma_sums(const struct ovb_need *m, size_t n, double *mean,
 	double *var);
@@ -1993,6 +2015,8 @@ struct ovb_nverdict {
 	bool grid_ok;
 	bool limits_ok;           /* mem: limits <= C + pool (else true) */
 	double exposure;          /* mem: E[(Y - C)+] [B] (else 0) */
+	/* mem under the promise rule (m[0].promise): limits_ok and
+	 * st.eq1_ok (the requests) are true, no rule; Eq. 3 decides */
 };
 void ovb_nstate_judge(const struct ovb_need *m, size_t n,
 	const struct ovb_node *node, int r, uint64_t points,
@@ -2044,6 +2068,11 @@ struct ovb_place_req {
 	bool scan;                        /* every node for every capsule */
 	uint64_t valid_until;             /* --valid-until T; 0: none */
 	const struct ovb_qos *forecast;   /* ovb_profiles_forecast(prof) */
+	bool mem_promise;                 /* --mem-rule promise: a node's
+	                                     memory rule is Eq. 3 alone (a
+	                                     plan given keeps its own rule) */
+	double mem_O;                     /* its O_mem in [0, 1); NAN: the
+	                                     capsules' own O */
 };
 
 struct ovb_place_res {

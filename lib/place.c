@@ -18,7 +18,10 @@
  * rate tests: tod per hour of the day (lib/tod.c), nsigma Eq. 3
  * (lib/nsigma.c), joint Eq. 1 and Eq. 3 by the count of slots above C on
  * the members' aligned samples (lib/joint.c; a capsule without samples
- * is rejected, never read as 0).
+ * is rejected, never read as 0).  The memory rule promise (--mem-rule)
+ * replaces memory's three rules (requests, limits within memory + pool,
+ * Eq. 3) by Eq. 3 alone against O_mem (ovb_need_promise); the requests
+ * and limits stay in the plan for enforcement.
  *
  * Invariants: an application is placed whole or rejected whole with the
  * reason; every node of the output satisfies Eq. 1 and Eq. 3 for each
@@ -66,6 +69,8 @@ struct eng {
 	double nsigma_n;
 	const struct ovb_joint *joint;  /* --mode joint: lib/joint.c's test
 	                             on these samples; NULL: not joint */
+	bool mem_promise;         /* --mem-rule promise: mem by Eq. 3 alone */
+	double mem_O;             /* its O_mem; NAN: the capsules' own */
 	uint64_t max_moves, valid;
 	const struct ovb_qos *forecast;
 	/* the plan made */
@@ -207,6 +212,8 @@ needs_of(const struct ovb_app *app, const struct ovb_capsule *c,
 		if (E->nsigma && need[r].used)
 			ovb_need_nsigma(&need[r], E->nsigma_n);
 	}
+	if (E->mem_promise && need[OVB_MEM].used)
+		ovb_need_promise(&need[OVB_MEM], E->mem_O);
 	joint_needs(c->profile, need);
 	if (!used && ovb_read_as_zero(q))
 		return ovb_nothing_measured(app, c, E->apps_file);
@@ -518,12 +525,14 @@ cheap_tests(const struct capsule *cp, const struct ovb_nstate *nd, double *sc)
 	for (int r = 0; r < E->nres; r++)
 		if (cp->need[r].used) {
 			if (!ovb_nstate_eq1(&nd->r[r], &cp->need[r], nd->n->cap[r],
-			    &after[r]) && !((E->tod || E->joint) && r != OVB_MEM))
+			    &after[r]) && !((E->tod || E->joint) && r != OVB_MEM) &&
+			    !cp->need[r].promise)   /* requests: no rule */
 				return r == OVB_MEM ? W_REQUEST : W_EQ1;
 			if (E->aggregate || E->nsigma)  /* the fit: sigmas */
 				after[r] = nd->r[r].sig + cp->need[r].sigma;
 		}
-	/* mem: the limits within the node's memory and reclaimable pool */
+	/* mem: the limits within the node's memory and reclaimable pool
+	 * (promise: no rule) */
 	if (cp->need[OVB_MEM].used &&
 	    !ovb_nstate_mem_ok(nd, &cp->need[OVB_MEM]))
 		return W_LIMIT;
@@ -677,8 +686,10 @@ best_first(struct cand *tmp, size_t n, size_t k)
  * the nodes of its distrusted partners), and the nearest node from a
  * search of the same trees by the least shortfall; a pinned capsule or
  * spread=KEY pass over all nodes for them.  Best-fit, random, trust
- * weighting and the aggregate mode score otherwise, and --max-moves
- * takes capsules off nodes: they pass over all nodes. */
+ * weighting and the aggregate mode score otherwise, --max-moves
+ * takes capsules off nodes, and under the memory rule promise the
+ * requests are no rule (the tree's Eq. 1 bound would leave out nodes
+ * that take the capsule): they pass over all nodes. */
 struct slot {
 	double top;                   /* the largest headroom below */
 	double room[OVB_NCAP];        /* the largest C - load below */
@@ -703,7 +714,7 @@ static bool
 use_index(void)
 {
 	return !E->scan && E->trust_weight == 0 && !E->aggregate && !E->tod &&
-		!E->nsigma && !E->joint &&
+		!E->nsigma && !E->joint && !E->mem_promise &&
 		!E->repair &&
 		E->policy->indexed;
 }
@@ -1326,6 +1337,20 @@ add_capsule(struct ovb_nstate *nd, const struct ovb_need need[OVB_NCAP], size_t 
 	index_update(nd);
 }
 
+/* Under the promise rule with O_mem the capsule's mem need has O_mem;
+ * its qos record states its own O (the contract, ovb_need_of's), as
+ * ovb-check recomputes it. */
+static double
+own_O(const struct capsule *cp)
+{
+	const struct ovb_qos *q[OVB_NCAP] = { NULL };
+	struct ovb_need own[OVB_NCAP];
+	if (cp->c->profile)
+		q[OVB_MEM] = prof_find(cp->c->profile, OVB_MEM);
+	ovb_need_of(cp->app, cp->c, q, own);
+	return own[OVB_MEM].O;
+}
+
 static void
 put_placed(const struct capsule *cp, const struct ovb_nstate *nd)
 {
@@ -1346,6 +1371,8 @@ put_placed(const struct capsule *cp, const struct ovb_nstate *nd)
 		p->O[r] = n->O;
 		if (r == OVB_MEM)
 			p->limit = n->limit;
+		if (r == OVB_MEM && n->promise)  /* the capsule's own, not O_mem */
+			p->O[r] = own_O(cp);
 	}
 	const struct ovb_need *c = &cp->need[OVB_CPU], *t = &cp->need[OVB_NET];
 	if (c->used) {
@@ -1420,6 +1447,8 @@ admitted(const struct ovb_app *app, const struct capsule *cps)
 		if ((E->tod || E->joint) && r != OVB_MEM)  /* whole-U terms:
 		                                            not tod's, joint's */
 			continue;
+		if (r == OVB_MEM && E->mem_promise)  /* requests: no rule */
+			continue;
 		double load = E->total_load[r];
 		size_t n = E->total_n[r];
 		for (size_t i = 0; i < app->ncap; i++)
@@ -1475,7 +1504,7 @@ lacks(FILE *f, const struct capsule *cp, const struct ovb_nstate *nd)
 					st.omin);
 			continue;
 		}
-		if (!ovb_nstate_eq1(nr, n, cap, &after)) {
+		if (!n->promise && !ovb_nstate_eq1(nr, n, cap, &after)) {
 			/* the compared sums exactly, as ovb-check gives them */
 			char a[32], c[32];
 			ovb_fmt_real(a, after);
@@ -1516,8 +1545,9 @@ lacks(FILE *f, const struct capsule *cp, const struct ovb_nstate *nd)
 			continue;
 		}
 		double pr = ovb_nstate_pr_with(nr, n, g, cap, limit);
-		fprintf(f, ", %s Eq. 3 Pr(Y>C)=%.3g > O_min=%g",
-			ovb_res_name((enum ovb_res)r), pr, limit);
+		fprintf(f, ", %s Eq. 3 Pr(Y>C)=%.3g > %s=%g",
+			ovb_res_name((enum ovb_res)r), pr, n->promise &&
+			!isnan(E->mem_O) ? "O_mem" : "O_min", limit);
 	}
 	const struct ovb_nres *m = &nd->r[OVB_MEM];
 	if (cp->need[OVB_MEM].used &&
@@ -1939,6 +1969,8 @@ load_existing(void)
 		for (int r = 0; E->nsigma && r < E->nres; r++)
 			if (n[r].used)
 				ovb_need_nsigma(&n[r], E->nsigma_n);
+		if (E->mem_promise && n[OVB_MEM].used)
+			ovb_need_promise(&n[OVB_MEM], E->mem_O);
 		joint_needs(p->profile, n);
 		char jwhy[512];
 		if (joint_missing(p->capsule, p->profile, n, jwhy, sizeof jwhy)) {
@@ -2379,6 +2411,8 @@ put_risks(void)
 	E->out.nsigma = E->nsigma;
 	E->out.nsigma_n = E->nsigma_n;
 	E->out.joint = E->joint != NULL;
+	E->out.mem_promise = E->mem_promise;
+	E->out.mem_O = E->mem_promise ? E->mem_O : NAN;
 	E->out.valid_until = E->valid ? E->valid : E->forecast ?
 		E->forecast->U.forecast : E->have_existing ?
 		E->existing->valid_until : 0;
@@ -2422,7 +2456,8 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 		.grid = q->grid, .trust_weight = q->trust_weight,
 		.strict = q->strict, .scan = q->scan, .aggregate = q->aggregate,
 		.tod = q->tod, .nsigma = q->nsigma, .nsigma_n = q->nsigma_n,
-		.joint = q->joint,
+		.joint = q->joint, .mem_promise = q->mem_promise,
+		.mem_O = q->mem_promise && q->mem_O >= 0 ? q->mem_O : NAN,
 		.repair = q->repair, .max_moves = q->max_moves,
 		.valid = q->valid_until, .forecast = q->forecast,
 		.rng = q->seed, .skip = OVB_NONE,
@@ -2469,6 +2504,17 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 		E->aggregate = E->existing->aggregate;
 		E->nsigma = E->existing->nsigma;
 		E->nsigma_n = E->existing->nsigma_n;
+		/* the plan's memory rule too (ovb-place refuses another) */
+		E->mem_promise = E->existing->mem_promise;
+		E->mem_O = E->mem_promise ? E->existing->mem_O : NAN;
+	}
+	if (!status && E->mem_promise && !(isnan(E->mem_O) || E->mem_O < 1)) {
+		ovb_warn("--mem-tolerance %g is not below 1", E->mem_O);
+		status = OVB_EUSAGE;
+	} else if (!status && E->mem_promise && E->nsigma) {
+		ovb_warn("--mem-rule promise decides memory by Eq. 3 alone, "
+			"--mode nsigma by its N-sigma test: not both");
+		status = OVB_EUSAGE;
 	}
 	index_trust();
 	if (!status)

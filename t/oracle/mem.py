@@ -32,7 +32,13 @@ EXPOSURE` (PR to 1e-9, LOAD to a relative 1e-9, EXPOSURE to a relative
 no node could take it by the memory rules.  Prints one line per node
 ("NODE holds|breaks requests R limits L pr P exposure E") and "agree"
 (exit 0) when the plan's statements are right, every node holds and no
-rejection could have been placed; else the differences (exit 1)."""
+rejection could have been placed; else the differences (exit 1).
+
+The rules are the plan's `mem-rule` record's: pool (no record) the three
+above; `mem-rule promise [O]` (memory as a promise) Pr(Y > C) <= O_mem
+alone, O_mem = O (its double, exactly) or the least O without it, and
+the stated OMIN is O_mem.  --rule pool|promise [--tolerance O] says which
+rule the plan must record (a difference otherwise)."""
 
 import argparse
 import math
@@ -168,8 +174,9 @@ def node_y(members, C, points):
     return g, y, total
 
 
-def node_rules(members, C, pool, points):
-    """(requests, limits, Pr(Y > C), E[(Y - C)+], holds) exactly."""
+def node_rules(members, C, pool, points, rule=('pool', None)):
+    """(requests, limits, Pr(Y > C), E[(Y - C)+], O_min, holds) exactly;
+    rule ('promise', O or None): Pr(Y > C) <= O_mem alone."""
     req = sum(Fraction(m['request']) for m in members)
     lim = sum(Fraction(m['limit']) for m in members)
     g, y, total = node_y(members, C, points)
@@ -182,6 +189,10 @@ def node_rules(members, C, pool, points):
         expo = sum(Fraction(v) * (Fraction(float(k) * g) - Fraction(C))
                    for k, v in y.items() if k > K) / total
     omin = min(m['O'] for m in members)
+    if rule[0] == 'promise':
+        if rule[1] is not None:
+            omin = rule[1]
+        return req, lim, pr, expo, omin, pr <= Fraction(omin)
     holds = req <= Fraction(C) and lim <= Fraction(C) + Fraction(pool) \
         and pr <= Fraction(omin)
     return req, lim, pr, expo, omin, holds
@@ -203,17 +214,24 @@ def cmd_node(a):
         elif pname == '-' and (app, cap) in plain:
             on[node].append(plain[app, cap])
     stated = {}
+    rule = ('pool', None)
     for t in plan.recs:
         if t[0] == 'risk' and t[2] == 'mem':
             stated[t[1]] = [float(x) for x in t[3:8]]
+        if t[0] == 'mem-rule':
+            rule = (t[1], float(t[2]) if len(t) > 2 else None)
     bad = []
+    if a.rule and (a.rule, a.tolerance) != rule:
+        bad.append('the plan records mem-rule %r, not %r' % (
+            rule, (a.rule, a.tolerance)))
     for node, ms in on.items():
         C, pool = cl[node]['mem'], cl[node]['mem-pool']
         if not ms:
             if node in stated:
                 bad.append('%s: a mem risk record, but no capsule' % node)
             continue
-        req, lim, pr, expo, omin, holds = node_rules(ms, C, pool, plan.grid)
+        req, lim, pr, expo, omin, holds = node_rules(ms, C, pool, plan.grid,
+                                                     rule)
         print('%s %s requests %r limits %r pr %r exposure %r' % (
             node, 'holds' if holds else 'breaks', float(req), float(lim),
             float(pr), float(expo)))
@@ -243,7 +261,7 @@ def cmd_node(a):
             continue
         for node, ms in on.items():
             C, pool = cl[node]['mem'], cl[node]['mem-pool']
-            if node_rules(ms + [m], C, pool, plan.grid)[5]:
+            if node_rules(ms + [m], C, pool, plan.grid, rule)[5]:
                 bad.append('%s: rejected, but fits on %s' % (app.name,
                                                              node))
     for b in bad:
@@ -264,6 +282,8 @@ def main():
     p.add_argument('profile')
     p = sub.add_parser('node')
     p.add_argument('--apps', action='append')
+    p.add_argument('--rule', choices=('pool', 'promise'))
+    p.add_argument('--tolerance', type=float)
     p.add_argument('cluster')
     p.add_argument('plan')
     p.add_argument('profiles', nargs='*')

@@ -19,7 +19,10 @@
  * --mode joint --series FILE (or a plan of mode joint), lib/joint.c's test
  * on the members' aligned samples replaces Eq. 1 and Eq. 3 of the rates,
  * decided by ovb_nstate_judge as ovb-place decides it (violation joint; a
- * capsule without samples: unmeasured).
+ * capsule without samples: unmeasured).  Memory is judged by the plan's
+ * mem-rule record (or --mem-rule): pool, the requests within C, the
+ * limits within C + pool and Eq. 3; promise, Eq. 3 alone against O_mem
+ * (the qos records still state each capsule's own O).
  *
  * Invariants: every input is read and cross-checked before anything is
  * written, so bad input (status 65, with FILE:LINE) leaves stdout empty;
@@ -43,6 +46,8 @@ static bool opt_joint;          /* --mode joint (or a plan of mode joint) */
 static struct ovb_series_set jss;       /* its samples (--series) */
 static struct ovb_joint jt;
 static int tod_status;          /* bad input found by the windowed test */
+static bool mem_promise;        /* memory judged by the promise rule: */
+static double mem_O;            /* its O_mem (NAN: the capsules' own) */
 static bool at_given;
 static uint64_t opt_at;
 
@@ -88,7 +93,9 @@ static const char doc[] =
 	"nsigma (a plan of mode nsigma N: the capsules' means + N sqrt(their "
 	"variances) above the capacity, in place of eq3), "
 	"request (mem: the sum of the requests above the memory), limit (mem: "
-	"the sum of the limits above the memory plus the node's mem-pool), "
+	"the sum of the limits above the memory plus the node's mem-pool; "
+	"neither under the memory rule promise, where eq3 against O_mem is "
+	"memory's only rule), "
 	"distinct (two capsules of an application on "
 	"one node), spread (two on one value of the application's spread "
 	"label, or on a node without it), trust (applications with trust 0 share a node), pin (a "
@@ -121,6 +128,8 @@ static const char doc[] =
 	"of the day)\n"
 	"  ovb-check --mode joint --series week.series c.txt a.txt plan.txt "
 	"*.profile\n"
+	"  ovb-check --mem-rule pool c.txt a.txt plan.txt *.profile  (a "
+	"promise plan judged by the pool rule)\n"
 	"  ovb-check -t sched-deadline,tc c.txt a.txt plan.txt *.profile  "
 	"(enforceable too)\n"
 	"  CI gate, failing the job on a violation (1) or bad input (65):\n"
@@ -153,13 +162,14 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	return ARGP_ERR_UNKNOWN;
 }
 
-/* --target, -o, -q, -v (lib/cli.c) and --series, --from, --to
- * (lib/cliopt.c) */
+/* --target, -o, -q, -v (lib/cli.c) and --series, --from, --to,
+ * --mem-rule, --mem-tolerance (lib/cliopt.c) */
 static const struct argp target_argp = { NULL, NULL, NULL, NULL,
 	ovb_target_children, NULL, NULL };
 static const struct argp_child children[] = {
 	{ &target_argp, 0, NULL, 0 },
 	{ &ovb_cliopt_joint_argp, 0, NULL, 1 },
+	{ &ovb_cliopt_mem_argp, 0, NULL, 1 },
 	{ 0 }
 };
 static const struct argp argp = { options, parse_opt,
@@ -852,6 +862,8 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 	bool joint = opt_joint && r != OVB_MEM;
 	for (size_t i = 0; jmiss != OVB_NONE && i < n; i++)
 		need[i].joint = false;  /* not decided: unmeasured */
+	for (size_t i = 0; r == OVB_MEM && mem_promise && i < n; i++)
+		ovb_need_promise(&need[i], mem_O);  /* the qos O stays own */
 	/* the node judged as the placer's node state decides (lib/nstate.c) */
 	struct ovb_nverdict v;
 	ovb_nstate_judge(need, n, nd, r, S.plan.grid, &v);
@@ -952,9 +964,10 @@ check_node_res(const struct ovb_node *nd, int r, struct cap *const *all,
 			}
 			mpq_clear(pr);
 		}
-		violation(nd->name, res, "eq3", "Pr(Y>C)=%s > O_min=%s%s C=%s %s "
-			"(%s)%s %s", num(pe), num(omin), exact, num(C), unit, grid,
-			oom, lazy_list(&list, m, n));
+		violation(nd->name, res, "eq3", "Pr(Y>C)=%s > %s=%s%s C=%s %s "
+			"(%s)%s %s", num(pe), r == OVB_MEM && mem_promise &&
+			!isnan(mem_O) ? "O_mem" : "O_min", num(omin), exact, num(C),
+			unit, grid, oom, lazy_list(&list, m, n));
 	}
 	/* the stated record */
 	if (!rk && tod)
@@ -1404,6 +1417,15 @@ main(int argc, char **argv)
 		status = OVB_EUSAGE;
 	}
 	opt_joint = opt_joint || S.plan.joint;
+	/* the memory rule: --mem-rule's, else the plan's mem-rule record */
+	mem_promise = ovb_cliopt_mem.given ? ovb_cliopt_mem.promise :
+		S.plan.mem_promise;
+	mem_O = ovb_cliopt_mem.given ? ovb_cliopt_mem.O : S.plan.mem_O;
+	if (!status && mem_promise && S.plan.nsigma) {
+		ovb_warn("%s: a plan of mode nsigma decides memory by its "
+			"N-sigma test, not by --mem-rule promise", S.plan_file);
+		status = OVB_EUSAGE;
+	}
 	if (!status && (!S.have_cluster || !S.napps || !S.have_plan)) {
 		ovb_warn("missing input: %s%s%s(give the cluster, apps, plan and "
 			"profile files in any order)",

@@ -13,8 +13,9 @@
  * reason; every node of the output satisfies Eq. 1 and Eq. 3 for each
  * resource on the grid the plan states (--mode joint: lib/joint.c's test
  * of each rate on --series' samples, which are read before the other
- * inputs); the same inputs and seed give the same bytes; no output file
- * unless the run succeeded. */
+ * inputs; --mem-rule promise: memory by Eq. 3 alone, against O_mem, the
+ * plan recording it); the same inputs and seed give the same bytes; no
+ * output file unless the run succeeded. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +107,9 @@ static const char doc[] =
 	"  ovb-place cluster.txt apps.txt *.profile | ovb-check cluster.txt "
 	"apps.txt *.profile -\n"
 	"  ovb-place --mode joint --series week.series -p "
-	"first-fit-decreasing cluster.txt apps.txt *.profile\n\n"
+	"first-fit-decreasing cluster.txt apps.txt *.profile\n"
+	"  ovb-place --mem-rule promise --mem-tolerance 0.01 cluster.txt "
+	"apps.txt *.profile\n\n"
 	OVB_EXIT_DOC;
 
 static error_t
@@ -161,12 +164,14 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	return ARGP_ERR_UNKNOWN;
 }
 
-/* --target, -o, -q, -v (lib/cli.c) and --grid (lib/cliopt.c) */
+/* --target, -o, -q, -v (lib/cli.c) and --grid, --series, --mem-rule
+ * (lib/cliopt.c) */
 static const struct argp target_argp = { NULL, NULL, NULL, NULL,
 	ovb_target_children, NULL, NULL };
 static const struct argp_child children[] = {
 	{ &ovb_cliopt_grid_argp, 0, NULL, 2 },
 	{ &ovb_cliopt_joint_argp, 0, NULL, 2 },
+	{ &ovb_cliopt_mem_argp, 0, NULL, 2 },
 	{ &target_argp, 0, NULL, 0 },
 	{ 0 }
 };
@@ -261,6 +266,19 @@ main(int argc, char **argv)
 		status = st;
 	if (!status && (!S.have_cluster || !S.have_apps)) {
 		ovb_warn("need a cluster and an apps file (see --help)");
+		status = OVB_EUSAGE;
+	}
+	/* --mem-rule: a plan given keeps its own (another is refused) */
+	const struct ovb_cliopt_mem *mo = &ovb_cliopt_mem;
+	Q.mem_promise = mo->promise;
+	Q.mem_O = mo->O;
+	if (!status && mo->given && S.have_plan && (mo->promise !=
+	    S.plan.mem_promise || (mo->promise && !(mo->O == S.plan.mem_O ||
+	    (isnan(mo->O) && isnan(S.plan.mem_O)))))) {
+		ovb_warn("%s: a plan of mem-rule %s; --mem-rule %s would change "
+			"the rule of the capsules placed", S.plan_file,
+			S.plan.mem_promise ? "promise" : "pool", mo->promise ?
+			"promise" : "pool");
 		status = OVB_EUSAGE;
 	}
 	/* the plan made, kept to the exit (freeing a million records cost

@@ -827,13 +827,16 @@ need_of(const struct report *rep, const struct ovb_placed *pl, int r)
 	const struct row *row = pl->profile ? profile_row(rep, pl->profile,
 		(enum ovb_res)r) : NULL;
 	const struct ovb_capsule *c = in->apps_file ? apps_capsule(rep, pl) : NULL;
-	return (struct ovb_need){ .used = true, .sigma = pl->sigma[r],
+	struct ovb_need n = { .used = true, .sigma = pl->sigma[r],
 		.rho = pl->rho[r], .tau = pl->tau[r], .O = pl->O[r],
 		.lb = c ? c->lb[r] : 0, .h = row ? &row->U->h : NULL,
 		.interval = row ? row->U->interval : 0,
 		.agg = in->plan.aggregate || in->plan.nsigma,
 		.level = r == OVB_MEM,
 		.limit = r == OVB_MEM ? pl->limit : 0 };
+	if (r == OVB_MEM && in->plan.mem_promise)  /* the plan's mem-rule */
+		ovb_need_promise(&n, in->plan.mem_O);
+	return n;
 }
 
 /* --mode tod: nr's test per window of the day, on the members' windows
