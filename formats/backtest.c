@@ -182,8 +182,8 @@ read_config(struct rd *r, struct ovb_lex *lx)
 	if (r->open)
 		return ovb_err(lx, "config: configuration '%s' has no summary",
 			b->conf[b->nconf - 1].id);
-	int st = ovb_arity(lx, 11, 11, "config ID METHOD CPUS O TRAIN REPLAY "
-		"rolling|rolling:M|one-shot PERIODS MEM POOL");
+	int st = ovb_arity(lx, 11, 12, "config ID METHOD CPUS O TRAIN REPLAY "
+		"rolling|rolling:M|one-shot PERIODS MEM POOL [promise]");
 	struct ovb_bt_config c = { 0 };
 	if (!st)
 		st = ovb_tok_name(lx, 1, "configuration id");
@@ -221,6 +221,14 @@ read_config(struct rd *r, struct ovb_lex *lx)
 	if (!st && !c.mem && c.pool)
 		st = ovb_err(lx, "config: POOL %s without memory (MEM 0)",
 			lx->tok[10]);
+	if (!st && lx->ntok == 12) {
+		if (strcmp(lx->tok[11], "promise"))
+			st = ovb_err(lx, "config: '%s' is not promise (the memory "
+				"rule; none: pool)", lx->tok[11]);
+		else if (!c.mem)
+			st = ovb_err(lx, "config: promise without memory (MEM 0)");
+		c.promise = true;
+	}
 	if (st)
 		return st;
 	size_t dup = ovb_names_get(&r->ids, lx->tok[1]);
@@ -730,7 +738,8 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		"node size [cpu], tolerance O, training window and replayed "
 		"period [s], rolling, rolling:M (from the last plan, at most M "
 		"moves) or one-shot; node memory and its reclaimable pool [B] "
-		"(MEM 0: memory not modeled)\n"
+		"(MEM 0: memory not modeled); promise: memory placed by the "
+		"promise rule (none: the pool rule)\n"
 		"# valid ID T: a one-shot plan's promise holds on every node "
 		"until T [s since the epoch] by the VMs' trend forecast\n"
 		"# period ID K START END PLACED REJECTED NODES MOVED: replayed "
@@ -781,6 +790,8 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		fprintf(f, " %llu", (unsigned long long)cf->periods);
 		ovb_put_real(f, cf->mem);
 		ovb_put_real(f, cf->pool);
+		if (cf->promise)
+			fputs(" promise", f);
 		fputc('\n', f);
 		if (cf->valid_until)
 			fprintf(f, "valid %s %llu\n", cf->id,

@@ -1222,6 +1222,9 @@ struct ovb_bt_config {
 	uint64_t periods;
 	double mem, pool;       /* node memory and its reclaimable pool [B];
 	                           mem 0: memory not modeled (pool 0) */
+	bool promise;           /* the field "promise": memory placed by the
+	                           promise rule (ovb-place --mem-rule
+	                           promise), not the pool rule */
 	unsigned long line;
 };
 struct ovb_bt_period {

@@ -135,3 +135,38 @@ gaps() {
 		--replay 7s "$T/odd.series"
 	[[ $stderr == *'must divide 1 h'* ]]
 }
+
+@test "bitbrains, memory: --mem-rule promise is ovb-place's (kept plans), the config says promise, the replay agrees; pool is the default" {
+	[[ -d $BB ]] || skip "no $BB"
+	ovb-import --bitbrains -r cpu,mem -o "$T/bm.series" "$BB"/2013-7/*.csv.gz \
+		"$BB"/2013-8/*.csv.gz
+	ovb-backtest --mem-rule promise -m pct,aggregate,nsigma,hindsight \
+		--cpus 8 --tolerance 0.01 --train 14d --periods 3 --keep "$T/k" \
+		"$T/bm.series" >"$T/bt"
+	# every method but nsigma (its mode has no promise rule)
+	run -0 awk '$1 == "config" { print $3, $12 }' "$T/bt"
+	assert_output $'aggregate promise\npct promise\nnsigma \nhindsight promise'
+	run -0 cat "$T/k/c1/p2/cmd"
+	assert_output --regexp '^ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode aggregate --mem-rule promise --max-moves [0-9]+ cluster apps profiles previous$'
+	for d in "$T"/k/c*/p*; do
+		(cd "$d" && sh cmd >"$T/replan")
+		cmp "$T/replan" "$d/plan"
+	done
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bm.series"
+	assert_output agree
+	# pool, the default: no field, and the limits bound the nodes
+	ovb-backtest -m pct --cpus 8 --tolerance 0.01 --train 14d --periods 3 \
+		"$T/bm.series" >"$T/pool"
+	run -0 awk '$1 == "config" { print NF }' "$T/pool"
+	assert_output 11
+	run -0 awk '$1 == "summary" { print $4 }' "$T/pool"
+	pool_nodes=$output
+	run -0 awk '$1 == "config" && $3 == "pct" { c = $2 } $1 == "summary" &&
+		$2 == c { print $4 }' "$T/bt"
+	(( output <= pool_nodes ))
+	# the field is checked
+	variant rule "$T/bt" '/^config c1 /s/ promise$/ pledge/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *"'pledge' is not promise"* ]]
+	run -64 --separate-stderr ovb-backtest --mem-rule pledge "$T/bm.series"
+}

@@ -141,6 +141,7 @@ def read_table(path):
                           'replay': int(t[6]), 'plan': t[7],
                           'periods': int(t[8]), 'mem': float(t[9]),
                           'pool': float(t[10]), 'per': [], 'sum': None,
+                          'promise': len(t) > 11 and t[11] == 'promise',
                           'valid': None})
         elif t[0] == 'valid':
             confs[-1]['valid'] = int(t[2])
@@ -242,7 +243,7 @@ def mem_plan(c, on, ta, tb, mem, a, bad, tag):
             elif c['method'] == 'pct':
                 tot += Fraction(pk[pct_rank(100 - 100 * c['O'],
                                             len(pk)) - 1])
-        if sum(lims) > Fraction(M + c['pool']):
+        if not c['promise'] and sum(lims) > Fraction(M + c['pool']):
             bad.append('%s node %s: the memory limits %s > MEM + POOL %s'
                        % (tag, nd, float(sum(lims)), M + c['pool']))
         if tot > Fraction(M) * slack(c):
@@ -312,6 +313,8 @@ def main():
             else:
                 ta = p['start'] - c['train']
             tb = ta + c['train']
+            if c['method'] == 'hindsight':  # profiled on the period itself
+                ta, tb = p['start'], p['end']
             for nd in sorted(on, key=lambda s: int(s[1:])):
                 members = on[nd]
                 sers = [vms.get(vm, {}) for vm in members]
@@ -386,7 +389,8 @@ def main():
             bc = cpu_bound(P, vms, p['start'], p['end'], grid, C,
                            c['O']) if P else 0
             bm = 0
-            if P and M > 0 and not c['plan'].startswith('rolling:'):
+            if P and M > 0 and not c['plan'].startswith('rolling:') and \
+                    not c['promise']:
                 bm = mem_bound([limit_of(window_peaks(
                     mem.get(vm, {}), ta, tb, a.mem_window, a.interval),
                     a.mem_margin) for vm in P], M + c['pool'])

@@ -57,7 +57,7 @@ enum { OPT_METHOD = 'm', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
 	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH,
 	OPT_MOVES, OPT_CAL_HALF, OPT_TREND_Q, OPT_KMIN, OPT_KMAX, OPT_KSTEP,
 	OPT_MEM, OPT_POOL, OPT_MMARGIN, OPT_MWIN, OPT_POLICY, OPT_KEEP,
-	OPT_TOD_MIN, OPT_TOD_OFFSET };
+	OPT_TOD_MIN, OPT_TOD_OFFSET, OPT_MRULE };
 
 #define MAXLIST 16
 static bool opt_method[NMETHOD];
@@ -91,6 +91,7 @@ static int opt_policy;          /* ovb_place_policy(--policy) */
 static const char *opt_keep;    /* --keep DIR */
 static uint64_t opt_mwin = 3600;
 static uint64_t opt_tod_min;    /* 0: ceil(10 / O) */
+static bool opt_promise;        /* --mem-rule promise */
 static int64_t opt_tod_offset;
 
 static const struct argp_option options[] = {
@@ -141,6 +142,12 @@ static const struct argp_option options[] = {
 	  "The reclaimable pool [GiB] beyond node memory that the VMs' limits "
 	  "may use, per --cpus size as --mem (default a quarter of the node's "
 	  "memory)", 0 },
+	{ "mem-rule", OPT_MRULE, "RULE", 0,
+	  "pool (default: the requests within node memory, the limits within "
+	  "it plus the pool, Pr(sum of window peaks > MEM) <= O) or promise "
+	  "(only Pr(sum of window peaks > MEM) <= O, the limits for "
+	  "enforcement: ovb-place --mem-rule promise; every method but "
+	  "nsigma, whose mode has no such rule)", 0 },
 	{ "mem-margin", OPT_MMARGIN, "M", 0,
 	  "A VM's memory limit is its largest window peak times 1 + M, "
 	  "rounded up to a byte (default 0.15, as ovb-profile)", 0 },
@@ -390,6 +397,12 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_MOVES:
 		opt_moves = ovb_arg_u64(st, "--max-moves", arg, 0, UINT64_MAX);
 		opt_repair = true;
+		return 0;
+	case OPT_MRULE:
+		if (strcmp(arg, "pool") && strcmp(arg, "promise"))
+			argp_error(st, "--mem-rule: '%s' is not pool or promise",
+				arg);
+		opt_promise = !strcmp(arg, "promise");
 		return 0;
 	case OPT_MEM:
 	case OPT_POOL: {
@@ -926,6 +939,7 @@ struct cfg {
 	double k;                       /* calibrated: the last plan's k */
 	double placed, nodes;           /* for VS-PEAK */
 	double mem, pool;               /* node memory, its pool [B]; 0: off */
+	bool promise;                   /* memory by the promise rule */
 };
 
 /* The joint table of c's method (hindsight's or joint's). */
@@ -1163,6 +1177,8 @@ place_options(FILE *f, const struct cfg *c, bool have_prev)
 		fprintf(f, " --mode nsigma --nsigma %s", ovb_fmt_real(n,
 			opt_nsigma));
 	}
+	if (c->promise)
+		fputs(" --mem-rule promise", f);
 	if (have_prev)
 		fprintf(f, " --max-moves %llu", (unsigned long long)(opt_repair
 			? opt_moves : UINT64_MAX));
@@ -1189,6 +1205,7 @@ engine_run(const struct cfg *c, struct period_in *in, size_t K, int policy,
 		.nsigma = methods[c->m].test == T_NSIGMA, .nsigma_n = opt_nsigma,
 		.tod = methods[c->m].test == T_TOD,
 		.joint = methods[c->m].test == T_JOINT ? jtab(c) : NULL,
+		.mem_promise = c->promise, .mem_O = NAN,
 		.mode_given = methods[c->m].test != T_EQ1,
 		.repair = in->have_prev,
 		.max_moves = opt_repair ? opt_moves : UINT64_MAX };
@@ -1679,7 +1696,8 @@ bound(struct cfg *c, struct ovb_bt_period *p, uint64_t a, uint64_t b,
 			on[n++] = v;
 	p->has_bound = true;
 	p->bcpu = n ? cpu_bound(on, n, a, b, c->cpus, c->O) : 0;
-	p->bmem = n && c->mem > 0 && !(c->rolling && opt_repair) ?
+	p->bmem = n && c->mem > 0 && !(c->rolling && opt_repair) &&
+		!c->promise ?
 		mem_bound(on, n, pr, c->mem + c->pool) : 0;
 	p->bound = !n ? 0 : p->bcpu > p->bmem ? p->bcpu : p->bmem;
 	free(on);
@@ -2103,7 +2121,8 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 		.O = c->O, .train = c->train, .replay = opt_replay,
 		.rolling = c->rolling, .repair = c->rolling && opt_repair,
 		.max_moves = opt_moves, .valid_until = c->rolling ? 0 :
-		c->valid, .periods = nper, .mem = c->mem, .pool = c->pool };
+		c->valid, .periods = nper, .mem = c->mem, .pool = c->pool,
+		.promise = c->promise };
 	size_t conf = out->nconf - 1, per0 = out->nper;
 	for (size_t i = 0; i < c->bt.nper; i++) {
 		struct ovb_bt_period *p = OVB_PUSH(out->per, out->nper,
@@ -2261,6 +2280,8 @@ main(int argc, char **argv)
 						c->pool = npool ? ldexp(opt_pool[
 							npool > 1 ? ic : 0], 30) :
 							POOL_SHARE * c->mem;
+						c->promise = opt_promise &&
+							methods[m].test != T_NSIGMA;
 					}
 					c->prev = ovb_xcalloc(nvm + 1,
 						sizeof *c->prev);
