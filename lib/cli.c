@@ -122,6 +122,14 @@ ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
 	return v;
 }
 
+int64_t
+ovb_arg_i64(struct argp_state *st, const char *opt, const char *s,
+	uint64_t max)
+{
+	uint64_t v = ovb_arg_u64(st, opt, s + (*s == '-'), 0, max);
+	return *s == '-' ? -(int64_t)v : (int64_t)v;
+}
+
 uint64_t
 ovb_arg_seconds(struct argp_state *st, const char *opt, const char *s,
 	uint64_t lo, uint64_t hi)

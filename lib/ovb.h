@@ -296,6 +296,9 @@ uint64_t ovb_arg_seconds(struct argp_state *st, const char *opt,
 	const char *s, uint64_t lo, uint64_t hi);
 uint64_t ovb_arg_u64(struct argp_state *st, const char *opt, const char *s,
 	uint64_t lo, uint64_t hi);
+/* An integer with an optional '-', |v| <= max, as ovb_arg_u64. */
+int64_t ovb_arg_i64(struct argp_state *st, const char *opt, const char *s,
+	uint64_t max);
 /* A comma-separated list without empty items, or argp_error. */
 void ovb_arg_list(struct argp_state *st, const char *opt, const char *arg);
 /* "RES[,...]" (cpu, net, net-rx, all): sets want[] of each; splits arg. */

@@ -421,12 +421,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		opt_tod_min = ovb_arg_u64(st, "--tod-min", arg, 1,
 			UINT64_C(1) << 53);
 		return 0;
-	case OPT_TOD_OFFSET: {
-		uint64_t v = ovb_arg_u64(st, "--tod-offset", arg + (*arg == '-'),
-			0, OVB_DAY - 1);
-		opt_tod_offset = *arg == '-' ? -(int64_t)v : (int64_t)v;
+	case OPT_TOD_OFFSET:
+		opt_tod_offset = ovb_arg_i64(st, "--tod-offset", arg,
+			OVB_DAY - 1);
 		return 0;
-	}
 	case OPT_MWIN:
 		opt_mwin = ovb_arg_seconds(st, "--mem-window", arg,
 			1, OVB_DURATION_MAX);
@@ -781,6 +779,11 @@ static const struct mrow {
 	const struct ovb_need *(*need)(const struct prof *p);
 	const struct ovb_dist *(*u)(const struct prof *p);
 	double (*msize)(const struct mprof *p);
+	bool afresh;            /* planned afresh every period, never re-planned
+	                           from the last plan */
+	bool on_period;         /* profiled on the period replayed itself (the
+	                           hindsight): planned every period, no
+	                           validity */
 } methods[] = {
 	[M_OVERBOOK] = { "overbook", T_EQ1, sz_eq1, nd_plain, u_plain, ms_req },
 	[M_AGG] = { "aggregate", T_AGG, sz_pct, nd_plain, u_plain, ms_req },
@@ -791,8 +794,12 @@ static const struct mrow {
 	[M_VPA] = { "vpa", T_SUM, sz_vpa, NULL, NULL, ms_vpa },
 	[M_CAL] = { "calibrated", T_AGG, sz_cal, nd_cal, u_cal, ms_req },
 	[M_MEAN] = { "mean", T_SUM, sz_mean, NULL, NULL, ms_mean },
-	[M_TOD] = { "tod", T_TOD, sz_eq1, nd_plain, u_tod, ms_req },
-	[M_HIND] = { "hindsight", T_JOINT, sz_pct, nd_plain, u_plain, ms_req },
+	/* tod's repair would judge the whole U (ovb-place --mode tod refuses
+	 * --max-moves) */
+	[M_TOD] = { "tod", T_TOD, sz_eq1, nd_plain, u_tod, ms_req,
+		.afresh = true },
+	[M_HIND] = { "hindsight", T_JOINT, sz_pct, nd_plain, u_plain, ms_req,
+		.afresh = true, .on_period = true },
 	[M_JOINT] = { "joint", T_JOINT, sz_pct, nd_plain, u_plain, ms_req },
 };
 
@@ -946,7 +953,7 @@ struct cfg {
 static const struct ovb_joint *
 jtab(const struct cfg *c)
 {
-	return c->m == M_HIND ? &hind_j : &train_j;
+	return methods[c->m].on_period ? &hind_j : &train_j;
 }
 
 /* ---- placing through the engine (lib/place.c), as ovb-place places ----
@@ -2341,9 +2348,9 @@ main(int argc, char **argv)
 					struct cfg *c = &cf[ic * NMETHOD + m];
 					size_t placed = 0, nused = 0, moved = 0,
 						rej = 0;
-					const struct prof *mp = m == M_HIND ? hp :
-						pr;
-					bool now = plan_now || m == M_HIND;
+					const struct prof *mp =
+						methods[m].on_period ? hp : pr;
+					bool now = plan_now || methods[m].on_period;
 					/* peak's density is VS-PEAK's unit */
 					if (!opt_method[m] && m != M_PEAK)
 						continue;
@@ -2354,11 +2361,7 @@ main(int argc, char **argv)
 							break;
 					}
 					if (now) {
-						/* afresh: hindsight re-packs;
-						 * tod's repair would judge the
-						 * whole U (ovb-place --mode tod
-						 * refuses --max-moves) */
-						if (m == M_HIND || m == M_TOD) {
+						if (methods[m].afresh) {
 							free(c->plan.buf);
 							c->plan = (struct text){ 0 };
 						}
@@ -2413,10 +2416,8 @@ main(int argc, char **argv)
 				for (size_t i = 0; !status && i < ncpus * NMETHOD;
 				     i++) {
 					struct cfg *c = &cf[i];
-					/* hindsight re-packs every period: no
-					 * plan to state a validity of */
 					if (c->valid || !opt_method[c->m] ||
-					    c->m == M_HIND)
+					    methods[c->m].on_period)
 						continue;
 					for (size_t v = 0; !status && c->m == M_CAL &&
 					     v < nvm; v++) {

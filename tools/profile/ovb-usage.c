@@ -161,12 +161,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_TOD:
 		opt_tod = ovb_arg_u64(st, "--tod", arg, 1, UINT64_C(1) << 53);
 		return 0;
-	case OPT_TOD_OFFSET: {
-		uint64_t v = ovb_arg_u64(st, "--tod-offset", arg + (*arg == '-'),
-			0, OVB_DAY - 1);
-		opt_tod_offset = *arg == '-' ? -(int64_t)v : (int64_t)v;
+	case OPT_TOD_OFFSET:
+		opt_tod_offset = ovb_arg_i64(st, "--tod-offset", arg,
+			OVB_DAY - 1);
 		return 0;
-	}
 	}
 	return ARGP_ERR_UNKNOWN;
 }
