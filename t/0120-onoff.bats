@@ -507,13 +507,13 @@ sent_by() {
 		"$BATS_TEST_TMPDIR/t.onoff"
 }
 
-@test "onoff: live: --net=devq: bytes sent in softirq context go to the socket's owner (8.4 MB over loopback: credited or reported, within 1.5% of what it sent)" {
+@test "onoff: live: --net=devq: bytes sent in softirq context go to the socket's owner (8.4 MB over loopback: credited or reported, beyond the payload by at most the headers of the frames)" {
 	require_tracing
 	[[ -r /sys/kernel/tracing/events/net/net_dev_queue/format ]] ||
 		skip "no net:net_dev_queue"
 	[[ -r /sys/kernel/tracing/events/tcp/tcp_probe/format ]] ||
 		skip "no tcp:tcp_probe"
-	local dir=$BATS_TEST_TMPDIR irq=0 arrived uncredited s r try
+	local dir=$BATS_TEST_TMPDIR irq=0 arrived uncredited s r try frames excess
 	# every recording is checked; the softirq path is what this is
 	# about, so it records again (up to 5 times) until a good part of
 	# the bytes went that way, and says so when none did
@@ -528,10 +528,20 @@ sent_by() {
 		irq=${BASH_REMATCH[1]} arrived=${BASH_REMATCH[2]} uncredited=${BASH_REMATCH[3]}
 		s=$(sent_by snd) r=$(sent_by rcv)
 		echo "# devq: sender credited $s B of $sent sent ($irq B from softirqs, $arrived B of them named by their arrival), receiver $r B, $uncredited B not credited" >&3
-		# every byte credited or reported (the wire bytes include headers)
-		rel=$(python3 -c "print(($s + $uncredited - $sent) / $sent)")
-		within_pct 1.5
-		[[ $((s + uncredited)) -ge $sent ]]
+		# every byte credited or reported: the wire bytes are the
+		# payload plus each frame's headers, at most 134 B a frame
+		# (Ethernet 14, IPv4 and TCP at most 60 each); how many frames
+		# carry the bytes depends on how the kernel batched them, so
+		# the excess is bounded by the frames, not by a share of the
+		# payload. A frame no event named carries at least 66 B of
+		# headers (Ethernet, IPv4, TCP with timestamps), so the
+		# uncredited bytes bound their frames.
+		frames=$(awk -v c=snd '$1 == "send" && $2 == c { n++ } END { print n + 0 }' \
+			"$dir/t.onoff")
+		excess=$((s + uncredited - sent))
+		echo "# devq: $excess B beyond the payload in $frames frames credited" >&3
+		((excess >= 0))
+		((excess <= 134 * (frames + uncredited / 66)))
 		# and nearly all credited, to the sender (the softirqs ran in
 		# the receiver's context or another task's): what no event
 		# names (a segment the receiver's backlog merged) stays reported
