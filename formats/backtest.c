@@ -885,6 +885,45 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 }
 
 void
+ovb_backtest_cat(struct ovb_backtest *to, struct ovb_backtest *from)
+{
+	size_t c0 = to->nconf, p0 = to->nper;
+	for (size_t i = 0; i < from->nconf; i++)
+		*OVB_PUSH(to->conf, to->nconf, to->capconf) = from->conf[i];
+	for (size_t i = 0; i < from->nper; i++) {
+		struct ovb_bt_period *p = OVB_PUSH(to->per, to->nper, to->capper);
+		*p = from->per[i];
+		p->config += c0;
+	}
+	for (size_t i = 0; i < from->npl; i++) {
+		struct ovb_bt_place *p = OVB_PUSH(to->pl, to->npl, to->cappl);
+		*p = from->pl[i];
+		p->period += p0;
+	}
+	for (size_t i = 0; i < from->nnode; i++) {
+		struct ovb_bt_node *p = OVB_PUSH(to->node, to->nnode,
+			to->capnode);
+		*p = from->node[i];
+		p->period += p0;
+	}
+	for (size_t i = 0; i < from->noom; i++) {
+		struct ovb_bt_oom *p = OVB_PUSH(to->oom, to->noom, to->capoom);
+		*p = from->oom[i];
+		p->period += p0;
+	}
+	for (size_t i = 0; i < from->nsum; i++) {
+		struct ovb_bt_summary *p = OVB_PUSH(to->sum, to->nsum,
+			to->capsum);
+		*p = from->sum[i];
+		p->config += c0;
+	}
+	to->every |= from->every;
+	/* the strings are to's now */
+	from->nconf = from->npl = from->nnode = from->noom = 0;
+	ovb_backtest_free(from);
+}
+
+void
 ovb_backtest_free(struct ovb_backtest *b)
 {
 	for (size_t i = 0; i < b->nconf; i++) {

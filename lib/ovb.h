@@ -1296,6 +1296,9 @@ struct ovb_backtest {
 };
 int ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b);
 int ovb_backtest_write(FILE *f, const struct ovb_backtest *b);
+/* Appends from's records to to's (from's configurations after to's), from
+ * left empty. */
+void ovb_backtest_cat(struct ovb_backtest *to, struct ovb_backtest *from);
 void ovb_backtest_free(struct ovb_backtest *b);
 
 /* ---- lib/measure.c, lib/tbucket.c: U and rho(sigma) from an ovb-onoff trace

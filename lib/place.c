@@ -1871,6 +1871,45 @@ rebuild(void)
 	index_build();
 }
 
+/* As rebuild, for nodes j and k (k OVB_NONE: j alone) when the others
+ * keep their capsules: their states are made anew from their capsules in
+ * plan order, as rebuild makes every node's (the same sums in the same
+ * order), the totals are summed again over the whole plan in its order.
+ * A node of wary capsules (trust) has lists across nodes: rebuilt whole. */
+static void
+rebuild_nodes(size_t j, size_t k)
+{
+	if (E->wary_at) {
+		rebuild();
+		return;
+	}
+	index_free();
+	size_t jk[2] = { j, k };
+	for (int x = 0; x < 2; x++)
+		if (jk[x] != OVB_NONE) {
+			ovb_nstate_free(&E->node[jk[x]]);
+			ovb_nstate_init(&E->node[jk[x]], &E->cluster->node[jk[x]]);
+		}
+	for (size_t i = 0; i < E->out.n; i++) {
+		if (i == E->skip)
+			continue;
+		struct ovb_nstate *nd = node_named(E->out.p[i].node);
+		size_t at = (size_t)(nd - E->node);
+		if (at == j || at == k)
+			add_capsule(nd, E->needs[i], app_index(E->out.p[i].app));
+	}
+	memset(E->total_load, 0, sizeof E->total_load);
+	memset(E->total_n, 0, sizeof E->total_n);
+	for (size_t i = 0; i < E->out.n; i++)
+		for (int r = 0; i != E->skip && r < E->nres; r++)
+			if (E->needs[i][r].used) {
+				E->total_load[r] += ovb_eq1_term(&E->needs[i][r],
+					E->needs[i][r].tau);
+				E->total_n[r]++;
+			}
+	index_build();
+}
+
 /* Takes the application's capsules out of the plan (terminate, modify). */
 static void
 remove_app(const char *name)
@@ -2206,19 +2245,23 @@ repair(void)
 					E->needs[i][res].sigma };
 		ovb_qsort(mv, n, sizeof *mv, by_size);
 		bool moved = false;
+		/* only node b and the node moved to change: only they are
+		 * made anew */
 		for (size_t k = 0; k < n && !moved; k++) {
 			size_t i = mv[k].i;
 			E->skip = i;
-			rebuild();
+			rebuild_nodes(b, OVB_NONE);
 			struct ovb_nstate *to = best_elsewhere(i);
 			E->skip = OVB_NONE;
+			size_t at = OVB_NONE;
 			if (to) {
+				at = (size_t)(to - E->node);
 				free(E->out.p[i].node);
 				E->out.p[i].node = ovb_xstrdup(to->n->name);
 				E->moves++;
 				moved = true;
 			}
-			rebuild();
+			rebuild_nodes(b, at);
 		}
 		free(mv);
 		if (!moved) {

@@ -133,6 +133,30 @@ setup() {
 	cmp "$T/a" "$T/d"
 }
 
+@test "--jobs: the same bytes in 1, 2 or 9 processes (every method, rolling and one-shot, two windows and tolerances, memory); a failing group is the status, nothing written" {
+	local j
+	ovb-backtest "${MEM[@]}" --train 300s,600s --tolerance 0.5,0.25 \
+		-m overbook,pct,tod,hindsight,joint,calibrated \
+		--plan rolling,one-shot "$M" >"$T/j1"
+	# 8 groups (2 plans x 2 windows x 2 tolerances) of 6 methods
+	run -0 grep -c '^config ' "$T/j1"
+	assert_output 48
+	for j in 2 9; do
+		ovb-backtest -j $j "${MEM[@]}" --train 300s,600s --tolerance \
+			0.5,0.25 -m overbook,pct,tod,hindsight,joint,calibrated \
+			--plan rolling,one-shot "$M" >"$T/j$j"
+		cmp "$T/j1" "$T/j$j"
+	done
+	# a group's failure (here: its --keep directory cannot be made)
+	run -74 --separate-stderr ovb-backtest -j 2 "${SMALL[@]}" \
+		--tolerance 0.5,0.25 -m pct --keep /proc/nonesuch/k -o "$T/out" "$S"
+	assert_output ''
+	[[ $stderr == *"/proc/nonesuch/k: cannot create"* ]]
+	[[ ! -e $T/out ]]
+	run -64 --separate-stderr ovb-backtest -j 0 "$S"
+	run -64 --separate-stderr ovb-backtest --jobs 2x "$S"
+}
+
 @test "rolling: a VM whose node still takes it stays; one-shot plans once, with its validity" {
 	run -0 ovb-backtest "${SMALL[@]}" -m pct --plan one-shot "$S"
 	# the trend of a (1 -> 2.5 over the window) and b (2 -> 1) forecast to

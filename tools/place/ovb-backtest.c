@@ -46,13 +46,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ovb.h"
 
 enum method { M_OVERBOOK, M_AGG, M_DRIFT, M_PEAK, M_PCT, M_NSIGMA, M_VPA,
 	M_CAL, M_MEAN, M_TOD, M_HIND, M_JOINT, NMETHOD };
 
-enum { OPT_METHOD = 'm', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
+enum { OPT_METHOD = 'm', OPT_JOBS = 'j', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT_REPLAY,
 	OPT_PLAN, OPT_PERIODS, OPT_START, OPT_NODES, OPT_TAU, OPT_GRID,
 	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH,
 	OPT_MOVES, OPT_CAL_HALF, OPT_TREND_Q, OPT_KMIN, OPT_KMAX, OPT_KSTEP,
@@ -93,6 +95,8 @@ static uint64_t opt_mwin = 3600;
 static uint64_t opt_tod_min;    /* 0: ceil(10 / O) */
 static bool opt_promise;        /* --mem-rule promise */
 static int64_t opt_tod_offset;
+static size_t opt_jobs = 1;        /* --jobs */
+static double prog_done, prog_total;   /* progress: periods replayed */
 
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Configurations (every combination is run):", 1 },
@@ -124,6 +128,11 @@ static const struct argp_option options[] = {
 	  "The engine's placement policy, as ovb-place --policy: "
 	  "first-fit-decreasing (default: the densest; the hindsight's), "
 	  "worst-fit, best-fit, tolerance or random (seed 1)", 0 },
+	{ "jobs", OPT_JOBS, "N", 0,
+	  "Run the groups of configurations (plan kind x training window x "
+	  "tolerance: every node size and method of one group share its "
+	  "profiles) in up to N processes at once (default 1); the output is "
+	  "the same bytes for every N", 0 },
 	{ "keep", OPT_KEEP, "DIR", 0,
 	  "Write each configuration's periods as DIR/cID/pK/: cluster, apps, "
 	  "profiles, previous (the plan re-planned from), plan and cmd, the "
@@ -283,6 +292,7 @@ static const char doc[] =
 	"Progress goes to stderr when it is a terminal.\n\n"
 	"EXAMPLES:\n"
 	"  ovb-backtest all.series > bt.txt\n"
+	"  ovb-backtest -j 2 --cpus 16,32,64 fleet.series > bt.txt\n"
 	"  ovb-backtest -m overbook,pct --cpus 8 --tolerance 0.01 --train 14d "
 	"jul.series aug.series sep.series\n"
 	"  ovb-backtest --plan one-shot --train 31d --replay 31d all.series\n"
@@ -319,6 +329,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--policy: '%s' is not worst-fit, "
 				"best-fit, tolerance, random or "
 				"first-fit-decreasing", arg);
+		return 0;
+	case OPT_JOBS:
+		opt_jobs = ovb_arg_u64(st, "--jobs", arg, 1, 1024);
 		return 0;
 	case OPT_KEEP:
 		opt_keep = arg;
@@ -2121,8 +2134,8 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 {
 	char b[32];
 	snprintf(b, sizeof b, "c%zu", id);
-	struct ovb_bt_config *cf = OVB_PUSH(out->conf, out->nconf,
-		out->capconf);
+	struct ovb_bt_config *cf = OVB_PUSH(c->bt.conf, c->bt.nconf,
+		c->bt.capconf);
 	*cf = (struct ovb_bt_config){ .id = ovb_xstrdup(b),
 		.method = ovb_xstrdup(methods[c->m].name), .cpus = c->cpus,
 		.O = c->O, .train = c->train, .replay = opt_replay,
@@ -2130,40 +2143,343 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 		.max_moves = opt_moves, .valid_until = c->rolling ? 0 :
 		c->valid, .periods = nper, .mem = c->mem, .pool = c->pool,
 		.promise = c->promise };
-	size_t conf = out->nconf - 1, per0 = out->nper;
-	for (size_t i = 0; i < c->bt.nper; i++) {
-		struct ovb_bt_period *p = OVB_PUSH(out->per, out->nper,
-			out->capper);
-		*p = c->bt.per[i];
-		p->config = conf;
+	/* c->bt's records are the configuration's: index 0 */
+	for (size_t i = 0; i < c->bt.nper; i++)
+		c->bt.per[i].config = 0;
+	c->bt.sum[0].config = 0;
+	ovb_backtest_cat(out, &c->bt);
+}
+
+/* One group of configurations: the plan kind pl (0 rolling, 1 one-shot),
+ * training window it and tolerance io, every node size and method, their
+ * IDs from id0 + 1 on; appended to out.  The groups share nothing but the
+ * VMs: ovb-backtest -j runs them in processes of their own. */
+static int
+run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
+	uint64_t nper, size_t id0, struct ovb_backtest *out, bool progress)
+{
+	int status = 0;
+	size_t id = id0, ids = id0;
+	struct prof *pr = ovb_xcalloc(nvm + 1, sizeof *pr);
+	struct prof *hp = ovb_xcalloc(nvm + 1, sizeof *hp);    /* hindsight */
+	size_t *node_of = ovb_xcalloc(nvm + 1, sizeof *node_of);
+	struct cfg *cf = ovb_xcalloc(ncpus * NMETHOD, sizeof *cf);
+	uint64_t W = opt_train[it];
+	for (size_t ic = 0; ic < ncpus; ic++)
+		for (int m = 0; m < NMETHOD; m++) {
+			struct cfg *c = &cf[ic * NMETHOD + m];
+			/* the ID append() will give it */
+			*c = (struct cfg){ .id = opt_method[m] ?
+				++ids : 0, .m = (enum method)m,
+				.cpus = opt_cpus[ic], .O = opt_O[io],
+				.train = W, .rolling = pl == 0 };
+			if (mem_on) {
+				c->mem = ldexp(nmem ? opt_mem[nmem >
+					1 ? ic : 0] : MEM_PER_CPU *
+					c->cpus, 30);
+				c->pool = npool ? ldexp(opt_pool[
+					npool > 1 ? ic : 0], 30) :
+					POOL_SHARE * c->mem;
+				c->promise = opt_promise &&
+					methods[m].test != T_NSIGMA;
+			}
+			c->prev = ovb_xcalloc(nvm + 1,
+				sizeof *c->prev);
+			for (size_t v = 0; v < nvm; v++)
+				c->prev[v] = OVB_NONE;
+		}
+	/* the replayed periods come after the longest window */
+	uint64_t first_start = S + maxtrain;
+	for (uint64_t k = 1; !status && k <= nper; k++) {
+		uint64_t a = first_start + (k - 1) * opt_replay,
+			b = a + opt_replay;
+		bool plan_now = pl == 0 || k == 1;
+		/* calibrated: the folds held out at the end
+		 * of the window, min(REPLAY, W/2) each */
+		struct calwin fold[2] = { { 0 } }, fin = { 0 };
+		size_t nfold = 0;
+		if (plan_now) {
+			profiles_free(pr);
+			uint64_t ta = pl == 0 ? a - W :
+				first_start - W;
+			for (size_t v = 0; !status && v < nvm; v++) {
+				status = profile(v, ta, ta + W,
+					b, opt_O[io], &pr[v]);
+				if (!status && mem_on)
+					status = mem_profile(v,
+						ta, ta + W,
+						opt_O[io], &pr[v]);
+			}
+			uint64_t L = opt_replay < W / 2 ?
+				opt_replay : W / 2;
+			nfold = W >= 4 * L ? 2 : 1;
+			for (size_t f = 0; opt_method[M_CAL] &&
+			     f < nfold; f++) {
+				uint64_t hb = ta + W - f * L;
+				calwin_make(&fold[f], ta, hb - L, hb);
+				fold[f].ha = hb - L;
+				fold[f].hb = hb;
+			}
+			if (opt_method[M_CAL])
+				calwin_make(&fin, ta, ta + W, b);
+			/* joint: the training window's
+			 * samples */
+			ovb_joint_free(&train_j);
+			size_t bad = 0;
+			if (opt_method[M_JOINT] && ovb_joint_make(
+			    &train_j, &cpu_set, ta, ta + W,
+			    "series", &bad))
+				abort();    /* one interval */
+		}
+		/* hindsight: the VMs placed by the others (those
+		 * profiled now) on their samples of the period,
+		 * re-packed every period */
+		if (!status && opt_method[M_HIND])
+			status = hindsight(pr, hp, a, b, opt_O[io]);
+		for (size_t ic = 0; !status && ic < ncpus; ic++)
+		for (int m = 0; !status && m < NMETHOD; m++) {
+			struct cfg *c = &cf[ic * NMETHOD + m];
+			size_t placed = 0, nused = 0, moved = 0,
+				rej = 0;
+			const struct prof *mp =
+				methods[m].on_period ? hp : pr;
+			bool now = plan_now || methods[m].on_period;
+			/* peak's density is VS-PEAK's unit */
+			if (!opt_method[m] && m != M_PEAK)
+				continue;
+			if (plan_now && m == M_CAL) {
+				status = calibrate(c, fold, nfold,
+					&fin, pr, k);
+				if (status)
+					break;
+			}
+			if (now) {
+				if (methods[m].afresh) {
+					free(c->plan.buf);
+					c->plan = (struct text){ 0 };
+				}
+				status = place(c, mp, node_of,
+					&nused, &placed, k);
+				if (status)
+					break;
+				for (size_t v = 0; v < nvm; v++) {
+					if (node_of[v] == OVB_NONE)
+						continue;
+					moved += k > 1 &&
+						c->prev[v] != OVB_NONE &&
+						c->prev[v] != node_of[v];
+				}
+				memcpy(c->prev, node_of,
+					nvm * sizeof *node_of);
+			} else {
+				memcpy(node_of, c->prev,
+					nvm * sizeof *node_of);
+				for (size_t v = 0; v < nvm; v++)
+					placed += node_of[v] !=
+						OVB_NONE;
+				nused = c->bt.per[0].nodes;
+			}
+			rej = nvm - placed;
+			record(c, k, a, b, node_of, placed,
+				nused, moved, rej, mp);
+			c->placed += (double)placed;
+			c->nodes += (double)nused;
+		}
+		for (size_t f = 0; f < 2; f++)
+			calwin_free(&fold[f]);
+		calwin_free(&fin);
+		if (progress)
+			ovb_progress("configurations", ++prog_done, prog_total);
 	}
-	for (size_t i = 0; i < c->bt.npl; i++) {
-		struct ovb_bt_place *p = OVB_PUSH(out->pl, out->npl, out->cappl);
-		*p = c->bt.pl[i];
-		p->period += per0;
+	/* one-shot: until when does the trend forecast keep
+	 * every node's promise?  The end of the last period
+	 * forecast to hold on every node */
+	for (uint64_t k = 1; !status && pl == 1 && k <= nper;
+	     k++) {
+		uint64_t a = first_start + (k - 1) * opt_replay,
+			b = a + opt_replay, ta = first_start - W;
+		struct prof *fp = ovb_xcalloc(nvm + 1, sizeof *fp);
+		for (size_t v = 0; !status && v < nvm; v++)
+			status = profile(v, ta, ta + W, b, opt_O[io],
+				&fp[v]);
+		/* calibrated: its own forecast, at the plan's k */
+		struct calwin fw = { 0 };
+		struct prof *fc = ovb_xcalloc(nvm + 1, sizeof *fc);
+		if (opt_method[M_CAL])
+			calwin_make(&fw, ta, ta + W, b);
+		for (size_t i = 0; !status && i < ncpus * NMETHOD;
+		     i++) {
+			struct cfg *c = &cf[i];
+			if (c->valid || !opt_method[c->m] ||
+			    methods[c->m].on_period)
+				continue;
+			for (size_t v = 0; !status && c->m == M_CAL &&
+			     v < nvm; v++) {
+				status = cal_prof(&fc[v], v, &fw, c->k,
+					c->O);
+				fc[v].ok = fw.n[v] > 0;
+			}
+			if (status)
+				break;
+			if (!forecast_holds(c, c->prev, c->m == M_CAL ?
+			    fc : fp))
+				c->valid = a;
+			else if (k == nper)
+				c->valid = b;
+		}
+		calwin_free(&fw);
+		profiles_free(fc);
+		free(fc);
+		profiles_free(fp);
+		free(fp);
 	}
-	for (size_t i = 0; i < c->bt.nnode; i++) {
-		struct ovb_bt_node *p = OVB_PUSH(out->node, out->nnode,
-			out->capnode);
-		*p = c->bt.node[i];
-		p->period += per0;
+	for (size_t ic = 0; ic < ncpus; ic++) {
+		const struct cfg *peak = &cf[ic * NMETHOD + M_PEAK];
+		double pd = peak->nodes ? peak->placed /
+			peak->nodes : 0;
+		for (int m = 0; !status && m < NMETHOD; m++) {
+			struct cfg *c = &cf[ic * NMETHOD + m];
+			summarize(c);
+			double d = c->bt.sum[0].density;
+			c->bt.sum[0].vs_peak = pd > 0 ? d / pd : 0;
+		}
+		/* the gap closed: pct's nodes to the hindsight's */
+		const struct ovb_bt_summary *sp =
+			&cf[ic * NMETHOD + M_PCT].bt.sum[0],
+			*sh = &cf[ic * NMETHOD + M_HIND].bt.sum[0];
+		bool gap = !status && opt_method[M_PCT] &&
+			opt_method[M_HIND] && sp->nodes > sh->nodes;
+		uint64_t gp = gap ? sp->nodes : 0,
+			gh = gap ? sh->nodes : 0;
+		for (int m = 0; m < NMETHOD; m++) {
+			struct cfg *c = &cf[ic * NMETHOD + m];
+			if (!status && opt_method[m]) {
+				struct ovb_bt_summary *sm =
+					&c->bt.sum[0];
+				sm->has_gap = gap;
+				sm->gap_pct = gp;
+				sm->gap_hind = gh;
+				sm->gap = gap ? ovb_bt_gap(gp,
+					sm->nodes, gh) : 0;
+				append(out, c, ++id, nper);
+			}
+			ovb_backtest_free(&c->bt);
+			free(c->prev);
+			free(c->plan.buf);
+		}
 	}
-	for (size_t i = 0; i < c->bt.noom; i++) {
-		struct ovb_bt_oom *p = OVB_PUSH(out->oom, out->noom,
-			out->capoom);
-		*p = c->bt.oom[i];
-		p->period += per0;
+	profiles_free(pr);
+	free(pr);
+	profiles_free(hp);
+	free(hp);
+	free(node_of);
+	free(cf);
+	return status;
+}
+
+struct group { int pl; size_t it, io, id0; };
+
+/* The groups in order into out: in this process (--jobs 1), or each in a
+ * child of its own, at most opt_jobs at once, each writing its part to a
+ * file of its own that is read back and appended in group order: the
+ * same bytes either way.  A child that fails has said why on stderr; the
+ * first failure in group order is the status. */
+static int
+run_groups(const struct group *g, size_t ng, uint64_t S, uint64_t maxtrain,
+	uint64_t nper, struct ovb_backtest *out)
+{
+	prog_total = (double)ng * (double)nper;
+	if (opt_jobs <= 1 || ng <= 1) {
+		int status = 0;
+		for (size_t k = 0; k < ng && !status; k++)
+			status = run_group(g[k].pl, g[k].it, g[k].io, S, maxtrain,
+				nper, g[k].id0, out, true);
+		return status;
 	}
-	struct ovb_bt_summary *s = OVB_PUSH(out->sum, out->nsum, out->capsum);
-	*s = c->bt.sum[0];
-	s->config = conf;
-	/* the strings now belong to out */
-	free(c->bt.per);
-	free(c->bt.pl);
-	free(c->bt.node);
-	free(c->bt.sum);
-	free(c->bt.oom);
-	memset(&c->bt, 0, sizeof c->bt);
+	FILE **part = ovb_xcalloc(ng, sizeof *part);
+	pid_t *pid = ovb_xcalloc(ng, sizeof *pid);
+	int *st = ovb_xcalloc(ng, sizeof *st);
+	size_t next = 0, running = 0, done = 0;
+	int status = 0;
+	bool failed = false;
+	fflush(NULL);
+	while (done < ng) {
+		while (!status && !failed && next < ng && running < opt_jobs) {
+			if (!(part[next] = tmpfile())) {
+				status = ovb_err_at(NULL, 0, "a temporary file: %s",
+					strerror(errno));
+				break;
+			}
+			pid_t c = fork();
+			if (c < 0) {
+				status = ovb_err_at(NULL, 0, "fork: %s",
+					strerror(errno));
+				fclose(part[next]);
+				part[next] = NULL;
+				break;
+			}
+			if (c == 0) {
+				struct ovb_backtest mine = { 0 };
+				int s = run_group(g[next].pl, g[next].it,
+					g[next].io, S, maxtrain, nper, g[next].id0,
+					&mine, false);
+				if (!s)
+					s = ovb_backtest_write(part[next], &mine);
+				if (!s && fflush(part[next]))
+					s = OVB_EIO;
+				fflush(stderr);
+				_exit(s);
+			}
+			pid[next++] = c;
+			running++;
+		}
+		if (!running)
+			break;
+		int ws;
+		pid_t c = wait(&ws);
+		/* after a failure no group is started: it is the status */
+		if (c < 0) {
+			status = status ? status : ovb_err_at(NULL, 0, "wait: %s",
+				strerror(errno));
+			break;
+		}
+		for (size_t k = 0; k < next; k++)
+			if (pid[k] == c) {
+				st[k] = WIFEXITED(ws) ? WEXITSTATUS(ws) : OVB_ESOFT;
+				failed |= st[k] != 0;
+				if (!WIFEXITED(ws))
+					ovb_warn("error: the child of group %zu died "
+						"of signal %d", k + 1, WTERMSIG(ws));
+				pid[k] = 0;
+			}
+		running--;
+		done++;
+		ovb_progress("configurations", (double)done * (double)nper,
+			prog_total);
+	}
+	for (size_t k = 0; k < ng; k++) {
+		if (!status && part[k] && st[k])
+			status = st[k];
+		if (!status && part[k]) {
+			struct ovb_backtest in = { 0 };
+			struct ovb_lex lx;
+			rewind(part[k]);
+			ovb_lex_init(&lx, part[k], "(a group's part)");
+			status = ovb_backtest_read(&lx, &in);
+			ovb_lex_free(&lx);
+			if (!status)
+				ovb_backtest_cat(out, &in);
+			ovb_backtest_free(&in);
+		}
+		if (part[k])
+			fclose(part[k]);
+	}
+	if (!status && next < ng)
+		status = OVB_ESOFT;
+	free(part);
+	free(pid);
+	free(st);
+	return status;
 }
 
 int
@@ -2259,233 +2575,21 @@ main(int argc, char **argv)
 			(unsigned long long)maxtrain);
 	bool plans[2] = { opt_rolling, opt_oneshot };
 	struct ovb_backtest out = { 0 };
-	size_t id = 0, ids = 0;
-	double work = 0, total = (double)(opt_rolling + opt_oneshot) *
-		(double)(ntrain * nO) * (double)nper;
-	struct prof *pr = ovb_xcalloc(nvm + 1, sizeof *pr);
-	struct prof *hp = ovb_xcalloc(nvm + 1, sizeof *hp);    /* hindsight */
-	size_t *node_of = ovb_xcalloc(nvm + 1, sizeof *node_of);
-	struct cfg *cf = ovb_xcalloc(ncpus * NMETHOD, sizeof *cf);
-	for (int pl = 0; !status && pl < 2; pl++) {
-		if (!plans[pl])
-			continue;
-		for (size_t it = 0; !status && it < ntrain; it++)
-		for (size_t io = 0; !status && io < nO; io++) {
-			uint64_t W = opt_train[it];
-			for (size_t ic = 0; ic < ncpus; ic++)
-				for (int m = 0; m < NMETHOD; m++) {
-					struct cfg *c = &cf[ic * NMETHOD + m];
-					/* the ID append() will give it */
-					*c = (struct cfg){ .id = opt_method[m] ?
-						++ids : 0, .m = (enum method)m,
-						.cpus = opt_cpus[ic], .O = opt_O[io],
-						.train = W, .rolling = pl == 0 };
-					if (mem_on) {
-						c->mem = ldexp(nmem ? opt_mem[nmem >
-							1 ? ic : 0] : MEM_PER_CPU *
-							c->cpus, 30);
-						c->pool = npool ? ldexp(opt_pool[
-							npool > 1 ? ic : 0], 30) :
-							POOL_SHARE * c->mem;
-						c->promise = opt_promise &&
-							methods[m].test != T_NSIGMA;
-					}
-					c->prev = ovb_xcalloc(nvm + 1,
-						sizeof *c->prev);
-					for (size_t v = 0; v < nvm; v++)
-						c->prev[v] = OVB_NONE;
-				}
-			/* the replayed periods come after the longest window */
-			uint64_t first_start = S + maxtrain;
-			for (uint64_t k = 1; !status && k <= nper; k++) {
-				uint64_t a = first_start + (k - 1) * opt_replay,
-					b = a + opt_replay;
-				bool plan_now = pl == 0 || k == 1;
-				/* calibrated: the folds held out at the end
-				 * of the window, min(REPLAY, W/2) each */
-				struct calwin fold[2] = { { 0 } }, fin = { 0 };
-				size_t nfold = 0;
-				if (plan_now) {
-					profiles_free(pr);
-					uint64_t ta = pl == 0 ? a - W :
-						first_start - W;
-					for (size_t v = 0; !status && v < nvm; v++) {
-						status = profile(v, ta, ta + W,
-							b, opt_O[io], &pr[v]);
-						if (!status && mem_on)
-							status = mem_profile(v,
-								ta, ta + W,
-								opt_O[io], &pr[v]);
-					}
-					uint64_t L = opt_replay < W / 2 ?
-						opt_replay : W / 2;
-					nfold = W >= 4 * L ? 2 : 1;
-					for (size_t f = 0; opt_method[M_CAL] &&
-					     f < nfold; f++) {
-						uint64_t hb = ta + W - f * L;
-						calwin_make(&fold[f], ta, hb - L, hb);
-						fold[f].ha = hb - L;
-						fold[f].hb = hb;
-					}
-					if (opt_method[M_CAL])
-						calwin_make(&fin, ta, ta + W, b);
-					/* joint: the training window's
-					 * samples */
-					ovb_joint_free(&train_j);
-					size_t bad = 0;
-					if (opt_method[M_JOINT] && ovb_joint_make(
-					    &train_j, &cpu_set, ta, ta + W,
-					    "series", &bad))
-						abort();    /* one interval */
-				}
-				/* hindsight: the VMs placed by the others (those
-				 * profiled now) on their samples of the period,
-				 * re-packed every period */
-				if (!status && opt_method[M_HIND])
-					status = hindsight(pr, hp, a, b, opt_O[io]);
-				for (size_t ic = 0; !status && ic < ncpus; ic++)
-				for (int m = 0; !status && m < NMETHOD; m++) {
-					struct cfg *c = &cf[ic * NMETHOD + m];
-					size_t placed = 0, nused = 0, moved = 0,
-						rej = 0;
-					const struct prof *mp =
-						methods[m].on_period ? hp : pr;
-					bool now = plan_now || methods[m].on_period;
-					/* peak's density is VS-PEAK's unit */
-					if (!opt_method[m] && m != M_PEAK)
-						continue;
-					if (plan_now && m == M_CAL) {
-						status = calibrate(c, fold, nfold,
-							&fin, pr, k);
-						if (status)
-							break;
-					}
-					if (now) {
-						if (methods[m].afresh) {
-							free(c->plan.buf);
-							c->plan = (struct text){ 0 };
-						}
-						status = place(c, mp, node_of,
-							&nused, &placed, k);
-						if (status)
-							break;
-						for (size_t v = 0; v < nvm; v++) {
-							if (node_of[v] == OVB_NONE)
-								continue;
-							moved += k > 1 &&
-								c->prev[v] != OVB_NONE &&
-								c->prev[v] != node_of[v];
-						}
-						memcpy(c->prev, node_of,
-							nvm * sizeof *node_of);
-					} else {
-						memcpy(node_of, c->prev,
-							nvm * sizeof *node_of);
-						for (size_t v = 0; v < nvm; v++)
-							placed += node_of[v] !=
-								OVB_NONE;
-						nused = c->bt.per[0].nodes;
-					}
-					rej = nvm - placed;
-					record(c, k, a, b, node_of, placed,
-						nused, moved, rej, mp);
-					c->placed += (double)placed;
-					c->nodes += (double)nused;
-				}
-				for (size_t f = 0; f < 2; f++)
-					calwin_free(&fold[f]);
-				calwin_free(&fin);
-				ovb_progress("configurations", ++work, total);
-			}
-			/* one-shot: until when does the trend forecast keep
-			 * every node's promise?  The end of the last period
-			 * forecast to hold on every node */
-			for (uint64_t k = 1; !status && pl == 1 && k <= nper;
-			     k++) {
-				uint64_t a = first_start + (k - 1) * opt_replay,
-					b = a + opt_replay, ta = first_start - W;
-				struct prof *fp = ovb_xcalloc(nvm + 1, sizeof *fp);
-				for (size_t v = 0; !status && v < nvm; v++)
-					status = profile(v, ta, ta + W, b, opt_O[io],
-						&fp[v]);
-				/* calibrated: its own forecast, at the plan's k */
-				struct calwin fw = { 0 };
-				struct prof *fc = ovb_xcalloc(nvm + 1, sizeof *fc);
-				if (opt_method[M_CAL])
-					calwin_make(&fw, ta, ta + W, b);
-				for (size_t i = 0; !status && i < ncpus * NMETHOD;
-				     i++) {
-					struct cfg *c = &cf[i];
-					if (c->valid || !opt_method[c->m] ||
-					    methods[c->m].on_period)
-						continue;
-					for (size_t v = 0; !status && c->m == M_CAL &&
-					     v < nvm; v++) {
-						status = cal_prof(&fc[v], v, &fw, c->k,
-							c->O);
-						fc[v].ok = fw.n[v] > 0;
-					}
-					if (status)
-						break;
-					if (!forecast_holds(c, c->prev, c->m == M_CAL ?
-					    fc : fp))
-						c->valid = a;
-					else if (k == nper)
-						c->valid = b;
-				}
-				calwin_free(&fw);
-				profiles_free(fc);
-				free(fc);
-				profiles_free(fp);
-				free(fp);
-			}
-			for (size_t ic = 0; ic < ncpus; ic++) {
-				const struct cfg *peak = &cf[ic * NMETHOD + M_PEAK];
-				double pd = peak->nodes ? peak->placed /
-					peak->nodes : 0;
-				for (int m = 0; !status && m < NMETHOD; m++) {
-					struct cfg *c = &cf[ic * NMETHOD + m];
-					summarize(c);
-					double d = c->bt.sum[0].density;
-					c->bt.sum[0].vs_peak = pd > 0 ? d / pd : 0;
-				}
-				/* the gap closed: pct's nodes to the hindsight's */
-				const struct ovb_bt_summary *sp =
-					&cf[ic * NMETHOD + M_PCT].bt.sum[0],
-					*sh = &cf[ic * NMETHOD + M_HIND].bt.sum[0];
-				bool gap = !status && opt_method[M_PCT] &&
-					opt_method[M_HIND] && sp->nodes > sh->nodes;
-				uint64_t gp = gap ? sp->nodes : 0,
-					gh = gap ? sh->nodes : 0;
-				for (int m = 0; m < NMETHOD; m++) {
-					struct cfg *c = &cf[ic * NMETHOD + m];
-					if (!status && opt_method[m]) {
-						struct ovb_bt_summary *sm =
-							&c->bt.sum[0];
-						sm->has_gap = gap;
-						sm->gap_pct = gp;
-						sm->gap_hind = gh;
-						sm->gap = gap ? ovb_bt_gap(gp,
-							sm->nodes, gh) : 0;
-						append(&out, c, ++id, nper);
-					}
-					ovb_backtest_free(&c->bt);
-					free(c->prev);
-					free(c->plan.buf);
-				}
-			}
-		}
-	}
-	ovb_progress_end();
-	profiles_free(pr);
-	free(pr);
-	profiles_free(hp);
-	free(hp);
+	size_t per = 0;                 /* configurations in a group */
+	for (int m = 0; m < NMETHOD; m++)
+		per += opt_method[m] ? ncpus : 0;
+	struct group *g = ovb_xcalloc(2 * ntrain * nO, sizeof *g);
+	size_t ng = 0;
+	for (int pl = 0; !status && pl < 2; pl++)
+		for (size_t it = 0; plans[pl] && it < ntrain; it++)
+			for (size_t io = 0; io < nO; io++, ng++)
+				g[ng] = (struct group){ pl, it, io, ng * per };
+	if (!status)
+		status = run_groups(g, ng, S, maxtrain, nper, &out);
+	free(g);
 	ovb_joint_free(&hind_j);
 	ovb_joint_free(&train_j);
 	free(cpu_set.s);
-	free(node_of);
-	free(cf);
 	if (!status) {
 		char *buf = NULL;
 		size_t len = 0;
