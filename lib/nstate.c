@@ -53,6 +53,7 @@ ovb_nstate_free(struct ovb_nstate *nd)
 		}
 	}
 	free(nd->joint);
+	ovb_todnode_free(nd->tod);
 	free(nd->wary);
 }
 
