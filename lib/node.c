@@ -391,10 +391,8 @@ ovb_node_stat(const struct ovb_need *m, size_t n, double C, uint64_t points,
 	ovb_node_stat_pre(m, n, C, points, NULL, st);
 }
 
-/* Y of m[0..n) from pre, Y of m[0..n-1) on Y's grid clipped at C: the
- * last step of ovb_node_y, the same sums in the same order. */
-static void
-node_y_after(const struct ovb_pmf *pre, const struct ovb_need *last,
+void
+ovb_node_y_after(const struct ovb_pmf *pre, const struct ovb_need *last,
 	double C, struct ovb_pmf *y)
 {
 	struct ovb_pmf u;
@@ -429,7 +427,7 @@ ovb_node_stat_pre(const struct ovb_need *m, size_t n, double C,
 	else {
 		struct ovb_pmf y;
 		if (pre && pre->g == st->g)
-			node_y_after(pre, &m[n - 1], C, &y);
+			ovb_node_y_after(pre, &m[n - 1], C, &y);
 		else
 			ovb_node_y(m, n, NULL, st->g, C, &y);
 		st->pr = ovb_pmf_tail(&y, C);

@@ -1772,6 +1772,10 @@ struct ovb_nodestat {           /* what a plan's risk record states */
 };
 void ovb_node_stat(const struct ovb_need *m, size_t n, double C,
 	uint64_t points, struct ovb_nodestat *st);
+/* *y = pre + last's U on pre's grid, clipped at C when finite: the last
+ * step of ovb_node_y (the same sums in the same order), pre as it was. */
+void ovb_node_y_after(const struct ovb_pmf *pre, const struct ovb_need *last,
+	double C, struct ovb_pmf *y);
 /* The same, given pre (NULL: none), Y of m[0..n-1) as ovb_node_y makes
  * it on its grid pre->g with capacity C: used when pre->g is the grid of
  * m[0..n), so Y costs one convolution (the same doubles). */

@@ -26,7 +26,6 @@
  *   every capsule (ovb_tod_node: OVB_EDATA, or an unmeasured slot).
  * - The classes are made at the first test after members came without
  *   them (a node rebuilt is tested on few of its nodes), then kept. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,17 +114,9 @@ refine(struct tres *t, const struct ovb_need *w, double C, uint64_t points)
 		c->has_y = c->g > 0 && ovb_grid_holds(c->w, n + 1, NULL, c->g);
 		if (!c->has_y)
 			continue;
-		if (p->has_y && p->g == c->g) {
-			/* the last step of ovb_node_y */
-			struct ovb_pmf u;
-			ovb_need_pmf(&w[s], c->g, &u);
-			c->y = p->y;
-			ovb_pmf_add_into(&c->y, &u, ovb_xmalloc(
-				(p->y.n + u.n - 1) * sizeof(double)));
-			ovb_pmf_free(&u);
-			if (isfinite(C))
-				ovb_pmf_clip(&c->y, C);
-		} else
+		if (p->has_y && p->g == c->g)
+			ovb_node_y_after(&p->y, &w[s], C, &c->y);
+		else
 			ovb_node_y(c->w, n + 1, NULL, c->g, C, &c->y);
 	}
 	cls_free(t);
