@@ -388,6 +388,27 @@ void
 ovb_node_stat(const struct ovb_need *m, size_t n, double C, uint64_t points,
 	struct ovb_nodestat *st)
 {
+	ovb_node_stat_pre(m, n, C, points, NULL, st);
+}
+
+void
+ovb_node_y_after(const struct ovb_pmf *pre, const struct ovb_need *last,
+	double C, struct ovb_pmf *y)
+{
+	struct ovb_pmf u;
+	ovb_need_pmf(last, pre->g, &u);
+	*y = *pre;
+	ovb_pmf_add_into(y, &u, ovb_xmalloc((pre->n + u.n - 1) *
+		sizeof(double)));
+	ovb_pmf_free(&u);
+	if (isfinite(C))
+		ovb_pmf_clip(y, C);
+}
+
+void
+ovb_node_stat_pre(const struct ovb_need *m, size_t n, double C,
+	uint64_t points, const struct ovb_pmf *pre, struct ovb_nodestat *st)
+{
 	ovb_eq1_load(m, n, NULL, &st->eq1);
 	st->g = ovb_node_grid(m, n, NULL, C, points);
 	if (!n) {
@@ -405,7 +426,10 @@ ovb_node_stat(const struct ovb_need *m, size_t n, double C, uint64_t points,
 		st->pr = plain_cmp(m, n, NULL, C) > 0;
 	else {
 		struct ovb_pmf y;
-		ovb_node_y(m, n, NULL, st->g, C, &y);
+		if (pre && pre->g == st->g)
+			ovb_node_y_after(pre, &m[n - 1], C, &y);
+		else
+			ovb_node_y(m, n, NULL, st->g, C, &y);
 		st->pr = ovb_pmf_tail(&y, C);
 		ovb_pmf_free(&y);
 	}

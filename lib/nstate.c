@@ -15,7 +15,9 @@
  * (ovb_nstate_target), and whether a node as it is breaks a rule
  * (ovb_nstate_broken).  A node read from a plan (ovb-check, ovb-report) is
  * judged from scratch on its capsules by ovb_nstate_judge: the rules
- * the placer's tests decide, by the same functions of lib/node.c.  A context (struct ovb_nstate_ctx) holds what the
+ * the placer's tests decide, by the same functions of lib/node.c.  The
+ * tod mode's test keeps its own part (nd->tod, lib/todnode.c), freed
+ * here with the node.  A context (struct ovb_nstate_ctx) holds what the
  * nodes of one run share: the grid's POINTS, a cache of U's per
  * (histogram, grid) and a spare array for Y + U.
  *
@@ -53,6 +55,7 @@ ovb_nstate_free(struct ovb_nstate *nd)
 		}
 	}
 	free(nd->joint);
+	ovb_todnode_free(nd->tod);
 	free(nd->wary);
 }
 

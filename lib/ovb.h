@@ -1775,6 +1775,15 @@ struct ovb_nodestat {           /* what a plan's risk record states */
 };
 void ovb_node_stat(const struct ovb_need *m, size_t n, double C,
 	uint64_t points, struct ovb_nodestat *st);
+/* *y = pre + last's U on pre's grid, clipped at C when finite: the last
+ * step of ovb_node_y (the same sums in the same order), pre as it was. */
+void ovb_node_y_after(const struct ovb_pmf *pre, const struct ovb_need *last,
+	double C, struct ovb_pmf *y);
+/* The same, given pre (NULL: none), Y of m[0..n-1) as ovb_node_y makes
+ * it on its grid pre->g with capacity C: used when pre->g is the grid of
+ * m[0..n), so Y costs one convolution (the same doubles). */
+void ovb_node_stat_pre(const struct ovb_need *m, size_t n, double C,
+	uint64_t points, const struct ovb_pmf *pre, struct ovb_nodestat *st);
 /* Memory's limits: the exact sum of the limits of m[0..n) (and extra)
  * against C + pool (the node's memory and reclaimable pool): true when
  * sum <= C + pool exactly. */
@@ -1859,6 +1868,16 @@ int ovb_tod_node(const struct ovb_need *m, const struct ovb_qos *const *q,
  * ovb_tod_node has the same needs, so the same ovb_tod_stat numbers. */
 int ovb_tod_runs(const struct ovb_need *m, const struct ovb_qos *const *q,
 	size_t n, int start[OVB_TOD_SLOTS + 1]);
+/* ---- lib/todnode.c: the node test per window kept per node ---- */
+struct ovb_todnode;
+/* Adds member x (profile block q, NULL: plain) to rate r of *d (made
+ * when NULL), of capacity C on a grid of POINTS. */
+void ovb_todnode_add(struct ovb_todnode **d, int r, const struct ovb_need *x,
+	const struct ovb_qos *q, double C, uint64_t points);
+/* ovb_tod_node(members then x) returns 0 and ok (d NULL: no members). */
+bool ovb_todnode_ok(struct ovb_todnode *d, int r, const struct ovb_need *x,
+	const struct ovb_qos *q, double C, uint64_t points);
+void ovb_todnode_free(struct ovb_todnode *d);
 /* ---- formats/format.c: the inputs of a placement ----
  *
  * ovb-place's and ovb-fit's take (ctx a struct ovb_place_in): profiles
@@ -1971,6 +1990,8 @@ struct ovb_nstate {           /* a node */
 	                             capsule of the mode comes; kept out of
 	                             ovb_nres: 24 more bytes there cost
 	                             ovb-place 25 % on 100,000 capsules) */
+	struct ovb_todnode *tod;  /* --mode tod: its test kept (NULL
+	                             until a capsule comes; lib/todnode.c) */
 };
 
 struct ovb_ucache;

@@ -545,37 +545,17 @@ cheap_tests(const struct capsule *cp, const struct ovb_nstate *nd, double *sc)
 }
 
 /* --mode tod: Eq. 1 and Eq. 3 of the rates in every hour of the day
- * (lib/tod.c) on the node's members (from the plan made) and cp. */
+ * (lib/tod.c) on the node's members (from the plan made) and cp; the
+ * members' part kept per node (lib/todnode.c, filled by add_capsule). */
 static bool
 tod_ok(const struct capsule *cp, const struct ovb_nstate *nd)
 {
-	struct ovb_need *m = ovb_xcalloc(E->out.n + 1, sizeof *m);
-	const struct ovb_qos **q = ovb_xcalloc(E->out.n + 1, sizeof *q);
 	bool ok = true;
-	for (int r = 0; r < E->nres && ok; r++) {
-		if (r == OVB_MEM || !cp->need[r].used)
-			continue;
-		size_t n = 0;
-		for (size_t i = 0; i < E->out.n; i++) {
-			const struct ovb_placed *pl = &E->out.p[i];
-			if (i == E->skip || !E->needs[i][r].used ||
-			    strcmp(pl->node, nd->n->name))
-				continue;
-			m[n] = E->needs[i][r];
-			q[n++] = pl->profile ? prof_find(pl->profile,
-				(enum ovb_res)r) : NULL;
-		}
-		m[n] = cp->need[r];
-		q[n++] = cp->c->profile ? prof_find(cp->c->profile,
-			(enum ovb_res)r) : NULL;
-		struct ovb_tod_stat st;
-		const char *why;
-		/* windows on different clocks are not put together */
-		ok = !ovb_tod_node(m, q, n, nd->n->cap[r], E->grid, &st, &why) &&
-			st.ok;
-	}
-	free(m);
-	free(q);
+	for (int r = 0; r < E->nres && ok; r++)
+		if (r != OVB_MEM && cp->need[r].used)
+			ok = ovb_todnode_ok(nd->tod, r, &cp->need[r],
+				cp->c->profile ? prof_find(cp->c->profile,
+				(enum ovb_res)r) : NULL, nd->n->cap[r], E->grid);
 	return ok;
 }
 
@@ -1312,12 +1292,17 @@ check_intervals(struct ovb_nstate *nd, int r, const struct ovb_need *n)
 }
 
 static void
-add_capsule(struct ovb_nstate *nd, const struct ovb_need need[OVB_NCAP], size_t app)
+add_capsule(struct ovb_nstate *nd, const struct ovb_need need[OVB_NCAP], size_t app,
+	const char *profile)
 {
 	for (int r = 0; r < E->nres; r++)
 		if (need[r].used) {
 			check_intervals(nd, r, &need[r]);
 			ovb_nstate_add(&E->ns, &nd->r[r], &need[r], nd->n->cap[r]);
+			if (E->tod && r != OVB_MEM)     /* tod_ok's members */
+				ovb_todnode_add(&nd->tod, r, &need[r], profile ?
+					prof_find(profile, (enum ovb_res)r) : NULL,
+					nd->n->cap[r], E->grid);
 			if (need[r].joint)
 				ovb_nstate_joint_add(nd, r, &need[r]);
 			E->total_load[r] += ovb_eq1_term(&need[r], need[r].tau);
@@ -1809,7 +1794,8 @@ place_app(const struct ovb_app *app, struct capsule *cps)
 	if (assign(m, ncols, cost, row_col)) {
 		for (size_t i = 0; i < m; i++) {
 			struct ovb_nstate *nd = &E->node[node_of[i * ncols + row_col[i]]];
-			add_capsule(nd, cps[i].need, cps[i].app_index);
+			add_capsule(nd, cps[i].need, cps[i].app_index,
+				cps[i].c->profile);
 			put_placed(&cps[i], nd);
 		}
 	} else
@@ -1867,7 +1853,7 @@ rebuild(void)
 	for (size_t i = 0; i < E->out.n; i++)
 		if (i != E->skip)
 			add_capsule(node_named(E->out.p[i].node), E->needs[i],
-				app_index(E->out.p[i].app));
+				app_index(E->out.p[i].app), E->out.p[i].profile);
 	index_build();
 }
 

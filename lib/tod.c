@@ -180,12 +180,16 @@ ovb_tod_curves(struct ovb_dist *d, const struct ovb_series *se,
 	struct ovb_series w = *se;
 	w.t = ovb_xcalloc(se->n ? se->n : 1, sizeof *w.t);
 	w.v = ovb_xcalloc(se->n ? se->n : 1, sizeof *w.v);
+	/* each sample's slot, once (not once per window) */
+	unsigned char *slot = ovb_xcalloc(se->n ? se->n : 1, sizeof *slot);
+	for (size_t i = 0; i < se->n; i++)
+		slot[i] = (unsigned char)ovb_tod_slot(se->t[i], td->offset);
 	int st = 0;
 	for (size_t k = 0; k < td->n && !st; k++) {
 		struct ovb_win *win = &td->w[k];
 		w.n = 0;
 		for (size_t i = 0; i < se->n; i++) {
-			int s = ovb_tod_slot(se->t[i], td->offset);
+			int s = slot[i];
 			if (s / 24 == win->days && win->from <= s % 24 &&
 			    s % 24 < win->to) {
 				w.t[w.n] = se->t[i];
@@ -204,6 +208,7 @@ ovb_tod_curves(struct ovb_dist *d, const struct ovb_series *se,
 		free(cv.pt);
 		free(cv.capsule);
 	}
+	free(slot);
 	free(w.t);
 	free(w.v);
 	return st;
