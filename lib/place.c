@@ -1882,7 +1882,8 @@ rebuild_nodes(size_t j, size_t k)
 		struct ovb_nstate *nd = node_named(E->out.p[i].node);
 		size_t at = (size_t)(nd - E->node);
 		if (at == j || at == k)
-			add_capsule(nd, E->needs[i], app_index(E->out.p[i].app));
+			add_capsule(nd, E->needs[i], app_index(E->out.p[i].app),
+				E->out.p[i].profile);
 	}
 	memset(E->total_load, 0, sizeof E->total_load);
 	memset(E->total_n, 0, sizeof E->total_n);
