@@ -140,9 +140,55 @@ cmp_xw(const void *a, const void *b)
 	return (p->x > q->x) - (p->x < q->x);
 }
 
+static bool drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
+	const size_t *order, size_t n, double k, double width,
+	const double *pct, int npct);
+
 bool
 ovb_drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
 	size_t n, double k, double width, const double *pct, int npct)
+{
+	return drift_dist(d, x, w, NULL, n, k, width, pct, npct);
+}
+
+bool
+ovb_drift_dist_ordered(struct ovb_dist *d, const double *x,
+	const uint64_t *w, const size_t *order, size_t n, double k,
+	double width, const double *pct, int npct)
+{
+	return drift_dist(d, x, w, order, n, k, width, pct, npct);
+}
+
+struct xi { double x; size_t i; };
+
+static int
+cmp_xi(const void *a, const void *b)
+{
+	const struct xi *p = a, *q = b;
+	return (p->x > q->x) - (p->x < q->x);
+}
+
+size_t *
+ovb_drift_order(const double *x, size_t n)
+{
+	struct xi *s = ovb_xcalloc(n + 1, sizeof *s);
+	for (size_t i = 0; i < n; i++)
+		s[i] = (struct xi){ x[i], i };
+	ovb_qsort(s, n, sizeof *s, cmp_xi);
+	size_t *order = ovb_xcalloc(n + 1, sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		order[i] = s[i].i;
+	free(s);
+	return order;
+}
+
+/* The sum in the samples' order, the rest on them sorted: by order when
+ * given (k x is as ordered as x for k > 0; samples of equal value are
+ * counted alike in any order), else by a sort here. */
+static bool
+drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
+	const size_t *order, size_t n, double k, double width,
+	const double *pct, int npct)
 {
 	if (!n)
 		return false;
@@ -150,11 +196,15 @@ ovb_drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
 	uint64_t W = 0;
 	long double sum = 0;
 	for (size_t i = 0; i < n; i++) {
-		s[i] = (struct xw){ k * x[i], w[i] };
 		W += w[i];
-		sum += (long double)s[i].x * (long double)w[i];
+		sum += (long double)(k * x[i]) * (long double)w[i];
 	}
-	ovb_qsort(s, n, sizeof *s, cmp_xw);
+	for (size_t i = 0; i < n; i++) {
+		size_t j = order ? order[i] : i;
+		s[i] = (struct xw){ k * x[j], w[j] };
+	}
+	if (!order)
+		ovb_qsort(s, n, sizeof *s, cmp_xw);
 	double top = s[n - 1].x;
 	if (!(top / width < OVB_MAXBINS) ||
 	    ovb_hist_bin(top, width) + 1 > OVB_MAXBINS) {

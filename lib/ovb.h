@@ -1440,6 +1440,15 @@ size_t ovb_drift_series(const uint64_t *t, const double *v, size_t n,
  * n is 0 or more than OVB_MAXBINS bins are needed. */
 bool ovb_drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
 	size_t n, double k, double width, const double *pct, int npct);
+/* The same, given order[0..n): the indices of x in ascending order of
+ * x[i] (ovb_drift_order), k > 0: no sort, the same result (a
+ * calibration tries many k on the same samples). */
+bool ovb_drift_dist_ordered(struct ovb_dist *d, const double *x,
+	const uint64_t *w, const size_t *order, size_t n, double k,
+	double width, const double *pct, int npct);
+/* The indices of x[0..n) in ascending order of x[i] (n + 1 allocated;
+ * the caller frees). */
+size_t *ovb_drift_order(const double *x, size_t n);
 /* The least k = kmin + i step (i = 0, 1, ...; k <= kmax + step/2) for
  * which holds(k, arg) is true; kmax when none is. */
 double ovb_calib_least_k(double kmin, double kmax, double step,

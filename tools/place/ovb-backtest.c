@@ -1897,6 +1897,7 @@ struct calwin {
 	uint64_t ha, hb;
 	double **x;
 	uint64_t **w;
+	size_t **order;         /* x's indices in ascending order of x */
 	size_t *n;
 };
 
@@ -1906,10 +1907,12 @@ calwin_make(struct calwin *cw, uint64_t a, uint64_t b, uint64_t horizon)
 	cw->x = ovb_xcalloc(nvm + 1, sizeof *cw->x);
 	cw->w = ovb_xcalloc(nvm + 1, sizeof *cw->w);
 	cw->n = ovb_xcalloc(nvm + 1, sizeof *cw->n);
+	cw->order = ovb_xcalloc(nvm + 1, sizeof *cw->order);
 	for (size_t v = 0; v < nvm; v++) {
 		const struct ovb_series *s = vms[v].s;
 		cw->n[v] = ovb_drift_series(s->t, s->v, s->n, interval, a, b,
 			horizon, &opt_drift, &cw->x[v], &cw->w[v]);
+		cw->order[v] = ovb_drift_order(cw->x[v], cw->n[v]);
 	}
 }
 
@@ -1919,7 +1922,9 @@ calwin_free(struct calwin *cw)
 	for (size_t v = 0; cw->x && v < nvm; v++) {
 		free(cw->x[v]);
 		free(cw->w[v]);
+		free(cw->order[v]);
 	}
+	free(cw->order);
 	free(cw->x);
 	free(cw->w);
 	free(cw->n);
@@ -1942,8 +1947,8 @@ cal_prof(struct prof *p, size_t v, const struct calwin *cw, double k,
 	p->cd.capsule = vms[v].s->capsule;
 	p->cd.res = OVB_CPU;
 	p->cd.interval = (double)interval;
-	if (!ovb_drift_dist(&p->cd, cw->x[v], cw->w[v], cw->n[v], k,
-	    ovb_auto_width(OVB_CPU, 0), &pc, 1))
+	if (!ovb_drift_dist_ordered(&p->cd, cw->x[v], cw->w[v], cw->order[v],
+	    cw->n[v], k, ovb_auto_width(OVB_CPU, 0), &pc, 1))
 		return ovb_err_at(vms[v].file, vms[v].s->line, "vm %s: its "
 			"calibrated usage (k = %g) needs more than %d bins",
 			vms[v].s->capsule, k, OVB_MAXBINS);
