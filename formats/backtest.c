@@ -11,7 +11,7 @@
  *	oom ID K VM NODE KILLS LIMIT TPEAK RPEAK seen|unseen
  *	summary ID PLACED NODES DENSITY VS-PEAK HELD BROKEN MISSING WORST MOVED
  *	        MHELD MBROKEN MMISSING MWORST MOVER OOM KILLS
- *	gap ID CLOSED PCT HINDSIGHT
+ *	gap ID CLOSED PCT HINDSIGHT PCT-PLACED HINDSIGHT-PLACED
  *
  * Invariants after a successful read: every record after a config belongs
  * to it (its ID) and to its latest period (K, counting from 1); a period's
@@ -650,17 +650,44 @@ read_summary(struct rd *r, struct ovb_lex *lx)
 }
 
 double
-ovb_bt_gap(uint64_t pct, uint64_t nodes, uint64_t hind)
+ovb_bt_gap(uint64_t pct, uint64_t pp, uint64_t nodes, uint64_t placed,
+	uint64_t hind, uint64_t hp)
 {
-	return ((double)pct - (double)nodes) / ((double)pct - (double)hind);
+	if (!pp)
+		return ((double)pct - (double)nodes) / ((double)pct -
+			(double)hind);
+	/* times pp placed hp: (pct placed hp - nodes pp hp) / (pct placed hp
+	 * - hind pp placed), exact in 128 bits (each count below 2^40, as
+	 * the reader requires) */
+	__int128 a = (__int128)pct * placed * hp,
+		num = a - (__int128)nodes * pp * hp,
+		den = a - (__int128)hind * pp * placed;
+	/* below 2^53 both are doubles exactly: one correctly rounded
+	 * division, as float(Fraction(num, den)) */
+	const __int128 E53 = (__int128)1 << 53;
+	if (num > -E53 && num < E53 && den > -E53 && den < E53)
+		return (double)num / (double)den;
+	return (double)((long double)num / (long double)den);
 }
 
-/* gap ID CLOSED PCT HINDSIGHT, after the summary of its config. */
+bool
+ovb_bt_has_gap(uint64_t pct, uint64_t pp, uint64_t hind, uint64_t hp)
+{
+	if (!pp)
+		return pct > hind;
+	return hp && (__int128)pct * hp > (__int128)hind * pp;
+}
+
+/* gap ID CLOSED PCT HINDSIGHT [PCT-PLACED HINDSIGHT-PLACED], after the
+ * summary of its config. */
 static int
 read_gap(struct rd *r, struct ovb_lex *lx)
 {
 	struct ovb_backtest *b = r->b;
-	int st = ovb_arity(lx, 5, 5, "gap ID CLOSED PCT HINDSIGHT");
+	int st = ovb_arity(lx, 5, 7, "gap ID CLOSED PCT HINDSIGHT "
+		"[PCT-PLACED HINDSIGHT-PLACED]");
+	if (!st && lx->ntok == 6)
+		return ovb_err(lx, "gap: PCT-PLACED without HINDSIGHT-PLACED");
 	if (st)
 		return st;
 	if (!r->summed || strcmp(lx->tok[1], b->conf[b->nconf - 1].id) ||
@@ -675,16 +702,36 @@ read_gap(struct rd *r, struct ovb_lex *lx)
 		st = ovb_tok_u64(lx, 3, "PCT", &s->gap_pct);
 	if (!st)
 		st = ovb_tok_u64(lx, 4, "HINDSIGHT", &s->gap_hind);
+	if (!st && lx->ntok == 7)
+		st = ovb_tok_u64(lx, 5, "PCT-PLACED", &s->gap_pct_placed);
+	if (!st && lx->ntok == 7)
+		st = ovb_tok_u64(lx, 6, "HINDSIGHT-PLACED",
+			&s->gap_hind_placed);
 	if (st)
 		return st;
-	if (!(s->gap_pct > s->gap_hind))
-		return ovb_err(lx, "gap: PCT %llu is not above HINDSIGHT %llu: "
-			"no gap to close", (unsigned long long)s->gap_pct,
+	const uint64_t GAPMAX = UINT64_C(1) << 40;
+	if (lx->ntok == 7 && (!s->gap_pct_placed || !s->gap_hind_placed ||
+	    !s->placed || s->gap_pct >= GAPMAX || s->gap_hind >= GAPMAX ||
+	    s->gap_pct_placed >= GAPMAX || s->gap_hind_placed >= GAPMAX ||
+	    s->nodes >= GAPMAX || s->placed >= GAPMAX))
+		return ovb_err(lx, "gap: a placed count is 0 (the summary's "
+			"PLACED, PCT-PLACED, HINDSIGHT-PLACED), or a count is "
+			"2^40 or more");
+	if (!ovb_bt_has_gap(s->gap_pct, s->gap_pct_placed, s->gap_hind,
+	    s->gap_hind_placed))
+		return ovb_err(lx, lx->ntok == 7 ? "gap: PCT/PCT-PLACED is not "
+			"above HINDSIGHT/HINDSIGHT-PLACED: no gap to close" :
+			"gap: PCT %llu is not above HINDSIGHT %llu: no gap to "
+			"close", (unsigned long long)s->gap_pct,
 			(unsigned long long)s->gap_hind);
-	s->gap = ovb_bt_gap(s->gap_pct, s->nodes, s->gap_hind);
+	s->gap = ovb_bt_gap(s->gap_pct, s->gap_pct_placed, s->nodes, s->placed,
+		s->gap_hind, s->gap_hind_placed);
 	if (closed != s->gap)
-		return ovb_err(lx, "gap: CLOSED is %s, but (PCT - NODES) / (PCT "
-			"- HINDSIGHT) is %.17g", lx->tok[2], s->gap);
+		return ovb_err(lx, lx->ntok == 7 ? "gap: CLOSED is %s, but "
+			"(PCT/PCT-PLACED - NODES/PLACED) / (PCT/PCT-PLACED - "
+			"HINDSIGHT/HINDSIGHT-PLACED) is %.17g" : "gap: CLOSED is "
+			"%s, but (PCT - NODES) / (PCT - HINDSIGHT) is %.17g",
+			lx->tok[2], s->gap);
 	s->has_gap = true;
 	return 0;
 }
@@ -769,10 +816,11 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		"provisioning; WORST the largest OVER/SLOTS; the same for memory, "
 		"MOVER the node memory overflows [slots]; OOM the oom records, "
 		"KILLS their slots; PARTIAL the node records with FULL 0\n"
-		"# gap ID CLOSED PCT HINDSIGHT: the share of the gap between "
-		"pct's nodes and the hindsight's (the same CPUS, O, windows, plan "
-		"and memory) this method closes, (PCT - NODES) / (PCT - "
-		"HINDSIGHT)\n",
+		"# gap ID CLOSED PCT HINDSIGHT PCT-PLACED HINDSIGHT-PLACED: the "
+		"share of the gap between pct's nodes a VM placed and the "
+		"hindsight's (the same CPUS, O, windows, plan and memory) this "
+		"method closes, (PCT/PCT-PLACED - NODES/PLACED) / "
+		"(PCT/PCT-PLACED - HINDSIGHT/HINDSIGHT-PLACED)\n",
 		f);
 	size_t ip = 0, ipl = 0, in = 0, io = 0;
 	for (size_t c = 0; c < b->nconf; c++) {
@@ -875,9 +923,15 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 			if (m->has_gap) {
 				fprintf(f, "gap %s", cf->id);
 				ovb_put_real(f, m->gap);
-				fprintf(f, " %llu %llu\n", (unsigned long long)
+				fprintf(f, " %llu %llu", (unsigned long long)
 					m->gap_pct, (unsigned long long)
 					m->gap_hind);
+				if (m->gap_pct_placed)
+					fprintf(f, " %llu %llu", (unsigned long
+						long)m->gap_pct_placed,
+						(unsigned long long)
+						m->gap_hind_placed);
+				fputc('\n', f);
 			}
 		}
 	}

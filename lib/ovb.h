@@ -1210,8 +1210,17 @@ enum ovb_bt_status { OVB_BT_HELD, OVB_BT_BROKEN, OVB_BT_MISSING,
 const char *ovb_bt_status_name(enum ovb_bt_status s);
 /* A node's promise: over/slots <= O exactly (slots > 0): ovb_frac_le. */
 bool ovb_bt_held(uint64_t over, uint64_t slots, double O);
-/* (pct - nodes) / (pct - hind): the gap record's CLOSED (pct > hind). */
-double ovb_bt_gap(uint64_t pct, uint64_t nodes, uint64_t hind);
+/* The gap record's CLOSED: the share of the nodes a VM between pct's and
+ * the hindsight's that a method using nodes for placed VMs closes,
+ * (pct/pp - nodes/placed) / (pct/pp - hind/hp), the nodes per VM placed
+ * (a method that places fewer VMs is not credited with the nodes they
+ * would need), from exact integer products, one rounding; pct/pp >
+ * hind/hp, placed > 0.  pp 0 (a record of before the placed counts):
+ * (pct - nodes) / (pct - hind), pct > hind. */
+double ovb_bt_gap(uint64_t pct, uint64_t pp, uint64_t nodes, uint64_t placed,
+	uint64_t hind, uint64_t hp);
+/* Is there a gap to close: pct/pp > hind/hp (pp 0: pct > hind)? */
+bool ovb_bt_has_gap(uint64_t pct, uint64_t pp, uint64_t hind, uint64_t hp);
 struct ovb_bt_config {
 	char *id, *method;
 	double cpus, O;         /* node size [cpu]; tolerance */
@@ -1278,6 +1287,7 @@ struct ovb_bt_summary {
 	 * HINDSIGHT), PCT > HINDSIGHT; has_gap false: not given */
 	bool has_gap;
 	uint64_t gap_pct, gap_hind;
+	uint64_t gap_pct_placed, gap_hind_placed;      /* 0: not given */
 	double gap;
 };
 struct ovb_backtest {

@@ -3,8 +3,8 @@
 # hindsight places the VMs on the replayed period's own samples through
 # the engine (ovb-place --mode joint), so every node it uses holds by
 # construction, as the independent replay counts it; with pct, every
-# configuration gets a gap record, (pct's nodes - its) / (pct's -
-# hindsight's), recomputed here from the summaries.  tod is ovb-place
+# configuration gets a gap record, in nodes a VM placed (pct's - its) /
+# (pct's - hindsight's), recomputed here from the summaries.  tod is ovb-place
 # --mode tod on windows of U.  Both are ovb-place's plans (--keep).  The
 # Bitbrains runs skip when ../shared/data/bitbrains-rnd is absent.
 
@@ -26,28 +26,28 @@ bitbrains() {
 }
 
 # gaps BT: "ID CLOSED" of each configuration whose group (node size, O,
-# windows, plan) has pct and hindsight with pct on more nodes, computed
-# from the summaries and config records alone
+# windows, plan) has pct and hindsight with pct on more nodes a VM placed,
+# computed from the summaries and config records alone
 gaps() {
 	awk '$1 == "config" { m[$2] = $3; g[$2] = $4 " " $5 " " $6 " " $7 " " $8
 		n++; id[n] = $2 }
-	$1 == "summary" { nodes[$2] = $4 }
+	$1 == "summary" { nodes[$2] = $4; placed[$2] = $3 }
 	END {
 		for (i = 1; i <= n; i++) {
 			c = id[i]
-			if (m[c] == "pct") P[g[c]] = nodes[c]
-			if (m[c] == "hindsight") H[g[c]] = nodes[c]
+			if (m[c] == "pct") P[g[c]] = nodes[c] / placed[c]
+			if (m[c] == "hindsight") H[g[c]] = nodes[c] / placed[c]
 		}
 		for (i = 1; i <= n; i++) {
 			c = id[i]
-			if ((g[c] in P) && (g[c] in H) && P[g[c]] > H[g[c]])
+			if ((g[c] in P) && (g[c] in H) && P[g[c]] > H[g[c]] && placed[c])
 				printf "%s %.12g\n", c,
-					(P[g[c]] - nodes[c]) / (P[g[c]] - H[g[c]])
+					(P[g[c]] - nodes[c] / placed[c]) / (P[g[c]] - H[g[c]])
 		}
 	}' "$1"
 }
 
-@test "bitbrains: every hindsight node holds; the gap records are (pct - nodes) / (pct - hindsight); the replay agrees" {
+@test "bitbrains: every hindsight node holds; the gap records are in nodes a VM placed (pct - its) / (pct - hindsight); the replay agrees" {
 	bitbrains
 	run -0 --separate-stderr ovb-backtest --mem 0 --cpus 4,8 \
 		-m pct,hindsight,overbook,nsigma "$T/bb.series"
@@ -107,22 +107,67 @@ gaps() {
 		"$T/ab.series"
 	printf '%s\n' "$output" >"$T/bt"
 	ovb-fmt "$T/bt"
-	# c1 peak, c2 pct, c3 hindsight: pct 2 nodes, hindsight 1
-	assert_line 'gap c1 0 2 1'
-	assert_line 'gap c2 0 2 1'
-	assert_line 'gap c3 1 2 1'
-	variant closed "$T/bt" 's/^gap c3 1 2 1$/gap c3 0.5 2 1/'
+	# c1 peak, c2 pct, c3 hindsight: pct 2 nodes, hindsight 1, each
+	# placing both VMs
+	assert_line 'gap c1 0 2 1 2 2'
+	assert_line 'gap c2 0 2 1 2 2'
+	assert_line 'gap c3 1 2 1 2 2'
+	variant closed "$T/bt" 's/^gap c3 1 2 1 2 2$/gap c3 0.5 2 1 2 2/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	[[ $stderr == *':'*': gap: CLOSED is 0.5, but'* ]]
-	variant nogap "$T/bt" 's/^gap c3 1 2 1$/gap c3 1 1 1/'
+	# 2 nodes for 4 VMs is not above 1 node for 2
+	variant nogap "$T/bt" 's/^gap c3 1 2 1 2 2$/gap c3 1 2 1 4 2/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	[[ $stderr == *'no gap to close'* ]]
-	variant twice "$T/bt" 's/^gap c3 1 2 1$/gap c3 1 2 1\ngap c3 1 2 1/'
+	variant twice "$T/bt" 's/^gap c3 1 2 1 2 2$/gap c3 1 2 1 2 2\ngap c3 1 2 1 2 2/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	[[ $stderr == *'has a gap record already'* ]]
-	variant other "$T/bt" 's/^gap c3 1 2 1$/gap c2 1 2 1/'
+	variant other "$T/bt" 's/^gap c3 1 2 1 2 2$/gap c2 1 2 1 2 2/'
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	[[ $stderr == *"gap: 'c2' is not the configuration"* ]]
+	variant zero "$T/bt" 's/^gap c3 1 2 1 2 2$/gap c3 1 2 1 0 2/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *'a placed count is 0'* ]]
+	variant half "$T/bt" 's/^gap c3 1 2 1 2 2$/gap c3 1 2 1 2/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *'PCT-PLACED without HINDSIGHT-PLACED'* ]]
+	# a record of before the placed counts: in nodes, read and written
+	# back as it was
+	sed 's/^\(gap c[0-9]* [0-9.]* 2 1\) 2 2$/\1/' "$T/bt" >"$T/old"
+	run -0 grep -c '^gap c[0-9]* [0-9.]* 2 1$' "$T/old"
+	assert_output 3
+	run -0 ovb-fmt -c "$T/old"
+	cmp <(printf '%s\n' "$output") "$T/old"
+}
+
+@test "gap: in nodes a VM placed: a method that places fewer VMs is not credited with the nodes they would need" {
+	# c has training samples and none in the period replayed: pct and vpa
+	# place it, the hindsight does not (no samples to place it by).  At
+	# O = 0.5, first-fit-decreasing: pct (medians c 3, a 2, b 2, d 1) c+d,
+	# a+b: 2 nodes for 4 VMs; vpa (x 1.15: 3.45, 2.3, 2.3, 1.15) c, a+d,
+	# b: 3 for 4; the hindsight a+b+d (1 each): 1 for 3
+	printf '%s\n' 'ovb-series 1' 'series a cpu' 'interval 300 s' \
+		'sample 0 2' 'sample 300 2' 'sample 600 1' 'sample 900 1' \
+		'series b cpu' 'interval 300 s' 'sample 0 2' 'sample 300 2' \
+		'sample 600 1' 'sample 900 1' \
+		'series c cpu' 'interval 300 s' 'sample 0 3' 'sample 300 3' \
+		'series d cpu' 'interval 300 s' 'sample 0 1' 'sample 300 1' \
+		'sample 600 1' 'sample 900 1' >"$T/abcd.series"
+	run -0 ovb-backtest "${SMALL[@]}" -m pct,hindsight,vpa --periods 1 \
+		"$T/abcd.series"
+	printf '%s\n' "$output" >"$T/bt"
+	assert_line --regexp '^summary c1 4 2 '
+	assert_line --regexp '^summary c2 4 3 '
+	assert_line --regexp '^summary c3 3 1 '
+	# vpa in nodes a VM: (2/4 - 3/4) / (2/4 - 1/3) = -1.5 (in nodes,
+	# (2 - 3) / (2 - 1) = -1 would credit the hindsight's unplaced c)
+	assert_line 'gap c1 0 2 1 4 3'
+	assert_line 'gap c2 -1.5 2 1 4 3'
+	assert_line 'gap c3 1 2 1 4 3'
+	diff <(gaps "$T/bt") <(awk '$1 == "gap" { printf "%s %.12g\n", $2, $3 }' \
+		"$T/bt")
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/abcd.series"
+	assert_output agree
 }
 
 @test "usage: --tod-min and --tod-offset are strict; tod's windows need an interval dividing 1 h" {

@@ -166,7 +166,7 @@ def read_table(path):
             confs[-1]['sum'] = t[2:]
         elif t[0] == 'gap':
             assert t[1] == confs[-1]['id'], t
-            confs[-1]['gap'] = (float(t[2]), int(t[3]), int(t[4]))
+            confs[-1]['gap'] = tuple([float(t[2])] + [int(x) for x in t[3:]])
         else:
             raise SystemExit('unknown record %s' % t[0])
     return confs
@@ -436,19 +436,28 @@ def main():
               mcount['held'], mcount['broken'], mcount['missing'], mworst,
               mover_all, noom, kills, partial])
         c['density'], c['key'], c['vs'] = d, key, float(s[3])
-        c['nodes'] = nodes
-    # the gap closed: pct's nodes and hindsight's of the same group (node
-    # size, O, windows, plan, memory), recounted from the period records
+        c['nodes'], c['placed'] = nodes, placed
+    # the gap closed in nodes a VM placed: pct's and hindsight's of the
+    # same group (node size, O, windows, plan, memory), recounted from the
+    # period records; a file of before the placed counts: in nodes
     grp = {}
     for c in confs:
         g = (c['key'], c['periods'], c['mem'], c['pool'])
-        grp.setdefault(g, {})[c['method']] = c['nodes']
+        grp.setdefault(g, {})[c['method']] = (c['nodes'], c['placed'])
     for c in confs:
         g = grp[(c['key'], c['periods'], c['mem'], c['pool'])]
         P, H = g.get('pct'), g.get('hindsight')
         want_gap = None
-        if P is not None and H is not None and P > H:
-            want_gap = ((P - c['nodes']) / (P - H), P, H)
+        old = c.get('gap') is not None and len(c['gap']) == 3
+        if old and P is not None and H is not None and P[0] > H[0]:
+            want_gap = ((P[0] - c['nodes']) / (P[0] - H[0]), P[0], H[0])
+        elif (not old and P is not None and H is not None and P[1] and
+              H[1] and c['placed'] and
+              Fraction(P[0], P[1]) > Fraction(H[0], H[1])):
+            pa = Fraction(P[0], P[1])
+            want_gap = (float((pa - Fraction(c['nodes'], c['placed'])) /
+                              (pa - Fraction(H[0], H[1]))),
+                        P[0], H[0], P[1], H[1])
         want(c['id'] + ' gap', c.get('gap'), want_gap)
     for c in confs:
         if a.validity and c['valid'] is not None:

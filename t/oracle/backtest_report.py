@@ -110,12 +110,16 @@ def read_backtest(path):
         c['dom'] = [g['method'] for g in grp
                     if g is not c and g['method'] != 'hindsight'
                     and dominates(g, c, 'density')]
-        # the gap closed: (pct's nodes - its) / (pct's - hindsight's)
+        # the gap closed in nodes a VM placed: (pct's - its) / (pct's -
+        # hindsight's)
         p = [g for g in grp if g['method'] == 'pct']
         h = [g for g in grp if g['method'] == 'hindsight']
-        c['gap'] = Fraction(p[0]['nodes'] - c['nodes'],
-                            p[0]['nodes'] - h[0]['nodes']) \
-            if p and h and p[0]['nodes'] > h[0]['nodes'] else None
+        c['gap'] = None
+        if p and h and p[0]['placed'] and h[0]['placed'] and c['placed']:
+            a = Fraction(p[0]['nodes'], p[0]['placed'])
+            b = Fraction(h[0]['nodes'], h[0]['placed'])
+            if a > b:
+                c['gap'] = (a - Fraction(c['nodes'], c['placed'])) / (a - b)
     return conf, order
 
 

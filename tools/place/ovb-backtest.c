@@ -102,7 +102,7 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Configurations (every combination is run):", 1 },
 	{ "method", OPT_METHOD, "LIST", 0,
 	  "overbook, aggregate, drift, peak, pct, nsigma, vpa, calibrated, "
-	  "mean (default: all but mean)",
+	  "mean, tod, hindsight, joint (default: the first eight)",
 	  0 },
 	{ "cpus", OPT_CPUS, "LIST", 0,
 	  "Node sizes [cpu] (default 4,8,16)", 0 },
@@ -2353,19 +2353,28 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 			&cf[ic * NMETHOD + M_PCT].bt.sum[0],
 			*sh = &cf[ic * NMETHOD + M_HIND].bt.sum[0];
 		bool gap = !status && opt_method[M_PCT] &&
-			opt_method[M_HIND] && sp->nodes > sh->nodes;
-		uint64_t gp = gap ? sp->nodes : 0,
-			gh = gap ? sh->nodes : 0;
+			opt_method[M_HIND] && sp->placed && sh->placed &&
+			ovb_bt_has_gap(sp->nodes, sp->placed, sh->nodes,
+			sh->placed);
+		/* copies: append() moves the summaries */
+		uint64_t pn = gap ? sp->nodes : 0, pp = gap ? sp->placed : 0,
+			hn = gap ? sh->nodes : 0, hpl = gap ? sh->placed : 0;
 		for (int m = 0; m < NMETHOD; m++) {
 			struct cfg *c = &cf[ic * NMETHOD + m];
 			if (!status && opt_method[m]) {
 				struct ovb_bt_summary *sm =
 					&c->bt.sum[0];
-				sm->has_gap = gap;
-				sm->gap_pct = gp;
-				sm->gap_hind = gh;
-				sm->gap = gap ? ovb_bt_gap(gp,
-					sm->nodes, gh) : 0;
+				/* nodes a VM placed: none placed, no gap */
+				sm->has_gap = gap && sm->placed;
+				if (sm->has_gap) {
+					sm->gap_pct = pn;
+					sm->gap_pct_placed = pp;
+					sm->gap_hind = hn;
+					sm->gap_hind_placed = hpl;
+					sm->gap = ovb_bt_gap(pn, pp,
+						sm->nodes, sm->placed, hn,
+						hpl);
+				}
 				append(out, c, ++id, nper);
 			}
 			ovb_backtest_free(&c->bt);
