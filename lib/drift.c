@@ -140,23 +140,11 @@ cmp_xw(const void *a, const void *b)
 	return (p->x > q->x) - (p->x < q->x);
 }
 
-static bool drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
-	const size_t *order, size_t n, double k, double width,
-	const double *pct, int npct);
-
 bool
 ovb_drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
 	size_t n, double k, double width, const double *pct, int npct)
 {
-	return drift_dist(d, x, w, NULL, n, k, width, pct, npct);
-}
-
-bool
-ovb_drift_dist_ordered(struct ovb_dist *d, const double *x,
-	const uint64_t *w, const size_t *order, size_t n, double k,
-	double width, const double *pct, int npct)
-{
-	return drift_dist(d, x, w, order, n, k, width, pct, npct);
+	return ovb_drift_dist_ordered(d, x, w, NULL, n, k, width, pct, npct);
 }
 
 struct xi { double x; size_t i; };
@@ -184,11 +172,11 @@ ovb_drift_order(const double *x, size_t n)
 
 /* The sum in the samples' order, the rest on them sorted: by order when
  * given (k x is as ordered as x for k > 0; samples of equal value are
- * counted alike in any order), else by a sort here. */
-static bool
-drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
-	const size_t *order, size_t n, double k, double width,
-	const double *pct, int npct)
+ * counted alike in any order), else (NULL) by a sort here. */
+bool
+ovb_drift_dist_ordered(struct ovb_dist *d, const double *x,
+	const uint64_t *w, const size_t *order, size_t n, double k,
+	double width, const double *pct, int npct)
 {
 	if (!n)
 		return false;

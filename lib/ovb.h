@@ -1451,7 +1451,7 @@ size_t ovb_drift_series(const uint64_t *t, const double *v, size_t n,
 bool ovb_drift_dist(struct ovb_dist *d, const double *x, const uint64_t *w,
 	size_t n, double k, double width, const double *pct, int npct);
 /* The same, given order[0..n): the indices of x in ascending order of
- * x[i] (ovb_drift_order), k > 0: no sort, the same result (a
+ * x[i] (ovb_drift_order; NULL: sorted here), k > 0: no sort, the same result (a
  * calibration tries many k on the same samples). */
 bool ovb_drift_dist_ordered(struct ovb_dist *d, const double *x,
 	const uint64_t *w, const size_t *order, size_t n, double k,

@@ -1846,55 +1846,55 @@ clear_nodes(void)
 	memset(E->total_n, 0, sizeof E->total_n);
 }
 
-static void
-rebuild(void)
-{
-	clear_nodes();
-	for (size_t i = 0; i < E->out.n; i++)
-		if (i != E->skip)
-			add_capsule(node_named(E->out.p[i].node), E->needs[i],
-				app_index(E->out.p[i].app), E->out.p[i].profile);
-	index_build();
-}
-
-/* As rebuild, for nodes j and k (k OVB_NONE: j alone) when the others
- * keep their capsules: their states are made anew from their capsules in
- * plan order, as rebuild makes every node's (the same sums in the same
- * order), the totals are summed again over the whole plan in its order.
- * A node of wary capsules (trust) has lists across nodes: rebuilt whole. */
+/* The node states made anew from the plan's capsules in plan order:
+ * every node (j OVB_NONE), or only nodes j and k (k OVB_NONE: j alone)
+ * when the others keep their capsules, their states then the same sums
+ * in the same order as a whole rebuild's, and the totals summed again
+ * over the whole plan in its order.  Wary capsules (trust) have lists
+ * across nodes: with them every node is made anew. */
 static void
 rebuild_nodes(size_t j, size_t k)
 {
-	if (E->wary_at) {
-		rebuild();
-		return;
+	bool all = j == OVB_NONE || E->wary_at;
+	if (all)
+		clear_nodes();
+	else {
+		index_free();
+		size_t jk[2] = { j, k };
+		for (int x = 0; x < 2; x++)
+			if (jk[x] != OVB_NONE) {
+				ovb_nstate_free(&E->node[jk[x]]);
+				ovb_nstate_init(&E->node[jk[x]],
+					&E->cluster->node[jk[x]]);
+			}
 	}
-	index_free();
-	size_t jk[2] = { j, k };
-	for (int x = 0; x < 2; x++)
-		if (jk[x] != OVB_NONE) {
-			ovb_nstate_free(&E->node[jk[x]]);
-			ovb_nstate_init(&E->node[jk[x]], &E->cluster->node[jk[x]]);
-		}
 	for (size_t i = 0; i < E->out.n; i++) {
 		if (i == E->skip)
 			continue;
 		struct ovb_nstate *nd = node_named(E->out.p[i].node);
 		size_t at = (size_t)(nd - E->node);
-		if (at == j || at == k)
+		if (all || at == j || at == k)
 			add_capsule(nd, E->needs[i], app_index(E->out.p[i].app),
 				E->out.p[i].profile);
 	}
-	memset(E->total_load, 0, sizeof E->total_load);
-	memset(E->total_n, 0, sizeof E->total_n);
-	for (size_t i = 0; i < E->out.n; i++)
-		for (int r = 0; i != E->skip && r < E->nres; r++)
-			if (E->needs[i][r].used) {
-				E->total_load[r] += ovb_eq1_term(&E->needs[i][r],
-					E->needs[i][r].tau);
-				E->total_n[r]++;
-			}
+	if (!all) {
+		memset(E->total_load, 0, sizeof E->total_load);
+		memset(E->total_n, 0, sizeof E->total_n);
+		for (size_t i = 0; i < E->out.n; i++)
+			for (int r = 0; i != E->skip && r < E->nres; r++)
+				if (E->needs[i][r].used) {
+					E->total_load[r] += ovb_eq1_term(
+						&E->needs[i][r], E->needs[i][r].tau);
+					E->total_n[r]++;
+				}
+	}
 	index_build();
+}
+
+static void
+rebuild(void)
+{
+	rebuild_nodes(OVB_NONE, OVB_NONE);
 }
 
 /* Takes the application's capsules out of the plan (terminate, modify). */
