@@ -398,16 +398,24 @@ ovb_nstate_target(const struct ovb_nstate *nd,
 	return NULL;
 }
 
-/* Is node nd broken on a resource: Eq. 1 or Eq. 3 fails?  *r the first
- * such resource. */
+/* Is node nd broken on a resource: Eq. 1 or Eq. 3 fails (--mode tod:
+ * in some window of the day, on a grid of POINTS)?  *r the first such
+ * resource. */
 bool
-ovb_nstate_broken(const struct ovb_nstate *nd, int *res)
+ovb_nstate_broken(const struct ovb_nstate *nd, uint64_t points, int *res)
 {
 	for (int r = 0; r < OVB_NCAP; r++) {
 		const struct ovb_nres *nr = &nd->r[r];
 		double cap = nd->n->cap[r];
 		if (!nr->nmembers)
 			continue;
+		if (nd->tod && r != OVB_MEM) {  /* the rates' test per window */
+			if (!ovb_todnode_holds(nd->tod, r, cap, points)) {
+				*res = r;
+				return true;
+			}
+			continue;
+		}
 		if (nr->members[0].joint) {     /* its test in place of both */
 			struct ovb_joint_stat st;
 			ovb_joint_judge(nr->members, nr->nmembers, NULL, cap, &st);

@@ -1896,6 +1896,10 @@ void ovb_todnode_add(struct ovb_todnode **d, int r, const struct ovb_need *x,
 /* ovb_tod_node(members then x) returns 0 and ok (d NULL: no members). */
 bool ovb_todnode_ok(struct ovb_todnode *d, int r, const struct ovb_need *x,
 	const struct ovb_qos *q, double C, uint64_t points);
+/* ovb_tod_node(members) returns 0 and ok: the node keeps its test in
+ * every window (d NULL or no members: true). */
+bool ovb_todnode_holds(struct ovb_todnode *d, int r, double C,
+	uint64_t points);
 void ovb_todnode_free(struct ovb_todnode *d);
 /* ---- formats/format.c: the inputs of a placement ----
  *
@@ -2045,7 +2049,8 @@ const char *ovb_nstate_target(const struct ovb_nstate *nd,
 	const struct ovb_need need[OVB_NCAP], char *why, size_t len, int *res);
 /* Does the node as it is break Eq. 1, mem's limits or Eq. 3?  *res the
  * first resource that does. */
-bool ovb_nstate_broken(const struct ovb_nstate *nd, int *res);
+bool ovb_nstate_broken(const struct ovb_nstate *nd, uint64_t points,
+	int *res);
 /* A node's resource r judged from scratch on the capsules m[0..n) as a
  * plan states them (ovb-check and ovb-report decide by it): Eq. 1, the
  * grid, Pr(Y > C) and Eq. 3 as ovb_node_stat gives them; grid_ok: Y fits

@@ -2066,7 +2066,7 @@ in_plan(const char *app)
 
 /* The placed capsule E->out.p[i] as a capsule to place: its application
  * and capsule from the apps file when there, else a stand-in (no pin, no
- * spread) named after the plan. */
+ * spread) named after the plan, with the plan's profile. */
 struct standin { struct ovb_app app; struct ovb_capsule c; };
 
 static void
@@ -2089,6 +2089,7 @@ capsule_of(size_t i, struct standin *sd, struct capsule *cp)
 		memset(sd, 0, sizeof *sd);
 		sd->app.name = p->app;
 		sd->c.name = p->capsule;
+		sd->c.profile = p->profile;     /* --mode tod: its windows */
 		app = &sd->app;
 		c = &sd->c;
 	}
@@ -2194,8 +2195,30 @@ best_elsewhere(size_t i)
 	return best;
 }
 
+/* --mode tod: is the placed capsule E->out.p[i] unmeasured in a window
+ * of the day (no samples in those hours)?  Such a capsule fails every
+ * node (ovb_tod_need), so its node stays broken whatever moves. */
+static bool
+tod_unmeasured(size_t i)
+{
+	for (int r = 0; E->tod && r < E->nres; r++) {
+		if (r == OVB_MEM || !E->needs[i][r].used)
+			continue;
+		const struct ovb_qos *q = E->out.p[i].profile ?
+			prof_find(E->out.p[i].profile, (enum ovb_res)r) : NULL;
+		for (int s = 0; s < OVB_TOD_SLOTS; s++) {
+			struct ovb_need w;
+			if (!ovb_tod_need(&E->needs[i][r], q, s, &w))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Repairs the broken nodes, in cluster order, by at most E->max_moves
- * moves; warns about a node left broken. */
+ * moves; warns about a node left broken.  A node with a capsule
+ * unmeasured in a window of the day (--mode tod) is left as it is:
+ * moving the others cannot mend it. */
 static void
 repair(void)
 {
@@ -2204,14 +2227,15 @@ repair(void)
 		size_t b = OVB_NONE;
 		int res = 0;
 		for (size_t j = 0; j < E->cluster->n && b == OVB_NONE; j++)
-			if (!given_up[j] && ovb_nstate_broken(&E->node[j], &res))
+			if (!given_up[j] && ovb_nstate_broken(&E->node[j],
+			    E->grid, &res))
 				b = j;
 		if (b == OVB_NONE)
 			break;
 		const char *name = E->cluster->node[b].name;
 		if (E->moves >= E->max_moves) {
 			for (size_t j = b; j < E->cluster->n; j++)
-				if (ovb_nstate_broken(&E->node[j], &res)) {
+				if (ovb_nstate_broken(&E->node[j], E->grid, &res)) {
 					if (!ovb_quiet || E->strict)
 						ovb_warn("%snode %s still breaks %s "
 						"after %llu moves (--max-moves)",
@@ -2222,6 +2246,21 @@ repair(void)
 					E->nwarnings++;
 				}
 			break;
+		}
+		size_t un = OVB_NONE;
+		for (size_t i = 0; i < E->out.n && un == OVB_NONE; i++)
+			if (!strcmp(E->out.p[i].node, name) && tod_unmeasured(i))
+				un = i;
+		if (un != OVB_NONE) {
+			if (!ovb_quiet || E->strict)
+				ovb_warn("%snode %s breaks %s: %s/%s has no samples "
+				"in some hours of the day (--mode tod), so it fits "
+				"no node", E->strict ? "error: " : "warning: ",
+				name, ovb_res_name((enum ovb_res)res),
+				E->out.p[un].app, E->out.p[un].capsule);
+			E->nwarnings++;
+			given_up[b] = true;
+			continue;
 		}
 		/* its capsules, the largest on the broken resource first */
 		struct mover *mv = ovb_xcalloc(E->out.n + 1, sizeof *mv);

@@ -25,7 +25,11 @@
  * - Windows on different clocks, or a member unmeasured in a slot, fail
  *   every capsule (ovb_tod_node: OVB_EDATA, or an unmeasured slot).
  * - The classes are made at the first test after members came without
- *   them (a node rebuilt is tested on few of its nodes), then kept. */
+ *   them (a node rebuilt is tested on few of its nodes), then kept.
+ * - ovb_todnode_holds judges the members alone from scratch
+ *   (ovb_tod_node), as ovb-check --mode tod judges the node: what the
+ *   repair of a plan re-planned from the last one asks; the answer is
+ *   kept until a member comes (a node's C and grid do not change). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +53,7 @@ struct tres {                   /* one rate of the node */
 	int cls[OVB_TOD_SLOTS]; /* slot -> class */
 	struct tcls *c;
 	size_t nc;
+	bool judged, held;      /* ovb_todnode_holds's answer on m[0..n) */
 };
 
 struct ovb_todnode {
@@ -184,8 +189,25 @@ ovb_todnode_add(struct ovb_todnode **dp, int r, const struct ovb_need *x,
 	t->m[t->n] = *x;
 	t->q[t->n] = q;
 	t->n++;
+	t->judged = false;
 	if (t->built)
 		step(t, t->n - 1, C, points);
+}
+
+bool
+ovb_todnode_holds(struct ovb_todnode *d, int r, double C, uint64_t points)
+{
+	if (!d || !d->r[r].n)
+		return true;
+	struct tres *t = &d->r[r];
+	if (!t->judged) {
+		struct ovb_tod_stat st;
+		const char *why = NULL;
+		t->held = !ovb_tod_node(t->m, t->q, t->n, C, points, &st,
+			&why) && st.ok;
+		t->judged = true;
+	}
+	return t->held;
 }
 
 bool

@@ -6,7 +6,8 @@
 #
 # ovb-place --mode tod keeps each node's windows (lib/todnode.c): its
 # first-fit decreasing plan is judged capsule by capsule by ovb-check,
-# which decides every node from scratch.
+# which decides every node from scratch; re-planned from a plan
+# (--max-moves), its repair judges a node by the same test per window.
 #
 # t/oracle/tod.py recomputes from the series alone (calendar, merge rule,
 # bins, rho by a direct scan, Y by integer convolution) the window records
@@ -241,8 +242,51 @@ bad_usage() {
 		"$T/one.cluster" "$T/s.apps" "$T/s.profile"
 	assert_equal "$(grep -c '^place' <<<"$output")" 1
 	assert_line 'reject b capsule c: no feasible node of 1 (Eq. 1 or 3 in an hour of the day on 1)'
-	run -64 --separate-stderr ovb-place --mode tod --max-moves 3 \
-		"$T/two.cluster" "$T/s.apps" "$T/s.profile"
+}
+
+@test "ovb-place --mode tod --max-moves: a node that holds in every window keeps both VMs (the whole U breaks it); at 1.1 cpu one VM moves and ovb-check --mode tod passes" {
+	bb 2013-08-05 2013-08-19
+	printf 'ovb-cluster 1\nnode n1 2 cpu 1e12 B/s\nnode n2 2 cpu 1e12 B/s\n' \
+		>"$T/two.cluster"
+	run -0 --separate-stderr ovb-place --mode tod -p first-fit-decreasing \
+		"$T/two.cluster" "$T/s.apps" "$T/s.profile" -o "$T/tod.plan"
+	sed 's/^app \([ab]\) O=0.01$/app \1 O=0.01 op=modify/' "$T/s.apps" \
+		>"$T/m.apps"
+	assert_equal "$(grep -c 'op=modify' "$T/m.apps")" 2
+	# the same profiles: the node holds per window, nothing moves; the
+	# whole-U repair finds n1 broken (Eq. 1 fails there, as ovb-check
+	# says above; neither VM passes Eq. 1 on n2 either)
+	run -0 --separate-stderr ovb-place --mode tod --max-moves 3 \
+		--migrations "$T/m0" "$T/two.cluster" "$T/m.apps" "$T/s.profile" \
+		"$T/tod.plan"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' <<<"$output")" \
+		$'a n1\nb n1'
+	assert_equal "$(grep -c '^move ' "$T/m0")" 0
+	assert_equal "$stderr" ''
+	run -65 --separate-stderr ovb-place --max-moves 3 --strict \
+		"$T/two.cluster" "$T/m.apps" "$T/s.profile" "$T/tod.plan"
+	assert_equal "$stderr" 'ovb-place: error: node n1 breaks cpu and none of its capsules fits elsewhere'
+	# n1 at 1.1 cpu: both fail in weekday 11-12 (the test above), so the
+	# repair moves one of them to n2, and the plan passes ovb-check
+	printf 'ovb-cluster 1\nnode n1 1.1 cpu 1e12 B/s\nnode n2 2 cpu 1e12 B/s\n' \
+		>"$T/small.cluster"
+	run -0 --separate-stderr ovb-place --mode tod --max-moves 3 \
+		--migrations "$T/m1" "$T/small.cluster" "$T/m.apps" \
+		"$T/s.profile" "$T/tod.plan" -o "$T/r.plan"
+	assert_equal "$(grep -c '^move ' "$T/m1")" 1
+	assert_equal "$(awk '$1 == "place" { print $4 }' "$T/r.plan" |
+		sort | tr '\n' ' ')" 'n1 n2 '
+	run -0 --separate-stderr ovb-check --mode tod "$T/small.cluster" \
+		"$T/s.apps" "$T/s.profile" "$T/r.plan"
+	assert_equal "$output" ''
+	# --max-moves 0: n1 stays broken, a warning (--strict: 65)
+	run -0 --separate-stderr ovb-place --mode tod --max-moves 0 \
+		"$T/small.cluster" "$T/m.apps" "$T/s.profile" "$T/tod.plan"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' <<<"$output")" \
+		$'a n1\nb n1'
+	assert_equal "$stderr" 'ovb-place: warning: node n1 still breaks cpu after 0 moves (--max-moves)'
+	run -65 --separate-stderr ovb-place --strict --mode tod --max-moves 0 \
+		"$T/small.cluster" "$T/m.apps" "$T/s.profile" "$T/tod.plan"
 }
 
 # judge NODE APP...: exit status of ovb-check --mode tod on the plan of

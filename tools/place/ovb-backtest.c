@@ -807,10 +807,7 @@ static const struct mrow {
 	[M_VPA] = { "vpa", T_SUM, sz_vpa, NULL, NULL, ms_vpa },
 	[M_CAL] = { "calibrated", T_AGG, sz_cal, nd_cal, u_cal, ms_req },
 	[M_MEAN] = { "mean", T_SUM, sz_mean, NULL, NULL, ms_mean },
-	/* tod's repair would judge the whole U (ovb-place --mode tod refuses
-	 * --max-moves) */
-	[M_TOD] = { "tod", T_TOD, sz_eq1, nd_plain, u_tod, ms_req,
-		.afresh = true },
+	[M_TOD] = { "tod", T_TOD, sz_eq1, nd_plain, u_tod, ms_req },
 	[M_HIND] = { "hindsight", T_JOINT, sz_pct, nd_plain, u_plain, ms_req,
 		.afresh = true, .on_period = true },
 	[M_JOINT] = { "joint", T_JOINT, sz_pct, nd_plain, u_plain, ms_req },

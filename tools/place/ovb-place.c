@@ -49,7 +49,8 @@ static const struct argp_option options[] = {
 	{ "max-moves", OPT_MAX_MOVES, "M", 0,
 	  "Keep every placed capsule on its node (an op=modify of a placed "
 	  "application with the same capsules is re-profiled in place), then "
-	  "repair the nodes that break Eq. 1 or Eq. 3 by moving at most M "
+	  "repair the nodes that break Eq. 1 or Eq. 3 (--mode tod: in some "
+	  "window of the day) by moving at most M "
 	  "capsules, the largest (sigma) of a broken node first, each to the "
 	  "best node the policy finds; then place the new applications", 4 },
 	{ "migrations", OPT_MIGRATIONS, "FILE", 0,
@@ -78,7 +79,7 @@ static const struct argp_option options[] = {
 	  "on the profiles' time-of-day windows (ovb-usage --tod; an hour "
 	  "where a capsule has no samples refuses the node; check the plan "
 	  "with ovb-check --mode tod: its risk records state the whole-U "
-	  "numbers; not with --max-moves); nsigma: per node and resource the "
+	  "numbers); nsigma: per node and resource the "
 	  "sum of the capsules' means + N sqrt(the sum of their variances) "
 	  "<= C, each capsule's mean and variance its U's (lib/nsigma.c; "
 	  "Eq. 1 reduced to the lower bounds, memory's requests and limits "
@@ -236,11 +237,6 @@ main(int argc, char **argv)
 {
 	int first, status = 0, st;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
-	if (Q.tod && Q.repair) {        /* the repair finds broken nodes by
-	                                   the whole-U test */
-		ovb_warn("--mode tod does not go with --max-moves");
-		return OVB_EUSAGE;
-	}
 	if (opt_joint && !ovb_cliopt_joint.series) {
 		ovb_warn("--mode joint needs its samples: --series FILE");
 		return OVB_EUSAGE;
