@@ -366,3 +366,47 @@ judge() {
 	done
 	assert [ "$nrej" -ge 1 ]
 }
+
+@test "ovb-place --mode tod --max-moves: a node with a VM never measured on a weekend stays as it is, with a warning, whether the VM is in the apps or only in the plan" {
+	[[ -d $BB ]] || skip "../shared/data/bitbrains-rnd is absent"
+	# VM 1 on weekdays only (its weekend window: 0 intervals), VM 30 two
+	# whole weeks; both placed on n1 by the whole-U test at 1000 cpu
+	ovb-import --bitbrains -q -r cpu --from 2013-08-05 --to 2013-08-09 \
+		"$BB"/2013-8/1.csv.gz -o "$T/wd.series"
+	ovb-import --bitbrains -q -r cpu --from 2013-08-05 --to 2013-08-19 \
+		"$BB"/2013-8/30.csv.gz -o "$T/n.series"
+	ovb-usage -r cpu --tod 100 --tod-offset 7200 "$T/wd.series" \
+		"$T/n.series" -o "$T/u.usage"
+	ovb-tbucket -r cpu "$T/wd.series" "$T/n.series" -o "$T/u.curve"
+	ovb-profile -q -O 0.01 -t 300 "$T/u.usage" "$T/u.curve" -o "$T/u.profile"
+	run -0 awk '$1 == "profile" { p = $2 } $1 == "window" && $2 == "weekend" &&
+		$5 == 0 { print p }' "$T/u.profile"
+	assert_output vm1
+	printf 'ovb-apps 1\napp a O=0.01\ncapsule c profile=vm1\napp b O=0.01\ncapsule c profile=vm30\n' \
+		>"$T/u.apps"
+	printf 'ovb-cluster 1\nnode n1 1000 cpu 1e12 B/s\nnode n2 1000 cpu 1e12 B/s\n' \
+		>"$T/big2.cluster"
+	ovb-place -q -p first-fit-decreasing "$T/big2.cluster" "$T/u.apps" \
+		"$T/u.profile" -o "$T/u.plan"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' "$T/u.plan")" \
+		$'b n1\na n1'
+	run -1 --separate-stderr ovb-check --mode tod "$T/big2.cluster" \
+		"$T/u.apps" "$T/u.profile" "$T/u.plan"
+	# a in the apps (op=modify), or only in the plan (a stand-in, with
+	# the plan's profile): moving b cannot mend n1, and a fits no node
+	sed 's/O=0.01$/O=0.01 op=modify/' "$T/u.apps" >"$T/m.apps"
+	printf 'ovb-apps 1\napp b O=0.01 op=modify\ncapsule c profile=vm30\n' \
+		>"$T/b.apps"
+	for apps in m.apps b.apps; do
+		run -0 --separate-stderr ovb-place --mode tod --max-moves 5 \
+			--migrations "$T/mig" "$T/big2.cluster" "$T/$apps" \
+			"$T/u.profile" "$T/u.plan"
+		assert_equal "$(awk '$1 == "place" { print $2, $4 }' <<<"$output")" \
+			$'b n1\na n1'
+		assert_equal "$(grep -c '^move ' "$T/mig")" 0
+		assert_equal "$stderr" 'ovb-place: warning: node n1 breaks cpu: a/c has no samples in some hours of the day (--mode tod), so it fits no node'
+		run -65 --separate-stderr ovb-place --strict --mode tod \
+			--max-moves 5 "$T/big2.cluster" "$T/$apps" "$T/u.profile" \
+			"$T/u.plan"
+	done
+}
