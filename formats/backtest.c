@@ -1,7 +1,7 @@
 /* backtest.c: format ovb-backtest, a backtest of placement methods (spec:
  * backtest.md).
  *
- *	config ID METHOD CPUS O TRAIN REPLAY rolling|rolling:M|one-shot PERIODS
+ *	config ID METHOD CPUS O TRAIN REPLAY rolling|rolling:M|afresh|one-shot PERIODS
  *	       MEM POOL
  *	valid ID T
  *	period ID K START END PLACED REJECTED NODES MOVED
@@ -183,7 +183,8 @@ read_config(struct rd *r, struct ovb_lex *lx)
 		return ovb_err(lx, "config: configuration '%s' has no summary",
 			b->conf[b->nconf - 1].id);
 	int st = ovb_arity(lx, 11, 12, "config ID METHOD CPUS O TRAIN REPLAY "
-		"rolling|rolling:M|one-shot PERIODS MEM POOL [promise]");
+		"rolling|rolling:M|afresh|one-shot PERIODS MEM POOL "
+		"[promise]");
 	struct ovb_bt_config c = { 0 };
 	if (!st)
 		st = ovb_tok_name(lx, 1, "configuration id");
@@ -208,9 +209,11 @@ read_config(struct rd *r, struct ovb_lex *lx)
 		else if (!strncmp(pl, "rolling:", 8) &&
 		    ovb_parse_u64(pl + 8, &c.max_moves))
 			c.rolling = c.repair = true;
+		else if (!strcmp(pl, "afresh"))
+			c.rolling = c.afresh = true;
 		else if (strcmp(pl, "one-shot"))
-			st = ovb_err(lx, "config: '%s' is not rolling, rolling:M "
-				"or one-shot", pl);
+			st = ovb_err(lx, "config: '%s' is not rolling, rolling:M, "
+				"afresh or one-shot", pl);
 	}
 	if (!st)
 		st = ovb_tok_u64(lx, 8, "PERIODS", &c.periods);
@@ -784,7 +787,7 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 	fputs("# config ID METHOD CPUS O TRAIN REPLAY PLAN PERIODS MEM POOL: "
 		"node size [cpu], tolerance O, training window and replayed "
 		"period [s], rolling, rolling:M (from the last plan, at most M "
-		"moves) or one-shot; node memory and its reclaimable pool [B] "
+		"moves), afresh (from scratch) or one-shot; node memory and its reclaimable pool [B] "
 		"(MEM 0: memory not modeled); promise: memory placed by the "
 		"promise rule (none: the pool rule)\n"
 		"# valid ID T: a one-shot plan's promise holds on every node "
@@ -834,7 +837,8 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 			fprintf(f, "rolling:%llu",
 				(unsigned long long)cf->max_moves);
 		else
-			fputs(cf->rolling ? "rolling" : "one-shot", f);
+			fputs(cf->afresh ? "afresh" : cf->rolling ? "rolling" :
+				"one-shot", f);
 		fprintf(f, " %llu", (unsigned long long)cf->periods);
 		ovb_put_real(f, cf->mem);
 		ovb_put_real(f, cf->pool);

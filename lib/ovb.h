@@ -1226,6 +1226,7 @@ struct ovb_bt_config {
 	double cpus, O;         /* node size [cpu]; tolerance */
 	uint64_t train, replay; /* training window, replayed period [s] */
 	bool rolling;           /* re-planned every period; else one-shot */
+	bool afresh;            /* rolling, from scratch: "afresh" */
 	bool repair;            /* rolling from the last plan: "rolling:M" */
 	uint64_t max_moves;     /* with repair: at most M moves a period */
 	uint64_t valid_until;   /* one-shot: "valid ID T", the trend forecast

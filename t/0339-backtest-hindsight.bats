@@ -97,6 +97,60 @@ gaps() {
 	assert_output agree
 }
 
+@test "bitbrains: --plan afresh re-plans every period from scratch (ovb-place without the last plan), counts its moves, has its own pct and gap; both oracles agree" {
+	bitbrains
+	ovb-backtest --mem 0 --cpus 8 --tolerance 0.05 --train 14d --periods 3 \
+		--plan rolling,afresh -m pct,peak,tod,hindsight --keep "$T/k" \
+		"$T/bb.series" >"$T/bt"
+	# c1-c4 rolling, c5-c8 afresh (pct, peak, tod, hindsight)
+	assert_equal "$(awk '$1 == "config" { print $2, $3, $8 }' "$T/bt" |
+		tr '\n' ' ')" 'c1 peak rolling c2 pct rolling c3 tod rolling c4 hindsight rolling c5 peak afresh c6 pct afresh c7 tod afresh c8 hindsight afresh '
+	run -0 cat "$T/k/c6/p2/cmd"
+	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 cluster apps'
+	run -0 cat "$T/k/c7/p2/cmd"
+	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode tod cluster apps profiles'
+	run -0 cat "$T/k/c2/p2/cmd"
+	assert_output --regexp ' cluster apps previous$'
+	for d in "$T"/k/c[5-8]/p*; do
+		[[ ! -e $d/previous ]] || fail "$d: a previous plan"
+		(cd "$d" && sh cmd >"$T/replan")
+		cmp "$T/replan" "$d/plan"
+	done
+	# the same training windows: period 1 is the same plan either way
+	for m in 1 2 3 4; do
+		cmp "$T/k/c$m/p1/plan" "$T/k/c$((m + 4))/p1/plan"
+	done
+	# moves are counted as for any plan; afresh pct moves more than rolling
+	run -0 awk '$1 == "summary" { print $2, $11 }' "$T/bt"
+	local mr ma
+	mr=$(awk '$1 == "summary" && $2 == "c2" { print $11 }' "$T/bt")
+	ma=$(awk '$1 == "summary" && $2 == "c6" { print $11 }' "$T/bt")
+	(( ma > mr )) || fail "afresh pct moved $ma, rolling $mr"
+	# the gap of each plan kind against its own pct and hindsight
+	diff <(gaps "$T/bt") <(awk '$1 == "gap" { printf "%s %.12g\n", $2, $3 }' \
+		"$T/bt")
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
+	assert_output agree
+	ovb-report -f tsv -t backtest "$T/bt" >"$T/tsv"
+	run -0 python3 "$ORACLE/backtest_report.py" table "$T/bt" "$T/tsv"
+	assert_output agree
+	run -0 ovb-report "$T/bt"
+	assert_line --regexp '^c6 +pct +afresh +8 cpu '
+	# the record reads back and is written as read; a valid record is a
+	# one-shot plan's
+	ovb-fmt "$T/bt"
+	variant valid "$T/bt" 's/^(config c6 .*)$/\1\nvalid c6 1000/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *":"*": valid: configuration 'c6' is rolling"* ]] ||
+		fail "$stderr"
+	variant kind "$T/bt" 's/^(config c6 pct 8 0.05 1209600 604800) afresh /\1 anew /'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *":"*": config: 'anew' is not rolling, rolling:M, afresh or one-shot"* ]] ||
+		fail "$stderr"
+	run -64 --separate-stderr ovb-backtest --plan rolling,anew "$T/bb.series"
+	assert_equal "${stderr%%$'\n'*}" "ovb-backtest: --plan: 'anew' is not rolling, afresh or one-shot"
+}
+
 @test "format: a gap record is checked against its summary; 65 at its line" {
 	# a and b: 3 cpu each in training (their sum 6 > 4: pct needs two
 	# nodes), 1 each in the period replayed (the hindsight needs one)

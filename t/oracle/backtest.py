@@ -302,7 +302,7 @@ def main():
                 on.setdefault(nd, []).append(vm)
             np_, nn = len(p['place']), len(on)
             mv = 0
-            if prev is not None and c['plan'].startswith('rolling'):
+            if prev is not None and c['plan'] != 'one-shot':
                 mv = sum(1 for vm, nd in p['place'].items()
                          if vm in prev['place'] and prev['place'][vm] != nd)
             want(tag + ' PLACED REJECTED NODES MOVED', p['nums'],

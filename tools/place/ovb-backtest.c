@@ -70,7 +70,8 @@ static size_t ncpus = 3, nO = 2;
 static uint64_t opt_train[MAXLIST] = { 14 * OVB_DAY, 28 * OVB_DAY };
 static size_t ntrain = 2;
 static uint64_t opt_replay = 7 * OVB_DAY, opt_periods, opt_start, opt_nodes;
-static bool opt_rolling = true, opt_oneshot, plan_given, start_given;
+static bool opt_rolling = true, opt_oneshot, opt_afresh, plan_given,
+	start_given;
 static double opt_growth_max = 4;
 static double opt_tau = OVB_DAY, opt_nsigma = 3, opt_half = OVB_DAY,
 	opt_vpa_pct = 90, opt_vpa_margin = 0.15;
@@ -115,8 +116,9 @@ static const struct argp_option options[] = {
 	  "The replayed period (default 7d)", 0 },
 	{ "plan", OPT_PLAN, "LIST", 0,
 	  "rolling (re-planned every period on the training window before "
-	  "it; the default) and/or one-shot (planned once on the first "
-	  "window)", 0 },
+	  "it, from the last plan; the default), afresh (the same, from "
+	  "scratch every period: moves unbounded) and/or one-shot (planned "
+	  "once on the first window)", 0 },
 	{ "periods", OPT_PERIODS, "N", 0,
 	  "Periods replayed (default: until the series end)", 0 },
 	{ "start", OPT_START, "T", 0,
@@ -379,15 +381,17 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_PLAN:
 		n = split(st, "--plan", arg, item);
-		opt_rolling = opt_oneshot = false;
+		opt_rolling = opt_oneshot = opt_afresh = false;
 		for (size_t i = 0; i < n; i++) {
 			if (!strcmp(item[i], "rolling"))
 				opt_rolling = true;
 			else if (!strcmp(item[i], "one-shot"))
 				opt_oneshot = true;
+			else if (!strcmp(item[i], "afresh"))
+				opt_afresh = true;
 			else
-				argp_error(st, "--plan: '%s' is not rolling or "
-					"one-shot", item[i]);
+				argp_error(st, "--plan: '%s' is not rolling, "
+					"afresh or one-shot", item[i]);
 		}
 		plan_given = true;
 		return 0;
@@ -949,7 +953,8 @@ struct cfg {
 	enum method m;
 	double cpus, O;
 	uint64_t train;
-	bool rolling;
+	bool rolling;                   /* planned every period */
+	bool afresh;                    /* from scratch (--plan afresh) */
 	struct ovb_backtest bt;         /* this configuration's records */
 	size_t *prev;                   /* per VM: node index, OVB_NONE */
 	uint64_t valid;                 /* one-shot: the forecast's date */
@@ -1713,7 +1718,8 @@ bound(struct cfg *c, struct ovb_bt_period *p, uint64_t a, uint64_t b,
 			on[n++] = v;
 	p->has_bound = true;
 	p->bcpu = n ? cpu_bound(on, n, a, b, c->cpus, c->O) : 0;
-	p->bmem = n && c->mem > 0 && !(c->rolling && opt_repair) &&
+	p->bmem = n && c->mem > 0 && !(c->rolling && !c->afresh &&
+		opt_repair) &&
 		!c->promise ?
 		mem_bound(on, n, pr, c->mem + c->pool) : 0;
 	p->bound = !n ? 0 : p->bcpu > p->bmem ? p->bcpu : p->bmem;
@@ -2141,7 +2147,8 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 	*cf = (struct ovb_bt_config){ .id = ovb_xstrdup(b),
 		.method = ovb_xstrdup(methods[c->m].name), .cpus = c->cpus,
 		.O = c->O, .train = c->train, .replay = opt_replay,
-		.rolling = c->rolling, .repair = c->rolling && opt_repair,
+		.rolling = c->rolling, .afresh = c->afresh,
+		.repair = c->rolling && !c->afresh && opt_repair,
 		.max_moves = opt_moves, .valid_until = c->rolling ? 0 :
 		c->valid, .periods = nper, .mem = c->mem, .pool = c->pool,
 		.promise = c->promise };
@@ -2152,7 +2159,8 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 	ovb_backtest_cat(out, &c->bt);
 }
 
-/* One group of configurations: the plan kind pl (0 rolling, 1 one-shot),
+/* One group of configurations: the plan kind pl (0 rolling, 1 one-shot,
+ * 2 afresh),
  * training window it and tolerance io, every node size and method, their
  * IDs from id0 + 1 on; appended to out.  The groups share nothing but the
  * VMs: ovb-backtest -j runs them in processes of their own. */
@@ -2174,7 +2182,8 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 			*c = (struct cfg){ .id = opt_method[m] ?
 				++ids : 0, .m = (enum method)m,
 				.cpus = opt_cpus[ic], .O = opt_O[io],
-				.train = W, .rolling = pl == 0 };
+				.train = W, .rolling = pl != 1,
+				.afresh = pl == 2 };
 			if (mem_on) {
 				c->mem = ldexp(nmem ? opt_mem[nmem >
 					1 ? ic : 0] : MEM_PER_CPU *
@@ -2195,14 +2204,14 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 	for (uint64_t k = 1; !status && k <= nper; k++) {
 		uint64_t a = first_start + (k - 1) * opt_replay,
 			b = a + opt_replay;
-		bool plan_now = pl == 0 || k == 1;
+		bool plan_now = pl != 1 || k == 1;
 		/* calibrated: the folds held out at the end
 		 * of the window, min(REPLAY, W/2) each */
 		struct calwin fold[2] = { { 0 } }, fin = { 0 };
 		size_t nfold = 0;
 		if (plan_now) {
 			profiles_free(pr);
-			uint64_t ta = pl == 0 ? a - W :
+			uint64_t ta = pl != 1 ? a - W :
 				first_start - W;
 			for (size_t v = 0; !status && v < nvm; v++) {
 				status = profile(v, ta, ta + W,
@@ -2256,7 +2265,7 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 					break;
 			}
 			if (now) {
-				if (methods[m].afresh) {
+				if (methods[m].afresh || c->afresh) {
 					free(c->plan.buf);
 					c->plan = (struct text){ 0 };
 				}
@@ -2584,14 +2593,14 @@ main(int argc, char **argv)
 			"(start %llu + training %llu s)",
 			(unsigned long long)t1, (unsigned long long)S,
 			(unsigned long long)maxtrain);
-	bool plans[2] = { opt_rolling, opt_oneshot };
+	bool plans[3] = { opt_rolling, opt_oneshot, opt_afresh };
 	struct ovb_backtest out = { 0 };
 	size_t per = 0;                 /* configurations in a group */
 	for (int m = 0; m < NMETHOD; m++)
 		per += opt_method[m] ? ncpus : 0;
-	struct group *g = ovb_xcalloc(2 * ntrain * nO, sizeof *g);
+	struct group *g = ovb_xcalloc(3 * ntrain * nO, sizeof *g);
 	size_t ng = 0;
-	for (int pl = 0; !status && pl < 2; pl++)
+	for (int pl = 0; !status && pl < 3; pl++)
 		for (size_t it = 0; plans[pl] && it < ntrain; it++)
 			for (size_t io = 0; io < nO; io++, ng++)
 				g[ng] = (struct group){ pl, it, io, ng * per };

@@ -3311,7 +3311,7 @@ bt_same_group(const struct ovb_bt_config *a, const struct ovb_bt_config *b)
 {
 	return a->cpus == b->cpus && a->O == b->O && a->train == b->train &&
 		a->replay == b->replay && a->rolling == b->rolling &&
-		a->repair == b->repair && a->max_moves == b->max_moves &&
+		a->afresh == b->afresh && a->repair == b->repair && a->max_moves == b->max_moves &&
 		a->periods == b->periods;
 }
 
@@ -3447,7 +3447,8 @@ static char *
 bt_plan(const struct ovb_bt_config *c)
 {
 	return c->repair ? ovb_xasprintf("rolling:%llu", (unsigned long long)
-		c->max_moves) : ovb_xstrdup(c->rolling ? "rolling" : "one-shot");
+		c->max_moves) : ovb_xstrdup(c->afresh ? "afresh" : c->rolling ?
+		"rolling" : "one-shot");
 }
 
 /* "8 cpu nodes, O = 0.01, trained 14 d, replayed 7 d, rolling, 9 periods" */
