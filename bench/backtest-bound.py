@@ -49,7 +49,7 @@ import backtest  # noqa: E402  (the oracle's readers and limit rule)
 
 
 def mem_bound(P, mem, ta, tb, a, M, pool, plan):
-    if M == 0 or plan.startswith('rolling:'):
+    if M == 0 or plan.startswith(('rolling:', 'compact:')):
         return 0
     return backtest.mem_bound([limit(vm, mem, ta, tb, a) for vm in P],
                               M + pool)

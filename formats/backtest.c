@@ -1,7 +1,7 @@
 /* backtest.c: format ovb-backtest, a backtest of placement methods (spec:
  * backtest.md).
  *
- *	config ID METHOD CPUS O TRAIN REPLAY rolling|rolling:M|afresh|one-shot PERIODS
+ *	config ID METHOD CPUS O TRAIN REPLAY rolling|rolling:M|compact:M|afresh|one-shot PERIODS
  *	       MEM POOL
  *	valid ID T
  *	period ID K START END PLACED REJECTED NODES MOVED
@@ -91,7 +91,7 @@ read_bound(struct rd *r, struct ovb_lex *lx)
 	if (m && (!(cf->mem > 0) || cf->repair))
 		return ovb_err(lx, "bound: MEM %s is not 0, but the memory "
 			"limits bound no %s", lx->tok[5], cf->repair ?
-			"plan repaired from the last (rolling:M)" :
+			"plan repaired from the last (rolling:M, compact:M)" :
 			"placement without memory (MEM 0)");
 	uint64_t want = c > m ? c : m;   /* CPU >= 1 when VMs are placed */
 	if (!p->placed && (c || m))
@@ -183,8 +183,8 @@ read_config(struct rd *r, struct ovb_lex *lx)
 		return ovb_err(lx, "config: configuration '%s' has no summary",
 			b->conf[b->nconf - 1].id);
 	int st = ovb_arity(lx, 11, 12, "config ID METHOD CPUS O TRAIN REPLAY "
-		"rolling|rolling:M|afresh|one-shot PERIODS MEM POOL "
-		"[promise]");
+		"rolling|rolling:M|compact:M|afresh|one-shot PERIODS MEM "
+		"POOL [promise]");
 	struct ovb_bt_config c = { 0 };
 	if (!st)
 		st = ovb_tok_name(lx, 1, "configuration id");
@@ -209,11 +209,14 @@ read_config(struct rd *r, struct ovb_lex *lx)
 		else if (!strncmp(pl, "rolling:", 8) &&
 		    ovb_parse_u64(pl + 8, &c.max_moves))
 			c.rolling = c.repair = true;
+		else if (!strncmp(pl, "compact:", 8) &&
+		    ovb_parse_u64(pl + 8, &c.max_moves))
+			c.rolling = c.repair = c.compact = true;
 		else if (!strcmp(pl, "afresh"))
 			c.rolling = c.afresh = true;
 		else if (strcmp(pl, "one-shot"))
 			st = ovb_err(lx, "config: '%s' is not rolling, rolling:M, "
-				"afresh or one-shot", pl);
+				"compact:M, afresh or one-shot", pl);
 	}
 	if (!st)
 		st = ovb_tok_u64(lx, 8, "PERIODS", &c.periods);
@@ -305,10 +308,13 @@ read_period(struct rd *r, struct ovb_lex *lx)
 		return ovb_err(lx, "period: MOVED %s exceeds PLACED %s",
 			lx->tok[8], lx->tok[5]);
 	const struct ovb_bt_config *cf = &b->conf[p.config];
-	if (cf->repair && p.moved > cf->max_moves)
+	/* the hindsight is re-packed every period, whatever the plan */
+	if (cf->repair && strcmp(cf->method, "hindsight") &&
+	    p.moved > cf->max_moves)
 		return ovb_err(lx, "period: MOVED %s exceeds the %llu moves of "
-			"rolling:%llu", lx->tok[8],
+			"%s:%llu", lx->tok[8],
 			(unsigned long long)cf->max_moves,
+			cf->compact ? "compact" : "rolling",
 			(unsigned long long)cf->max_moves);
 	*OVB_PUSH(b->per, b->nper, b->capper) = p;
 	r->in_period = true;
@@ -787,7 +793,8 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 	fputs("# config ID METHOD CPUS O TRAIN REPLAY PLAN PERIODS MEM POOL: "
 		"node size [cpu], tolerance O, training window and replayed "
 		"period [s], rolling, rolling:M (from the last plan, at most M "
-		"moves), afresh (from scratch) or one-shot; node memory and its reclaimable pool [B] "
+		"moves), compact:M (the same, the moves left emptying nodes), "
+		"afresh (from scratch) or one-shot; node memory and its reclaimable pool [B] "
 		"(MEM 0: memory not modeled); promise: memory placed by the "
 		"promise rule (none: the pool rule)\n"
 		"# valid ID T: a one-shot plan's promise holds on every node "
@@ -834,7 +841,7 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		fprintf(f, " %llu %llu ", (unsigned long long)cf->train,
 			(unsigned long long)cf->replay);
 		if (cf->repair)
-			fprintf(f, "rolling:%llu",
+			fprintf(f, "%s:%llu", cf->compact ? "compact" : "rolling",
 				(unsigned long long)cf->max_moves);
 		else
 			fputs(cf->afresh ? "afresh" : cf->rolling ? "rolling" :

@@ -1228,6 +1228,8 @@ struct ovb_bt_config {
 	bool rolling;           /* re-planned every period; else one-shot */
 	bool afresh;            /* rolling, from scratch: "afresh" */
 	bool repair;            /* rolling from the last plan: "rolling:M" */
+	bool compact;           /* with repair, the moves left empty nodes:
+	                           "compact:M" */
 	uint64_t max_moves;     /* with repair: at most M moves a period */
 	uint64_t valid_until;   /* one-shot: "valid ID T", the trend forecast
 	                           keeps every node's promise until T [s];
@@ -2119,6 +2121,8 @@ struct ovb_place_req {
 	                                     (lib/joint.c); NULL: not joint */
 	bool repair;                      /* --max-moves given: */
 	uint64_t max_moves;
+	bool consolidate;                 /* --consolidate: with repair, the
+	                                     moves left empty whole nodes */
 	bool strict;                      /* warnings are errors (65) */
 	bool scan;                        /* every node for every capsule */
 	uint64_t valid_until;             /* --valid-until T; 0: none */

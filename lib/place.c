@@ -64,6 +64,9 @@ struct eng {
 	uint64_t grid;
 	double trust_weight;
 	bool strict, scan, aggregate, repair;
+	bool consolidate;         /* --consolidate: empty nodes by the moves
+	                             left after the repair */
+	bool onto_used;           /* best_elsewhere: not onto an empty node */
 	bool tod;                 /* --mode tod: Eq. 1 and 3 per hour */
 	bool nsigma;              /* --mode nsigma: lib/nsigma.c's test */
 	double nsigma_n;
@@ -2180,6 +2183,11 @@ best_elsewhere(size_t i)
 		struct ovb_nstate *nd = &E->node[j];
 		if (!strcmp(nd->n->name, E->out.p[i].node))
 			continue;
+		bool used = false;      /* a node with capsules */
+		for (int r = 0; r < OVB_NCAP && !used; r++)
+			used = nd->r[r].nmembers > 0;
+		if (E->onto_used && !used)
+			continue;
 		bool mine = false;      /* another capsule of its application */
 		for (size_t k = 0; k < E->out.n && !mine; k++)
 			mine = k != i && !strcmp(E->out.p[k].app, E->out.p[i].app) &&
@@ -2301,6 +2309,86 @@ repair(void)
 		}
 	}
 	free(given_up);
+}
+
+/* --consolidate: with the moves the repair left, empties whole nodes,
+ * the node of fewest capsules first (ties: the last in cluster order),
+ * each capsule, the largest first, to the best node the policy finds
+ * among those with capsules (never onto an empty node); a node whose
+ * capsules do not all find one keeps them all.  Every node a capsule
+ * lands on passes the tests a placement passes, so no node breaks. */
+static void
+consolidate(void)
+{
+	size_t nn = E->cluster->n;
+	bool *tried = ovb_xcalloc(nn + 1, sizeof *tried);
+	size_t *count = ovb_xcalloc(nn + 1, sizeof *count);
+	char **was = ovb_xcalloc(E->out.n + 1, sizeof *was);
+	struct mover *mv = ovb_xcalloc(E->out.n + 1, sizeof *mv);
+	E->onto_used = true;
+	while (E->moves < E->max_moves) {
+		uint64_t left = E->max_moves - E->moves;
+		memset(count, 0, nn * sizeof *count);
+		for (size_t i = 0; i < E->out.n; i++)
+			count[node_named(E->out.p[i].node) - E->node]++;
+		size_t v = OVB_NONE;
+		for (size_t j = 0; j < nn; j++)
+			if (!tried[j] && count[j] && count[j] <= left &&
+			    (v == OVB_NONE || count[j] <= count[v]))
+				v = j;
+		if (v == OVB_NONE)
+			break;
+		tried[v] = true;
+		const char *name = E->cluster->node[v].name;
+		size_t n = 0;
+		for (size_t i = 0; i < E->out.n; i++) {
+			if (strcmp(E->out.p[i].node, name))
+				continue;
+			double size = 0;
+			for (int r = 0; r < E->nres; r++)
+				if (E->needs[i][r].used &&
+				    E->cluster->node[v].cap[r] > 0)
+					size = fmax(size, E->needs[i][r].sigma /
+						E->cluster->node[v].cap[r]);
+			mv[n++] = (struct mover){ i, size };
+		}
+		ovb_qsort(mv, n, sizeof *mv, by_size);
+		size_t k = 0;
+		for (; k < n; k++) {
+			size_t i = mv[k].i;
+			E->skip = i;
+			rebuild_nodes(v, OVB_NONE);
+			struct ovb_nstate *to = best_elsewhere(i);
+			E->skip = OVB_NONE;
+			if (!to) {
+				rebuild_nodes(v, OVB_NONE);
+				break;
+			}
+			was[i] = E->out.p[i].node;
+			E->out.p[i].node = ovb_xstrdup(to->n->name);
+			rebuild_nodes(v, (size_t)(to - E->node));
+		}
+		if (k == n) {
+			E->moves += n;
+			for (k = 0; k < n; k++) {
+				free(was[mv[k].i]);
+				was[mv[k].i] = NULL;
+			}
+			continue;
+		}
+		for (size_t b = 0; b < k; b++) {    /* v keeps them all */
+			size_t i = mv[b].i;
+			free(E->out.p[i].node);
+			E->out.p[i].node = was[i];
+			was[i] = NULL;
+		}
+		rebuild();
+	}
+	E->onto_used = false;
+	free(mv);
+	free(was);
+	free(count);
+	free(tried);
 }
 
 /* The size of an op=new application for a decreasing policy: over the
@@ -2428,6 +2516,8 @@ place_all(void)
 			ovb_progress("placing", (double)k + 1, (double)E->apps->n);
 	}
 	free(ord);
+	if (!status && E->consolidate)
+		consolidate();
 	if (!status)
 		ovb_progress_end();
 	return status;
@@ -2528,6 +2618,7 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 		.joint = q->joint, .mem_promise = q->mem_promise,
 		.mem_O = q->mem_promise && q->mem_O >= 0 ? q->mem_O : NAN,
 		.repair = q->repair, .max_moves = q->max_moves,
+		.consolidate = q->consolidate && q->repair,
 		.valid = q->valid_until, .forecast = q->forecast,
 		.rng = q->seed, .skip = OVB_NONE,
 	};

@@ -566,3 +566,56 @@ place a x n2 -"
 	assert_line "reject big admission: cpu reservations would reach 1 cpu, above the cluster's 0.2 cpu"
 	assert_line "reject wide admission: net reservations would reach 300000000 B/s, above the cluster's 250000000 B/s"
 }
+
+@test "place: re-planning: --consolidate empties a node with the moves left, never onto an empty node, and a node whose capsules do not all fit elsewhere keeps them all" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode n1 8 cpu 1e12 B/s\nnode n2 8 cpu 1e12 B/s\nnode n3 8 cpu 1e12 B/s\n' \
+		>"$d/c"
+	# three VMs of 3 cpu, one a node (worst-fit spreads them)
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=3\napp b\ncapsule x cpu=3\napp c\ncapsule x cpu=3\n' \
+		>"$d/a"
+	ovb-place "$d/c" "$d/a" >"$d/p0"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' "$d/p0" | tr '\n' ' ')" \
+		'a n1 b n2 c n3 '
+	sed 's/^app \(.\)$/app \1 op=modify/' "$d/a" >"$d/m"
+	# n3 (the last of the fewest capsules) empties onto n1; then n2's b
+	# fits on no node with capsules (n1 holds 6), so b stays
+	run -0 --separate-stderr ovb-place --max-moves 5 --consolidate \
+		--migrations "$d/mig" "$d/c" "$d/m" "$d/p0"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' <<<"$output" |
+		tr '\n' ' ')" 'a n1 b n2 c n1 '
+	assert_equal "$(grep '^move' "$d/mig")" 'move c/x n3 n1'
+	printf '%s\n' "$output" >"$d/p1"
+	run -0 ovb-check "$d/c" "$d/m" "$d/p1"
+	# without --consolidate, or with no move to spare, nothing moves
+	run -0 --separate-stderr ovb-place --max-moves 5 "$d/c" "$d/m" "$d/p0"
+	assert_equal "$(awk '$1 == "place" { print $4 }' <<<"$output" |
+		tr '\n' ' ')" 'n1 n2 n3 '
+	run -0 --separate-stderr ovb-place --max-moves 0 --consolidate \
+		"$d/c" "$d/m" "$d/p0"
+	assert_equal "$(awk '$1 == "place" { print $4 }' <<<"$output" |
+		tr '\n' ' ')" 'n1 n2 n3 '
+	run -64 --separate-stderr ovb-place --consolidate "$d/c" "$d/m" "$d/p0"
+	assert_equal "$stderr" 'ovb-place: --consolidate needs --max-moves M (its moves)'
+	# a on n1 (5 cpu), b on n2 (7), c (3) and d (2) on n3: n2 and n1 empty
+	# nowhere; of n3, c fits on n1 but d then fits nowhere, so both stay
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=5\napp b\ncapsule x cpu=7\napp c\ncapsule x cpu=3 node=n3\napp d\ncapsule x cpu=2 node=n3\n' \
+		>"$d/a2"
+	ovb-place "$d/c" "$d/a2" >"$d/q0"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' "$d/q0" | tr '\n' ' ')" \
+		'a n1 b n2 c n3 d n3 '
+	printf 'ovb-apps 1\napp a op=modify\ncapsule x cpu=5\napp b op=modify\ncapsule x cpu=7\napp c op=modify\ncapsule x cpu=3\napp d op=modify\ncapsule x cpu=2\n' \
+		>"$d/m2"
+	run -0 --separate-stderr ovb-place --max-moves 9 --consolidate \
+		--migrations "$d/mig2" "$d/c" "$d/m2" "$d/q0"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' <<<"$output" |
+		tr '\n' ' ')" 'a n1 b n2 c n3 d n3 '
+	assert_equal "$(grep -c '^move' "$d/mig2")" 0
+	# d of 1 cpu: it then fits on n2, and n3 empties in 2 moves
+	sed 's/cpu=2$/cpu=1/' "$d/m2" >"$d/m3"
+	run -0 --separate-stderr ovb-place --max-moves 9 --consolidate \
+		--migrations "$d/mig3" "$d/c" "$d/m3" "$d/q0"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' <<<"$output" |
+		tr '\n' ' ')" 'a n1 b n2 c n1 d n2 '
+	assert_equal "$(grep -c '^move' "$d/mig3")" 2
+}

@@ -151,6 +151,45 @@ gaps() {
 	assert_equal "${stderr%%$'\n'*}" "ovb-backtest: --plan: 'anew' is not rolling, afresh or one-shot"
 }
 
+@test "bitbrains: --max-moves 1 --consolidate (compact:1): at most one move a week but the hindsight's, the kept commands re-make the plans, the oracle agrees; rolling:1 with the hindsight reads back" {
+	bitbrains
+	ovb-backtest --mem 0 --cpus 4 --tolerance 0.05 --train 14d --periods 4 \
+		--max-moves 1 --consolidate -m peak,pct,tod,hindsight --keep "$T/k" \
+		"$T/bb.series" >"$T/bt"
+	assert_equal "$(awk '$1 == "config" { print $3, $8 }' "$T/bt" |
+		tr '\n' ' ')" 'peak compact:1 pct compact:1 tod compact:1 hindsight compact:1 '
+	run -0 cat "$T/k/c2/p2/cmd"
+	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --max-moves 1 --consolidate cluster apps previous'
+	for d in "$T"/k/c[1-3]/p*; do
+		(cd "$d" && sh cmd >"$T/replan" 2>/dev/null)
+		cmp "$T/replan" "$d/plan"
+	done
+	[[ -z $(awk '$1 == "config" { m[$2] = $3 }
+		$1 == "period" && m[$2] != "hindsight" && $9 > 1' "$T/bt") ]] ||
+		fail "more than one move"
+	ovb-fmt "$T/bt"
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
+	assert_output agree
+	ovb-report -f tsv -t backtest "$T/bt" >"$T/tsv"
+	run -0 python3 "$ORACLE/backtest_report.py" table "$T/bt" "$T/tsv"
+	assert_output agree
+	# the hindsight is re-packed every period whatever the plan: its
+	# moves are not bounded by M (the reader refused its own table before)
+	ovb-backtest --mem 0 --cpus 4 --tolerance 0.05 --train 14d --periods 4 \
+		--max-moves 1 -m pct,hindsight "$T/bb.series" >"$T/bt1"
+	run -0 awk '$1 == "period" && $2 == "c2" && $9 > 1' "$T/bt1"
+	[[ -n $output ]] || fail "the hindsight moved at most 1 a week"
+	ovb-fmt "$T/bt1"
+	variant pctmoves "$T/bt1" 's/^(period c1 2 [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+) [0-9]+$/\1 2/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *"MOVED 2 exceeds the 1 moves of rolling:1"* ]] || fail "$stderr"
+	variant cmoves "$T/bt" 's/^(period c1 2 [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+) [0-9]+$/\1 2/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *"MOVED 2 exceeds the 1 moves of compact:1"* ]] || fail "$stderr"
+	run -64 --separate-stderr ovb-backtest --consolidate "$T/bb.series"
+	assert_equal "$stderr" 'ovb-backtest: --consolidate needs --max-moves M (its moves)'
+}
+
 @test "format: a gap record is checked against its summary; 65 at its line" {
 	# a and b: 3 cpu each in training (their sum 6 > 4: pct needs two
 	# nodes), 1 each in the period replayed (the hindsight needs one)

@@ -59,7 +59,7 @@ enum { OPT_METHOD = 'm', OPT_JOBS = 'j', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT
 	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH,
 	OPT_MOVES, OPT_CAL_HALF, OPT_TREND_Q, OPT_KMIN, OPT_KMAX, OPT_KSTEP,
 	OPT_MEM, OPT_POOL, OPT_MMARGIN, OPT_MWIN, OPT_POLICY, OPT_KEEP,
-	OPT_TOD_MIN, OPT_TOD_OFFSET, OPT_MRULE };
+	OPT_TOD_MIN, OPT_TOD_OFFSET, OPT_MRULE, OPT_CONSOLIDATE };
 
 #define MAXLIST 16
 static bool opt_method[NMETHOD];
@@ -76,7 +76,7 @@ static double opt_growth_max = 4;
 static double opt_tau = OVB_DAY, opt_nsigma = 3, opt_half = OVB_DAY,
 	opt_vpa_pct = 90, opt_vpa_margin = 0.15;
 static uint64_t opt_grid = 1000;
-static bool opt_repair;
+static bool opt_repair, opt_consolidate;
 static uint64_t opt_moves;
 static struct ovb_drift opt_drift = { .half_life = 7 * OVB_DAY,
 	.day = OVB_DAY,
@@ -145,6 +145,9 @@ static const struct argp_option options[] = {
 	  "nodes the new profiles break are repaired by at most M moves (as "
 	  "ovb-place --max-moves M on the previous plan), then the rest is "
 	  "placed; default: moves unbounded", 0 },
+	{ "consolidate", OPT_CONSOLIDATE, NULL, 0,
+	  "with --max-moves: the moves the repair leaves empty whole nodes "
+	  "(ovb-place --consolidate; the plan compact:M)", 0 },
 	{ NULL, 0, NULL, 0, "Memory (when the series have mem series):", 2 },
 	{ "mem", OPT_MEM, "LIST", 0,
 	  "Node memory [GiB] of each --cpus size, in order (one value: every "
@@ -414,6 +417,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_MOVES:
 		opt_moves = ovb_arg_u64(st, "--max-moves", arg, 0, UINT64_MAX);
 		opt_repair = true;
+		return 0;
+	case OPT_CONSOLIDATE:
+		opt_consolidate = true;
 		return 0;
 	case OPT_MRULE:
 		if (strcmp(arg, "pool") && strcmp(arg, "promise"))
@@ -1202,8 +1208,9 @@ place_options(FILE *f, const struct cfg *c, bool have_prev)
 	if (c->promise)
 		fputs(" --mem-rule promise", f);
 	if (have_prev)
-		fprintf(f, " --max-moves %llu", (unsigned long long)(opt_repair
-			? opt_moves : UINT64_MAX));
+		fprintf(f, " --max-moves %llu%s", (unsigned long long)(opt_repair
+			? opt_moves : UINT64_MAX), opt_consolidate ?
+			" --consolidate" : "");
 }
 
 /* The engine on in with K nodes: 0 or the status; res set. */
@@ -1230,7 +1237,8 @@ engine_run(const struct cfg *c, struct period_in *in, size_t K, int policy,
 		.mem_promise = c->promise, .mem_O = NAN,
 		.mode_given = methods[c->m].test != T_EQ1,
 		.repair = in->have_prev,
-		.max_moves = opt_repair ? opt_moves : UINT64_MAX };
+		.max_moves = opt_repair ? opt_moves : UINT64_MAX,
+		.consolidate = opt_consolidate };
 	q.forecast = ovb_profiles_forecast(&in->p);
 	bool quiet = ovb_quiet;
 	ovb_quiet = true;       /* a trial's warnings are not the answer's */
@@ -2149,6 +2157,7 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 		.O = c->O, .train = c->train, .replay = opt_replay,
 		.rolling = c->rolling, .afresh = c->afresh,
 		.repair = c->rolling && !c->afresh && opt_repair,
+		.compact = c->rolling && !c->afresh && opt_consolidate,
 		.max_moves = opt_moves, .valid_until = c->rolling ? 0 :
 		c->valid, .periods = nper, .mem = c->mem, .pool = c->pool,
 		.promise = c->promise };
@@ -2508,6 +2517,10 @@ main(int argc, char **argv)
 	int first, status = 0;
 	opt_policy = ovb_place_policy("first-fit-decreasing");
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	if (opt_consolidate && !opt_repair) {
+		ovb_warn("--consolidate needs --max-moves M (its moves)");
+		return OVB_EUSAGE;
+	}
 	struct ovb_series_set all = { 0 };
 	const char **files = NULL;
 	static char dash[] = "-";

@@ -24,7 +24,7 @@
 
 enum { OPT_POLICY = 'p', OPT_SEED = 's', OPT_TRUST = 0x100,
 	OPT_STRICT, OPT_SCAN, OPT_MODE, OPT_MAX_MOVES, OPT_MIGRATIONS, OPT_NSIGMA,
-	OPT_VALID };
+	OPT_VALID, OPT_CONSOLIDATE };
 
 /* The request, filled by the options and the inputs. */
 static struct ovb_place_req Q = { .seed = 1, .nsigma_n = 3 };
@@ -53,6 +53,11 @@ static const struct argp_option options[] = {
 	  "window of the day) by moving at most M "
 	  "capsules, the largest (sigma) of a broken node first, each to the "
 	  "best node the policy finds; then place the new applications", 4 },
+	{ "consolidate", OPT_CONSOLIDATE, NULL, 0,
+	  "With --max-moves: the moves the repair leaves empty whole nodes, "
+	  "the node of fewest capsules first, each capsule to the best node "
+	  "with capsules that passes the tests; a node not emptied keeps its "
+	  "capsules", 4 },
 	{ "migrations", OPT_MIGRATIONS, "FILE", 0,
 	  "Write the moves (move APP/CAPSULE FROM TO) and the capsules placed "
 	  "anew (deploy APP/CAPSULE NODE) to FILE as ovb-migrations", 4 },
@@ -137,6 +142,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_MAX_MOVES:
 		Q.max_moves = ovb_arg_u64(st, "--max-moves", arg, 0, UINT64_MAX);
 		Q.repair = true;
+		return 0;
+	case OPT_CONSOLIDATE:
+		Q.consolidate = true;
 		return 0;
 	case OPT_MIGRATIONS:
 		opt_migrations = arg;
@@ -237,6 +245,10 @@ main(int argc, char **argv)
 {
 	int first, status = 0, st;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
+	if (Q.consolidate && !Q.repair) {
+		ovb_warn("--consolidate needs --max-moves M (its moves)");
+		return OVB_EUSAGE;
+	}
 	if (opt_joint && !ovb_cliopt_joint.series) {
 		ovb_warn("--mode joint needs its samples: --series FILE");
 		return OVB_EUSAGE;

@@ -3311,7 +3311,8 @@ bt_same_group(const struct ovb_bt_config *a, const struct ovb_bt_config *b)
 {
 	return a->cpus == b->cpus && a->O == b->O && a->train == b->train &&
 		a->replay == b->replay && a->rolling == b->rolling &&
-		a->afresh == b->afresh && a->repair == b->repair && a->max_moves == b->max_moves &&
+		a->afresh == b->afresh && a->repair == b->repair &&
+		a->compact == b->compact && a->max_moves == b->max_moves &&
 		a->periods == b->periods;
 }
 
@@ -3446,8 +3447,8 @@ bt_dur(uint64_t s)
 static char *
 bt_plan(const struct ovb_bt_config *c)
 {
-	return c->repair ? ovb_xasprintf("rolling:%llu", (unsigned long long)
-		c->max_moves) : ovb_xstrdup(c->afresh ? "afresh" : c->rolling ?
+	return c->repair ? ovb_xasprintf("%s:%llu", c->compact ? "compact" :
+		"rolling", (unsigned long long)c->max_moves) : ovb_xstrdup(c->afresh ? "afresh" : c->rolling ?
 		"rolling" : "one-shot");
 }
 
