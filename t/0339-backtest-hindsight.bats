@@ -145,7 +145,7 @@ gaps() {
 		fail "$stderr"
 	variant kind "$T/bt" 's/^(config c6 pct 8 0.05 1209600 604800) afresh /\1 anew /'
 	run -65 --separate-stderr ovb-fmt "$BAD"
-	[[ $stderr == *":"*": config: 'anew' is not rolling, rolling:M, afresh or one-shot"* ]] ||
+	[[ $stderr == *":"*": config: 'anew' is not rolling, rolling:M, compact:M, afresh or one-shot"* ]] ||
 		fail "$stderr"
 	run -64 --separate-stderr ovb-backtest --plan rolling,anew "$T/bb.series"
 	assert_equal "${stderr%%$'\n'*}" "ovb-backtest: --plan: 'anew' is not rolling, afresh or one-shot"
