@@ -309,13 +309,12 @@ read_period(struct rd *r, struct ovb_lex *lx)
 			lx->tok[8], lx->tok[5]);
 	const struct ovb_bt_config *cf = &b->conf[p.config];
 	/* the hindsight is re-packed every period, whatever the plan */
+	char pl[32];
 	if (cf->repair && strcmp(cf->method, "hindsight") &&
 	    p.moved > cf->max_moves)
 		return ovb_err(lx, "period: MOVED %s exceeds the %llu moves of "
-			"%s:%llu", lx->tok[8],
-			(unsigned long long)cf->max_moves,
-			cf->compact ? "compact" : "rolling",
-			(unsigned long long)cf->max_moves);
+			"%s", lx->tok[8], (unsigned long long)cf->max_moves,
+			ovb_bt_plan_name(cf, pl));
 	*OVB_PUSH(b->per, b->nper, b->capper) = p;
 	r->in_period = true;
 	return 0;
@@ -679,6 +678,18 @@ ovb_bt_gap(uint64_t pct, uint64_t pp, uint64_t nodes, uint64_t placed,
 	return (double)((long double)num / (long double)den);
 }
 
+char *
+ovb_bt_plan_name(const struct ovb_bt_config *c, char buf[32])
+{
+	if (c->repair)
+		snprintf(buf, 32, "%s:%llu", c->compact ? "compact" : "rolling",
+			(unsigned long long)c->max_moves);
+	else
+		snprintf(buf, 32, "%s", c->afresh ? "afresh" : c->rolling ?
+			"rolling" : "one-shot");
+	return buf;
+}
+
 bool
 ovb_bt_has_gap(uint64_t pct, uint64_t pp, uint64_t hind, uint64_t hp)
 {
@@ -794,7 +805,8 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		"node size [cpu], tolerance O, training window and replayed "
 		"period [s], rolling, rolling:M (from the last plan, at most M "
 		"moves), compact:M (the same, the moves left emptying nodes), "
-		"afresh (from scratch) or one-shot; node memory and its reclaimable pool [B] "
+		"afresh (from scratch) or one-shot; node memory and its "
+		"reclaimable pool [B] "
 		"(MEM 0: memory not modeled); promise: memory placed by the "
 		"promise rule (none: the pool rule)\n"
 		"# valid ID T: a one-shot plan's promise holds on every node "
@@ -840,12 +852,8 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		ovb_put_real(f, cf->O);
 		fprintf(f, " %llu %llu ", (unsigned long long)cf->train,
 			(unsigned long long)cf->replay);
-		if (cf->repair)
-			fprintf(f, "%s:%llu", cf->compact ? "compact" : "rolling",
-				(unsigned long long)cf->max_moves);
-		else
-			fputs(cf->afresh ? "afresh" : cf->rolling ? "rolling" :
-				"one-shot", f);
+		char pl[32];
+		fputs(ovb_bt_plan_name(cf, pl), f);
 		fprintf(f, " %llu", (unsigned long long)cf->periods);
 		ovb_put_real(f, cf->mem);
 		ovb_put_real(f, cf->pool);

@@ -1208,6 +1208,10 @@ void ovb_migrations_free(struct ovb_migrations *m);
 enum ovb_bt_status { OVB_BT_HELD, OVB_BT_BROKEN, OVB_BT_MISSING,
 	OVB_BT_NONE };              /* none: memory not modeled (MEM 0) */
 const char *ovb_bt_status_name(enum ovb_bt_status s);
+/* The PLAN field of config c (rolling, rolling:M, compact:M, afresh,
+ * one-shot), in buf of 32 bytes; returns buf. */
+struct ovb_bt_config;
+char *ovb_bt_plan_name(const struct ovb_bt_config *c, char buf[32]);
 /* A node's promise: over/slots <= O exactly (slots > 0): ovb_frac_le. */
 bool ovb_bt_held(uint64_t over, uint64_t slots, double O);
 /* The gap record's CLOSED: the share of the nodes a VM between pct's and

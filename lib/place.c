@@ -2183,10 +2183,11 @@ best_elsewhere(size_t i)
 		struct ovb_nstate *nd = &E->node[j];
 		if (!strcmp(nd->n->name, E->out.p[i].node))
 			continue;
-		bool used = false;      /* a node with capsules */
+		bool used = !E->onto_used;     /* --consolidate: a node with
+		                                  capsules */
 		for (int r = 0; r < OVB_NCAP && !used; r++)
 			used = nd->r[r].nmembers > 0;
-		if (E->onto_used && !used)
+		if (!used)
 			continue;
 		bool mine = false;      /* another capsule of its application */
 		for (size_t k = 0; k < E->out.n && !mine; k++)
@@ -2360,10 +2361,8 @@ consolidate(void)
 			rebuild_nodes(v, OVB_NONE);
 			struct ovb_nstate *to = best_elsewhere(i);
 			E->skip = OVB_NONE;
-			if (!to) {
-				rebuild_nodes(v, OVB_NONE);
+			if (!to)
 				break;
-			}
 			was[i] = E->out.p[i].node;
 			E->out.p[i].node = ovb_xstrdup(to->n->name);
 			rebuild_nodes(v, (size_t)(to - E->node));
@@ -2382,7 +2381,10 @@ consolidate(void)
 			E->out.p[i].node = was[i];
 			was[i] = NULL;
 		}
-		rebuild();
+		if (k)          /* back from the nodes they went to */
+			rebuild();
+		else
+			rebuild_nodes(v, OVB_NONE);
 	}
 	E->onto_used = false;
 	free(mv);

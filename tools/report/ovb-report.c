@@ -3447,9 +3447,8 @@ bt_dur(uint64_t s)
 static char *
 bt_plan(const struct ovb_bt_config *c)
 {
-	return c->repair ? ovb_xasprintf("%s:%llu", c->compact ? "compact" :
-		"rolling", (unsigned long long)c->max_moves) : ovb_xstrdup(c->afresh ? "afresh" : c->rolling ?
-		"rolling" : "one-shot");
+	char pl[32];
+	return ovb_xstrdup(ovb_bt_plan_name(c, pl));
 }
 
 /* "8 cpu nodes, O = 0.01, trained 14 d, replayed 7 d, rolling, 9 periods" */
