@@ -691,6 +691,12 @@ ovb_bt_plan_name(const struct ovb_bt_config *c, char buf[32])
 }
 
 bool
+ovb_bt_yardstick(const char *method)
+{
+	return !strcmp(method, "hindsight") || !strcmp(method, "clairvoyant");
+}
+
+bool
 ovb_bt_has_gap(uint64_t pct, uint64_t pp, uint64_t hind, uint64_t hp)
 {
 	if (!pp)

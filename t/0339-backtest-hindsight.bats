@@ -190,6 +190,61 @@ gaps() {
 	assert_equal "$stderr" 'ovb-backtest: --consolidate needs --max-moves M (its moves)'
 }
 
+@test "bitbrains: the clairvoyant is the hindsight's test re-planned from its last plan (rolling: its kept commands, every node held; afresh: the hindsight's plans; compact:1: one move a week); it dominates no method; both oracles agree" {
+	bitbrains
+	ovb-backtest --mem 0 --cpus 8 --tolerance 0.05 --train 14d --periods 3 \
+		--plan rolling,afresh -m peak,pct,hindsight,clairvoyant \
+		--keep "$T/k" "$T/bb.series" >"$T/bt"
+	assert_equal "$(awk '$1 == "config" { print $2, $3, $8 }' "$T/bt" |
+		tr '\n' ' ')" 'c1 peak rolling c2 pct rolling c3 hindsight rolling c4 clairvoyant rolling c5 peak afresh c6 pct afresh c7 hindsight afresh c8 clairvoyant afresh '
+	# rolling: the period's samples, from the last plan
+	run -0 cat "$T/k/c4/p2/cmd"
+	assert_output --regexp '^ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode joint --series series --from [0-9]+ --to [0-9]+ --max-moves 18446744073709551615 cluster apps profiles previous$'
+	for d in "$T"/k/c[48]/p*; do
+		(cd "$d" && sh cmd >"$T/replan")
+		cmp "$T/replan" "$d/plan"
+	done
+	# its first plan is the hindsight's; afresh it is the hindsight
+	cmp "$T/k/c3/p1/plan" "$T/k/c4/p1/plan"
+	for p in 1 2 3; do
+		cmp "$T/k/c7/p$p/plan" "$T/k/c8/p$p/plan"
+	done
+	# rolling, repaired without bound on the samples it is judged on:
+	# every node holds, and it moves fewer VMs than the hindsight
+	run -0 awk '$1 == "config" { m[$2] = $3 }
+		$1 == "node" && m[$2] == "clairvoyant" { n++; if ($8 != "held") bad++ }
+		END { print (n > 0), bad + 0 }' "$T/bt"
+	assert_output '1 0'
+	local mc mh
+	mc=$(awk '$1 == "summary" && $2 == "c4" { print $11 }' "$T/bt")
+	mh=$(awk '$1 == "summary" && $2 == "c3" { print $11 }' "$T/bt")
+	(( mc < mh )) || fail "the clairvoyant moved $mc, the hindsight $mh"
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
+	assert_output agree
+	ovb-report -f tsv -t backtest "$T/bt" >"$T/tsv"
+	run -0 python3 "$ORACLE/backtest_report.py" table "$T/bt" "$T/tsv"
+	assert_output agree
+	# afresh, the clairvoyant (the hindsight) holds every node and packs
+	# denser than pct, yet pct is not dominated: a yardstick, no rival
+	run -0 awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++)
+		if ($i == "dominated_by") d = i }
+		$1 == "c6" { print $2, $3, $d }' "$T/tsv"
+	assert_output 'pct afresh none'
+	# compact:1: the clairvoyant moves at most one VM a week, the reader
+	# holds it to that (it is not re-packed, unlike the hindsight)
+	ovb-backtest --mem 0 --cpus 4 --tolerance 0.05 --train 14d --periods 4 \
+		--max-moves 1 --consolidate -m pct,hindsight,clairvoyant \
+		"$T/bb.series" >"$T/bt1"
+	[[ -z $(awk '$1 == "config" { m[$2] = $3 }
+		$1 == "period" && m[$2] == "clairvoyant" && $9 > 1' "$T/bt1") ]] ||
+		fail "the clairvoyant moved more than one"
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt1" --series "$T/bb.series"
+	assert_output agree
+	variant smoves "$T/bt1" 's/^(period c3 2 [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+) [0-9]+$/\1 2/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *"MOVED 2 exceeds the 1 moves of compact:1"* ]] || fail "$stderr"
+}
+
 @test "format: a gap record is checked against its summary; 65 at its line" {
 	# a and b: 3 cpu each in training (their sum 6 > 4: pct needs two
 	# nodes), 1 each in the period replayed (the hindsight needs one)

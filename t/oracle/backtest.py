@@ -313,7 +313,8 @@ def main():
             else:
                 ta = p['start'] - c['train']
             tb = ta + c['train']
-            if c['method'] == 'hindsight':  # profiled on the period itself
+            # the yardsticks are profiled on the period itself
+            if c['method'] in ('hindsight', 'clairvoyant'):
                 ta, tb = p['start'], p['end']
             for nd in sorted(on, key=lambda s: int(s[1:])):
                 members = on[nd]

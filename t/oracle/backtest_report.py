@@ -106,9 +106,10 @@ def read_backtest(path):
             o = [g for g in grp if g['method'] == m]
             c['vs_' + m] = c['density'] / o[0]['density'] \
                 if o and o[0]['density'] else None
-        # the hindsight is the yardstick: it dominates no method
+        # the yardsticks (hindsight, clairvoyant) dominate no method
         c['dom'] = [g['method'] for g in grp
-                    if g is not c and g['method'] != 'hindsight'
+                    if g is not c and
+                    g['method'] not in ('hindsight', 'clairvoyant')
                     and dominates(g, c, 'density')]
         # the gap closed in nodes a VM placed: (pct's - its) / (pct's -
         # hindsight's)

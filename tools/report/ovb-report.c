@@ -201,7 +201,8 @@ static const char doc[] =
 	"broken node-periods that start before it, and the "
 	"methods of its group that dominate it (hold at least as large a "
 	"share and pack at least as densely, one strictly, the hindsight "
-	"excepted: a yardstick, not a rival; 'none': it is on "
+	"and the clairvoyant excepted: yardsticks, not rivals; 'none': it "
+	"is on "
 	"its group's Pareto front).  The page and --plot backtest draw the "
 	"share held against density, a point per configuration with measured "
 	"nodes, methods told apart by point type, colour and key, the 95% "
@@ -3393,8 +3394,9 @@ bt_build(struct report *rep)
 				continue;
 			if (!pct && !strcmp(o->c->method, "pct"))
 				pct = o;
-			/* the hindsight is the yardstick, not a rival */
-			if (j != i && strcmp(o->c->method, "hindsight") &&
+			/* the yardsticks (the hindsight, the
+			 * clairvoyant) are not rivals */
+			if (j != i && !ovb_bt_yardstick(o->c->method) &&
 			    bt_dominates(o, r))
 				fprintf(f, "%s%s", nd++ ? ", " : "", o->c->method);
 		}
@@ -3527,7 +3529,8 @@ table_backtest(const struct report *rep, struct ovb_table *t)
 		"records) the method saves; "
 		"dominated by: the methods of the same group that hold at least "
 		"as large a share and pack at least as densely, one strictly "
-		"(the hindsight, a yardstick, dominates no method).";
+		"(the hindsight and the clairvoyant, yardsticks, dominate no "
+		"method).";
 	OVB_TABLE_COLS(t, bt_cols);
 	for (size_t i = 0; i < bt->nrow; i++) {
 		const struct btrow *r = &bt->row[i];
