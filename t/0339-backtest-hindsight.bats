@@ -245,6 +245,22 @@ gaps() {
 	[[ $stderr == *"MOVED 2 exceeds the 1 moves of compact:1"* ]] || fail "$stderr"
 }
 
+@test "bitbrains: one-shot, the yardsticks are packed anew every period yet move nothing (MOVED 0, as formats/backtest.md says); the oracle agrees" {
+	bitbrains
+	ovb-backtest --mem 0 --cpus 4 --tolerance 0.05 --train 14d \
+		--replay 30d --plan one-shot -m peak,pct,hindsight,clairvoyant \
+		"$T/bb.series" >"$T/bt"
+	# packed anew: the nodes used differ from period to period
+	run -0 awk '$1 == "config" { m[$2] = $3 } $1 == "period" &&
+		m[$2] == "hindsight" { print $7 }' "$T/bt"
+	[[ $(sort -u <<<"$output" | wc -l) -gt 1 ]] ||
+		fail "the hindsight used the same nodes every month: $output"
+	run -0 awk '$1 == "period" && $9 != 0' "$T/bt"
+	assert_output ''
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
+	assert_output agree
+}
+
 @test "format: a gap record is checked against its summary; 65 at its line" {
 	# a and b: 3 cpu each in training (their sum 6 > 4: pct needs two
 	# nodes), 1 each in the period replayed (the hindsight needs one)

@@ -2296,10 +2296,13 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 					&nused, &placed, k);
 				if (status)
 					break;
+				/* a one-shot plan moves nothing: the
+				 * yardsticks' packings, made anew every
+				 * period of one, are not moves */
 				for (size_t v = 0; v < nvm; v++) {
 					if (node_of[v] == OVB_NONE)
 						continue;
-					moved += k > 1 &&
+					moved += c->rolling && k > 1 &&
 						c->prev[v] != OVB_NONE &&
 						c->prev[v] != node_of[v];
 				}
