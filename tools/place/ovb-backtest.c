@@ -333,6 +333,8 @@ split(struct argp_state *st, const char *opt, char *arg, char **item)
 	return n;
 }
 
+static const char *method_names(char *buf, size_t len);
+
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)
 {
@@ -355,11 +357,12 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		n = split(st, "--method", arg, item);
 		for (size_t i = 0; i < n; i++) {
 			int m = method_of(item[i]);
-			if (m < 0)
-				argp_error(st, "--method: '%s' is not overbook, "
-					"aggregate, drift, peak, pct, nsigma, vpa, "
-					"calibrated or mean",
-					item[i]);
+			if (m < 0) {
+				char names[256];
+				argp_error(st, "--method: '%s' is not %s",
+					item[i], method_names(names,
+					sizeof names));
+			}
 			opt_method[m] = true;
 		}
 		method_given = true;
@@ -843,6 +846,17 @@ method_of(const char *name)
 		if (!strcmp(name, methods[k].name))
 			return k;
 	return -1;
+}
+
+/* "overbook, aggregate, ... or clairvoyant": every row's name, in buf. */
+static const char *
+method_names(char *buf, size_t len)
+{
+	size_t at = 0;
+	for (int k = 0; k < NMETHOD && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", !k ? "" :
+			k == NMETHOD - 1 ? " or " : ", ", methods[k].name);
+	return buf;
 }
 
 static double
