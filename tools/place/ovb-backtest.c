@@ -2278,11 +2278,15 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 			    "series", &bad))
 				abort();    /* one interval */
 		}
-		/* hindsight (and the clairvoyant): the VMs placed
-		 * by the others (those profiled now) on their samples
-		 * of the period; the hindsight re-packed every period,
-		 * the clairvoyant re-planned from its last plan */
-		if (!status && (opt_method[M_HIND] || opt_method[M_SEER]))
+		/* the methods profiled on the period (the hindsight,
+		 * the clairvoyant): the VMs placed by the others (those
+		 * profiled now) on their samples of the period, made
+		 * once for all of them */
+		bool on_period = false;
+		for (int m = 0; m < NMETHOD; m++)
+			on_period = on_period || (opt_method[m] &&
+				methods[m].on_period);
+		if (!status && on_period)
 			status = hindsight(pr, hp, a, b, opt_O[io]);
 		for (size_t ic = 0; !status && ic < ncpus; ic++)
 		for (int m = 0; !status && m < NMETHOD; m++) {
