@@ -346,6 +346,7 @@ ovb_joint_load(const struct ovb_cliopt_joint *o, struct ovb_series_set *ss,
 			ss->s[bad].capsule, ovb_res_name(ss->s[bad].res),
 			(unsigned long long)ss->s[bad].interval,
 			(unsigned long long)j->interval);
+	j->overlap = o->overlap;
 	return st;
 }
 

@@ -281,16 +281,21 @@ read_grid(struct ovb_plan *p, struct ovb_lex *lx)
 static int
 read_mode(struct reader *r, struct ovb_lex *lx)
 {
-	int st = ovb_arity(lx, 2, 3, "mode eq1|aggregate|nsigma N|joint");
+	int st = ovb_arity(lx, 2, 3, "mode eq1|aggregate|nsigma N|joint "
+		"[overlap]");
 	if (st)
 		return st;
 	if (r->mode_line)
 		return ovb_err(lx, "mode is given twice (first at line %lu)",
 			r->mode_line);
 	bool ns = !strcmp(lx->tok[1], "nsigma");
-	if (ns != (lx->ntok == 3))
-		return ovb_err(lx, "mode: nsigma takes N, eq1, aggregate and "
-			"joint nothing");
+	bool jspan = !strcmp(lx->tok[1], "joint") && lx->ntok == 3;
+	if (jspan && strcmp(lx->tok[2], "overlap"))
+		return ovb_err(lx, "mode joint: '%s' is not overlap (the span "
+			"in which every capsule of the node was seen)", lx->tok[2]);
+	if (!jspan && ns != (lx->ntok == 3))
+		return ovb_err(lx, "mode: nsigma takes N, joint overlap or "
+			"nothing, eq1 and aggregate nothing");
 	if (ns && (st = ovb_tok_nonneg(lx, 2, "mode nsigma N",
 	    &r->p->nsigma_n)))
 		return st;
@@ -300,7 +305,7 @@ read_mode(struct reader *r, struct ovb_lex *lx)
 	if (!strcmp(lx->tok[1], "aggregate"))
 		r->p->aggregate = true;
 	else if (!strcmp(lx->tok[1], "joint"))
-		r->p->joint = true;
+		r->p->joint = true, r->p->joint_overlap = jspan;
 	else if (!ns && strcmp(lx->tok[1], "eq1"))
 		return ovb_err(lx, "mode: '%s' is not eq1, aggregate, nsigma or "
 			"joint", lx->tok[1]);
@@ -493,7 +498,8 @@ ovb_plan_write(FILE *f, const struct ovb_plan *p)
 	if (p->aggregate)
 		fputs("mode aggregate\n", f);
 	if (p->joint)
-		fputs("mode joint\n", f);
+		fputs(p->joint_overlap ? "mode joint overlap\n" : "mode joint\n",
+			f);
 	if (p->nsigma) {
 		fputs("mode nsigma", f);
 		ovb_put_real(f, p->nsigma_n);

@@ -120,7 +120,7 @@ const struct argp ovb_cliopt_drift_argp = { drift_options, parse_drift,
 
 struct ovb_cliopt_joint ovb_cliopt_joint = { .to = OVB_SERIES_MAXT };
 
-enum { OPT_SERIES = 0x4720, OPT_FROM, OPT_TO };
+enum { OPT_SERIES = 0x4720, OPT_FROM, OPT_TO, OPT_SLOTS };
 
 static const struct argp_option joint_options[] = {
 	{ NULL, 0, NULL, 0, "The samples of --mode joint:", 0 },
@@ -134,6 +134,14 @@ static const struct argp_option joint_options[] = {
 	  "file's first)", 0 },
 	{ "to", OPT_TO, "T", 0,
 	  "Only the slots before T [s since the epoch] (default: all)", 0 },
+	{ "slots", OPT_SLOTS, "any|overlap", 0,
+	  "A node's slots: any, those where some capsule of it has a sample, "
+	  "one without counting 0 (a replay's count; the default), or "
+	  "overlap, only those from the latest first sample to the earliest "
+	  "last sample of its capsules (a forecast from history: before a "
+	  "VM arrived or after it went is not 0; a gap inside counts 0; "
+	  "capsules never seen at the same time never share a node; "
+	  "ovb-check: as the plan's mode line says)", 0 },
 	{ 0 }
 };
 
@@ -150,6 +158,12 @@ parse_joint(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_TO:
 		o->to = ovb_arg_u64(st, "--to", arg, 0, OVB_SERIES_MAXT);
+		return 0;
+	case OPT_SLOTS:
+		if (strcmp(arg, "any") && strcmp(arg, "overlap"))
+			argp_error(st, "--slots: '%s' is not any or overlap", arg);
+		o->overlap = !strcmp(arg, "overlap");
+		o->slots_given = true;
 		return 0;
 	case ARGP_KEY_SUCCESS:  /* (KEY_END does not come with arg_index) */
 		if (o->from >= o->to)

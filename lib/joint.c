@@ -7,9 +7,18 @@
  * for every series).  A capsule's samples of resource r are the series
  * (its profile's name, r): a row of the timeline, NAN where it has no
  * sample.  A node holds on r when, over the slots where at least one of
- * its capsules has a sample (a capsule without one there counting 0),
- * the fraction of slots whose sum is above C is at most the least O of
- * its capsules.
+ * its capsules has a sample (a capsule without one there counting 0: the
+ * count of a replay, ovb-backtest's), the fraction of slots whose sum is
+ * above C is at most the least O of its capsules.  With --slots overlap
+ * (a forecast from history: before a capsule's first sample in the
+ * window it had not arrived, after its last it had gone, and what it
+ * would have used there is not 0) only the slots between the latest
+ * first sample and the earliest last sample of the node's capsules
+ * count, a gap inside counting 0 as the replay counts it; a node of two
+ * capsules or more whose spans share fewer than ceil(10 / O_min) slots
+ * (ovb_joint_min) fails: their joint usage was not seen long enough to
+ * say whether its tail is within O (a capsule alone is judged over its
+ * own span: no multiplexing is credited).
  *
  * Invariants: every decision is exact (formats/plan.md, "How a rule is
  * decided"): a slot's sum against C by its double sum where the certified
@@ -156,8 +165,19 @@ ovb_need_joint(struct ovb_need *n, const struct ovb_joint *j,
 	const double *v)
 {
 	n->joint = true;
+	n->jspan = j->overlap;
 	n->jv = v;
 	n->jn = j->nslots;
+	/* the span counted: the whole timeline, or (overlap) from its
+	 * first sample to its last (the timeline has < 2^32 slots: a row
+	 * of as many doubles is 32 GiB) */
+	size_t lo = 0, hi = j->nslots ? j->nslots - 1 : 0;
+	while (j->overlap && v && lo < hi && isnan(v[lo]))
+		lo++;
+	while (j->overlap && v && hi > lo && isnan(v[hi]))
+		hi--;
+	n->jlo = (uint32_t)lo;
+	n->jhi = (uint32_t)hi;
 }
 
 bool
@@ -191,7 +211,16 @@ ovb_joint_judge(const struct ovb_need *m, size_t n,
 		st->omin = fmin(st->omin, m[i].O);
 	if (extra)
 		st->omin = fmin(st->omin, extra->O);
-	for (size_t k = 0; k < any->jn; k++) {
+	/* the slots counted: the members' spans' common part */
+	size_t lo = 0, hi = SIZE_MAX;
+	for (size_t i = 0; i <= n; i++) {
+		const struct ovb_need *x = i < n ? &m[i] : extra;
+		if (x) {
+			lo = x->jlo > lo ? x->jlo : lo;
+			hi = x->jhi < hi ? x->jhi : hi;
+		}
+	}
+	for (size_t k = lo; k <= hi && k < any->jn; k++) {
 		double s = 0;
 		size_t c = 0;
 		for (size_t i = 0; i < n; i++)
@@ -212,5 +241,15 @@ ovb_joint_judge(const struct ovb_need *m, size_t n,
 			st->over++;
 		}
 	}
-	st->ok = ovb_frac_le(st->over, st->slots, st->omin);
+	/* (slots 0: spans that do not meet; each member has a sample in
+	 * its own) */
+	st->ok = st->slots && ovb_frac_le(st->over, st->slots, st->omin) &&
+		(!any->jspan || n + (extra != NULL) < 2 ||
+		st->slots >= ovb_joint_min(st->omin));
+}
+
+size_t
+ovb_joint_min(double omin)
+{
+	return omin > 0 ? (size_t)ceil(10 / omin) : SIZE_MAX;
 }

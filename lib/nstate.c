@@ -130,7 +130,11 @@ ovb_nstate_joint_add(struct ovb_nstate *nd, int r, const struct ovb_need *n)
 	if (!j->sum[r]) {
 		j->sum[r] = ovb_xcalloc(n->jn + 1, sizeof *j->sum[r]);
 		j->cnt[r] = ovb_xcalloc(n->jn + 1, sizeof *j->cnt[r]);
+		j->lo[r] = n->jlo;
+		j->hi[r] = n->jhi;
 	}
+	j->lo[r] = n->jlo > j->lo[r] ? n->jlo : j->lo[r];
+	j->hi[r] = n->jhi < j->hi[r] ? n->jhi : j->hi[r];
 	for (size_t k = 0; k < n->jn; k++)
 		if (!isnan(n->jv[k])) {
 			j->sum[r][k] += n->jv[k];
@@ -148,7 +152,16 @@ ovb_nstate_joint(const struct ovb_nstate *nd, int r,
 	double cap = nd->n->cap[r];
 	*st = (struct ovb_joint_stat){ .first_over = SIZE_MAX,
 		.omin = nr->ncap ? fmin(nr->omin, n->O) : n->O };
-	for (size_t k = 0; k < n->jn; k++) {
+	/* the slots counted: the spans' common part, n's included */
+	size_t lo = n->jlo, hi = n->jhi;
+	if (cnt) {
+		lo = nd->joint->lo[r] > lo ? nd->joint->lo[r] : lo;
+		hi = nd->joint->hi[r] < hi ? nd->joint->hi[r] : hi;
+	}
+	/* the bound of the most terms a slot has: where it decides, so
+	 * does ovb_joint_over's own (c + has terms, fewer); else it asks */
+	double err = ovb_sum_err(nr->nmembers + 1);
+	for (size_t k = lo; k <= hi && k < n->jn; k++) {
 		double x = n->jv[k];
 		bool has = !isnan(x);
 		size_t c = cnt ? cnt[k] : 0;
@@ -156,14 +169,17 @@ ovb_nstate_joint(const struct ovb_nstate *nd, int r,
 			continue;
 		st->slots++;
 		double s = (c ? sum[k] : 0) + (has ? x : 0);
-		if (ovb_joint_over(nr->members, nr->nmembers, n, k, s, c + has,
-		    cap)) {
+		int d = ovb_decide(s, err, cap);
+		if (d == 0 || (d < 0 && ovb_joint_over(nr->members,
+		    nr->nmembers, n, k, s, c + has, cap))) {
 			if (!st->over)
 				st->first_over = k;
 			st->over++;
 		}
 	}
-	st->ok = ovb_frac_le(st->over, st->slots, st->omin);
+	st->ok = st->slots && ovb_frac_le(st->over, st->slots, st->omin) &&
+		(!n->jspan || !nr->nmembers ||
+		st->slots >= ovb_joint_min(st->omin));
 }
 
 void
@@ -181,6 +197,10 @@ ovb_nstate_add(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
 	nr->omin = nr->ncap == 0 || n->O < nr->omin ? n->O : nr->omin;
 	nr->ncap++;
 	*OVB_PUSH(nr->members, nr->nmembers, nr->capmembers) = *n;
+	if (n->joint) {         /* no test needs Y: made when asked */
+		nr->ylazy = true;
+		return;
+	}
 	if (!nr->g && !n->h) {
 		/* Y is the exact sum of the plain reservations */
 		nr->risk = ovb_eq3_decide(nr->members, nr->nmembers, NULL, 0, cap,
@@ -223,6 +243,35 @@ ovb_nstate_add(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
 	nr->tlo = nr->y.n;
 	nr->tsum = 0;
 	nr->risk = ovb_pmf_tail(&nr->y, cap);
+}
+
+double
+ovb_nstate_risk(struct ovb_nstate_ctx *x, struct ovb_nres *nr, double cap)
+{
+	if (!nr->ylazy)
+		return nr->risk;
+	nr->ylazy = false;
+	nr->g = ovb_node_grid(nr->members, nr->nmembers, NULL, cap, x->grid);
+	nr->maxlen = nr->sumlen = 0;
+	ovb_pmf_free(&nr->y);
+	nr->ycap = 0;
+	if (!nr->g) {
+		nr->risk = ovb_eq3_decide(nr->members, nr->nmembers, NULL, 0, cap,
+			0, NAN) ? 0 : 1;
+		return nr->risk;
+	}
+	ovb_node_y(nr->members, nr->nmembers, NULL, nr->g, cap, &nr->y);
+	nr->ycap = nr->y.n;
+	for (size_t i = 0; i < nr->nmembers; i++)
+		count_len(nr, &nr->members[i], nr->g);
+	if (nr->tailcap < nr->y.n) {
+		nr->tailcap = nr->y.n + nr->y.n / 4;
+		nr->tail = ovb_xrealloc(nr->tail, nr->tailcap, sizeof *nr->tail);
+	}
+	nr->tlo = nr->y.n;
+	nr->tsum = 0;
+	nr->risk = ovb_pmf_tail(&nr->y, cap);
+	return nr->risk;
 }
 
 /* nr->tail from index lo up, for ovb_pmf_tail_with on Y + U with U

@@ -990,6 +990,8 @@ struct ovb_plan {
 	double nsigma_n;        /* its N */
 	bool joint;             /* "mode joint": the node test on the
 	                           members' aligned samples (lib/joint.c) */
+	bool joint_overlap;     /* "mode joint overlap": over the span
+	                           where every member was seen */
 	uint64_t valid_until;   /* "valid-until T": the plan's promise is
 	                           stated until T [s since the epoch]; 0:
 	                           not stated */
@@ -1499,6 +1501,7 @@ extern struct ovb_cliopt_drift ovb_cliopt_drift;
 struct ovb_cliopt_joint {
 	const char *series;       /* NULL: not given */
 	uint64_t from, to;
+	bool overlap, slots_given;  /* --slots overlap; --slots given */
 };
 extern const struct argp ovb_cliopt_joint_argp;
 extern struct ovb_cliopt_joint ovb_cliopt_joint;
@@ -1643,9 +1646,13 @@ struct ovb_need {               /* one capsule's needs on one resource */
 	union {                     /* by the mode (one at a time): */
 		struct { double nsig_n, mean, m2; };  /* nsig: its N; U's
 		                               mean and E[U^2] */
-		struct { const double *jv; size_t jn; };  /* joint: its
-		                               samples, one per slot of the
-		                               timeline (NAN: none), jn slots */
+		struct { const double *jv; size_t jn;
+		         uint32_t jlo, jhi; };  /* joint: its samples, one
+		                               per slot of the timeline (NAN:
+		                               none), jn slots; the span it
+		                               is counted over, slots jlo..jhi
+		                               (--slots overlap: its first
+		                               and last sample; else all) */
 	};
 	/* the flags last, together: a plan's million needs are copied into
 	 * every node's members, so the struct is kept small (96 bytes) */
@@ -1662,6 +1669,9 @@ struct ovb_need {               /* one capsule's needs on one resource */
 	bool joint;                 /* the joint mode (lib/joint.c): Eq. 1
 	                               and Eq. 3 replaced by the test on
 	                               the members' aligned samples jv */
+	bool jspan;                 /* joint, --slots overlap: counted over
+	                               the members' common span, which
+	                               must hold ovb_joint_min slots */
 	bool promise;               /* mem under the promise rule (a plan's
 	                               "mem-rule promise", set by
 	                               ovb_need_promise): Eq. 3 alone decides
@@ -1936,10 +1946,13 @@ int ovb_take_place(void *ctx, const struct ovb_format *fmt,
  * sample, all of one interval.  A capsule's samples are the series whose
  * CAPSULE is its profile's name, one row per (name, resource), NAN where
  * it has none.  The node test: over the slots where at least one member
- * has a sample (a member without one there counts 0), those whose sum is
+ * has a sample (a member without one there counts 0), within the
+ * members' spans' common part (overlap: each member's span from its
+ * first sample to its last; else the whole timeline), those whose sum is
  * above C exactly (ovb_sum_cmp where the doubles' certified bound does
- * not decide); it holds when over/slots <= the least O exactly
- * (ovb_frac_le).  The series set must outlive the table (names borrowed). */
+ * not decide); it holds when slots > 0 and over/slots <= the least O
+ * exactly (ovb_frac_le).  The series set must outlive the table (names
+ * borrowed). */
 struct ovb_joint {
 	size_t nslots;
 	uint64_t *t;                /* the slots' starts, increasing */
@@ -1949,6 +1962,9 @@ struct ovb_joint {
 	double **v;                 /* rows: nslots samples, NAN: none */
 	size_t *nin;                /* samples of each row in [from, to) */
 	size_t nrows;
+	bool overlap;               /* --slots overlap (set by the caller):
+	                               a member's span is from its first
+	                               sample to its last */
 };
 /* 0, or OVB_EDATA with *bad the index in ss of a series whose interval
  * is not the others' (cpu, net and net-rx series must share one). */
@@ -1963,9 +1979,13 @@ void ovb_joint_where(const struct ovb_joint *j, char *buf, size_t len);
 int ovb_joint_find(const struct ovb_joint *j, const char *name,
 	enum ovb_res r, const double **v);
 /* Sets need n (cpu, net, net-rx, used) in the joint mode with samples v
- * (NULL: none found: the caller refuses it). */
+ * (NULL: none found: the caller refuses it), and its span by j's rule. */
 void ovb_need_joint(struct ovb_need *n, const struct ovb_joint *j,
 	const double *v);
+/* --slots overlap: the slots a node of two capsules or more must have
+ * in common, ceil(10 / O_min) (ten at or above its tail, as --tod-min;
+ * O_min 0: never enough); fewer, and their multiplexing is not known. */
+size_t ovb_joint_min(double omin);
 /* Is slot k over C: the members m[0..n) and extra (NULL: none) with a
  * sample there, s their sum in doubles over c terms (added one by one);
  * decided exactly. */
@@ -2001,6 +2021,9 @@ struct ovb_nres {
 	struct ovb_need *members;     /* for recomputing Eq. 1 when tau_min drops */
 	bool mixed;               /* warned: U's of different intervals */
 	bool profiled;            /* a member has a U, over interval: */
+	bool ylazy;               /* joint members: g, y and risk not kept
+	                             (their test is not Eq. 3): made by
+	                             ovb_nstate_risk when asked */
 	double interval;          /* until mixed, every member's with a U */
 	size_t nmembers, capmembers;
 };
@@ -2010,6 +2033,8 @@ struct ovb_nres {
 struct ovb_njoint {
 	double *sum[OVB_NCAP];
 	uint32_t *cnt[OVB_NCAP];
+	uint32_t lo[OVB_NCAP], hi[OVB_NCAP];  /* the members' spans' common
+	                                        part (lo > hi: none) */
 };
 
 struct ovb_nstate {           /* a node */
@@ -2042,6 +2067,12 @@ void ovb_nstate_free(struct ovb_nstate *nd);
 /* Adds capsule need n to the node's resource nr of capacity cap. */
 void ovb_nstate_add(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
 	const struct ovb_need *n, double cap);
+/* The node's Pr(Y > C) on its grid (1 or 0 for plain reservations alone,
+ * Eq. 3 decided exactly), the plan's risk: kept by ovb_nstate_add, made
+ * here from the members when they are joint (the same sums in the same
+ * order as the running Y would have made). */
+double ovb_nstate_risk(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
+	double cap);
 /* Eq. 1 with n added, exactly; *after its load in doubles. */
 bool ovb_nstate_eq1(const struct ovb_nres *nr, const struct ovb_need *n,
 	double cap, double *after);

@@ -2545,16 +2545,18 @@ put_risks(void)
 {
 	for (size_t i = 0; i < E->cluster->n; i++)
 		for (int r = 0; r < E->nres; r++) {
-			const struct ovb_nres *nr = &E->node[i].r[r];
+			struct ovb_nres *nr = &E->node[i].r[r];
 			if (!nr->ncap)
 				continue;
+			double risk = ovb_nstate_risk(&E->ns, nr,
+				E->cluster->node[i].cap[r]);
 			struct ovb_noderisk *k = OVB_PUSH(E->out.risk, E->out.nrisk,
 				E->out.caprisk);
 			k->node = ovb_xstrdup(E->cluster->node[i].name);
 			k->res = (enum ovb_res)r;
 			/* a sum of tails rounded above 1 on a node left
 			 * broken: a probability, as the plan reader wants */
-			k->risk = nr->risk > 1 ? 1 : nr->risk;
+			k->risk = risk > 1 ? 1 : risk;
 			k->omin = nr->omin;
 			k->load = nr->load;
 			k->capacity = E->cluster->node[i].cap[r];
@@ -2572,6 +2574,7 @@ put_risks(void)
 	E->out.nsigma = E->nsigma;
 	E->out.nsigma_n = E->nsigma_n;
 	E->out.joint = E->joint != NULL;
+	E->out.joint_overlap = E->joint && E->joint->overlap;
 	E->out.mem_promise = E->mem_promise;
 	E->out.mem_O = E->mem_promise ? E->mem_O : NAN;
 	E->out.valid_until = E->valid ? E->valid : E->forecast ?
@@ -2655,6 +2658,13 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 	} else if (E->have_existing && E->existing->joint && !E->joint) {
 		ovb_warn("%s: a plan of mode joint: give its samples (--series "
 			"FILE)", E->plan_file);
+		status = OVB_EUSAGE;
+	} else if (E->have_existing && E->existing->joint && E->joint &&
+	    E->existing->joint_overlap != E->joint->overlap) {
+		ovb_warn("%s: a plan of mode joint%s; --slots %s would change "
+			"the rule of the capsules placed", E->plan_file,
+			E->existing->joint_overlap ? " overlap" : " (slots any)",
+			E->joint->overlap ? "overlap" : "any");
 		status = OVB_EUSAGE;
 	} else if (E->joint && !q->mode_given && !(E->have_existing &&
 	    E->existing->joint)) {

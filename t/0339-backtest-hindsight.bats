@@ -73,13 +73,18 @@ gaps() {
 	cmp <(printf '%s\n' "$output") "$T/bt"
 }
 
-@test "bitbrains: hindsight's and tod's periods are ovb-place's plans (--mode joint on the period's series, --mode tod)" {
+@test "bitbrains: hindsight's, joint's and tod's periods are ovb-place's plans (--mode joint on the period's series; --mode joint --slots overlap on the training window's; --mode tod)" {
 	bitbrains
 	ovb-backtest --mem 0 --cpus 8 --tolerance 0.05 --train 14d --periods 2 \
-		-m hindsight,tod --keep "$T/k" "$T/bb.series" >"$T/bt"
-	# c1 tod, c2 hindsight (the methods' order)
+		-m hindsight,tod,joint --keep "$T/k" "$T/bb.series" >"$T/bt"
+	# c1 tod, c2 hindsight, c3 joint (the methods' order)
 	run -0 cat "$T/k/c2/p1/cmd"
 	assert_output --regexp '^ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode joint --series series --from [0-9]+ --to [0-9]+ cluster apps profiles$'
+	# joint, a forecast: only the span in which all of a node's VMs were
+	# seen in the training window (an unseen sample is not 0)
+	run -0 cat "$T/k/c3/p2/cmd"
+	assert_output --regexp '^ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode joint --series series --from [0-9]+ --to [0-9]+ --slots overlap --max-moves 18446744073709551615 cluster apps profiles previous$'
+	grep -qx "mode joint overlap" "$T/k/c3/p2/plan"
 	run -0 cat "$T/k/c1/p2/cmd"
 	# tod: re-planned from the last plan, as the others (its repair
 	# judges a node per window)

@@ -2,7 +2,8 @@
 """place_joint.py: an independent oracle of ovb-place --mode joint
 (formats/plan.md, "joint").
 
-usage: place_joint.py [--from T] [--to T] CLUSTER APPS PLAN SERIES PROFILE...
+usage: place_joint.py [--from T] [--to T] [--slots any|overlap] CLUSTER
+                      APPS PLAN SERIES PROFILE...
 
 Reads the series, the cluster, the apps and the plan with t/oracle's own
 readers and recomputes, per node and rate (cpu, net, net-rx) used by a
@@ -11,7 +12,11 @@ the slots in [from, to) where at least one of the node's capsules has a
 sample (a capsule's samples: the series named as its profile), OVER the
 slots whose sum is above C (a capsule without a sample there counting
 0), and whether OVER/SLOTS <= the least O of the node's capsules (their
-qos records).  Prints one line per node and resource,
+qos records).  With --slots overlap (or a plan of "mode joint overlap")
+only the slots from the latest first sample to the earliest last sample
+of the node's capsules (in the window) count, and a node of two capsules
+or more with fewer such slots than ceil(10 / O_min) (the quotient in
+doubles, as --tod-min's; O_min 0: never enough) breaks.  Prints one line per node and resource,
 
     NODE RES holds|breaks OVER SLOTS
 
@@ -22,6 +27,7 @@ which has no series; net-rx only where the cluster gives it); prints "agree"
 and exits 0 when every node holds and those checks pass, else says what
 fails and exits 1."""
 
+import math
 import sys
 from fractions import Fraction
 
@@ -32,18 +38,23 @@ RATES = ("cpu", "net", "net-rx")
 
 
 def main(argv):
-    lo, hi = 0, 1 << 62
-    while argv and argv[0] in ("--from", "--to"):
+    lo, hi, overlap = 0, 1 << 62, None
+    while argv and argv[0] in ("--from", "--to", "--slots"):
         if argv[0] == "--from":
             lo = int(argv[1])
-        else:
+        elif argv[0] == "--to":
             hi = int(argv[1])
+        else:
+            overlap = argv[1] == "overlap"
         argv = argv[2:]
     cfile, afile, pfile, sfile = argv[:4]
     pfiles = argv[4:]
     cluster = formats.read_cluster(cfile)
     apps = {a.name: a for a in formats.read_apps(afile)}
     plan = formats.read_plan(pfile)
+    if overlap is None:     # the plan's mode line says
+        overlap = any(list(t[:3]) == ["mode", "joint", "overlap"]
+                      for t in plan.recs)
     series = formats.read_series(sfile)
     win = {}
     for (cap, res), s in series.items():
@@ -77,9 +88,16 @@ def main(argv):
             times = set()
             for r in rows:
                 times.update(r)
+            if overlap:
+                first = max(min(r) for r in rows if r)
+                last = min(max(r) for r in rows if r)
+                times = {t for t in times if first <= t <= last}
             over = sum(1 for t in times if sum(r.get(t, 0) for r in rows) > C)
             slots = len(times)
             held = slots > 0 and Fraction(over, slots) <= omin
+            if overlap and len(m) >= 2:
+                need = math.ceil(10 / float(omin)) if omin > 0 else None
+                held = held and need is not None and slots >= need
             print("%s %s %s %d %d" % (node, res, "holds" if held else
                                       "breaks", over, slots))
             if not held:

@@ -266,9 +266,11 @@ static const char doc[] =
 	"the share of the nodes between pct and hindsight it saves "
 	"(not in the default set)\n"
 	"  joint     the same test on the training window's samples "
-	"(ovb-place --mode joint on the window: the VMs' sum above CPUS in "
-	"at most a fraction O of its slots), re-planned as the others (not in "
-	"the default set)\n"
+	"(ovb-place --mode joint --slots overlap on the window: the VMs' sum "
+	"above CPUS in at most a fraction O of the slots from the latest "
+	"arrival to the earliest departure of the node's VMs, a VM before "
+	"its first sample not taken as idle), re-planned as the others (not "
+	"in the default set)\n"
 	"  clairvoyant  a yardstick too: the hindsight's test on the period's "
 	"own samples, but re-planned from its last plan as the others "
 	"(--max-moves, --consolidate): what a method that knew the future "
@@ -1224,9 +1226,10 @@ place_options(FILE *f, const struct cfg *c, bool have_prev)
 	if (methods[c->m].test == T_TOD)
 		fputs(" --mode tod", f);
 	if (methods[c->m].test == T_JOINT)
-		fprintf(f, " --mode joint --series series --from %llu --to %llu",
-			(unsigned long long)jtab(c)->from,
-			(unsigned long long)jtab(c)->to);
+		fprintf(f, " --mode joint --series series --from %llu --to "
+			"%llu%s", (unsigned long long)jtab(c)->from,
+			(unsigned long long)jtab(c)->to, jtab(c)->overlap ?
+			" --slots overlap" : "");
 	if (methods[c->m].test == T_NSIGMA) {
 		char n[32];
 		fprintf(f, " --mode nsigma --nsigma %s", ovb_fmt_real(n,
@@ -2277,6 +2280,8 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 			    &train_j, &cpu_set, ta, ta + W,
 			    "series", &bad))
 				abort();    /* one interval */
+			train_j.overlap = true; /* a forecast: the
+			                           spans seen */
 		}
 		/* the methods profiled on the period (the hindsight,
 		 * the clairvoyant): the VMs placed by the others (those

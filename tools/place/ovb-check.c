@@ -17,7 +17,8 @@
  * members' time-of-day windows; an hour where a member has no samples is
  * reported (unmeasured), never decided as if its usage were 0.  With
  * --mode joint --series FILE (or a plan of mode joint), lib/joint.c's test
- * on the members' aligned samples replaces Eq. 1 and Eq. 3 of the rates,
+ * on the members' aligned samples replaces Eq. 1 and Eq. 3 of the rates
+ * (over the slots of --slots, else of the plan's mode line),
  * decided by ovb_nstate_judge as ovb-place decides it (violation joint; a
  * capsule without samples: unmeasured).  Memory is judged by the plan's
  * mem-rule record (or --mem-rule): pool, the requests within C, the
@@ -1417,6 +1418,9 @@ main(int argc, char **argv)
 		status = OVB_EUSAGE;
 	}
 	opt_joint = opt_joint || S.plan.joint;
+	/* the slots: --slots's, else the plan's mode line */
+	if (!ovb_cliopt_joint.slots_given)
+		jt.overlap = S.plan.joint_overlap;
 	/* the memory rule: --mem-rule's, else the plan's mem-rule record */
 	mem_promise = ovb_cliopt_mem.given ? ovb_cliopt_mem.promise :
 		S.plan.mem_promise;

@@ -13,7 +13,7 @@
  * reason; every node of the output satisfies Eq. 1 and Eq. 3 for each
  * resource on the grid the plan states (--mode joint: lib/joint.c's test
  * of each rate on --series' samples, which are read before the other
- * inputs; --mem-rule promise: memory by Eq. 3 alone, against O_mem, the
+ * inputs, over the slots --slots says, the plan's mode line saying it; --mem-rule promise: memory by Eq. 3 alone, against O_mem, the
  * plan recording it); the same inputs and seed give the same bytes; no
  * output file unless the run succeeded. */
 #include <math.h>
@@ -90,9 +90,9 @@ static const struct argp_option options[] = {
 	  "Eq. 1 reduced to the lower bounds, memory's requests and limits "
 	  "kept); joint (with --series): per node and rate, over the slots "
 	  "where a capsule on it has a sample, the fraction of slots whose "
-	  "sum is above C (a capsule without a sample there counting 0) at "
-	  "most the least O, in place of Eq. 1 and 3 (memory keeps its "
-	  "rules).  A plan given as input keeps its mode", 0 },
+	  "sum is above C (a capsule without a sample there counting 0; "
+	  "--slots overlap: only the span where all were seen) at most the "
+	  "least O, in place of Eq. 1 and 3 (memory keeps its rules).  A plan given as input keeps its mode", 0 },
 	{ "nsigma", OPT_NSIGMA, "N", 0,
 	  "--mode nsigma's N, 0 <= N <= 1000 (default 3)", 0 },
 	{ 0 }
