@@ -182,6 +182,20 @@ ovb_nstate_joint(const struct ovb_nstate *nd, int r,
 		st->slots >= ovb_joint_min(st->omin));
 }
 
+/* Y made anew: its tail cache emptied (room for Y's length) and the
+ * node's risk Pr(Y > C). */
+static void
+y_made(struct ovb_nres *nr, double cap)
+{
+	if (nr->tailcap < nr->y.n) {
+		nr->tailcap = nr->y.n + nr->y.n / 4;
+		nr->tail = ovb_xrealloc(nr->tail, nr->tailcap, sizeof *nr->tail);
+	}
+	nr->tlo = nr->y.n;
+	nr->tsum = 0;
+	nr->risk = ovb_pmf_tail(&nr->y, cap);
+}
+
 void
 ovb_nstate_add(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
 	const struct ovb_need *n, double cap)
@@ -236,13 +250,7 @@ ovb_nstate_add(struct ovb_nstate_ctx *x, struct ovb_nres *nr,
 		ovb_pmf_clip(&nr->y, cap);
 	}
 	nr->g = g;
-	if (nr->tailcap < nr->y.n) {
-		nr->tailcap = nr->y.n + nr->y.n / 4;
-		nr->tail = ovb_xrealloc(nr->tail, nr->tailcap, sizeof *nr->tail);
-	}
-	nr->tlo = nr->y.n;
-	nr->tsum = 0;
-	nr->risk = ovb_pmf_tail(&nr->y, cap);
+	y_made(nr, cap);
 }
 
 double
@@ -264,13 +272,7 @@ ovb_nstate_risk(struct ovb_nstate_ctx *x, struct ovb_nres *nr, double cap)
 	nr->ycap = nr->y.n;
 	for (size_t i = 0; i < nr->nmembers; i++)
 		count_len(nr, &nr->members[i], nr->g);
-	if (nr->tailcap < nr->y.n) {
-		nr->tailcap = nr->y.n + nr->y.n / 4;
-		nr->tail = ovb_xrealloc(nr->tail, nr->tailcap, sizeof *nr->tail);
-	}
-	nr->tlo = nr->y.n;
-	nr->tsum = 0;
-	nr->risk = ovb_pmf_tail(&nr->y, cap);
+	y_made(nr, cap);
 	return nr->risk;
 }
 

@@ -409,7 +409,7 @@ enum why { W_OK, W_PIN, W_LABEL, W_TRUST, W_EQ1, W_TARGET, W_EQ3, W_LIMIT,
 static const char *const why_name[W_NWHY] = { "", "pinned elsewhere",
 	"no spread label", "trust 0", "Eq. 1", "--target", "Eq. 3",
 	"mem limits", "mem requests", "Eq. 1 or 3 in an hour of the day",
-	"joint (slots above C more than O)" };
+	"joint (slots above C more than O, or too few seen together)" };
 
 /* ---- policies: rows of one table ----
  *
@@ -1485,11 +1485,15 @@ lacks(FILE *f, const struct capsule *cp, const struct ovb_nstate *nd)
 		if (n->joint) {         /* no "needs X more": the count */
 			struct ovb_joint_stat st;
 			ovb_nstate_joint(nd, r, n, &st);
-			if (!st.ok)
+			if (!st.ok && !ovb_frac_le(st.over, st.slots, st.omin))
 				fprintf(f, ", %s joint: %zu of %zu slots above C=%g "
 					"%s, more than O_min=%g", ovb_res_name(
 					(enum ovb_res)r), st.over, st.slots, cap, u,
 					st.omin);
+			else if (!st.ok)        /* --slots overlap's floor */
+				fprintf(f, ", %s joint: seen together in %zu slots, "
+					"fewer than ceil(10 / O_min=%g)", ovb_res_name(
+					(enum ovb_res)r), st.slots, st.omin);
 			continue;
 		}
 		if (!n->promise && !ovb_nstate_eq1(nr, n, cap, &after)) {

@@ -819,11 +819,18 @@ check_joint(const struct ovb_node *nd, int r, struct cap *const *m,
 			lazy_list(list, m, n));
 		return;
 	}
-	if (!js->ok)
+	if (!js->ok && !ovb_frac_le(js->over, js->slots, js->omin))
 		violation(nd->name, rname(r), "joint", "over=%zu of slots=%zu "
 			"above C=%s %s, more than O_min=%s (first at T=%llu) %s",
 			js->over, js->slots, num(nd->cap[r]), unit, num(js->omin),
 			(unsigned long long)jt.t[js->first_over],
+			lazy_list(list, m, n));
+	else if (!js->ok)       /* --slots overlap: too few slots seen */
+		violation(nd->name, rname(r), "joint", "over=%zu of slots=%zu "
+			"above C=%s %s, but its capsules were seen together in "
+			"fewer than ceil(10 / O_min=%s)=%zu slots (--slots "
+			"overlap) %s", js->over, js->slots, num(nd->cap[r]), unit,
+			num(js->omin), ovb_joint_min(js->omin),
 			lazy_list(list, m, n));
 	if (ovb_verbose)
 		ovb_warn("%s %s: joint: %zu of %zu slots above C, O_min %s: %s",
