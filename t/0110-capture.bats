@@ -162,7 +162,11 @@ stop_after() {
 	((ms < 5000))      # not the 30 s asked for
 	grep -q 'stopped by SIGTERM' "$BATS_TEST_TMPDIR/err"
 	[[ -z $(ls -A | grep -v '^t\.data$') ]]   # no temporary left behind
-	run -0 --separate-stderr ovb-onoff -c all=comm:. t.data
+	# whole: the file reads (the question here; on a loaded machine a
+	# second of trace may be too uncertain for the default gate, which
+	# t/0120 tests: it failed so once in CI, status 65, reason not kept)
+	run --separate-stderr ovb-onoff --max-uncertainty=any -c all=comm:. t.data
+	[[ $status == 0 ]] || fail "ovb-onoff: status $status: $stderr"
 	assert_line --regexp '^span [0-9]+ [0-9]+$'
 	# a command run under it is stopped too (perf sends it SIGTERM)
 	rm t.data
@@ -170,7 +174,8 @@ stop_after() {
 	echo "# SIGINT: exit $rc after $ms ms" >&3
 	assert_equal "$rc" 130
 	((ms < 5000))
-	run -0 --separate-stderr ovb-onoff -c all=comm:. t.data
+	run --separate-stderr ovb-onoff --max-uncertainty=any -c all=comm:. t.data
+	[[ $status == 0 ]] || fail "ovb-onoff: status $status: $stderr"
 	assert_line --regexp '^busy all '
 	# a signal at any moment, perf started or not: a whole trace or none,
 	# never a temporary left behind
