@@ -243,9 +243,14 @@ ovb_joint_judge(const struct ovb_need *m, size_t n,
 	}
 	/* (slots 0: spans that do not meet; each member has a sample in
 	 * its own) */
-	st->ok = st->slots && ovb_frac_le(st->over, st->slots, st->omin) &&
-		(!any->jspan || n + (extra != NULL) < 2 ||
-		st->slots >= ovb_joint_min(st->omin));
+	st->ok = ovb_joint_holds(st, any->jspan, n + (extra != NULL));
+}
+
+bool
+ovb_joint_holds(const struct ovb_joint_stat *st, bool span, size_t members)
+{
+	return st->slots && ovb_frac_le(st->over, st->slots, st->omin) &&
+		(!span || members < 2 || st->slots >= ovb_joint_min(st->omin));
 }
 
 size_t

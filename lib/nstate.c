@@ -177,9 +177,7 @@ ovb_nstate_joint(const struct ovb_nstate *nd, int r,
 			st->over++;
 		}
 	}
-	st->ok = st->slots && ovb_frac_le(st->over, st->slots, st->omin) &&
-		(!n->jspan || !nr->nmembers ||
-		st->slots >= ovb_joint_min(st->omin));
+	st->ok = ovb_joint_holds(st, n->jspan, nr->nmembers + 1);
 }
 
 /* Y made anew: its tail cache emptied (room for Y's length) and the

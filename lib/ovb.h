@@ -1986,6 +1986,13 @@ void ovb_need_joint(struct ovb_need *n, const struct ovb_joint *j,
  * in common, ceil(10 / O_min) (ten at or above its tail, as --tod-min;
  * O_min 0: never enough); fewer, and their multiplexing is not known. */
 size_t ovb_joint_min(double omin);
+/* The node test's verdict on its counts st (slots, over, omin): slots > 0,
+ * over/slots <= O_min exactly and, span (--slots overlap) with two members
+ * or more, slots >= ovb_joint_min; the one rule of ovb_joint_judge and
+ * the placer's running sums. */
+struct ovb_joint_stat;
+bool ovb_joint_holds(const struct ovb_joint_stat *st, bool span,
+	size_t members);
 /* Is slot k over C: the members m[0..n) and extra (NULL: none) with a
  * sample there, s their sum in doubles over c terms (added one by one);
  * decided exactly. */
