@@ -54,13 +54,20 @@ struct rd {
 	struct ovb_backtest *b;
 	struct ovb_names ids;
 	struct ovb_names vms, nodes;    /* of the current period */
+	struct ovb_names prev;          /* the period before's VMs, if of
+					 * the same configuration */
+	struct ovb_names tvms, tnodes;  /* the held-out test's */
 	struct ovb_names ooms;          /* its oom records' VMs */
 	bool open;                      /* a config awaits its summary */
 	bool summed;                    /* the last config has its summary */
 	int form;                       /* 0 unknown, 1 with FULL/PARTIAL,
 					 * 2 without (b->every) */
 	bool in_period;
+	bool in_test;                   /* after heldout, before valid or
+					 * a period */
 };
+
+static int end_test(struct rd *r, struct ovb_lex *lx);
 
 static int owner(struct rd *r, struct ovb_lex *lx, bool want_period);
 
@@ -168,7 +175,35 @@ end_period(struct rd *r, struct ovb_lex *lx)
 					b->pl[i].node);
 				break;
 			}
-	ovb_names_free(&r->vms);
+	/* MOVED: the VMs placed in this period and the one before on
+	 * different nodes (0 in a configuration's first period, and in a
+	 * one-shot plan: the yardsticks' packings, made anew every period
+	 * of one, are not moves) */
+	const struct ovb_bt_config *c = &b->conf[p->config];
+	bool after = b->nper >= 2 && b->per[b->nper - 2].config == p->config;
+	uint64_t moved = 0;
+	for (size_t i = b->npl; !st && after && i-- > 0 &&
+			b->pl[i].period == b->nper - 1;) {
+		size_t j = ovb_names_get(&r->prev, b->pl[i].vm);
+		moved += j != OVB_NONE && strcmp(b->pl[j].node, b->pl[i].node);
+	}
+	bool yard = !strcmp(c->method, "hindsight") ||
+		!strcmp(c->method, "clairvoyant");
+	if (!st && !c->rolling && moved && !yard)
+		st = ovb_err_at(lx->name, p->line, "period %s %llu: %llu VMs "
+			"are on other nodes than in the period before, in a "
+			"one-shot plan", c->id, (unsigned long long)p->k,
+			(unsigned long long)moved);
+	else if (!st && (c->rolling ? moved : 0) != p->moved)
+		st = ovb_err_at(lx->name, p->line, "period %s %llu: MOVED %llu "
+			"but %llu VMs are on other nodes than in the period "
+			"before%s", c->id, (unsigned long long)p->k,
+			(unsigned long long)p->moved, (unsigned long long)
+			(c->rolling ? moved : 0), c->rolling ? "" :
+			" (a one-shot plan moves nothing)");
+	ovb_names_free(&r->prev);
+	r->prev = r->vms;
+	r->vms = (struct ovb_names){ 0 };
 	ovb_names_free(&r->nodes);
 	ovb_names_free(&r->ooms);
 	r->in_period = false;
@@ -273,8 +308,169 @@ read_valid(struct rd *r, struct ovb_lex *lx)
 		return st;
 	if (!t)
 		return ovb_err(lx, "valid: T must be positive");
+	if ((st = end_test(r, lx)))
+		return st;
+	if (c->has_test) {
+		uint64_t h = c->test_end - c->test_mid,
+			cap = c->test_end + (c->test_passed ? h : 0);
+		if (t > cap)
+			return ovb_err(lx, "valid: T %s is past %llu, the held-out "
+				"test's end%s", lx->tok[2],
+				(unsigned long long)cap, c->test_passed ?
+				" plus the span it held for" : " (it failed: "
+				"a node broke or none was measured)");
+	}
 	c->valid_until = t;
 	return 0;
+}
+
+/* heldout ID MID END: after a one-shot config, before its valid and
+ * periods. */
+static int
+read_heldout(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 4, 4, "heldout ID MID END");
+	if (!st)
+		st = owner(r, lx, false);
+	if (st)
+		return st;
+	struct ovb_bt_config *c = &b->conf[b->nconf - 1];
+	if (c->rolling)
+		return ovb_err(lx, "heldout: '%s' is not one-shot (the test "
+			"is of one-shot plans)", c->id);
+	if (c->has_test || c->valid_until || (b->nper &&
+	    b->per[b->nper - 1].config == b->nconf - 1))
+		return ovb_err(lx, "heldout: after the configuration's "
+			"heldout, valid or period records");
+	uint64_t mid, end;
+	if ((st = ovb_tok_u64(lx, 2, "MID", &mid)) ||
+	    (st = ovb_tok_u64(lx, 3, "END", &end)))
+		return st;
+	if (mid >= end)
+		return ovb_err(lx, "heldout: MID %s is not before END %s",
+			lx->tok[2], lx->tok[3]);
+	if (end - mid > c->train)
+		return ovb_err(lx, "heldout: [MID, END) is longer than the "
+			"training window %llu s", (unsigned long long)c->train);
+	c->has_test = true;
+	c->test_mid = mid;
+	c->test_end = end;
+	r->in_test = true;
+	return 0;
+}
+
+/* hplace ID VM NODE, hnode ID NODE VMS SLOTS OVER STATUS: the held-out
+ * test's plan, then its replay. */
+static int
+read_hplace(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 4, 4, "hplace ID VM NODE");
+	if (!st)
+		st = owner(r, lx, false);
+	if (!st && !r->in_test)
+		st = ovb_err(lx, "hplace: not after a heldout record");
+	if (!st && r->tnodes.n)
+		st = ovb_err(lx, "hplace: after the test's hnode records");
+	if (!st)
+		st = ovb_tok_name(lx, 2, "vm name");
+	if (!st)
+		st = ovb_tok_name(lx, 3, "node name");
+	if (st)
+		return st;
+	if (ovb_names_get(&r->tvms, lx->tok[2]) != OVB_NONE)
+		return ovb_err(lx, "hplace: vm %s placed twice", lx->tok[2]);
+	struct ovb_bt_place *p = OVB_PUSH(b->tpl, b->ntpl, b->captpl);
+	p->period = b->nconf - 1;
+	p->vm = ovb_xstrdup(lx->tok[2]);
+	p->node = ovb_xstrdup(lx->tok[3]);
+	ovb_names_add(&r->tvms, p->vm, b->ntpl - 1);
+	return 0;
+}
+
+static int status_agrees(struct ovb_lex *lx, const char *what, int k,
+	uint64_t slots, uint64_t over, double O, enum ovb_bt_status got);
+
+static int
+read_hnode(struct rd *r, struct ovb_lex *lx)
+{
+	struct ovb_backtest *b = r->b;
+	int st = ovb_arity(lx, 7, 7, "hnode ID NODE VMS SLOTS OVER "
+		"held|broken|missing");
+	if (!st)
+		st = owner(r, lx, false);
+	if (!st && !r->in_test)
+		st = ovb_err(lx, "hnode: not after a heldout record");
+	if (!st)
+		st = ovb_tok_name(lx, 2, "node name");
+	struct ovb_bt_node n = { .period = b->nconf - 1,
+		.mstatus = OVB_BT_NONE };
+	if (!st)
+		st = ovb_tok_u64(lx, 3, "VMS", &n.vms);
+	if (!st)
+		st = ovb_tok_u64(lx, 4, "SLOTS", &n.slots);
+	if (!st)
+		st = ovb_tok_u64(lx, 5, "OVER", &n.over);
+	if (st)
+		return st;
+	int s = -1;
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(lx->tok[6], status_name[i]))
+			s = i;
+	if (s < 0)
+		return ovb_err(lx, "hnode: '%s' is not held, broken or "
+			"missing", lx->tok[6]);
+	n.status = (enum ovb_bt_status)s;
+	if (n.over > n.slots)
+		return ovb_err(lx, "hnode: OVER %s exceeds SLOTS %s",
+			lx->tok[5], lx->tok[4]);
+	if ((st = status_agrees(lx, "", 4, n.slots, n.over,
+	    b->conf[b->nconf - 1].O, n.status)))
+		return st;
+	uint64_t vms = 0;
+	for (size_t i = b->ntpl; i-- > 0 && b->tpl[i].period == b->nconf - 1;)
+		vms += !strcmp(b->tpl[i].node, lx->tok[2]);
+	if (!vms || vms != n.vms)
+		return ovb_err(lx, "hnode: VMS is %s but %llu hplace records "
+			"name node %s", lx->tok[3], (unsigned long long)vms,
+			lx->tok[2]);
+	if (ovb_names_get(&r->tnodes, lx->tok[2]) != OVB_NONE)
+		return ovb_err(lx, "hnode: node %s given twice", lx->tok[2]);
+	n.node = ovb_xstrdup(lx->tok[2]);
+	ovb_names_add(&r->tnodes, n.node, b->ntnode);
+	*OVB_PUSH(b->tnode, b->ntnode, b->captnode) = n;
+	return 0;
+}
+
+/* Ends the held-out test (at valid, period or summary): every hplace
+ * node has an hnode record; passed when some node was measured and none
+ * broke. */
+static int
+end_test(struct rd *r, struct ovb_lex *lx)
+{
+	if (!r->in_test)
+		return 0;
+	struct ovb_backtest *b = r->b;
+	struct ovb_bt_config *c = &b->conf[b->nconf - 1];
+	int st = 0;
+	for (size_t i = b->ntpl; !st && i-- > 0 &&
+	     b->tpl[i].period == b->nconf - 1;)
+		if (ovb_names_get(&r->tnodes, b->tpl[i].node) == OVB_NONE)
+			st = ovb_err(lx, "heldout: vm %s is placed on node %s, "
+				"which has no hnode record", b->tpl[i].vm,
+				b->tpl[i].node);
+	bool seen = false, broke = false;
+	for (size_t i = b->ntnode; i-- > 0 &&
+	     b->tnode[i].period == b->nconf - 1;) {
+		seen = seen || b->tnode[i].status != OVB_BT_MISSING;
+		broke = broke || b->tnode[i].status == OVB_BT_BROKEN;
+	}
+	c->test_passed = seen && !broke;
+	ovb_names_free(&r->tvms);
+	ovb_names_free(&r->tnodes);
+	r->in_test = false;
+	return st;
 }
 
 static int
@@ -285,6 +481,8 @@ read_period(struct rd *r, struct ovb_lex *lx)
 		"NODES MOVED");
 	if (!st)
 		st = owner(r, lx, false);
+	if (!st)
+		st = end_test(r, lx);
 	if (!st)
 		st = end_period(r, lx);
 	struct ovb_bt_period p = { .config = b->nconf - 1, .line = lx->line };
@@ -532,6 +730,8 @@ read_summary(struct rd *r, struct ovb_lex *lx)
 	if (!st)
 		st = owner(r, lx, false);
 	if (!st)
+		st = end_test(r, lx);
+	if (!st)
 		st = end_period(r, lx);
 	struct ovb_bt_summary s = { .config = b->nconf - 1 };
 	if (!st)
@@ -776,6 +976,12 @@ ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b)
 			st = read_period(&r, lx);
 		else if (!strcmp(k, "valid"))
 			st = read_valid(&r, lx);
+		else if (!strcmp(k, "heldout"))
+			st = read_heldout(&r, lx);
+		else if (!strcmp(k, "hplace"))
+			st = read_hplace(&r, lx);
+		else if (!strcmp(k, "hnode"))
+			st = read_hnode(&r, lx);
 		else if (!strcmp(k, "place"))
 			st = read_place(&r, lx);
 		else if (!strcmp(k, "node"))
@@ -790,14 +996,18 @@ ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b)
 			st = read_gap(&r, lx);
 		else
 			st = ovb_err(lx, "unknown record '%s' in an ovb-backtest "
-				"file (expected config, valid, period, place, node, "
-				"bound, oom, summary or gap)", k);
+				"file (expected config, heldout, hplace, hnode, "
+				"valid, period, place, node, bound, oom, summary or "
+				"gap)", k);
 	}
 	if (!st && r.open)
 		st = ovb_err(lx, "configuration '%s' has no summary",
 			b->conf[b->nconf - 1].id);
 	ovb_names_free(&r.ids);
 	ovb_names_free(&r.vms);
+	ovb_names_free(&r.prev);
+	ovb_names_free(&r.tvms);
+	ovb_names_free(&r.tnodes);
 	ovb_names_free(&r.nodes);
 	ovb_names_free(&r.ooms);
 	return st;
@@ -815,8 +1025,14 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		"reclaimable pool [B] "
 		"(MEM 0: memory not modeled); promise: memory placed by the "
 		"promise rule (none: the pool rule)\n"
+		"# heldout ID MID END, hplace ID VM NODE, hnode ID NODE VMS "
+		"SLOTS OVER STATUS: a one-shot plan's test: the method's plan "
+		"made on the training window's samples before MID, replayed on "
+		"[MID, END) (honest counts, cpu)\n"
 		"# valid ID T: a one-shot plan's promise holds on every node "
-		"until T [s since the epoch] by the VMs' trend forecast\n"
+		"until T [s since the epoch] by the VMs' trend forecast, and T "
+		"is at most END + (END - MID) when the held-out test held, END "
+		"when it did not\n"
 		"# period ID K START END PLACED REJECTED NODES MOVED: replayed "
 		"[START, END) [s since the epoch]; VMs placed and not; nodes "
 		"used; VMs on another node than in period K-1\n"
@@ -850,7 +1066,7 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		"method closes, (PCT/PCT-PLACED - NODES/PLACED) / "
 		"(PCT/PCT-PLACED - HINDSIGHT/HINDSIGHT-PLACED)\n",
 		f);
-	size_t ip = 0, ipl = 0, in = 0, io = 0;
+	size_t ip = 0, ipl = 0, in = 0, io = 0, itp = 0, itn = 0;
 	for (size_t c = 0; c < b->nconf; c++) {
 		const struct ovb_bt_config *cf = &b->conf[c];
 		fprintf(f, "config %s %s", cf->id, cf->method);
@@ -866,6 +1082,21 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		if (cf->promise)
 			fputs(" promise", f);
 		fputc('\n', f);
+		if (cf->has_test)
+			fprintf(f, "heldout %s %llu %llu\n", cf->id,
+				(unsigned long long)cf->test_mid,
+				(unsigned long long)cf->test_end);
+		for (; itp < b->ntpl && b->tpl[itp].period == c; itp++)
+			fprintf(f, "hplace %s %s %s\n", cf->id, b->tpl[itp].vm,
+				b->tpl[itp].node);
+		for (; itn < b->ntnode && b->tnode[itn].period == c; itn++) {
+			const struct ovb_bt_node *n = &b->tnode[itn];
+			fprintf(f, "hnode %s %s %llu %llu %llu %s\n", cf->id,
+				n->node, (unsigned long long)n->vms,
+				(unsigned long long)n->slots,
+				(unsigned long long)n->over,
+				status_name[n->status]);
+		}
 		if (cf->valid_until)
 			fprintf(f, "valid %s %llu\n", cf->id,
 				(unsigned long long)cf->valid_until);
@@ -996,9 +1227,22 @@ ovb_backtest_cat(struct ovb_backtest *to, struct ovb_backtest *from)
 		*p = from->sum[i];
 		p->config += c0;
 	}
+	for (size_t i = 0; i < from->ntpl; i++) {
+		struct ovb_bt_place *p = OVB_PUSH(to->tpl, to->ntpl,
+			to->captpl);
+		*p = from->tpl[i];
+		p->period += c0;
+	}
+	for (size_t i = 0; i < from->ntnode; i++) {
+		struct ovb_bt_node *p = OVB_PUSH(to->tnode, to->ntnode,
+			to->captnode);
+		*p = from->tnode[i];
+		p->period += c0;
+	}
 	to->every |= from->every;
 	/* the strings are to's now */
-	from->nconf = from->npl = from->nnode = from->noom = 0;
+	from->nconf = from->npl = from->nnode = from->noom = from->ntpl =
+		from->ntnode = 0;
 	ovb_backtest_free(from);
 }
 
@@ -1015,6 +1259,14 @@ ovb_backtest_free(struct ovb_backtest *b)
 	}
 	for (size_t i = 0; i < b->nnode; i++)
 		free(b->node[i].node);
+	for (size_t i = 0; i < b->ntpl; i++) {
+		free(b->tpl[i].vm);
+		free(b->tpl[i].node);
+	}
+	for (size_t i = 0; i < b->ntnode; i++)
+		free(b->tnode[i].node);
+	free(b->tpl);
+	free(b->tnode);
 	for (size_t i = 0; i < b->noom; i++) {
 		free(b->oom[i].vm);
 		free(b->oom[i].node);

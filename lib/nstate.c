@@ -492,6 +492,18 @@ ovb_nstate_broken(const struct ovb_nstate *nd, uint64_t points, int *res)
 	return false;
 }
 
+bool
+ovb_nstate_short_span(const struct ovb_nstate *nd, int r)
+{
+	const struct ovb_nres *nr = &nd->r[r];
+	if (nd->tod || !nr->nmembers || !nr->members[0].joint)
+		return false;
+	struct ovb_joint_stat st;
+	ovb_joint_judge(nr->members, nr->nmembers, NULL, nd->n->cap[r], &st);
+	return !st.ok && (!st.slots || (nr->members[0].jspan &&
+		nr->nmembers > 1 && st.slots < ovb_joint_min(st.omin)));
+}
+
 /* ---- a node judged from scratch ---- */
 
 void

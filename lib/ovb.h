@@ -1243,6 +1243,12 @@ struct ovb_bt_config {
 	uint64_t valid_until;   /* one-shot: "valid ID T", the trend forecast
 	                           keeps every node's promise until T [s];
 	                           0: not stated */
+	/* one-shot: "heldout ID MID END", the method's plan made on the
+	 * window's samples before MID, replayed on [MID, END) (its hplace
+	 * and hnode records); passed: some node measured, none broken; the
+	 * validity is then at most END + (END - MID), else END */
+	bool has_test, test_passed;
+	uint64_t test_mid, test_end;
 	uint64_t periods;
 	double mem, pool;       /* node memory and its reclaimable pool [B];
 	                           mem 0: memory not modeled (pool 0) */
@@ -1308,13 +1314,18 @@ struct ovb_backtest {
 	 * VM has a sample, full = slots, partial = missing; written back so */
 	bool every;
 	size_t nconf, capconf, nper, capper, npl, cappl, nnode, capnode,
-		nsum, capsum, noom, capoom;
+		nsum, capsum, noom, capoom, ntpl, captpl, ntnode, captnode;
 	struct ovb_bt_config *conf;
 	struct ovb_bt_period *per;
 	struct ovb_bt_place *pl;        /* grouped by period, in order */
 	struct ovb_bt_node *node;       /* likewise */
 	struct ovb_bt_summary *sum;     /* one per configuration */
 	struct ovb_bt_oom *oom;         /* grouped by period, in order */
+	/* one-shot: the held-out test's plan and replay (hplace, hnode),
+	 * grouped by configuration: .period is the configuration's index;
+	 * an hnode's memory fields are 0 and its mstatus OVB_BT_NONE */
+	struct ovb_bt_place *tpl;
+	struct ovb_bt_node *tnode;
 };
 int ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b);
 int ovb_backtest_write(FILE *f, const struct ovb_backtest *b);
@@ -2099,6 +2110,11 @@ const char *ovb_nstate_target(const struct ovb_nstate *nd,
  * first resource that does. */
 bool ovb_nstate_broken(const struct ovb_nstate *nd, uint64_t points,
 	int *res);
+/* Does node nd's rate r, judged jointly, fail for want of slots in which
+ * its capsules were seen together (spans that never meet, or fewer than
+ * --slots overlap's ceil(10 / O_min)), rather than for its load?  Then
+ * the capsule whose leaving mends it need not be the largest. */
+bool ovb_nstate_short_span(const struct ovb_nstate *nd, int r);
 /* A node's resource r judged from scratch on the capsules m[0..n) as a
  * plan states them (ovb-check and ovb-report decide by it): Eq. 1, the
  * grid, Pr(Y > C) and Eq. 3 as ovb_node_stat gives them; grid_ok: Y fits

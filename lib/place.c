@@ -2285,12 +2285,23 @@ repair(void)
 		ovb_qsort(mv, n, sizeof *mv, by_size);
 		bool moved = false;
 		/* only node b and the node moved to change: only they are
-		 * made anew */
+		 * made anew.  A node broken by its span, not its load (its
+		 * capsules seen together too few slots, --slots overlap): the
+		 * first pass moves only a capsule whose leaving mends it, so
+		 * that one move does what many would (moving the others out
+		 * one by one left the one seen too briefly alone, with a
+		 * whole node's capsules moved); then, or else, the largest
+		 * that fits elsewhere. */
+		bool span = ovb_nstate_short_span(&E->node[b], res);
+		for (int pass = span ? 0 : 1; pass < 2 && !moved; pass++)
 		for (size_t k = 0; k < n && !moved; k++) {
 			size_t i = mv[k].i;
 			E->skip = i;
 			rebuild_nodes(b, OVB_NONE);
-			struct ovb_nstate *to = best_elsewhere(i);
+			int r2;
+			struct ovb_nstate *to = pass == 0 &&
+				ovb_nstate_broken(&E->node[b], E->grid, &r2) ?
+				NULL : best_elsewhere(i);
 			E->skip = OVB_NONE;
 			size_t at = OVB_NONE;
 			if (to) {

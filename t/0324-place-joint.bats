@@ -395,3 +395,43 @@ july() {
 	grep -E '^n[0-9]+ cpu (holds|breaks) ' <<<"$output" | sort >"$T/any"
 	run -1 cmp -s <(awk '{ print $1, $5 }' "$T/oracle") <(awk '{ print $1, $5 }' "$T/any")
 }
+
+@test "--max-moves: the repair moves the capsule whose leaving mends its node (one seen too briefly to share it), not every other capsule one by one; the oracle agrees" {
+	two_nodes "$T/c"
+	mkapps "$T/a" a b c
+	mkprofile "$T/p" 0.25 a b c
+	local all cv k
+	all=$(for k in $(seq 0 99); do echo 0.1; done | paste -sd,)
+	mkseries "$T/s" a=$all b=$all c=$all
+	ovb-place -p first-fit-decreasing --mode joint --slots overlap --series "$T/s" -o "$T/p1" "$T/c" "$T/a" "$T/p"
+	[[ $(grep -c '^place [abc] c n1 ' "$T/p1") -eq 3 ]] || fail "not on one node: $(cat "$T/p1")"
+	# c stops at slot 30: n1's span is 31 slots, fewer than ceil(10 /
+	# 0.25) = 40.  Moving c mends n1 in one move; moving a then b (the
+	# same sigma, the first first) took two and left c alone on n1.
+	cv=$(for k in $(seq 0 99); do ((k <= 30)) && echo 0.1 || echo -; done | paste -sd,)
+	mkseries "$T/s2" a=$all b=$all c=$cv
+	sed 's/^app .*/& op=modify/' "$T/a" >"$T/again"
+	run -0 --separate-stderr ovb-place -p first-fit-decreasing --mode joint --slots overlap --series "$T/s2" --max-moves 5 --migrations "$T/m" -o "$T/p2" "$T/c" "$T/again" "$T/p" "$T/p1"
+	assert_equal "$stderr" ''
+	assert_equal "$(grep -v '^#' "$T/m")" "$(printf 'ovb-migrations 1\nmove c/c n1 n2')"
+	run -0 grep -c '^place [ab] c n1 ' "$T/p2"
+	assert_output 2
+	run -0 python3 "$ORACLE/place_joint.py" --slots overlap "$T/c" "$T/a" "$T/p2" "$T/s2" "$T/p"
+	assert_line agree
+	assert_line 'n1 cpu holds 0 100'
+	run -0 --separate-stderr ovb-check --series "$T/s2" "$T/c" "$T/a" "$T/p2" "$T/p"
+	# when c fits no other node (n2 of 0.3 cpu, c at 0.5), the largest
+	# that fits elsewhere leave, as before: a, then b; c stays alone
+	printf 'ovb-cluster 1\nnode n1 1 cpu 1000 B/s\nnode n2 0.3 cpu 1000 B/s\n' >"$T/c2"
+	cv=$(for k in $(seq 0 99); do echo 0.5; done | paste -sd,)
+	mkseries "$T/s3" a=$all b=$all c=$cv
+	ovb-place -p first-fit-decreasing --mode joint --slots overlap --series "$T/s3" -o "$T/p3" "$T/c2" "$T/a" "$T/p"
+	[[ $(grep -c '^place [abc] c n1 ' "$T/p3") -eq 3 ]] || fail "not on one node: $(cat "$T/p3")"
+	cv=$(for k in $(seq 0 99); do ((k <= 30)) && echo 0.5 || echo -; done | paste -sd,)
+	mkseries "$T/s4" a=$all b=$all c=$cv
+	run -0 --separate-stderr ovb-place -p first-fit-decreasing --mode joint --slots overlap --series "$T/s4" --max-moves 5 --migrations "$T/m" -o "$T/p4" "$T/c2" "$T/again" "$T/p" "$T/p3"
+	assert_equal "$stderr" ''
+	assert_equal "$(grep -v '^#' "$T/m")" "$(printf 'ovb-migrations 1\nmove a/c n1 n2\nmove b/c n1 n2')"
+	run -0 python3 "$ORACLE/place_joint.py" --slots overlap "$T/c2" "$T/a" "$T/p4" "$T/s4" "$T/p"
+	assert_line agree
+}

@@ -169,6 +169,76 @@ setup() {
 	# one-shot: the plan of period 1 in period 2, nothing moved
 	assert_line 'place c1 2 a n1'
 	assert_line --regexp '^period c1 2 1200 1800 3 0 1 0$'
+	# the reader recounts MOVED from the place records: a one-shot plan
+	# moves nothing, and a first period has no period before it
+	printf '%s\n' "$output" >"$T/bt"
+	variant moved "$T/bt" 's/^(period c1 2 1200 1800 3 0 1) 0$/\1 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(grep -n '^period c1 2 ' "$BAD" | cut -d: -f1): period c1 2: MOVED 1 but 0 VMs are on other nodes than in the period before (a one-shot plan moves nothing)"
+	variant moved1 "$T/bt" 's/^(period c1 1 [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+) 0$/\1 1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(grep -n '^period c1 1 ' "$BAD" | cut -d: -f1): period c1 1: MOVED 1 but 0 VMs are on other nodes than in the period before (a one-shot plan moves nothing)"
+	# period 2's node renamed n2: the one plan is not the same
+	variant moved2 "$T/bt" -e 's/^(place c1 2 [a-z]+) n1$/\1 n2/' -e 's/^(node c1 2) n1 /\1 n2 /'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *"period c1 2: 3 VMs are on other nodes than in the period before, in a one-shot plan"* ]] || fail "$stderr"
+	# rolling: the same renaming is 3 moves, and MOVED 0 is refused
+	sed -E 's/^(config c1 pct .*) one-shot /\1 rolling /; /^(heldout|hplace|hnode|valid) /d' "$T/bt" >"$T/roll"
+	ovb-fmt "$T/roll" >/dev/null
+	variant moved3 "$T/roll" -e 's/^(place c1 2 [a-z]+) n1$/\1 n2/' -e 's/^(node c1 2) n1 /\1 n2 /'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	[[ $stderr == *"period c1 2: MOVED 0 but 3 VMs are on other nodes than in the period before" ]] || fail "$stderr"
+}
+
+@test "one-shot: the held-out test (the method's plan on the window's first half, replayed on its second) bounds the validity; the reader and the oracle hold it" {
+	# a and b at 1 cpu in [0, 600), 3 cpu in [600, 1200): planned on the
+	# first half they share a 4-cpu node, which the second half breaks
+	{
+		echo 'ovb-series 1'
+		for v in a b; do
+			printf 'series %s cpu\ninterval 300 s\n' $v
+			printf 'sample %s\n' '0 1' '300 1' '600 3' '900 3' '1200 3' '1500 3' '1800 3' '2100 3'
+		done
+	} >"$T/s"
+	run -0 --separate-stderr ovb-backtest --start 0 --train 1200s --replay 600s --cpus 4 --tolerance 0.5 -m peak --plan one-shot "$T/s"
+	printf '%s\n' "$output" >"$T/bt"
+	assert_line 'heldout c1 600 1200'
+	assert_line 'hplace c1 a n1'
+	assert_line 'hplace c1 b n1'
+	assert_line 'hnode c1 n1 2 2 2 broken'
+	# failed: valid for nothing past the window's end (the first period's
+	# start), though the whole window's plan (a and b apart) holds
+	assert_line 'valid c1 1200'
+	assert_line 'node c1 1 n1 1 2 0 held 0 0 none 2'
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/s"
+	assert_output agree
+	# the reader: a validity past the failed test's end
+	variant late "$T/bt" 's/^valid c1 1200$/valid c1 1800/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(grep -n '^valid' "$BAD" | cut -d: -f1): valid: T 1800 is past 1200, the held-out test's end (it failed: a node broke or none was measured)"
+	# a replay the reader cannot see through (1 of 2 over at O = 0.5
+	# holds): the oracle recounts it
+	variant doctored "$T/bt" 's/^hnode c1 n1 2 2 2 broken$/hnode c1 n1 2 2 1 held/'
+	ovb-fmt "$BAD" >/dev/null
+	run -1 python3 "$ORACLE/backtest.py" "$BAD" --series "$T/s"
+	assert_output --partial 'c1 heldout hnode n1'
+	# a test that held: the validity is at most the end plus the half
+	sed -i 's/^sample \(600\|900\) 3$/sample \1 1/' "$T/s"
+	run -0 --separate-stderr ovb-backtest --start 0 --train 1200s --replay 600s --cpus 4 --tolerance 0.5 -m peak --plan one-shot "$T/s"
+	assert_line 'hnode c1 n1 2 2 0 held'
+	assert_line --regexp '^valid c1 (1200|1800)$'
+	# the records' places: heldout once, after config, before valid
+	printf '%s\n' "$output" >"$T/bt"
+	variant twice "$T/bt" 's/^(valid c1 .*)$/heldout c1 600 1200\n\1/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(grep -n '^heldout' "$BAD" | tail -1 | cut -d: -f1): heldout: after the configuration's heldout, valid or period records"
+	variant orphan "$T/bt" 's/^hnode c1 n1 2 2 0 held$/hnode c1 n2 2 2 0 held/'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(grep -n '^hnode' "$BAD" | cut -d: -f1): hnode: VMS is 2 but 0 hplace records name node n2"
+	# t/data/oneshot.backtest (the fuzz target's seed with the test's
+	# records) is what ovb-backtest makes, in canonical form
+	ovb-backtest --start 0 --train 600s --replay 600s --cpus 4 --tolerance 0.5 -m peak,pct --plan one-shot "$S" | cmp - "$DATA/oneshot.backtest"
+	ovb-fmt --canonical "$DATA/oneshot.backtest" | cmp - "$DATA/oneshot.backtest"
 }
 
 @test "rolling:M (--max-moves): VMs kept in place, at most M moves a period; the oracle agrees" {

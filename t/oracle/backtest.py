@@ -37,6 +37,10 @@ period of TABLE:
 - MOVED: VMs placed in periods K-1 and K on different nodes;
 - with --validity, for a one-shot configuration's `valid` record, how
   many broken node-periods start before it (the plan's stated validity);
+- a one-shot configuration's held-out test (heldout, hplace, hnode): its
+  plan replayed on the second half of the training window as a period's
+  nodes are, and the validity at most the window's end plus that half
+  when some node was measured and none broke, the window's end if not;
 - the summary: the sums, DENSITY = PLACED/NODES, WORST, and VS-PEAK
   against the peak configuration of the same size, O, windows and plan
   when the table has it;
@@ -142,7 +146,15 @@ def read_table(path):
                           'periods': int(t[8]), 'mem': float(t[9]),
                           'pool': float(t[10]), 'per': [], 'sum': None,
                           'promise': len(t) > 11 and t[11] == 'promise',
-                          'valid': None})
+                          'valid': None, 'heldout': None, 'hplace': {},
+                          'hnode': {}})
+        elif t[0] == 'heldout':
+            confs[-1]['heldout'] = (int(t[2]), int(t[3]))
+        elif t[0] == 'hplace':
+            confs[-1]['hplace'][t[2]] = t[3]
+        elif t[0] == 'hnode':
+            confs[-1]['hnode'][t[2]] = (int(t[3]), int(t[4]), int(t[5]),
+                                        t[6])
         elif t[0] == 'valid':
             confs[-1]['valid'] = int(t[2])
         elif t[0] == 'period':
@@ -258,6 +270,42 @@ def slack(c):
                           else 0)
 
 
+def heldout(c, vms, want):
+    """A one-shot configuration's held-out test: [MID, END) is the second
+    half of its training window (END the first period's start, MID = END
+    - TRAIN + TRAIN // 2); each hplace node replayed there with the
+    honest counts, as a period's nodes; the test passed when some node
+    was measured and none broke, and the validity is at most END + (END -
+    MID) then, END otherwise."""
+    mid, end = c['heldout']
+    tag = '%s heldout' % c['id']
+    want(tag + ' plan', c['plan'], 'one-shot')
+    if c['per']:
+        want(tag + ' END', end, c['per'][0]['start'])
+    want(tag + ' MID', mid, end - c['train'] + c['train'] // 2)
+    on = {}
+    for vm, nd in c['hplace'].items():
+        on.setdefault(nd, []).append(vm)
+    want(tag + ' nodes', sorted(c['hnode']), sorted(on))
+    seen = broke = False
+    for nd, members in on.items():
+        sers = [vms.get(vm, {}) for vm in members]
+        common = sorted({t for s in sers for t in s if mid <= t < end})
+        over = sum(1 for t in common
+                   if exceeds([s.get(t, 0.0) for s in sers], c['cpus']))
+        st = ('missing' if not common else 'held'
+              if Fraction(over, len(common)) <= Fraction(c['O'])
+              else 'broken')
+        seen = seen or st != 'missing'
+        broke = broke or st == 'broken'
+        want('%s hnode %s' % (tag, nd), c['hnode'].get(nd),
+             (len(members), len(common), over, st))
+    cap = end + (end - mid if seen and not broke else 0)
+    if c['valid'] is not None and c['valid'] > cap:
+        want(tag + ' valid at most', c['valid'], cap)
+    c['test_passed'] = seen and not broke
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--interval', type=int, default=300)
@@ -292,6 +340,8 @@ def main():
         M = c['mem']
         prev = None
         want('%s periods' % c['id'], len(c['per']), c['periods'])
+        if c['heldout'] is not None:
+            heldout(c, vms, want)
         for p in c['per']:
             tag = '%s period %d' % (c['id'], p['k'])
             if prev is not None:

@@ -12,7 +12,9 @@
  * node none of whose VMs has a sample in the period is "missing", neither
  * held nor broken; FULL, the slots in which every VM has a sample, shows
  * the nodes with a VM without samples (0).  The bound counts the same
- * slots.  The output is an ovb-backtest table
+ * slots.  A one-shot plan's validity is never past what was tested: the
+ * method's plan made on the window's first half, replayed on its second
+ * (heldout_test).  The output is an ovb-backtest table
  * (formats/backtest.md).
  *
  * Methods are rows of one table (methods[] below: the name, the node
@@ -992,6 +994,8 @@ struct cfg {
 	struct ovb_backtest bt;         /* this configuration's records */
 	size_t *prev;                   /* per VM: node index, OVB_NONE */
 	uint64_t valid;                 /* one-shot: the forecast's date */
+	bool has_test, test_passed;     /* one-shot: the held-out test */
+	uint64_t test_mid, test_end;
 	double k;                       /* calibrated: the last plan's k */
 	double placed, nodes;           /* for VS-PEAK */
 	double mem, pool;               /* node memory, its pool [B]; 0: off */
@@ -1772,6 +1776,38 @@ node_name(size_t k)
 	return ovb_xstrdup(b);
 }
 
+/* The place records of the plan node_of (period: their .period) pushed
+ * onto *pl; returns the number of nodes it names (the highest + 1). */
+static size_t
+put_places(const size_t *node_of, size_t period, struct ovb_bt_place **pl,
+	size_t *n, size_t *cap)
+{
+	size_t maxk = 0;
+	for (size_t v = 0; v < nvm; v++)
+		if (node_of[v] != OVB_NONE) {
+			struct ovb_bt_place *p = OVB_PUSH(*pl, *n, *cap);
+			p->period = period;
+			p->vm = ovb_xstrdup(vms[v].s->capsule);
+			p->node = node_name(node_of[v]);
+			if (node_of[v] + 1 > maxk)
+				maxk = node_of[v] + 1;
+		}
+	return maxk;
+}
+
+/* Node nd (the VMs on[0..n)) replayed on [a, b) against c's cpus: the
+ * slots in which one of them has a sample, those over, the status
+ * (missing samples as zero usage; missing: no slot). */
+static void
+cpu_replay(const struct cfg *c, const size_t *on, size_t n, uint64_t a,
+	uint64_t b, struct ovb_bt_node *nd)
+{
+	replay(on, n, a, b, c->cpus, &nd->slots, &nd->over, false, true);
+	nd->status = !nd->slots ? OVB_BT_MISSING :
+		ovb_bt_held(nd->over, nd->slots, c->O) ? OVB_BT_HELD :
+		OVB_BT_BROKEN;
+}
+
 /* Period k (1..) of c: [a, b) replayed through the plan node_of. */
 static void
 record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
@@ -1783,18 +1819,8 @@ record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
 	*p = (struct ovb_bt_period){ .config = 0, .k = k, .start = a,
 		.end = b, .placed = placed, .rejected = rejected,
 		.nodes = nused, .moved = moved };
-	size_t maxk = 0;
-	for (size_t v = 0; v < nvm; v++)
-		if (node_of[v] != OVB_NONE && node_of[v] + 1 > maxk)
-			maxk = node_of[v] + 1;
-	for (size_t v = 0; v < nvm; v++)
-		if (node_of[v] != OVB_NONE) {
-			struct ovb_bt_place *pl = OVB_PUSH(bt->pl, bt->npl,
-				bt->cappl);
-			pl->period = bt->nper - 1;
-			pl->vm = ovb_xstrdup(vms[v].s->capsule);
-			pl->node = node_name(node_of[v]);
-		}
+	size_t maxk = put_places(node_of, bt->nper - 1, &bt->pl, &bt->npl,
+		&bt->cappl);
 	size_t *on = ovb_xcalloc(nvm + 1, sizeof *on);
 	for (size_t nk = 0; nk < maxk; nk++) {
 		size_t n = 0;
@@ -1811,13 +1837,9 @@ record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
 		/* missing samples as zero usage; full: the slots in
 		 * which every VM has a sample (0: the node had a VM without
 		 * samples, or none in common) */
-		replay(on, n, a, b, c->cpus, &nd->slots, &nd->over, false,
-			true);
+		cpu_replay(c, on, n, a, b, nd);
 		uint64_t fover;
 		replay(on, n, a, b, c->cpus, &nd->full, &fover, false, false);
-		nd->status = !nd->slots ? OVB_BT_MISSING :
-			ovb_bt_held(nd->over, nd->slots, c->O) ? OVB_BT_HELD :
-			OVB_BT_BROKEN;
 		nd->mstatus = OVB_BT_NONE;
 		nd->mslots = nd->mover = 0;
 		if (c->mem > 0) {
@@ -2126,6 +2148,27 @@ calibrate(struct cfg *c, const struct calwin *fold, size_t nfold,
 	return 0;
 }
 
+/* calibrated's windows of a plan made on [ta, ta + W) for the horizon
+ * b: the folds held out at the end of the window, min(REPLAY, W/2) each
+ * (two when the window holds four), and the whole window (fin); made
+ * only when calibrated is run.  Returns the number of folds. */
+static size_t
+cal_windows(uint64_t ta, uint64_t W, uint64_t b, struct calwin fold[2],
+	struct calwin *fin)
+{
+	uint64_t L = opt_replay < W / 2 ? opt_replay : W / 2;
+	size_t nfold = W >= 4 * L ? 2 : 1;
+	for (size_t f = 0; opt_method[M_CAL] && f < nfold; f++) {
+		uint64_t hb = ta + W - f * L;
+		calwin_make(&fold[f], ta, hb - L, hb);
+		fold[f].ha = hb - L;
+		fold[f].hb = hb;
+	}
+	if (opt_method[M_CAL])
+		calwin_make(fin, ta, ta + W, b);
+	return nfold;
+}
+
 /* ---- the run ---- */
 
 static void profiles_free(struct prof *pr);
@@ -2190,12 +2233,97 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 		.compact = c->rolling && !c->afresh && opt_consolidate,
 		.max_moves = opt_moves, .valid_until = c->rolling ? 0 :
 		c->valid, .periods = nper, .mem = c->mem, .pool = c->pool,
-		.promise = c->promise };
+		.promise = c->promise, .has_test = c->has_test,
+		.test_passed = c->test_passed, .test_mid = c->test_mid,
+		.test_end = c->test_end };
 	/* c->bt's records are the configuration's: index 0 */
 	for (size_t i = 0; i < c->bt.nper; i++)
 		c->bt.per[i].config = 0;
 	c->bt.sum[0].config = 0;
 	ovb_backtest_cat(out, &c->bt);
+}
+
+/* One-shot: the held-out test of every configuration of cf (n of them)
+ * whose method plans on a training window.  The method's plan made on
+ * the window's first half [ta, mid) (its profiles forecast to end = ta +
+ * W, calibrated's k from folds inside that half, joint's samples that
+ * half's), cpu alone, is replayed on [mid, end) with the honest counts
+ * (a VM without a sample in a slot counting 0; a node with none at all
+ * missing); it passed when some node was measured and none broke.  The
+ * validity is then at most end + (end - mid), else end: a promise is not
+ * stated past the span a plan of the method was seen to keep one.  The
+ * records hplace and hnode go to each configuration's own. */
+static int
+heldout_test(struct cfg *cf, size_t n, uint64_t ta, uint64_t W, double O)
+{
+	uint64_t mid = ta + W / 2, end = ta + W;
+	int status = 0;
+	struct prof *hp = ovb_xcalloc(nvm + 1, sizeof *hp);
+	size_t *node_of = ovb_xcalloc(nvm + 1, sizeof *node_of);
+	size_t *on = ovb_xcalloc(nvm + 1, sizeof *on);
+	for (size_t v = 0; !status && v < nvm; v++)
+		status = profile(v, ta, mid, end, O, &hp[v]);
+	struct calwin fold[2] = { { 0 } }, fin = { 0 };
+	size_t nfold = cal_windows(ta, mid - ta, end, fold, &fin);
+	struct ovb_joint keep = train_j;
+	if (opt_method[M_JOINT]) {
+		size_t bad = 0;
+		memset(&train_j, 0, sizeof train_j);
+		if (ovb_joint_make(&train_j, &cpu_set, ta, mid, "series", &bad))
+			abort();        /* one interval */
+		train_j.overlap = true;
+	}
+	for (size_t i = 0; !status && i < n; i++) {
+		struct cfg *c = &cf[i];
+		if (!opt_method[c->m] || methods[c->m].on_period)
+			continue;
+		struct cfg t = { .m = c->m, .cpus = c->cpus, .O = c->O,
+			.train = c->train };
+		if (c->m == M_CAL && (status = calibrate(&t, fold, nfold, &fin,
+		    hp, 0)))
+			break;
+		size_t nused, placed;
+		/* cpu alone (MEM 0), as the validity is cpu's */
+		status = place(&t, hp, node_of, &nused, &placed, 0);
+		free(t.plan.buf);
+		if (status)
+			break;
+		size_t maxk = put_places(node_of, 0, &c->bt.tpl, &c->bt.ntpl,
+			&c->bt.captpl);
+		bool seen = false, broke = false;
+		for (size_t nk = 0; nk < maxk; nk++) {
+			size_t m = 0;
+			for (size_t v = 0; v < nvm; v++)
+				if (node_of[v] == nk)
+					on[m++] = v;
+			if (!m)
+				continue;
+			struct ovb_bt_node *nd = OVB_PUSH(c->bt.tnode,
+				c->bt.ntnode, c->bt.captnode);
+			*nd = (struct ovb_bt_node){ .period = 0,
+				.node = node_name(nk), .vms = m,
+				.mstatus = OVB_BT_NONE };
+			cpu_replay(c, on, m, mid, end, nd);
+			seen = seen || nd->status != OVB_BT_MISSING;
+			broke = broke || nd->status == OVB_BT_BROKEN;
+		}
+		c->has_test = true;
+		c->test_passed = seen && !broke;
+		c->test_mid = mid;
+		c->test_end = end;
+	}
+	if (opt_method[M_JOINT]) {
+		ovb_joint_free(&train_j);
+		train_j = keep;
+	}
+	for (size_t f = 0; f < 2; f++)
+		calwin_free(&fold[f]);
+	calwin_free(&fin);
+	profiles_free(hp);
+	free(hp);
+	free(node_of);
+	free(on);
+	return status;
 }
 
 /* One group of configurations: the plan kind pl (0 rolling, 1 one-shot,
@@ -2260,18 +2388,7 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 						ta, ta + W,
 						opt_O[io], &pr[v]);
 			}
-			uint64_t L = opt_replay < W / 2 ?
-				opt_replay : W / 2;
-			nfold = W >= 4 * L ? 2 : 1;
-			for (size_t f = 0; opt_method[M_CAL] &&
-			     f < nfold; f++) {
-				uint64_t hb = ta + W - f * L;
-				calwin_make(&fold[f], ta, hb - L, hb);
-				fold[f].ha = hb - L;
-				fold[f].hb = hb;
-			}
-			if (opt_method[M_CAL])
-				calwin_make(&fin, ta, ta + W, b);
+			nfold = cal_windows(ta, W, b, fold, &fin);
 			/* joint: the training window's
 			 * samples */
 			ovb_joint_free(&train_j);
@@ -2351,6 +2468,9 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 		if (progress)
 			ovb_progress("configurations", ++prog_done, prog_total);
 	}
+	if (!status && pl == 1)
+		status = heldout_test(cf, ncpus * NMETHOD, first_start - W, W,
+			opt_O[io]);
 	/* one-shot: until when does the trend forecast keep
 	 * every node's promise?  The end of the last period
 	 * forecast to hold on every node */
@@ -2392,6 +2512,14 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 		free(fc);
 		profiles_free(fp);
 		free(fp);
+	}
+	/* never past what the held-out test saw kept */
+	for (size_t i = 0; !status && pl == 1 && i < ncpus * NMETHOD; i++) {
+		struct cfg *c = &cf[i];
+		uint64_t cap = c->test_end + (c->test_passed ? c->test_end -
+			c->test_mid : 0);
+		if (c->has_test && c->valid > cap)
+			c->valid = cap;
 	}
 	for (size_t ic = 0; ic < ncpus; ic++) {
 		const struct cfg *peak = &cf[ic * NMETHOD + M_PEAK];

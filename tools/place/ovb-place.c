@@ -51,8 +51,10 @@ static const struct argp_option options[] = {
 	  "application with the same capsules is re-profiled in place), then "
 	  "repair the nodes that break Eq. 1 or Eq. 3 (--mode tod: in some "
 	  "window of the day) by moving at most M "
-	  "capsules, the largest (sigma) of a broken node first, each to the "
-	  "best node the policy finds; then place the new applications", 4 },
+	  "capsules, the largest (sigma) of a broken node first (of a node "
+	  "broken by its span, --slots overlap, first the largest whose "
+	  "leaving mends it), each to the best node the policy finds; then "
+	  "place the new applications", 4 },
 	{ "consolidate", OPT_CONSOLIDATE, NULL, 0,
 	  "With --max-moves: the moves the repair leaves empty whole nodes, "
 	  "the node of fewest capsules first, each capsule to the best node "
