@@ -555,8 +555,8 @@ status_agrees(struct ovb_lex *lx, const char *what, int k, uint64_t slots,
 	if (want == got)
 		return 0;
 	char o[32];
-	return ovb_err(lx, "node: %s%s slots, %s over at O = %s is %s, not %s",
-		what, lx->tok[k], lx->tok[k + 1], ovb_fmt_real(o, O),
+	return ovb_err(lx, "%s: %s%s slots, %s over at O = %s is %s, not %s",
+		lx->tok[0], what, lx->tok[k], lx->tok[k + 1], ovb_fmt_real(o, O),
 		status_name[want], lx->tok[k + 2]);
 }
 

@@ -355,6 +355,35 @@ def regressions():
         'bad', 2)
 
 
+def heldout():
+    """The held-out test's records broken by hand (t/data/oneshot.backtest:
+    heldout at line 13, hplace 14-16, hnode 17, valid 18; the test of c1
+    held, so its validity may reach 900)."""
+    os_ = open(os.path.join(DATA, 'oneshot.backtest'), 'rb').read()
+    # a validity past the test's end plus the span it held for
+    put('backtest', 'os-valid-past-test', os_.replace(b'valid c1 600\n',
+        b'valid c1 901\n', 1), 'bad', 18)
+    # an hnode of a node no hplace names
+    put('backtest', 'os-hnode-orphan', os_.replace(b'hnode c1 n1 3 1 0 held\n',
+        b'hnode c1 n2 3 1 0 held\n', 1), 'bad', 17)
+    # an hplace after the hnode records
+    put('backtest', 'os-hplace-late', os_.replace(b'hnode c1 n1 3 1 0 held\n',
+        b'hnode c1 n1 3 1 0 held\nhplace c1 d n1\n', 1), 'bad', 18)
+    # a node of the plan without its hnode (reported at valid)
+    put('backtest', 'os-hnode-missing', os_.replace(b'hnode c1 n1 3 1 0 held\n',
+        b'', 1), 'bad', 17)
+    # the test of a rolling plan
+    put('backtest', 'os-heldout-rolling', os_.replace(
+        b'config c1 peak 4 0.5 600 600 one-shot', b'config c1 peak 4 0.5 600 '
+        b'600 rolling', 1), 'bad', 13)
+    # a status its counts do not give, and a held-out span longer than
+    # the training window
+    put('backtest', 'os-hnode-status', os_.replace(b'hnode c1 n1 3 1 0 held\n',
+        b'hnode c1 n1 3 1 0 broken\n', 1), 'bad', 17)
+    put('backtest', 'os-heldout-long', os_.replace(b'heldout c1 300 600\n',
+        b'heldout c1 0 601\n', 1), 'bad', 13)
+
+
 def main():
     global ROOT, BIG
     if len(sys.argv) == 3 and sys.argv[1] == '--big':
@@ -371,6 +400,9 @@ def main():
     text_variants('plan', os.path.join(DATA, 'replay-small.plan'), 'rp-')
     # btm-: from ovb-backtest's series with memory (backtest-mem.series)
     text_variants('series', os.path.join(DATA, 'backtest-mem.series'), 'btm-')
+    # os-: from a one-shot backtest with its held-out test's records
+    text_variants('backtest', os.path.join(DATA, 'oneshot.backtest'), 'os-')
+    heldout()
     bitbrains(os.path.join(DATA, 'replay-bitbrains.csv'))
     perfdata()
     regressions()
