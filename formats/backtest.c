@@ -44,6 +44,17 @@ ovb_bt_status_name(enum ovb_bt_status s)
 	return status_name[s];
 }
 
+/* The status named tok (none: "none" too, memory's without memory), or
+ * -1. */
+static int
+status_of(const char *tok, bool none)
+{
+	for (int i = 0; i < (none ? 4 : 3); i++)
+		if (!strcmp(tok, status_name[i]))
+			return i;
+	return -1;
+}
+
 bool
 ovb_bt_held(uint64_t over, uint64_t slots, double O)
 {
@@ -187,20 +198,18 @@ end_period(struct rd *r, struct ovb_lex *lx)
 		size_t j = ovb_names_get(&r->prev, b->pl[i].vm);
 		moved += j != OVB_NONE && strcmp(b->pl[j].node, b->pl[i].node);
 	}
-	bool yard = !strcmp(c->method, "hindsight") ||
-		!strcmp(c->method, "clairvoyant");
-	if (!st && !c->rolling && moved && !yard)
+	uint64_t want = c->rolling ? moved : 0;
+	if (!st && want != moved && !ovb_bt_yardstick(c->method))
 		st = ovb_err_at(lx->name, p->line, "period %s %llu: %llu VMs "
 			"are on other nodes than in the period before, in a "
 			"one-shot plan", c->id, (unsigned long long)p->k,
 			(unsigned long long)moved);
-	else if (!st && (c->rolling ? moved : 0) != p->moved)
+	else if (!st && want != p->moved)
 		st = ovb_err_at(lx->name, p->line, "period %s %llu: MOVED %llu "
 			"but %llu VMs are on other nodes than in the period "
 			"before%s", c->id, (unsigned long long)p->k,
-			(unsigned long long)p->moved, (unsigned long long)
-			(c->rolling ? moved : 0), c->rolling ? "" :
-			" (a one-shot plan moves nothing)");
+			(unsigned long long)p->moved, (unsigned long long)want,
+			c->rolling ? "" : " (a one-shot plan moves nothing)");
 	ovb_names_free(&r->prev);
 	r->prev = r->vms;
 	r->vms = (struct ovb_names){ 0 };
@@ -311,8 +320,8 @@ read_valid(struct rd *r, struct ovb_lex *lx)
 	if ((st = end_test(r, lx)))
 		return st;
 	if (c->has_test) {
-		uint64_t h = c->test_end - c->test_mid,
-			cap = c->test_end + (c->test_passed ? h : 0);
+		uint64_t cap = ovb_bt_test_cap(c->test_mid, c->test_end,
+			c->test_passed);
 		if (t > cap)
 			return ovb_err(lx, "valid: T %s is past %llu, the held-out "
 				"test's end%s", lx->tok[2],
@@ -414,10 +423,7 @@ read_hnode(struct rd *r, struct ovb_lex *lx)
 		st = ovb_tok_u64(lx, 5, "OVER", &n.over);
 	if (st)
 		return st;
-	int s = -1;
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(lx->tok[6], status_name[i]))
-			s = i;
+	int s = status_of(lx->tok[6], false);
 	if (s < 0)
 		return ovb_err(lx, "hnode: '%s' is not held, broken or "
 			"missing", lx->tok[6]);
@@ -460,13 +466,11 @@ end_test(struct rd *r, struct ovb_lex *lx)
 			st = ovb_err(lx, "heldout: vm %s is placed on node %s, "
 				"which has no hnode record", b->tpl[i].vm,
 				b->tpl[i].node);
-	bool seen = false, broke = false;
-	for (size_t i = b->ntnode; i-- > 0 &&
-	     b->tnode[i].period == b->nconf - 1;) {
-		seen = seen || b->tnode[i].status != OVB_BT_MISSING;
-		broke = broke || b->tnode[i].status == OVB_BT_BROKEN;
-	}
-	c->test_passed = seen && !broke;
+	size_t first = b->ntnode;
+	while (first > 0 && b->tnode[first - 1].period == b->nconf - 1)
+		first--;
+	c->test_passed = ovb_bt_test_passed(b->tnode + first,
+		b->ntnode - first);
 	ovb_names_free(&r->tvms);
 	ovb_names_free(&r->tnodes);
 	r->in_test = false;
@@ -610,13 +614,8 @@ read_node(struct rd *r, struct ovb_lex *lx)
 		return ovb_err(lx, "node: after the period's oom records");
 	if (b->per[b->nper - 1].has_bound)
 		return ovb_err(lx, "node: after the period's bound record");
-	int s = -1, ms = -1;
-	for (int i = 0; i < 4; i++) {
-		if (i < 3 && !strcmp(lx->tok[7], status_name[i]))
-			s = i;
-		if (!strcmp(lx->tok[10], status_name[i]))
-			ms = i;
-	}
+	int s = status_of(lx->tok[7], false),
+		ms = status_of(lx->tok[10], true);
 	if (s < 0)
 		return ovb_err(lx, "node: '%s' is not held, broken or missing",
 			lx->tok[7]);
@@ -894,6 +893,24 @@ bool
 ovb_bt_yardstick(const char *method)
 {
 	return !strcmp(method, "hindsight") || !strcmp(method, "clairvoyant");
+}
+
+bool
+ovb_bt_test_passed(const struct ovb_bt_node *n, size_t k)
+{
+	bool seen = false;
+	for (size_t i = 0; i < k; i++) {
+		if (n[i].status == OVB_BT_BROKEN)
+			return false;
+		seen = seen || n[i].status != OVB_BT_MISSING;
+	}
+	return seen;
+}
+
+uint64_t
+ovb_bt_test_cap(uint64_t mid, uint64_t end, bool passed)
+{
+	return end + (passed ? end - mid : 0);
 }
 
 bool

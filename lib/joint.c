@@ -247,10 +247,17 @@ ovb_joint_judge(const struct ovb_need *m, size_t n,
 }
 
 bool
+ovb_joint_short(const struct ovb_joint_stat *st, bool span, size_t members)
+{
+	return !st->slots || (span && members >= 2 &&
+		st->slots < ovb_joint_min(st->omin));
+}
+
+bool
 ovb_joint_holds(const struct ovb_joint_stat *st, bool span, size_t members)
 {
-	return st->slots && ovb_frac_le(st->over, st->slots, st->omin) &&
-		(!span || members < 2 || st->slots >= ovb_joint_min(st->omin));
+	return !ovb_joint_short(st, span, members) &&
+		ovb_frac_le(st->over, st->slots, st->omin);
 }
 
 size_t

@@ -500,8 +500,7 @@ ovb_nstate_short_span(const struct ovb_nstate *nd, int r)
 		return false;
 	struct ovb_joint_stat st;
 	ovb_joint_judge(nr->members, nr->nmembers, NULL, nd->n->cap[r], &st);
-	return !st.ok && (!st.slots || (nr->members[0].jspan &&
-		nr->nmembers > 1 && st.slots < ovb_joint_min(st.omin)));
+	return ovb_joint_short(&st, nr->members[0].jspan, nr->nmembers);
 }
 
 /* ---- a node judged from scratch ---- */

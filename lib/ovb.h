@@ -1327,6 +1327,12 @@ struct ovb_backtest {
 	struct ovb_bt_place *tpl;
 	struct ovb_bt_node *tnode;
 };
+/* A one-shot plan's held-out test on its replayed nodes n[0..k): passed
+ * when some node was measured (not missing) and none broke. */
+bool ovb_bt_test_passed(const struct ovb_bt_node *n, size_t k);
+/* The latest validity a held-out test of [mid, end) allows: end + (end -
+ * mid) when it passed, end when not. */
+uint64_t ovb_bt_test_cap(uint64_t mid, uint64_t end, bool passed);
 int ovb_backtest_read(struct ovb_lex *lx, struct ovb_backtest *b);
 int ovb_backtest_write(FILE *f, const struct ovb_backtest *b);
 /* Appends from's records to to's (from's configurations after to's), from
@@ -2003,6 +2009,10 @@ size_t ovb_joint_min(double omin);
  * the placer's running sums. */
 struct ovb_joint_stat;
 bool ovb_joint_holds(const struct ovb_joint_stat *st, bool span,
+	size_t members);
+/* Its part of that rule that is not the load: no slot seen, or (span, two
+ * members or more) fewer than ovb_joint_min slots seen together. */
+bool ovb_joint_short(const struct ovb_joint_stat *st, bool span,
 	size_t members);
 /* Is slot k over C: the members m[0..n) and extra (NULL: none) with a
  * sample there, s their sum in doubles over c terms (added one by one);

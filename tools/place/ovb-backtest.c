@@ -1795,6 +1795,17 @@ put_places(const size_t *node_of, size_t period, struct ovb_bt_place **pl,
 	return maxk;
 }
 
+/* The VMs the plan node_of puts on node k, into on[]; how many. */
+static size_t
+on_node(const size_t *node_of, size_t k, size_t *on)
+{
+	size_t n = 0;
+	for (size_t v = 0; v < nvm; v++)
+		if (node_of[v] == k)
+			on[n++] = v;
+	return n;
+}
+
 /* Node nd (the VMs on[0..n)) replayed on [a, b) against c's cpus: the
  * slots in which one of them has a sample, those over, the status
  * (missing samples as zero usage; missing: no slot). */
@@ -1823,10 +1834,7 @@ record(struct cfg *c, uint64_t k, uint64_t a, uint64_t b,
 		&bt->cappl);
 	size_t *on = ovb_xcalloc(nvm + 1, sizeof *on);
 	for (size_t nk = 0; nk < maxk; nk++) {
-		size_t n = 0;
-		for (size_t v = 0; v < nvm; v++)
-			if (node_of[v] == nk)
-				on[n++] = v;
+		size_t n = on_node(node_of, nk, on);
 		if (!n)
 			continue;
 		struct ovb_bt_node *nd = OVB_PUSH(bt->node, bt->nnode,
@@ -2090,10 +2098,7 @@ cal_holds(double k, void *arg)
 		if (ca->status)
 			break;
 		for (size_t nk = 0; ok && nk < nvm; nk++) {
-			size_t n = 0;
-			for (size_t v = 0; v < nvm; v++)
-				if (ca->node_of[v] == nk)
-					on[n++] = v;
+			size_t n = on_node(ca->node_of, nk, on);
 			if (!n)
 				continue;
 			uint64_t slots, over;
@@ -2290,12 +2295,8 @@ heldout_test(struct cfg *cf, size_t n, uint64_t ta, uint64_t W, double O)
 			break;
 		size_t maxk = put_places(node_of, 0, &c->bt.tpl, &c->bt.ntpl,
 			&c->bt.captpl);
-		bool seen = false, broke = false;
 		for (size_t nk = 0; nk < maxk; nk++) {
-			size_t m = 0;
-			for (size_t v = 0; v < nvm; v++)
-				if (node_of[v] == nk)
-					on[m++] = v;
+			size_t m = on_node(node_of, nk, on);
 			if (!m)
 				continue;
 			struct ovb_bt_node *nd = OVB_PUSH(c->bt.tnode,
@@ -2304,11 +2305,9 @@ heldout_test(struct cfg *cf, size_t n, uint64_t ta, uint64_t W, double O)
 				.node = node_name(nk), .vms = m,
 				.mstatus = OVB_BT_NONE };
 			cpu_replay(c, on, m, mid, end, nd);
-			seen = seen || nd->status != OVB_BT_MISSING;
-			broke = broke || nd->status == OVB_BT_BROKEN;
 		}
 		c->has_test = true;
-		c->test_passed = seen && !broke;
+		c->test_passed = ovb_bt_test_passed(c->bt.tnode, c->bt.ntnode);
 		c->test_mid = mid;
 		c->test_end = end;
 	}
@@ -2516,8 +2515,8 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 	/* never past what the held-out test saw kept */
 	for (size_t i = 0; !status && pl == 1 && i < ncpus * NMETHOD; i++) {
 		struct cfg *c = &cf[i];
-		uint64_t cap = c->test_end + (c->test_passed ? c->test_end -
-			c->test_mid : 0);
+		uint64_t cap = ovb_bt_test_cap(c->test_mid, c->test_end,
+			c->test_passed);
 		if (c->has_test && c->valid > cap)
 			c->valid = cap;
 	}
