@@ -1,7 +1,8 @@
 /* backtest.c: format ovb-backtest, a backtest of placement methods (spec:
  * backtest.md).
  *
- *	config ID METHOD CPUS O TRAIN REPLAY rolling|rolling:M|compact:M|afresh|one-shot PERIODS
+ *	config ID METHOD CPUS O TRAIN REPLAY rolling|rolling:M|compact:M|
+ *	       consolidate:C|afresh|one-shot PERIODS
  *	       MEM POOL
  *	valid ID T
  *	period ID K START END PLACED REJECTED NODES MOVED
@@ -34,6 +35,46 @@
 #include <string.h>
 
 #include "impl.h"
+
+/* The plan kinds, rows: the PLAN field's name (a counted kind: the name
+ * and its M or C), and the config's flags it sets. */
+static const struct plan_kind {
+	const char *name;
+	bool counted, rolling, afresh, repair, compact;
+} plans[] = {
+	{ "rolling", false, true, false, false, false },
+	{ "rolling:", true, true, false, true, false },
+	{ "compact:", true, true, false, true, true },
+	{ "consolidate:", true, true, false, false, true },
+	{ "afresh", false, true, true, false, false },
+	{ "one-shot", false, false, false, false, false },
+};
+
+static bool
+plan_is(const struct plan_kind *k, const struct ovb_bt_config *c)
+{
+	return k->rolling == c->rolling && k->afresh == c->afresh &&
+		k->repair == c->repair && k->compact == c->compact;
+}
+
+/* Sets c's plan from the PLAN field pl; false: no such plan. */
+static bool
+plan_parse(const char *pl, struct ovb_bt_config *c)
+{
+	for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
+		const struct plan_kind *k = &plans[i];
+		size_t n = strlen(k->name);
+		if (k->counted ? strncmp(pl, k->name, n) ||
+		    !ovb_parse_u64(pl + n, &c->max_moves) : strcmp(pl, k->name))
+			continue;
+		c->rolling = k->rolling;
+		c->afresh = k->afresh;
+		c->repair = k->repair;
+		c->compact = k->compact;
+		return true;
+	}
+	return false;
+}
 
 static const char *const status_name[] = { "held", "broken", "missing",
 	"none" };
@@ -109,7 +150,7 @@ read_bound(struct rd *r, struct ovb_lex *lx)
 	if (m && (!(cf->mem > 0) || cf->repair))
 		return ovb_err(lx, "bound: MEM %s is not 0, but the memory "
 			"limits bound no %s", lx->tok[5], cf->repair ?
-			"plan repaired from the last (rolling:M, compact:M)" :
+			"plan repaired by at most M moves (rolling:M, compact:M)" :
 			"placement without memory (MEM 0)");
 	uint64_t want = c > m ? c : m;   /* CPU >= 1 when VMs are placed */
 	if (!p->placed && (c || m))
@@ -246,22 +287,9 @@ read_config(struct rd *r, struct ovb_lex *lx)
 		st = ovb_tok_u64(lx, 6, "REPLAY", &c.replay);
 	if (!st && (!c.train || !c.replay))
 		st = ovb_err(lx, "config: TRAIN and REPLAY must be positive");
-	if (!st) {
-		const char *pl = lx->tok[7];
-		if (!strcmp(pl, "rolling"))
-			c.rolling = true;
-		else if (!strncmp(pl, "rolling:", 8) &&
-		    ovb_parse_u64(pl + 8, &c.max_moves))
-			c.rolling = c.repair = true;
-		else if (!strncmp(pl, "compact:", 8) &&
-		    ovb_parse_u64(pl + 8, &c.max_moves))
-			c.rolling = c.repair = c.compact = true;
-		else if (!strcmp(pl, "afresh"))
-			c.rolling = c.afresh = true;
-		else if (strcmp(pl, "one-shot"))
-			st = ovb_err(lx, "config: '%s' is not rolling, rolling:M, "
-				"compact:M, afresh or one-shot", pl);
-	}
+	if (!st && !plan_parse(lx->tok[7], &c))
+		st = ovb_err(lx, "config: '%s' is not rolling, rolling:M, "
+			"compact:M, consolidate:C, afresh or one-shot", lx->tok[7]);
 	if (!st)
 		st = ovb_tok_u64(lx, 8, "PERIODS", &c.periods);
 	if (!st)
@@ -880,12 +908,15 @@ ovb_bt_gap(uint64_t pct, uint64_t pp, uint64_t nodes, uint64_t placed,
 char *
 ovb_bt_plan_name(const struct ovb_bt_config *c, char buf[32])
 {
-	if (c->repair)
-		snprintf(buf, 32, "%s:%llu", c->compact ? "compact" : "rolling",
-			(unsigned long long)c->max_moves);
-	else
-		snprintf(buf, 32, "%s", c->afresh ? "afresh" : c->rolling ?
-			"rolling" : "one-shot");
+	for (size_t i = 0; i < sizeof plans / sizeof *plans; i++)
+		if (plan_is(&plans[i], c)) {
+			if (plans[i].counted)
+				snprintf(buf, 32, "%s%llu", plans[i].name,
+					(unsigned long long)c->max_moves);
+			else
+				snprintf(buf, 32, "%s", plans[i].name);
+			break;
+		}
 	return buf;
 }
 
@@ -1038,6 +1069,8 @@ ovb_backtest_write(FILE *f, const struct ovb_backtest *b)
 		"node size [cpu], tolerance O, training window and replayed "
 		"period [s], rolling, rolling:M (from the last plan, at most M "
 		"moves), compact:M (the same, the moves left emptying nodes), "
+		"consolidate:C (from the last plan, moves unbounded, then at "
+		"most C moves emptying nodes), "
 		"afresh (from scratch) or one-shot; node memory and its "
 		"reclaimable pool [B] "
 		"(MEM 0: memory not modeled); promise: memory placed by the "

@@ -1210,8 +1210,8 @@ void ovb_migrations_free(struct ovb_migrations *m);
 enum ovb_bt_status { OVB_BT_HELD, OVB_BT_BROKEN, OVB_BT_MISSING,
 	OVB_BT_NONE };              /* none: memory not modeled (MEM 0) */
 const char *ovb_bt_status_name(enum ovb_bt_status s);
-/* The PLAN field of config c (rolling, rolling:M, compact:M, afresh,
- * one-shot), in buf of 32 bytes; returns buf. */
+/* The PLAN field of config c (rolling, rolling:M, compact:M,
+ * consolidate:C, afresh, one-shot), in buf of 32 bytes; returns buf. */
 struct ovb_bt_config;
 char *ovb_bt_plan_name(const struct ovb_bt_config *c, char buf[32]);
 /* Is METHOD a yardstick placed on the replayed period's own samples (the
@@ -1236,10 +1236,14 @@ struct ovb_bt_config {
 	uint64_t train, replay; /* training window, replayed period [s] */
 	bool rolling;           /* re-planned every period; else one-shot */
 	bool afresh;            /* rolling, from scratch: "afresh" */
-	bool repair;            /* rolling from the last plan: "rolling:M" */
-	bool compact;           /* with repair, the moves left empty nodes:
-	                           "compact:M" */
-	uint64_t max_moves;     /* with repair: at most M moves a period */
+	bool repair;            /* rolling from the last plan with at most M
+	                           moves a period: "rolling:M" */
+	bool compact;           /* rolling from the last plan, moves emptying
+	                           nodes: with repair, those the repair
+	                           leaves of M, "compact:M"; else, the
+	                           repair unbounded, at most C of them,
+	                           "consolidate:C" */
+	uint64_t max_moves;     /* M; consolidate:C: C */
 	uint64_t valid_until;   /* one-shot: "valid ID T", the trend forecast
 	                           keeps every node's promise until T [s];
 	                           0: not stated */
@@ -2194,6 +2198,8 @@ struct ovb_place_req {
 	uint64_t max_moves;
 	bool consolidate;                 /* --consolidate: with repair, the
 	                                     moves left empty whole nodes */
+	uint64_t cons_max;                /* --consolidate=C: of them at
+	                                     most C; 0: no bound of its own */
 	bool strict;                      /* warnings are errors (65) */
 	bool scan;                        /* every node for every capsule */
 	uint64_t valid_until;             /* --valid-until T; 0: none */

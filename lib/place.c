@@ -66,6 +66,7 @@ struct eng {
 	bool strict, scan, aggregate, repair;
 	bool consolidate;         /* --consolidate: empty nodes by the moves
 	                             left after the repair */
+	uint64_t cons_max;        /* of them at most this many; 0: no bound */
 	bool onto_used;           /* best_elsewhere: not onto an empty node */
 	bool tod;                 /* --mode tod: Eq. 1 and 3 per hour */
 	bool nsigma;              /* --mode nsigma: lib/nsigma.c's test */
@@ -2327,7 +2328,8 @@ repair(void)
 	free(given_up);
 }
 
-/* --consolidate: with the moves the repair left, empties whole nodes,
+/* --consolidate: with the moves the repair left (of them at most
+ * --consolidate=C), empties whole nodes,
  * the node of fewest capsules first (ties: the last in cluster order),
  * each capsule, the largest first, to the best node the policy finds
  * among those with capsules (never onto an empty node); a node whose
@@ -2342,8 +2344,11 @@ consolidate(void)
 	char **was = ovb_xcalloc(E->out.n + 1, sizeof *was);
 	struct mover *mv = ovb_xcalloc(E->out.n + 1, sizeof *mv);
 	E->onto_used = true;
-	while (E->moves < E->max_moves) {
+	uint64_t made = 0, cap = E->cons_max ? E->cons_max : UINT64_MAX;
+	while (E->moves < E->max_moves && made < cap) {
 		uint64_t left = E->max_moves - E->moves;
+		if (cap - made < left)
+			left = cap - made;
 		memset(count, 0, nn * sizeof *count);
 		for (size_t i = 0; i < E->out.n; i++)
 			count[node_named(E->out.p[i].node) - E->node]++;
@@ -2384,6 +2389,7 @@ consolidate(void)
 		}
 		if (k == n) {
 			E->moves += n;
+			made += n;
 			for (k = 0; k < n; k++) {
 				free(was[mv[k].i]);
 				was[mv[k].i] = NULL;
@@ -2639,6 +2645,7 @@ ovb_place_run(const struct ovb_place_req *q, struct ovb_place_res *res)
 		.mem_O = q->mem_promise && q->mem_O >= 0 ? q->mem_O : NAN,
 		.repair = q->repair, .max_moves = q->max_moves,
 		.consolidate = q->consolidate && q->repair,
+		.cons_max = q->cons_max,
 		.valid = q->valid_until, .forecast = q->forecast,
 		.rng = q->seed, .skip = OVB_NONE,
 	};

@@ -596,7 +596,7 @@ place a x n2 -"
 	assert_equal "$(awk '$1 == "place" { print $4 }' <<<"$output" |
 		tr '\n' ' ')" 'n1 n2 n3 '
 	run -64 --separate-stderr ovb-place --consolidate "$d/c" "$d/m" "$d/p0"
-	assert_equal "$stderr" 'ovb-place: --consolidate needs --max-moves M (its moves)'
+	assert_equal "$stderr" 'ovb-place: --consolidate needs its moves: --max-moves M, or --consolidate=C'
 	# a on n1 (5 cpu), b on n2 (7), c (3) and d (2) on n3: n2 and n1 empty
 	# nowhere; of n3, c fits on n1 but d then fits nowhere, so both stay
 	printf 'ovb-apps 1\napp a\ncapsule x cpu=5\napp b\ncapsule x cpu=7\napp c\ncapsule x cpu=3 node=n3\napp d\ncapsule x cpu=2 node=n3\n' \
@@ -618,4 +618,60 @@ place a x n2 -"
 	assert_equal "$(awk '$1 == "place" { print $2, $4 }' <<<"$output" |
 		tr '\n' ' ')" 'a n1 b n2 c n1 d n2 '
 	assert_equal "$(grep -c '^move' "$d/mig3")" 2
+	# --consolidate=C bounds the emptying moves: n3 needs 2, so C = 1
+	# empties nothing and C = 2 empties n3 as before, with or without
+	# --max-moves
+	run -0 --separate-stderr ovb-place --consolidate=1 \
+		--migrations "$d/mig4" "$d/c" "$d/m3" "$d/q0"
+	assert_equal "$(awk '$1 == "place" { print $4 }' <<<"$output" |
+		tr '\n' ' ')" 'n1 n2 n3 n3 '
+	assert_equal "$(grep -c '^move' "$d/mig4")" 0
+	run -0 --separate-stderr ovb-place --max-moves 9 --consolidate=1 \
+		"$d/c" "$d/m3" "$d/q0"
+	assert_equal "$(awk '$1 == "place" { print $4 }' <<<"$output" |
+		tr '\n' ' ')" 'n1 n2 n3 n3 '
+	run -0 --separate-stderr ovb-place --consolidate=2 \
+		--migrations "$d/mig5" "$d/c" "$d/m3" "$d/q0"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' <<<"$output" |
+		tr '\n' ' ')" 'a n1 b n2 c n1 d n2 '
+	cmp "$d/mig3" "$d/mig5"
+	for bad in 0 -1 x 1.5 ''; do
+		run -64 --separate-stderr ovb-place --consolidate="$bad" \
+			"$d/c" "$d/m3" "$d/q0"
+	done
+}
+
+@test "place: re-planning: --consolidate=C repairs every broken node first (its moves unbounded), where --max-moves M --consolidate leaves one broken for lack of moves" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'ovb-cluster 1\nnode n1 8 cpu 1e12 B/s\nnode n2 8 cpu 1e12 B/s\nnode n3 8 cpu 1e12 B/s\nnode n4 8 cpu 1e12 B/s\n' >"$d/c"
+	# a, b, e (2 cpu) on n1, c (1) on n2, d (1) on n3; then a, b, e grow
+	# to 6: n1 (18 cpu) needs two moves
+	printf 'ovb-apps 1\napp a\ncapsule x cpu=2 node=n1\napp b\ncapsule x cpu=2 node=n1\napp e\ncapsule x cpu=2 node=n1\napp c\ncapsule x cpu=1 node=n2\napp d\ncapsule x cpu=1 node=n3\n' >"$d/a"
+	ovb-place "$d/c" "$d/a" >"$d/p0"
+	sed -e 's/^app \(.\)$/app \1 op=modify/' -e 's/ node=n.$//' \
+		-e 's/cpu=2$/cpu=6/' "$d/a" >"$d/m"
+	# one move: n1 stays broken
+	run -0 --separate-stderr ovb-place --max-moves 1 --consolidate \
+		"$d/c" "$d/m" "$d/p0"
+	assert_equal "$stderr" 'ovb-place: warning: node n1 still breaks cpu after 1 moves (--max-moves)'
+	printf '%s\n' "$output" >"$d/p1"
+	run -1 ovb-check "$d/c" "$d/m" "$d/p1"
+	# --consolidate=1: a to n4 and b to n2 (the repair, worst fit), then
+	# n4 (one capsule, the last such node with a capsule that fits
+	# elsewhere) empties: a onto n3, the one move of C = 1
+	run -0 --separate-stderr ovb-place --consolidate=1 --migrations \
+		"$d/mig" "$d/c" "$d/m" "$d/p0"
+	assert_equal "$stderr" ''
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' <<<"$output" |
+		tr '\n' ' ')" 'a n3 b n2 e n1 c n2 d n3 '
+	assert_equal "$(grep '^move' "$d/mig" | tr '\n' ' ')" \
+		'move a/x n1 n3 move b/x n1 n2 '
+	printf '%s\n' "$output" >"$d/p2"
+	run -0 ovb-check "$d/c" "$d/m" "$d/p2"
+	# the repair alone (--max-moves 2, nothing left to consolidate) keeps
+	# n4: the consolidation's move saved it
+	run -0 --separate-stderr ovb-place --max-moves 2 --consolidate \
+		"$d/c" "$d/m" "$d/p0"
+	assert_equal "$(awk '$1 == "place" { print $2, $4 }' <<<"$output" |
+		tr '\n' ' ')" 'a n4 b n2 e n1 c n2 d n3 '
 }

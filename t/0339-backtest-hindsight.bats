@@ -150,7 +150,7 @@ gaps() {
 		fail "$stderr"
 	variant kind "$T/bt" 's/^(config c6 pct 8 0.05 1209600 604800) afresh /\1 anew /'
 	run -65 --separate-stderr ovb-fmt "$BAD"
-	[[ $stderr == *":"*": config: 'anew' is not rolling, rolling:M, compact:M, afresh or one-shot"* ]] ||
+	[[ $stderr == *":"*": config: 'anew' is not rolling, rolling:M, compact:M, consolidate:C, afresh or one-shot"* ]] ||
 		fail "$stderr"
 	run -64 --separate-stderr ovb-backtest --plan rolling,anew "$T/bb.series"
 	assert_equal "${stderr%%$'\n'*}" "ovb-backtest: --plan: 'anew' is not rolling, afresh or one-shot"
@@ -192,7 +192,39 @@ gaps() {
 	run -65 --separate-stderr ovb-fmt "$BAD"
 	[[ $stderr == *"MOVED 2 exceeds the 1 moves of compact:1"* ]] || fail "$stderr"
 	run -64 --separate-stderr ovb-backtest --consolidate "$T/bb.series"
-	assert_equal "$stderr" 'ovb-backtest: --consolidate needs --max-moves M (its moves)'
+	assert_equal "$stderr" 'ovb-backtest: --consolidate needs its moves: --max-moves M (the plan compact:M) or --consolidate=C (consolidate:C)'
+}
+
+@test "bitbrains: --consolidate=1 (consolidate:1): every broken node repaired, then one move a week to empty a node; the kept commands re-make the plans, every pct node keeps its sum, the oracle agrees" {
+	bitbrains
+	ovb-backtest --mem 0 --cpus 4 --tolerance 0.05 --train 14d --periods 4 \
+		--consolidate=1 -m peak,pct,tod,clairvoyant,hindsight --keep "$T/k" \
+		"$T/bb.series" >"$T/bt"
+	assert_equal "$(awk '$1 == "config" { print $3, $8 }' "$T/bt" |
+		tr '\n' ' ')" 'peak consolidate:1 pct consolidate:1 tod consolidate:1 hindsight consolidate:1 clairvoyant consolidate:1 '
+	run -0 cat "$T/k/c2/p2/cmd"
+	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --max-moves 18446744073709551615 --consolidate=1 cluster apps previous'
+	for d in "$T"/k/c[1-5]/p*; do
+		(cd "$d" && sh cmd >"$T/replan" 2>/dev/null)
+		cmp "$T/replan" "$d/plan"
+	done
+	# the clairvoyant, knowing each week, keeps every promise: no repair
+	# was starved of moves
+	run -0 awk '$1 == "node" && $2 == "c5" { n[$8]++ }
+		END { print n["held"] + 0, n["broken"] + 0 }' "$T/bt"
+	[[ $output == [1-9]*' 0' ]] || fail "clairvoyant held, broken: $output"
+	ovb-fmt "$T/bt"
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
+	assert_output agree
+	ovb-report -f tsv -t backtest "$T/bt" >"$T/tsv"
+	run -0 python3 "$ORACLE/backtest_report.py" table "$T/bt" "$T/tsv"
+	assert_output agree
+	# the repair's moves are not bounded by C: some week moves more
+	run -0 awk '$1 == "period" && $9 > 1' "$T/bt"
+	[[ -n $output ]] || fail "no week moved more than one VM"
+	run -64 --separate-stderr ovb-backtest --max-moves 2 --consolidate=1 "$T/bb.series"
+	assert_equal "$stderr" 'ovb-backtest: --consolidate=C is the plan consolidate:C, its repair unbounded: not with --max-moves (--max-moves M --consolidate: the plan compact:M)'
+	run -64 --separate-stderr ovb-backtest --consolidate=0 "$T/bb.series"
 }
 
 @test "bitbrains: the clairvoyant is the hindsight's test re-planned from its last plan (rolling: its kept commands, every node held; afresh: the hindsight's plans; compact:1: one move a week); it dominates no method; both oracles agree" {

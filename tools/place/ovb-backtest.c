@@ -37,7 +37,10 @@
  * (ovb-place's --max-moves: every VM stays where it was while its node
  * holds, the broken nodes are repaired by at most --max-moves moves,
  * unbounded by default, then the rest placed; a VM no node takes alone
- * leaves, op=terminate, as a fresh plan would reject it).  calibrated's samples are
+ * leaves, op=terminate, as a fresh plan would reject it); --consolidate
+ * then empties nodes, by the moves --max-moves M leaves (compact:M) or,
+ * the repair unbounded, by at most C moves (--consolidate=C,
+ * consolidate:C).  calibrated's samples are
  * lib/drift.c's (recency weights, the trend to the horizon, an inflation
  * k): k is the least on the grid whose plan, made on the training window
  * without its last week(s), keeps every node's promise on the week(s)
@@ -83,7 +86,7 @@ static double opt_tau = OVB_DAY, opt_nsigma = 3, opt_half = OVB_DAY,
 	opt_vpa_pct = 90, opt_vpa_margin = 0.15;
 static uint64_t opt_grid = 1000;
 static bool opt_repair, opt_consolidate;
-static uint64_t opt_moves;
+static uint64_t opt_moves, opt_cons;    /* --consolidate=C: C; 0: none */
 static struct ovb_drift opt_drift = { .half_life = 7 * OVB_DAY,
 	.day = OVB_DAY,
 	.trend_q = 0.9, .growth_max = 4 };
@@ -152,9 +155,12 @@ static const struct argp_option options[] = {
 	  "nodes the new profiles break are repaired by at most M moves (as "
 	  "ovb-place --max-moves M on the previous plan), then the rest is "
 	  "placed; default: moves unbounded", 0 },
-	{ "consolidate", OPT_CONSOLIDATE, NULL, 0,
-	  "with --max-moves: the moves the repair leaves empty whole nodes "
-	  "(ovb-place --consolidate; the plan compact:M)", 0 },
+	{ "consolidate", OPT_CONSOLIDATE, "C", OPTION_ARG_OPTIONAL,
+	  "rolling: after the repair, moves empty whole nodes (ovb-place "
+	  "--consolidate): with --max-moves M, those the repair leaves of M "
+	  "(the plan compact:M); --consolidate=C without --max-moves, the "
+	  "repair unbounded and then at most C moves (the plan "
+	  "consolidate:C)", 0 },
 	{ NULL, 0, NULL, 0, "Memory (when the series have mem series):", 2 },
 	{ "mem", OPT_MEM, "LIST", 0,
 	  "Node memory [GiB] of each --cpus size, in order (one value: every "
@@ -437,6 +443,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_CONSOLIDATE:
 		opt_consolidate = true;
+		if (arg)
+			opt_cons = ovb_arg_u64(st, "--consolidate", arg, 1,
+				UINT64_MAX);
 		return 0;
 	case OPT_MRULE:
 		if (strcmp(arg, "pool") && strcmp(arg, "promise"))
@@ -1241,10 +1250,15 @@ place_options(FILE *f, const struct cfg *c, bool have_prev)
 	}
 	if (c->promise)
 		fputs(" --mem-rule promise", f);
-	if (have_prev)
-		fprintf(f, " --max-moves %llu%s", (unsigned long long)(opt_repair
-			? opt_moves : UINT64_MAX), opt_consolidate ?
-			" --consolidate" : "");
+	if (have_prev) {
+		fprintf(f, " --max-moves %llu", (unsigned long long)(opt_repair
+			? opt_moves : UINT64_MAX));
+		if (opt_cons)
+			fprintf(f, " --consolidate=%llu",
+				(unsigned long long)opt_cons);
+		else if (opt_consolidate)
+			fputs(" --consolidate", f);
+	}
 }
 
 /* The engine on in with K nodes: 0 or the status; res set. */
@@ -1272,7 +1286,7 @@ engine_run(const struct cfg *c, struct period_in *in, size_t K, int policy,
 		.mode_given = methods[c->m].test != T_EQ1,
 		.repair = in->have_prev,
 		.max_moves = opt_repair ? opt_moves : UINT64_MAX,
-		.consolidate = opt_consolidate };
+		.consolidate = opt_consolidate, .cons_max = opt_cons };
 	q.forecast = ovb_profiles_forecast(&in->p);
 	bool quiet = ovb_quiet;
 	ovb_quiet = true;       /* a trial's warnings are not the answer's */
@@ -2236,7 +2250,8 @@ append(struct ovb_backtest *out, struct cfg *c, size_t id, uint64_t nper)
 		.rolling = c->rolling, .afresh = c->afresh,
 		.repair = c->rolling && !c->afresh && opt_repair,
 		.compact = c->rolling && !c->afresh && opt_consolidate,
-		.max_moves = opt_moves, .valid_until = c->rolling ? 0 :
+		.max_moves = opt_repair ? opt_moves : opt_cons,
+		.valid_until = c->rolling ? 0 :
 		c->valid, .periods = nper, .mem = c->mem, .pool = c->pool,
 		.promise = c->promise, .has_test = c->has_test,
 		.test_passed = c->test_passed, .test_mid = c->test_mid,
@@ -2684,8 +2699,15 @@ main(int argc, char **argv)
 	int first, status = 0;
 	opt_policy = ovb_place_policy("first-fit-decreasing");
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
-	if (opt_consolidate && !opt_repair) {
-		ovb_warn("--consolidate needs --max-moves M (its moves)");
+	if (opt_consolidate && !opt_repair && !opt_cons) {
+		ovb_warn("--consolidate needs its moves: --max-moves M (the "
+			"plan compact:M) or --consolidate=C (consolidate:C)");
+		return OVB_EUSAGE;
+	}
+	if (opt_repair && opt_cons) {
+		ovb_warn("--consolidate=C is the plan consolidate:C, its repair "
+			"unbounded: not with --max-moves (--max-moves M "
+			"--consolidate: the plan compact:M)");
 		return OVB_EUSAGE;
 	}
 	struct ovb_series_set all = { 0 };

@@ -55,11 +55,13 @@ static const struct argp_option options[] = {
 	  "broken by its span, --slots overlap, first the largest whose "
 	  "leaving mends it), each to the best node the policy finds; then "
 	  "place the new applications", 4 },
-	{ "consolidate", OPT_CONSOLIDATE, NULL, 0,
-	  "With --max-moves: the moves the repair leaves empty whole nodes, "
-	  "the node of fewest capsules first, each capsule to the best node "
-	  "with capsules that passes the tests; a node not emptied keeps its "
-	  "capsules", 4 },
+	{ "consolidate", OPT_CONSOLIDATE, "C", OPTION_ARG_OPTIONAL,
+	  "After the repair, moves empty whole nodes, the node of fewest "
+	  "capsules first, each capsule to the best node with capsules that "
+	  "passes the tests; a node not emptied keeps its capsules.  Its "
+	  "moves: those --max-moves leaves, and of them at most C when given "
+	  "(--consolidate=C without --max-moves: the repair's moves unbounded, "
+	  "then at most C moves emptying nodes)", 4 },
 	{ "migrations", OPT_MIGRATIONS, "FILE", 0,
 	  "Write the moves (move APP/CAPSULE FROM TO) and the capsules placed "
 	  "anew (deploy APP/CAPSULE NODE) to FILE as ovb-migrations", 4 },
@@ -147,6 +149,9 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_CONSOLIDATE:
 		Q.consolidate = true;
+		if (arg)
+			Q.cons_max = ovb_arg_u64(st, "--consolidate", arg, 1,
+				UINT64_MAX);
 		return 0;
 	case OPT_MIGRATIONS:
 		opt_migrations = arg;
@@ -247,9 +252,14 @@ main(int argc, char **argv)
 {
 	int first, status = 0, st;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
-	if (Q.consolidate && !Q.repair) {
-		ovb_warn("--consolidate needs --max-moves M (its moves)");
+	if (Q.consolidate && !Q.repair && !Q.cons_max) {
+		ovb_warn("--consolidate needs its moves: --max-moves M, or "
+			"--consolidate=C");
 		return OVB_EUSAGE;
+	}
+	if (Q.cons_max && !Q.repair) {  /* the repair unbounded */
+		Q.repair = true;
+		Q.max_moves = UINT64_MAX;
 	}
 	if (opt_joint && !ovb_cliopt_joint.series) {
 		ovb_warn("--mode joint needs its samples: --series FILE");
