@@ -1215,7 +1215,8 @@ const char *ovb_bt_status_name(enum ovb_bt_status s);
 struct ovb_bt_config;
 char *ovb_bt_plan_name(const struct ovb_bt_config *c, char buf[32]);
 /* Is METHOD a yardstick placed on the replayed period's own samples (the
- * hindsight, the clairvoyant), not a forecast: it dominates no method. */
+ * hindsight, the clairvoyant, clairvoyant-pct), not a forecast: it
+ * dominates no method. */
 bool ovb_bt_yardstick(const char *method);
 /* A node's promise: over/slots <= O exactly (slots > 0): ovb_frac_le. */
 bool ovb_bt_held(uint64_t over, uint64_t slots, double O);

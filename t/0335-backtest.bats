@@ -382,7 +382,7 @@ setup() {
 	run -64 --separate-stderr ovb-backtest -m nonesuch "$S"
 	# a typo is told every method there is, from the table
 	run -64 --separate-stderr ovb-backtest -m pct,clairvoyent "$S"
-	assert_equal "${stderr%%$'\n'*}" "ovb-backtest: --method: 'clairvoyent' is not overbook, aggregate, drift, peak, pct, nsigma, vpa, calibrated, mean, tod, hindsight, joint or clairvoyant"
+	assert_equal "${stderr%%$'\n'*}" "ovb-backtest: --method: 'clairvoyent' is not overbook, aggregate, drift, peak, pct, nsigma, vpa, calibrated, mean, tod, hindsight, joint, clairvoyant or clairvoyant-pct"
 	run -64 --separate-stderr ovb-backtest --train 3x "$S"
 	assert_equal "${stderr%%$'\n'*}" "ovb-backtest: --train: '3x' is not a whole number of seconds, minutes, hours, days or weeks (3600, 60m, 1h, 1d, 1w)"
 	run -64 --separate-stderr ovb-backtest --train 0s "$S"

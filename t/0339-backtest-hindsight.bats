@@ -195,16 +195,16 @@ gaps() {
 	assert_equal "$stderr" 'ovb-backtest: --consolidate needs its moves: --max-moves M (the plan compact:M) or --consolidate=C (consolidate:C)'
 }
 
-@test "bitbrains: --consolidate=1 (consolidate:1): every broken node repaired, then one move a week to empty a node; the kept commands re-make the plans, every pct node keeps its sum, the oracle agrees" {
+@test "bitbrains: --consolidate=1 (consolidate:1): every broken node repaired, then one move a week to empty a node; the kept commands re-make the plans, every pct node keeps its sum, the oracle agrees (clairvoyant-pct: each node within CPUS by its VMs' own percentiles of the week; a yardstick, it dominates no method)" {
 	bitbrains
 	ovb-backtest --mem 0 --cpus 4 --tolerance 0.05 --train 14d --periods 4 \
-		--consolidate=1 -m peak,pct,tod,clairvoyant,hindsight --keep "$T/k" \
+		--consolidate=1 -m peak,pct,tod,clairvoyant,hindsight,clairvoyant-pct --keep "$T/k" \
 		"$T/bb.series" >"$T/bt"
 	assert_equal "$(awk '$1 == "config" { print $3, $8 }' "$T/bt" |
-		tr '\n' ' ')" 'peak consolidate:1 pct consolidate:1 tod consolidate:1 hindsight consolidate:1 clairvoyant consolidate:1 '
+		tr '\n' ' ')" 'peak consolidate:1 pct consolidate:1 tod consolidate:1 hindsight consolidate:1 clairvoyant consolidate:1 clairvoyant-pct consolidate:1 '
 	run -0 cat "$T/k/c2/p2/cmd"
 	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --max-moves 18446744073709551615 --consolidate=1 cluster apps previous'
-	for d in "$T"/k/c[1-5]/p*; do
+	for d in "$T"/k/c[1-6]/p*; do
 		(cd "$d" && sh cmd >"$T/replan" 2>/dev/null)
 		cmp "$T/replan" "$d/plan"
 	done
@@ -225,6 +225,9 @@ gaps() {
 	run -64 --separate-stderr ovb-backtest --max-moves 2 --consolidate=1 "$T/bb.series"
 	assert_equal "$stderr" 'ovb-backtest: --consolidate=C is the plan consolidate:C, its repair unbounded: not with --max-moves (--max-moves M --consolidate: the plan compact:M)'
 	run -64 --separate-stderr ovb-backtest --consolidate=0 "$T/bb.series"
+	# clairvoyant-pct, a yardstick, is no method's rival
+	run -0 awk -F '\t' '$19 ~ /clairvoyant/' "$T/tsv"
+	assert_output ''
 }
 
 @test "bitbrains: the clairvoyant is the hindsight's test re-planned from its last plan (rolling: its kept commands, every node held; afresh: the hindsight's plans; compact:1: one move a week); it dominates no method; both oracles agree" {

@@ -110,6 +110,8 @@ def from_csv(paths, I, prefix, mem=None):
     return vms
 
 
+# placed on the replayed period's own samples, not forecasts
+YARDSTICKS = ('hindsight', 'clairvoyant', 'clairvoyant-pct')
 SERIES_I = set()     # the intervals of the series read by from_series
 
 
@@ -364,7 +366,7 @@ def main():
                 ta = p['start'] - c['train']
             tb = ta + c['train']
             # the yardsticks are profiled on the period itself
-            if c['method'] in ('hindsight', 'clairvoyant'):
+            if c['method'] in YARDSTICKS:
                 ta, tb = p['start'], p['end']
             for nd in sorted(on, key=lambda s: int(s[1:])):
                 members = on[nd]
@@ -453,13 +455,17 @@ def main():
                     bad.append('%s: %d moves > %s' % (tag, mv, c['plan']))
             else:
                 mem_plan(c, on, ta, tb, mem, a, bad, tag)
-            if c['method'] in ('peak', 'pct', 'mean') and \
+            if c['method'] in ('peak', 'pct', 'mean', 'clairvoyant-pct') and \
                     not c['plan'].startswith(('rolling:', 'compact:')):
                 for nd, members in on.items():
                     tot = Fraction(0)
                     for vm in members:
                         xs = sorted(v for t, v in vms[vm].items()
-                                    if ta <= t < ta + c['train'])
+                                    if ta <= t < tb)
+                        if not xs:
+                            bad.append('%s node %s: %s has no sample in '
+                                       '[%d, %d)' % (tag, nd, vm, ta, tb))
+                            continue
                         if c['method'] == 'peak':
                             tot += Fraction(xs[-1])
                         elif c['method'] == 'mean':

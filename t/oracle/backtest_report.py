@@ -40,6 +40,9 @@ import re
 import sys
 from fractions import Fraction
 
+# placed on the replayed period's own samples: they dominate no method
+YARDSTICKS = ('hindsight', 'clairvoyant', 'clairvoyant-pct')
+
 
 def fail(msg):
     print(msg)
@@ -106,10 +109,11 @@ def read_backtest(path):
             o = [g for g in grp if g['method'] == m]
             c['vs_' + m] = c['density'] / o[0]['density'] \
                 if o and o[0]['density'] else None
-        # the yardsticks (hindsight, clairvoyant) dominate no method
+        # the yardsticks (hindsight, clairvoyant, clairvoyant-pct)
+        # dominate no method
         c['dom'] = [g['method'] for g in grp
                     if g is not c and
-                    g['method'] not in ('hindsight', 'clairvoyant')
+                    g['method'] not in YARDSTICKS
                     and dominates(g, c, 'density')]
         # the gap closed in nodes a VM placed: (pct's - its) / (pct's -
         # hindsight's)

@@ -200,8 +200,9 @@ static const char doc[] =
 	"the VMs moved (of those placed), a one-shot plan's validity and its "
 	"broken node-periods that start before it, and the "
 	"methods of its group that dominate it (hold at least as large a "
-	"share and pack at least as densely, one strictly, the hindsight "
-	"and the clairvoyant excepted: yardsticks, not rivals; 'none': it "
+	"share and pack at least as densely, one strictly, the hindsight, "
+	"the clairvoyant and clairvoyant-pct excepted: yardsticks, not "
+	"rivals; 'none': it "
 	"is on "
 	"its group's Pareto front).  The page and --plot backtest draw the "
 	"share held against density, a point per configuration with measured "
@@ -3530,7 +3531,8 @@ table_backtest(const struct report *rep, struct ovb_table *t)
 		"records) the method saves; "
 		"dominated by: the methods of the same group that hold at least "
 		"as large a share and pack at least as densely, one strictly "
-		"(the hindsight and the clairvoyant, yardsticks, dominate no "
+		"(the hindsight, the clairvoyant and clairvoyant-pct, "
+		"yardsticks, dominate no "
 		"method).";
 	OVB_TABLE_COLS(t, bt_cols);
 	for (size_t i = 0; i < bt->nrow; i++) {
