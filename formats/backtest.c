@@ -497,8 +497,9 @@ end_test(struct rd *r, struct ovb_lex *lx)
 	size_t first = b->ntnode;
 	while (first > 0 && b->tnode[first - 1].period == b->nconf - 1)
 		first--;
-	c->test_passed = ovb_bt_test_passed(b->tnode + first,
-		b->ntnode - first);
+	/* no hnode record yet: tnode is NULL, not offset */
+	c->test_passed = b->ntnode > first && ovb_bt_test_passed(b->tnode +
+		first, b->ntnode - first);
 	ovb_names_free(&r->tvms);
 	ovb_names_free(&r->tnodes);
 	r->in_test = false;

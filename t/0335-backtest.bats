@@ -241,6 +241,17 @@ setup() {
 	ovb-fmt --canonical "$DATA/oneshot.backtest" | cmp - "$DATA/oneshot.backtest"
 }
 
+@test "consolidate:C and the three yardsticks: t/data/consolidate.backtest (a fuzz seed) is what ovb-backtest makes, canonical, and the oracle agrees" {
+	ovb-backtest --start 0 --train 600s --replay 600s --cpus 4 --tolerance 0.5 --consolidate=1 -m peak,pct,hindsight,clairvoyant,clairvoyant-pct "$S" | cmp - "$DATA/consolidate.backtest"
+	ovb-fmt --canonical "$DATA/consolidate.backtest" | cmp - "$DATA/consolidate.backtest"
+	run -0 python3 "$ORACLE/backtest.py" "$DATA/consolidate.backtest" --series "$S"
+	assert_output agree
+	# a counted plan kind needs its count
+	variant nocount "$DATA/consolidate.backtest" 's/ consolidate:1 / consolidate: /'
+	run -65 --separate-stderr ovb-fmt "$BAD"
+	assert_equal "$stderr" "ovb-fmt: $BAD:$(line_of '^config c1' "$BAD"): config: 'consolidate:' is not rolling, rolling:M, compact:M, consolidate:C, afresh or one-shot"
+}
+
 @test "rolling:M (--max-moves): VMs kept in place, at most M moves a period; the oracle agrees" {
 	run -0 ovb-backtest "${SMALL[@]}" --max-moves 0 "$S"
 	printf '%s\n' "$output" >"$T/bt"
