@@ -25,6 +25,21 @@ bitbrains() {
 		"$BB"/2013-8/*.csv.gz
 }
 
+# replans DIR...: each kept period's cmd, run in its directory, makes its
+# plan again, byte for byte
+replans() {
+	local d
+	for d in "$@"; do
+		(cd "$d" && sh cmd >"$T/replan" 2>/dev/null)
+		cmp "$T/replan" "$d/plan"
+	done
+}
+
+# plans BT: "METHOD PLAN " of each configuration, in order
+plans() {
+	awk '$1 == "config" { print $3, $8 }' "$1" | tr '\n' ' '
+}
+
 # gaps BT: "ID CLOSED" of each configuration whose group (node size, O,
 # windows, plan) has pct and hindsight with pct on more nodes a VM placed,
 # computed from the summaries and config records alone
@@ -89,10 +104,7 @@ gaps() {
 	# tod: re-planned from the last plan, as the others (its repair
 	# judges a node per window)
 	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode tod --max-moves 18446744073709551615 cluster apps profiles previous'
-	for d in "$T"/k/c*/p*; do
-		(cd "$d" && sh cmd >"$T/replan")
-		cmp "$T/replan" "$d/plan"
-	done
+	replans "$T"/k/c*/p*
 	# the kept tod profiles carry windows
 	run -0 grep -c '^window ' "$T/k/c1/p1/profiles"
 	[[ $output -gt 0 ]]
@@ -161,14 +173,10 @@ gaps() {
 	ovb-backtest --mem 0 --cpus 4 --tolerance 0.05 --train 14d --periods 4 \
 		--max-moves 1 --consolidate -m peak,pct,tod,hindsight --keep "$T/k" \
 		"$T/bb.series" >"$T/bt"
-	assert_equal "$(awk '$1 == "config" { print $3, $8 }' "$T/bt" |
-		tr '\n' ' ')" 'peak compact:1 pct compact:1 tod compact:1 hindsight compact:1 '
+	assert_equal "$(plans "$T/bt")" 'peak compact:1 pct compact:1 tod compact:1 hindsight compact:1 '
 	run -0 cat "$T/k/c2/p2/cmd"
 	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --max-moves 1 --consolidate cluster apps previous'
-	for d in "$T"/k/c[1-3]/p*; do
-		(cd "$d" && sh cmd >"$T/replan" 2>/dev/null)
-		cmp "$T/replan" "$d/plan"
-	done
+	replans "$T"/k/c[1-3]/p*
 	[[ -z $(awk '$1 == "config" { m[$2] = $3 }
 		$1 == "period" && m[$2] != "hindsight" && $9 > 1' "$T/bt") ]] ||
 		fail "more than one move"
@@ -200,14 +208,10 @@ gaps() {
 	ovb-backtest --mem 0 --cpus 4 --tolerance 0.05 --train 14d --periods 4 \
 		--consolidate=1 -m peak,pct,tod,clairvoyant,hindsight,clairvoyant-pct --keep "$T/k" \
 		"$T/bb.series" >"$T/bt"
-	assert_equal "$(awk '$1 == "config" { print $3, $8 }' "$T/bt" |
-		tr '\n' ' ')" 'peak consolidate:1 pct consolidate:1 tod consolidate:1 hindsight consolidate:1 clairvoyant consolidate:1 clairvoyant-pct consolidate:1 '
+	assert_equal "$(plans "$T/bt")" 'peak consolidate:1 pct consolidate:1 tod consolidate:1 hindsight consolidate:1 clairvoyant consolidate:1 clairvoyant-pct consolidate:1 '
 	run -0 cat "$T/k/c2/p2/cmd"
 	assert_output 'ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --max-moves 18446744073709551615 --consolidate=1 cluster apps previous'
-	for d in "$T"/k/c[1-6]/p*; do
-		(cd "$d" && sh cmd >"$T/replan" 2>/dev/null)
-		cmp "$T/replan" "$d/plan"
-	done
+	replans "$T"/k/c[1-6]/p*
 	# the clairvoyant, knowing each week, keeps every promise: no repair
 	# was starved of moves
 	run -0 awk '$1 == "node" && $2 == "c5" { n[$8]++ }
@@ -240,10 +244,7 @@ gaps() {
 	# rolling: the period's samples, from the last plan
 	run -0 cat "$T/k/c4/p2/cmd"
 	assert_output --regexp '^ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode joint --series series --from [0-9]+ --to [0-9]+ --max-moves 18446744073709551615 cluster apps profiles previous$'
-	for d in "$T"/k/c[48]/p*; do
-		(cd "$d" && sh cmd >"$T/replan")
-		cmp "$T/replan" "$d/plan"
-	done
+	replans "$T"/k/c[48]/p*
 	# its first plan is the hindsight's; afresh it is the hindsight
 	cmp "$T/k/c3/p1/plan" "$T/k/c4/p1/plan"
 	for p in 1 2 3; do
@@ -398,10 +399,7 @@ gaps() {
 	assert_output $'aggregate promise\npct promise\nnsigma \nhindsight promise'
 	run -0 cat "$T/k/c1/p2/cmd"
 	assert_output --regexp '^ovb-place --policy first-fit-decreasing --seed 1 --grid 1000 --mode aggregate --mem-rule promise --max-moves [0-9]+ cluster apps profiles previous$'
-	for d in "$T"/k/c*/p*; do
-		(cd "$d" && sh cmd >"$T/replan")
-		cmp "$T/replan" "$d/plan"
-	done
+	replans "$T"/k/c*/p*
 	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bm.series"
 	assert_output agree
 	# pool, the default: no field, and the limits bound the nodes
