@@ -35,6 +35,16 @@ replans() {
 	done
 }
 
+# oracles BT: both oracles agree with BT (the replay from $T/bb.series
+# and ovb-report's table of it, written to $T/tsv)
+oracles() {
+	run -0 python3 "$ORACLE/backtest.py" "$1" --series "$T/bb.series"
+	assert_output agree
+	ovb-report -f tsv -t backtest "$1" >"$T/tsv"
+	run -0 python3 "$ORACLE/backtest_report.py" table "$1" "$T/tsv"
+	assert_output agree
+}
+
 # plans BT: "METHOD PLAN " of each configuration, in order
 plans() {
 	awk '$1 == "config" { print $3, $8 }' "$1" | tr '\n' ' '
@@ -146,11 +156,7 @@ gaps() {
 	# the gap of each plan kind against its own pct and hindsight
 	diff <(gaps "$T/bt") <(awk '$1 == "gap" { printf "%s %.12g\n", $2, $3 }' \
 		"$T/bt")
-	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
-	assert_output agree
-	ovb-report -f tsv -t backtest "$T/bt" >"$T/tsv"
-	run -0 python3 "$ORACLE/backtest_report.py" table "$T/bt" "$T/tsv"
-	assert_output agree
+	oracles "$T/bt"
 	run -0 ovb-report "$T/bt"
 	assert_line --regexp '^c6 +pct +afresh +8 cpu '
 	# the record reads back and is written as read; a valid record is a
@@ -181,11 +187,7 @@ gaps() {
 		$1 == "period" && m[$2] != "hindsight" && $9 > 1' "$T/bt") ]] ||
 		fail "more than one move"
 	ovb-fmt "$T/bt"
-	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
-	assert_output agree
-	ovb-report -f tsv -t backtest "$T/bt" >"$T/tsv"
-	run -0 python3 "$ORACLE/backtest_report.py" table "$T/bt" "$T/tsv"
-	assert_output agree
+	oracles "$T/bt"
 	# the hindsight is re-packed every period whatever the plan: its
 	# moves are not bounded by M (the reader refused its own table before)
 	ovb-backtest --mem 0 --cpus 4 --tolerance 0.05 --train 14d --periods 4 \
@@ -218,11 +220,7 @@ gaps() {
 		END { print n["held"] + 0, n["broken"] + 0 }' "$T/bt"
 	[[ $output == [1-9]*' 0' ]] || fail "clairvoyant held, broken: $output"
 	ovb-fmt "$T/bt"
-	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
-	assert_output agree
-	ovb-report -f tsv -t backtest "$T/bt" >"$T/tsv"
-	run -0 python3 "$ORACLE/backtest_report.py" table "$T/bt" "$T/tsv"
-	assert_output agree
+	oracles "$T/bt"
 	# the repair's moves are not bounded by C: some week moves more
 	run -0 awk '$1 == "period" && $9 > 1' "$T/bt"
 	[[ -n $output ]] || fail "no week moved more than one VM"
@@ -260,11 +258,7 @@ gaps() {
 	mc=$(awk '$1 == "summary" && $2 == "c4" { print $11 }' "$T/bt")
 	mh=$(awk '$1 == "summary" && $2 == "c3" { print $11 }' "$T/bt")
 	(( mc < mh )) || fail "the clairvoyant moved $mc, the hindsight $mh"
-	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/bb.series"
-	assert_output agree
-	ovb-report -f tsv -t backtest "$T/bt" >"$T/tsv"
-	run -0 python3 "$ORACLE/backtest_report.py" table "$T/bt" "$T/tsv"
-	assert_output agree
+	oracles "$T/bt"
 	# afresh, the clairvoyant (the hindsight) holds every node and packs
 	# denser than pct, yet pct is not dominated: a yardstick, no rival
 	run -0 awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++)
