@@ -134,14 +134,21 @@ fixtures() {
 # is_charges [DATA]: the burner's (pid:$pid) busy time in
 # $BATS_TEST_TMPDIR/t.onoff is the sum of its sched_stat_runtime charges in
 # DATA (default t.data), to the ns, as the independent decoder reads them
-# (t/oracle/charges.py; issue 30)
+# (t/oracle/charges.py; issue 30).  A trace that disagrees is kept, with
+# its ovb-onoff output and the burner's pid, in $OVB_BUILD/failed/ (rare
+# under load: once in the CI runs of the stop after issue 27's held-out
+# test, by 1.2 ms of 583 ms; the next one can be read)
 is_charges() {
-	local dir=$BATS_TEST_TMPDIR got want
+	local dir=$BATS_TEST_TMPDIR got want keep
 	got=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { printf "%d", s }' "$dir/t.onoff")
 	want=$(python3 "$BATS_TEST_DIRNAME/oracle/charges.py" "${1:-$dir/t.data}" "burn=pid:$pid" |
 		awk '$1 == "burn" { print $2 }')
-	[[ -n $want && $got == "$want" ]] ||
-		fail "busy $got ns, the charges $want ns"
+	if ! [[ -n $want && $got == "$want" ]]; then
+		keep=${OVB_BUILD:-$BATS_TEST_DIRNAME/../build}/failed/is_charges.$(date +%s).$$
+		mkdir -p "$keep" && cp "${1:-$dir/t.data}" "$dir/t.onoff" "$keep/" &&
+			echo "$pid" >"$keep/pid"
+		fail "busy $got ns, the charges $want ns (the trace kept in $keep)"
+	fi
 }
 
 burn_check() {
