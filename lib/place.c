@@ -2344,11 +2344,11 @@ consolidate(void)
 	char **was = ovb_xcalloc(E->out.n + 1, sizeof *was);
 	struct mover *mv = ovb_xcalloc(E->out.n + 1, sizeof *mv);
 	E->onto_used = true;
-	uint64_t made = 0, cap = E->cons_max ? E->cons_max : UINT64_MAX;
-	while (E->moves < E->max_moves && made < cap) {
-		uint64_t left = E->max_moves - E->moves;
-		if (cap - made < left)
-			left = cap - made;
+	/* the moves it may make: what the repair left, at most cons_max */
+	uint64_t stop = E->cons_max && E->cons_max < E->max_moves - E->moves ?
+		E->moves + E->cons_max : E->max_moves;
+	while (E->moves < stop) {
+		uint64_t left = stop - E->moves;
 		memset(count, 0, nn * sizeof *count);
 		for (size_t i = 0; i < E->out.n; i++)
 			count[node_named(E->out.p[i].node) - E->node]++;
@@ -2389,7 +2389,6 @@ consolidate(void)
 		}
 		if (k == n) {
 			E->moves += n;
-			made += n;
 			for (k = 0; k < n; k++) {
 				free(was[mv[k].i]);
 				was[mv[k].i] = NULL;

@@ -252,14 +252,14 @@ main(int argc, char **argv)
 {
 	int first, status = 0, st;
 	argp_parse(&argp, argc, argv, 0, &first, NULL);
-	if (Q.consolidate && !Q.repair && !Q.cons_max) {
-		ovb_warn("--consolidate needs its moves: --max-moves M, or "
-			"--consolidate=C");
-		return OVB_EUSAGE;
-	}
 	if (Q.cons_max && !Q.repair) {  /* the repair unbounded */
 		Q.repair = true;
 		Q.max_moves = UINT64_MAX;
+	}
+	if (Q.consolidate && !Q.repair) {
+		ovb_warn("--consolidate needs its moves: --max-moves M, or "
+			"--consolidate=C");
+		return OVB_EUSAGE;
 	}
 	if (opt_joint && !ovb_cliopt_joint.series) {
 		ovb_warn("--mode joint needs its samples: --series FILE");
