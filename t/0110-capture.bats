@@ -203,21 +203,27 @@ stop_after() {
 @test "capture: live: events perf lost are said, with the --mmap-pages to pass" {
 	require_tracing
 	mkdir "$BATS_TEST_TMPDIR/out" && cd "$BATS_TEST_TMPDIR/out"
-	run -0 --separate-stderr ovb-capture -q --mmap-pages 1 -o t.data -- \
-		python3 "$BATS_TEST_DIRNAME/live/burn.py" 1 4 0.2:0.2
-	# perf's own count: the per-event LOST_SAMPLES of perf report --stats
-	local perf_lost
-	perf_lost=$(perf report --stats -i t.data 2>/dev/null |
-		awk '/ stats:$/ && !/^Aggregated/ { ev = 1 }
-			ev && $1 == "LOST_SAMPLES" { s += $3 }
-			END { print s + 0 }')
-	echo "# perf report --stats: $perf_lost lost; ovb-capture: $stderr" >&3
-	if ((perf_lost == 0)); then
-		[[ $stderr != *"perf lost"* ]]
-		skip "perf lost nothing with -m 1 this time"
-	fi
-	[[ $stderr == *"perf lost $perf_lost of "* ]]
-	[[ $stderr == *"--mmap-pages=4 (now 1 pages per CPU)"* ]]
+	local perf_lost try
+	# until perf loses some (up to 10 recordings; 8 burners switching
+	# every 20 us into one page per CPU lost some in 5 of 6 here)
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		run -0 --separate-stderr ovb-capture -q --mmap-pages 1 -o t.data -- \
+			python3 "$BATS_TEST_DIRNAME/live/burn.py" 1 8 0.02:0.02
+		# perf's own count: the per-event LOST_SAMPLES of perf report --stats
+		perf_lost=$(perf report --stats -i t.data 2>/dev/null |
+			awk '/ stats:$/ && !/^Aggregated/ { ev = 1 }
+				ev && $1 == "LOST_SAMPLES" { s += $3 }
+				END { print s + 0 }')
+		echo "# perf report --stats: $perf_lost lost; ovb-capture: $stderr" >&3
+		if ((perf_lost == 0)); then
+			[[ $stderr != *"perf lost"* ]]
+			continue
+		fi
+		[[ $stderr == *"perf lost $perf_lost of "* ]]
+		[[ $stderr == *"--mmap-pages=4 (now 1 pages per CPU)"* ]]
+		return 0
+	done
+	fail "perf lost nothing with -m 1 in 10 recordings: the case is not checked"
 }
 
 @test "capture: the default buffer is large (perf drops the charges made while the kernel wakes it), --mmap-pages overrides it" {

@@ -167,6 +167,15 @@ demo_profile() {
 	ovb-profile -q -O 0.01 -t 1 "$d/f.usage" "$d/f.curve" -o "$d/f.profile"
 }
 
+# keep_tmpdir WHY: a copy of the test's $BATS_TEST_TMPDIR (its trace,
+# ovb-onoff's output and words, the burner's figures) kept in
+# $OVB_BUILD/failed/WHY.TIME.PID for reading after a rare live failure;
+# prints where.
+keep_tmpdir() {
+	local keep=${OVB_BUILD:-$BATS_TEST_DIRNAME/../build}/failed/$1.$(date +%s).$$
+	mkdir -p "${keep%/*}" && cp -r "$BATS_TEST_TMPDIR" "$keep" && echo "$keep"
+}
+
 # bound_holds STDERR CAPSULE KERNEL_NS: the bound `ovb-onoff -v` stated
 # for CAPSULE in STDERR ("busy B cpu-s, uncertain by at most U cpu-s ...;
 # and low by at most S cpu-s more ...") holds the kernel's figure K (issue
@@ -174,14 +183,14 @@ demo_profile() {
 # that more), with 4 us: 2 for the 6 decimals printed, 2 for wait4's
 # figures (ru_utime + ru_stime, each in whole us).  Fails when -v stated
 # none.  (t/0121 checks the fixtures' cpuacct, whose window is not the
-# trace's span.)
+# trace's span.)  A recording beyond the bound is kept (keep_tmpdir).
 bound_holds() {
 	local b u s
 	read -r b u s < <(sed -nE "s/^ovb-onoff: .*: capsule $2: busy ([0-9.]+) cpu-s, uncertain by at most ([0-9.]+) cpu-s(.*low by at most ([0-9.]+) cpu-s more)?.*/\1 \2 \4/p" <<<"$1")
 	[[ -n $u ]] || fail "ovb-onoff -v stated no bound for $2: $1"
 	echo "# bound: busy $b cpu-s, uncertain by $u, low by ${s:-0} more; kernel $(awk -v k="$3" 'BEGIN { printf "%.6f", k / 1e9 }') cpu-s" >&3
 	python3 -c "import sys; b,u,s,k=$b,$u,${s:-0},$3/1e9; sys.exit(0 if b-u-4e-6 <= k <= b+u+s+4e-6 else 1)" ||
-		fail "capsule $2: busy $b cpu-s, kernel $3 ns: beyond the stated bound (uncertain $u, low ${s:-0} more)"
+		fail "capsule $2: busy $b cpu-s, kernel $3 ns: beyond the stated bound (uncertain $u, low ${s:-0} more; kept in $(keep_tmpdir bound_holds))"
 }
 
 # bitbrains_months DIR OUT: the Bitbrains sample's July, August and

@@ -11,7 +11,12 @@ worker i is pinned to the (i mod k)-th CPU of the list.  The coordinator
 waits for its workers, and this script waits for the coordinator with
 wait4(2), whose resource usage is the kernel's accounting of the
 coordinator and the workers it reaped, exit paths included (user + system
-time, microseconds).  It prints
+time, microseconds).  A child's rusage is read when its parent reaps it,
+and a parent woken by the child's exit may reap it before the child's
+last run ends on another CPU: the kernel's figure would then miss what
+that run is charged after the read (a few us; once 6 us in t/0120).  So
+every parent waits for its child with WNOWAIT, leaves it REAP_DELAY s to
+leave its CPU, and only then reaps it.  It prints
 
     pid COORDINATOR_PID
     cpu_ns TOTAL_NS
@@ -20,6 +25,15 @@ Usage: burn.py [SECONDS [N [ON:OFF [CPUS]]]]"""
 import os
 import sys
 import time
+
+REAP_DELAY = 0.05   # s: far beyond what CFS keeps a runnable task waiting
+
+
+def reap(pid, rusage=False):
+    """Reap child pid once it has surely left its CPU; its rusage."""
+    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+    time.sleep(REAP_DELAY)
+    return os.wait4(pid, 0)[2] if rusage else os.waitpid(pid, 0)
 
 
 def spin(seconds):
@@ -60,9 +74,9 @@ def main():
             kids.append(pid)
             time.sleep(seconds / 3)
         for pid in kids:
-            os.waitpid(pid, 0)
+            reap(pid)
         os._exit(0)
-    _, _, ru = os.wait4(coord, 0)
+    ru = reap(coord, True)
     total = round((ru.ru_utime + ru.ru_stime) * 1e6) * 1000
     print("pid", coord)
     print("cpu_ns", total)
