@@ -841,19 +841,28 @@ static const struct mrow {
 	                           hindsight, the clairvoyant): planned every
 	                           period, no validity */
 } methods[] = {
-	[M_OVERBOOK] = { "overbook", T_EQ1, sz_eq1, nd_plain, u_plain, ms_req },
-	[M_AGG] = { "aggregate", T_AGG, sz_pct, nd_plain, u_plain, ms_req },
-	[M_DRIFT] = { "drift", T_AGG, sz_drift, nd_drift, u_drift, ms_req },
-	[M_PEAK] = { "peak", T_SUM, sz_peak, NULL, NULL, ms_peak },
-	[M_PCT] = { "pct", T_SUM, sz_pct, NULL, NULL, ms_req },
-	[M_NSIGMA] = { "nsigma", T_NSIGMA, sz_nsigma, nd_plain, u_plain, ms_req },
-	[M_VPA] = { "vpa", T_SUM, sz_vpa, NULL, NULL, ms_vpa },
-	[M_CAL] = { "calibrated", T_AGG, sz_cal, nd_cal, u_cal, ms_req },
-	[M_MEAN] = { "mean", T_SUM, sz_mean, NULL, NULL, ms_mean },
-	[M_TOD] = { "tod", T_TOD, sz_eq1, nd_plain, u_tod, ms_req },
+	[M_OVERBOOK] = { "overbook", T_EQ1, sz_eq1, nd_plain, u_plain, ms_req,
+		false, false },
+	[M_AGG] = { "aggregate", T_AGG, sz_pct, nd_plain, u_plain, ms_req,
+		false, false },
+	[M_DRIFT] = { "drift", T_AGG, sz_drift, nd_drift, u_drift, ms_req,
+		false, false },
+	[M_PEAK] = { "peak", T_SUM, sz_peak, NULL, NULL, ms_peak,
+		false, false },
+	[M_PCT] = { "pct", T_SUM, sz_pct, NULL, NULL, ms_req, false, false },
+	[M_NSIGMA] = { "nsigma", T_NSIGMA, sz_nsigma, nd_plain, u_plain, ms_req,
+		false, false },
+	[M_VPA] = { "vpa", T_SUM, sz_vpa, NULL, NULL, ms_vpa, false, false },
+	[M_CAL] = { "calibrated", T_AGG, sz_cal, nd_cal, u_cal, ms_req,
+		false, false },
+	[M_MEAN] = { "mean", T_SUM, sz_mean, NULL, NULL, ms_mean,
+		false, false },
+	[M_TOD] = { "tod", T_TOD, sz_eq1, nd_plain, u_tod, ms_req,
+		false, false },
 	[M_HIND] = { "hindsight", T_JOINT, sz_pct, nd_plain, u_plain, ms_req,
 		.afresh = true, .on_period = true },
-	[M_JOINT] = { "joint", T_JOINT, sz_pct, nd_plain, u_plain, ms_req },
+	[M_JOINT] = { "joint", T_JOINT, sz_pct, nd_plain, u_plain, ms_req,
+		false, false },
 	[M_SEER] = { "clairvoyant", T_JOINT, sz_pct, nd_plain, u_plain, ms_req,
 		.on_period = true },
 	[M_SEERPCT] = { "clairvoyant-pct", T_SUM, sz_pct, NULL, NULL, ms_req,
@@ -2555,11 +2564,12 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 			c->bt.sum[0].vs_peak = pd > 0 ? d / pd : 0;
 		}
 		/* the gap closed: pct's nodes to the hindsight's */
+		/* (after a failure the summaries may not exist) */
+		bool gap = !status && opt_method[M_PCT] && opt_method[M_HIND];
 		const struct ovb_bt_summary *sp =
-			&cf[ic * NMETHOD + M_PCT].bt.sum[0],
-			*sh = &cf[ic * NMETHOD + M_HIND].bt.sum[0];
-		bool gap = !status && opt_method[M_PCT] &&
-			opt_method[M_HIND] && sp->placed && sh->placed &&
+			gap ? cf[ic * NMETHOD + M_PCT].bt.sum : NULL,
+			*sh = gap ? cf[ic * NMETHOD + M_HIND].bt.sum : NULL;
+		gap = gap && sp->placed && sh->placed &&
 			ovb_bt_has_gap(sp->nodes, sp->placed, sh->nodes,
 			sh->placed);
 		/* copies: append() moves the summaries */
