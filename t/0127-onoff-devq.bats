@@ -22,9 +22,13 @@ load test_helper
 	ip netns add "ovbt$$" 2>/dev/null || skip "cannot create a network namespace"
 	ip netns del "ovbt$$"
 	# the caller holds /tmp/ovb-perf.lock (this file is serial)
-	run -0 env OVB_PERF_LOCKED=1 "$BATS_TEST_DIRNAME/../bench/devq-stress.sh" \
+	# every line shown and the traces kept when it fails (once in a CI
+	# run, exit 1 with neither)
+	run env OVB_PERF_LOCKED=1 "$BATS_TEST_DIRNAME/../bench/devq-stress.sh" \
 		-n 3 -k "$BATS_TEST_TMPDIR/traces" tcp sendfile
 	local l
 	for l in "${lines[@]}"; do echo "# $l" >&3; done
+	[[ $status == 0 ]] ||
+		fail "devq-stress.sh: status $status (kept in $(keep_tmpdir devq))"
 	assert_line '# 6 of 6 runs passed'
 }
