@@ -203,23 +203,19 @@ stop_after() {
 @test "capture: live: events perf lost are said, with the --mmap-pages to pass" {
 	require_tracing
 	mkdir "$BATS_TEST_TMPDIR/out" && cd "$BATS_TEST_TMPDIR/out"
-	local perf_lost try
+	local lost try
 	# until perf loses some (up to 10 recordings; 8 burners switching
 	# every 20 us into one page per CPU lost some in 5 of 6 here)
 	for try in 1 2 3 4 5 6 7 8 9 10; do
 		run -0 --separate-stderr ovb-capture -q --mmap-pages 1 -o t.data -- \
 			python3 "$BATS_TEST_DIRNAME/live/burn.py" 1 8 0.02:0.02
-		# perf's own count: the per-event LOST_SAMPLES of perf report --stats
-		perf_lost=$(perf report --stats -i t.data 2>/dev/null |
-			awk '/ stats:$/ && !/^Aggregated/ { ev = 1 }
-				ev && $1 == "LOST_SAMPLES" { s += $3 }
-				END { print s + 0 }')
-		echo "# perf report --stats: $perf_lost lost; ovb-capture: $stderr" >&3
-		if ((perf_lost == 0)); then
+		lost=$(perf_lost t.data)
+		echo "# perf report --stats: $lost lost; ovb-capture: $stderr" >&3
+		if ((lost == 0)); then
 			[[ $stderr != *"perf lost"* ]]
 			continue
 		fi
-		[[ $stderr == *"perf lost $perf_lost of "* ]]
+		[[ $stderr == *"perf lost $lost of "* ]]
 		[[ $stderr == *"--mmap-pages=4 (now 1 pages per CPU)"* ]]
 		return 0
 	done

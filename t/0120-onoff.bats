@@ -135,9 +135,9 @@ fixtures() {
 # $BATS_TEST_TMPDIR/t.onoff is the sum of its sched_stat_runtime charges in
 # DATA (default t.data), to the ns, as the independent decoder reads them
 # (t/oracle/charges.py; issue 30).  A trace that disagrees is kept, with
-# its ovb-onoff output, by keep_tmpdir (rare
-# under load: once in the CI runs of the stop after issue 27's held-out
-# test, by 1.2 ms of 583 ms; the next one can be read)
+# its ovb-onoff output, by keep_tmpdir (rare under load: once in the CI
+# runs of the stop after issue 27's held-out test, by 1.2 ms of 583 ms;
+# the next one can be read)
 is_charges() {
 	local dir=$BATS_TEST_TMPDIR got want
 	got=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { printf "%d", s }' "$dir/t.onoff")
@@ -469,7 +469,7 @@ refused() {
 
 @test "onoff: live: lost events (perf record -m 1) are counted once, as perf counts them" {
 	require_tracing
-	local dir=$BATS_TEST_TMPDIR perf_lost=0 ours try
+	local dir=$BATS_TEST_TMPDIR lost=0 ours try
 	# until perf loses some (up to 10 recordings): 8 burners switching
 	# every 20 us, with their wake-ups too (switches and charges alone:
 	# no loss in 7 of 10 recordings on 2 CPUs; with wake-ups, a loss in
@@ -479,16 +479,12 @@ refused() {
 			-e sched:sched_stat_runtime -e sched:sched_wakeup \
 			-o "$dir/t.data" -- python3 "$BATS_TEST_DIRNAME/live/burn.py" \
 			1 8 0.02:0.02 >/dev/null 2>&1
-		# perf's own count: the per-event LOST_SAMPLES of perf report --stats
-		perf_lost=$(perf report --stats -i "$dir/t.data" 2>/dev/null |
-			awk '/ stats:$/ && !/^Aggregated/ { ev = 1 }
-				ev && $1 == "LOST_SAMPLES" { s += $3 }
-				END { print s + 0 }')
+		lost=$(perf_lost "$dir/t.data")
 		ovb-onoff $ANY -q -c a=comm:. "$dir/t.data" >"$dir/t.onoff"
 		ours=$(awk '$1 == "gap" { s += $4 } END { print s + 0 }' "$dir/t.onoff")
-		echo "# lost: ovb-onoff $ours, perf report --stats $perf_lost" >&3
-		assert_equal "$ours" "$perf_lost"
-		((perf_lost == 0)) || return 0
+		echo "# lost: ovb-onoff $ours, perf report --stats $lost" >&3
+		assert_equal "$ours" "$lost"
+		((lost == 0)) || return 0
 	done
 	fail "perf lost nothing with -m 1 in 10 recordings: the case is not checked"
 }

@@ -167,6 +167,15 @@ demo_profile() {
 	ovb-profile -q -O 0.01 -t 1 "$d/f.usage" "$d/f.curve" -o "$d/f.profile"
 }
 
+# perf_lost DATA: the events perf lost recording DATA, by its own count
+# (the per-event LOST_SAMPLES of perf report --stats).
+perf_lost() {
+	perf report --stats -i "$1" 2>/dev/null |
+		awk '/ stats:$/ && !/^Aggregated/ { ev = 1 }
+			ev && $1 == "LOST_SAMPLES" { s += $3 }
+			END { print s + 0 }'
+}
+
 # keep_tmpdir WHY: a copy of the test's $BATS_TEST_TMPDIR (its trace,
 # ovb-onoff's output and words, the burner's figures) kept in
 # $OVB_BUILD/failed/WHY.TIME.PID for reading after a rare live failure;

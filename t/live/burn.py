@@ -29,11 +29,12 @@ import time
 REAP_DELAY = 0.05   # s: far beyond what CFS keeps a runnable task waiting
 
 
-def reap(pid, rusage=False):
-    """Reap child pid once it has surely left its CPU; its rusage."""
+def reap(pid):
+    """Reap child pid once it has surely left its CPU: os.wait4's
+    (pid, status, rusage).  (wait4.py reaps with it too.)"""
     os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
     time.sleep(REAP_DELAY)
-    return os.wait4(pid, 0)[2] if rusage else os.waitpid(pid, 0)
+    return os.wait4(pid, 0)
 
 
 def spin(seconds):
@@ -76,7 +77,7 @@ def main():
         for pid in kids:
             reap(pid)
         os._exit(0)
-    ru = reap(coord, True)
+    ru = reap(coord)[2]
     total = round((ru.ru_utime + ru.ru_stime) * 1e6) * 1000
     print("pid", coord)
     print("cpu_ns", total)

@@ -2,22 +2,19 @@
 """wait4.py OUT COMMAND [ARG...]: runs COMMAND as a child and writes to
 OUT "pid PID" and "cpu_ns NS", NS the CPU time (user + system) wait4(2)
 reports for it and the children it waited for: the kernel's accounting
-of the process tree.  It reaps COMMAND only REAP_DELAY s after COMMAND
-exited (waitid WNOWAIT), so that its last run has left its CPU and is in
-the figure (burn.py says why).  Exits with the command's status."""
+of the process tree.  It reaps COMMAND as burn.py reaps, once its last
+run has left its CPU, so that the run is in the figure (burn.py says
+why).  Exits with the command's status."""
 import os
 import sys
-import time
 
-REAP_DELAY = 0.05
+from burn import reap
 
 out, argv = sys.argv[1], sys.argv[2:]
 pid = os.fork()
 if pid == 0:
     os.execvp(argv[0], argv)
-os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
-time.sleep(REAP_DELAY)
-_, status, ru = os.wait4(pid, 0)
+_, status, ru = reap(pid)
 with open(out, "w") as f:
     f.write("pid %d\ncpu_ns %d\n" % (
         pid, round((ru.ru_utime + ru.ru_stime) * 1e9)))

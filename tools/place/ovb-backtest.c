@@ -2563,8 +2563,8 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 			double d = c->bt.sum[0].density;
 			c->bt.sum[0].vs_peak = pd > 0 ? d / pd : 0;
 		}
-		/* the gap closed: pct's nodes to the hindsight's */
-		/* (after a failure the summaries may not exist) */
+		/* the gap closed: pct's nodes to the hindsight's (after a
+		 * failure the summaries may not exist) */
 		bool gap = !status && opt_method[M_PCT] && opt_method[M_HIND];
 		const struct ovb_bt_summary *sp =
 			gap ? cf[ic * NMETHOD + M_PCT].bt.sum : NULL,
