@@ -216,3 +216,67 @@ replan() {
 		"$BB"/2013-7/*.csv.gz "$BB"/2013-8/*.csv.gz "$BB"/2013-9/*.csv.gz
 	assert_output agree
 }
+
+# margin_series FILE: a, b and c of 2, 1.9 and 1 cpu in each of 150
+# slots of 300 s (the training window [0, 30000) and a week [30000, 45000))
+margin_series() {
+	awk 'BEGIN { print "ovb-series 1"
+		split("a b c", n, " "); split("2 1.9 1", v, " ")
+		for (i = 1; i <= 3; i++) {
+			print "series " n[i] " cpu"; print "interval 300 s"
+			for (k = 0; k < 150; k++) print "sample " k * 300, v[i]
+		} }' >"$1"
+}
+
+@test "--joint-margin M: joint plans on its training samples times 1 + M, keeps those, and ovb-place and the oracle agree" {
+	margin_series "$T/m.series"
+	local opt=(--start 0 --train 30000s --replay 15000s --cpus 4
+		--tolerance 0.1 -m joint --periods 1)
+	# no margin: a and b (3.9 cpu) share a node
+	run -0 ovb-backtest "${opt[@]}" "$T/m.series"
+	assert_line 'place c1 1 a n1'
+	assert_line 'place c1 1 b n1'
+	assert_line 'place c1 1 c n2'
+	printf '%s\n' "$output" >"$T/bt0"
+	run -0 ovb-backtest "${opt[@]}" --joint-margin 0 "$T/m.series"
+	assert_output "$(cat "$T/bt0")"
+	# 10%: 2.2 + 2.09 > 4, a goes with c (3.3)
+	run -0 --separate-stderr ovb-backtest "${opt[@]}" --joint-margin 0.1 \
+		--keep "$T/k" "$T/m.series"
+	assert_line 'place c1 1 a n1'
+	assert_line 'place c1 1 b n2'
+	assert_line 'place c1 1 c n1'
+	printf '%s\n' "$output" >"$T/bt"
+	# the kept samples are the training window's times 1.1, exactly
+	run -0 python3 - "$T/m.series" "$T/k/c1/p1/series" <<-'PY'
+		import sys
+		def read(p):
+		    s, cur = {}, None
+		    for line in open(p):
+		        f = line.split()
+		        if f[:1] == ['series']: cur = s.setdefault(f[1], {})
+		        elif f[:1] == ['sample']: cur[int(f[1])] = float(f[2])
+		    return s
+		raw, kept = read(sys.argv[1]), read(sys.argv[2])
+		n = 0
+		for vm, ks in kept.items():
+		    assert sorted(ks) == [t for t in sorted(raw[vm]) if t < 30000], vm
+		    for t, v in ks.items():
+		        assert v == raw[vm][t] * 1.1, (vm, t, v)
+		        n += 1
+		print(n)
+	PY
+	assert_output 300
+	run -0 replan "$T/bt" "$T/k"
+	assert_output 'compared 1 own 0'
+	run -0 python3 "$ORACLE/place_joint.py" --slots overlap \
+		"$T/k/c1/p1/cluster" "$T/k/c1/p1/apps" "$T/k/c1/p1/plan" \
+		"$T/k/c1/p1/series" "$T/k/c1/p1/profiles"
+	assert_line agree
+	# the replay is of the samples as they are
+	run -0 python3 "$ORACLE/backtest.py" "$T/bt" --series "$T/m.series"
+	assert_output agree
+	run -64 --separate-stderr ovb-backtest "${opt[@]}" --joint-margin -0.1 \
+		"$T/m.series"
+	assert_equal "${stderr_lines[0]}" "ovb-backtest: --joint-margin: -0.1 is outside [0, 100]"
+}

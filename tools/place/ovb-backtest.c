@@ -70,7 +70,8 @@ enum { OPT_METHOD = 'm', OPT_JOBS = 'j', OPT_CPUS = 0x100, OPT_O, OPT_TRAIN, OPT
 	OPT_NSIGMA, OPT_HALF, OPT_VPA_PCT, OPT_VPA_MARGIN, OPT_GROWTH,
 	OPT_MOVES, OPT_CAL_HALF, OPT_TREND_Q, OPT_KMIN, OPT_KMAX, OPT_KSTEP,
 	OPT_MEM, OPT_POOL, OPT_MMARGIN, OPT_MWIN, OPT_POLICY, OPT_KEEP,
-	OPT_TOD_MIN, OPT_TOD_OFFSET, OPT_MRULE, OPT_CONSOLIDATE };
+	OPT_TOD_MIN, OPT_TOD_OFFSET, OPT_MRULE, OPT_CONSOLIDATE,
+	OPT_JOINT_MARGIN };
 
 #define MAXLIST 16
 static bool opt_method[NMETHOD];
@@ -85,7 +86,7 @@ static bool opt_rolling = true, opt_oneshot, opt_afresh, plan_given,
 	start_given;
 static double opt_growth_max = 4;
 static double opt_tau = OVB_DAY, opt_nsigma = 3, opt_half = OVB_DAY,
-	opt_vpa_pct = 90, opt_vpa_margin = 0.15;
+	opt_vpa_pct = 90, opt_vpa_margin = 0.15, opt_joint_margin;
 static uint64_t opt_grid = 1000;
 static bool opt_repair, opt_consolidate;
 static uint64_t opt_moves, opt_cons;    /* --consolidate=C: C; 0: none */
@@ -228,6 +229,10 @@ static const struct argp_option options[] = {
 	{ "vpa-margin", OPT_VPA_MARGIN, "M", 0,
 	  "vpa: the reservation is the percentile times 1 + M (default 0.15)",
 	  0 },
+	{ "joint-margin", OPT_JOINT_MARGIN, "M", 0,
+	  "joint: its cpu samples of the training window times 1 + M, a "
+	  "headroom (as if its nodes had CPUS / (1 + M) cpu); the kept "
+	  "series are the samples scaled (default 0)", 0 },
 	{ 0 }
 };
 
@@ -517,6 +522,10 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		return 0;
 	case OPT_VPA_MARGIN:
 		opt_vpa_margin = ovb_arg_real(st, "--vpa-margin", arg, 0, 100);
+		return 0;
+	case OPT_JOINT_MARGIN:
+		opt_joint_margin = ovb_arg_real(st, "--joint-margin", arg, 0,
+			100);
 		return 0;
 	case ARGP_KEY_SUCCESS:
 		if (nmem > 1 && nmem != ncpus)
@@ -1037,6 +1046,21 @@ jtab(const struct cfg *c)
 	return methods[c->m].on_period ? &hind_j : &train_j;
 }
 
+/* joint's table: the cpu samples of [a, b), the spans seen (a forecast:
+ * a VM that had not arrived is not idle), each times 1 + --joint-margin. */
+static void
+joint_train(uint64_t a, uint64_t b)
+{
+	size_t bad = 0;
+	memset(&train_j, 0, sizeof train_j);
+	if (ovb_joint_make(&train_j, &cpu_set, a, b, "series", &bad))
+		abort();        /* one interval */
+	train_j.overlap = true;
+	for (size_t r = 0; opt_joint_margin && r < train_j.nrows; r++)
+		for (size_t k = 0; k < train_j.nslots; k++)
+			train_j.v[r][k] *= 1 + opt_joint_margin;
+}
+
 /* ---- placing through the engine (lib/place.c), as ovb-place places ----
  *
  * A period's inputs are written in the project's formats (a cluster of K
@@ -1342,20 +1366,28 @@ keep_dir(const char *path)
 }
 
 /* hindsight's and joint's kept samples: the cpu series of the VMs
- * placed, their samples in the joint mode's window. */
+ * placed, their samples in the joint mode's window (joint's times 1 +
+ * --joint-margin, as it placed them). */
 static int
 keep_series(const char *dir, const struct cfg *c, const struct period_in *in)
 {
 	const struct ovb_joint *j = jtab(c);
+	double scale = c->m == M_JOINT ? 1 + opt_joint_margin : 1;
 	struct ovb_series_set ss = { 0 };
 	for (size_t v = 0; v < nvm; v++) {
 		bool app = false;       /* each has samples in the window */
 		for (size_t i = 0; i < in->a.n && !app; i++)
 			app = !strcmp(in->a.app[i].name, vms[v].s->capsule);
 		struct ovb_series view;
-		if (app && window_view(vms[v].s, j->from, j->to,
-		    &view))
-			*OVB_PUSH(ss.s, ss.n, ss.cap) = view;
+		if (!app || !window_view(vms[v].s, j->from, j->to, &view))
+			continue;
+		if (scale != 1) {       /* a copy of its own */
+			double *sv = ovb_xmalloc(view.n * sizeof *sv);
+			for (size_t k = 0; k < view.n; k++)
+				sv[k] = view.v[k] * scale;
+			view.v = sv;
+		}
+		*OVB_PUSH(ss.s, ss.n, ss.cap) = view;
 	}
 	struct text t = { 0 };
 	FILE *f = text_open(&t);
@@ -1364,6 +1396,8 @@ keep_series(const char *dir, const struct cfg *c, const struct period_in *in)
 	if (!st)
 		st = keep_file(dir, "series", t.buf, t.len);
 	free(t.buf);
+	for (size_t i = 0; scale != 1 && i < ss.n; i++)
+		free(ss.s[i].v);
 	free(ss.s);     /* the views share the series' arrays */
 	return st;
 }
@@ -2304,13 +2338,8 @@ heldout_test(struct cfg *cf, size_t n, uint64_t ta, uint64_t W, double O)
 	struct calwin fold[2] = { { 0 } }, fin = { 0 };
 	size_t nfold = cal_windows(ta, mid - ta, end, fold, &fin);
 	struct ovb_joint keep = train_j;
-	if (opt_method[M_JOINT]) {
-		size_t bad = 0;
-		memset(&train_j, 0, sizeof train_j);
-		if (ovb_joint_make(&train_j, &cpu_set, ta, mid, "series", &bad))
-			abort();        /* one interval */
-		train_j.overlap = true;
-	}
+	if (opt_method[M_JOINT])
+		joint_train(ta, mid);
 	for (size_t i = 0; !status && i < n; i++) {
 		struct cfg *c = &cf[i];
 		if (!opt_method[c->m] || methods[c->m].on_period)
@@ -2424,13 +2453,8 @@ run_group(int pl, size_t it, size_t io, uint64_t S, uint64_t maxtrain,
 			/* joint: the training window's
 			 * samples */
 			ovb_joint_free(&train_j);
-			size_t bad = 0;
-			if (opt_method[M_JOINT] && ovb_joint_make(
-			    &train_j, &cpu_set, ta, ta + W,
-			    "series", &bad))
-				abort();    /* one interval */
-			train_j.overlap = true; /* a forecast: the
-			                           spans seen */
+			if (opt_method[M_JOINT])
+				joint_train(ta, ta + W);
 		}
 		/* the methods profiled on the period (the hindsight,
 		 * the clairvoyant): the VMs placed by the others (those
