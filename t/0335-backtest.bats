@@ -389,6 +389,27 @@ setup() {
 	assert_equal "$stderr" "ovb-backtest: $M: --mem-window 400 s is not a multiple of the series' interval 300 s"
 }
 
+@test "a method's option while -m runs none of its methods: said on stderr (not with -q), the run the same" {
+	ovb-backtest "${SMALL[@]}" -m pct,vpa --vpa-margin 0.3 "$S" >"$T/plain"
+	# vpa is run: its margin is not said
+	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" -m pct,vpa \
+		--joint-margin 0.2 --growth-max 2 --vpa-margin 0.3 "$S"
+	assert_equal "$stderr" "ovb-backtest: --growth-max: drift and calibrated are not run (-m): it changes nothing
+ovb-backtest: --joint-margin: joint is not run (-m): it changes nothing"
+	assert_output "$(cat "$T/plain")"
+	run -0 --separate-stderr ovb-backtest -q "${SMALL[@]}" -m pct,vpa \
+		--joint-margin 0.2 "$S"
+	assert_equal "$stderr" ""
+	# one of its methods run: nothing said
+	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" -m pct,calibrated \
+		--growth-max 2 --k-min 1 "$S"
+	assert_equal "$stderr" ""
+	# the default methods read --nsigma and --tod-min's tod is not among them
+	run -0 --separate-stderr ovb-backtest "${SMALL[@]}" --nsigma 2 \
+		--tod-min 3 "$S"
+	assert_equal "$stderr" "ovb-backtest: --tod-min: tod is not run (-m): it changes nothing"
+}
+
 @test "usage: 64 on bad options" {
 	run -64 --separate-stderr ovb-backtest -m nonesuch "$S"
 	# a typo is told every method there is, from the table

@@ -109,6 +109,32 @@ static uint64_t opt_tod_min;    /* 0: ceil(10 / O) */
 static bool opt_promise;        /* --mem-rule promise */
 static int64_t opt_tod_offset;
 static size_t opt_jobs = 1;        /* --jobs */
+
+/* The options of one method or two: given while -m runs none of their
+ * methods, they change nothing, and that is said (a warning: the run is
+ * the same). */
+#define MBIT(m) (1u << (m))
+static const struct {
+	int key;
+	const char *name;
+	unsigned methods;       /* MBIT of each method that reads it */
+} method_opts[] = {
+	{ OPT_GROWTH, "--growth-max", MBIT(M_DRIFT) | MBIT(M_CAL) },
+	{ OPT_CAL_HALF, "--cal-half-life", MBIT(M_CAL) },
+	{ OPT_TREND_Q, "--trend-quantile", MBIT(M_CAL) },
+	{ OPT_KMIN, "--k-min", MBIT(M_CAL) },
+	{ OPT_KMAX, "--k-max", MBIT(M_CAL) },
+	{ OPT_KSTEP, "--k-step", MBIT(M_CAL) },
+	{ OPT_NSIGMA, "--nsigma", MBIT(M_NSIGMA) },
+	{ OPT_HALF, "--half-life", MBIT(M_VPA) },
+	{ OPT_VPA_PCT, "--vpa-pct", MBIT(M_VPA) },
+	{ OPT_VPA_MARGIN, "--vpa-margin", MBIT(M_VPA) },
+	{ OPT_TOD_MIN, "--tod-min", MBIT(M_TOD) },
+	{ OPT_TOD_OFFSET, "--tod-offset", MBIT(M_TOD) },
+	{ OPT_JOINT_MARGIN, "--joint-margin", MBIT(M_JOINT) },
+};
+#define NMETHOD_OPTS (sizeof method_opts / sizeof method_opts[0])
+static bool method_opt_given[NMETHOD_OPTS];
 static double prog_done, prog_total;   /* progress: periods replayed */
 
 static const struct argp_option options[] = {
@@ -356,12 +382,16 @@ split(struct argp_state *st, const char *opt, char *arg, char **item)
 }
 
 static const char *method_names(char *buf, size_t len);
+static void unused_method_opts(void);
 
 static error_t
 parse_opt(int key, char *arg, struct argp_state *st)
 {
 	char *item[MAXLIST];
 	size_t n;
+	for (size_t i = 0; i < NMETHOD_OPTS; i++)
+		if (method_opts[i].key == key)
+			method_opt_given[i] = true;
 	switch (key) {
 	case OPT_POLICY:
 		if ((opt_policy = ovb_place_policy(arg)) < 0)
@@ -545,6 +575,7 @@ parse_opt(int key, char *arg, struct argp_state *st)
 		if (opt_kmax < opt_kmin)
 			argp_error(st, "--k-max %g is below --k-min %g", opt_kmax,
 				opt_kmin);
+		unused_method_opts();
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -897,6 +928,28 @@ method_names(char *buf, size_t len)
 		at += (size_t)snprintf(buf + at, len - at, "%s%s", !k ? "" :
 			k == NMETHOD - 1 ? " or " : ", ", methods[k].name);
 	return buf;
+}
+
+/* Says each option of method_opts given whose methods -m does not run. */
+static void
+unused_method_opts(void)
+{
+	for (size_t i = 0; !ovb_quiet && i < NMETHOD_OPTS; i++) {
+		unsigned want = method_opts[i].methods, run = 0;
+		for (int m = 0; m < NMETHOD; m++)
+			run |= opt_method[m] ? MBIT(m) : 0;
+		if (!method_opt_given[i] || (run & want))
+			continue;
+		char names[64] = "";
+		size_t len = 0, k = 0;
+		for (int m = 0; m < NMETHOD; m++)
+			if (want & MBIT(m))
+				len += (size_t)snprintf(names + len,
+					sizeof names - len, "%s%s",
+					k++ ? " and " : "", methods[m].name);
+		ovb_warn("%s: %s %s not run (-m): it changes nothing",
+			method_opts[i].name, names, k > 1 ? "are" : "is");
+	}
 }
 
 static double
