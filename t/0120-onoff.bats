@@ -134,17 +134,33 @@ fixtures() {
 # is_charges [DATA]: the burner's (pid:$pid) busy time in
 # $BATS_TEST_TMPDIR/t.onoff is the sum of its sched_stat_runtime charges in
 # DATA (default t.data), to the ns, as the independent decoder reads them
-# (t/oracle/charges.py; issue 30).  A trace that disagrees is kept, with
-# its ovb-onoff output, by keep_tmpdir (rare under load: once in the CI
-# runs of the stop after issue 27's held-out test, by 1.2 ms of 583 ms;
-# the next one can be read)
+# (t/oracle/charges.py; issue 30).  Unless ovb-onoff -v (t.err) counts
+# runs whose switch in the trace misses: perf, woken to empty its
+# buffers, can drop a run's switch in and every charge of it (seen in a
+# CI run: a run of 0.93 ms on CPU 1, between the CPU going idle and the
+# run's switch out, had neither).  charges.py counts no such run (it has
+# neither a charge nor a start); ovb-onoff estimates its start and states
+# the span it may be off by.  Then busy is at least the charges and at
+# most the charges plus that bound.  A trace that disagrees is kept, with
+# its ovb-onoff output, by keep_tmpdir.
 is_charges() {
-	local dir=$BATS_TEST_TMPDIR got want
+	local dir=$BATS_TEST_TMPDIR got want n u
 	got=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { printf "%d", s }' "$dir/t.onoff")
 	want=$(python3 "$BATS_TEST_DIRNAME/oracle/charges.py" "${1:-$dir/t.data}" "burn=pid:$pid" |
 		awk '$1 == "burn" { print $2 }')
-	[[ -n $want && $got == "$want" ]] ||
-		fail "busy $got ns, the charges $want ns (pid $pid; kept in $(keep_tmpdir is_charges))"
+	read -r u n < <(sed -nE 's/^ovb-onoff: .*: capsule burn: busy [0-9.]+ cpu-s, uncertain by at most ([0-9.]+) cpu-s[^:]*: ([0-9]+) runs whose switch in the trace misses.*/\1 \2/p' "$dir/t.err")
+	[[ -n $n ]] || fail "ovb-onoff -v stated no bound for burn: $(cat "$dir/t.err")"
+	[[ -n $want ]] || fail "charges.py found no charges of pid $pid"
+	if ((n == 0)); then
+		[[ $got == "$want" ]] ||
+			fail "busy $got ns, the charges $want ns (pid $pid; kept in $(keep_tmpdir is_charges))"
+	else
+		# the bound is printed to the us: half a us more
+		u=$(awk -v u="$u" 'BEGIN { printf "%d", u * 1e9 + 500 }')
+		echo "# $n runs whose switch in the trace misses: busy $got ns, the charges $want ns, bound $u ns" >&3
+		((got >= want && got <= want + u)) ||
+			fail "busy $got ns, the charges $want ns, $n runs whose switch in misses within $u ns (pid $pid; kept in $(keep_tmpdir is_charges))"
+	fi
 }
 
 burn_check() {
