@@ -148,8 +148,9 @@ is_charges() {
 	got=$(awk '$1 == "busy" { s += ($4 - $3) * $5 } END { printf "%d", s }' "$dir/t.onoff")
 	want=$(python3 "$BATS_TEST_DIRNAME/oracle/charges.py" "${1:-$dir/t.data}" "burn=pid:$pid" |
 		awk '$1 == "burn" { print $2 }')
-	read -r u n < <(sed -nE 's/^ovb-onoff: .*: capsule burn: busy [0-9.]+ cpu-s, uncertain by at most ([0-9.]+) cpu-s[^:]*: ([0-9]+) runs whose switch in the trace misses.*/\1 \2/p' "$dir/t.err")
-	[[ -n $n ]] || fail "ovb-onoff -v stated no bound for burn: $(cat "$dir/t.err")"
+	read -r _ u < <(bound_of "$(cat "$dir/t.err")")
+	n=$(sed -nE 's/.*capsule burn: busy .*: ([0-9]+) runs whose switch in the trace misses.*/\1/p' "$dir/t.err")
+	[[ -n $u && -n $n ]] || fail "ovb-onoff -v stated no bound for burn: $(cat "$dir/t.err")"
 	[[ -n $want ]] || fail "charges.py found no charges of pid $pid"
 	if ((n == 0)); then
 		[[ $got == "$want" ]] ||

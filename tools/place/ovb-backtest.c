@@ -934,10 +934,11 @@ method_names(char *buf, size_t len)
 static void
 unused_method_opts(void)
 {
+	unsigned run = 0;
+	for (int m = 0; m < NMETHOD; m++)
+		run |= opt_method[m] ? MBIT(m) : 0;
 	for (size_t i = 0; !ovb_quiet && i < NMETHOD_OPTS; i++) {
-		unsigned want = method_opts[i].methods, run = 0;
-		for (int m = 0; m < NMETHOD; m++)
-			run |= opt_method[m] ? MBIT(m) : 0;
+		unsigned want = method_opts[i].methods;
 		if (!method_opt_given[i] || (run & want))
 			continue;
 		char names[64] = "";
@@ -1419,28 +1420,31 @@ keep_dir(const char *path)
 }
 
 /* hindsight's and joint's kept samples: the cpu series of the VMs
- * placed, their samples in the joint mode's window (joint's times 1 +
- * --joint-margin, as it placed them). */
+ * placed, their samples in the joint mode's table, the very numbers the
+ * plan was made on (joint's times 1 + --joint-margin). */
 static int
 keep_series(const char *dir, const struct cfg *c, const struct period_in *in)
 {
 	const struct ovb_joint *j = jtab(c);
-	double scale = c->m == M_JOINT ? 1 + opt_joint_margin : 1;
 	struct ovb_series_set ss = { 0 };
 	for (size_t v = 0; v < nvm; v++) {
 		bool app = false;       /* each has samples in the window */
 		for (size_t i = 0; i < in->a.n && !app; i++)
 			app = !strcmp(in->a.app[i].name, vms[v].s->capsule);
-		struct ovb_series view;
-		if (!app || !window_view(vms[v].s, j->from, j->to, &view))
+		const double *row;
+		if (!app || ovb_joint_find(j, vms[v].s->capsule, OVB_CPU, &row))
 			continue;
-		if (scale != 1) {       /* a copy of its own */
-			double *sv = ovb_xmalloc(view.n * sizeof *sv);
-			for (size_t k = 0; k < view.n; k++)
-				sv[k] = view.v[k] * scale;
-			view.v = sv;
-		}
-		*OVB_PUSH(ss.s, ss.n, ss.cap) = view;
+		struct ovb_series s = *vms[v].s;
+		s.t = ovb_xmalloc(j->nslots * sizeof *s.t);
+		s.v = ovb_xmalloc(j->nslots * sizeof *s.v);
+		s.n = 0;
+		for (size_t k = 0; k < j->nslots; k++)
+			if (!isnan(row[k])) {
+				s.t[s.n] = j->t[k];
+				s.v[s.n++] = row[k];
+			}
+		s.cap = s.n;
+		*OVB_PUSH(ss.s, ss.n, ss.cap) = s;
 	}
 	struct text t = { 0 };
 	FILE *f = text_open(&t);
@@ -1449,9 +1453,11 @@ keep_series(const char *dir, const struct cfg *c, const struct period_in *in)
 	if (!st)
 		st = keep_file(dir, "series", t.buf, t.len);
 	free(t.buf);
-	for (size_t i = 0; scale != 1 && i < ss.n; i++)
+	for (size_t i = 0; i < ss.n; i++) {
+		free(ss.s[i].t);
 		free(ss.s[i].v);
-	free(ss.s);     /* the views share the series' arrays */
+	}
+	free(ss.s);
 	return st;
 }
 
