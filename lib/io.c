@@ -4,10 +4,13 @@
  * complete new ones (a device or a pipe named by -o is written in place); the data goes to a temporary file in the same
  * directory which is renamed over the target only after a successful flush
  * and close.  The temporary is removed on failure, on exit and on SIGINT,
- * SIGTERM, SIGHUP and SIGPIPE. */
+ * SIGTERM, SIGHUP and SIGPIPE.  Standard output made whole (ovb_out_whole)
+ * keeps nothing of a run that failed: a regular file is cut back, a pipe
+ * gets the text from an unlinked spool only at a successful end. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -132,6 +135,94 @@ ovb_out_open(struct ovb_out *o, const char *path)
 	return 0;
 }
 
+int
+ovb_out_whole(struct ovb_out *o)
+{
+	if (o->path)
+		return 0;
+	o->whole = true;
+	o->start = -1;
+	struct stat st, null;
+	if (fstat(STDOUT_FILENO, &st) == 0) {
+		if (S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 &&
+		    S_ISCHR(null.st_mode) && st.st_rdev == null.st_rdev)
+			o->start = 0;
+		else if (S_ISREG(st.st_mode)) {
+			int fl = fcntl(STDOUT_FILENO, F_GETFL);
+			if (fl >= 0)
+				o->start = fl & O_APPEND ? st.st_size :
+					lseek(STDOUT_FILENO, 0, SEEK_CUR);
+		}
+		if (o->start >= 0)
+			return 0;
+	}
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	o->spname = ovb_xmalloc(strlen(dir) + 32);
+	sprintf(o->spname, "%s/%s.XXXXXX", dir, program_invocation_short_name);
+	int fd = mkostemp(o->spname, O_CLOEXEC);
+	if (fd < 0) {
+		ovb_warn("%s: cannot create a temporary file for the output: "
+			"%s", o->spname, strerror(errno));
+		free(o->spname);
+		o->spname = NULL;
+		o->whole = false;
+		return OVB_EIO;
+	}
+	unlink(o->spname);
+	if (!(o->f = fdopen(fd, "w+"))) {
+		ovb_warn("%s: %s", o->spname, strerror(errno));
+		close(fd);
+		free(o->spname);
+		o->spname = NULL;
+		o->f = stdout;
+		o->whole = false;
+		return OVB_EIO;
+	}
+	return 0;
+}
+
+/* stdout made whole, at its end: the spool copied out when ok, or a
+ * regular file cut back when not; 0 or OVB_EIO (reported) */
+static int
+whole_end(struct ovb_out *o, bool ok)
+{
+	int st = 0;
+	if (o->start >= 0) {
+		if (ok)
+			return ovb_stream_check(stdout, "<stdout>");
+		__fpurge(stdout);
+		struct stat sb;
+		if (fstat(STDOUT_FILENO, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    ftruncate(STDOUT_FILENO, o->start) == 0)
+			lseek(STDOUT_FILENO, o->start, SEEK_SET);
+		return 0;
+	}
+	FILE *sp = o->f;
+	if (ok && (fflush(sp) || ferror(sp) || fseek(sp, 0, SEEK_SET)))
+		st = ovb_write_error(sp, o->spname, errno);
+	if (ok && !st) {
+		char *buf = ovb_xmalloc(1 << 16);
+		size_t n;
+		while ((n = fread(buf, 1, 1 << 16, sp)) > 0)
+			if (fwrite(buf, 1, n, stdout) != n)
+				break;
+		free(buf);
+		if (ferror(sp)) {
+			ovb_warn("%s: read error: %s", o->spname,
+				strerror(errno));
+			st = OVB_EIO;
+		} else
+			st = ovb_stream_check(stdout, "<stdout>");
+	}
+	fclose(sp);
+	o->f = stdout;
+	free(o->spname);
+	o->spname = NULL;
+	return st;
+}
+
 /* ---- the one finish of every output stream ----
  *
  * Every output a tool or a worker process writes (its -o file or stdout,
@@ -197,6 +288,8 @@ ovb_out_close(struct ovb_out *o, bool ok)
 {
 	int st = 0;
 	if (!o->path) {   /* stdout: checked here, closed by ovb_fshut_stdout */
+		if (o->whole)
+			return whole_end(o, ok);
 		if (ok)
 			st = ovb_stream_check(stdout, "<stdout>");
 		return st;
@@ -231,7 +324,8 @@ ovb_out_end(struct ovb_out *o, int status)
 	/* a write that failed on the way (a writer gave up with OVB_EIO):
 	 * reported here, once, with errno's reason */
 	if (status == OVB_EIO && o->f && ferror(o->f))
-		ovb_write_error(o->f, named ? o->path : "<stdout>", errno);
+		ovb_write_error(o->f, named ? o->path : o->spname ? o->spname :
+			"<stdout>", errno);
 	/* a check that failed (1) still wrote its whole report */
 	int st = ovb_out_close(o, status == 0 || status == OVB_FAIL);
 	if (st > status)

@@ -208,8 +208,20 @@ struct ovb_out {
 	FILE *f;
 	char *path;     /* NULL: stdout */
 	char *tmp;
+	/* stdout made whole (ovb_out_whole): */
+	bool whole;
+	off_t start;    /* a regular file: where it started; -1: spooled */
+	char *spname;   /* the spool's name, for messages */
 };
 int ovb_out_open(struct ovb_out *o, const char *path);
+/* Makes an o that is stdout appear whole or not at all too (a named -o
+ * already does): a regular file or /dev/null is written as the text comes
+ * and cut back to where it started when the run fails (O_APPEND: to its
+ * size then); anything else (a pipe, a terminal) gets the text only once
+ * the run succeeded, from an unlinked temporary file in $TMPDIR or /tmp
+ * (o->f is then that file).  0 or OVB_EIO (reported).  For a tool that
+ * writes as it reads, and may still fail after. */
+int ovb_out_whole(struct ovb_out *o);
 /* ok: flush, check, rename into place (0 or OVB_EIO, reported).
  * !ok: discard the temporary; returns 0. */
 int ovb_out_close(struct ovb_out *o, bool ok);

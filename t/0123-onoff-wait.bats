@@ -34,8 +34,11 @@ share() {
 	p=$(awk '$1 == "pid" { print $2 }' "$T/c.out")
 	e=$(awk '$1 == "cpu_ns" { print $2 }' "$T/c.out")
 	d=$(awk '$1 == "run_delay_ns" { print $2 }' "$T/c.out")
-	run -0 --separate-stderr ovb-onoff -v --no-net -c "w=pid:$p" \
+	# the wait is the subject: busy time uncertain beyond 1.5 % (perf on
+	# a loaded host drops switches; refused by default) is accepted
+	run --separate-stderr ovb-onoff --max-uncertainty=any -v --no-net -c "w=pid:$p" \
 		-o "$T/t.onoff" "$T/c.data"
+	((status == 0)) || fail "ovb-onoff: status $status: $stderr"
 	local vline vshare
 	vline=$(grep 'capsule w: its tasks waited' <<<"$stderr") ||
 		fail "ovb-onoff -v says no wait: $stderr"
@@ -65,7 +68,7 @@ sys.exit(0 if abs(ours-kern) <= 0.05 else 1)" >&3 ||
 	stderr_has "error: w cpu: its tasks waited for a CPU while runnable"
 	stderr_has "$vshare % of its busy time, more than 5 %"
 	# --demand: the record, the usage and the profile say demand
-	run -0 --separate-stderr ovb-onoff -q --demand --no-net -c "w=pid:$p" \
+	run -0 --separate-stderr ovb-onoff -q --max-uncertainty=any --demand --no-net -c "w=pid:$p" \
 		-o "$T/d.onoff" "$T/c.data"
 	run -0 awk '$1 == "wait" { print $3, $4, $6 }' "$T/d.onoff"
 	assert_output "$P $K demand"

@@ -1716,7 +1716,7 @@ main(int argc, char **argv)
 		if (!sst)
 			sst = serve(stdin, stdout, "<stdout>");
 		glp_free_env();
-		struct ovb_out o = { stdout, NULL, NULL };
+		struct ovb_out o = { .f = stdout };
 		return ovb_out_end(&o, sst);
 	}
 	struct ovb_reserves rs;

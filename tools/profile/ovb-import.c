@@ -31,7 +31,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -612,89 +611,6 @@ put_msg(char **msg, size_t *len)
 	*len = 0;
 }
 
-/* Where standard output can take the text as it comes, all or nothing
- * still: a regular file (cut back to where it started when an input turns
- * out bad; O_APPEND: to its size at the start) or /dev/null.  *start is
- * the length to cut back to; -1: not such a file (a pipe, a terminal). */
-static off_t
-stdout_direct(void)
-{
-	struct stat st, null;
-	if (fstat(STDOUT_FILENO, &st))
-		return -1;
-	if (S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 &&
-	    S_ISCHR(null.st_mode) && st.st_rdev == null.st_rdev)
-		return 0;
-	if (!S_ISREG(st.st_mode))
-		return -1;
-	int fl = fcntl(STDOUT_FILENO, F_GETFL);
-	if (fl < 0)
-		return -1;
-	if (fl & O_APPEND)
-		return st.st_size;
-	return lseek(STDOUT_FILENO, 0, SEEK_CUR);
-}
-
-/* Nothing of what was written to standard output stays: its buffer is
- * dropped and a regular file cut back to its length at the start. */
-static void
-stdout_undo(off_t start)
-{
-	__fpurge(stdout);
-	struct stat st;
-	if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
-	    ftruncate(STDOUT_FILENO, start) == 0)
-		lseek(STDOUT_FILENO, start, SEEK_SET);
-}
-
-/* Any other standard output (a pipe, a terminal) is written only once
- * every input has been read: the text goes to an unlinked temporary file
- * first. */
-static FILE *
-spool_open(char **name)
-{
-	const char *dir = getenv("TMPDIR");
-	if (!dir || !*dir)
-		dir = "/tmp";
-	*name = ovb_xmalloc(strlen(dir) + 32);
-	sprintf(*name, "%s/ovb-import.XXXXXX", dir);
-	int fd = mkostemp(*name, O_CLOEXEC);
-	if (fd < 0) {
-		ovb_warn("%s: cannot create a temporary file for the output: "
-			"%s", *name, strerror(errno));
-		return NULL;
-	}
-	unlink(*name);
-	FILE *f = fdopen(fd, "w+");
-	if (!f) {
-		ovb_warn("%s: %s", *name, strerror(errno));
-		close(fd);
-	}
-	return f;
-}
-
-static int
-spool_copy(FILE *sp, const char *name, FILE *out)
-{
-	if (fflush(sp) || ferror(sp))
-		return ovb_write_error(sp, name, errno);
-	if (fseek(sp, 0, SEEK_SET))
-		return ovb_write_error(sp, name, errno);
-	char *buf = ovb_xmalloc(1 << 20);
-	size_t n;
-	while ((n = fread(buf, 1, 1 << 20, sp)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			break;
-	int st = 0;
-	if (ferror(sp)) {
-		ovb_warn("%s: read error: %s", name, strerror(errno));
-		st = OVB_EIO;
-	} else if (ferror(out))
-		st = OVB_EIO;
-	free(buf);
-	return st;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -706,12 +622,11 @@ main(int argc, char **argv)
 	struct ovb_out out;
 	if ((status = ovb_out_open(&out, ovb_opt_output)))
 		return status;
-	char *spname = NULL;
-	FILE *sp = NULL;
-	off_t start = out.path ? -1 : stdout_direct();
-	if (!out.path && start < 0 && !(sp = spool_open(&spname)))
-		status = OVB_EIO;
-	FILE *dst = sp ? sp : out.f;
+	/* nothing of a run that fails is kept, on stdout too: a regular
+	 * file is cut back, a pipe gets the text only once every input has
+	 * been read */
+	status = ovb_out_whole(&out);
+	FILE *dst = out.f;
 	if (!status)
 		ovb_series_head(dst);
 
@@ -779,14 +694,7 @@ main(int argc, char **argv)
 				" between --from and --to" : "");
 	}
 	if (!status && ferror(dst))
-		status = sp ? ovb_write_error(sp, spname, errno) : OVB_EIO;
-	if (!status && sp)
-		status = spool_copy(sp, spname, out.f);
-	if (status && status != OVB_FAIL && !out.path && start >= 0)
-		stdout_undo(start);
-	if (sp)
-		fclose(sp);
-	free(spname);
+		status = OVB_EIO;
 	status = ovb_out_end(&out, status);
 	for (size_t i = 0; i < ncaps; i++) {
 		free(caps[i].name);

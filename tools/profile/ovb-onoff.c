@@ -2207,10 +2207,9 @@ run(const char *path)
 			woken_report(name);
 		if (!st)
 			st = net_report(name);
-		/* Last, and only for a trace accepted: on stdout the records
-		 * before it are written already, and a file without its span
-		 * is one every reader refuses (formats/onoff.md), so a refusal
-		 * is not lost in a pipe (ovb-onoff ... | ovb-usage) */
+		/* Last, and only for a trace accepted: a refused one leaves
+		 * nothing (ovb_out_whole), and a file cut short some other way
+		 * lacks its span, which every reader refuses (formats/onoff.md) */
 		if (!st) {
 			for (int k = 0; k < nsel; k++) {
 				struct ovb_wait w = wait_of(k);
@@ -2255,6 +2254,10 @@ main(int argc, char **argv)
 	int status = ovb_out_open(&out, ovb_opt_output);
 	if (status)
 		return status;
+	/* a refused trace leaves nothing on stdout either (ovb_out_whole);
+	 * its span line, written last, still marks a whole file */
+	if ((status = ovb_out_whole(&out)))
+		return ovb_out_end(&out, status);
 	S.out = out.f;
 	/* a busy record per change of a capsule's CPU count: hundreds of
 	 * thousands of lines, written in 1 MiB blocks */
