@@ -162,25 +162,23 @@ ovb_out_whole(struct ovb_out *o)
 	o->spname = ovb_xmalloc(strlen(dir) + 32);
 	sprintf(o->spname, "%s/%s.XXXXXX", dir, program_invocation_short_name);
 	int fd = mkostemp(o->spname, O_CLOEXEC);
-	if (fd < 0) {
-		ovb_warn("%s: cannot create a temporary file for the output: "
-			"%s", o->spname, strerror(errno));
-		free(o->spname);
-		o->spname = NULL;
-		o->whole = false;
-		return OVB_EIO;
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
+	if (f) {
+		unlink(o->spname);
+		o->f = f;
+		return 0;
 	}
-	unlink(o->spname);
-	if (!(o->f = fdopen(fd, "w+"))) {
-		ovb_warn("%s: %s", o->spname, strerror(errno));
+	int e = errno;
+	if (fd >= 0) {
+		unlink(o->spname);
 		close(fd);
-		free(o->spname);
-		o->spname = NULL;
-		o->f = stdout;
-		o->whole = false;
-		return OVB_EIO;
 	}
-	return 0;
+	ovb_warn("%s: cannot create a temporary file for the output: %s",
+		o->spname, strerror(e));
+	free(o->spname);
+	o->spname = NULL;
+	o->whole = false;
+	return OVB_EIO;
 }
 
 /* stdout made whole, at its end: the spool copied out when ok, or a

@@ -164,20 +164,22 @@ is_charges() {
 	fi
 }
 
+# burn3_rec: burn.py's 3 workers for 0.5 s ($PIN: on CPU 0), by
+# ovb-capture, into $BATS_TEST_TMPDIR/t.data; sets pid and k (wait4).
+burn3_rec() {
+	local dir=$BATS_TEST_TMPDIR
+	ovb-capture -q -o "$dir/t.data" -- $PIN \
+		python3 "$BATS_TEST_DIRNAME/live/burn.py" 0.5 3 >"$dir/burn.out"
+	pid=$(awk '$1 == "pid" { print $2 }' "$dir/burn.out")
+	k=$(awk '$1 == "cpu_ns" { print $2 }' "$dir/burn.out")
+	[[ -n $pid && $k -gt 0 ]]
+}
+
 burn_check() {
-	local dir=$BATS_TEST_TMPDIR pid k try
-	for try in 1 2 3; do
-		ovb-capture -q -o "$dir/t.data" -- $PIN \
-			python3 "$BATS_TEST_DIRNAME/live/burn.py" 0.5 3 >"$dir/burn.out"
-		pid=$(awk '$1 == "pid" { print $2 }' "$dir/burn.out")
-		k=$(awk '$1 == "cpu_ns" { print $2 }' "$dir/burn.out")
-		busy_rel && break
-		refused_honestly
-		((try < 3)) || fail "ovb-onoff refused 3 recordings in a row"
-	done
+	burn_accepted burn3_rec
 	echo "# live: trace vs kernel $rel" >&3
 	within_pct 1.5
-	bound_holds "$(cat "$dir/t.err")" burn "$k"
+	bound_holds "$(cat "$BATS_TEST_TMPDIR/t.err")" burn "$k"
 	is_charges
 }
 
@@ -372,13 +374,15 @@ refused_honestly() {
 	echo "# refused, recorded again: $(sed -nE 's/.*capsule burn: (busy [^:]*):.*/\1/p' "$dir/t.err")" >&3
 }
 
-# burn_accepted CPUS SECONDS RECORDER...: burn_rec and busy_rel (at most
-# 1.5 % uncertain) until ovb-onoff accepts a recording, each refusal
-# checked by refused_honestly; three refused in a row fail.
+# burn_accepted RECORD...: RECORD (burn_rec CPUS SECONDS RECORDER...,
+# or burn3_rec: records $BATS_TEST_TMPDIR/t.data, sets pid and k), then
+# busy_rel (at most 1.5 % uncertain), until ovb-onoff accepts a
+# recording, each refusal checked by refused_honestly; three refused in a
+# row fail.
 burn_accepted() {
 	local try
 	for try in 1 2 3; do
-		burn_rec "$@"
+		"$@"
 		busy_rel --max-uncertainty=1.5 && return 0
 		refused_honestly
 	done
@@ -389,7 +393,7 @@ burn_accepted() {
 	require_tracing
 	local c
 	for c in "${LOADS[@]}"; do
-		burn_accepted "$c" 1 ovb-capture -q
+		burn_accepted burn_rec "$c" 1 ovb-capture -q
 		echo "# ovb-capture, load on CPU $c: trace vs kernel $rel" >&3
 		within_pct 1.5
 		bound_holds "$(cat "$BATS_TEST_TMPDIR/t.err")" burn "$k"
@@ -401,7 +405,7 @@ burn_accepted() {
 	require_tracing
 	local c
 	for c in "${LOADS[@]}"; do
-		burn_accepted "$c" 1 perf record -q -a -k CLOCK_MONOTONIC \
+		burn_accepted burn_rec "$c" 1 perf record -q -a -k CLOCK_MONOTONIC \
 			-e sched:sched_switch -e sched:sched_stat_runtime
 		echo "# perf record -a, load on CPU $c: trace vs kernel $rel" >&3
 		within_pct 1.5
@@ -489,7 +493,7 @@ refused() {
 	burn_rec 1 0.5 perf record -q -C 0 -k CLOCK_MONOTONIC -e sched:sched_switch \
 		-e sched:sched_stat_runtime
 	refused "recorded on 1 of the $(nproc) CPUs" "-C"
-	burn_accepted 0,1 1 perf record -q -C "0-$(($(nproc) - 1))" -k CLOCK_MONOTONIC \
+	burn_accepted burn_rec 0,1 1 perf record -q -C "0-$(($(nproc) - 1))" -k CLOCK_MONOTONIC \
 		-e sched:sched_switch -e sched:sched_stat_runtime
 	echo "# -C every CPU: trace vs kernel $rel" >&3
 	within_pct 1.5
@@ -506,7 +510,7 @@ refused() {
 	burn_rec 0 0.3 perf record -q -a -k CLOCK_MONOTONIC -e sched:sched_switch \
 		--filter 'prev_pid != 0'
 	refused "sched:sched_switch was recorded with --filter" "without --filter"
-	burn_accepted "${LOADS[-1]}" 1 perf record -q -a -c 1 -k CLOCK_MONOTONIC \
+	burn_accepted burn_rec "${LOADS[-1]}" 1 perf record -q -a -c 1 -k CLOCK_MONOTONIC \
 		-e sched:sched_switch -e sched:sched_stat_runtime
 	echo "# -c 1: trace vs kernel $rel" >&3
 	within_pct 1.5
